@@ -1,0 +1,62 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { parseTags } from '../../core/validate.ts';
+import { json, memoryJson } from '../../io/render.ts';
+import { captureMemory } from '../../services/capture.ts';
+import { jsonOption, readBody } from '../shared.ts';
+
+interface CaptureArgs {
+  namespace: string;
+  summary: string[];
+  message?: string;
+  file?: string;
+  tags?: string;
+  spec?: string;
+  phase?: string;
+  status?: string;
+  'relates-to'?: string[];
+  commit?: string;
+  'force-truncate': boolean;
+  json: boolean;
+}
+
+export function captureCommand(ctx: AppContext): CommandModule<object, CaptureArgs> {
+  return {
+    command: 'capture <namespace> <summary..>',
+    describe: 'Capture a memory, attached to HEAD (or --commit); prints its id',
+    builder: (y) =>
+      y
+        .positional('namespace', { type: 'string', demandOption: true, describe: 'Namespace (see git mem namespaces)' })
+        .positional('summary', { type: 'string', array: true, demandOption: true, describe: 'One-line summary, at most 100 characters' })
+        .option('message', { alias: 'm', type: 'string', describe: 'Body (markdown); otherwise --file or stdin' })
+        .option('file', { alias: 'F', type: 'string', describe: 'Read the body from a file (- for stdin)' })
+        .option('tags', { alias: 't', type: 'string', describe: 'Comma-separated tags' })
+        .option('spec', { type: 'string', describe: 'Spec or project the memory belongs to' })
+        .option('phase', { type: 'string', describe: 'Phase of work (e.g. design, implementation)' })
+        .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'Status (default active)' })
+        .option('relates-to', { type: 'string', array: true, describe: 'Id of a related memory (repeatable)' })
+        .option('commit', { alias: 'c', type: 'string', describe: 'Commit to attach to (default HEAD)' })
+        .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters instead of failing' })
+        .option('json', jsonOption)
+        .example('git mem capture decisions "Use sql.js for the index" -m "No native modules to build."', '')
+        .example('git diff | git mem capture reviews "Review of the parser change" --tags parser', '') as never,
+    handler: async (argv) => {
+      let body = await readBody(ctx, argv.message, argv.file);
+      if (body === undefined && !ctx.io.stdinIsTTY) body = await ctx.io.readStdin();
+      const result = captureMemory(ctx, {
+        namespace: argv.namespace,
+        summary: argv.summary.join(' '),
+        body,
+        tags: parseTags(argv.tags),
+        spec: argv.spec,
+        phase: argv.phase,
+        status: argv.status,
+        relatesTo: argv['relates-to'],
+        commit: argv.commit,
+        forceTruncate: argv['force-truncate'],
+      });
+      if (result.redacted.length) ctx.io.err(`git-mem: redacted ${result.redacted.length} secret(s): ${[...new Set(result.redacted)].join(', ')}`);
+      ctx.io.out(argv.json ? json(memoryJson(result.memory)) : result.id);
+    },
+  };
+}

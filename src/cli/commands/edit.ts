@@ -1,0 +1,57 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { formatId } from '../../core/memory.ts';
+import { parseTags } from '../../core/validate.ts';
+import { json, memoryJson } from '../../io/render.ts';
+import { editMemory } from '../../services/memories.ts';
+import { jsonOption, readBody } from '../shared.ts';
+
+interface EditArgs {
+  id: string;
+  summary?: string;
+  message?: string;
+  file?: string;
+  tags?: string;
+  status?: string;
+  'force-truncate': boolean;
+  json: boolean;
+}
+
+export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
+  return {
+    command: 'edit <id>',
+    describe: 'Change a memory: summary, body, tags or status',
+    builder: (y) =>
+      y
+        .positional('id', { type: 'string', demandOption: true, describe: 'Memory id' })
+        .option('summary', { type: 'string', describe: 'New summary' })
+        .option('message', { alias: 'm', type: 'string', describe: 'New body' })
+        .option('file', { alias: 'F', type: 'string', describe: 'Read the new body from a file (- for stdin)' })
+        .option('tags', { alias: 't', type: 'string', describe: 'New comma-separated tags (replaces them)' })
+        .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'New status' })
+        .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters' })
+        .option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const m = await editMemory(ctx, argv.id, {
+        summary: argv.summary,
+        body: await readBody(ctx, argv.message, argv.file),
+        tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
+        status: argv.status,
+        forceTruncate: argv['force-truncate'],
+      });
+      ctx.io.out(argv.json ? json(memoryJson(m)) : formatId(m));
+    },
+  };
+}
+
+export function resolveCommand(ctx: AppContext): CommandModule<object, { id: string; json: boolean }> {
+  return {
+    command: 'resolve <id>',
+    describe: 'Mark a memory resolved (e.g. a blocker that is cleared)',
+    builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Memory id' }).option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const m = await editMemory(ctx, argv.id, { status: 'resolved' });
+      ctx.io.out(argv.json ? json(memoryJson(m)) : `${formatId(m)} resolved`);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { json } from '../../io/render.ts';
+import { namespaceCounts } from '../../services/memories.ts';
+import { jsonOption } from '../shared.ts';
+
+export function namespacesCommand(ctx: AppContext): CommandModule<object, { json: boolean }> {
+  return {
+    command: 'namespaces',
+    describe: 'List namespaces with memory counts and descriptions',
+    builder: (y) => y.option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const rows = await namespaceCounts(ctx);
+      if (argv.json) {
+        ctx.io.out(json(rows));
+        return;
+      }
+      const c = ctx.io.color;
+      const width = Math.max(...rows.map((r) => r.name.length));
+      ctx.io.out(rows.map((r) => `${c.cyan(r.name.padEnd(width))}  ${String(r.count).padStart(5)}  ${c.dim(r.description)}`).join('\n'));
+    },
+  };
+}

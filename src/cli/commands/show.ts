@@ -1,0 +1,26 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { serializeMemory } from '../../core/note-format.ts';
+import { json, memoryJson } from '../../io/render.ts';
+import { findMemory } from '../../services/memories.ts';
+import { jsonOption } from '../shared.ts';
+
+interface ShowArgs {
+  id: string;
+  json: boolean;
+}
+
+export function showCommand(ctx: AppContext): CommandModule<object, ShowArgs> {
+  return {
+    command: 'show <id>',
+    describe: 'Show a memory: front matter and body',
+    builder: (y) =>
+      y
+        .positional('id', { type: 'string', demandOption: true, describe: 'Memory id (<namespace>:<commit>:<key>, or a key prefix)' })
+        .option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const m = await findMemory(ctx, argv.id);
+      ctx.io.out(argv.json ? json(memoryJson(m)) : serializeMemory(m));
+    },
+  };
+}

@@ -1,0 +1,49 @@
+/** What a command needs, built lazily so that a command pays only for what it uses. */
+import path from 'node:path';
+import type { Io } from './io/io.ts';
+import type { Settings } from './services/settings.ts';
+import { loadSettings } from './services/settings.ts';
+import type { MemoryIndex } from './stores/index/memory-index.ts';
+import { NotesStore } from './stores/git/notes-store.ts';
+import { openRepo, type Repo } from './stores/git/repo.ts';
+
+export class AppContext {
+  private cachedRepo?: Repo;
+  private cachedSettings?: Settings;
+  private cachedNotes?: NotesStore;
+  private cachedIndex?: Promise<MemoryIndex>;
+
+  constructor(
+    readonly cwd: string,
+    readonly env: NodeJS.ProcessEnv,
+    readonly io: Io,
+    readonly now: () => Date = () => new Date(),
+  ) {}
+
+  get repo(): Repo {
+    this.cachedRepo ??= openRepo(this.cwd, this.env);
+    return this.cachedRepo;
+  }
+
+  get settings(): Settings {
+    this.cachedSettings ??= loadSettings(this.repo, this.env);
+    return this.cachedSettings;
+  }
+
+  get notes(): NotesStore {
+    this.cachedNotes ??= new NotesStore(this.repo, this.settings.committerIdent);
+    return this.cachedNotes;
+  }
+
+  get indexFile(): string {
+    return path.join(this.repo.commonDir, 'mem', 'index.sqlite');
+  }
+
+  /** The index, caught up with the notes refs. sql.js is loaded only here. */
+  index(): Promise<MemoryIndex> {
+    this.cachedIndex ??= import('./stores/index/memory-index.ts').then(({ MemoryIndex }) =>
+      MemoryIndex.open({ file: this.indexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }),
+    );
+    return this.cachedIndex;
+  }
+}

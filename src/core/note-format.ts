@@ -1,0 +1,166 @@
+/**
+ * The note format: one note (per object and namespace) holds one or more
+ * documents `---\n<YAML front matter>\n---\n\n<body>`, joined by a blank line,
+ * exactly as the earlier Python system appended them.
+ */
+import YAML from 'yaml';
+import { sha1Hex } from './hash.ts';
+import { isStatus, KEY_LENGTH, type Memory, type Tombstone } from './memory.ts';
+import { normalizeTimestamp } from './time.ts';
+
+export type NoteDoc =
+  | { kind: 'memory'; raw: string; memory: Memory }
+  | { kind: 'tombstone'; raw: string; tombstone: Tombstone }
+  /** Text that is not a memory (invalid YAML, a hand-written note): kept verbatim, never rewritten. */
+  | { kind: 'other'; raw: string };
+
+export interface ParsedNote {
+  docs: NoteDoc[];
+  warnings: string[];
+  /** Binary content: must never be rewritten as text. */
+  binary: boolean;
+}
+
+const FENCE = /^---[ \t]*$/;
+
+/** A deterministic key for documents written without an `id` (older notes), from namespace and content only, so it survives rebases. */
+export function deriveKey(namespace: string, raw: string): string {
+  return sha1Hex(`${namespace}\0${raw.trim()}`).slice(0, KEY_LENGTH);
+}
+
+function parseFrontMatter(lines: string[]): Record<string, unknown> | 'invalid' | null {
+  try {
+    const value: unknown = YAML.parse(lines.join('\n'));
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    return null;
+  } catch {
+    return 'invalid';
+  }
+}
+
+function isHeader(fm: Record<string, unknown>): boolean {
+  return 'type' in fm || 'id' in fm || 'summary' in fm;
+}
+
+interface Header {
+  start: number;
+  end: number;
+  fm: Record<string, unknown> | 'invalid';
+}
+
+function findHeaders(lines: string[]): Header[] {
+  const headers: Header[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!FENCE.test(lines[i]!) || (i > 0 && lines[i - 1]!.trim() !== '')) continue;
+    let j = i + 1;
+    while (j < lines.length && !FENCE.test(lines[j]!)) j++;
+    if (j >= lines.length) continue;
+    const fm = parseFrontMatter(lines.slice(i + 1, j));
+    // An unparsable block counts as a (broken) header only where a document must start.
+    const atDocStart = headers.length === 0 && lines.slice(0, i).every((l) => !l.trim());
+    if ((fm === 'invalid' && atDocStart) || (fm && fm !== 'invalid' && isHeader(fm))) {
+      headers.push({ start: i, end: j, fm: fm as Header['fm'] });
+      i = j;
+    }
+  }
+  return headers;
+}
+
+function asString(v: unknown): string | undefined {
+  if (v === null || v === undefined) return undefined;
+  const s = String(v).trim();
+  return s ? s : undefined;
+}
+
+function asList(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map((x) => String(x).trim()).filter(Boolean);
+  if (typeof v === 'string') return v.split(',').map((x) => x.trim()).filter(Boolean);
+  return [];
+}
+
+function toDoc(fm: Record<string, unknown>, body: string, raw: string, namespace: string, object: string): NoteDoc {
+  const key = (asString(fm.id) ?? deriveKey(namespace, raw)).toLowerCase();
+  if ('forgotten' in fm) {
+    const updated = normalizeTimestamp(fm.forgotten) ?? normalizeTimestamp(fm.updated) ?? '';
+    return { kind: 'tombstone', raw, tombstone: { key, namespace, object, updated } };
+  }
+  if (!('type' in fm) && !('summary' in fm)) return { kind: 'other', raw };
+  const created = normalizeTimestamp(fm.timestamp) ?? normalizeTimestamp(fm.created) ?? '';
+  const memory: Memory = {
+    key,
+    namespace,
+    object,
+    summary: asString(fm.summary) ?? body.split('\n')[0]?.slice(0, 100) ?? '',
+    body,
+    created,
+    updated: normalizeTimestamp(fm.updated) ?? created,
+    tags: asList(fm.tags),
+    status: isStatus(fm.status) ? fm.status : 'active',
+    relatesTo: asList(fm.relates_to),
+  };
+  const optional = { spec: asString(fm.spec), phase: asString(fm.phase), author: asString(fm.author), source: asString(fm.source) };
+  for (const [k, v] of Object.entries(optional)) if (v) (memory as unknown as Record<string, unknown>)[k] = v;
+  if (typeof fm.confidence === 'number') memory.confidence = fm.confidence;
+  return { kind: 'memory', raw, memory };
+}
+
+/** Splits a note into documents. Never throws: what cannot be read is reported in `warnings` and kept verbatim. */
+export function parseNote(text: string, namespace: string, object: string): ParsedNote {
+  const warnings: string[] = [];
+  if (text.includes('\0')) {
+    return { docs: [{ kind: 'other', raw: text }], warnings: [`note on ${object.slice(0, 7)} in ${namespace} has binary content; skipped`], binary: true };
+  }
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const headers = findHeaders(lines);
+  const docs: NoteDoc[] = [];
+  const leading = lines.slice(0, headers[0]?.start ?? lines.length).join('\n').trim();
+  if (leading) {
+    docs.push({ kind: 'other', raw: leading });
+    if (headers.length === 0) warnings.push(`note on ${object.slice(0, 7)} in ${namespace} has no memory front matter; skipped`);
+  }
+  headers.forEach((h, n) => {
+    const stop = headers[n + 1]?.start ?? lines.length;
+    const raw = lines.slice(h.start, stop).join('\n').trimEnd();
+    if (h.fm === 'invalid') {
+      warnings.push(`note on ${object.slice(0, 7)} in ${namespace} has invalid YAML front matter; skipped`);
+      docs.push({ kind: 'other', raw });
+      return;
+    }
+    const body = lines.slice(h.end + 1, stop).join('\n').replace(/^\n+/, '').trimEnd();
+    docs.push(toDoc(h.fm, body, raw, namespace, object));
+  });
+  return { docs, warnings, binary: false };
+}
+
+function frontMatter(fields: Record<string, unknown>): string {
+  const doc = new YAML.Document(fields);
+  YAML.visit(doc, {
+    Seq(_, node) {
+      node.flow = true;
+    },
+  });
+  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
+}
+
+/** Field names follow the earlier system (type, timestamp, summary, spec, phase, tags, status, relates_to), so its readers still understand ours. */
+export function serializeMemory(m: Memory): string {
+  const fields: Record<string, unknown> = { id: m.key, type: m.namespace, timestamp: m.created, updated: m.updated, summary: m.summary };
+  if (m.spec) fields.spec = m.spec;
+  if (m.phase) fields.phase = m.phase;
+  if (m.tags.length) fields.tags = m.tags;
+  if (m.status !== 'active') fields.status = m.status;
+  if (m.relatesTo.length) fields.relates_to = m.relatesTo;
+  if (m.author) fields.author = m.author;
+  if (m.source) fields.source = m.source;
+  if (m.confidence !== undefined) fields.confidence = m.confidence;
+  const body = m.body.trim() ? `\n${m.body.trimEnd()}` : '';
+  return `---\n${frontMatter(fields)}---\n${body}`.trimEnd();
+}
+
+export function serializeTombstone(t: Tombstone): string {
+  return `---\n${frontMatter({ id: t.key, forgotten: t.updated })}---`;
+}
+
+export function serializeNote(docs: ReadonlyArray<{ raw: string }>): string {
+  return docs.map((d) => d.raw.trim()).join('\n\n') + '\n';
+}

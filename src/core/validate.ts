@@ -1,0 +1,39 @@
+/** Checks on what a user asks to store; each failure is a one-line UsageError and nothing is written. */
+import { UsageError } from './errors.ts';
+import { BODY_MAX, isStatus, type Status, SUMMARY_MAX } from './memory.ts';
+import type { NamespaceInfo } from './namespaces.ts';
+
+export function checkNamespace(name: string, namespaces: readonly NamespaceInfo[]): string {
+  if (!namespaces.some((n) => n.name === name)) {
+    throw new UsageError(`unknown namespace '${name}'; valid namespaces: ${namespaces.map((n) => n.name).join(', ')}`);
+  }
+  return name;
+}
+
+export function checkSummary(summary: string, forceTruncate = false): string {
+  const s = summary.replace(/\s+/g, ' ').trim();
+  if (!s) throw new UsageError('summary is empty; give a one-line summary');
+  if ([...s].length > SUMMARY_MAX) {
+    if (!forceTruncate) {
+      throw new UsageError(`summary is ${[...s].length} characters, over the limit of ${SUMMARY_MAX}; shorten it, move detail to the body, or pass --force-truncate`);
+    }
+    return [...s].slice(0, SUMMARY_MAX - 1).join('') + '…';
+  }
+  return s;
+}
+
+export function checkBody(body: string): string {
+  const size = Buffer.byteLength(body, 'utf8');
+  if (size > BODY_MAX) throw new UsageError(`body is ${size} bytes, over the limit of ${BODY_MAX} (100 KiB)`);
+  if (body.includes('\0')) throw new UsageError('body contains binary data (NUL bytes)');
+  return body.trim();
+}
+
+export function checkStatus(status: string): Status {
+  if (!isStatus(status)) throw new UsageError(`unknown status '${status}'; valid: active, resolved, archived`);
+  return status;
+}
+
+export function parseTags(text: string | undefined): string[] {
+  return [...new Set((text ?? '').split(',').map((t) => t.trim()).filter(Boolean))];
+}

@@ -1,0 +1,33 @@
+/** Terminal I/O: data to stdout, notices to stderr, colour only on a TTY and never with NO_COLOR. */
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export interface Io {
+  readonly stdoutIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly color: ChalkInstance;
+  out(text: string): void;
+  err(text: string): void;
+  readStdin(): Promise<string>;
+}
+
+export function colorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean, argv: readonly string[]): boolean {
+  if (argv.includes('--no-color') || 'NO_COLOR' in env) return false;
+  if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
+  return isTTY && env.TERM !== 'dumb';
+}
+
+export function systemIo(env: NodeJS.ProcessEnv, argv: readonly string[]): Io {
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  return {
+    stdoutIsTTY,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    color: new Chalk({ level: colorEnabled(env, stdoutIsTTY, argv) ? 1 : 0 }),
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/** Shared renderers: one line per memory for humans, a stable DTO for --json. */
+import type { ChalkInstance } from 'chalk';
+import { formatId, type Memory } from '../core/memory.ts';
+import { formatAge } from '../core/time.ts';
+
+/** Version of the JSON shape printed by --json; bump on breaking changes. */
+export const JSON_VERSION = 1;
+
+export interface MemoryJson {
+  id: string;
+  key: string;
+  namespace: string;
+  commit: string;
+  summary: string;
+  body: string;
+  created: string;
+  updated: string;
+  tags: string[];
+  status: string;
+  spec: string | null;
+  phase: string | null;
+  relates_to: string[];
+  author: string | null;
+  source: string | null;
+  confidence: number | null;
+}
+
+export function memoryJson(m: Memory): MemoryJson {
+  return {
+    id: formatId(m),
+    key: m.key,
+    namespace: m.namespace,
+    commit: m.object,
+    summary: m.summary,
+    body: m.body,
+    created: m.created,
+    updated: m.updated,
+    tags: m.tags,
+    status: m.status,
+    spec: m.spec ?? null,
+    phase: m.phase ?? null,
+    relates_to: m.relatesTo,
+    author: m.author ?? null,
+    source: m.source ?? null,
+    confidence: m.confidence ?? null,
+  };
+}
+
+export function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+export function memoryLine(m: Memory, now: Date, c: ChalkInstance): string {
+  const status = m.status === 'active' ? '' : ` ${c.magenta(`[${m.status}]`)}`;
+  return `${c.yellow(formatId(m))}  ${c.cyan(m.namespace)}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${m.summary}${status}`;
+}

@@ -1,0 +1,32 @@
+/** Entry point: the only place that sets the exit code. Heavy modules load only when a command needs them. */
+import { VERSION } from './version.ts';
+
+function exitCodeFor(err: unknown): number {
+  const code = (err as { exitCode?: unknown } | null)?.exitCode;
+  return typeof code === 'number' ? code : 1;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    process.stdout.write(`git-mem ${VERSION}\n`);
+    return 0;
+  }
+  const { systemIo } = await import('./io/io.ts');
+  const io = systemIo(process.env, argv);
+  try {
+    const [{ AppContext }, { runCli }] = await Promise.all([import('./context.ts'), import('./cli/index.ts')]);
+    await runCli(argv, new AppContext(process.cwd(), process.env, io));
+    return 0;
+  } catch (err) {
+    const { GitMemError } = await import('./core/errors.ts');
+    if (err instanceof GitMemError) {
+      io.err(`git-mem: ${err.message}${err.hint ? ` (${err.hint})` : ''}`);
+      return err.exitCode;
+    }
+    io.err(`git-mem: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    io.err('git-mem: this is a bug; please report it with the command you ran');
+    return exitCodeFor(err);
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

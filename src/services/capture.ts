@@ -1,0 +1,104 @@
+/** Capturing a memory: validate, redact, and append a document to the note on the target commit. */
+import { randomBytes } from 'node:crypto';
+import { GitMemError, NotFoundError } from '../core/errors.ts';
+import { formatId, KEY_LENGTH, type Memory, type Status } from '../core/memory.ts';
+import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
+import { redact } from '../core/redact.ts';
+import { canonicalTime, isoSeconds } from '../core/time.ts';
+import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
+import type { AppContext } from '../context.ts';
+import { writeObject } from '../stores/git/objects.ts';
+import type { Repo } from '../stores/git/repo.ts';
+
+export interface CaptureInput {
+  namespace: string;
+  summary: string;
+  body?: string;
+  tags?: string[];
+  spec?: string;
+  phase?: string;
+  status?: string;
+  relatesTo?: string[];
+  /** Revision to attach to; HEAD by default. */
+  commit?: string;
+  forceTruncate?: boolean;
+  source?: string;
+  confidence?: number;
+}
+
+export interface CaptureResult {
+  id: string;
+  memory: Memory;
+  /** Types of secrets that were redacted. */
+  redacted: string[];
+}
+
+/** The commit to attach to; in a repository with no commits yet, the empty tree (git notes can annotate any object). */
+export function resolveTarget(repo: Repo, rev?: string): string {
+  if (rev) {
+    const r = repo.git.exec(['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`]);
+    if (r.status !== 0) throw new NotFoundError(`no such commit: ${rev}`);
+    return r.stdout.toString('utf8').trim();
+  }
+  const head = repo.git.exec(['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  if (head.status === 0) return head.stdout.toString('utf8').trim();
+  return writeObject(repo, 'tree', Buffer.alloc(0));
+}
+
+export function newKey(): string {
+  return randomBytes(KEY_LENGTH / 2).toString('hex');
+}
+
+/** Builds the memory from validated, redacted input; pure apart from the key. */
+export function buildMemory(ctx: AppContext, input: CaptureInput, object: string): CaptureResult {
+  const namespace = checkNamespace(input.namespace, ctx.settings.namespaces);
+  const summary = redact(checkSummary(input.summary, input.forceTruncate));
+  const body = redact(checkBody(input.body ?? ''));
+  const status: Status = input.status ? checkStatus(input.status) : 'active';
+  const now = ctx.now();
+  const memory: Memory = {
+    key: newKey(),
+    namespace,
+    object,
+    summary: summary.text,
+    body: body.text,
+    created: isoSeconds(now),
+    updated: canonicalTime(now),
+    tags: input.tags ?? [],
+    status,
+    relatesTo: input.relatesTo ?? [],
+    author: ctx.settings.author,
+  };
+  if (input.spec) memory.spec = input.spec;
+  if (input.phase) memory.phase = input.phase;
+  if (input.source) memory.source = input.source;
+  if (input.confidence !== undefined) memory.confidence = input.confidence;
+  return { id: formatId(memory), memory, redacted: [...summary.found, ...body.found] };
+}
+
+export function captureMemory(ctx: AppContext, input: CaptureInput): CaptureResult {
+  // Validate before touching git, so bad input writes nothing.
+  checkNamespace(input.namespace, ctx.settings.namespaces);
+  const object = resolveTarget(ctx.repo, input.commit);
+  const result = buildMemory(ctx, input, object);
+  appendMemories(ctx, result.memory.namespace, [result.memory], `capture ${result.id}`);
+  return result;
+}
+
+/** Appends memories to the notes of their objects in one notes commit. */
+export function appendMemories(ctx: AppContext, namespace: string, memories: readonly Memory[], message: string): void {
+  const objects = [...new Set(memories.map((m) => m.object))];
+  ctx.notes.update(namespace, objects, (current) => {
+    const changes = new Map<string, string | null>();
+    for (const object of objects) {
+      const existing = current.get(object);
+      const parsed = existing ? parseNote(existing, namespace, object) : { docs: [], binary: false };
+      if (parsed.binary) {
+        throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
+      }
+      const added = memories.filter((m) => m.object === object).map((m) => ({ raw: serializeMemory(m) }));
+      changes.set(object, serializeNote([...parsed.docs, ...added]));
+    }
+    return { changes, message };
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * The one place that reads configuration: git config `mem.*` (repository or
+ * global), overridden by `GIT_MEM_*` environment variables. One `git var -l`
+ * gives the config and the identities together.
+ */
+import { type NamespaceInfo, resolveNamespaces } from '../core/namespaces.ts';
+import type { Repo } from '../stores/git/repo.ts';
+
+export interface Settings {
+  namespaces: NamespaceInfo[];
+  invalidNamespaces: string[];
+  /** For notes commits: `Name <email> <epoch> <tz>`. */
+  committerIdent: string;
+  /** For the memory's `author` field: `Name <email>`. */
+  author: string;
+}
+
+function splitList(values: readonly string[]): string[] {
+  return values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+}
+
+export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
+  const config = new Map<string, string[]>();
+  for (const line of repo.git.run(['var', '-l']).split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue;
+    const key = line.slice(0, eq);
+    config.set(key, [...(config.get(key) ?? []), line.slice(eq + 1)]);
+  }
+  const last = (key: string) => config.get(key)?.at(-1);
+  const extra = env.GIT_MEM_NAMESPACES !== undefined ? splitList([env.GIT_MEM_NAMESPACES]) : splitList(config.get('mem.namespaces') ?? []);
+  const { namespaces, invalid } = resolveNamespaces(extra);
+  const committerIdent = last('GIT_COMMITTER_IDENT') ?? `git-mem <git-mem@localhost> ${Math.floor(Date.now() / 1000)} +0000`;
+  const author = (last('GIT_AUTHOR_IDENT') ?? committerIdent).replace(/\s+\d+\s+[+-]\d{4}$/, '');
+  return { namespaces, invalidNamespaces: invalid, committerIdent, author };
+}

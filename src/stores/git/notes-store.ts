@@ -1,0 +1,126 @@
+/**
+ * git-mem's notes: one ref per namespace. Reads batch objects through one
+ * process; every write is a new notes commit published with a compare-and-swap
+ * (`git update-ref <ref> <new> <old>`), redone from fresh state on conflict.
+ */
+import { ConflictError, GitError } from '../../core/errors.ts';
+import { NOTES_REF_PREFIX, notesRef } from '../../core/namespaces.ts';
+import { readObjects, writeObject } from './objects.ts';
+import { editNotesTree, findNote, loadNotesTrees } from './notes-tree.ts';
+import type { Repo } from './repo.ts';
+import { serializeTree, type TreeEntry } from './tree.ts';
+
+export interface NoteRef {
+  object: string;
+  blob: string;
+}
+
+export interface NotesUpdate {
+  /** object → new note text, or null to remove its note. */
+  changes: Map<string, string | null>;
+  message: string;
+}
+
+export interface UpdateResult {
+  commit: string;
+  previous: string | null;
+}
+
+const MAX_ATTEMPTS = 80;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+export class NotesStore {
+  constructor(
+    readonly repo: Repo,
+    /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it. */
+    private readonly ident: string,
+  ) {}
+
+  /** Current tip commit of every namespace's ref (packed or loose). */
+  tips(): Map<string, string> {
+    const out = this.repo.git.run(['for-each-ref', '--format=%(refname) %(objectname)', NOTES_REF_PREFIX]);
+    const tips = new Map<string, string>();
+    for (const line of out.split('\n')) {
+      const [ref, oid] = line.split(' ');
+      if (ref && oid) tips.set(ref.slice(NOTES_REF_PREFIX.length), oid);
+    }
+    return tips;
+  }
+
+  /** Every note in a notes commit, at whatever fanout. */
+  listNotes(commit: string): NoteRef[] {
+    const out = this.repo.git.run(['ls-tree', '-r', '-z', commit]);
+    const notes: NoteRef[] = [];
+    for (const rec of out.split('\0')) {
+      const tab = rec.indexOf('\t');
+      if (tab < 0) continue;
+      const [, type, blob] = rec.slice(0, tab).split(' ');
+      const object = rec.slice(tab + 1).replaceAll('/', '');
+      if (type === 'blob' && blob) notes.push({ object, blob });
+    }
+    return notes;
+  }
+
+  /** Notes that differ between two notes commits: added or changed (blob) and removed (blob null). */
+  diffNotes(from: string, to: string): Array<{ object: string; blob: string | null }> {
+    const out = this.repo.git.run(['diff-tree', '-r', '-z', '--no-renames', from, to]);
+    const fields = out.split('\0');
+    const changes: Array<{ object: string; blob: string | null }> = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const meta = fields[i]!.split(' ');
+      const status = meta[4];
+      const newBlob = meta[3];
+      const object = fields[i + 1]!.replaceAll('/', '');
+      changes.push({ object, blob: status === 'D' || !newBlob ? null : newBlob });
+    }
+    return changes;
+  }
+
+  readTexts(blobs: readonly string[]): Map<string, string> {
+    const texts = new Map<string, string>();
+    for (const [oid, obj] of readObjects(this.repo, blobs)) texts.set(oid, obj.content.toString('utf8'));
+    return texts;
+  }
+
+  /**
+   * Read-modify-write of the notes on `objects`, retried from fresh state until
+   * the compare-and-swap succeeds. `modify` may run several times; it returns
+   * null when there is nothing to write.
+   */
+  update(namespace: string, objects: readonly string[], modify: (current: Map<string, string | null>) => NotesUpdate | null): UpdateResult | null {
+    const ref = notesRef(namespace);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const head = this.repo.git.run(['for-each-ref', '--format=%(objectname) %(tree)', ref]).trim();
+      const [previous = null, tree = null] = head ? head.split(' ') : [];
+      const cache = loadNotesTrees(this.repo, tree, objects);
+      const lookup = (oid: string): TreeEntry[] => {
+        const entries = cache.get(oid);
+        if (!entries) throw new Error(`notes tree ${oid} was not loaded`);
+        return entries;
+      };
+      const root = tree ? lookup(tree) : [];
+      const located = new Map(objects.map((o) => [o, findNote(lookup, root, o)] as const));
+      const texts = this.readTexts([...located.values()].filter((b): b is string => !!b));
+      const current = new Map([...located].map(([o, blob]) => [o, blob ? (texts.get(blob) ?? null) : null] as const));
+
+      const next = modify(current);
+      if (!next || next.changes.size === 0) return null;
+      const changes = [...next.changes].map(([object, text]) => [object, text === null ? null : writeObject(this.repo, 'blob', text)] as const);
+      const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
+      const newTree = write(editNotesTree(root, '', changes, lookup, write));
+      if (newTree === tree) return null;
+      const parent = previous ? `parent ${previous}\n` : '';
+      const body = `tree ${newTree}\n${parent}author ${this.ident}\ncommitter ${this.ident}\n\n${next.message.trim()}\n`;
+      const commit = writeObject(this.repo, 'commit', body);
+      const zero = '0'.repeat(commit.length);
+      const r = this.repo.git.exec(['update-ref', '-m', next.message.split('\n')[0]!, ref, commit, previous ?? zero]);
+      if (r.status === 0) return { commit, previous };
+      if (!/lock|expected|exists|but expected|is at/i.test(r.stderr)) throw new GitError(['update-ref', ref], r.status, r.stderr);
+      sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
+    }
+    throw new ConflictError(`${ref} kept changing; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
+  }
+}

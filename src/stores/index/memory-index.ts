@@ -1,0 +1,297 @@
+/**
+ * The sql.js index: a cache of the notes, kept in the git common dir. Before
+ * every read it catches up with the notes refs, whoever moved them, reading
+ * only the notes that changed since the tips it recorded.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
+import { errorMessage, GitError } from '../../core/errors.ts';
+import { type IdQuery, type Memory, type Status, type Tombstone } from '../../core/memory.ts';
+import { parseNote } from '../../core/note-format.ts';
+import { sha1Hex } from '../../core/hash.ts';
+import { currentRevision } from '../../core/revisions.ts';
+import type { NotesStore } from '../git/notes-store.ts';
+import { acquireLock } from './lock.ts';
+import { INDEX_VERSION, SCHEMA } from './schema.ts';
+
+let sqlJs: Promise<SqlJsStatic> | undefined;
+function loadSqlJs(): Promise<SqlJsStatic> {
+  // The inline build carries its wasm, so it works from node_modules and inside the compiled binary alike.
+  sqlJs ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default());
+  return sqlJs;
+}
+
+export interface ListFilter {
+  namespaces?: string[];
+  statuses?: Status[];
+  since?: string;
+  until?: string;
+  limit?: number;
+}
+
+type Row = Record<string, SqlValue>;
+
+function rowToMemory(r: Row): Memory {
+  const m: Memory = {
+    key: String(r.key),
+    namespace: String(r.ns),
+    object: String(r.object),
+    summary: String(r.summary),
+    body: String(r.body),
+    created: String(r.created),
+    updated: String(r.updated),
+    tags: JSON.parse(String(r.tags)) as string[],
+    status: r.status as Status,
+    relatesTo: JSON.parse(String(r.relates_to)) as string[],
+  };
+  if (r.spec) m.spec = String(r.spec);
+  if (r.phase) m.phase = String(r.phase);
+  if (r.author) m.author = String(r.author);
+  if (r.source) m.source = String(r.source);
+  if (typeof r.confidence === 'number') m.confidence = r.confidence;
+  return m;
+}
+
+export interface IndexOptions {
+  file: string;
+  notes: NotesStore;
+  /** One-line notices (rebuilt index, skipped notes) for stderr. */
+  notice: (message: string) => void;
+}
+
+export class MemoryIndex {
+  private constructor(
+    private db: Database,
+    private readonly sql: SqlJsStatic,
+    private readonly options: IndexOptions,
+  ) {}
+
+  static async open(options: IndexOptions): Promise<MemoryIndex> {
+    const sql = await loadSqlJs();
+    const index = new MemoryIndex(MemoryIndex.load(sql, options), sql, options);
+    index.refresh();
+    return index;
+  }
+
+  private static load(sql: SqlJsStatic, options: IndexOptions): Database {
+    let bytes: Buffer | undefined;
+    try {
+      bytes = fs.readFileSync(options.file);
+    } catch {
+      // No index yet.
+    }
+    if (bytes) {
+      try {
+        const db = new sql.Database(bytes);
+        const version = db.exec("SELECT value FROM meta WHERE key = 'version'")[0]?.values[0]?.[0];
+        if (version === INDEX_VERSION) return db;
+        db.close();
+      } catch (err) {
+        options.notice(`index at ${options.file} was unreadable (${errorMessage(err)}); rebuilding it from the notes`);
+      }
+    }
+    const db = new sql.Database();
+    db.run(SCHEMA);
+    db.run("INSERT INTO meta(key, value) VALUES ('version', ?), ('tips', '{}')", [INDEX_VERSION]);
+    return db;
+  }
+
+  private indexedTips(): Record<string, string> {
+    const v = this.db.exec("SELECT value FROM meta WHERE key = 'tips'")[0]?.values[0]?.[0];
+    return JSON.parse(String(v ?? '{}')) as Record<string, string>;
+  }
+
+  /** Brings the index up to date with the notes refs; persists under a lock when anything changed. */
+  refresh(options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): { updated: boolean } {
+    const tips = Object.fromEntries(this.options.notes.tips());
+    const same = (a: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(tips).sort());
+    if (!options.rebuild && same(this.indexedTips())) return { updated: false };
+
+    fs.mkdirSync(path.dirname(this.options.file), { recursive: true });
+    const release = acquireLock(`${this.options.file}.lock`, 5000);
+    try {
+      if (release && !options.rebuild) {
+        // Another process may have caught up while we waited.
+        this.db.close();
+        this.db = MemoryIndex.load(this.sql, { ...this.options, notice: () => {} });
+        if (same(this.indexedTips())) return { updated: false };
+      }
+      if (options.rebuild) {
+        this.db.close();
+        this.db = new this.sql.Database();
+        this.db.run(SCHEMA);
+        this.db.run("INSERT INTO meta(key, value) VALUES ('version', ?), ('tips', '{}')", [INDEX_VERSION]);
+      }
+      this.apply(tips, options.progress);
+      if (release) this.persist();
+      return { updated: true };
+    } finally {
+      release?.();
+    }
+  }
+
+  private apply(tips: Record<string, string>, progress?: (done: number, total: number) => void): void {
+    const indexed = this.indexedTips();
+    const notes = this.options.notes;
+    const touchedKeys = new Set<string>();
+    const work: Array<{ ns: string; object: string; blob: string }> = [];
+    this.db.run('BEGIN');
+    const clear = (ns: string, object?: string) => {
+      const where = object ? 'ns = ? AND object = ?' : 'ns = ?';
+      const params = object ? [ns, object] : [ns];
+      for (const table of ['memories', 'tombstones']) {
+        for (const r of this.all(`SELECT key FROM ${table} WHERE ${where}`, params)) touchedKeys.add(String(r.key));
+        this.db.run(`DELETE FROM ${table} WHERE ${where}`, params);
+      }
+    };
+    for (const ns of new Set([...Object.keys(tips), ...Object.keys(indexed)])) {
+      const from = indexed[ns];
+      const to = tips[ns];
+      if (from === to) continue;
+      let changes: Array<{ object: string; blob: string | null }> | undefined;
+      if (from && to) {
+        try {
+          changes = notes.diffNotes(from, to);
+        } catch (err) {
+          if (!(err instanceof GitError)) throw err;
+        }
+      }
+      if (!changes) {
+        clear(ns);
+        changes = to ? notes.listNotes(to) : [];
+      }
+      for (const c of changes) {
+        if (from) clear(ns, c.object);
+        if (c.blob) work.push({ ns, object: c.object, blob: c.blob });
+      }
+    }
+
+    const insertMemory = this.db.prepare(
+      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, updated, author, source, confidence, tiebreak)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
+    const CHUNK = 2000;
+    for (let i = 0; i < work.length; i += CHUNK) {
+      const chunk = work.slice(i, i + CHUNK);
+      const texts = notes.readTexts(chunk.map((w) => w.blob));
+      for (const w of chunk) {
+        const { docs, warnings } = parseNote(texts.get(w.blob) ?? '', w.ns, w.object);
+        for (const warning of warnings) this.options.notice(warning);
+        for (const doc of docs) {
+          if (doc.kind === 'memory') {
+            const m = doc.memory;
+            touchedKeys.add(m.key);
+            insertMemory.run([
+              m.key, m.namespace, m.object, m.summary, m.body, JSON.stringify(m.tags), m.status, m.spec ?? null, m.phase ?? null,
+              JSON.stringify(m.relatesTo), m.created, m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null, sha1Hex(doc.raw),
+            ]);
+          } else if (doc.kind === 'tombstone') {
+            const t: Tombstone = doc.tombstone;
+            touchedKeys.add(t.key);
+            insertTombstone.run([t.key, t.namespace, t.object, t.updated]);
+          }
+        }
+      }
+      progress?.(Math.min(i + CHUNK, work.length), work.length);
+    }
+    insertMemory.free();
+    insertTombstone.free();
+    this.markCurrent(touchedKeys);
+    this.db.run("UPDATE meta SET value = ? WHERE key = 'tips'", [JSON.stringify(tips)]);
+    this.db.run('COMMIT');
+  }
+
+  /** One current revision per key: the newest, unless a tombstone hides it. */
+  private markCurrent(keys: Set<string>): void {
+    const revisions = this.db.prepare('SELECT id, updated, tiebreak FROM memories WHERE key = ?');
+    const tombs = this.db.prepare('SELECT updated FROM tombstones WHERE key = ?');
+    const set = this.db.prepare('UPDATE memories SET current = ? WHERE id = ?');
+    for (const key of keys) {
+      const rows = this.collect(revisions, [key]);
+      if (rows.length === 1 && this.collect(tombs, [key]).length === 0) {
+        set.run([1, rows[0]!.id!]);
+        continue;
+      }
+      const winner = currentRevision(
+        rows.map((r) => ({ updated: String(r.updated), tiebreak: String(r.tiebreak) })),
+        this.collect(tombs, [key]).map((r) => ({ updated: String(r.updated) })),
+      );
+      rows.forEach((r, i) => set.run([i === winner ? 1 : 0, r.id!]));
+    }
+    revisions.free();
+    tombs.free();
+    set.free();
+  }
+
+  private collect(stmt: ReturnType<Database['prepare']>, params: SqlValue[]): Row[] {
+    stmt.bind(params);
+    const rows: Row[] = [];
+    while (stmt.step()) rows.push(stmt.getAsObject());
+    stmt.reset();
+    return rows;
+  }
+
+  private all(sql: string, params: SqlValue[] = []): Row[] {
+    const stmt = this.db.prepare(sql);
+    try {
+      return this.collect(stmt, params);
+    } finally {
+      stmt.free();
+    }
+  }
+
+  /** Write to a temporary file, then rename: readers never see a half-written index. */
+  private persist(): void {
+    const tmp = `${this.options.file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, this.db.export());
+    fs.renameSync(tmp, this.options.file);
+  }
+
+  list(filter: ListFilter = {}): Memory[] {
+    const where = ['current = 1'];
+    const params: SqlValue[] = [];
+    if (filter.namespaces?.length) {
+      where.push(`ns IN (${filter.namespaces.map(() => '?').join(',')})`);
+      params.push(...filter.namespaces);
+    }
+    if (filter.statuses?.length) {
+      where.push(`status IN (${filter.statuses.map(() => '?').join(',')})`);
+      params.push(...filter.statuses);
+    }
+    if (filter.since) {
+      where.push('created >= ?');
+      params.push(filter.since);
+    }
+    if (filter.until) {
+      where.push('created <= ?');
+      params.push(filter.until);
+    }
+    const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
+    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created DESC, key${limit}`, params).map(rowToMemory);
+  }
+
+  /** Current memories whose id matches the query (any unique key prefix). */
+  find(query: IdQuery): Memory[] {
+    const where = ['current = 1', 'key >= ?', 'key < ?'];
+    const params: SqlValue[] = [query.keyPrefix, `${query.keyPrefix}g`];
+    if (query.namespace) {
+      where.push('ns = ?');
+      params.push(query.namespace);
+    }
+    if (query.objectPrefix) {
+      where.push('object >= ? AND object < ?');
+      params.push(query.objectPrefix, `${query.objectPrefix}g`);
+    }
+    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map(rowToMemory);
+  }
+
+  counts(): Map<string, number> {
+    return new Map(this.all('SELECT ns, count(*) AS n FROM memories WHERE current = 1 GROUP BY ns').map((r) => [String(r.ns), Number(r.n)]));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,32 @@
+/** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
+export const INDEX_VERSION = '1';
+
+export const SCHEMA = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE memories(
+  id INTEGER PRIMARY KEY,
+  key TEXT NOT NULL,
+  ns TEXT NOT NULL,
+  object TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  body TEXT NOT NULL,
+  tags TEXT NOT NULL,
+  status TEXT NOT NULL,
+  spec TEXT,
+  phase TEXT,
+  relates_to TEXT NOT NULL,
+  created TEXT NOT NULL,
+  updated TEXT NOT NULL,
+  author TEXT,
+  source TEXT,
+  confidence REAL,
+  tiebreak TEXT NOT NULL,
+  current INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX memories_key ON memories(key);
+CREATE INDEX memories_note ON memories(ns, object);
+CREATE INDEX memories_created ON memories(current, created);
+CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
+CREATE INDEX tombstones_key ON tombstones(key);
+CREATE INDEX tombstones_note ON tombstones(ns, object);
+`;
