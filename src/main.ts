@@ -15,7 +15,10 @@ async function main(argv: string[]): Promise<number> {
   const io = systemIo(process.env, argv);
   try {
     const [{ AppContext }, { runCli }] = await Promise.all([import('./context.ts'), import('./cli/index.ts')]);
-    await runCli(argv, new AppContext(process.cwd(), process.env, io));
+    // GIT_MEM_NOW pins the clock (tests, reproducible imports).
+    const pinned = process.env.GIT_MEM_NOW ? new Date(process.env.GIT_MEM_NOW) : undefined;
+    const now = pinned && !Number.isNaN(pinned.getTime()) ? () => pinned : () => new Date();
+    await runCli(argv, new AppContext(process.cwd(), process.env, io, now));
     return 0;
   } catch (err) {
     const { GitMemError } = await import('./core/errors.ts');

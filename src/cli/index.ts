@@ -10,8 +10,19 @@ import { listCommand } from './commands/list.ts';
 import { namespacesCommand } from './commands/namespaces.ts';
 import { showCommand } from './commands/show.ts';
 
+/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag. */
+function attachStdinDash(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const arg of argv) {
+    const prev = out[out.length - 1];
+    if (arg === '-' && (prev === '--file' || prev === '-F')) out[out.length - 1] = `${prev}=-`;
+    else out.push(arg);
+  }
+  return out;
+}
+
 export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
-  const parser = yargs(argv)
+  const parser = yargs(attachStdinDash(argv))
     .scriptName('git mem')
     .usage('$0 <command> [options]\n\nPersistent, searchable memory for AI coding agents, stored in git notes (refs/notes/mem/<namespace>).')
     .command(captureCommand(ctx))
@@ -33,7 +44,7 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
     .exitProcess(false)
     .fail((message, err) => {
       if (err) throw err;
-      throw new UsageError(message ?? 'bad usage', 'see git mem --help');
+      throw new UsageError((message ?? 'bad usage').replace(/\s*\n\s*/g, ' '), 'see git mem --help');
     });
   await parser.parseAsync();
 }

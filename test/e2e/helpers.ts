@@ -1,0 +1,87 @@
+/** Running the compiled binary through `git mem` against real temporary repositories. */
+import { type SpawnSyncOptions, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { onTestFinished } from 'vitest';
+
+export const BIN = process.env.GIT_MEM_BIN ?? path.resolve(import.meta.dirname, '../../dist/git-mem');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Sandbox {
+  root: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** An isolated HOME and git config, with `git-mem` first on PATH so `git mem` finds it. */
+export function sandbox(): Sandbox {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-test-'));
+  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }));
+  const binDir = path.join(root, 'bin');
+  fs.mkdirSync(binDir);
+  fs.symlinkSync(BIN, path.join(binDir, 'git-mem'));
+  const gitconfig = path.join(root, 'gitconfig');
+  fs.writeFileSync(gitconfig, '[user]\n\tname = Test User\n\temail = test@example.com\n[init]\n\tdefaultBranch = main\n[gc]\n\tauto = 0\n');
+  const env: NodeJS.ProcessEnv = {
+    PATH: `${binDir}:${process.env.PATH ?? ''}`,
+    HOME: root,
+    GIT_CONFIG_GLOBAL: gitconfig,
+    GIT_CONFIG_NOSYSTEM: '1',
+    NO_COLOR: '1',
+    TMPDIR: os.tmpdir(),
+  };
+  return { root, env };
+}
+
+export function git(cwd: string, env: NodeJS.ProcessEnv, args: string[], input?: string): string {
+  const r = spawnSync('git', args, { cwd, env, input, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** A repository with `commits` commits (0 for an unborn HEAD). */
+export function makeRepo(box: Sandbox, name = 'repo', commits = 1): string {
+  const dir = path.join(box.root, name);
+  fs.mkdirSync(dir);
+  git(dir, box.env, ['init', '-q']);
+  for (let i = 0; i < commits; i++) {
+    fs.writeFileSync(path.join(dir, `file${i}.txt`), `content ${i}\n`);
+    git(dir, box.env, ['add', '.']);
+    git(dir, box.env, ['commit', '-qm', `commit ${i}`]);
+  }
+  return dir;
+}
+
+export function mem(cwd: string, env: NodeJS.ProcessEnv, args: string[], options: SpawnSyncOptions & { input?: string } = {}): RunResult {
+  const r = spawnSync('git', ['mem', ...args], { cwd, env, encoding: 'utf8', input: options.input ?? '', maxBuffer: 1 << 28 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like mem(), but the command must succeed; returns trimmed stdout. */
+export function memOk(cwd: string, env: NodeJS.ProcessEnv, args: string[], input?: string): string {
+  const r = mem(cwd, env, args, { input });
+  if (r.code !== 0) throw new Error(`git mem ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/** Starts `git mem` asynchronously, for concurrency tests. */
+export function memAsync(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn('git', ['mem', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+export function refTip(cwd: string, env: NodeJS.ProcessEnv, ref: string): string | null {
+  const r = spawnSync('git', ['rev-parse', '-q', '--verify', ref], { cwd, env, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
