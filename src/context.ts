@@ -31,7 +31,7 @@ export class AppContext {
   }
 
   get notes(): NotesStore {
-    this.cachedNotes ??= new NotesStore(this.repo, this.settings.committerIdent);
+    this.cachedNotes ??= new NotesStore(this.repo, () => this.settings.committerIdent);
     return this.cachedNotes;
   }
 

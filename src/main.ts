@@ -1,6 +1,9 @@
 /** Entry point: the only place that sets the exit code. Heavy modules load only when a command needs them. */
 import { VERSION } from './version.ts';
 
+/** Commands that query the index: start compiling sql.js's wasm at once, so it overlaps argument parsing and git calls. */
+const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'index']);
+
 function exitCodeFor(err: unknown): number {
   const code = (err as { exitCode?: unknown } | null)?.exitCode;
   return typeof code === 'number' ? code : 1;
@@ -10,6 +13,9 @@ async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.stdout.write(`git-mem ${VERSION}\n`);
     return 0;
+  }
+  if (INDEX_COMMANDS.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
+    import('./stores/index/sqljs.ts').then((m) => m.loadSqlJs()).catch(() => {});
   }
   const { systemIo } = await import('./io/io.ts');
   const io = systemIo(process.env, argv);

@@ -3,7 +3,7 @@
  * documents `---\n<YAML front matter>\n---\n\n<body>`, joined by a blank line,
  * exactly as the earlier Python system appended them.
  */
-import YAML from 'yaml';
+import { parseFrontMatter, writeFrontMatter } from './front-matter.ts';
 import { sha1Hex } from './hash.ts';
 import { isStatus, KEY_LENGTH, type Memory, type Tombstone } from './memory.ts';
 import { normalizeTimestamp } from './time.ts';
@@ -26,16 +26,6 @@ const FENCE = /^---[ \t]*$/;
 /** A deterministic key for documents written without an `id` (older notes), from namespace and content only, so it survives rebases. */
 export function deriveKey(namespace: string, raw: string): string {
   return sha1Hex(`${namespace}\0${raw.trim()}`).slice(0, KEY_LENGTH);
-}
-
-function parseFrontMatter(lines: string[]): Record<string, unknown> | 'invalid' | null {
-  try {
-    const value: unknown = YAML.parse(lines.join('\n'));
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-    return null;
-  } catch {
-    return 'invalid';
-  }
 }
 
 function isHeader(fm: Record<string, unknown>): boolean {
@@ -132,19 +122,9 @@ export function parseNote(text: string, namespace: string, object: string): Pars
   return { docs, warnings, binary: false };
 }
 
-function frontMatter(fields: Record<string, unknown>): string {
-  const doc = new YAML.Document(fields);
-  YAML.visit(doc, {
-    Seq(_, node) {
-      node.flow = true;
-    },
-  });
-  return doc.toString({ lineWidth: 0, flowCollectionPadding: false });
-}
-
 /** Field names follow the earlier system (type, timestamp, summary, spec, phase, tags, status, relates_to), so its readers still understand ours. */
 export function serializeMemory(m: Memory): string {
-  const fields: Record<string, unknown> = { id: m.key, type: m.namespace, timestamp: m.created, updated: m.updated, summary: m.summary };
+  const fields: Record<string, string | number | string[]> = { id: m.key, type: m.namespace, timestamp: m.created, updated: m.updated, summary: m.summary };
   if (m.spec) fields.spec = m.spec;
   if (m.phase) fields.phase = m.phase;
   if (m.tags.length) fields.tags = m.tags;
@@ -154,11 +134,11 @@ export function serializeMemory(m: Memory): string {
   if (m.source) fields.source = m.source;
   if (m.confidence !== undefined) fields.confidence = m.confidence;
   const body = m.body.trim() ? `\n${m.body.trimEnd()}` : '';
-  return `---\n${frontMatter(fields)}---\n${body}`.trimEnd();
+  return `---\n${writeFrontMatter(fields)}---\n${body}`.trimEnd();
 }
 
 export function serializeTombstone(t: Tombstone): string {
-  return `---\n${frontMatter({ id: t.key, forgotten: t.updated })}---`;
+  return `---\n${writeFrontMatter({ id: t.key, forgotten: t.updated })}---`;
 }
 
 export function serializeNote(docs: ReadonlyArray<{ raw: string }>): string {

@@ -40,9 +40,7 @@ export function resolveTarget(repo: Repo, rev?: string): string {
     if (r.status !== 0) throw new NotFoundError(`no such commit: ${rev}`);
     return r.stdout.toString('utf8').trim();
   }
-  const head = repo.git.exec(['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  if (head.status === 0) return head.stdout.toString('utf8').trim();
-  return writeObject(repo, 'tree', Buffer.alloc(0));
+  return repo.head ?? writeObject(repo, 'tree', Buffer.alloc(0));
 }
 
 export function newKey(): string {

@@ -21,6 +21,7 @@ export class Git {
 
   /** Runs git and returns whatever happened; never throws on a non-zero exit. */
   exec(args: string[], options: GitOptions = {}): GitResult {
+    const started = this.env.GIT_MEM_TRACE ? performance.now() : 0;
     const result = spawnSync('git', args, {
       cwd: this.cwd,
       env: { ...this.env, ...options.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
@@ -28,6 +29,7 @@ export class Git {
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    if (started) process.stderr.write(`git-mem trace: ${(performance.now() - started).toFixed(1)} ms git ${args.join(' ')}\n`);
     if (result.error) throw new GitError(args, null, result.error.message);
     return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr.toString('utf8') };
   }

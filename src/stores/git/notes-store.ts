@@ -6,7 +6,7 @@
 import { ConflictError, GitError } from '../../core/errors.ts';
 import { NOTES_REF_PREFIX, notesRef } from '../../core/namespaces.ts';
 import { readObjects, writeObject } from './objects.ts';
-import { editNotesTree, findNote, loadNotesTrees } from './notes-tree.ts';
+import { editNotesTree, readNotesSnapshot } from './notes-tree.ts';
 import type { Repo } from './repo.ts';
 import { serializeTree, type TreeEntry } from './tree.ts';
 
@@ -35,8 +35,8 @@ function sleep(ms: number): void {
 export class NotesStore {
   constructor(
     readonly repo: Repo,
-    /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it. */
-    private readonly ident: string,
+    /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it; asked for only when writing. */
+    private readonly ident: () => string,
   ) {}
 
   /** Current tip commit of every namespace's ref (packed or loose). */
@@ -93,27 +93,19 @@ export class NotesStore {
   update(namespace: string, objects: readonly string[], modify: (current: Map<string, string | null>) => NotesUpdate | null): UpdateResult | null {
     const ref = notesRef(namespace);
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const head = this.repo.git.run(['for-each-ref', '--format=%(objectname) %(tree)', ref]).trim();
-      const [previous = null, tree = null] = head ? head.split(' ') : [];
-      const cache = loadNotesTrees(this.repo, tree, objects);
-      const lookup = (oid: string): TreeEntry[] => {
-        const entries = cache.get(oid);
-        if (!entries) throw new Error(`notes tree ${oid} was not loaded`);
-        return entries;
-      };
-      const root = tree ? lookup(tree) : [];
-      const located = new Map(objects.map((o) => [o, findNote(lookup, root, o)] as const));
-      const texts = this.readTexts([...located.values()].filter((b): b is string => !!b));
-      const current = new Map([...located].map(([o, blob]) => [o, blob ? (texts.get(blob) ?? null) : null] as const));
-
+      const snap = readNotesSnapshot(this.repo, ref, objects);
+      const previous = snap.commit;
+      const root = snap.tree ? snap.lookup(snap.tree) : [];
+      const current = new Map(objects.map((o) => [o, snap.noteText(o)] as const));
       const next = modify(current);
       if (!next || next.changes.size === 0) return null;
       const changes = [...next.changes].map(([object, text]) => [object, text === null ? null : writeObject(this.repo, 'blob', text)] as const);
       const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
-      const newTree = write(editNotesTree(root, '', changes, lookup, write));
-      if (newTree === tree) return null;
+      const newTree = write(editNotesTree(root, '', changes, snap.lookup, write));
+      if (newTree === snap.tree) return null;
       const parent = previous ? `parent ${previous}\n` : '';
-      const body = `tree ${newTree}\n${parent}author ${this.ident}\ncommitter ${this.ident}\n\n${next.message.trim()}\n`;
+      const ident = this.ident();
+      const body = `tree ${newTree}\n${parent}author ${ident}\ncommitter ${ident}\n\n${next.message.trim()}\n`;
       const commit = writeObject(this.repo, 'commit', body);
       const zero = '0'.repeat(commit.length);
       const r = this.repo.git.exec(['update-ref', '-m', next.message.split('\n')[0]!, ref, commit, previous ?? zero]);

@@ -4,7 +4,7 @@
  * layout; a writer must find an existing note at any level, or it leaves two
  * notes for one object (isomorphic-git's notes API does exactly that).
  */
-import { type GitObject, readObjects } from './objects.ts';
+import { type GitObject, readBatch, readObjects } from './objects.ts';
 import type { Repo } from './repo.ts';
 import { BLOB_MODE, isTree, parseTree, TREE_MODE, type TreeEntry } from './tree.ts';
 
@@ -81,31 +81,55 @@ export function editNotesTree(
   return list;
 }
 
-/** Loads, level by level with one process per level, every tree on the paths to `objects`. */
-export function loadNotesTrees(repo: Repo, root: string | null, objects: readonly string[]): Map<string, TreeEntry[]> {
-  const cache = new Map<string, TreeEntry[]>();
-  const oidBytes = repo.objectFormat === 'sha256' ? 32 : 20;
-  let frontier = root ? [{ oid: root, consumed: 0, objects }] : [];
-  while (frontier.length) {
-    const read: Map<string, GitObject> = readObjects(
-      repo,
-      frontier.map((f) => f.oid),
-    );
-    const next = new Map<string, { oid: string; consumed: number; objects: string[] }>();
-    for (const f of frontier) {
-      const obj = read.get(f.oid);
-      if (!obj || obj.type !== 'tree') throw new Error(`notes tree ${f.oid} is missing`);
-      const entries = parseTree(obj.content, oidBytes);
-      cache.set(f.oid, entries);
-      for (const object of f.objects) {
-        const dir = entries.find((e) => isTree(e) && e.name === object.slice(f.consumed, f.consumed + 2));
-        if (!dir || cache.has(dir.oid)) continue;
-        const item = next.get(dir.oid) ?? { oid: dir.oid, consumed: f.consumed + 2, objects: [] };
-        item.objects.push(object);
-        next.set(dir.oid, item);
-      }
-    }
-    frontier = [...next.values()];
+/** What editing the notes on some objects needs from a notes ref. */
+export interface NotesSnapshot {
+  commit: string | null;
+  tree: string | null;
+  lookup: TreeLookup;
+  /** The note attached to `object`, as text, or null. */
+  noteText(object: string): string | null;
+}
+
+/**
+ * Reads, with one `git cat-file --batch`, the ref's commit and root tree, and
+ * every directory and note path an object's note can have at fanout 0, 1 or 2.
+ * Each line resolves the ref anew; if it moved meanwhile, the compare-and-swap
+ * against `commit` fails and the caller starts over, so a torn read is harmless.
+ */
+export function readNotesSnapshot(repo: Repo, ref: string, objects: readonly string[]): NotesSnapshot {
+  const paths = new Set<string>();
+  for (const o of objects) {
+    const [a, b] = [o.slice(0, 2), o.slice(2, 4)];
+    for (const p of [a, `${a}/${b}`, o, `${a}/${o.slice(2)}`, `${a}/${b}/${o.slice(4)}`]) paths.add(p);
   }
-  return cache;
+  const got = readBatch(repo, [ref, `${ref}^{tree}`, ...[...paths].map((p) => `${ref}:${p}`)]);
+  const oidBytes = repo.objectFormat === 'sha256' ? 32 : 20;
+  const trees = new Map<string, TreeEntry[]>();
+  const blobs = new Map<string, Buffer>();
+  for (const obj of got) {
+    if (obj?.type === 'tree') trees.set(obj.oid, parseTree(obj.content, oidBytes));
+    else if (obj?.type === 'blob') blobs.set(obj.oid, obj.content);
+  }
+  const load = (oid: string): GitObject => {
+    const obj = readObjects(repo, [oid]).get(oid);
+    if (!obj) throw new Error(`object ${oid} in ${ref} is missing`);
+    return obj;
+  };
+  const lookup: TreeLookup = (oid) => {
+    let entries = trees.get(oid);
+    if (!entries) trees.set(oid, (entries = parseTree(load(oid).content, oidBytes)));
+    return entries;
+  };
+  const commit = got[0]?.type === 'commit' ? got[0].oid : null;
+  const tree = commit && got[1]?.type === 'tree' ? got[1].oid : null;
+  return {
+    commit,
+    tree,
+    lookup,
+    noteText(object) {
+      const blob = tree ? findNote(lookup, lookup(tree), object) : null;
+      if (!blob) return null;
+      return (blobs.get(blob) ?? load(blob).content).toString('utf8');
+    },
+  };
 }

@@ -34,26 +34,40 @@ export function writeObject(repo: Repo, type: ObjectType, content: Buffer | stri
 }
 
 export interface GitObject {
+  oid: string;
   type: string;
   content: Buffer;
 }
 
-/** Reads many objects with one process. Missing objects are absent from the result. */
-export function readObjects(repo: Repo, oids: readonly string[]): Map<string, GitObject> {
-  const out = new Map<string, GitObject>();
-  const unique = [...new Set(oids)];
-  if (unique.length === 0) return out;
-  const buf = repo.git.buffer(['cat-file', '--batch'], { input: unique.join('\n') + '\n' });
+/**
+ * Reads objects named by any revision expression (`<oid>`, `<ref>^{tree}`,
+ * `<ref>:<path>`) with one process; the result is in request order, null where missing.
+ */
+export function readBatch(repo: Repo, specs: readonly string[]): Array<GitObject | null> {
+  if (specs.length === 0) return [];
+  const buf = repo.git.buffer(['cat-file', '--batch'], { input: specs.join('\n') + '\n' });
+  const out: Array<GitObject | null> = [];
   let pos = 0;
-  while (pos < buf.length) {
+  while (pos < buf.length && out.length < specs.length) {
     const nl = buf.indexOf(10, pos);
     if (nl < 0) break;
     const header = buf.toString('utf8', pos, nl).split(' ');
     pos = nl + 1;
-    if (header[1] === 'missing' || header.length < 3) continue;
+    if (header.length !== 3 || !/^\d+$/.test(header[2]!)) {
+      out.push(null); // "<spec> missing" or "<spec> ambiguous"
+      continue;
+    }
     const size = Number(header[2]);
-    out.set(header[0]!, { type: header[1]!, content: buf.subarray(pos, pos + size) });
+    out.push({ oid: header[0]!, type: header[1]!, content: buf.subarray(pos, pos + size) });
     pos += size + 1;
   }
+  return out;
+}
+
+/** Reads many objects by id with one process. Missing objects are absent from the result. */
+export function readObjects(repo: Repo, oids: readonly string[]): Map<string, GitObject> {
+  const unique = [...new Set(oids)];
+  const out = new Map<string, GitObject>();
+  for (const obj of readBatch(repo, unique)) if (obj) out.set(obj.oid, obj);
   return out;
 }

@@ -10,15 +10,18 @@ export interface Repo {
   commonDir: string;
   objectsDir: string;
   objectFormat: 'sha1' | 'sha256';
+  /** The commit HEAD points at, or null in a repository with no commits yet. */
+  head: string | null;
 }
 
 export function openRepo(cwd: string, env: NodeJS.ProcessEnv): Repo {
   const git = new Git(cwd, env);
-  const r = git.exec(['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--show-object-format']);
-  if (r.status !== 0) {
+  // One process answers everything; with an unborn HEAD git prints the paths, then fails on HEAD alone.
+  const r = git.exec(['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--show-object-format', 'HEAD^{commit}']);
+  const [gitDir = '', commonDir = '', format = 'sha1', head = ''] = r.stdout.toString('utf8').trim().split('\n');
+  if (!path.isAbsolute(gitDir) || !path.isAbsolute(commonDir)) {
     throw new NotARepositoryError(`not a git repository: ${cwd}`, 'run git mem inside a git repository, or git init one');
   }
-  const [gitDir = '', commonDir = '', format = 'sha1'] = r.stdout.toString('utf8').trim().split('\n');
   const objectsDir = env.GIT_OBJECT_DIRECTORY ? path.resolve(cwd, env.GIT_OBJECT_DIRECTORY) : path.join(commonDir, 'objects');
-  return { git, gitDir, commonDir, objectsDir, objectFormat: format === 'sha256' ? 'sha256' : 'sha1' };
+  return { git, gitDir, commonDir, objectsDir, objectFormat: format === 'sha256' ? 'sha256' : 'sha1', head: r.status === 0 && /^[0-9a-f]+$/.test(head) ? head : null };
 }

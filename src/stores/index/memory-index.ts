@@ -13,14 +13,8 @@ import { sha1Hex } from '../../core/hash.ts';
 import { currentRevision } from '../../core/revisions.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { acquireLock } from './lock.ts';
+import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
-
-let sqlJs: Promise<SqlJsStatic> | undefined;
-function loadSqlJs(): Promise<SqlJsStatic> {
-  // The inline build carries its wasm, so it works from node_modules and inside the compiled binary alike.
-  sqlJs ??= import('sql.js/dist/sql-wasm-inline.js').then((m) => m.default());
-  return sqlJs;
-}
 
 export interface ListFilter {
   namespaces?: string[];

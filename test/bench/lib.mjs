@@ -1,0 +1,84 @@
+// Shared benchmark helpers: repositories filled through git fast-import, and whole-process timings.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const BIN = process.env.GIT_MEM_BIN ?? path.resolve(import.meta.dirname, '../../dist/git-mem');
+
+export function benchEnv(root) {
+  const gitconfig = path.join(root, 'gitconfig');
+  fs.writeFileSync(gitconfig, '[user]\n\tname = Bench\n\temail = bench@example.com\n[gc]\n\tauto = 0\n[init]\n\tdefaultBranch = main\n');
+  const binDir = path.join(root, 'bin');
+  fs.mkdirSync(binDir, { recursive: true });
+  if (!fs.existsSync(path.join(binDir, 'git-mem'))) fs.symlinkSync(BIN, path.join(binDir, 'git-mem'));
+  return { ...process.env, PATH: `${binDir}:${process.env.PATH}`, HOME: root, GIT_CONFIG_GLOBAL: gitconfig, GIT_CONFIG_NOSYSTEM: '1', NO_COLOR: '1' };
+}
+
+export function tmpRoot(name) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `git-mem-bench-${name}-`));
+}
+
+export function sh(cwd, env, cmd, args, input) {
+  const r = spawnSync(cmd, args, { cwd, env, input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const WORDS = 'index cache notes merge rebase commit branch worktree hook session token budget embedding vector lexical ranking fusion parser schema migration retry lock queue timeout network latency memory capture recall summary'.split(' ');
+
+/** A repository with `commits` commits and `perCommit` git-mem memories on each, in refs/notes/mem/<ns>, via one fast-import stream. */
+export function makeMemoryRepo(dir, env, { commits, perCommit = 1, ns = 'decisions', seed = 1 }) {
+  fs.mkdirSync(dir, { recursive: true });
+  sh(dir, env, 'git', ['init', '-q']);
+  let rnd = seed;
+  const next = () => (rnd = (rnd * 1103515245 + 12345) % 2147483648);
+  const word = () => WORDS[next() % WORDS.length];
+  const chunks = [];
+  for (let i = 1; i <= commits; i++) {
+    chunks.push(`commit refs/heads/main\nmark :${i}\ncommitter B <b@example.com> ${1700000000 + i} +0000\ndata 3\nc${i % 10}\n`);
+    chunks.push(`M 644 inline f${i % 50}.txt\ndata ${String(i).length}\n${i}\n`);
+  }
+  chunks.push(`commit refs/notes/mem/${ns}\ncommitter B <b@example.com> 1800000000 +0000\ndata 5\nseed\n`);
+  let n = 0;
+  for (let i = 1; i <= commits; i++) {
+    const docs = [];
+    for (let j = 0; j < perCommit; j++) {
+      n++;
+      const ts = new Date(Date.UTC(2025, 0, 1) + n * 60000).toISOString().replace('.000', '');
+      const key = (n * 2654435761 % 2 ** 32).toString(16).padStart(8, '0') + n.toString(16).padStart(8, '0');
+      docs.push(`---\nid: '${key}'\ntype: ${ns}\ntimestamp: ${ts}\nupdated: ${ts}\nsummary: ${word()} ${word()} ${word()} decision ${n}\ntags: [${word()}, ${word()}]\n---\n\nWe chose ${word()} over ${word()} because ${word()} ${word()} ${word()} matters for ${word()}.`);
+    }
+    const body = docs.join('\n\n') + '\n';
+    chunks.push(`N inline :${i}\ndata ${Buffer.byteLength(body)}\n${body}`);
+  }
+  sh(dir, env, 'git', ['fast-import', '--quiet'], chunks.join(''));
+  sh(dir, env, 'git', ['reset', '-q', '--hard', 'main']);
+  return n;
+}
+
+/** Median and p95 wall time (ms) of `runs` whole-process runs; `before` runs untimed before each. */
+export function timeRuns(runs, fn) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn(i);
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], p95: times[Math.min(times.length - 1, Math.floor(times.length * 0.95))], runs };
+}
+
+export function report(rows) {
+  const pad = (s, n) => String(s).padEnd(n);
+  console.log(`${pad('measure', 44)}${pad('median ms', 11)}${pad('p95 ms', 9)}${pad('target', 9)}${pad('baseline', 30)}ratio`);
+  let ok = true;
+  for (const r of rows) {
+    const met = r.target === undefined || r.median <= r.target;
+    ok &&= met;
+    const base = r.baseline ? `${r.baseline.name} ${r.baseline.median.toFixed(1)}` : '';
+    const ratio = r.baseline ? (r.median / r.baseline.median).toFixed(2) + 'x' : '';
+    console.log(`${pad(r.name, 44)}${pad(r.median.toFixed(1), 11)}${pad(r.p95.toFixed(1), 9)}${pad(r.target === undefined ? '-' : `<=${r.target}${met ? '' : ' MISS'}`, 9)}${pad(base, 30)}${ratio}`);
+  }
+  return ok;
+}
