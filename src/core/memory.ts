@@ -68,10 +68,16 @@ export function parseIdQuery(text: string): IdQuery | null {
   return { namespace, objectPrefix, keyPrefix: key };
 }
 
+/** A revision's time in ms; one without a readable time is older than any other. */
+export function revisionTime(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? -Infinity : t;
+}
+
 /** Newer revision wins: later `updated`, then the larger tie-break string (content hash), so every clone picks the same. */
 export function compareRevisions(a: { updated: string; tiebreak: string }, b: { updated: string; tiebreak: string }): number {
-  const ta = Date.parse(a.updated);
-  const tb = Date.parse(b.updated);
-  if (ta !== tb) return (Number.isNaN(ta) ? 0 : ta) - (Number.isNaN(tb) ? 0 : tb);
+  const ta = revisionTime(a.updated);
+  const tb = revisionTime(b.updated);
+  if (ta !== tb) return ta < tb ? -1 : 1;
   return a.tiebreak < b.tiebreak ? -1 : a.tiebreak > b.tiebreak ? 1 : 0;
 }

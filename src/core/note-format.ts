@@ -22,6 +22,7 @@ export interface ParsedNote {
 }
 
 const FENCE = /^---[ \t]*$/;
+const MEMORY_FIELD = /^(?:id|type|summary|timestamp):/;
 
 /** A deterministic key for documents written without an `id` (older notes), from namespace and content only, so it survives rebases. */
 export function deriveKey(namespace: string, raw: string): string {
@@ -46,9 +47,9 @@ function findHeaders(lines: string[]): Header[] {
     while (j < lines.length && !FENCE.test(lines[j]!)) j++;
     if (j >= lines.length) continue;
     const fm = parseFrontMatter(lines.slice(i + 1, j));
-    // An unparsable block counts as a (broken) header only where a document must start.
-    const atDocStart = headers.length === 0 && lines.slice(0, i).every((l) => !l.trim());
-    if ((fm === 'invalid' && atDocStart) || (fm && fm !== 'invalid' && isHeader(fm))) {
+    // An unparsable block is a (broken) header where a document must start, or where it names memory fields.
+    const broken = fm === 'invalid' && ((headers.length === 0 && lines.slice(0, i).every((l) => !l.trim())) || lines.slice(i + 1, j).some((l) => MEMORY_FIELD.test(l)));
+    if (broken || (fm && fm !== 'invalid' && isHeader(fm))) {
       headers.push({ start: i, end: j, fm: fm as Header['fm'] });
       i = j;
     }

@@ -33,6 +33,8 @@ function entropy(s: string): number {
 /** Long tokens that mix cases and digits with high entropy; pure hex (commit ids, hashes) is left alone. */
 function looksRandom(s: string): boolean {
   if (/^[0-9a-f]+$/i.test(s)) return false;
+  // Paths: every segment short and word-like.
+  if (s.includes('/') && s.split('/').every((seg) => /^[A-Za-z0-9_-]{0,24}$/.test(seg))) return false;
   if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
   return entropy(s) >= 4.2;
 }
@@ -56,7 +58,7 @@ const DETECTORS: Detector[] = [
   { type: 'url_credentials', pattern: /([a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi, group: 2 },
   {
     type: 'password',
-    pattern: /\b((?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret)\b["']?\s*[:=]\s*)(["']?)([^\s"'`,;]{4,})/gi,
+    pattern: /\b((?:[A-Za-z0-9]+[_-])*(?:password|passwd|pwd|secret|api[_-]?key|access[_-]?token|auth[_-]?token|client[_-]?secret|secret[_-]?key)\b["']?\s*[:=]\s*)(["']?)([^\s"'`,;]{4,})/gi,
     group: 3,
     accept: (m) => !m.startsWith('[REDACTED'),
   },

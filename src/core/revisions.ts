@@ -1,5 +1,5 @@
 /** Which revision of a memory is current, when several exist (clones, rebased copies) and some were forgotten. */
-import { compareRevisions } from './memory.ts';
+import { compareRevisions, revisionTime } from './memory.ts';
 
 export interface Revision {
   updated: string;
@@ -16,6 +16,6 @@ export function currentRevision(revisions: readonly Revision[], tombstones: Read
     if (best < 0 || compareRevisions(r, revisions[best]!) > 0) best = i;
   });
   if (best < 0) return -1;
-  const winner = Date.parse(revisions[best]!.updated);
-  return tombstones.some((t) => Date.parse(t.updated) >= winner) ? -1 : best;
+  const winner = revisionTime(revisions[best]!.updated);
+  return tombstones.some((t) => revisionTime(t.updated) >= winner) ? -1 : best;
 }

@@ -30,6 +30,8 @@ export function parseDateArg(text: string, now: Date): Date | null {
     const seconds = Number(rel[1]) * (UNITS[key] ?? 0);
     return new Date(now.getTime() - seconds * 1000);
   }
+  // Absolute dates must look like dates: Date.parse reads '7' as July 2001.
+  if (!/^\s*\d{4}-\d{2}-\d{2}/.test(text)) return null;
   const t = Date.parse(text);
   return Number.isNaN(t) ? null : new Date(t);
 }
