@@ -2,7 +2,7 @@
 import { VERSION } from './version.ts';
 
 /** Commands that query the index: start compiling sql.js's wasm at once, so it overlaps argument parsing and git calls. */
-const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'index']);
+const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'index', 'pull', 'sync']);
 
 function exitCodeFor(err: unknown): number {
   const code = (err as { exitCode?: unknown } | null)?.exitCode;

@@ -85,3 +85,22 @@ export function refTip(cwd: string, env: NodeJS.ProcessEnv, ref: string): string
   const r = spawnSync('git', ['rev-parse', '-q', '--verify', ref], { cwd, env, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : null;
 }
+
+/** A bare remote with one commit on main, and `names` clones of it. */
+export function makeClones(box: Sandbox, names: string[]): { remote: string; clones: string[] } {
+  const remote = path.join(box.root, 'remote.git');
+  git(box.root, box.env, ['init', '-q', '--bare', remote]);
+  const seed = makeRepo(box, 'seed');
+  git(seed, box.env, ['push', '-q', remote, 'main']);
+  const clones = names.map((name) => {
+    const dir = path.join(box.root, name);
+    git(box.root, box.env, ['clone', '-q', remote, dir]);
+    return dir;
+  });
+  return { remote, clones };
+}
+
+/** Summaries of all current memories, sorted. */
+export function summaries(cwd: string, env: NodeJS.ProcessEnv): string[] {
+  return (JSON.parse(memOk(cwd, env, ['list', '--json'])) as Array<{ summary: string }>).map((m) => m.summary).sort();
+}

@@ -21,6 +21,17 @@ export interface NotesUpdate {
   message: string;
 }
 
+export interface MergeOutcome {
+  kind: 'up-to-date' | 'fast-forward' | 'merged';
+  commit: string;
+  /** Sum over the notes that differed, as reported by the note merger. */
+  incoming: number;
+  merged: number;
+}
+
+/** Merges two versions of the note on `object`; `ours` is null when only theirs has one. */
+export type NoteMerger = (object: string, ours: string | null, theirs: string) => { text: string; incoming: number; merged: number };
+
 export interface UpdateResult {
   commit: string;
   previous: string | null;
@@ -114,5 +125,60 @@ export class NotesStore {
       sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
     }
     throw new ConflictError(`${ref} kept changing; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
+  }
+
+  /** The merge base of two commits, or null when their histories are unrelated. */
+  private mergeBase(a: string, b: string): string | null {
+    const r = this.repo.git.exec(['merge-base', a, b]);
+    return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
+  }
+
+  /**
+   * Merges the notes commit `theirs` into a namespace's ref: fast-forward when
+   * ours is behind, else a merge commit with parents (ours, theirs) whose notes
+   * are merged by `mergeNote`. Published by compare-and-swap, redone on conflict.
+   */
+  merge(namespace: string, theirs: string, mergeNote: NoteMerger, message: string): MergeOutcome {
+    const ref = notesRef(namespace);
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const ours = this.repo.git.exec(['rev-parse', '-q', '--verify', `${ref}^{commit}`]).stdout.toString('utf8').trim() || null;
+      if (ours === theirs) return { kind: 'up-to-date', commit: theirs, incoming: 0, merged: 0 };
+      const base = ours ? this.mergeBase(ours, theirs) : null;
+      if (ours && base === theirs) return { kind: 'up-to-date', commit: ours, incoming: 0, merged: 0 };
+
+      // Only notes that differ matter; a note only ours has is kept as it is.
+      const byObject = new Map<string, string>();
+      const diff = ours ? this.diffNotes(ours, theirs) : this.listNotes(theirs);
+      for (const d of diff) if (d.blob) byObject.set(d.object, d.blob);
+      const objects = [...byObject.keys()];
+      const theirTexts = this.readTexts([...byObject.values()]);
+      const snap = readNotesSnapshot(this.repo, ours ?? theirs, ours ? objects : []);
+      let incoming = 0;
+      let merged = 0;
+      const mergedTexts: Array<readonly [string, string]> = [];
+      for (const object of objects) {
+        const oursText = ours ? snap.noteText(object) : null;
+        const result = mergeNote(object, oursText, theirTexts.get(byObject.get(object)!) ?? '');
+        incoming += result.incoming;
+        merged += result.merged;
+        if (result.text !== oursText) mergedTexts.push([object, result.text]);
+      }
+
+      let commit = theirs;
+      let kind: MergeOutcome['kind'] = 'fast-forward';
+      if (ours && base !== ours) {
+        const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
+        const changes = mergedTexts.map(([object, text]) => [object, writeObject(this.repo, 'blob', text)] as const);
+        const tree = write(editNotesTree(snap.tree ? snap.lookup(snap.tree) : [], '', changes, snap.lookup, write));
+        const ident = this.ident();
+        commit = writeObject(this.repo, 'commit', `tree ${tree}\nparent ${ours}\nparent ${theirs}\nauthor ${ident}\ncommitter ${ident}\n\n${message.trim()}\n`);
+        kind = 'merged';
+      }
+      const r = this.repo.git.exec(['update-ref', '-m', message.split('\n')[0]!, ref, commit, ours ?? '0'.repeat(commit.length)]);
+      if (r.status === 0) return { kind, commit, incoming, merged };
+      if (!/lock|expected|exists|is at/i.test(r.stderr)) throw new GitError(['update-ref', ref], r.status, r.stderr);
+      sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
+    }
+    throw new ConflictError(`${ref} kept changing during the merge; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
   }
 }

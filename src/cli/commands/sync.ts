@@ -1,0 +1,69 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { json } from '../../io/render.ts';
+import { pull, push, resolveRemote, type SyncCounts } from '../../services/sync.ts';
+import { jsonOption } from '../shared.ts';
+
+interface SyncArgs {
+  remote?: string;
+  fetch: boolean;
+  json: boolean;
+}
+
+function summary(action: string, remote: string, c: SyncCounts): string {
+  const merged = c.merged ? `, ${c.merged} merged` : '';
+  const commits = c.mergeCommits ? ` (${c.mergeCommits} merge commit${c.mergeCommits === 1 ? '' : 's'})` : '';
+  return `${action} ${remote}: ${c.incoming} in, ${c.outgoing} out${merged}${commits}`;
+}
+
+const remoteArg = { type: 'string', describe: "Remote (default: the current branch's upstream remote, else origin)" } as const;
+
+export function pullCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
+  return {
+    command: 'pull [remote]',
+    describe: "Fetch the remote's memories and merge them, memory by memory",
+    builder: (y) =>
+      y
+        .positional('remote', remoteArg)
+        .option('fetch', { type: 'boolean', default: true, describe: 'Fetch first; --no-fetch merges what git fetch already brought (needs git mem init)' })
+        .option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const remote = resolveRemote(ctx.repo, argv.remote);
+      const counts = await pull(ctx, remote, { fetch: argv.fetch });
+      ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('pull', remote.spec, counts));
+    },
+  };
+}
+
+export function pushCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
+  return {
+    command: 'push [remote]',
+    describe: 'Push refs/notes/mem/*; if the remote moved, pull, merge and retry (never forced)',
+    builder: (y) => y.positional('remote', remoteArg).option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const remote = resolveRemote(ctx.repo, argv.remote);
+      const counts = await push(ctx, remote);
+      ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('push', remote.spec, counts));
+    },
+  };
+}
+
+export function syncCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
+  return {
+    command: 'sync [remote]',
+    describe: 'Pull, then push: both sides end with every memory',
+    builder: (y) => y.positional('remote', remoteArg).option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const remote = resolveRemote(ctx.repo, argv.remote);
+      const pulled = await pull(ctx, remote, { fetch: true });
+      const pushed = await push(ctx, remote);
+      const counts: SyncCounts = {
+        incoming: pulled.incoming + pushed.incoming,
+        outgoing: pushed.outgoing,
+        merged: pulled.merged + pushed.merged,
+        mergeCommits: pulled.mergeCommits + pushed.mergeCommits,
+      };
+      ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('sync', remote.spec, counts));
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Merging two versions of one note, memory by memory (never line by line: git's
+ * cat_sort_uniq sorts the lines of a note and destroys multi-document notes).
+ * Per id, the newest revision wins; a tombstone wins over any revision not newer
+ * than it. Documents are put in a canonical order, so the merge is commutative
+ * and idempotent: every clone that has seen the same revisions holds the same note.
+ */
+import { sha1Hex } from './hash.ts';
+import { compareRevisions, revisionTime } from './memory.ts';
+import { type NoteDoc, parseNote, serializeNote } from './note-format.ts';
+
+export interface NoteMerge {
+  text: string;
+  /** Memories (or forgets) that came from `theirs`: new ids, or newer revisions. */
+  incoming: number;
+  /** Ids present on both sides with different revisions. */
+  merged: number;
+}
+
+type KeyedDoc = Exclude<NoteDoc, { kind: 'other' }>;
+
+function keyOf(d: KeyedDoc): string {
+  return d.kind === 'memory' ? d.memory.key : d.tombstone.key;
+}
+
+function updatedOf(d: KeyedDoc): string {
+  return d.kind === 'memory' ? d.memory.updated : d.tombstone.updated;
+}
+
+function sortTime(d: KeyedDoc): number {
+  return revisionTime(d.kind === 'memory' ? d.memory.created || d.memory.updated : d.tombstone.updated);
+}
+
+/** The winning document among every revision and tombstone seen for one id. */
+export function winner(docs: readonly KeyedDoc[]): KeyedDoc {
+  const rev = (d: KeyedDoc) => ({ updated: updatedOf(d), tiebreak: sha1Hex(d.raw) });
+  const newest = (list: readonly KeyedDoc[]) => list.reduce((best, d) => (compareRevisions(rev(d), rev(best)) > 0 ? d : best));
+  const memories = docs.filter((d) => d.kind === 'memory');
+  const tombstones = docs.filter((d) => d.kind === 'tombstone');
+  if (tombstones.length === 0) return newest(memories);
+  const tomb = newest(tombstones);
+  if (memories.length === 0) return tomb;
+  const mem = newest(memories);
+  return revisionTime(updatedOf(tomb)) >= revisionTime(updatedOf(mem)) ? tomb : mem;
+}
+
+/** The memories and tombstones of a note, as their trimmed text. */
+export function keyedDocs(text: string | null, namespace: string, object: string): string[] {
+  if (!text) return [];
+  return parseNote(text, namespace, object).docs.flatMap((d) => (d.kind === 'other' ? [] : [d.raw.trim()]));
+}
+
+export function mergeNoteTexts(namespace: string, object: string, ours: string | null, theirs: string): NoteMerge {
+  if (ours === null) return { text: theirs, incoming: keyedDocs(theirs, namespace, object).length, merged: 0 };
+  if (ours === theirs) return { text: ours, incoming: 0, merged: 0 };
+  const a = parseNote(ours, namespace, object);
+  const b = parseNote(theirs, namespace, object);
+  // Binary notes are not memories; never rewrite ours.
+  if (a.binary || b.binary) return { text: ours, incoming: 0, merged: 0 };
+
+  const byKey = new Map<string, { ours: KeyedDoc[]; theirs: KeyedDoc[] }>();
+  const others = new Set<string>();
+  for (const [side, parsed] of [['ours', a], ['theirs', b]] as const) {
+    for (const d of parsed.docs) {
+      if (d.kind === 'other') {
+        others.add(d.raw.trim());
+        continue;
+      }
+      const entry = byKey.get(keyOf(d)) ?? { ours: [], theirs: [] };
+      entry[side].push(d);
+      byKey.set(keyOf(d), entry);
+    }
+  }
+  let incoming = 0;
+  let merged = 0;
+  const kept: KeyedDoc[] = [];
+  for (const { ours: o, theirs: t } of byKey.values()) {
+    const win = winner([...o, ...t]);
+    kept.push(win);
+    const oursRaw = new Set(o.map((d) => d.raw.trim()));
+    if (!oursRaw.has(win.raw.trim())) incoming++;
+    if (o.length && t.length && t.some((d) => !oursRaw.has(d.raw.trim()))) merged++;
+  }
+  kept.sort((x, y) => sortTime(x) - sortTime(y) || (keyOf(x) < keyOf(y) ? -1 : keyOf(x) > keyOf(y) ? 1 : 0));
+  const docs = [...[...others].sort().map((raw) => ({ raw })), ...kept];
+  return { text: serializeNote(docs), incoming, merged };
+}

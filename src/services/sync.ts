@@ -1,0 +1,180 @@
+/**
+ * Sharing memories through a git remote: fetch the remote's memory refs into
+ * remote-tracking notes refs, merge each namespace memory by memory, and push
+ * (never forced: when the remote moved, pull, merge and retry).
+ */
+import { GitMemError, UsageError } from '../core/errors.ts';
+import { keyedDocs, mergeNoteTexts } from '../core/merge.ts';
+import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
+import { sha1Hex } from '../core/hash.ts';
+import type { AppContext } from '../context.ts';
+import type { Repo } from '../stores/git/repo.ts';
+
+const MEM_GLOB = `${NOTES_REF_PREFIX}*`;
+const PUSH_ATTEMPTS = 5;
+
+export interface Remote {
+  /** What git is given: a remote name, URL or path. */
+  spec: string;
+  /** Name used for the tracking refs `refs/notes/remotes/<name>/mem/*`. */
+  name: string;
+}
+
+export function trackingPrefix(remote: Remote): string {
+  return `refs/notes/remotes/${remote.name}/mem/`;
+}
+
+export function fetchRefspec(remote: Remote): string {
+  return `+${MEM_GLOB}:${trackingPrefix(remote)}*`;
+}
+
+function configuredRemotes(repo: Repo): string[] {
+  return repo.git.run(['remote']).split('\n').filter(Boolean);
+}
+
+/** The remote to use: the one named, else the current branch's upstream remote, else `origin`. */
+export function resolveRemote(repo: Repo, spec?: string): Remote {
+  const remotes = configuredRemotes(repo);
+  if (spec) {
+    if (remotes.includes(spec)) return { spec, name: spec };
+    if (/[/:]/.test(spec)) return { spec, name: `url-${sha1Hex(spec).slice(0, 10)}` };
+    throw new UsageError(`no remote named '${spec}'`, remotes.length ? `remotes: ${remotes.join(', ')}` : 'add one with git remote add');
+  }
+  const branch = repo.git.exec(['symbolic-ref', '-q', '--short', 'HEAD']).stdout.toString('utf8').trim();
+  const upstream = branch ? repo.git.exec(['config', `branch.${branch}.remote`]).stdout.toString('utf8').trim() : '';
+  const name = upstream && upstream !== '.' && remotes.includes(upstream) ? upstream : 'origin';
+  if (!remotes.includes(name)) throw new UsageError(`no remote '${name}' to sync with`, 'add one with git remote add, or name it');
+  return { spec: name, name };
+}
+
+export interface SyncCounts {
+  /** Memories new or updated here from the remote. */
+  incoming: number;
+  /** Memories sent to the remote. */
+  outgoing: number;
+  /** Memories changed on both sides, merged. */
+  merged: number;
+  /** Namespaces that needed a merge commit. */
+  mergeCommits: number;
+}
+
+function gitFailure(action: string, remote: Remote, stderr: string): GitMemError {
+  const line = stderr.split('\n').find((l) => /^(fatal|error):/.test(l)) ?? stderr.trim().split('\n')[0] ?? '';
+  return new GitMemError(`cannot ${action} ${remote.spec}: ${line.replace(/^(fatal|error): /, '')}`);
+}
+
+export function fetchMemories(ctx: AppContext, remote: Remote): void {
+  const r = ctx.repo.git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.spec, fetchRefspec(remote)]);
+  if (r.status !== 0) throw gitFailure('fetch from', remote, r.stderr);
+}
+
+function tips(repo: Repo, prefix: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of repo.git.run(['for-each-ref', '--format=%(refname) %(objectname)', prefix]).split('\n')) {
+    const [ref, oid] = line.split(' ');
+    if (ref && oid) out.set(ref.slice(prefix.length), oid);
+  }
+  return out;
+}
+
+/** Merges every tracking ref of the remote into the local namespace refs. */
+export function mergeTracking(ctx: AppContext, remote: Remote): SyncCounts {
+  const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
+  for (const [ns, theirs] of tips(ctx.repo, trackingPrefix(remote))) {
+    const outcome = ctx.notes.merge(ns, theirs, (object, ours, their) => mergeNoteTexts(ns, object, ours, their), `merge ${remote.name} into ${NOTES_REF_PREFIX}${ns}`);
+    counts.incoming += outcome.incoming;
+    counts.merged += outcome.merged;
+    if (outcome.kind === 'merged') counts.mergeCommits++;
+  }
+  return counts;
+}
+
+export async function pull(ctx: AppContext, remote: Remote, options: { fetch: boolean }): Promise<SyncCounts> {
+  if (options.fetch) fetchMemories(ctx, remote);
+  const counts = mergeTracking(ctx, remote);
+  await ctx.index(); // bring the index up to date with what came in
+  return counts;
+}
+
+/** Memories (and forgets) in the local refs that the remote, as last seen, lacks or has in another revision. */
+function countOutgoing(ctx: AppContext, remote: Remote): number {
+  const theirs = tips(ctx.repo, trackingPrefix(remote));
+  let n = 0;
+  for (const [ns, ours] of ctx.notes.tips()) {
+    const base = theirs.get(ns);
+    if (base === ours) continue;
+    const changed = (base ? ctx.notes.diffNotes(base, ours) : ctx.notes.listNotes(ours)).filter((d) => d.blob);
+    const before = new Map(base ? ctx.notes.listNotes(base).map((d) => [d.object, d.blob] as const) : []);
+    const texts = ctx.notes.readTexts(changed.flatMap((d) => [d.blob!, before.get(d.object) ?? '']).filter(Boolean));
+    for (const d of changed) {
+      const old = new Set(keyedDocs(texts.get(before.get(d.object) ?? '') ?? null, ns, d.object));
+      n += keyedDocs(texts.get(d.blob!) ?? null, ns, d.object).filter((raw) => !old.has(raw)).length;
+    }
+  }
+  return n;
+}
+
+export async function push(ctx: AppContext, remote: Remote): Promise<SyncCounts> {
+  const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
+  if (ctx.notes.tips().size === 0) return counts;
+  for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
+    const outgoing = countOutgoing(ctx, remote);
+    const r = ctx.repo.git.exec(['push', '--porcelain', '--quiet', remote.spec, `${MEM_GLOB}:${MEM_GLOB}`]);
+    const rejected = /^!\t/m.test(r.stdout.toString('utf8'));
+    if (r.status === 0 && !rejected) {
+      // Record what the remote now has, so the next push counts from here.
+      for (const [ns, oid] of ctx.notes.tips()) ctx.repo.git.run(['update-ref', `${trackingPrefix(remote)}${ns}`, oid]);
+      counts.outgoing = outgoing;
+      return counts;
+    }
+    if (!rejected) throw gitFailure('push to', remote, r.stderr);
+    // The remote moved: bring its memories in, merge, and try again. Never force.
+    const pulled = await pull(ctx, remote, { fetch: true });
+    counts.incoming += pulled.incoming;
+    counts.merged += pulled.merged;
+    counts.mergeCommits += pulled.mergeCommits;
+  }
+  throw new GitMemError(`${remote.spec} kept moving; gave up pushing after ${PUSH_ATTEMPTS} attempts`, 'try git mem sync again');
+}
+
+export interface InitOptions {
+  remote?: string;
+  pushRefspec?: boolean;
+  showInLog?: boolean;
+}
+
+export interface InitStep {
+  key: string;
+  value: string;
+  changed: boolean;
+}
+
+/** Adds a multi-valued config entry unless already present; never replaces existing values. */
+function ensureConfig(repo: Repo, key: string, value: string): InitStep {
+  const existing = repo.git.exec(['config', '--get-all', key]).stdout.toString('utf8').split('\n');
+  if (existing.includes(value)) return { key, value, changed: false };
+  repo.git.run(['config', '--add', key, value]);
+  return { key, value, changed: true };
+}
+
+/** Makes the repository ready to share memories; running it twice changes nothing. */
+export function init(ctx: AppContext, options: InitOptions): { remote: string | null; steps: InitStep[] } {
+  const repo = ctx.repo;
+  const steps: InitStep[] = [ensureConfig(repo, 'notes.rewriteRef', MEM_GLOB)];
+  if (options.showInLog) steps.push(ensureConfig(repo, 'notes.displayRef', MEM_GLOB));
+  const remotes = configuredRemotes(repo);
+  let remote: Remote | null = null;
+  if (options.remote || remotes.length) {
+    remote = resolveRemote(repo, options.remote);
+    if (!remotes.includes(remote.spec)) throw new UsageError(`git mem init needs a configured remote, not '${remote.spec}'`);
+    steps.push(ensureConfig(repo, `remote.${remote.name}.fetch`, fetchRefspec(remote)));
+    if (options.pushRefspec) {
+      // A push refspec replaces push.default for a plain `git push`: keep pushing the current branch too.
+      steps.push(ensureConfig(repo, `remote.${remote.name}.push`, 'HEAD'));
+      steps.push(ensureConfig(repo, `remote.${remote.name}.push`, `${MEM_GLOB}:${MEM_GLOB}`));
+    }
+  } else if (options.pushRefspec) {
+    throw new UsageError('--push-refspec needs a remote; add one with git remote add');
+  }
+  return { remote: remote?.name ?? null, steps };
+}
