@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Io } from './io/io.ts';
 import type { Settings } from './services/settings.ts';
 import { loadSettings } from './services/settings.ts';
-import type { MemoryIndex } from './stores/index/memory-index.ts';
+import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { NotesStore } from './stores/git/notes-store.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
 
@@ -39,10 +39,13 @@ export class AppContext {
     return path.join(this.repo.commonDir, 'mem', 'index.sqlite');
   }
 
-  /** The index, caught up with the notes refs. sql.js is loaded only here. */
-  index(): Promise<MemoryIndex> {
+  /**
+   * The index, caught up with the notes refs. sql.js is loaded only here.
+   * `refresh` (a forced rebuild, a progress callback) applies to the first call, which opens it.
+   */
+  index(refresh?: RefreshOptions): Promise<MemoryIndex> {
     this.cachedIndex ??= import('./stores/index/memory-index.ts').then(({ MemoryIndex }) =>
-      MemoryIndex.open({ file: this.indexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }),
+      MemoryIndex.open({ file: this.indexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }, refresh),
     );
     return this.cachedIndex;
   }

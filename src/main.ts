@@ -19,11 +19,17 @@ async function main(argv: string[]): Promise<number> {
   }
   const { systemIo } = await import('./io/io.ts');
   const io = systemIo(process.env, argv);
+  // GIT_MEM_NOW pins the clock (tests, reproducible imports).
+  const pinned = process.env.GIT_MEM_NOW ? new Date(process.env.GIT_MEM_NOW) : undefined;
+  const now = pinned && !Number.isNaN(pinned.getTime()) ? () => pinned : () => new Date();
+  if (argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) {
+    // Hooks skip yargs (they run on every prompt) and always exit 0.
+    const { runHook } = await import('./hooks/index.ts');
+    await runHook(argv[1], io, process.env, now);
+    return 0;
+  }
   try {
     const [{ AppContext }, { runCli }] = await Promise.all([import('./context.ts'), import('./cli/index.ts')]);
-    // GIT_MEM_NOW pins the clock (tests, reproducible imports).
-    const pinned = process.env.GIT_MEM_NOW ? new Date(process.env.GIT_MEM_NOW) : undefined;
-    const now = pinned && !Number.isNaN(pinned.getTime()) ? () => pinned : () => new Date();
     await runCli(argv, new AppContext(process.cwd(), process.env, io, now));
     return 0;
   } catch (err) {

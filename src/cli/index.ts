@@ -6,10 +6,14 @@ import { VERSION } from '../version.ts';
 import { captureCommand } from './commands/capture.ts';
 import { editCommand, resolveCommand } from './commands/edit.ts';
 import { forgetCommand } from './commands/forget.ts';
+import { hookCommand } from './commands/hook.ts';
+import { hydrateCommand } from './commands/hydrate.ts';
+import { indexCommand } from './commands/index-cmd.ts';
 import { initCommand } from './commands/init.ts';
 import { listCommand } from './commands/list.ts';
 import { namespacesCommand } from './commands/namespaces.ts';
 import { showCommand } from './commands/show.ts';
+import { recallCommand } from './commands/recall.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
 
 /** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag. */
@@ -34,10 +38,14 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
     .command(resolveCommand(ctx))
     .command(forgetCommand(ctx))
     .command(namespacesCommand(ctx))
+    .command(recallCommand(ctx))
+    .command(hydrateCommand(ctx))
+    .command(indexCommand(ctx))
     .command(initCommand(ctx))
     .command(pullCommand(ctx))
     .command(pushCommand(ctx))
     .command(syncCommand(ctx))
+    .command(hookCommand(ctx))
     .option('color', { type: 'boolean', describe: 'Colour output (default: on a TTY, unless NO_COLOR is set); --no-color turns it off' })
     .demandCommand(1, 'give a command; see git mem --help')
     .recommendCommands()

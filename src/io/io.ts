@@ -3,10 +3,14 @@ import { Chalk, type ChalkInstance } from 'chalk';
 
 export interface Io {
   readonly stdoutIsTTY: boolean;
+  /** Progress bars go to stderr, and only when it is a terminal. */
+  readonly stderrIsTTY: boolean;
   readonly stdinIsTTY: boolean;
   readonly color: ChalkInstance;
   out(text: string): void;
   err(text: string): void;
+  /** Writes to stderr as is (no newline added): for redrawing a progress line. */
+  errRaw(text: string): void;
   readStdin(): Promise<string>;
 }
 
@@ -20,10 +24,12 @@ export function systemIo(env: NodeJS.ProcessEnv, argv: readonly string[]): Io {
   const stdoutIsTTY = Boolean(process.stdout.isTTY);
   return {
     stdoutIsTTY,
+    stderrIsTTY: Boolean(process.stderr.isTTY),
     stdinIsTTY: Boolean(process.stdin.isTTY),
     color: new Chalk({ level: colorEnabled(env, stdoutIsTTY, argv) ? 1 : 0 }),
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    errRaw: (text) => process.stderr.write(text),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(chunk as Buffer);

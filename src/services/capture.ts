@@ -62,7 +62,7 @@ export function buildMemory(ctx: AppContext, input: CaptureInput, object: string
     body: body.text,
     created: isoSeconds(now),
     updated: canonicalTime(now),
-    tags: input.tags ?? [],
+    tags: (input.tags ?? []).map((t) => redact(t).text),
     status,
     relatesTo: input.relatesTo ?? [],
     author: ctx.settings.author,
@@ -83,10 +83,23 @@ export function captureMemory(ctx: AppContext, input: CaptureInput): CaptureResu
   return result;
 }
 
-/** Appends memories to the notes of their objects in one notes commit. */
-export function appendMemories(ctx: AppContext, namespace: string, memories: readonly Memory[], message: string): void {
+/**
+ * Appends memories to the notes of their objects in one notes commit. With
+ * `isDuplicate`, a memory the note already holds (as judged against each existing
+ * one) is left out; the check runs inside the compare-and-swap, so parallel
+ * writers of the same memory leave one copy. Returns the memories written.
+ */
+export function appendMemories(
+  ctx: AppContext,
+  namespace: string,
+  memories: readonly Memory[],
+  message: string,
+  isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
+): Memory[] {
   const objects = [...new Set(memories.map((m) => m.object))];
+  let written: Memory[] = [];
   ctx.notes.update(namespace, objects, (current) => {
+    written = [];
     const changes = new Map<string, string | null>();
     for (const object of objects) {
       const existing = current.get(object);
@@ -94,9 +107,13 @@ export function appendMemories(ctx: AppContext, namespace: string, memories: rea
       if (parsed.binary) {
         throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
       }
-      const added = memories.filter((m) => m.object === object).map((m) => ({ raw: serializeMemory(m) }));
-      changes.set(object, serializeNote([...parsed.docs, ...added]));
+      const held = parsed.docs.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
+      const fresh = memories.filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))));
+      if (fresh.length === 0) continue;
+      written.push(...fresh);
+      changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));
     }
     return { changes, message };
   });
+  return written;
 }

@@ -13,6 +13,20 @@ export interface Settings {
   committerIdent: string;
   /** For the memory's `author` field: `Name <email>`. */
   author: string;
+  /** mem.autoCapture: hooks capture high-confidence statements (default true). */
+  autoCapture: boolean;
+  /** mem.hooks.pullOnStart: SessionStart pulls first, bounded in time (default false). */
+  pullOnStart: boolean;
+  /** mem.hooks.pushOnEnd: SessionEnd pushes in a detached process (default false). */
+  pushOnEnd: boolean;
+}
+
+function parseBool(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined) return fallback;
+  const v = value.trim().toLowerCase();
+  if (['true', 'yes', 'on', '1', ''].includes(v)) return true;
+  if (['false', 'no', 'off', '0'].includes(v)) return false;
+  return fallback;
 }
 
 function splitList(values: readonly string[]): string[] {
@@ -32,5 +46,14 @@ export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
   const { namespaces, invalid } = resolveNamespaces(extra);
   const committerIdent = last('GIT_COMMITTER_IDENT') ?? `git-mem <git-mem@localhost> ${Math.floor(Date.now() / 1000)} +0000`;
   const author = (last('GIT_AUTHOR_IDENT') ?? committerIdent).replace(/\s+\d+\s+[+-]\d{4}$/, '');
-  return { namespaces, invalidNamespaces: invalid, committerIdent, author };
+  const bool = (key: string, envName: string, fallback: boolean) => parseBool(env[envName] ?? last(key), fallback);
+  return {
+    namespaces,
+    invalidNamespaces: invalid,
+    committerIdent,
+    author,
+    autoCapture: bool('mem.autocapture', 'GIT_MEM_AUTO_CAPTURE', true),
+    pullOnStart: bool('mem.hooks.pullonstart', 'GIT_MEM_HOOKS_PULL_ON_START', false),
+    pushOnEnd: bool('mem.hooks.pushonend', 'GIT_MEM_HOOKS_PUSH_ON_END', false),
+  };
 }

@@ -97,17 +97,21 @@ export async function pull(ctx: AppContext, remote: Remote, options: { fetch: bo
 }
 
 /** Memories (and forgets) in the local refs that the remote, as last seen, lacks or has in another revision. */
-function countOutgoing(ctx: AppContext, remote: Remote): number {
+async function countOutgoing(ctx: AppContext, remote: Remote): Promise<number> {
   const theirs = tips(ctx.repo, trackingPrefix(remote));
   let n = 0;
   for (const [ns, ours] of ctx.notes.tips()) {
     const base = theirs.get(ns);
     if (base === ours) continue;
-    const changed = (base ? ctx.notes.diffNotes(base, ours) : ctx.notes.listNotes(ours)).filter((d) => d.blob);
-    const before = new Map(base ? ctx.notes.listNotes(base).map((d) => [d.object, d.blob] as const) : []);
-    const texts = ctx.notes.readTexts(changed.flatMap((d) => [d.blob!, before.get(d.object) ?? '']).filter(Boolean));
+    if (!base) {
+      // The remote has none of this namespace: everything goes, and the index knows how much that is.
+      n += (await ctx.index()).documentCount(ns);
+      continue;
+    }
+    const changed = ctx.notes.diffNotes(base, ours).filter((d) => d.blob);
+    const texts = ctx.notes.readTexts(changed.flatMap((d) => (d.oldBlob ? [d.blob!, d.oldBlob] : [d.blob!])));
     for (const d of changed) {
-      const old = new Set(keyedDocs(texts.get(before.get(d.object) ?? '') ?? null, ns, d.object));
+      const old = new Set(keyedDocs(d.oldBlob ? (texts.get(d.oldBlob) ?? null) : null, ns, d.object));
       n += keyedDocs(texts.get(d.blob!) ?? null, ns, d.object).filter((raw) => !old.has(raw)).length;
     }
   }
@@ -118,7 +122,7 @@ export async function push(ctx: AppContext, remote: Remote): Promise<SyncCounts>
   const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
   if (ctx.notes.tips().size === 0) return counts;
   for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
-    const outgoing = countOutgoing(ctx, remote);
+    const outgoing = await countOutgoing(ctx, remote);
     const r = ctx.repo.git.exec(['push', '--porcelain', '--quiet', remote.spec, `${MEM_GLOB}:${MEM_GLOB}`]);
     const rejected = /^!\t/m.test(r.stdout.toString('utf8'));
     if (r.status === 0 && !rejected) {

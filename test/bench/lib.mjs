@@ -27,6 +27,23 @@ export function sh(cwd, env, cmd, args, input) {
 
 const WORDS = 'index cache notes merge rebase commit branch worktree hook session token budget embedding vector lexical ranking fusion parser schema migration retry lock queue timeout network latency memory capture recall summary'.split(' ');
 
+/** Adds `count` commits on main, each with one new memory, on top of refs/notes/mem/<ns>, via fast-import. */
+export function addMemories(dir, env, { count, start, ns = 'decisions' }) {
+  const chunks = [];
+  for (let i = 1; i <= count; i++) {
+    chunks.push(`commit refs/heads/main\nmark :${i}\ncommitter B <b@example.com> ${1750000000 + start + i} +0000\ndata 4\nnew\n`);
+    if (i === 1) chunks.push('from refs/heads/main^0\n');
+    chunks.push(`M 644 inline n${i % 50}.txt\ndata ${String(i).length}\n${i}\n`);
+  }
+  chunks.push(`commit refs/notes/mem/${ns}\ncommitter B <b@example.com> 1800000500 +0000\ndata 4\nmore\nfrom refs/notes/mem/${ns}^0\n`);
+  for (let i = 1; i <= count; i++) {
+    const n = start + i;
+    const body = `---\nid: '${n.toString(16).padStart(16, 'a')}'\ntype: ${ns}\ntimestamp: 2026-01-01T00:00:00Z\nsummary: added memory ${n}\n---\n\nNew body ${n}.\n`;
+    chunks.push(`N inline :${i}\ndata ${Buffer.byteLength(body)}\n${body}`);
+  }
+  sh(dir, env, 'git', ['fast-import', '--quiet'], chunks.join(''));
+}
+
 /** A repository with `commits` commits and `perCommit` git-mem memories on each, in refs/notes/mem/<ns>, via one fast-import stream. */
 export function makeMemoryRepo(dir, env, { commits, perCommit = 1, ns = 'decisions', seed = 1 }) {
   fs.mkdirSync(dir, { recursive: true });

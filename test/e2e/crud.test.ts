@@ -71,7 +71,7 @@ describe('memory lifecycle through git mem', () => {
     const note = git(repo, box.env, ['notes', '--ref=refs/notes/mem/blockers', 'show', 'HEAD']);
     expect(note).toContain('CI is red on main');
     expect(note).not.toContain('Flaky');
-    expect(note).toMatch(new RegExp(`id: ${edited.key}\\nforgotten: `));
+    expect(note).toMatch(new RegExp(`id: "?${edited.key}"?\\nforgotten: `));
     expect(memOk(repo, box.env, ['list'])).toContain(keep);
     // One notes commit per write: the notes history is an audit log.
     const log = git(repo, box.env, ['log', '--format=%s', 'refs/notes/mem/blockers']).trim().split('\n');

@@ -1,10 +1,14 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../io/render.ts';
+import { installClaudeHooks, type Scope, SCOPES } from '../../services/claude-settings.ts';
 import { init } from '../../services/sync.ts';
 import { jsonOption } from '../shared.ts';
 
 interface InitArgs {
+  claude: boolean;
+  scope: Scope;
+  remove: boolean;
   remote?: string;
   'push-refspec': boolean;
   'show-in-log': boolean;
@@ -17,6 +21,9 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
     describe: 'Prepare the repository to share memories (idempotent)',
     builder: (y) =>
       y
+        .option('claude', { type: 'boolean', default: false, describe: "Install git-mem's Claude Code hooks into settings.json (see --scope, --remove)" })
+        .option('scope', { type: 'string', choices: SCOPES, default: 'project', describe: 'With --claude: project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json)' })
+        .option('remove', { type: 'boolean', default: false, describe: "With --claude: remove exactly git-mem's hook entries" })
         .option('remote', { type: 'string', describe: "Remote to fetch memories from (default: the branch's upstream remote, else origin)" })
         .option('push-refspec', {
           type: 'boolean',
@@ -29,6 +36,12 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
           'Adds, beside existing values and never replacing them: a fetch refspec +refs/notes/mem/*:refs/notes/remotes/<remote>/mem/* (so git fetch brings memories; merge them with git mem pull --no-fetch), and notes.rewriteRef refs/notes/mem/* (memories follow their commits through git commit --amend and git rebase).',
         ) as never,
     handler: async (argv) => {
+      if (argv.claude) {
+        const r = installClaudeHooks(ctx, argv.scope, argv.remove);
+        if (argv.json) ctx.io.out(json(r));
+        else ctx.io.out(`${r.changed ? (argv.remove ? 'removed git-mem hooks from' : 'installed git-mem hooks in') : 'unchanged:'} ${r.file}${argv.remove ? '' : `\n${json({ hooks: r.hooks })}`}`);
+        return;
+      }
       const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'] });
       if (argv.json) {
         ctx.io.out(json(result));

@@ -15,6 +15,14 @@ export interface NoteRef {
   blob: string;
 }
 
+export interface NoteDiff {
+  object: string;
+  /** The note blob before, or null. */
+  oldBlob: string | null;
+  /** The note blob after, or null when removed. */
+  blob: string | null;
+}
+
 export interface NotesUpdate {
   /** object → new note text, or null to remove its note. */
   changes: Map<string, string | null>;
@@ -75,19 +83,25 @@ export class NotesStore {
     return notes;
   }
 
-  /** Notes that differ between two notes commits: added or changed (blob) and removed (blob null). */
-  diffNotes(from: string, to: string): Array<{ object: string; blob: string | null }> {
+  /**
+   * Notes that differ between two notes commits, one entry per object: its note
+   * blob in `from` and in `to` (null where it has none). Paths that differ only
+   * by fanout are the same object.
+   */
+  diffNotes(from: string, to: string): NoteDiff[] {
     const out = this.repo.git.run(['diff-tree', '-r', '-z', '--no-renames', from, to]);
     const fields = out.split('\0');
-    const changes: Array<{ object: string; blob: string | null }> = [];
+    const byObject = new Map<string, NoteDiff>();
+    const ZERO = /^0+$/;
     for (let i = 0; i + 1 < fields.length; i += 2) {
-      const meta = fields[i]!.split(' ');
-      const status = meta[4];
-      const newBlob = meta[3];
+      const [, , oldBlob = '', newBlob = ''] = fields[i]!.split(' ');
       const object = fields[i + 1]!.replaceAll('/', '');
-      changes.push({ object, blob: status === 'D' || !newBlob ? null : newBlob });
+      const entry = byObject.get(object) ?? { object, oldBlob: null, blob: null };
+      if (!ZERO.test(oldBlob)) entry.oldBlob = oldBlob;
+      if (!ZERO.test(newBlob)) entry.blob = newBlob;
+      byObject.set(object, entry);
     }
-    return changes;
+    return [...byObject.values()].filter((d) => d.oldBlob !== d.blob);
   }
 
   readTexts(blobs: readonly string[]): Map<string, string> {
@@ -147,28 +161,27 @@ export class NotesStore {
       if (ours && base === theirs) return { kind: 'up-to-date', commit: ours, incoming: 0, merged: 0 };
 
       // Only notes that differ matter; a note only ours has is kept as it is.
-      const byObject = new Map<string, string>();
-      const diff = ours ? this.diffNotes(ours, theirs) : this.listNotes(theirs);
-      for (const d of diff) if (d.blob) byObject.set(d.object, d.blob);
-      const objects = [...byObject.keys()];
-      const theirTexts = this.readTexts([...byObject.values()]);
-      const snap = readNotesSnapshot(this.repo, ours ?? theirs, ours ? objects : []);
+      const diff = (ours ? this.diffNotes(ours, theirs) : this.listNotes(theirs).map((n) => ({ object: n.object, oldBlob: null, blob: n.blob }))).filter((d) => d.blob);
+      const texts = this.readTexts(diff.flatMap((d) => (d.oldBlob ? [d.oldBlob, d.blob!] : [d.blob!])));
       let incoming = 0;
       let merged = 0;
-      const mergedTexts: Array<readonly [string, string]> = [];
-      for (const object of objects) {
-        const oursText = ours ? snap.noteText(object) : null;
-        const result = mergeNote(object, oursText, theirTexts.get(byObject.get(object)!) ?? '');
+      // Merged notes: the text, or the blob id when it is exactly their note (already stored).
+      const mergedNotes: Array<readonly [string, { text: string } | { blob: string }]> = [];
+      for (const d of diff) {
+        const oursText = d.oldBlob ? (texts.get(d.oldBlob) ?? null) : null;
+        const theirText = texts.get(d.blob!) ?? '';
+        const result = mergeNote(d.object, oursText, theirText);
         incoming += result.incoming;
         merged += result.merged;
-        if (result.text !== oursText) mergedTexts.push([object, result.text]);
+        if (result.text !== oursText) mergedNotes.push([d.object, result.text === theirText ? { blob: d.blob! } : { text: result.text }]);
       }
 
       let commit = theirs;
       let kind: MergeOutcome['kind'] = 'fast-forward';
       if (ours && base !== ours) {
         const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
-        const changes = mergedTexts.map(([object, text]) => [object, writeObject(this.repo, 'blob', text)] as const);
+        const changes = mergedNotes.map(([object, note]) => [object, 'blob' in note ? note.blob : writeObject(this.repo, 'blob', note.text)] as const);
+        const snap = readNotesSnapshot(this.repo, ours, changes.map(([object]) => object), { notes: false });
         const tree = write(editNotesTree(snap.tree ? snap.lookup(snap.tree) : [], '', changes, snap.lookup, write));
         const ident = this.ident();
         commit = writeObject(this.repo, 'commit', `tree ${tree}\nparent ${ours}\nparent ${theirs}\nauthor ${ident}\ncommitter ${ident}\n\n${message.trim()}\n`);

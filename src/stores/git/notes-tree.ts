@@ -96,13 +96,22 @@ export interface NotesSnapshot {
  * Each line resolves the ref anew; if it moved meanwhile, the compare-and-swap
  * against `commit` fails and the caller starts over, so a torn read is harmless.
  */
-export function readNotesSnapshot(repo: Repo, ref: string, objects: readonly string[]): NotesSnapshot {
+export function readNotesSnapshot(repo: Repo, ref: string, objects: readonly string[], options: { notes: boolean } = { notes: true }): NotesSnapshot {
+  // Few objects: name every candidate path, one process. Many: paths resolve slowly one by one,
+  // so read the root, then the subtrees it lists by id, two processes.
+  const many = objects.length > 32;
   const paths = new Set<string>();
-  for (const o of objects) {
+  for (const o of many ? [] : objects) {
     const [a, b] = [o.slice(0, 2), o.slice(2, 4)];
-    for (const p of [a, `${a}/${b}`, o, `${a}/${o.slice(2)}`, `${a}/${b}/${o.slice(4)}`]) paths.add(p);
+    const candidates = options.notes ? [a, `${a}/${b}`, o, `${a}/${o.slice(2)}`, `${a}/${b}/${o.slice(4)}`] : [a, `${a}/${b}`];
+    for (const p of candidates) paths.add(p);
   }
   const got = readBatch(repo, [ref, `${ref}^{tree}`, ...[...paths].map((p) => `${ref}:${p}`)]);
+  if (many && got[1]?.type === 'tree') {
+    const dirs = new Set(objects.map((o) => o.slice(0, 2)));
+    const root = parseTree(got[1].content, repo.objectFormat === 'sha256' ? 32 : 20);
+    got.push(...readBatch(repo, root.filter((e) => isTree(e) && dirs.has(e.name)).map((e) => e.oid)));
+  }
   const oidBytes = repo.objectFormat === 'sha256' ? 32 : 20;
   const trees = new Map<string, TreeEntry[]>();
   const blobs = new Map<string, Buffer>();
@@ -122,6 +131,11 @@ export function readNotesSnapshot(repo: Repo, ref: string, objects: readonly str
   };
   const commit = got[0]?.type === 'commit' ? got[0].oid : null;
   const tree = commit && got[1]?.type === 'tree' ? got[1].oid : null;
+  if (many && options.notes && tree) {
+    // Every note blob in one more process, rather than one per object later.
+    const wanted = objects.map((o) => findNote(lookup, lookup(tree), o)).filter((b): b is string => !!b);
+    for (const [oid, obj] of readObjects(repo, wanted)) blobs.set(oid, obj.content);
+  }
   return {
     commit,
     tree,

@@ -18,10 +18,61 @@ import { INDEX_VERSION, SCHEMA } from './schema.ts';
 
 export interface ListFilter {
   namespaces?: string[];
+  /** Attached to one of these objects (full ids). */
+  objects?: string[];
   statuses?: Status[];
   since?: string;
   until?: string;
   limit?: number;
+}
+
+export interface SearchFilter extends ListFilter {
+  /** Memories carrying every one of these tags. */
+  tags?: string[];
+  spec?: string;
+}
+
+export interface ScoredMemory {
+  memory: Memory;
+  score: number;
+}
+
+export interface RefreshOptions {
+  rebuild?: boolean;
+  progress?: (done: number, total: number) => void;
+}
+
+/** SQL conditions for a filter on the memories table (`alias` prefixes its columns); only current revisions. */
+function filterClause(filter: SearchFilter, alias = ''): { where: string[]; params: SqlValue[] } {
+  const a = alias ? `${alias}.` : '';
+  const where = [`${a}current = 1`];
+  const params: SqlValue[] = [];
+  const anyOf = (column: string, values: readonly string[] | undefined) => {
+    if (!values?.length) return;
+    where.push(`${a}${column} IN (${values.map(() => '?').join(',')})`);
+    params.push(...values);
+  };
+  anyOf('ns', filter.namespaces);
+  anyOf('status', filter.statuses);
+  anyOf('object', filter.objects);
+  if (filter.since) {
+    where.push(`${a}created >= ?`);
+    params.push(filter.since);
+  }
+  if (filter.until) {
+    where.push(`${a}created <= ?`);
+    params.push(filter.until);
+  }
+  if (filter.spec) {
+    where.push(`${a}spec = ?`);
+    params.push(filter.spec);
+  }
+  for (const tag of filter.tags ?? []) {
+    // tags holds a JSON array; a tag's JSON string (quotes included) appears in it only as a whole element.
+    where.push(`instr(${a}tags, ?) > 0`);
+    params.push(JSON.stringify(tag));
+  }
+  return { where, params };
 }
 
 type Row = Record<string, SqlValue>;
@@ -61,10 +112,14 @@ export class MemoryIndex {
     private readonly options: IndexOptions,
   ) {}
 
-  static async open(options: IndexOptions): Promise<MemoryIndex> {
+  /** What the refresh done by open() did. */
+  opened: { updated: boolean } = { updated: false };
+
+  /** Opens the index and brings it up to date (`refresh` options: a forced rebuild, a progress callback). */
+  static async open(options: IndexOptions, refresh: RefreshOptions = {}): Promise<MemoryIndex> {
     const sql = await loadSqlJs();
     const index = new MemoryIndex(MemoryIndex.load(sql, options), sql, options);
-    index.refresh();
+    index.opened = index.refresh(refresh);
     return index;
   }
 
@@ -97,7 +152,7 @@ export class MemoryIndex {
   }
 
   /** Brings the index up to date with the notes refs; persists under a lock when anything changed. */
-  refresh(options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): { updated: boolean } {
+  refresh(options: RefreshOptions = {}): { updated: boolean } {
     const tips = Object.fromEntries(this.options.notes.tips());
     const same = (a: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(tips).sort());
     if (!options.rebuild && same(this.indexedTips())) return { updated: false };
@@ -134,6 +189,8 @@ export class MemoryIndex {
     const clear = (ns: string, object?: string) => {
       const where = object ? 'ns = ? AND object = ?' : 'ns = ?';
       const params = object ? [ns, object] : [ns];
+      // The full-text rows first: FTS4 reads their text from memories to remove it.
+      this.db.run(`DELETE FROM memories_fts WHERE docid IN (SELECT id FROM memories WHERE ${where})`, params);
       for (const table of ['memories', 'tombstones']) {
         for (const r of this.all(`SELECT key FROM ${table} WHERE ${where}`, params)) touchedKeys.add(String(r.key));
         this.db.run(`DELETE FROM ${table} WHERE ${where}`, params);
@@ -143,7 +200,7 @@ export class MemoryIndex {
       const from = indexed[ns];
       const to = tips[ns];
       if (from === to) continue;
-      let changes: Array<{ object: string; blob: string | null }> | undefined;
+      let changes: Array<{ object: string; blob: string | null; oldBlob: string | null }> | undefined;
       if (from && to) {
         try {
           changes = notes.diffNotes(from, to);
@@ -152,11 +209,12 @@ export class MemoryIndex {
         }
       }
       if (!changes) {
+        // No usable diff (first build, or the old tip is gone): index the whole namespace afresh.
         clear(ns);
-        changes = to ? notes.listNotes(to) : [];
+        changes = to ? notes.listNotes(to).map((n) => ({ ...n, oldBlob: null })) : [];
       }
       for (const c of changes) {
-        if (from) clear(ns, c.object);
+        if (c.oldBlob) clear(ns, c.object);
         if (c.blob) work.push({ ns, object: c.object, blob: c.blob });
       }
     }
@@ -166,6 +224,8 @@ export class MemoryIndex {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
+    // Rows inserted below get ids above this (INTEGER PRIMARY KEY: max + 1), so one statement indexes their text.
+    const lastId = Number(this.db.exec('SELECT coalesce(max(id), 0) FROM memories')[0]?.values[0]?.[0] ?? 0);
     const CHUNK = 2000;
     for (let i = 0; i < work.length; i += CHUNK) {
       const chunk = work.slice(i, i + CHUNK);
@@ -192,6 +252,7 @@ export class MemoryIndex {
     }
     insertMemory.free();
     insertTombstone.free();
+    this.db.run('INSERT INTO memories_fts(docid, summary, tags, body) SELECT id, summary, tags, body FROM memories WHERE id > ?', [lastId]);
     this.markCurrent(touchedKeys);
     this.db.run("UPDATE meta SET value = ? WHERE key = 'tips'", [JSON.stringify(tips)]);
     this.db.run('COMMIT');
@@ -244,24 +305,7 @@ export class MemoryIndex {
   }
 
   list(filter: ListFilter = {}): Memory[] {
-    const where = ['current = 1'];
-    const params: SqlValue[] = [];
-    if (filter.namespaces?.length) {
-      where.push(`ns IN (${filter.namespaces.map(() => '?').join(',')})`);
-      params.push(...filter.namespaces);
-    }
-    if (filter.statuses?.length) {
-      where.push(`status IN (${filter.statuses.map(() => '?').join(',')})`);
-      params.push(...filter.statuses);
-    }
-    if (filter.since) {
-      where.push('created >= ?');
-      params.push(filter.since);
-    }
-    if (filter.until) {
-      where.push('created <= ?');
-      params.push(filter.until);
-    }
+    const { where, params } = filterClause(filter);
     const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
     return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created DESC, key${limit}`, params).map(rowToMemory);
   }
@@ -281,8 +325,62 @@ export class MemoryIndex {
     return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map(rowToMemory);
   }
 
+  /**
+   * Full-text search: current memories matching the FTS4 expression and the
+   * filter, scored by `score` from each row's `matchinfo(fts, 'pcnalx')`, best
+   * first (ties: newer first), at most `filter.limit`. Only the winners' rows are read.
+   */
+  search(match: string, filter: SearchFilter, score: (matchinfo: Uint8Array) => number): ScoredMemory[] {
+    const { where, params } = filterClause(filter, 'm');
+    const stmt = this.db.prepare(
+      `SELECT m.id AS id, m.created AS created, m.key AS key, matchinfo(memories_fts, 'pcnalx') AS info
+       FROM memories_fts CROSS JOIN memories m ON m.id = memories_fts.docid
+       WHERE memories_fts MATCH ? AND ${where.join(' AND ')}`,
+    );
+    const hits: Array<{ id: number; created: string; key: string; score: number }> = [];
+    try {
+      stmt.bind([match, ...params]);
+      while (stmt.step()) {
+        const [id, created, key, info] = stmt.get();
+        hits.push({ id: Number(id), created: String(created), key: String(key), score: score(info as Uint8Array) });
+      }
+    } finally {
+      stmt.free();
+    }
+    hits.sort((x, y) => y.score - x.score || (x.created < y.created ? 1 : x.created > y.created ? -1 : 0) || (x.key < y.key ? -1 : 1));
+    const top = filter.limit && filter.limit > 0 ? hits.slice(0, Math.floor(filter.limit)) : hits;
+    if (top.length === 0) return [];
+    const rows = new Map<number, Row>();
+    for (let i = 0; i < top.length; i += 500) {
+      const ids = top.slice(i, i + 500).map((h) => h.id);
+      for (const r of this.all(`SELECT * FROM memories WHERE id IN (${ids.map(() => '?').join(',')})`, ids)) rows.set(Number(r.id), r);
+    }
+    return top.flatMap((h) => {
+      const row = rows.get(h.id);
+      return row ? [{ memory: rowToMemory(row), score: h.score }] : [];
+    });
+  }
+
+  /** Memories and tombstones stored in a namespace's notes, every revision counted. */
+  documentCount(namespace: string): number {
+    const [m] = this.all('SELECT (SELECT count(*) FROM memories WHERE ns = ?) + (SELECT count(*) FROM tombstones WHERE ns = ?) AS n', [namespace, namespace]);
+    return Number(m?.n ?? 0);
+  }
+
   counts(): Map<string, number> {
     return new Map(this.all('SELECT ns, count(*) AS n FROM memories WHERE current = 1 GROUP BY ns').map((r) => [String(r.ns), Number(r.n)]));
+  }
+
+  /** Sizes for `git mem index`: current memories per namespace, all stored revisions, tombstones. */
+  stats(): { namespaces: Map<string, number>; memories: number; revisions: number; tombstones: number } {
+    const namespaces = this.counts();
+    const count = (sql: string) => Number(this.db.exec(sql)[0]?.values[0]?.[0] ?? 0);
+    return {
+      namespaces,
+      memories: [...namespaces.values()].reduce((x, y) => x + y, 0),
+      revisions: count('SELECT count(*) FROM memories'),
+      tombstones: count('SELECT count(*) FROM tombstones'),
+    };
   }
 
   close(): void {

@@ -1,5 +1,5 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '1';
+export const INDEX_VERSION = '2';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,4 +29,10 @@ CREATE INDEX memories_created ON memories(current, created);
 CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
 CREATE INDEX tombstones_key ON tombstones(key);
 CREATE INDEX tombstones_note ON tombstones(ns, object);
+-- Lexical search. FTS4, because sql.js ships FTS4 with the porter stemmer and
+-- matchinfo() but not FTS5; BM25 is computed from matchinfo in core/rank.ts.
+-- External content (content='memories'): the text is stored once, in memories;
+-- a row is removed from here before its memories row (FTS4 reads the old text to
+-- delete its terms). tags is the JSON array, which the tokenizer splits into words.
+CREATE VIRTUAL TABLE memories_fts USING fts4(content='memories', summary, tags, body, tokenize=porter);
 `;

@@ -1,0 +1,32 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
+import { json } from '../../io/render.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, HYDRATE_LEVELS, type HydrateLevel, hydrate } from '../../services/hydrate.ts';
+import { jsonOption } from '../shared.ts';
+
+interface HydrateArgs {
+  id: string;
+  level: HydrateLevel;
+  'max-files': number;
+  'max-bytes': number;
+  json: boolean;
+}
+
+export function hydrateCommand(ctx: AppContext): CommandModule<object, HydrateArgs> {
+  return {
+    command: 'hydrate <id>',
+    describe: 'A memory in depth: with its commit (full), and the files that commit changed (files)',
+    builder: (y) =>
+      y
+        .positional('id', { type: 'string', demandOption: true, describe: 'Memory id (<namespace>:<commit>:<key>, or a key prefix)' })
+        .option('level', { type: 'string', choices: HYDRATE_LEVELS, default: 'full', describe: 'full: memory and commit; files: also the changed files as they were at that commit' })
+        .option('max-files', { type: 'number', default: DEFAULT_MAX_FILES, describe: 'Show at most this many changed files' })
+        .option('max-bytes', { type: 'number', default: DEFAULT_MAX_BYTES, describe: 'Show at most this many bytes of each file' })
+        .option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const h = await hydrate(ctx, argv.id, { level: argv.level, maxFiles: argv['max-files'], maxBytes: argv['max-bytes'] });
+      ctx.io.out(argv.json ? json(hydratedJson(h)) : hydratedText(h, ctx.io.color));
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { formatId } from '../../core/memory.ts';
+import { serializeMemory } from '../../core/note-format.ts';
+import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
+import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
+import { json, memoryJson, memoryLine } from '../../io/render.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, hydrateMemory } from '../../services/hydrate.ts';
+import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, recall } from '../../services/recall.ts';
+import { jsonOption } from '../shared.ts';
+import { dateOption } from './list.ts';
+
+const LEVELS = ['summary', 'full', 'files'] as const;
+
+interface RecallArgs {
+  query: string[];
+  namespace?: string[];
+  tags?: string;
+  spec?: string;
+  status?: string[];
+  since?: string;
+  until?: string;
+  limit: number;
+  level: (typeof LEVELS)[number];
+  mode: RecallMode;
+  json: boolean;
+}
+
+export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs> {
+  return {
+    command: 'recall <query..>',
+    describe: 'Search memories, best match first',
+    builder: (y) =>
+      y
+        .positional('query', { type: 'string', array: true, demandOption: true, describe: 'What to look for, in your own words' })
+        .option('namespace', { alias: 'n', type: 'string', array: true, describe: 'Only this namespace (repeatable)' })
+        .option('tags', { alias: 't', type: 'string', describe: 'Only memories with all of these comma-separated tags' })
+        .option('spec', { type: 'string', describe: 'Only memories of this spec' })
+        .option('status', { alias: 's', type: 'string', array: true, describe: 'Only this status: active, resolved, archived (repeatable)' })
+        .option('since', { type: 'string', describe: 'Created at or after: a date, an ISO time or an age (7d, 2w)' })
+        .option('until', { type: 'string', describe: 'Created at or before' })
+        .option('limit', { alias: 'l', type: 'number', default: DEFAULT_RECALL_LIMIT, describe: 'At most this many results' })
+        .option('level', { type: 'string', choices: LEVELS, default: 'summary', describe: 'summary: one line each; full: whole memories; files: also their commits and changed files' })
+        .option('mode', { type: 'string', choices: RECALL_MODES, default: 'hybrid', describe: 'lexical (BM25), semantic (embeddings) or both fused' })
+        .option('json', jsonOption) as never,
+    handler: async (argv) => {
+      const now = ctx.now();
+      const result = await recall(ctx, {
+        query: argv.query.join(' '),
+        namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+        tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
+        spec: argv.spec,
+        statuses: argv.status?.map(checkStatus),
+        since: dateOption(argv.since, 'since', now),
+        until: dateOption(argv.until, 'until', now),
+        limit: argv.limit,
+        mode: argv.mode,
+      });
+      if (result.notice) ctx.io.err(`git-mem: ${result.notice}`);
+      const c = ctx.io.color;
+      const score = (s: number) => Math.round(s * 1000) / 1000;
+
+      if (argv.level === 'files') {
+        const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
+        const hydrated = result.hits.map((h) => ({ h, x: hydrateMemory(ctx, h.memory, limits) }));
+        if (argv.json) ctx.io.out(json(hydrated.map(({ h, x }) => ({ ...hydratedJson(x), score: score(h.score) }))));
+        else if (hydrated.length) ctx.io.out(hydrated.map(({ h, x }) => `${c.bold(`# ${formatId(h.memory)}  score ${score(h.score)}`)}\n${hydratedText(x, c)}`).join('\n\n'));
+      } else if (argv.level === 'full') {
+        if (argv.json) ctx.io.out(json(result.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) }))));
+        else if (result.hits.length) ctx.io.out(result.hits.map((h) => `${c.bold(`# ${formatId(h.memory)}  score ${score(h.score)}`)}\n${serializeMemory(h.memory)}`).join('\n\n'));
+      } else if (argv.json) {
+        ctx.io.out(
+          json(
+            result.hits.map(({ memory: m, score: s }) => ({
+              id: formatId(m),
+              namespace: m.namespace,
+              commit: m.object,
+              created: m.created,
+              summary: m.summary,
+              tags: m.tags,
+              status: m.status,
+              score: score(s),
+            })),
+          ),
+        );
+      } else if (result.hits.length) {
+        ctx.io.out(result.hits.map((h) => `${memoryLine(h.memory, now, c)}  ${c.dim(score(h.score).toFixed(2))}`).join('\n'));
+      }
+      if (!argv.json && result.hits.length === 0) ctx.io.err('git-mem: no memories match');
+    },
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * One handler per Claude Code event: validated input in, a reply (or nothing) out.
+ * Handlers may throw; the dispatcher turns any failure into a line on stderr.
+ */
+import { spawn } from 'node:child_process';
+import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
+import { detectSignals, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
+import type { AppContext } from '../context.ts';
+import { captureSignals } from '../services/hook-capture.ts';
+import { recall } from '../services/recall.ts';
+import { fileMemories, sessionStartContext } from '../services/session-context.ts';
+import { selfCommand } from '../io/self.ts';
+import { readTranscriptText } from './transcript.ts';
+import type { HookEvent } from './events.ts';
+import type { HookReply } from './output.ts';
+
+export interface HookInput {
+  event: HookEvent;
+  sessionId: string;
+  raw: Record<string, unknown>;
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function capturedMessage(captured: ReadonlyArray<{ id: string; memory: { summary: string } }>): string | undefined {
+  if (!captured.length) return undefined;
+  return captured.map((c) => `git-mem: captured ${c.id} ${c.memory.summary}`).join('\n');
+}
+
+function autoSignals(text: string, ctx: AppContext): Signal[] {
+  return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
+}
+
+async function sessionStart(ctx: AppContext): Promise<HookReply> {
+  return { additionalContext: await sessionStartContext(ctx) };
+}
+
+async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+  const prompt = str(input.raw.prompt);
+  const signals = detectSignals(prompt);
+  const recallAsked = wantsRecall(prompt);
+  // The common case, nothing to do, touches neither the repository nor the index.
+  if (!recallAsked && !signals.some((s) => tierOf(s.confidence) !== 'skip')) return null;
+  const reply: HookReply = {};
+  const context: string[] = [];
+  if (ctx.settings.autoCapture) {
+    const captured = await captureSignals(ctx, autoSignals(prompt, ctx), { sessionId: input.sessionId, event: input.event });
+    reply.systemMessage = capturedMessage(captured);
+  }
+  const suggest = signals.filter((s) => tierOf(s.confidence) === 'suggest').slice(0, 2);
+  for (const s of suggest) {
+    context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: git mem capture ${s.namespace} ${JSON.stringify(s.summary)}</capture_suggestion>`);
+  }
+  if (recallAsked) {
+    const { hits } = await recall(ctx, { query: prompt, limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
+    const block = relatedMemories('recalled_memories', hits.map((h) => h.memory));
+    if (block) context.push(block);
+  }
+  if (context.length) reply.additionalContext = context.join('\n');
+  return reply;
+}
+
+const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+async function postToolUse(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+  const tool = str(input.raw.tool_name);
+  const toolInput = (input.raw.tool_input ?? {}) as Record<string, unknown>;
+  if (FILE_TOOLS.has(tool)) {
+    const file = str(toolInput.file_path) || str(toolInput.notebook_path);
+    if (!file) return null;
+    const memories = await fileMemories(ctx, file, input.sessionId);
+    const block = relatedMemories('related_memories', memories, { file });
+    return block ? { additionalContext: block } : null;
+  }
+  if (tool === 'Bash') {
+    const response = (input.raw.tool_response ?? {}) as Record<string, unknown>;
+    const stderr = str(response.stderr);
+    const failed = response.exit_code !== undefined ? response.exit_code !== 0 : /\b(?:error|failed|fatal|exception)\b/i.test(stderr);
+    if (!failed || !stderr.trim()) return null;
+    // A strong signal in what the command printed (e.g. "blocked by", "turns out") is a learning candidate.
+    const strong = detectSignals(`${stderr}\n${str(response.stdout)}`).find((s) => s.confidence >= 0.85);
+    if (!strong) return null;
+    return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlEscape(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
+  }
+  return null;
+}
+
+async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
+  const text = readTranscriptText(str(input.raw.transcript_path));
+  if (text && ctx.settings.autoCapture) await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event });
+  return null; // PreCompact accepts no output
+}
+
+async function stop(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+  const message = str(input.raw.last_assistant_message);
+  if (!message || !ctx.settings.autoCapture) return null;
+  const signals = autoSignals(message, ctx);
+  if (!signals.length) return null;
+  const captured = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
+  // Only systemMessage: additionalContext or a block decision would keep Claude working.
+  return captured.length ? { systemMessage: capturedMessage(captured) } : null;
+}
+
+async function sessionEnd(ctx: AppContext): Promise<null> {
+  if (ctx.settings.pushOnEnd) {
+    // Detached: SessionEnd has 1.5 s in all, a push may take longer.
+    const [cmd, ...args] = selfCommand();
+    const child = spawn(cmd!, [...args, 'push'], { cwd: ctx.cwd, detached: true, stdio: 'ignore', env: ctx.env });
+    child.unref();
+  }
+  return null;
+}
+
+export const HANDLERS: Record<HookEvent, (ctx: AppContext, input: HookInput) => Promise<HookReply | null>> = {
+  SessionStart: sessionStart,
+  UserPromptSubmit: userPromptSubmit,
+  PostToolUse: postToolUse,
+  PreCompact: preCompact,
+  Stop: stop,
+  SessionEnd: sessionEnd,
+};

@@ -1,0 +1,31 @@
+/**
+ * `git mem hook <event>`: read the event JSON from stdin, run its handler, print
+ * only what the hook contract allows. Never throws and always exits 0: a hook
+ * must never hurt the session. Failures are one line on stderr.
+ */
+import fs from 'node:fs';
+import { AppContext } from '../context.ts';
+import type { Io } from '../io/io.ts';
+import { normalizeEvent } from './events.ts';
+import { HANDLERS } from './handlers.ts';
+import { renderReply } from './output.ts';
+import { readHookInput } from './stdin.ts';
+
+export async function runHook(eventName: string | undefined, io: Io, env: NodeJS.ProcessEnv, now: () => Date): Promise<void> {
+  const event = normalizeEvent(eventName ?? '');
+  if (!event) {
+    io.err(`git-mem hook: unknown event '${eventName ?? ''}'; expected SessionStart, UserPromptSubmit, PostToolUse, PreCompact, Stop or SessionEnd`);
+    return;
+  }
+  try {
+    const raw = await readHookInput(process.stdin);
+    const cwd = typeof raw.cwd === 'string' && fs.existsSync(raw.cwd) ? raw.cwd : process.cwd();
+    const sessionId = typeof raw.session_id === 'string' ? raw.session_id : 'unknown';
+    const ctx = new AppContext(cwd, env, io, now);
+    const reply = await HANDLERS[event](ctx, { event, sessionId, raw });
+    const text = renderReply(event, reply);
+    if (text) io.out(text);
+  } catch (err) {
+    io.err(`git-mem hook ${event}: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`);
+  }
+}

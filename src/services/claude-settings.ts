@@ -1,0 +1,103 @@
+/**
+ * Installing git-mem's hooks into Claude Code's settings.json: merged beside
+ * every other tool's hooks, idempotent, and removable to the exact entries.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GitMemError, UsageError } from '../core/errors.ts';
+import type { AppContext } from '../context.ts';
+import { HOOK_EVENTS, type HookEvent } from '../hooks/events.ts';
+import { selfCommand } from '../io/self.ts';
+
+export const SCOPES = ['project', 'local', 'user'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Directories a GUI-launched session is likely to have on PATH. */
+const MINIMAL_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebrew/bin'];
+/** Recognises our own handlers, however the binary was named. */
+const OURS = /(?:^|[\s'"/])git[- ]mem['"]?\s+hook\s/;
+
+const MATCHERS: Partial<Record<HookEvent, string>> = { PostToolUse: 'Read|Write|Edit|MultiEdit|NotebookEdit|Bash' };
+const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PostToolUse: 30, PreCompact: 60, Stop: 30, SessionEnd: 5 };
+
+interface Handler {
+  type: string;
+  command?: string;
+  timeout?: number;
+  [key: string]: unknown;
+}
+interface Group {
+  matcher?: string;
+  hooks: Handler[];
+  [key: string]: unknown;
+}
+
+function shellQuote(s: string): string {
+  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `git mem hook <Event>` when git-mem is on a minimal PATH; otherwise this binary's absolute path. */
+export function hookCommandLine(event: HookEvent): string {
+  if (MINIMAL_PATH.some((dir) => fs.existsSync(path.join(dir, 'git-mem')))) return `git mem hook ${event}`;
+  return `${selfCommand().map(shellQuote).join(' ')} hook ${event}`;
+}
+
+export function settingsFile(ctx: AppContext, scope: Scope): string {
+  if (scope === 'user') return path.join(ctx.env.HOME || os.homedir(), '.claude', 'settings.json');
+  const top = ctx.repo.git.exec(['rev-parse', '--show-toplevel']).stdout.toString('utf8').trim();
+  if (!top) throw new UsageError('project and local scopes need a working tree; use --scope user');
+  return path.join(top, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
+}
+
+/** Settings with git-mem's hooks removed, then (unless `remove`) added once. Pure. */
+export function mergeHooks(settings: Record<string, unknown>, command: (e: HookEvent) => string, remove: boolean): Record<string, unknown> {
+  const hooks = { ...((settings.hooks as Record<string, Group[]> | undefined) ?? {}) };
+  for (const event of Object.keys(hooks)) {
+    const groups = (Array.isArray(hooks[event]) ? hooks[event] : [])
+      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? g.hooks : []).filter((h) => !(typeof h.command === 'string' && OURS.test(h.command))) }))
+      .filter((g) => g.hooks.length > 0);
+    if (groups.length) hooks[event] = groups;
+    else delete hooks[event];
+  }
+  if (!remove) {
+    for (const event of HOOK_EVENTS) {
+      const group: Group = { ...(MATCHERS[event] ? { matcher: MATCHERS[event] } : {}), hooks: [{ type: 'command', command: command(event), timeout: TIMEOUTS[event] }] };
+      hooks[event] = [...(hooks[event] ?? []), group];
+    }
+  }
+  const out = { ...settings, hooks };
+  if (Object.keys(hooks).length === 0) delete (out as Record<string, unknown>).hooks;
+  return out;
+}
+
+export interface InstallResult {
+  file: string;
+  changed: boolean;
+  hooks: Record<string, unknown>;
+}
+
+export function installClaudeHooks(ctx: AppContext, scope: Scope, remove: boolean): InstallResult {
+  const file = settingsFile(ctx, scope);
+  let current: Record<string, unknown> = {};
+  if (fs.existsSync(file)) {
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+      current = parsed as Record<string, unknown>;
+    } catch (err) {
+      throw new GitMemError(`${file} is not valid JSON (${(err as Error).message}); not changing it`);
+    }
+  }
+  const next = mergeHooks(current, hookCommandLine, remove);
+  const text = `${JSON.stringify(next, null, 2)}\n`;
+  const changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
+  if (changed) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  }
+  const ours = Object.fromEntries(Object.entries((next.hooks as Record<string, Group[]>) ?? {}).map(([e, groups]) => [e, groups.filter((g) => g.hooks.some((h) => typeof h.command === 'string' && OURS.test(h.command)))]).filter(([, g]) => (g as Group[]).length));
+  return { file, changed, hooks: ours };
+}

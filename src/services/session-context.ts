@@ -1,0 +1,78 @@
+/** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
+import path from 'node:path';
+import { buildMemoryContext } from '../core/memory-context.ts';
+import type { Memory } from '../core/memory.ts';
+import { canonicalTime } from '../core/time.ts';
+import type { AppContext } from '../context.ts';
+import { recall } from './recall.ts';
+import { updateSession } from './session-state.ts';
+
+const WEEK_MS = 7 * 86400 * 1000;
+
+async function related(ctx: AppContext, query: string, namespaces: string[], limit: number): Promise<Memory[]> {
+  if (!query.trim()) return [];
+  try {
+    return (await recall(ctx, { query, namespaces, limit, mode: 'lexical' })).hits.map((h) => h.memory);
+  } catch {
+    return [];
+  }
+}
+
+/** Branch name and recent commit subjects: what the session is probably about. */
+function workTopic(ctx: AppContext): string {
+  const git = ctx.repo.git;
+  const branch = git.exec(['symbolic-ref', '-q', '--short', 'HEAD']).stdout.toString('utf8').trim();
+  const subjects = ctx.repo.head ? git.exec(['log', '-5', '--format=%s', ctx.repo.head]).stdout.toString('utf8') : '';
+  return `${branch.replace(/[/_-]+/g, ' ')} ${subjects}`.replace(/\b(?:main|master|feature|fix|wip)\b/gi, ' ');
+}
+
+export async function sessionStartContext(ctx: AppContext): Promise<string> {
+  const index = await ctx.index();
+  const now = ctx.now();
+  const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
+  const recentDecisions = index.list({ namespaces: ['decisions'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: 20 });
+  const topic = workTopic(ctx);
+  const semantic = async (ns: string) => {
+    const hits = await related(ctx, topic, [ns], 10);
+    return hits.length ? hits : index.list({ namespaces: [ns], statuses: ['active'], limit: 10 });
+  };
+  return buildMemoryContext({
+    project: path.basename(path.dirname(ctx.repo.commonDir)),
+    timestamp: canonicalTime(now),
+    total,
+    blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 20 }),
+    decisions: recentDecisions.length ? recentDecisions : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 5 }),
+    pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: 10 }),
+    learnings: await semantic('learnings'),
+    patterns: await semantic('patterns'),
+  });
+}
+
+const GENERIC_DIRS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'dist', 'build', 'app', 'pkg', 'internal', 'index', 'main', 'ts', 'js', 'tsx', 'jsx', 'py', 'go', 'rs', 'md']);
+
+/** Search words from a file path: directories and name parts, without the generic ones. */
+export function pathQuery(file: string): string {
+  const words = file
+    .split(/[\\/]/)
+    .slice(-4)
+    .flatMap((part) => part.split(/[_\-.\s]+/))
+    .flatMap((part) => part.split(/(?<=[a-z])(?=[A-Z])/))
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 1 && !GENERIC_DIRS.has(w));
+  return [...new Set(words)].join(' ');
+}
+
+/** Memories about a file: attached to commits that touched it, or matching its path; each at most once per session. */
+export async function fileMemories(ctx: AppContext, file: string, sessionId: string, limit = 3): Promise<Memory[]> {
+  const index = await ctx.index();
+  const log = ctx.repo.git.exec(['log', '--format=%H', '-n', '30', '--', file]);
+  const commits = log.status === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+  const attached = commits.length ? index.list({ objects: commits, statuses: ['active'], limit: 10 }) : [];
+  const byPath = await related(ctx, pathQuery(file), [], 10);
+  const candidates = [...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
+  return updateSession(ctx.repo.commonDir, sessionId, (s) => {
+    const fresh = candidates.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
+    s.injected.push(...fresh.map((m) => m.key));
+    return fresh;
+  });
+}

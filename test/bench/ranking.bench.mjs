@@ -1,0 +1,95 @@
+// Ranking quality of `git mem recall` on a labeled fixture: recall@5 and MRR.
+// The memories are written as git-mem notes through one git fast-import stream,
+// then every query runs through the compiled binary, as a user would run it.
+//
+//   node test/bench/ranking.bench.mjs [--mode lexical|hybrid|semantic] [--fixture FILE] [--verbose]
+//
+// recall@5: per query, the share of its relevant memories in the top 5, averaged.
+// MRR: per query, 1 / rank of the first relevant memory in the top 10 (0 if none), averaged.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { BIN, benchEnv, sh, tmpRoot } from './lib.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'lexical' },
+    fixture: { type: 'string', default: path.resolve(import.meta.dirname, '../fixtures/ranking.json') },
+    verbose: { type: 'boolean', short: 'v', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
+const fixture = JSON.parse(fs.readFileSync(opts.fixture, 'utf8'));
+const { memories, queries } = fixture;
+
+/** A stable 16-hex key per fixture memory, distinct in the 10 digits ids show, so results map back to indices. */
+const keyOf = (i) => `${i.toString(16).padStart(6, '0')}f1f1a2a2b3`;
+const indexOfShortKey = new Map(memories.map((_, i) => [keyOf(i).slice(0, 10), i]));
+const yamlString = (s) => JSON.stringify(String(s));
+
+/** One commit per memory, and one notes commit per namespace holding all of its notes. */
+function importFixture(dir, env, mems) {
+  fs.mkdirSync(dir, { recursive: true });
+  sh(dir, env, 'git', ['init', '-q']);
+  let stream = '';
+  mems.forEach((_, i) => {
+    stream += `commit refs/heads/main\nmark :${i + 1}\ncommitter F <f@example.com> ${1767225600 + i * 3600} +0000\ndata 9\nchange ${String(i).padStart(2, '0')}\n`;
+    stream += `M 644 inline f${i}.txt\ndata ${String(i).length + 1}\n${i}\n`;
+  });
+  const byNs = new Map();
+  mems.forEach((m, i) => byNs.set(m.namespace, [...(byNs.get(m.namespace) ?? []), i]));
+  for (const [ns, list] of byNs) {
+    stream += `commit refs/notes/mem/${ns}\ncommitter F <f@example.com> 1800000000 +0000\ndata 8\nfixture\n`;
+    for (const i of list) {
+      const m = mems[i];
+      const ts = new Date(Date.UTC(2026, 0, 1) + i * 3600_000).toISOString().replace('.000', '');
+      const tags = m.tags?.length ? `tags: [${m.tags.map(yamlString).join(', ')}]\n` : '';
+      const doc = `---\nid: '${keyOf(i)}'\ntype: ${ns}\ntimestamp: ${ts}\nupdated: ${ts}\nsummary: ${yamlString(m.summary)}\n${tags}---\n\n${m.body ?? ''}\n`;
+      stream += `N inline :${i + 1}\ndata ${Buffer.byteLength(doc)}\n${doc}`;
+    }
+  }
+  sh(dir, env, 'git', ['fast-import', '--quiet'], stream);
+  sh(dir, env, 'git', ['reset', '-q', '--hard', 'main']);
+}
+
+const root = tmpRoot('ranking');
+process.on('exit', () => {
+  if (!opts.keep) fs.rmSync(root, { recursive: true, force: true });
+});
+const env = benchEnv(root);
+const repo = path.join(root, 'repo');
+importFixture(repo, env, memories);
+const indexed = JSON.parse(sh(repo, env, 'git', ['mem', 'index', '--json']));
+if (indexed.memories !== memories.length) throw new Error(`indexed ${indexed.memories} memories, expected ${memories.length}`);
+
+let recallSum = 0;
+let mrrSum = 0;
+let misses = 0;
+const rows = [];
+for (const [n, q] of queries.entries()) {
+  const out = sh(repo, env, 'git', ['mem', 'recall', '--mode', opts.mode, '--json', '--limit', '10', q.query]);
+  const ranked = JSON.parse(out).map((h) => indexOfShortKey.get(h.id.split(':')[2]));
+  const relevant = new Set(q.relevant);
+  const top5 = ranked.slice(0, 5);
+  const found = top5.filter((i) => relevant.has(i)).length;
+  const recall5 = found / relevant.size;
+  const first = ranked.findIndex((i) => relevant.has(i));
+  const rr = first < 0 ? 0 : 1 / (first + 1);
+  recallSum += recall5;
+  mrrSum += rr;
+  if (first < 0) misses++;
+  rows.push({ n, query: q.query, relevant: q.relevant, ranked: ranked.slice(0, 5), recall5, rr });
+}
+
+if (opts.verbose) {
+  for (const r of rows) {
+    const mark = r.rr === 1 ? 'hit ' : r.rr > 0 ? `@${Math.round(1 / r.rr)}  ` : 'MISS';
+    console.log(`${mark} q${String(r.n).padStart(2, '0')} ${r.query}  relevant=${r.relevant.join(',')} top5=${r.ranked.join(',')}`);
+  }
+  console.log('');
+}
+const fmt = (x) => x.toFixed(3);
+console.log(`ranking (${opts.mode}): ${memories.length} memories, ${queries.length} queries from ${path.relative(process.cwd(), opts.fixture)}`);
+console.log(`recall@5 ${fmt(recallSum / queries.length)}   MRR ${fmt(mrrSum / queries.length)}   no relevant result in the top 10: ${misses}/${queries.length}`);
+if (opts.keep) console.log(`repository kept at ${repo}`);
