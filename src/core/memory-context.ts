@@ -70,11 +70,11 @@ export function buildMemoryContext(input: ContextInput): string {
   const budget = Math.min(CONTEXT_MAX_CHARS - 600, tokenBudget(input.total) * CHARS_PER_TOKEN) - GUIDANCE.length;
   const working = Math.max(0, Math.floor(budget * 0.6));
   const semantic = Math.max(0, budget - working);
-  // Working memory: blockers first, then recent decisions, then pending progress, each from what is left.
+  // Working memory: blockers first (at most half of it), then recent decisions, then pending progress, each from what is left.
   let left = working;
-  const blockers = fit(input.blockers, left);
+  const blockers = fit(input.blockers, Math.floor(working / 2));
   left -= blockers.join('\n').length;
-  const decisions = fit(input.decisions, left);
+  const decisions = fit(input.decisions, input.pending.length ? Math.floor(left * 0.7) : left);
   left -= decisions.join('\n').length;
   const pending = fit(input.pending, left);
   let leftSemantic = semantic;

@@ -83,12 +83,18 @@ function oneLine(text: string): string {
   return [...s].length > SUMMARY_MAX ? [...s].slice(0, SUMMARY_MAX - 1).join('').trimEnd() + '…' : s;
 }
 
-/** The sentence around [start, end): bounded by sentence ends or line breaks. */
+/** A sentence ends at a line break, or at . ! ? followed by a space (so `sql.js` or `1.5` do not end it). */
+function endsSentence(text: string, i: number): boolean {
+  const c = text[i];
+  return c === '\n' || (/[.!?]/.test(c ?? '') && (i + 1 >= text.length || /\s/.test(text[i + 1]!)));
+}
+
+/** The sentence around [start, end). */
 function sentenceAround(text: string, start: number, end: number): string {
   let a = start;
-  while (a > 0 && !/[.!?\n]/.test(text[a - 1]!)) a--;
+  while (a > 0 && !endsSentence(text, a - 1)) a--;
   let b = end;
-  while (b < text.length && !/[.!?\n]/.test(text[b]!)) b++;
+  while (b < text.length && !endsSentence(text, b)) b++;
   if (b < text.length && text[b] !== '\n') b++;
   return text.slice(a, b).trim();
 }

@@ -27,7 +27,10 @@ function capturedMessage(captured: ReadonlyArray<{ id: string; memory: { summary
   return captured.map((c) => `git-mem: captured ${c.id} ${c.memory.summary}`).join('\n');
 }
 
+/** Signals strong enough to capture at once; settings (a git call) are read only when there are any. */
 function autoSignals(text: string, ctx: AppContext): Signal[] {
+  const strong = detectSignals(text).filter((s) => tierOf(s.confidence) === 'auto');
+  if (!strong.length) return [];
   return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
 }
 
@@ -93,9 +96,8 @@ async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
 
 async function stop(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
   const message = str(input.raw.last_assistant_message);
-  if (!message || !ctx.settings.autoCapture) return null;
-  const signals = autoSignals(message, ctx);
-  if (!signals.length) return null;
+  const signals = message ? autoSignals(message, ctx) : [];
+  if (!signals.length || !ctx.settings.autoCapture) return null;
   const captured = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
   // Only systemMessage: additionalContext or a block decision would keep Claude working.
   return captured.length ? { systemMessage: capturedMessage(captured) } : null;

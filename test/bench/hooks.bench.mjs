@@ -1,0 +1,49 @@
+// Issue 5 speed targets: whole-process wall time of `git-mem hook <Event>` with 10,000 memories,
+// medians, beside `git --version` and `git notes show` measured in the same run.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot } from './lib.mjs';
+
+if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
+const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const root = tmpRoot('hooks');
+const env = benchEnv(root);
+const repo = path.join(root, 'repo');
+makeMemoryRepo(repo, env, { commits: 10_000 });
+for (const ns of ['blockers', 'learnings', 'patterns', 'progress']) {
+  sh(repo, env, 'git', ['mem', 'capture', ns, `A ${ns} memory about the upload retry path`, '-m', 'body']);
+}
+sh(repo, env, 'git', ['mem', 'list', '--limit', '1']); // warm the index
+console.log(`hooks benchmark: 10,000+ memories, ${RUNS} runs each\n`);
+
+const file = path.join(repo, 'f7.txt');
+const base = { session_id: 'bench', transcript_path: path.join(root, 'none.jsonl'), cwd: repo, permission_mode: 'default' };
+function hook(event, payload) {
+  const r = spawnSync(BIN, ['hook', event], { cwd: repo, env, input: JSON.stringify({ ...base, hook_event_name: event, ...payload }), encoding: 'utf8' });
+  if (r.status !== 0 || r.stderr) throw new Error(`${event}: ${r.stderr}`);
+  return r.stdout;
+}
+if (!hook('SessionStart', { source: 'startup' }).includes('memory_context')) throw new Error('no context');
+if (!hook('UserPromptSubmit', { prompt: 'remind me why did we choose the index cache?' }).includes('recalled_memories')) throw new Error('no recall');
+
+const gitVersion = timeRuns(RUNS, () => sh(repo, env, 'git', ['--version']));
+const notesShow = timeRuns(RUNS, () => sh(repo, env, 'git', ['notes', '--ref=refs/notes/mem/decisions', 'show', 'HEAD']));
+const sessionStart = timeRuns(RUNS, () => hook('SessionStart', { source: 'startup' }));
+const promptPlain = timeRuns(RUNS, () => hook('UserPromptSubmit', { prompt: 'Write a factorial function in TypeScript with tests' }));
+const promptRecall = timeRuns(RUNS, () => hook('UserPromptSubmit', { prompt: 'remind me why did we choose the index cache?' }));
+const postTool = timeRuns(RUNS, (i) => hook('PostToolUse', { session_id: `bench-${i}`, tool_name: 'Read', tool_input: { file_path: file }, tool_response: { type: 'text' }, tool_use_id: 't' }));
+const stop = timeRuns(RUNS, () => hook('Stop', { stop_hook_active: false, last_assistant_message: 'Done. The tests pass now.' }));
+
+const b = (name, t) => ({ name, ...t });
+const ok = report([
+  b('git --version', gitVersion),
+  b('git notes show (one note)', notesShow),
+  { ...b('hook SessionStart', sessionStart), target: 80, baseline: b('git notes show', notesShow) },
+  { ...b('hook UserPromptSubmit (no signal)', promptPlain), target: 40, baseline: b('git --version', gitVersion) },
+  { ...b('hook UserPromptSubmit (recall)', promptRecall), target: 100, baseline: b('git notes show', notesShow) },
+  { ...b('hook PostToolUse (Read)', postTool), target: 60, baseline: b('git notes show', notesShow) },
+  { ...b('hook Stop (no signal)', stop), baseline: b('git --version', gitVersion) },
+]);
+fs.rmSync(root, { recursive: true, force: true });
+console.log(ok ? '\nall targets met' : '\nsome targets missed');
