@@ -1,3 +1,5 @@
+import { sha256Hex } from './hash.ts';
+
 /**
  * Secret and PII redaction, applied to every text before it is written to a note.
  * Each detector replaces its match with `[REDACTED:<type>]`.
@@ -74,13 +76,25 @@ export interface Redaction {
   found: string[];
 }
 
-export function redact(text: string): Redaction {
+export interface RedactOptions {
+  /** SHA-256 hex digests (or prefixes of 12+ digits) of values that are known not to be secrets. */
+  allow?: readonly string[];
+}
+
+/** The digest users put in mem.secrets.allow for a value: `git mem` prints it in warnings. */
+export function allowDigest(secret: string): string {
+  return sha256Hex(secret);
+}
+
+export function redact(text: string, options: RedactOptions = {}): Redaction {
   const found: string[] = [];
+  const allow = options.allow ?? [];
+  const allowed = (secret: string) => allow.length > 0 && allow.some((h) => h.length >= 12 && allowDigest(secret).startsWith(h.toLowerCase()));
   let out = text;
   for (const d of DETECTORS) {
     out = out.replace(d.pattern, (match: string, ...groups: unknown[]) => {
       const secret = d.group ? String(groups[d.group - 1] ?? '') : match;
-      if (!secret || (d.accept && !d.accept(secret))) return match;
+      if (!secret || (d.accept && !d.accept(secret)) || allowed(secret)) return match;
       found.push(d.type);
       const marker = `[REDACTED:${d.type}]`;
       if (!d.group) return marker;

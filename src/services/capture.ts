@@ -1,9 +1,9 @@
 /** Capturing a memory: validate, redact, and append a document to the note on the target commit. */
 import { randomBytes } from 'node:crypto';
-import { GitMemError, NotFoundError } from '../core/errors.ts';
+import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, KEY_LENGTH, type Memory, type Status } from '../core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
-import { redact } from '../core/redact.ts';
+import { type Redaction, redact } from '../core/redact.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
@@ -47,11 +47,29 @@ export function newKey(): string {
   return randomBytes(KEY_LENGTH / 2).toString('hex');
 }
 
+/**
+ * Applies mem.secrets to one text: redact (default) replaces each secret with
+ * [REDACTED:<type>]; block refuses the capture; warn keeps the text (reported).
+ */
+export function cleaner(ctx: AppContext): (text: string) => Redaction {
+  const { secrets, secretsAllow } = ctx.settings;
+  return (text) => {
+    const r = redact(text, { allow: secretsAllow });
+    if (r.found.length === 0 || secrets === 'redact') return r;
+    if (secrets === 'block') {
+      throw new UsageError(`refusing to store a secret (${[...new Set(r.found)].join(', ')}); remove it, or set mem.secrets to redact`);
+    }
+    return { text, found: r.found };
+  };
+}
+
 /** Builds the memory from validated, redacted input; pure apart from the key. */
 export function buildMemory(ctx: AppContext, input: CaptureInput, object: string): CaptureResult {
   const namespace = checkNamespace(input.namespace, ctx.settings.namespaces);
-  const summary = redact(checkSummary(input.summary, input.forceTruncate));
-  const body = redact(checkBody(input.body ?? ''));
+  const clean = cleaner(ctx);
+  const summary = clean(checkSummary(input.summary, input.forceTruncate));
+  const body = clean(checkBody(input.body ?? ''));
+  const tags = (input.tags ?? []).map(clean);
   const status: Status = input.status ? checkStatus(input.status) : 'active';
   const now = ctx.now();
   const memory: Memory = {
@@ -62,7 +80,7 @@ export function buildMemory(ctx: AppContext, input: CaptureInput, object: string
     body: body.text,
     created: isoSeconds(now),
     updated: canonicalTime(now),
-    tags: (input.tags ?? []).map((t) => redact(t).text),
+    tags: tags.map((t) => t.text),
     status,
     relatesTo: input.relatesTo ?? [],
     author: ctx.settings.author,
@@ -71,7 +89,7 @@ export function buildMemory(ctx: AppContext, input: CaptureInput, object: string
   if (input.phase) memory.phase = input.phase;
   if (input.source) memory.source = input.source;
   if (input.confidence !== undefined) memory.confidence = input.confidence;
-  return { id: formatId(memory), memory, redacted: [...summary.found, ...body.found] };
+  return { id: formatId(memory), memory, redacted: [summary, body, ...tags].flatMap((r) => r.found) };
 }
 
 export function captureMemory(ctx: AppContext, input: CaptureInput): CaptureResult {

@@ -3,11 +3,11 @@ import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, type Memory, parseIdQuery, type Status } from '../core/memory.ts';
 import type { NamespaceInfo } from '../core/namespaces.ts';
 import { parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
-import { redact } from '../core/redact.ts';
 import { canonicalTime } from '../core/time.ts';
 import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
 import type { ListFilter } from '../stores/index/memory-index.ts';
+import { cleaner } from './capture.ts';
 
 export async function findMemory(ctx: AppContext, idText: string): Promise<Memory> {
   const query = parseIdQuery(idText);
@@ -59,10 +59,12 @@ function rewriteDocument(ctx: AppContext, target: Memory, replacement: (m: Memor
 
 export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEdit): Promise<Memory> {
   const target = await findMemory(ctx, idText);
-  const summary = edit.summary !== undefined ? redact(checkSummary(edit.summary, edit.forceTruncate)).text : undefined;
-  const body = edit.body !== undefined ? redact(checkBody(edit.body)).text : undefined;
+  const clean = cleaner(ctx);
+  const summary = edit.summary !== undefined ? clean(checkSummary(edit.summary, edit.forceTruncate)).text : undefined;
+  const body = edit.body !== undefined ? clean(checkBody(edit.body)).text : undefined;
+  const tags = edit.tags?.map((t) => clean(t).text);
   const status: Status | undefined = edit.status !== undefined ? checkStatus(edit.status) : undefined;
-  if (summary === undefined && body === undefined && edit.tags === undefined && status === undefined) {
+  if (summary === undefined && body === undefined && tags === undefined && status === undefined) {
     throw new UsageError('nothing to change; give --summary, --message, --tags or --status');
   }
   let result = target;
@@ -74,7 +76,7 @@ export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEd
         ...m,
         summary: summary ?? m.summary,
         body: body ?? m.body,
-        tags: edit.tags ?? m.tags,
+        tags: tags ?? m.tags,
         status: status ?? m.status,
         updated: canonicalTime(ctx.now()),
       };

@@ -19,7 +19,14 @@ export interface Settings {
   pullOnStart: boolean;
   /** mem.hooks.pushOnEnd: SessionEnd pushes in a detached process (default false). */
   pushOnEnd: boolean;
+  /** mem.secrets: what a capture does with a detected secret: redact (default), block or warn. */
+  secrets: SecretsMode;
+  /** mem.secrets.allow (repeatable): SHA-256 digests of values that are not secrets. */
+  secretsAllow: string[];
 }
+
+export const SECRETS_MODES = ['redact', 'block', 'warn'] as const;
+export type SecretsMode = (typeof SECRETS_MODES)[number];
 
 function parseBool(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined) return fallback;
@@ -31,6 +38,11 @@ function parseBool(value: string | undefined, fallback: boolean): boolean {
 
 function splitList(values: readonly string[]): string[] {
   return values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
+}
+
+function secretsMode(value: string | undefined): SecretsMode {
+  const v = value?.trim().toLowerCase();
+  return (SECRETS_MODES as readonly string[]).includes(v ?? '') ? (v as SecretsMode) : 'redact';
 }
 
 export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
@@ -55,5 +67,7 @@ export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
     autoCapture: bool('mem.autocapture', 'GIT_MEM_AUTO_CAPTURE', true),
     pullOnStart: bool('mem.hooks.pullonstart', 'GIT_MEM_HOOKS_PULL_ON_START', false),
     pushOnEnd: bool('mem.hooks.pushonend', 'GIT_MEM_HOOKS_PUSH_ON_END', false),
+    secrets: secretsMode(env.GIT_MEM_SECRETS ?? last('mem.secrets')),
+    secretsAllow: splitList(config.get('mem.secrets.allow') ?? []),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -97,6 +98,26 @@ describe('memory lifecycle through git mem', () => {
     expect(note).not.toContain('hunter2secret');
     expect(note).toContain('[REDACTED:github_token]');
     expect(note).toContain('[REDACTED:password]');
+  });
+
+  it('follows mem.secrets: block refuses, warn keeps, and the allowlist skips known values', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const key = 'AKIAIOSFODNN7EXAMPLE';
+    const before = git(repo, box.env, ['for-each-ref', 'refs/notes/']);
+    const blocked = mem(repo, { ...box.env, GIT_MEM_SECRETS: 'block' }, ['capture', 'learnings', 'Key handling', '-m', `key ${key}`]);
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toMatch(/refusing to store a secret \(aws_access_key\)/);
+    expect(git(repo, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+    const warned = mem(repo, { ...box.env, GIT_MEM_SECRETS: 'warn' }, ['capture', 'learnings', 'Key kept', '-m', `key ${key}`]);
+    expect(warned.stderr).toMatch(/warning: stored 1 possible secret/);
+    expect(JSON.parse(memOk(repo, box.env, ['show', warned.stdout.trim(), '--json'])).body).toBe(`key ${key}`);
+    const digest = createHash('sha256').update(key).digest('hex');
+    git(repo, box.env, ['config', '--add', 'mem.secrets.allow', digest.slice(0, 16)]);
+    const allowed = memOk(repo, box.env, ['capture', 'learnings', 'Key allowed', '-m', `key ${key} and ghp_${'Z9y8X7w6V5'.repeat(4)}`]);
+    const body = JSON.parse(memOk(repo, box.env, ['show', allowed, '--json'])).body;
+    expect(body).toContain(key);
+    expect(body).toContain('[REDACTED:github_token]');
   });
 
   it('shows namespaces with counts, including ones added through config', () => {

@@ -55,7 +55,10 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         commit: argv.commit,
         forceTruncate: argv['force-truncate'],
       });
-      if (result.redacted.length) ctx.io.err(`git-mem: redacted ${result.redacted.length} secret(s): ${[...new Set(result.redacted)].join(', ')}`);
+      if (result.redacted.length) {
+        const kinds = [...new Set(result.redacted)].join(', ');
+        ctx.io.err(ctx.settings.secrets === 'warn' ? `git-mem: warning: stored ${result.redacted.length} possible secret(s) as they are (mem.secrets=warn): ${kinds}` : `git-mem: redacted ${result.redacted.length} secret(s): ${kinds}`);
+      }
       ctx.io.out(argv.json ? json(memoryJson(result.memory)) : result.id);
     },
   };
