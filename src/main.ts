@@ -4,6 +4,10 @@ import { VERSION } from './version.ts';
 /** Commands that query the index: start compiling sql.js's wasm at once, so it overlaps argument parsing and git calls. */
 const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'index', 'pull', 'sync']);
 
+function preloadIndexEngine(): void {
+  import('./stores/index/sqljs.ts').then((m) => m.loadSqlJs()).catch(() => {});
+}
+
 function exitCodeFor(err: unknown): number {
   const code = (err as { exitCode?: unknown } | null)?.exitCode;
   return typeof code === 'number' ? code : 1;
@@ -14,9 +18,7 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`git-mem ${VERSION}\n`);
     return 0;
   }
-  if (INDEX_COMMANDS.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) {
-    import('./stores/index/sqljs.ts').then((m) => m.loadSqlJs()).catch(() => {});
-  }
+  if (INDEX_COMMANDS.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) preloadIndexEngine();
   const { systemIo } = await import('./io/io.ts');
   const io = systemIo(process.env, argv);
   // GIT_MEM_NOW pins the clock (tests, reproducible imports).
@@ -24,6 +26,7 @@ async function main(argv: string[]): Promise<number> {
   const now = pinned && !Number.isNaN(pinned.getTime()) ? () => pinned : () => new Date();
   if (argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) {
     // Hooks skip yargs (they run on every prompt) and always exit 0.
+    if (/^(?:session-?start|post-?tool-?use)$/i.test(argv[1]!)) preloadIndexEngine();
     const { runHook } = await import('./hooks/index.ts');
     await runHook(argv[1], io, process.env, now);
     return 0;
