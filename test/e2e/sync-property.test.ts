@@ -3,9 +3,8 @@
  * in random order (seeded, reproducible) converge once all have synced: the same
  * set everywhere, no memory lost, no forgotten memory back. Runs: SYNC_PROPERTY_RUNS (default 200).
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { makeClones, type RunResult, sandbox } from './helpers.ts';
+import { makeClones, memAsync as run, sandbox } from './helpers.ts';
 
 const RUNS = Number(process.env.SYNC_PROPERTY_RUNS ?? 200);
 const PARALLEL = 3;
@@ -13,17 +12,6 @@ const PARALLEL = 3;
 function rng(seed: number): () => number {
   let s = seed * 7919 + 17;
   return () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
-}
-
-function run(cwd: string, env: NodeJS.ProcessEnv, args: string[]): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn('git', ['mem', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
 }
 
 interface Expected {
