@@ -1,0 +1,307 @@
+/**
+ * Pure predicates used by the secret rules (secret-rules.ts): entropy, Luhn,
+ * randomness, and the tests that tell a literal secret from a placeholder,
+ * a reference to one (`${{ secrets.X }}`, `process.env.X`) or ordinary text.
+ */
+
+/** Shannon entropy in bits per character. */
+export function entropy(s: string): number {
+  if (!s) return 0;
+  const counts = new Map<string, number>();
+  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  return h;
+}
+
+export function luhn(digits: string): boolean {
+  const d = digits.replace(/\D/g, '');
+  if (d.length < 13 || d.length > 19) return false;
+  let sum = 0;
+  for (let i = 0; i < d.length; i++) {
+    let n = Number(d[d.length - 1 - i]);
+    if (i % 2 === 1) n = n * 2 > 9 ? n * 2 - 9 : n * 2;
+    sum += n;
+  }
+  return sum % 10 === 0;
+}
+
+/** A card number: Luhn-valid, an issuer's prefix (2-6), and grouped as cards are printed when grouped at all. */
+export function cardNumber(s: string): boolean {
+  const d = s.replace(/\D/g, '');
+  if (!/^[2-6]/.test(d) || !luhn(d)) return false;
+  if (d === s) return true;
+  const groups = s.split(/[ -]/).map((g) => g.length).join('-');
+  return /^4-4-4-(?:4|4-3|1|2|3)$|^4-6-(?:4|5)$/.test(groups);
+}
+
+/**
+ * Share of the letters that sit in pronounceable word-like segments
+ * (`parse`, `Front`, `Matter`, `components`): near 1 for identifiers and
+ * paths, near 0.2 for random tokens.
+ */
+export function wordiness(s: string): number {
+  const segments = s.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g);
+  if (!segments) return 0;
+  let letters = 0;
+  let wordy = 0;
+  for (const g of segments) {
+    letters += g.length;
+    if (g.length >= 3 && /[aeiouy]/i.test(g) && !/[bcdfghjklmnpqrstvwxz]{4}/i.test(g) && !/[aeiou]{3}/i.test(g)) wordy += g.length;
+  }
+  return letters ? wordy / letters : 0;
+}
+
+/** Bytes of base64 (standard or URL-safe, padding optional), or null when it is not base64. */
+function base64Bytes(s: string): string | null {
+  const t = s.replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  if (!/^[A-Za-z0-9+/]+$/.test(t) || t.length % 4 === 1) return null;
+  try {
+    return atob(t + '='.repeat((4 - (t.length % 4)) % 4));
+  } catch {
+    return null;
+  }
+}
+
+/** Base64 whose bytes are readable text (`aGVsbG8gd29ybGQ=`, a JWT header): an encoding, not a key. */
+export function base64OfText(s: string): boolean {
+  const bytes = base64Bytes(s);
+  if (bytes === null || bytes.length < 6) return false;
+  let printable = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 9 || c === 10 || c === 13) printable++;
+  }
+  return printable / bytes.length >= 0.95;
+}
+
+/** Base64 of `user:password`, as in `Authorization: Basic …`. */
+export function base64OfCredentials(s: string): boolean {
+  const bytes = base64Bytes(s);
+  return bytes !== null && /^[\x20-\x7e]+:[\x20-\x7e]+$/.test(bytes);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(s: string): boolean {
+  return UUID.test(s);
+}
+
+/**
+ * A token that reads as random: long enough, high entropy, letters and digits
+ * mixed, and not made of words (identifiers, paths, kebab-case names).
+ */
+export function looksRandom(s: string, minLength = 16, minEntropy = 3.3): boolean {
+  if (s.length < minLength || entropy(s) < minEntropy) return false;
+  if (!/[A-Za-z]/.test(s) || !/\d/.test(s)) {
+    // Base64 without digits still carries + or /, and both cases.
+    if (!(/[a-z]/.test(s) && /[A-Z]/.test(s) && /[+/]/.test(s))) return false;
+  }
+  const digitRuns = s.match(/\d+/g)?.length ?? 0;
+  return wordiness(s) < 0.6 || digitRuns >= 4;
+}
+
+/**
+ * Words that, alone as a value, say something about a secret rather than being one
+ * (`password: required`, `token: none`, `secret: true`).
+ */
+const WORD_VALUES = new Set(
+  (
+    'true false yes no on off none null nil undefined nan empty blank default auto optional required ' +
+    'invalid incorrect wrong missing expired revoked rotated reset changed updated removed deleted omitted provided supplied ' +
+    'set unset hidden masked redacted encrypted hashed plain plaintext string str text bytes number int integer bool boolean ' +
+    'object array any unknown void env environment prompt stdin ask interactive keyring keychain vault file disabled enabled ' +
+    'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
+    'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key ' +
+    'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
+    '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat'
+  ).split(' '),
+);
+
+const PLACEHOLDER_WORDS = new Set(['your', 'yours', 'example', 'placeholder', 'dummy', 'sample', 'fake', 'changeme', 'here', 'replace', 'insert', 'redacted', 'xxx', 'todo', 'tbd']);
+
+/** Values that stand in for a secret: `xxxx`, `****`, `<your-token>`, `your_api_key_here`, `changeme`, `…`. */
+export function isPlaceholder(value: string): boolean {
+  const v = value.trim();
+  const lower = v.toLowerCase();
+  if (v.length < 2) return true;
+  if (WORD_VALUES.has(lower)) return true;
+  if (/^(.)\1+$/.test(v)) return true;
+  if (/x{4,}|X{4,}|\*{3,}|•{3,}|#{4,}|\.{3,}|…|_{4,}|0{8,}/.test(v)) return true;
+  if (/^\[.*\]$|^\(.*\)$|^<.*>$/.test(v)) return true;
+  if (/^(?:your|enter|insert|put|replace|paste|fill|add|example|sample|dummy|fake|placeholder|my)(?:[-_ .]|$)/i.test(v) && !/\d{3}/.test(v)) return true;
+  if (/[-_ ](?:here|goes[-_ ]here)$/i.test(v)) return true;
+  // `sk-your-key`, `api_key_example_1`, `token-placeholder`: a word that no real secret contains.
+  const parts = lower.split(/[-_ .:/]+/);
+  if (parts.some((p) => PLACEHOLDER_WORDS.has(p)) && !parts.some((p) => p.length >= 16 && looksRandom(p, 16))) return true;
+  if (/(?:password|passwd|secret|token|api[-_ ]?key|credential|changeme|example|placeholder|dummy|sample|redacted)/i.test(v) && !/\d/.test(v)) return true;
+  return false;
+}
+
+/**
+ * Values that name a secret kept elsewhere: shell and template variables,
+ * environment look-ups, secret-manager references, encrypted (sops) values.
+ */
+export function isReference(value: string, yaml = false): boolean {
+  const v = value.trim();
+  if (/^(?:\$[A-Za-z_{(]|%[A-Za-z_]\w*%$|#\{|\{\{|\{%|@[A-Za-z_]+@$)/.test(v)) return true;
+  // YAML tags and aliases (`!vault |`, `!Ref DbPassword`, `*default_password`) exist only unquoted.
+  if (yaml && /^(?:![A-Za-z]|&[A-Za-z]|\*[A-Za-z])/.test(v)) return true;
+  if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;
+  if (/^(?:ENC\[|vault:|op:\/\/|arn:|ssm:|sm:\/\/|secretsmanager:|secretref:|env:|file:|keyring:|keychain:|akv:|ref\+|gcpsm:|awssm:)/i.test(v)) return true;
+  return false;
+}
+
+/** Source code in place of a value: calls, indexing, member chains (`os.environ["X"]`, `config.secret`, `getpass()`). */
+export function isCode(value: string): boolean {
+  const v = value.trim();
+  if (/[([]|->|::/.test(v)) return true;
+  // Member chains: `settings.SECRET_KEY`, `this.token`, `process.env.API_KEY`, `user?.password`.
+  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v)) return true;
+  return false;
+}
+
+/** A file path or URL, not a secret (`/run/secrets/db`, `~/.ssh/id_rsa`, `https://oauth2.example.com/token`). */
+export function isPathOrUrl(value: string): boolean {
+  const v = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) return true;
+  if (/^(?:~|\.{1,2})?\/[\w.@~-]/.test(v) || /^[A-Za-z]:\\/.test(v)) return wordiness(v) >= 0.5 || /\.\w{1,5}$/.test(v);
+  if (v.includes('/') && /\.[a-z]{1,5}$/.test(v) && wordiness(v) >= 0.6) return true;
+  return false;
+}
+
+/** A validation message or other sentence: `"Password must be at least 8 characters"`. */
+export function isSentence(value: string): boolean {
+  const words = value.trim().split(/\s+/);
+  if (words.length < 3) return false;
+  return /\b(?:is|are|was|be|must|should|can|cannot|will|the|to|of|and|or|for|with|your|please|enter|at least|characters?|required|invalid|not|no|too|you)\b/i.test(value);
+}
+
+/** Lower-case words of an identifier: `dbPassword` → db, password; `AWS_SECRET_ACCESS_KEY` → aws, secret, access, key. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** How much a name says that its value is a secret. */
+export const Strength = {
+  None: 0,
+  /** `key`, `token`, `signature` alone: only a random-looking value counts. */
+  Weak: 1,
+  /** `api_key`, `client_secret`, `GITHUB_TOKEN`: any literal that is not a word. */
+  Medium: 2,
+  /** `password`, `DB_PASSWORD`, `passphrase`: any literal at all. */
+  Strong: 3,
+} as const;
+export type Strength = (typeof Strength)[keyof typeof Strength];
+
+const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pw', 'pass', 'credentials', 'credential', 'creds']);
+/** Compound words written without separators (`PGPASSWORD`, `apikey`, `accesstoken`, `clientsecret`). */
+const COMPOUND = /(password|passwd|passphrase|secret|token|key)$/;
+const SUFFIXES = new Set(['value', 'base', 'b64', 'base64', 'raw', 'plain', 'plaintext', 'str', 'string', 'hex', 'enc', 'literal']);
+/** Before `token`: tokens that are not credentials (pagination, parsers, model tokens). */
+const PLAIN_TOKENS = new Set([
+  'next', 'page', 'continuation', 'cancel', 'cancellation', 'csrf', 'xsrf', 'sync', 'resume', 'pagination', 'current', 'last', 'first',
+  'prev', 'previous', 'peek', 'eof', 'start', 'end', 'sentinel', 'lexer', 'parser', 'max', 'min', 'num', 'count', 'input', 'output',
+  'total', 'completion', 'prompt', 'special', 'bos', 'eos', 'pad', 'unk', 'mask', 'sep', 'cls', 'stop', 'delimiter', 'design', 'color', 'with',
+]);
+/** Before `key`: keys that are secrets. */
+const SECRET_KEYS = new Set([
+  'api', 'secret', 'access', 'private', 'client', 'encryption', 'encrypt', 'decryption', 'signing', 'sign', 'master', 'app', 'application',
+  'account', 'service', 'license', 'licence', 'webhook', 'shared', 'storage', 'subscription', 'consumer', 'admin', 'session', 'jwt', 'hmac',
+  'aes', 'crypto', 'cipher', 'deploy', 'auth', 'write', 'ingest', 'ingestion', 'live', 'restricted', 'rest', 'server', 'management', 'root',
+  'user', 'personal', 'developer', 'dev', 'prod', 'production', 'staging', 'mailgun', 'sendgrid', 'stripe', 'openai', 'anthropic', 'twilio',
+]);
+/** Before `key`: keys that are not secrets. */
+const PLAIN_KEYS = new Set([
+  'primary', 'foreign', 'sort', 'cache', 'partition', 'idempotency', 'object', 'map', 'hot', 'lookup', 'unique', 'composite', 'hash',
+  'route', 'translation', 'i18n', 'react', 'list', 'group', 'row', 'column', 'index', 'shortcut', 'public', 'pub', 'dedup', 'bucket', 's3',
+  'redis', 'registry', 'range', 'join', 'dict', 'json', 'yaml', 'config', 'setting', 'settings', 'state', 'label', 'message', 'locale',
+  'lang', 'cursor', 'kms', 'gpg', 'pgp', 'ssh', 'host', 'dedupe', 'entry', 'field', 'property', 'attribute', 'meta',
+  'metadata', 'query', 'search', 'sorting', 'item', 'node', 'element', 'component', 'local', 'global', 'custom', 'menu', 'table',
+  'type', 'event', 'mapping', 'natural', 'surrogate', 'shard', 'routing', 'parent', 'child', 'next', 'prev', 'last', 'first', 'start', 'end',
+  'publishable', 'site', 'recaptcha', 'turnstile', 'anon', 'order', 'tracking', 'id',
+]);
+
+/** Classifies a variable, field, header or flag name by its last word (`DB_PASSWORD`, `x-api-key`, `clientSecret`). */
+export function nameStrength(name: string): Strength {
+  const words = nameWords(name);
+  // git config `user.signingkey` names a key id (`3AA5C34371567BD2`), not a key.
+  if (words[words.length - 1] === 'signingkey') return Strength.None;
+  while (words.length > 1 && SUFFIXES.has(words[words.length - 1]!)) words.pop();
+  let last = words[words.length - 1] ?? '';
+  let prev = words[words.length - 2] ?? '';
+  if (!STRONG_WORDS.has(last) && !['secret', 'token', 'key', 'auth', 'authorization', 'signature', 'sig', 'session', 'sessionid', 'cookie'].includes(last)) {
+    const m = COMPOUND.exec(last);
+    if (!m) return Strength.None;
+    const head = last.slice(0, last.length - m[1]!.length);
+    // `monkey`, `hockey`, `turkey`: only `apikey`, `secretkey`, `authkey`… are keys.
+    if (m[1] === 'key' && !SECRET_KEYS.has(head)) return Strength.None;
+    last = m[1]!;
+    prev = head;
+  }
+  if (STRONG_WORDS.has(last)) return Strength.Strong;
+  switch (last) {
+    case 'secret':
+    case 'authorization':
+      return Strength.Medium;
+    case 'token':
+      if (PLAIN_TOKENS.has(prev)) return Strength.None;
+      return prev ? Strength.Medium : Strength.Weak;
+    case 'key':
+      if (SECRET_KEYS.has(prev) || (prev === 'x' && words.includes('api'))) return Strength.Medium;
+      if (PLAIN_KEYS.has(prev)) return Strength.None;
+      return Strength.Weak;
+    case 'auth':
+      return prev === 'basic' || prev === 'http' ? Strength.Medium : Strength.Weak;
+    default:
+      return Strength.Weak;
+  }
+}
+
+/**
+ * Whether `value`, assigned to a name of the given strength, is a literal secret.
+ * `quoted`: it stood in quotes, so it cannot be code. `prose`: the separator
+ * was a word (`password is …`). `after`: the text that follows it on its line.
+ */
+export function secretValue(value: string, strength: Strength, quoted: boolean, prose = false, after = ''): boolean {
+  const v = value;
+  if (strength === Strength.None || v.trim().length < 3) return false;
+  if (v.startsWith('[REDACTED')) return false;
+  // Stripe publishable keys are public by design.
+  if (/^pk_(?:live|test)_/.test(v)) return false;
+  // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
+  if (v.length >= 12 && base64OfCredentials(v)) return true;
+  if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v)) return false;
+  // Cut short for display: `sk_test_...`, `ghp_…`.
+  if (/^(?:\.{2,}|…)/.test(after)) return false;
+  if (/\s/.test(v.trim()) && (strength < Strength.Strong || isSentence(v))) return false;
+  if (!quoted) {
+    if (isCode(v)) return false;
+    // A bare identifier followed by `;`, `,` or `)` is a variable: `password = pwd;`.
+    if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || wordiness(v) >= 0.6)) return false;
+    // `password: string`, `token: Token`, `secret: SecretStr`: a type.
+    if (/^(?:[A-Z][a-z]+)+$/.test(v) && !/\d/.test(v)) return false;
+    // Prose: `password: must be …`.
+    if (/^[a-z]+$/.test(v) && /^ +[a-z]/.test(after)) return false;
+  }
+  if (quoted && /^[A-Z][a-z]+(?: [A-Z]?[a-z]+)*$/.test(v)) return false; // a label: "Password", "Mot de passe"
+  const hasDigit = /\d/.test(v);
+  const hasLetter = /[A-Za-z]/.test(v);
+  const hasSymbol = /[^A-Za-z0-9]/.test(v);
+  if (prose && !(hasDigit || hasSymbol) && !looksRandom(v, 12)) return false;
+  switch (strength) {
+    case Strength.Strong:
+      return v.length >= 4 && !(prose && v.length < 6);
+    case Strength.Medium:
+      if (/^[A-Za-z]+$/.test(v) && !looksRandom(v, 16, 3.5)) return false;
+      return v.length >= 8 || (v.length >= 5 && hasDigit && hasLetter);
+    default:
+      if (isUuid(v)) return false;
+      return looksRandom(v, 16, 3.2) || (/^[0-9a-f]{32,}$/i.test(v) && entropy(v) >= 3.4);
+  }
+}

@@ -1,0 +1,443 @@
+/**
+ * The secret rules, as data: what `redact()` looks for and how each finding is named.
+ *
+ * Provider formats follow the vendors' documented token formats, cross-checked
+ * against the rule lists that secret scanners publish (gitleaks' default config,
+ * secretlint's recommended preset); the expressions here are written for
+ * JavaScript's regex engine and for notes, where a false positive costs the
+ * reader a word and a miss leaks a credential. Order matters: when two rules
+ * match overlapping text, the earlier one wins, so specific formats come
+ * before the generic ones (assignments, high entropy, personal data).
+ */
+import {
+  base64OfCredentials,
+  base64OfText,
+  cardNumber,
+  entropy,
+  isPlaceholder,
+  isReference,
+  isUuid,
+  looksRandom,
+  nameStrength,
+  secretValue,
+  wordiness,
+} from './secret-checks.ts';
+
+export interface SecretRule {
+  /** The `<type>` in `[REDACTED:<type>]`. */
+  type: string;
+  /** Lower-case strings of which one must occur in the text for the rule to run (a cheap prefilter). */
+  keywords?: readonly string[];
+  /** A global regex. Rules with `group` carry the `d` flag, so the group's offsets are known. */
+  pattern: RegExp;
+  /** The capture group(s) holding the secret, the first that took part in the match; the rest of the match is kept. */
+  group?: number | readonly number[];
+  /** Minimum Shannon entropy, in bits per character, of the secret. */
+  entropy?: number;
+  /** A further check: the secret, and the match it came from (`m.input`, `m.index`). */
+  validate?: (secret: string, m: RegExpExecArray) => boolean;
+}
+
+/** Filler in place of a real token body: `ghp_xxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX`, `sk-…000…`. */
+function filler(body: string): boolean {
+  return /^[xX0*.#_\-/]*$/.test(body);
+}
+
+/** A provider token is real unless its body (after `prefixLength` characters) is filler. */
+const notFiller =
+  (prefixLength: number) =>
+  (s: string): boolean =>
+    !filler(s.slice(prefixLength));
+
+/** The text after a match, to the end of its line (at most 80 characters). */
+function after(m: RegExpExecArray): string {
+  const from = m.index + m[0].length;
+  const rest = m.input.slice(from, from + 80);
+  const nl = rest.indexOf('\n');
+  return nl < 0 ? rest : rest.slice(0, nl);
+}
+
+/** Random-looking tokens with no format of their own (bearer tokens, URL user names). */
+function opaqueToken(s: string): boolean {
+  if (isPlaceholder(s) || isReference(s)) return false;
+  return looksRandom(s, 12, 3.0) || (/^[0-9a-f]{32,}$/i.test(s) && entropy(s) > 3.3);
+}
+
+const HIGH_ENTROPY_SKIP_BEFORE = /(?:\$[0-9a-z]{1,8}\$\S*|\b(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?|xxh64|sha3-\d+)[-:=]|base64,|\bQm|(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)[ \t]+)$/i;
+
+/** Generic high-entropy tokens (no keyword, no known format): random, not text in base64, not in a URL, a hash or public key material. */
+function highEntropy(s: string, m: RegExpExecArray): boolean {
+  // Subresource-integrity hashes (lockfiles) and Stripe publishable keys (public by design).
+  if (/^(?:sha(?:1|256|384|512)|md5)-|^pk_(?:live|test)_/i.test(s)) return false;
+  if (/^[0-9a-f]+$/i.test(s.replace(/[-_]/g, ''))) return false; // commit ids, digests, UUIDs
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
+  if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;
+  const input = m.input;
+  const lineStart = input.lastIndexOf('\n', m.index) + 1;
+  const before = input.slice(Math.max(lineStart, m.index - 80), m.index);
+  if (HIGH_ENTROPY_SKIP_BEFORE.test(before)) return false;
+  // In a URL without credentials (document ids, cache-busting hashes): URLs have rules of their own.
+  if (/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*$/i.test(before)) return false;
+  // Public key material: certificates and public keys are published on purpose.
+  const begin = input.lastIndexOf('-----BEGIN ', m.index);
+  if (begin >= 0 && !/^-----BEGIN [A-Z0-9 ]*PRIVATE/.test(input.slice(begin, begin + 48))) {
+    const end = input.indexOf('-----END ', begin);
+    if (end < 0 || end > m.index) return false;
+  }
+  return true;
+}
+
+/** Words that make a two-word name in prose and labels: `API key: …`, `client secret: …`, `Bot User OAuth Token: …`. */
+const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|refresh|personal|oauth|master|admin|root|signing|encryption|deploy|service|webhook|session|security|db|database|user|account)`;
+// Assignment of a value to a secret-sounding name, in the syntaxes developers write it:
+// .env and shell (`DB_PASSWORD=…`), YAML and JSON (`"client_secret": "…"`), code
+// (`api_key = '…'`, `password := "…"`, `token => '…'`), HTTP headers (`X-API-Key: …`),
+// and prose (`the password is …`). The name must end with the keyword (`password_hash`
+// is not a password); nameStrength() decides how much the name vouches for the value.
+const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie`;
+const NAME = String.raw`((?:${QUALIFIER}[ \t])?(?:[A-Za-z0-9_$]|[.-](?=[A-Za-z0-9_$])){0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
+// Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
+const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?:=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
+const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
+const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
+
+// Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
+const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?))`;
+
+export const SECRET_RULES: readonly SecretRule[] = [
+  // --- Private keys (first: they contain base64 that other rules would take piecemeal).
+  {
+    type: 'private_key',
+    keywords: ['private key'],
+    pattern:
+      /-----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?=(?:\s|\\[rn])*(?:[A-Za-z0-9+/=]{16}|Proc-Type:|Comment:|Version:))[\s\S]*?(?:-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
+  },
+  {
+    type: 'private_key',
+    keywords: ['private-lines'],
+    pattern: /(PuTTY-User-Key-File-\d: [\s\S]*?Private-Lines: \d+(?:\r?\n|\\n))((?:[A-Za-z0-9+/=\r\n]|\\n)+)/dg,
+    group: 2,
+  },
+  {
+    // A private key in base64 (kubeconfig `client-key-data`, Kubernetes secrets): "-----BEGIN" encodes to LS0tLS1CRUdJTi.
+    type: 'private_key',
+    keywords: ['ls0tls1crudjti'],
+    pattern: /\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}={0,2}/g,
+    validate: (s) => {
+      try {
+        return /PRIVATE KEY/.test(atob(s.slice(0, 80).replace(/=+$/, '').slice(0, 76)));
+      } catch {
+        return false;
+      }
+    },
+  },
+  { type: 'age_secret_key', keywords: ['age-secret-key-1'], pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+
+  // --- Webhook URLs whose path is the credential.
+  { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
+  { type: 'discord_webhook', keywords: ['discord'], pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{30,}/g },
+
+  // --- Cloud providers.
+  {
+    type: 'aws_access_key',
+    keywords: ['akia', 'asia', 'abia', 'acca', 'a3t', 'agpa', 'aida', 'aroa', 'aipa', 'anpa', 'anva', 'apka'],
+    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g,
+    validate: notFiller(4),
+  },
+  {
+    type: 'aws_secret_key',
+    keywords: ['secret'],
+    pattern: /((?:aws_?)?secret_?(?:access_?)?key(?:_?id)?|aws_?secret)(["']?[ \t]*(?:[:=]|=>)[ \t]*["']?)([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])/dgi,
+    group: 3,
+    validate: (s) => !filler(s) && entropy(s) > 3.5,
+  },
+  {
+    // The id and the key side by side (credentials CSV, `aws configure` transcripts).
+    type: 'aws_secret_key',
+    keywords: ['akia', 'asia'],
+    pattern: /\b(?:AKIA|ASIA)[A-Z0-9]{16}(?:["']?[ \t]*[,;|:\t][ \t]*["']?|[ \t]+)([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dg,
+    group: 1,
+    validate: (s) => looksRandom(s, 40, 4.0),
+  },
+  {
+    type: 'aws_secret_key',
+    keywords: ['aws'],
+    pattern: /\baws[ _-]?secret(?:[ _-]?access)?(?:[ _-]?key)?[ \t]*(?:is|was|:|=)?[ \t]*["'`]?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/dgi,
+    group: 1,
+    validate: (s) => looksRandom(s, 40, 4.0),
+  },
+  {
+    type: 'aws_session_token',
+    keywords: ['session', 'security-token'],
+    pattern: /((?:aws_?session_?token|x-amz-security-token|session_?token)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?)([A-Za-z0-9/+=]{100,})/dgi,
+    group: 2,
+  },
+  {
+    type: 'azure_key',
+    keywords: ['accountkey=', 'sharedaccesskey=', 'sharedsecretkey=', 'sharedaccesssignature=', 'sig='],
+    pattern: /(AccountKey=|SharedAccessKey=|SharedSecretKey=|SharedAccessSignature=|(?<![A-Za-z0-9])sig=)([A-Za-z0-9%/+=]{20,})/dgi,
+    group: 2,
+    validate: (s) => !filler(s) && entropy(s) > 3.0,
+  },
+  { type: 'azure_key', keywords: ['q~'], pattern: /(?<![A-Za-z0-9_~.-])[A-Za-z0-9_~.]{3}\dQ~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])/g },
+  { type: 'google_api_key', keywords: ['aiza'], pattern: /\bAIza[0-9A-Za-z_-]{35}(?![A-Za-z0-9_-])/g, validate: notFiller(4) },
+  { type: 'google_oauth_secret', keywords: ['gocspx-'], pattern: /\bGOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g, validate: notFiller(7) },
+  { type: 'google_oauth_token', keywords: ['ya29.', '1//0'], pattern: /\bya29\.[A-Za-z0-9_-]{30,}|(?<![\w/])1\/\/0[A-Za-z0-9_-]{40,}/g },
+  { type: 'alibaba_key', keywords: ['ltai'], pattern: /\bLTAI[A-Za-z0-9]{20}\b/g, validate: (s) => looksRandom(s.slice(4), 16, 3.0) },
+  { type: 'digitalocean_token', keywords: ['_v1_'], pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g },
+  { type: 'heroku_key', keywords: ['hrku-'], pattern: /\bHRKU-[A-Za-z0-9_-]{40,}(?![A-Za-z0-9_-])/g },
+  {
+    type: 'heroku_key',
+    keywords: ['heroku'],
+    pattern: /(heroku[\w.-]*(?:key|token|secret|password)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?)([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/dgi,
+    group: 2,
+  },
+  { type: 'vault_token', keywords: ['hvs.', 'hvb.', 'hvr.'], pattern: /\bhv[sbr]\.[A-Za-z0-9_-]{24,}(?![A-Za-z0-9_-])/g },
+  { type: 'terraform_token', keywords: ['atlasv1'], pattern: /\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])/g },
+  { type: 'pulumi_token', keywords: ['pul-'], pattern: /\bpul-[a-f0-9]{40}\b/g },
+  { type: 'doppler_token', keywords: ['dp.'], pattern: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9_-]{40,44}\b/g },
+  { type: 'fly_token', keywords: ['flyv1'], pattern: /\bFlyV1 fm[12]_[A-Za-z0-9+/=_,-]{50,}/g },
+  { type: 'planetscale_token', keywords: ['pscale_'], pattern: /\bpscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{32,64}/g },
+  { type: 'supabase_token', keywords: ['sbp_', 'sb_secret_'], pattern: /\bsbp_[a-f0-9]{40}\b|\bsb_secret_[A-Za-z0-9_-]{20,}/g },
+  { type: 'databricks_token', keywords: ['dapi'], pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g },
+  { type: 'dynatrace_token', keywords: ['dt0c01.'], pattern: /\bdt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}\b/g },
+  { type: 'newrelic_key', keywords: ['nrak-', 'nrjs-', 'nrii-', 'nraa-'], pattern: /\bNR(?:AK|JS|II|AA)-[A-Za-z0-9]{19,32}\b/g },
+  { type: 'grafana_token', keywords: ['glsa_', 'glc_'], pattern: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}/g },
+  { type: 'sentry_token', keywords: ['sntry'], pattern: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,}/g },
+
+  // --- Source hosting and package registries.
+  {
+    type: 'github_token',
+    keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{40,250})\b/g,
+    validate: notFiller(4),
+  },
+  {
+    type: 'gitlab_token',
+    keywords: ['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glcbt-', 'glimt-', 'glft-', 'glsoat-', 'gloas-', 'glagent-', 'glwt-', 'glffct-', 'gr1348941'],
+    pattern: /\b(?:gl(?:pat|dt|rt|ptt|cbt|imt|ft|soat|oas|agent|wt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/g,
+    validate: (s) => !filler(s.slice(s.indexOf('-') + 1)) && /\d/.test(s),
+  },
+  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4) },
+  { type: 'pypi_token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { type: 'rubygems_token', keywords: ['rubygems_'], pattern: /\brubygems_[a-f0-9]{48}\b/g },
+  { type: 'dockerhub_token', keywords: ['dckr_'], pattern: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}/g },
+  { type: 'artifactory_key', keywords: ['akcp'], pattern: /\bAKCp[A-Za-z0-9]{69}\b/g },
+  { type: 'atlassian_token', keywords: ['atatt3'], pattern: /\bATATT3[A-Za-z0-9_=-]{150,}/g },
+  { type: 'postman_key', keywords: ['pmak-'], pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/g },
+  { type: 'linear_key', keywords: ['lin_api_', 'lin_oauth_'], pattern: /\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b/g },
+  { type: 'figma_token', keywords: ['figd_', 'figh_', 'figu_'], pattern: /\bfig[dhu]_[A-Za-z0-9_-]{40,}/g },
+  { type: 'notion_token', keywords: ['secret_', 'ntn_'], pattern: /\b(?:secret_[A-Za-z0-9]{43}|ntn_[A-Za-z0-9]{40,50})\b/g, validate: (s) => looksRandom(s.slice(s.indexOf('_') + 1), 30, 3.5) },
+  { type: 'onepassword_token', keywords: ['ops_eyj', 'a3-'], pattern: /\bops_eyJ[A-Za-z0-9+/]{200,}={0,3}|\bA3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}\b/g },
+
+  // --- Messaging, payments, email.
+  {
+    type: 'slack_token',
+    keywords: ['xox', 'xapp-'],
+    pattern: /\bxox(?:[abposreu]|e\.xox[bp])-[A-Za-z0-9-]{10,}|\bxapp-\d-[A-Za-z0-9-]{20,}/g,
+    validate: (s) => /\d/.test(s.slice(5)) && !isPlaceholder(s.slice(5)),
+  },
+  {
+    type: 'discord_token',
+    pattern: /\b[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])/g,
+    validate: (s) => {
+      const id = s.slice(0, s.indexOf('.'));
+      try {
+        if (/^\d{15,21}$/.test(atob(id.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (id.length % 4)) % 4)))) return true;
+      } catch {
+        // not base64: judge by looks
+      }
+      return looksRandom(s, 50, 4.0);
+    },
+  },
+  { type: 'telegram_bot_token', keywords: [':a'], pattern: /(?<!\d)\d{8,10}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])/g, validate: (s) => looksRandom(s.slice(s.indexOf(':') + 1), 30, 3.5) },
+  {
+    type: 'stripe_key',
+    keywords: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'],
+    pattern: /\b(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,247}|whsec_[A-Za-z0-9]{24,})\b/g,
+    validate: (s) => !filler(s.slice(s.lastIndexOf('_') + 1)),
+  },
+  { type: 'square_token', keywords: ['eaaa', 'sq0atp-', 'sq0csp-'], pattern: /\bEAAA[A-Za-z0-9_-]{60}(?![A-Za-z0-9_-])|\bsq0(?:atp|csp)-[A-Za-z0-9_-]{22,43}(?![A-Za-z0-9_-])/g, validate: notFiller(7) },
+  { type: 'shopify_token', keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'], pattern: /\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b/g, validate: notFiller(6) },
+  { type: 'twilio_key', keywords: ['sk'], pattern: /\bSK[0-9a-fA-F]{32}\b/g, validate: notFiller(2) },
+  {
+    // Account SID then auth token, as positional arguments: `Client("AC…", "…")`.
+    type: 'twilio_key',
+    keywords: ['ac'],
+    pattern: /\bAC[0-9a-f]{32}\b["']?[ \t]*[,:;][ \t]*["']?([0-9a-f]{32})\b/dg,
+    group: 1,
+  },
+  { type: 'sendgrid_key', keywords: ['sg.'], pattern: /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}(?![A-Za-z0-9_-])/g },
+  { type: 'mailgun_key', keywords: ['key-'], pattern: /\bkey-[0-9a-f]{32}\b/g, validate: notFiller(4) },
+  { type: 'mailgun_key', pattern: /\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b/g, entropy: 3.2 },
+  { type: 'facebook_token', keywords: ['eaa'], pattern: /\bEAA[A-Za-z0-9]{90,}\b/g },
+  { type: 'twitter_token', keywords: ['aaaaaaaaaaaaaaaaaaaa'], pattern: /\bA{20,}[A-Za-z0-9%]{30,}/g },
+  { type: 'mapbox_token', keywords: ['sk.eyj'], pattern: /\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/g },
+
+  // --- AI providers.
+  { type: 'anthropic_key', keywords: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g, validate: notFiller(7) },
+  {
+    type: 'openai_key',
+    keywords: ['sk-'],
+    pattern: /\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g,
+    validate: (s) => {
+      const body = s.replace(/^sk-(?:proj-|svcacct-|admin-|None-)?/, '');
+      return /\d/.test(body) && /[A-Za-z]/.test(body) && wordiness(body) < 0.6 && !filler(body);
+    },
+  },
+  { type: 'huggingface_token', keywords: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{34,}\b/g, validate: (s) => wordiness(s.slice(3)) < 0.6 && /[a-z]/.test(s) && /[A-Z]/.test(s) },
+  { type: 'groq_key', keywords: ['gsk_'], pattern: /\bgsk_[A-Za-z0-9]{48,}\b/g },
+  { type: 'replicate_token', keywords: ['r8_'], pattern: /\br8_[A-Za-z0-9]{37}\b/g },
+  { type: 'xai_key', keywords: ['xai-'], pattern: /\bxai-[A-Za-z0-9]{70,}\b/g },
+  { type: 'perplexity_key', keywords: ['pplx-'], pattern: /\bpplx-[A-Za-z0-9]{40,}\b/g },
+
+  // --- Formats shared by many providers.
+  { type: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  {
+    type: 'auth_header',
+    keywords: ['bearer'],
+    pattern: /\b([Bb]earer|BEARER)[ \t]+([A-Za-z0-9._~+/-]{12,}=*)/dg,
+    group: 2,
+    validate: opaqueToken,
+  },
+  { type: 'auth_header', keywords: ['basic'], pattern: /\b([Bb]asic|BASIC)[ \t]+([A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])/dg, group: 2, validate: base64OfCredentials },
+  {
+    type: 'auth_header',
+    keywords: ['authorization'],
+    pattern: /\bAuthorization["']?[ \t]*[:=][ \t]*["']?(?:token|Token|SSWS|Bot|ApiKey|Apikey|OAuth|JWT|Key|Digest)[ \t]+([A-Za-z0-9._~+/=-]{12,})/dgi,
+    group: 1,
+    validate: opaqueToken,
+  },
+
+  // --- Credentials in URLs and connection strings.
+  {
+    type: 'url_credentials',
+    keywords: ['://'],
+    pattern: /\b([a-z][a-z0-9+.-]{1,30}:\/\/)([^\s:/?#@"'<>[\]]*):([^\s/?"'<>]+)@(?=[A-Za-z0-9[])/dgi,
+    group: 3,
+    validate: (s, m) => s !== m[2] && !s.startsWith('[REDACTED') && !isPlaceholder(s) && !isReference(s) && !/^%[sd]$/.test(s),
+  },
+  {
+    // A token as the user name, for git hosts: `https://<token>@github.com/org/repo.git`.
+    type: 'url_credentials',
+    keywords: ['://'],
+    pattern: /\bhttps?:\/\/([A-Za-z0-9_-]{20,})@(?:github\.com|gitlab\.com|bitbucket\.org|[\w.-]*dev\.azure\.com|[\w.-]*visualstudio\.com)\b/dgi,
+    group: 1,
+    validate: opaqueToken,
+  },
+  {
+    // Oracle style: `scott/tiger@//db.example.com:1521/ORCL`.
+    type: 'url_credentials',
+    keywords: ['@'],
+    pattern: /\b[A-Za-z]\w*\/([^\s@/"']+)@(?:\/\/)?[\w.-]+:\d{2,5}\/\w+/dg,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    type: 'url_secret',
+    keywords: ['?', '&'],
+    pattern: /[?&]([A-Za-z0-9_.-]{1,40})=([^&\s#"'<>]{6,})/dg,
+    group: 2,
+    validate: (s, m) => secretValue(decodeURIComponentSafe(s), nameStrength(m[1] ?? ''), true),
+  },
+
+  // --- Command lines and config files.
+  {
+    type: 'password',
+    keywords: ['curl'],
+    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(["']?)([^\s:"']+):([^\s"']+)\1/dg,
+    group: 3,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    type: 'password',
+    keywords: ['mysql', 'mariadb', 'sshpass', 'docker'],
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+)(["']?)([^\s"']+)\1/dg,
+    group: 2,
+    validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    type: 'password',
+    keywords: ['-'],
+    pattern: new RegExp(String.raw`(?<![\w-])${FLAG}(?:=|[ \t]+)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'-][^\s"']*))`, 'dgi'),
+    group: [2, 3, 4],
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
+  },
+  { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  {
+    type: 'password',
+    keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
+    pattern: /<((?:[\w-]+:)?[A-Za-z_][\w.-]*)>([^<>\n]{3,256})<\/\1>/dg,
+    group: 2,
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), true),
+  },
+  {
+    type: 'password',
+    keywords: ['value='],
+    pattern: /\bkey=(["'])([^"'\n]{1,64})\1[ \t]+value=(["'])([^"'\n]*)\3/dg,
+    group: 4,
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
+  },
+  {
+    // A name and a value as two string arguments: `define('DB_PASSWORD', '…')`, `headers.put("X-Api-Key", "…")`.
+    type: 'password',
+    keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
+    pattern: /(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
+    group: 4,
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
+  },
+  {
+    // Prose with words between the name and the value: `the root password for db1 is …`.
+    type: 'password',
+    keywords: ['pass', 'pwd'],
+    pattern: /\b(pass(?:word|phrase|code))\b((?:[ \t]+(?!is\b|was\b)[\w.@-]+){1,5}?)[ \t]+(?:is|was)[ \t]+["'`]?([^\s"'`,;]*[^\s"'`,;.])/dgi,
+    group: 3,
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
+  },
+  {
+    // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
+    type: 'password',
+    keywords: ['pass', 'secret', 'token', 'key'],
+    pattern: /\b(pass(?:word|phrase)|secret|token|key)[ \t]+["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
+    group: 2,
+    // Not a UUID or a SHA-1/SHA-256 digest: `the key e3b0c442…`, `token 550e8400-…` name ids and hashes in prose.
+    validate: (s) => looksRandom(s, 16, 3.3) && !isPlaceholder(s) && !base64OfText(s) && !isUuid(s) && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(s),
+  },
+  {
+    // .pgpass: `host:port:database:user:password`.
+    type: 'password',
+    keywords: [':'],
+    pattern: /^[\w.-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.-]+:(\S+)$/dgm,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !isReference(s) && s.length >= 4,
+  },
+  {
+    type: 'password',
+    pattern: ASSIGNMENT,
+    group: [4, 5, 6, 7],
+    // Groups: 2 the name, 3 the separator (a word in prose), 4-6 a quoted value, 7 a bare one.
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
+  },
+
+  // --- Personal data.
+  { type: 'ssn', keywords: ['-'], pattern: /\b\d{3}-\d{2}-\d{4}\b/g, validate: (s) => !/^(?:000|666)|^\d{3}-00|0000$/.test(s) },
+  { type: 'credit_card', pattern: /\b(?:\d[ -]?){12,18}\d\b/g, validate: cardNumber },
+  {
+    type: 'phone',
+    pattern: /(?<![\w.@/=:#+-])(?:\+\d{1,3}[ .-]?)?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}(?![\w.-])/g,
+    // `version 202.405.1234`, `bump from 100.200.3000`: a version, not a number to call.
+    validate: (s, m) => !/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index)),
+  },
+
+  // --- Last: anything long and random that nothing above claimed.
+  { type: 'high_entropy', pattern: /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_-]{32,}={0,2}(?![A-Za-z0-9+/_=-])/g, validate: highEntropy },
+];
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
