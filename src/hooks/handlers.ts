@@ -9,7 +9,9 @@ import type { AppContext } from '../context.ts';
 import { captureSignals } from '../services/hook-capture.ts';
 import { recall } from '../services/recall.ts';
 import { fileMemories, sessionStartContext } from '../services/session-context.ts';
+import { sha1Hex } from '../core/hash.ts';
 import { selfCommand } from '../io/self.ts';
+import { updateSession } from '../services/session-state.ts';
 import { readTranscriptText } from './transcript.ts';
 import type { HookEvent } from './events.ts';
 import type { HookReply } from './output.ts';
@@ -34,7 +36,25 @@ function autoSignals(text: string, ctx: AppContext): Signal[] {
   return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
 }
 
-async function sessionStart(ctx: AppContext): Promise<HookReply> {
+/**
+ * True the first time a reply with this key is given in the session. Hooks
+ * registered twice (settings and a plugin) run in parallel: only one injects.
+ */
+function firstReply(ctx: AppContext, input: HookInput, key: string): boolean {
+  return updateSession(ctx.repo.commonDir, input.sessionId, (s) => {
+    if (s.injected.includes(key)) return false;
+    s.injected.push(key);
+    return true;
+  });
+}
+
+/** Parallel duplicates of one event arrive within moments: a 10-second bucket tells them apart from a later event. */
+function eventKey(ctx: AppContext, input: HookInput, detail: string): string {
+  return `${input.event}:${detail}:${str(input.raw.prompt_id) || Math.floor(ctx.now().getTime() / 10_000)}`;
+}
+
+async function sessionStart(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+  if (!firstReply(ctx, input, eventKey(ctx, input, str(input.raw.source)))) return null;
   return { additionalContext: await sessionStartContext(ctx) };
 }
 
@@ -54,7 +74,7 @@ async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<Hook
   for (const s of suggest) {
     context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: git mem capture ${s.namespace} ${JSON.stringify(s.summary)}</capture_suggestion>`);
   }
-  if (recallAsked) {
+  if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     const { hits } = await recall(ctx, { query: prompt, limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
     const block = relatedMemories('recalled_memories', hits.map((h) => h.memory));
     if (block) context.push(block);
@@ -75,17 +95,18 @@ async function postToolUse(ctx: AppContext, input: HookInput): Promise<HookReply
     const block = relatedMemories('related_memories', memories, { file });
     return block ? { additionalContext: block } : null;
   }
-  if (tool === 'Bash') {
-    const response = (input.raw.tool_response ?? {}) as Record<string, unknown>;
-    const stderr = str(response.stderr);
-    const failed = response.exit_code !== undefined ? response.exit_code !== 0 : /\b(?:error|failed|fatal|exception)\b/i.test(stderr);
-    if (!failed || !stderr.trim()) return null;
-    // A strong signal in what the command printed (e.g. "blocked by", "turns out") is a learning candidate.
-    const strong = detectSignals(`${stderr}\n${str(response.stdout)}`).find((s) => s.confidence >= 0.85);
-    if (!strong) return null;
-    return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlEscape(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
-  }
   return null;
+}
+
+/** A failed Bash command (Claude Code reports it as PostToolUseFailure, with `error`): a learning candidate when the signal is strong. */
+async function postToolUseFailure(_ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+  if (str(input.raw.tool_name) !== 'Bash' || input.raw.is_interrupt === true) return null;
+  const response = (input.raw.tool_response ?? {}) as Record<string, unknown>;
+  const output = [str(input.raw.error), str(response.stderr), str(response.stdout)].join('\n');
+  // A strong signal in what the command printed (e.g. "blocked by", "turns out") is worth suggesting.
+  const strong = detectSignals(output).find((s) => s.confidence >= 0.85);
+  if (!strong) return null;
+  return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlEscape(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
 }
 
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
@@ -117,6 +138,7 @@ export const HANDLERS: Record<HookEvent, (ctx: AppContext, input: HookInput) => 
   SessionStart: sessionStart,
   UserPromptSubmit: userPromptSubmit,
   PostToolUse: postToolUse,
+  PostToolUseFailure: postToolUseFailure,
   PreCompact: preCompact,
   Stop: stop,
   SessionEnd: sessionEnd,

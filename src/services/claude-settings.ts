@@ -14,12 +14,12 @@ export const SCOPES = ['project', 'local', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Directories a GUI-launched session is likely to have on PATH. */
-const MINIMAL_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebrew/bin'];
+export const MINIMAL_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebrew/bin'];
 /** Recognises our own handlers, however the binary was named. */
-const OURS = /(?:^|[\s'"/])git[- ]mem['"]?\s+hook\s/;
+export const OURS = /(?:^|[\s'"/])git[- ]mem['"]?\s+hook\s/;
 
-const MATCHERS: Partial<Record<HookEvent, string>> = { PostToolUse: 'Read|Write|Edit|MultiEdit|NotebookEdit|Bash' };
-const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PostToolUse: 30, PreCompact: 60, Stop: 30, SessionEnd: 5 };
+const MATCHERS: Partial<Record<HookEvent, string>> = { PostToolUse: 'Read|Write|Edit|MultiEdit|NotebookEdit', PostToolUseFailure: 'Bash' };
+const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PostToolUse: 30, PostToolUseFailure: 30, PreCompact: 60, Stop: 30, SessionEnd: 5 };
 
 interface Handler {
   type: string;

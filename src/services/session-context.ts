@@ -65,7 +65,9 @@ export function pathQuery(file: string): string {
 /** Memories about a file: attached to commits that touched it, or matching its path; each at most once per session. */
 export async function fileMemories(ctx: AppContext, file: string, sessionId: string, limit = 3): Promise<Memory[]> {
   const index = await ctx.index();
-  const log = ctx.repo.git.exec(['log', '--format=%H', '-n', '30', '--', file]);
+  // Bounded by age: a file few commits touched would otherwise walk the whole history.
+  const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
+  const log = ctx.repo.git.exec(['log', '--format=%H', '-n', '30', `--since=${since}`, '--', file]);
   const commits = log.status === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   const attached = commits.length ? index.list({ objects: commits, statuses: ['active'], limit: 10 }) : [];
   const byPath = await related(ctx, pathQuery(file), [], 10);

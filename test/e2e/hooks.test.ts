@@ -193,6 +193,26 @@ describe('Claude Code hooks', () => {
     expect(unknown.stderr).toMatch(/unknown event/);
   });
 
+  it('suggests a capture after a failed Bash command with a strong signal', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const fail = (error: string) => hook(repo, box.env, 'PostToolUseFailure', { ...payload(repo, 'PostToolUseFailure'), tool_name: 'Bash', tool_input: { command: 'npm publish' }, tool_use_id: 't', error, is_interrupt: false });
+    const strong = reply(await fail('Exit code 1\nerror: blocked by missing registry credentials'), 'PostToolUseFailure');
+    expect(strong.context).toContain('<capture_suggestion>');
+    expect(strong.context).toContain('blocked by missing registry credentials');
+    expect((await fail('Exit code 1\nsyntax error near token')).stdout).toBe('');
+  });
+
+  it('injects the session-start context once when the hooks are registered twice', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'decisions', 'Registered twice, injected once']);
+    const start = () => hook(repo, box.env, 'SessionStart', payload(repo, 'SessionStart', { source: 'startup', session_id: 'dup' }));
+    const both = await Promise.all([start(), start()]);
+    expect(both.filter((r) => r.stdout.includes('memory_context'))).toHaveLength(1);
+    for (const r of both) expect(r.code).toBe(0);
+  });
+
   it('installs, keeps others, reinstalls idempotently, and removes exactly its hooks', () => {
     const box = sandbox();
     const repo = makeRepo(box);
@@ -214,7 +234,8 @@ describe('Claude Code hooks', () => {
       expect(ours.command).toMatch(new RegExp(`^/\\S+ hook ${event}$`));
       expect(fs.existsSync(ours.command.split(' ')[0])).toBe(true);
     }
-    expect(settings.hooks.PostToolUse.at(-1).matcher).toBe('Read|Write|Edit|MultiEdit|NotebookEdit|Bash');
+    expect(settings.hooks.PostToolUse.at(-1).matcher).toBe('Read|Write|Edit|MultiEdit|NotebookEdit');
+    expect(settings.hooks.PostToolUseFailure.at(-1).matcher).toBe('Bash');
     memOk(repo, box.env, ['init', '--claude']);
     expect(fs.readFileSync(file, 'utf8')).toBe(once);
     memOk(repo, box.env, ['init', '--claude', '--remove']);
