@@ -18,6 +18,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`git-mem ${VERSION}\n`);
     return 0;
   }
+  if (argv[0] === '__complete') {
+    // Shell completion: must answer in milliseconds, so before yargs or anything else loads.
+    const { runComplete } = await import('./cli/complete.ts');
+    return runComplete(argv.slice(1), process.cwd(), process.env, (t) => process.stdout.write(t));
+  }
   if (INDEX_COMMANDS.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) preloadIndexEngine();
   const { systemIo } = await import('./io/io.ts');
   const io = systemIo(process.env, argv);
@@ -32,6 +37,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      // Help is rendered from the command modules' declarations, without yargs or a context (cli/help.ts).
+      const help = await (await import('./cli/help.ts')).fastHelp(argv);
+      if (help !== undefined) {
+        io.out(help);
+        return 0;
+      }
+    }
     const [{ AppContext }, { runCli }] = await Promise.all([import('./context.ts'), import('./cli/index.ts')]);
     await runCli(argv, new AppContext(process.cwd(), process.env, io, now));
     return 0;

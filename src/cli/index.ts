@@ -3,18 +3,7 @@ import yargs from 'yargs';
 import type { AppContext } from '../context.ts';
 import { UsageError } from '../core/errors.ts';
 import { VERSION } from '../version.ts';
-import { captureCommand } from './commands/capture.ts';
-import { editCommand, resolveCommand } from './commands/edit.ts';
-import { forgetCommand } from './commands/forget.ts';
-import { hookCommand } from './commands/hook.ts';
-import { hydrateCommand } from './commands/hydrate.ts';
-import { indexCommand } from './commands/index-cmd.ts';
-import { initCommand } from './commands/init.ts';
-import { listCommand } from './commands/list.ts';
-import { namespacesCommand } from './commands/namespaces.ts';
-import { showCommand } from './commands/show.ts';
-import { recallCommand } from './commands/recall.ts';
-import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
+import { type AnyCommand, commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
 
 /** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag. */
 function attachStdinDash(argv: readonly string[]): string[] {
@@ -27,33 +16,31 @@ function attachStdinDash(argv: readonly string[]): string[] {
   return out;
 }
 
+function namesOf(c: AnyCommand): string[] {
+  const command = Array.isArray(c.command) ? c.command[0] : c.command;
+  return [String(command ?? '').split(' ')[0]!, ...[c.aliases ?? []].flat()];
+}
+
 export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
   const parser = yargs(attachStdinDash(argv))
-    .scriptName('git mem')
-    .usage('$0 <command> [options]\n\nPersistent, searchable memory for AI coding agents, stored in git notes (refs/notes/mem/<namespace>).')
-    .command(captureCommand(ctx))
-    .command(showCommand(ctx))
-    .command(listCommand(ctx))
-    .command(editCommand(ctx))
-    .command(resolveCommand(ctx))
-    .command(forgetCommand(ctx))
-    .command(namespacesCommand(ctx))
-    .command(recallCommand(ctx))
-    .command(hydrateCommand(ctx))
-    .command(indexCommand(ctx))
-    .command(initCommand(ctx))
-    .command(pullCommand(ctx))
-    .command(pushCommand(ctx))
-    .command(syncCommand(ctx))
-    .command(hookCommand(ctx))
-    .option('color', { type: 'boolean', describe: 'Colour output (default: on a TTY, unless NO_COLOR is set); --no-color turns it off' })
-    .demandCommand(1, 'give a command; see git mem --help')
+    .scriptName(SCRIPT_NAME)
+    .usage(`$0 <command> [options]\n\n${ROOT_DESCRIPTION}`);
+  // Commands are listed in registry.ts, which the help, man page and completions read too.
+  // Register only the command being run when it is known: yargs renders (and caches) help for
+  // every registered command before a handler runs, which costs tens of milliseconds for all.
+  const all = commandModules(ctx);
+  const first = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
+  const chosen = first ? all.filter((c) => namesOf(c).includes(first)) : [];
+  for (const command of chosen.length ? chosen : all) parser.command(command);
+  parser
+    .options(GLOBAL_OPTIONS)
+    .demandCommand(1, 'give a command')
     .recommendCommands()
     .strict()
     .help()
     .alias('help', 'h')
     .version(VERSION)
-    .epilogue('Exit codes: 0 ok, 1 error, 2 bad usage or input.')
+    .epilogue(ROOT_EPILOGUE)
     .wrap(Math.min(100, process.stdout.columns || 100))
     .exitProcess(false)
     .fail((message, err) => {

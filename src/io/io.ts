@@ -14,8 +14,18 @@ export interface Io {
   readStdin(): Promise<string>;
 }
 
+/**
+ * The last of --color / --no-color (before any `--`) decides; then NO_COLOR (set and not
+ * empty, as no-color.org says) turns colour off and FORCE_COLOR on; else colour on a TTY.
+ */
 export function colorEnabled(env: NodeJS.ProcessEnv, isTTY: boolean, argv: readonly string[]): boolean {
-  if (argv.includes('--no-color') || 'NO_COLOR' in env) return false;
+  const end = argv.indexOf('--');
+  const flags = end === -1 ? argv : argv.slice(0, end);
+  for (let i = flags.length - 1; i >= 0; i--) {
+    if (flags[i] === '--no-color' || flags[i] === '--color=false') return false;
+    if (flags[i] === '--color' || flags[i] === '--color=true') return true;
+  }
+  if (env.NO_COLOR) return false;
   if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
   return isTTY && env.TERM !== 'dumb';
 }

@@ -2,15 +2,22 @@
  * Recall: ranked search over the memories. Lexical search is BM25F over the
  * index's FTS4 table (summary and tags weighted above the body, porter
  * stemming, stop words dropped, terms OR-ed, the last also as a prefix).
+ * Semantic search ranks by cosine similarity of sentence embeddings
+ * (services/semantic.ts); hybrid fuses both rankings by reciprocal rank fusion.
+ * Without a model, semantic and hybrid run lexical, with a one-line notice.
  */
-import { UsageError } from '../core/errors.ts';
+import { errorMessage, UsageError } from '../core/errors.ts';
+import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import type { Memory, Status } from '../core/memory.ts';
 import { bm25, buildLexicalQuery, decodeMatchinfo, DEFAULT_WEIGHTS } from '../core/rank.ts';
 import type { AppContext } from '../context.ts';
+import type { SearchFilter } from '../stores/index/memory-index.ts';
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
 export type RecallMode = (typeof RECALL_MODES)[number];
 export const DEFAULT_RECALL_LIMIT = 10;
+/** Hybrid fuses this many of each ranking's best (at least; more when the limit is larger). */
+export const FUSION_DEPTH = 50;
 
 export interface RecallOptions {
   query: string;
@@ -24,11 +31,22 @@ export interface RecallOptions {
   until?: string;
   limit?: number;
   mode?: RecallMode;
+  /**
+   * May fetch a missing embedding model (on first semantic use, where a
+   * network exists). The command line passes true; hooks never do.
+   */
+  download?: boolean;
+  /** Longest time spent embedding memories that have no vector yet (default semantic.ts EMBED_BUDGET_MS). */
+  embedBudgetMs?: number;
 }
 
 export interface RecallHit {
   memory: Memory;
-  /** Higher is better; comparable only within one result list. */
+  /**
+   * Higher is better; comparable only within one result list. Lexical: BM25;
+   * semantic: cosine similarity; hybrid: the RRF score divided by its maximum
+   * (1 = ranked first by both).
+   */
   score: number;
 }
 
@@ -38,7 +56,7 @@ export interface RecallResult {
   mode: RecallMode;
   /** The query terms searched for (stop words removed). */
   terms: string[];
-  /** One line for stderr when the mode asked for could not run as such. */
+  /** One line for stderr when the mode asked for could not run as such, or ran on part of the memories. */
   notice?: string;
 }
 
@@ -48,13 +66,51 @@ export async function recall(ctx: AppContext, options: RecallOptions): Promise<R
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
   const requested = options.mode ?? 'hybrid';
-  const notice = requested === 'lexical' ? undefined : `no embedding model is available; ${requested} recall falls back to lexical search`;
 
+  // The model loads while the index opens (each has I/O to wait on).
+  const pending = requested === 'lexical' ? undefined : import('./model.ts').then((m) => m.openEmbedder(ctx, { download: options.download, threads: 1 }));
+  // Awaited below; if opening the index fails first, its rejection must not surface as unhandled.
+  pending?.catch(() => {});
   const index = await ctx.index();
-  const hits = index.search(
-    query.match,
-    { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses, since: options.since, until: options.until, limit },
-    (info) => bm25(decodeMatchinfo(info), { weights: DEFAULT_WEIGHTS }, query.groups),
-  );
-  return { hits, mode: 'lexical', terms: query.terms, ...(notice ? { notice } : {}) };
+  const filter: SearchFilter = { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses, since: options.since, until: options.until };
+  const lexical = (n: number) => index.search(query.match, { ...filter, limit: n }, (info) => bm25(decodeMatchinfo(info), { weights: DEFAULT_WEIGHTS }, query.groups));
+  const lexicalOnly = (notice?: string): RecallResult => ({ hits: lexical(limit), mode: 'lexical', terms: query.terms, ...(notice ? { notice } : {}) });
+  if (!pending) return lexicalOnly();
+
+  const opened = await pending;
+  const fallback = `${requested} recall falls back to lexical search`;
+  if (!('embedder' in opened)) return lexicalOnly(`${opened.notice}; ${fallback}`);
+
+  const { semanticRank, memoriesOf } = await import('./semantic.ts');
+  const depth = Math.max(FUSION_DEPTH, limit);
+  let ranking;
+  try {
+    ranking = await semanticRank(ctx, index, opened.embedder, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
+  } catch (err) {
+    return lexicalOnly(`embedding failed (${errorMessage(err).split('\n')[0]}); ${fallback}`);
+  }
+  const { report } = ranking;
+  const notice =
+    report.covered < report.total
+      ? `semantic search covered ${report.covered} of ${report.total} memories; the rest are embedded by later recalls, or now by git mem model embed`
+      : undefined;
+
+  if (requested === 'semantic') return { hits: memoriesOf(index, ranking.ranked), mode: 'semantic', terms: query.terms, ...(notice ? { notice } : {}) };
+
+  const lexicalHits = lexical(depth);
+  const fused = reciprocalRankFusion<{ key: string; id?: number; memory?: Memory }>(
+    [lexicalHits.map((h) => ({ key: h.memory.key, memory: h.memory })), ranking.ranked.map((r) => ({ key: r.item.key, id: r.item.id }))],
+    (x) => x.key,
+    RRF_K,
+  ).slice(0, limit);
+  // Memories the lexical ranking did not return are read by row id.
+  const byKey = new Map(lexicalHits.map((h) => [h.memory.key, h.memory]));
+  const needed = fused.filter((f) => !byKey.has(f.item.key) && f.item.id !== undefined).map((f) => f.item.id!);
+  for (const m of index.byIds(needed)) byKey.set(m.key, m);
+  const top = maxFusedScore(2, RRF_K);
+  const hits = fused.flatMap((f) => {
+    const memory = byKey.get(f.item.key);
+    return memory ? [{ memory, score: f.score / top }] : [];
+  });
+  return { hits, mode: 'hybrid', terms: query.terms, ...(notice ? { notice } : {}) };
 }

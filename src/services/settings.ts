@@ -28,21 +28,114 @@ export interface Settings {
 export const SECRETS_MODES = ['redact', 'block', 'warn'] as const;
 export type SecretsMode = (typeof SECRETS_MODES)[number];
 
-function parseBool(value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined) return fallback;
-  const v = value.trim().toLowerCase();
-  if (['true', 'yes', 'on', '1', ''].includes(v)) return true;
-  if (['false', 'no', 'off', '0'].includes(v)) return false;
-  return fallback;
+/** Where a setting's effective value came from. */
+export type SettingSource = 'default' | 'git config' | 'environment';
+
+/**
+ * One setting: its git config key (as documented; git matches the section and
+ * the last part case-insensitively), the environment variable that overrides
+ * it, its default, and how its text is read. `git mem config`, `git mem
+ * doctor`, the man page and loadSettings() all read this one table.
+ */
+export interface SettingDefinition<T> {
+  key: string;
+  env?: string;
+  /** How the value is written: for the docs and `git mem config`. */
+  kind: 'boolean' | 'list' | 'choice';
+  choices?: readonly string[];
+  /** Several values (`git config --add`); the environment variable takes a comma- or space-separated list. */
+  multi: boolean;
+  /** The default as shown to users. */
+  defaultText: string;
+  describe: string;
+  /** The effective value from the values found (config: all of them, in order; environment: one). Never throws. */
+  parse(values: readonly string[]): { value: T; problem?: string };
 }
 
 function splitList(values: readonly string[]): string[] {
   return values.flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
 }
 
-function secretsMode(value: string | undefined): SecretsMode {
-  const v = value?.trim().toLowerCase();
-  return (SECRETS_MODES as readonly string[]).includes(v ?? '') ? (v as SecretsMode) : 'redact';
+function boolSetting(key: string, env: string, fallback: boolean, describe: string): SettingDefinition<boolean> {
+  return {
+    key,
+    env,
+    kind: 'boolean',
+    multi: false,
+    defaultText: String(fallback),
+    describe,
+    parse: (values) => {
+      const raw = values.at(-1);
+      if (raw === undefined) return { value: fallback };
+      const v = raw.trim().toLowerCase();
+      if (['true', 'yes', 'on', '1', ''].includes(v)) return { value: true };
+      if (['false', 'no', 'off', '0'].includes(v)) return { value: false };
+      return { value: fallback, problem: `'${raw}' is not a boolean; using ${fallback}` };
+    },
+  };
+}
+
+function choiceSetting<C extends string>(key: string, env: string, choices: readonly C[], fallback: C, describe: string): SettingDefinition<C> {
+  return {
+    key,
+    env,
+    kind: 'choice',
+    choices,
+    multi: false,
+    defaultText: fallback,
+    describe,
+    parse: (values) => {
+      const raw = values.at(-1);
+      if (raw === undefined) return { value: fallback };
+      const v = raw.trim().toLowerCase();
+      return (choices as readonly string[]).includes(v) ? { value: v as C } : { value: fallback, problem: `'${raw}' is not one of ${choices.join(', ')}; using ${fallback}` };
+    },
+  };
+}
+
+function listSetting(key: string, env: string | undefined, describe: string): SettingDefinition<string[]> {
+  return { key, ...(env ? { env } : {}), kind: 'list', multi: true, defaultText: '(none)', describe, parse: (values) => ({ value: splitList(values) }) };
+}
+
+/** Every setting, in the order `git mem config` lists them. */
+export const SETTINGS = {
+  namespaces: listSetting('mem.namespaces', 'GIT_MEM_NAMESPACES', 'Namespaces besides the built-in ones (names match [a-z][a-z0-9-]*)'),
+  autoCapture: boolSetting('mem.autoCapture', 'GIT_MEM_AUTO_CAPTURE', true, 'Claude Code hooks capture high-confidence statements (decisions, learnings, blockers) on their own'),
+  pullOnStart: boolSetting('mem.hooks.pullOnStart', 'GIT_MEM_HOOKS_PULL_ON_START', false, 'The SessionStart hook pulls memories first, bounded in time'),
+  pushOnEnd: boolSetting('mem.hooks.pushOnEnd', 'GIT_MEM_HOOKS_PUSH_ON_END', false, 'The SessionEnd hook pushes memories, in a detached process'),
+  secrets: choiceSetting('mem.secrets', 'GIT_MEM_SECRETS', SECRETS_MODES, 'redact', 'What a capture does with a detected secret: redact it, block the capture, or warn and store it as is'),
+  secretsAllow: listSetting('mem.secrets.allow', undefined, 'SHA-256 digests of values that look like secrets but are not (git-mem prints the digest in its warnings)'),
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+type SettingValue<K extends SettingName> = ReturnType<(typeof SETTINGS)[K]['parse']>['value'];
+
+/** How git spells a key in `git config -l` / `git var -l`: section and variable lowercased, subsection as written. */
+export function configLookupKey(key: string): string {
+  const parts = key.split('.');
+  if (parts.length < 2) return key.toLowerCase();
+  const first = parts[0]!.toLowerCase();
+  const last = parts[parts.length - 1]!.toLowerCase();
+  return [first, ...parts.slice(1, -1), last].join('.');
+}
+
+export interface ResolvedSetting<T> {
+  value: T;
+  source: SettingSource;
+  /** The raw values it was read from (none for a default). */
+  raw: string[];
+  /** Set when the text given could not be used (then the value is the default). */
+  problem?: string;
+}
+
+/** A setting's effective value: the environment variable if set, else git config, else the default. */
+export function resolveSetting<K extends SettingName>(name: K, config: ReadonlyMap<string, readonly string[]>, env: NodeJS.ProcessEnv): ResolvedSetting<SettingValue<K>> {
+  const def = SETTINGS[name] as SettingDefinition<SettingValue<K>>;
+  const fromEnv = def.env !== undefined ? env[def.env] : undefined;
+  const fromConfig = config.get(configLookupKey(def.key)) ?? [];
+  const [source, raw]: [SettingSource, string[]] = fromEnv !== undefined ? ['environment', [fromEnv]] : fromConfig.length ? ['git config', [...fromConfig]] : ['default', []];
+  const { value, problem } = def.parse(raw);
+  return { value, source, raw, ...(problem ? { problem } : {}) };
 }
 
 export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
@@ -54,20 +147,19 @@ export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
     config.set(key, [...(config.get(key) ?? []), line.slice(eq + 1)]);
   }
   const last = (key: string) => config.get(key)?.at(-1);
-  const extra = env.GIT_MEM_NAMESPACES !== undefined ? splitList([env.GIT_MEM_NAMESPACES]) : splitList(config.get('mem.namespaces') ?? []);
-  const { namespaces, invalid } = resolveNamespaces(extra);
+  const get = <K extends SettingName>(name: K) => resolveSetting(name, config, env).value;
+  const { namespaces, invalid } = resolveNamespaces(get('namespaces'));
   const committerIdent = last('GIT_COMMITTER_IDENT') ?? `git-mem <git-mem@localhost> ${Math.floor(Date.now() / 1000)} +0000`;
   const author = (last('GIT_AUTHOR_IDENT') ?? committerIdent).replace(/\s+\d+\s+[+-]\d{4}$/, '');
-  const bool = (key: string, envName: string, fallback: boolean) => parseBool(env[envName] ?? last(key), fallback);
   return {
     namespaces,
     invalidNamespaces: invalid,
     committerIdent,
     author,
-    autoCapture: bool('mem.autocapture', 'GIT_MEM_AUTO_CAPTURE', true),
-    pullOnStart: bool('mem.hooks.pullonstart', 'GIT_MEM_HOOKS_PULL_ON_START', false),
-    pushOnEnd: bool('mem.hooks.pushonend', 'GIT_MEM_HOOKS_PUSH_ON_END', false),
-    secrets: secretsMode(env.GIT_MEM_SECRETS ?? last('mem.secrets')),
-    secretsAllow: splitList(config.get('mem.secrets.allow') ?? []),
+    autoCapture: get('autoCapture'),
+    pullOnStart: get('pullOnStart'),
+    pushOnEnd: get('pushOnEnd'),
+    secrets: get('secrets'),
+    secretsAllow: get('secretsAllow'),
   };
 }

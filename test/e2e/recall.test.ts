@@ -110,6 +110,8 @@ describe('git mem recall', () => {
   it('falls back to lexical search with a one-line notice when semantic or hybrid is asked for', () => {
     const box = sandbox();
     const { repo, ids } = seeded(box);
+    // No model in the sandbox's cache, and none fetched even where a network exists (semantic.test.ts covers fetching).
+    box.env.GIT_MEM_MODEL_DOWNLOAD = 'false';
     for (const mode of ['semantic', 'hybrid']) {
       const r = mem(repo, box.env, ['recall', 'flaky', '--mode', mode]);
       expect(r.code, mode).toBe(0);

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
+import { outPaged } from '../../io/pager.ts';
 import { json } from '../../io/render.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, HYDRATE_LEVELS, type HydrateLevel, hydrate } from '../../services/hydrate.ts';
 import { jsonOption } from '../shared.ts';
@@ -26,7 +27,8 @@ export function hydrateCommand(ctx: AppContext): CommandModule<object, HydrateAr
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const h = await hydrate(ctx, argv.id, { level: argv.level, maxFiles: argv['max-files'], maxBytes: argv['max-bytes'] });
-      ctx.io.out(argv.json ? json(hydratedJson(h)) : hydratedText(h, ctx.io.color));
+      if (argv.json) ctx.io.out(json(hydratedJson(h)));
+      else await outPaged(ctx, hydratedText(h, ctx.io.color));
     },
   };
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { canonicalTime, parseDateArg } from '../../core/time.ts';
+import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, memoryLine } from '../../io/render.ts';
 import { listMemories } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
@@ -48,7 +49,7 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         limit: argv.limit,
       });
       if (argv.json) ctx.io.out(json(memories.map(memoryJson)));
-      else if (memories.length) ctx.io.out(memories.map((m) => memoryLine(m, now, ctx.io.color)).join('\n'));
+      else if (memories.length) await outPaged(ctx, memories.map((m) => memoryLine(m, now, ctx.io.color)).join('\n'));
     },
   };
 }

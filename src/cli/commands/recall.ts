@@ -55,6 +55,8 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         until: dateOption(argv.until, 'until', now),
         limit: argv.limit,
         mode: argv.mode,
+        // The command line may fetch the model on first semantic use; hooks never do.
+        download: true,
       });
       if (result.notice) ctx.io.err(`git-mem: ${result.notice}`);
       const c = ctx.io.color;

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { serializeMemory } from '../../core/note-format.ts';
+import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson } from '../../io/render.ts';
 import { findMemory } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
@@ -20,7 +21,8 @@ export function showCommand(ctx: AppContext): CommandModule<object, ShowArgs> {
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const m = await findMemory(ctx, argv.id);
-      ctx.io.out(argv.json ? json(memoryJson(m)) : serializeMemory(m));
+      if (argv.json) ctx.io.out(json(memoryJson(m)));
+      else await outPaged(ctx, serializeMemory(m));
     },
   };
 }

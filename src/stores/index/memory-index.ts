@@ -9,6 +9,7 @@ import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
 import { errorMessage, GitError } from '../../core/errors.ts';
 import { type IdQuery, type Memory, type Status, type Tombstone } from '../../core/memory.ts';
 import { parseNote } from '../../core/note-format.ts';
+import { embeddingHash } from '../../core/embedding.ts';
 import { sha1Hex } from '../../core/hash.ts';
 import { currentRevision } from '../../core/revisions.ts';
 import type { NotesStore } from '../git/notes-store.ts';
@@ -220,8 +221,8 @@ export class MemoryIndex {
     }
 
     const insertMemory = this.db.prepare(
-      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, updated, author, source, confidence, tiebreak)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, updated, author, source, confidence, tiebreak, ehash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
     // Rows inserted below get ids above this (INTEGER PRIMARY KEY: max + 1), so one statement indexes their text.
@@ -240,6 +241,7 @@ export class MemoryIndex {
             insertMemory.run([
               m.key, m.namespace, m.object, m.summary, m.body, JSON.stringify(m.tags), m.status, m.spec ?? null, m.phase ?? null,
               JSON.stringify(m.relatesTo), m.created, m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null, sha1Hex(doc.raw),
+              embeddingHash(m),
             ]);
           } else if (doc.kind === 'tombstone') {
             const t: Tombstone = doc.tombstone;
@@ -349,16 +351,50 @@ export class MemoryIndex {
     }
     hits.sort((x, y) => y.score - x.score || (x.created < y.created ? 1 : x.created > y.created ? -1 : 0) || (x.key < y.key ? -1 : 1));
     const top = filter.limit && filter.limit > 0 ? hits.slice(0, Math.floor(filter.limit)) : hits;
-    if (top.length === 0) return [];
-    const rows = new Map<number, Row>();
-    for (let i = 0; i < top.length; i += 500) {
-      const ids = top.slice(i, i + 500).map((h) => h.id);
-      for (const r of this.all(`SELECT * FROM memories WHERE id IN (${ids.map(() => '?').join(',')})`, ids)) rows.set(Number(r.id), r);
-    }
+    const rows = this.rowsById(top.map((h) => h.id));
     return top.flatMap((h) => {
       const row = rows.get(h.id);
       return row ? [{ memory: rowToMemory(row), score: h.score }] : [];
     });
+  }
+
+  private rowsById(ids: readonly number[]): Map<number, Row> {
+    const rows = new Map<number, Row>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const chunk = ids.slice(i, i + 500);
+      for (const r of this.all(`SELECT * FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) rows.set(Number(r.id), r);
+    }
+    return rows;
+  }
+
+  /** Memories by row id (as embeddingCandidates() gives them), in the order given; ids no longer present are skipped. */
+  byIds(ids: readonly number[]): Memory[] {
+    const rows = this.rowsById(ids);
+    return ids.flatMap((id) => {
+      const row = rows.get(id);
+      return row ? [rowToMemory(row)] : [];
+    });
+  }
+
+  /**
+   * Current memories matching the filter (its limit ignored), as semantic
+   * search needs them: row id, key and the hash of their embedding text, in row order.
+   */
+  embeddingCandidates(filter: SearchFilter): Array<{ id: number; key: string; hash: string }> {
+    const { where, params } = filterClause(filter);
+    // A plain scan: it reads most rows anyway, and through an index each is a lookup (twice as slow at 10,000).
+    const stmt = this.db.prepare(`SELECT id, key, ehash FROM memories NOT INDEXED WHERE ${where.join(' AND ')}`);
+    const out: Array<{ id: number; key: string; hash: string }> = [];
+    try {
+      stmt.bind(params);
+      while (stmt.step()) {
+        const [id, key, hash] = stmt.get();
+        out.push({ id: Number(id), key: String(key), hash: String(hash) });
+      }
+    } finally {
+      stmt.free();
+    }
+    return out;
   }
 
   /** Memories and tombstones stored in a namespace's notes, every revision counted. */

@@ -1,5 +1,5 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '2';
+export const INDEX_VERSION = '3';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -21,6 +21,8 @@ CREATE TABLE memories(
   source TEXT,
   confidence REAL,
   tiebreak TEXT NOT NULL,
+  -- Hash of the text semantic search embeds (core/embedding.ts): a stored vector is valid while it matches.
+  ehash TEXT NOT NULL DEFAULT '',
   current INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX memories_key ON memories(key);

@@ -1,0 +1,366 @@
+/**
+ * `git mem doctor`: checks what git-mem depends on and explains each problem
+ * with its fix. Read-only: it never repairs, refreshes the index or downloads.
+ *
+ * Statuses: ok; info (nothing wrong, something optional is not set up);
+ * warn (a problem that should be fixed); fail (git-mem cannot work properly).
+ * The command exits 1 when any check warns or fails.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import { errorMessage, GitMemError } from '../core/errors.ts';
+import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
+import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../hooks/events.ts';
+import { selfCommand } from '../io/self.ts';
+import { Git } from '../stores/git/git.ts';
+import { VERSION } from '../version.ts';
+import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
+import { probeIndex } from './index-probe.ts';
+import { modelStatus } from './model-status.ts';
+import { fetchRefspec } from './sync.ts';
+
+export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
+
+export interface Check {
+  /** Stable identifier, for scripts: `git`, `path`, `notes-refs`… */
+  id: string;
+  status: CheckStatus;
+  /** One line: what was found. */
+  message: string;
+  /** How to fix it (warn and fail; sometimes info). */
+  fix?: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  checks: Check[];
+}
+
+/** Oldest git with everything git-mem runs (`rev-parse --path-format=absolute` is 2.31). */
+export const MIN_GIT = [2, 31, 0] as const;
+/** A lock older than this is left over from a crashed process (stores/index/lock.ts takes it over after as long). */
+export const STALE_LOCK_MS = 15_000;
+
+function versionAtLeast(v: readonly number[], min: readonly number[]): boolean {
+  for (let i = 0; i < min.length; i++) {
+    const a = v[i] ?? 0;
+    const b = min[i] ?? 0;
+    if (a !== b) return a > b;
+  }
+  return true;
+}
+
+function realpath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    fs.accessSync(p, fs.constants.X_OK);
+    return fs.statSync(p).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The first `git-mem` on PATH, as git would find it. */
+export function findOnPath(env: NodeJS.ProcessEnv, name = 'git-mem'): string | null {
+  const exts = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    for (const ext of exts) {
+      const p = path.join(dir, name + ext);
+      if (isExecutable(p)) return p;
+    }
+  }
+  return null;
+}
+
+/** Splits a hook command line as a POSIX shell would (plain words and '…' quoting, which is all git-mem writes). */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let cur = '';
+  let inWord = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      cur += end === -1 ? line.slice(i + 1) : line.slice(i + 1, end);
+      i = end === -1 ? line.length : end;
+      inWord = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(cur);
+      cur = '';
+      inWord = false;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(cur);
+  return words;
+}
+
+function checkGit(ctx: AppContext): Check {
+  const r = new Git(ctx.cwd, ctx.env).exec(['--version']);
+  const m = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(r.stdout.toString('utf8'));
+  if (r.status !== 0 || !m) return { id: 'git', status: 'fail', message: 'git --version failed', fix: 'install git and put it on PATH' };
+  const v = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  const text = v.join('.');
+  return versionAtLeast(v, MIN_GIT)
+    ? { id: 'git', status: 'ok', message: `git ${text}` }
+    : { id: 'git', status: 'fail', message: `git ${text} is older than ${MIN_GIT.join('.')}`, fix: `install git ${MIN_GIT.join('.')} or newer` };
+}
+
+function checkPath(ctx: AppContext): Check {
+  const self = selfCommand();
+  const compiled = self.length === 1;
+  const found = findOnPath(ctx.env);
+  const here = compiled ? realpath(process.execPath) : self.join(' ');
+  if (!found) {
+    return {
+      id: 'path',
+      status: 'fail',
+      message: 'git-mem is not on PATH, so `git mem` does not find it',
+      fix: compiled ? `copy it to a directory on PATH: install -m 755 ${here} ~/.local/bin/git-mem (or make install)` : 'build and install it: npm run build && make install PREFIX=~/.local',
+    };
+  }
+  if (!compiled || realpath(found) === here) return { id: 'path', status: 'ok', message: `git mem runs ${found}` };
+  const theirs = spawnSync(found, ['--version'], { env: ctx.env, encoding: 'utf8', timeout: 5000 }).stdout?.trim() || 'unknown version';
+  return {
+    id: 'path',
+    status: 'warn',
+    message: `git mem runs ${found} (${theirs}), not this binary (${here}, git-mem ${VERSION})`,
+    fix: `put ${path.dirname(here)} before ${path.dirname(found)} on PATH, or install this binary over ${found}`,
+  };
+}
+
+function checkNotes(ctx: AppContext, checks: Check[]): void {
+  const git = ctx.repo.git;
+  const known = new Set(ctx.settings.namespaces.map((n) => n.name));
+  const refs = git
+    .run(['for-each-ref', '--format=%(refname) %(objecttype)', NOTES_REF_PREFIX])
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [ref = '', type = ''] = l.split(' ');
+      return { ns: ref.slice(NOTES_REF_PREFIX.length), ref, type };
+    });
+  if (refs.length === 0) checks.push({ id: 'notes-refs', status: 'info', message: `no memories yet (no ${NOTES_REF_PREFIX}* refs)`, fix: 'git mem capture <namespace> "<summary>"' });
+  for (const r of refs.filter((x) => x.type !== 'commit')) {
+    checks.push({ id: 'notes-refs', status: 'fail', message: `${r.ref} points at a ${r.type}, not a notes commit`, fix: `inspect it with git cat-file -t ${r.ref}; restore it from git reflog ${r.ref}` });
+  }
+  const good = refs.filter((x) => x.type === 'commit');
+  const unknown = good.filter((x) => !known.has(x.ns));
+  if (good.length) checks.push({ id: 'notes-refs', status: 'ok', message: `${good.length} namespace ref${good.length === 1 ? '' : 's'}: ${good.map((x) => x.ns).join(', ')}` });
+  for (const u of unknown) {
+    checks.push({ id: 'notes-refs', status: 'warn', message: `${u.ref} holds memories of a namespace that is not configured (${u.ns})`, fix: `git config --add mem.namespaces ${u.ns}` });
+  }
+  for (const name of ctx.settings.invalidNamespaces) {
+    checks.push({ id: 'config', status: 'warn', message: `mem.namespaces names an invalid namespace '${name}' (names match [a-z][a-z0-9-]*)`, fix: `git config --unset-all mem.namespaces '^${name}$'` });
+  }
+}
+
+function configValues(git: Git, key: string): string[] {
+  return git.exec(['config', '--get-all', key]).stdout.toString('utf8').split('\n').filter(Boolean);
+}
+
+function checkConfig(ctx: AppContext, checks: Check[]): void {
+  const git = ctx.repo.git;
+  const glob = `${NOTES_REF_PREFIX}*`;
+  if (configValues(git, 'notes.rewriteRef').includes(glob)) checks.push({ id: 'rewrite-ref', status: 'ok', message: `notes.rewriteRef includes ${glob}: memories follow their commits through amend and rebase` });
+  else checks.push({ id: 'rewrite-ref', status: 'warn', message: `notes.rewriteRef does not include ${glob}: memories stay behind when their commits are amended or rebased`, fix: 'git mem init' });
+
+  const remotes = git.run(['remote']).split('\n').filter(Boolean);
+  if (remotes.length === 0) checks.push({ id: 'fetch-refspec', status: 'info', message: 'no remotes: memories stay in this clone', fix: 'git remote add origin <url>, then git mem init' });
+  for (const remote of remotes) {
+    const spec = fetchRefspec({ spec: remote, name: remote });
+    if (configValues(git, `remote.${remote}.fetch`).includes(spec)) checks.push({ id: 'fetch-refspec', status: 'ok', message: `git fetch ${remote} brings memories (${spec})` });
+    else checks.push({ id: 'fetch-refspec', status: 'info', message: `git fetch ${remote} does not bring memories (git mem pull ${remote} still does)`, fix: `git mem init --remote ${remote}` });
+    for (const push of configValues(git, `remote.${remote}.push`)) {
+      if (push.startsWith('+') && push.includes(NOTES_REF_PREFIX)) {
+        checks.push({ id: 'push-refspec', status: 'warn', message: `remote.${remote}.push forces ${push.slice(1)}: a plain git push can overwrite memories others pushed`, fix: `git config --unset remote.${remote}.push '^\\${push}$' && git mem init --remote ${remote} --push-refspec` });
+      }
+    }
+  }
+}
+
+async function checkIndex(ctx: AppContext, checks: Check[]): Promise<void> {
+  const file = ctx.indexFile;
+  const probe = await probeIndex(file);
+  if (!probe.exists && !probe.error) checks.push({ id: 'index', status: 'info', message: `no index yet at ${file}; the first command that reads memories builds it`, fix: 'git mem index' });
+  else if (probe.error) checks.push({ id: 'index', status: 'fail', message: `index ${file} is unreadable: ${probe.error}`, fix: 'git mem index --rebuild (the notes are the truth; nothing is lost)' });
+  else if (probe.version !== probe.expectedVersion) {
+    checks.push({ id: 'index', status: 'info', message: `index was written by another version of git-mem (format ${probe.version ?? '?'}, this one uses ${probe.expectedVersion}); it is rebuilt on the next read`, fix: 'git mem index --rebuild' });
+  } else {
+    const tips = Object.fromEntries(ctx.notes.tips());
+    const behind = [...new Set([...Object.keys(tips), ...Object.keys(probe.tips ?? {})])].filter((ns) => tips[ns] !== probe.tips?.[ns]);
+    const size = `${(probe.bytes / 1024 / 1024).toFixed(1)} MB`;
+    checks.push(
+      behind.length
+        ? { id: 'index', status: 'ok', message: `index holds ${probe.memories} memories (${size}); behind the notes in ${behind.join(', ')}: it catches up on the next read`, fix: 'git mem index' }
+        : { id: 'index', status: 'ok', message: `index is up to date: ${probe.memories} memories (${size})` },
+    );
+  }
+  const dir = path.dirname(file);
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    // No mem directory yet.
+  }
+  for (const name of names.filter((n) => /^index\.sqlite\.\d+\.tmp$/.test(n))) {
+    const p = path.join(dir, name);
+    if (ageMs(p) > STALE_LOCK_MS) checks.push({ id: 'index', status: 'warn', message: `left-over temporary file ${p} from an interrupted index write`, fix: `rm ${p}` });
+  }
+}
+
+function ageMs(p: string): number {
+  try {
+    return Date.now() - fs.statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function checkLocks(ctx: AppContext, checks: Check[]): void {
+  const memDir = path.dirname(ctx.indexFile);
+  const locks = [`${ctx.indexFile}.lock`];
+  try {
+    for (const n of fs.readdirSync(path.join(memDir, 'sessions'))) if (n.endsWith('.lock')) locks.push(path.join(memDir, 'sessions', n));
+  } catch {
+    // No sessions yet.
+  }
+  const stale = locks.filter((p) => fs.existsSync(p) && ageMs(p) > STALE_LOCK_MS);
+  if (stale.length === 0) checks.push({ id: 'locks', status: 'ok', message: 'no stale lock files' });
+  for (const p of stale) {
+    let holder = '';
+    try {
+      holder = fs.readFileSync(p, 'utf8').trim();
+    } catch {
+      // Unreadable: say nothing about the holder.
+    }
+    checks.push({
+      id: 'locks',
+      status: 'warn',
+      message: `stale lock ${p} (${Math.round(ageMs(p) / 1000)} s old${/^\d+$/.test(holder) ? `, taken by process ${holder}` : ''})`,
+      fix: `if no git-mem is running: rm ${p}`,
+    });
+  }
+}
+
+function checkModel(ctx: AppContext, checks: Check[]): void {
+  const m = modelStatus(ctx);
+  if (m.state === 'ready') checks.push({ id: 'model', status: 'ok', message: `embedding model ready${m.location ? ` at ${m.location}` : ''}` });
+  else if (m.state === 'missing') checks.push({ id: 'model', status: 'info', message: `embedding model not found${m.location ? ` at ${m.location}` : ''}: ${m.detail}` });
+  else checks.push({ id: 'model', status: 'info', message: `embedding model not configured: ${m.detail}` });
+}
+
+interface InstalledHook {
+  event: string;
+  command: string;
+}
+
+function installedHooks(settings: unknown): InstalledHook[] {
+  const hooks = (settings as { hooks?: Record<string, unknown> } | null)?.hooks;
+  if (!hooks || typeof hooks !== 'object') return [];
+  const out: InstalledHook[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) continue;
+    for (const g of groups as Array<{ hooks?: unknown }>) {
+      for (const h of Array.isArray(g?.hooks) ? (g.hooks as Array<{ command?: unknown }>) : []) {
+        if (typeof h?.command === 'string' && OURS.test(h.command)) out.push({ event, command: h.command });
+      }
+    }
+  }
+  return out;
+}
+
+/** What a hook command runs: the git-mem executable it names, or null when it goes through `git mem` (PATH). */
+function hookTarget(command: string): string | null {
+  const words = shellWords(command);
+  if (words[0] === 'git' && words[1] === 'mem') return null;
+  return words[0] ?? null;
+}
+
+function checkClaude(ctx: AppContext, checks: Check[]): void {
+  let any = false;
+  for (const scope of SCOPES as readonly Scope[]) {
+    let file: string;
+    try {
+      file = settingsFile(ctx, scope);
+    } catch {
+      continue; // project and local scopes need a working tree
+    }
+    if (!fs.existsSync(file)) continue;
+    let settings: unknown;
+    try {
+      settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch (err) {
+      checks.push({ id: 'claude-hooks', status: 'fail', message: `${file} is not valid JSON (${errorMessage(err)}): Claude Code ignores it`, fix: `repair ${file}, then git mem init --claude --scope ${scope}` });
+      continue;
+    }
+    const hooks = installedHooks(settings);
+    if (hooks.length === 0) continue;
+    any = true;
+    const fix = `git mem init --claude${scope === 'project' ? '' : ` --scope ${scope}`}`;
+    const events = new Set(hooks.map((h) => normalizeEvent(h.event)).filter(Boolean));
+    const missing = HOOK_EVENTS.filter((e) => !events.has(e));
+    const problems: string[] = [];
+    if (missing.length) problems.push(`missing events: ${missing.join(', ')}`);
+    let fail = false;
+    for (const h of hooks) {
+      const target = hookTarget(h.command);
+      const event = normalizeEvent(h.event);
+      if (target === null) {
+        if (!MINIMAL_PATH.some((d) => fs.existsSync(path.join(d, 'git-mem')))) problems.push(`${h.event} runs \`git mem\`, but git-mem is not in ${MINIMAL_PATH.join(':')}, where a session started outside a shell looks`);
+      } else if (!isExecutable(target)) {
+        problems.push(`${h.event} runs ${target}, which does not exist or is not executable`);
+        fail = true;
+      } else if (event && h.command !== hookCommandLine(event as HookEvent) && realpath(target) !== realpath(selfCommand()[0]!)) {
+        problems.push(`${h.event} runs ${target}, not this git-mem (${selfCommand()[0]})`);
+      }
+    }
+    const unique = [...new Set(problems)];
+    if (unique.length === 0) checks.push({ id: 'claude-hooks', status: 'ok', message: `Claude Code hooks installed in ${file} (${scope}), all ${HOOK_EVENTS.length} events, pointing at this git-mem` });
+    else checks.push({ id: 'claude-hooks', status: fail ? 'fail' : 'warn', message: `Claude Code hooks in ${file} (${scope}): ${unique.join('; ')}`, fix });
+  }
+  if (!any) checks.push({ id: 'claude-hooks', status: 'info', message: 'Claude Code hooks are not installed', fix: 'git mem init --claude (project), --scope local or --scope user' });
+}
+
+export async function runDoctor(ctx: AppContext): Promise<DoctorReport> {
+  const checks: Check[] = [checkGit(ctx), checkPath(ctx)];
+  let inRepo = true;
+  try {
+    void ctx.repo;
+  } catch (err) {
+    if (!(err instanceof GitMemError)) throw err;
+    inRepo = false;
+    checks.push({ id: 'repository', status: 'info', message: `${err.message}: repository checks skipped` });
+  }
+  if (inRepo) {
+    const guarded = async (id: string, fn: () => void | Promise<void>) => {
+      try {
+        await fn();
+      } catch (err) {
+        checks.push({ id, status: 'fail', message: `could not check: ${errorMessage(err)}` });
+      }
+    };
+    await guarded('notes-refs', () => checkNotes(ctx, checks));
+    await guarded('config', () => checkConfig(ctx, checks));
+    await guarded('index', () => checkIndex(ctx, checks));
+    await guarded('locks', () => checkLocks(ctx, checks));
+  }
+  checkModel(ctx, checks);
+  if (inRepo || ctx.env.HOME) checkClaude(ctx, checks);
+  return { ok: !checks.some((c) => c.status === 'warn' || c.status === 'fail'), checks };
+}

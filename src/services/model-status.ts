@@ -1,0 +1,18 @@
+/**
+ * The embedding model's state, for `git mem doctor` and `git mem stats`:
+ * where the model is and whether it is complete, without loading or fetching it.
+ */
+import type { AppContext } from '../context.ts';
+import { describeModel } from './model.ts';
+
+export interface ModelStatus {
+  /** ready: present and loadable; missing: configured but not on disk; not-configured: no model to use. */
+  state: 'ready' | 'missing' | 'not-configured';
+  detail: string;
+  /** Where the model is or would be. */
+  location: string | null;
+}
+
+export function modelStatus(ctx: AppContext): ModelStatus {
+  return describeModel(ctx);
+}

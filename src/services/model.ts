@@ -1,0 +1,267 @@
+/**
+ * The embedding model as a use case: where it is, fetching it (on first
+ * semantic use where a network exists, or with `git mem model pull`), and
+ * loading it. Configuration: mem.modelPath / GIT_MEM_MODEL_PATH (a local copy,
+ * for machines without a network), mem.modelDownload / GIT_MEM_MODEL_DOWNLOAD
+ * (false: never fetch on first use), mem.modelUrl / GIT_MEM_MODEL_URL (a mirror).
+ */
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import { errorMessage, GitMemError } from '../core/errors.ts';
+import { progressBar } from '../io/progress.ts';
+import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
+import type { Embedder, LoadTimings } from '../stores/embed/embedder.ts';
+import { cachedModelDir, cacheRoot, DEFAULT_MODEL, DEFAULT_MODEL_URL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
+
+export type ModelSource = 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' | 'cache';
+
+export interface ModelConfig {
+  /** A local copy given by the user, and where that came from. */
+  modelPath?: { dir: string; source: 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' };
+  /** Fetch the model on first semantic use (default true). */
+  download: boolean;
+  url: string;
+}
+
+function parseBool(value: string | undefined, fallback: boolean): boolean {
+  const v = value?.trim().toLowerCase();
+  if (v === undefined) return fallback;
+  if (['true', 'yes', 'on', '1', ''].includes(v)) return true;
+  if (['false', 'no', 'off', '0'].includes(v)) return false;
+  return fallback;
+}
+
+/**
+ * The model settings: environment first, then git config (repository and
+ * global; outside a repository, global only). One `git config` process.
+ */
+export function readModelConfig(ctx: AppContext): ModelConfig {
+  const config = new Map<string, string>();
+  const r = spawnSync('git', ['config', '--get-regexp', '^mem\\.model'], { cwd: ctx.cwd, env: ctx.env, encoding: 'utf8' });
+  for (const line of (r.status === 0 ? r.stdout : '').split('\n')) {
+    const sp = line.indexOf(' ');
+    if (sp > 0) config.set(line.slice(0, sp).toLowerCase(), line.slice(sp + 1));
+  }
+  const envPath = ctx.env.GIT_MEM_MODEL_PATH;
+  const cfgPath = config.get('mem.modelpath');
+  const expand = (p: string) => path.resolve(ctx.cwd, p.replace(/^~(?=$|\/)/, ctx.env.HOME ?? '~'));
+  const modelPath = envPath ? { dir: expand(envPath), source: 'GIT_MEM_MODEL_PATH' as const } : cfgPath ? { dir: expand(cfgPath), source: 'mem.modelPath' as const } : undefined;
+  return {
+    ...(modelPath ? { modelPath } : {}),
+    download: parseBool(ctx.env.GIT_MEM_MODEL_DOWNLOAD ?? config.get('mem.modeldownload'), true),
+    url: ctx.env.GIT_MEM_MODEL_URL || config.get('mem.modelurl') || DEFAULT_MODEL_URL,
+  };
+}
+
+export interface ModelLocation {
+  config: ModelConfig;
+  source: ModelSource;
+  state: ModelState;
+  cacheDir: string;
+}
+
+export function locateModel(ctx: AppContext): ModelLocation {
+  const config = readModelConfig(ctx);
+  const dir = config.modelPath?.dir ?? cachedModelDir(ctx.env);
+  return { config, source: config.modelPath?.source ?? 'cache', state: inspectModel(dir), cacheDir: cacheRoot(ctx.env) };
+}
+
+/** Timeouts of the automatic fetch on first use: short, so a recall never hangs on a network that is not there. */
+const AUTO = { connectMs: 3000, stallMs: 10_000 };
+/** `git mem model pull`: asked for, so more patient. */
+const PULL = { connectMs: 15_000, stallMs: 30_000 };
+
+/**
+ * Fetches the default model into the cache. Errors are DownloadError with one
+ * line; a failure is recorded so that automatic attempts pause for an hour.
+ */
+export async function pullModel(ctx: AppContext, loc: ModelLocation, options: { auto?: boolean; onStart?: () => void } = {}): Promise<{ bytes: number; dir: string }> {
+  const dir = cachedModelDir(ctx.env);
+  const bar = progressBar(ctx.io, `fetching ${DEFAULT_MODEL}`, 'KiB');
+  try {
+    const { bytes } = await downloadModel({
+      baseUrl: loc.config.url,
+      dir,
+      ...(options.auto ? AUTO : PULL),
+      ...(options.onStart ? { onStart: options.onStart } : {}),
+      progress: (done, total) => bar.update(Math.round(done / 1024), Math.round(total / 1024)),
+    });
+    recordFailure(loc.cacheDir, null);
+    return { bytes, dir };
+  } catch (err) {
+    const reason = err instanceof DownloadError ? err.message : errorMessage(err);
+    recordFailure(loc.cacheDir, { at: ctx.now().toISOString(), reason });
+    throw new DownloadError(reason);
+  } finally {
+    bar.finish();
+  }
+}
+
+export type EmbedderResult = { embedder: Embedder & { timings: LoadTimings }; info: ModelInfo; location: ModelLocation } | { notice: string; location: ModelLocation };
+
+/**
+ * The embedder, or why there is none (one line, for stderr). With
+ * `download`, a missing default model is fetched first when the settings allow
+ * it and no attempt failed within the hour; hooks never pass it.
+ */
+export async function openEmbedder(ctx: AppContext, options: { download?: boolean; threads?: number } = {}): Promise<EmbedderResult> {
+  const location = locateModel(ctx);
+  const { config, state } = location;
+  if (!state.complete) {
+    if (config.modelPath) return { notice: `no embedding model at ${state.dir} (${config.modelPath.source}); it needs ${missingFiles(state)}`, location };
+    let why = 'git mem model pull fetches it';
+    const last = readFailure(location.cacheDir);
+    const recent = last && ctx.now().getTime() - Date.parse(last.at) < RETRY_AFTER_MS;
+    if (options.download && config.download && !recent) {
+      try {
+        // Said only once a server answered: where there is no network, the notice below is the one line printed.
+        await pullModel(ctx, location, { auto: true, onStart: () => ctx.io.err(`git-mem: fetching the embedding model ${DEFAULT_MODEL} (about 23 MB, once) into ${state.dir}`) });
+      } catch (err) {
+        why = `fetching it failed: ${errorMessage(err)}`;
+      }
+    } else if (recent && config.download) {
+      why = `the last fetch failed: ${last.reason}; git mem model pull retries`;
+    }
+    location.state = inspectModel(state.dir);
+    if (!location.state.complete) return { notice: `no embedding model is available (${why})`, location };
+  }
+  try {
+    const info = modelInfo(location.state.dir, location.source === 'cache' ? DEFAULT_MODEL : path.basename(location.state.dir));
+    const { loadEmbedder } = await import('../stores/embed/embedder.ts');
+    return { embedder: await loadEmbedder(info, ctx.env, { threads: options.threads }), info, location };
+  } catch (err) {
+    return { notice: `the embedding model at ${location.state.dir} could not be loaded (${oneLine(errorMessage(err))})`, location };
+  }
+}
+
+function missingFiles(state: ModelState): string {
+  return state.files
+    .filter((f) => f.bytes === null)
+    .map((f) => f.file)
+    .join(', ');
+}
+
+function oneLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim()) ?? text;
+  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
+}
+
+export function lastFailure(loc: ModelLocation): FailureRecord | null {
+  return readFailure(loc.cacheDir);
+}
+
+export interface ModelStatus {
+  model: string;
+  /** Where the files are looked for, and why there. */
+  path: string;
+  source: ModelSource;
+  present: boolean;
+  files: Array<{ file: string; bytes: number | null }>;
+  bytes: number;
+  modelId: string | null;
+  dimension: number | null;
+  download: { allowed: boolean; url: string; lastFailure: FailureRecord | null };
+  /** In a repository: how many current memories have a vector of this model. */
+  vectors?: { embedded: number; memories: number; file: string };
+  /** With --check: the model loaded and embedded a sentence (or why not). */
+  check?: { ok: true; runtimeMs: number; tokenizerMs: number; sessionMs: number; embedMs: number } | { ok: false; error: string };
+}
+
+export async function modelStatus(ctx: AppContext, options: { check?: boolean } = {}): Promise<ModelStatus> {
+  const loc = locateModel(ctx);
+  let info: ModelInfo | null = null;
+  if (loc.state.complete) {
+    try {
+      info = modelInfo(loc.state.dir, loc.source === 'cache' ? DEFAULT_MODEL : path.basename(loc.state.dir));
+    } catch {
+      // Reported as not loadable by --check; status stays cheap.
+    }
+  }
+  const status: ModelStatus = {
+    model: loc.source === 'cache' ? DEFAULT_MODEL : (info?.name ?? path.basename(loc.state.dir)),
+    path: loc.state.dir,
+    source: loc.source,
+    present: loc.state.complete,
+    files: loc.state.files,
+    bytes: loc.state.bytes,
+    modelId: info?.modelId ?? null,
+    dimension: info?.dimension || null,
+    download: { allowed: loc.config.download, url: loc.config.url, lastFailure: readFailure(loc.cacheDir) },
+  };
+  if (info) {
+    const vectors = await vectorCoverage(ctx, info.modelId);
+    if (vectors) status.vectors = vectors;
+  }
+  if (options.check) {
+    if (!loc.state.complete) status.check = { ok: false, error: `missing ${missingFiles(loc.state)}` };
+    else {
+      const opened = await openEmbedder(ctx);
+      if (!('embedder' in opened)) status.check = { ok: false, error: opened.notice };
+      else {
+        const t0 = performance.now();
+        try {
+          await opened.embedder.embed(['Why did we choose sql.js for the index?']);
+          const t = opened.embedder.timings;
+          const round = (x: number) => Math.round(x * 10) / 10;
+          status.check = { ok: true, runtimeMs: round(t.runtimeMs), tokenizerMs: round(t.tokenizerMs), sessionMs: round(t.sessionMs), embedMs: round(performance.now() - t0) };
+        } catch (err) {
+          status.check = { ok: false, error: oneLine(errorMessage(err)) };
+        }
+      }
+    }
+  }
+  return status;
+}
+
+/** Null outside a repository. */
+async function vectorCoverage(ctx: AppContext, modelId: string): Promise<ModelStatus['vectors'] | null> {
+  try {
+    void ctx.repo;
+  } catch {
+    return null;
+  }
+  const [{ VectorStore }, { vectorsFile }] = await Promise.all([import('../stores/embed/vector-store.ts'), import('./semantic.ts')]);
+  const index = await ctx.index();
+  const candidates = index.embeddingCandidates({});
+  const vectors = await new VectorStore(vectorsFile(ctx)).vectors(modelId);
+  return { embedded: candidates.filter((c) => vectors.get(c.key)?.hash === c.hash).length, memories: candidates.length, file: vectorsFile(ctx) };
+}
+
+export interface EmbedReport {
+  modelId: string;
+  memories: number;
+  embedded: number;
+  /** Already had a vector. */
+  reused: number;
+  embedMs: number;
+  load: LoadTimings;
+}
+
+/** `git mem model embed`: a vector for every current memory now, with no time budget; drops vectors of memories gone or changed. */
+export async function embedAll(ctx: AppContext, progress?: (done: number, total: number) => void): Promise<EmbedReport> {
+  const index = await ctx.index();
+  const opened = await openEmbedder(ctx);
+  if (!('embedder' in opened)) throw new GitMemError(opened.notice, 'git mem model pull, or set mem.modelPath');
+  const { backfill } = await import('./semantic.ts');
+  const candidates = index.embeddingCandidates({});
+  const { report } = await backfill(ctx, index, opened.embedder, candidates, { complete: true, progress });
+  return { modelId: opened.embedder.modelId, memories: report.total, embedded: report.embedded, reused: report.total - report.embedded, embedMs: report.embedMs, load: opened.embedder.timings };
+}
+
+/**
+ * One-line model state for `git mem doctor` and `git mem stats`
+ * (services/model-status.ts has the same shape): cheap and synchronous, never
+ * loads or fetches. "ready" means the files are all there (`git mem model
+ * status --check` loads it); "not-configured": the default model is not in the
+ * cache (recall fetches it on first use where it may).
+ */
+export function describeModel(ctx: AppContext): { state: 'ready' | 'missing' | 'not-configured'; detail: string; location: string | null } {
+  const loc = locateModel(ctx);
+  const where = loc.source === 'cache' ? 'cache' : loc.source;
+  if (loc.state.complete) return { state: 'ready', detail: `${loc.source === 'cache' ? DEFAULT_MODEL : path.basename(loc.state.dir)} (${where}, ${(loc.state.bytes / 1024 / 1024).toFixed(1)} MB)`, location: loc.state.dir };
+  if (loc.config.modelPath) return { state: 'missing', detail: `${loc.source} points at ${loc.state.dir}, which lacks ${missingFiles(loc.state)}; recall uses lexical search`, location: loc.state.dir };
+  const last = readFailure(loc.cacheDir);
+  const fetch = !loc.config.download ? 'automatic fetch is off (mem.modelDownload)' : last ? `last fetch failed: ${last.reason}` : 'fetched on first semantic recall';
+  return { state: 'not-configured', detail: `${DEFAULT_MODEL} is not in the cache (${fetch}); git mem model pull fetches it; until then recall uses lexical search`, location: loc.state.dir };
+}

@@ -1,0 +1,104 @@
+/**
+ * Semantic search: cosine similarity between the query's vector and the
+ * memories' stored vectors. Vectors are computed lazily: a search first embeds
+ * the memories it may return that have no vector for the current text and
+ * model (in batches, within a time budget), and stores them for next time.
+ */
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.ts';
+import type { Memory } from '../core/memory.ts';
+import type { Embedder } from '../stores/embed/embedder.ts';
+import { VectorStore, type VectorMap } from '../stores/embed/vector-store.ts';
+import type { MemoryIndex, SearchFilter } from '../stores/index/memory-index.ts';
+
+/** A recall spends at most this long embedding memories that have no vector yet; the rest wait for the next one. */
+export const EMBED_BUDGET_MS = 5000;
+/** Memories read and embedded per step (texts read from the index, then embedded and queued). */
+const STEP = 64;
+
+export function vectorsFile(ctx: AppContext): string {
+  return path.join(path.dirname(ctx.indexFile), 'vectors.sqlite');
+}
+
+export interface BackfillReport {
+  /** Memories the search could use (matching the filter). */
+  total: number;
+  /** Of those, how many have a vector now. */
+  covered: number;
+  /** Embedded by this call. */
+  embedded: number;
+  embedMs: number;
+}
+
+type Candidate = { id: number; key: string; hash: string };
+
+/**
+ * Embeds the candidates lacking a vector (within `budgetMs`, if given) and
+ * persists them; returns the vectors by candidate and what was done.
+ */
+export async function backfill(
+  ctx: AppContext,
+  index: MemoryIndex,
+  embedder: Embedder,
+  candidates: Candidate[],
+  options: { budgetMs?: number; complete?: boolean; progress?: (done: number, total: number) => void } = {},
+): Promise<{ vectors: VectorMap; report: BackfillReport }> {
+  const store = new VectorStore(vectorsFile(ctx));
+  const vectors = await store.vectors(embedder.modelId);
+  const has = (c: Candidate) => vectors.get(c.key)?.hash === c.hash;
+  const missing = candidates.filter((c) => !has(c));
+  const started = performance.now();
+  let embedded = 0;
+  for (let i = 0; i < missing.length; i += STEP) {
+    if (options.budgetMs !== undefined && performance.now() - started > options.budgetMs) break;
+    const step = missing.slice(i, i + STEP);
+    const hashOf = new Map(step.map((c) => [c.key, c.hash]));
+    const memories = index.byIds(step.map((c) => c.id));
+    const got = await embedder.embed(memories.map(embeddingText));
+    const rows = memories.map((m, n) => ({ key: m.key, hash: hashOf.get(m.key) ?? '', vec: got[n]! }));
+    store.add(embedder.modelId, rows);
+    for (const r of rows) vectors.set(r.key, { hash: r.hash, vec: r.vec });
+    embedded += rows.length;
+    options.progress?.(embedded, missing.length);
+  }
+  const embedMs = performance.now() - started;
+  // `complete`: the candidates are every current memory, so vectors of anything else are stale.
+  if (embedded > 0 || options.complete) await store.persist(embedder.modelId, options.complete ? new Map(candidates.map((c) => [c.key, c.hash])) : undefined);
+  const covered = candidates.filter(has).length;
+  return { vectors, report: { total: candidates.length, covered, embedded, embedMs } };
+}
+
+export interface SemanticRanking {
+  ranked: Array<Ranked<Candidate>>;
+  report: BackfillReport;
+}
+
+/** Candidates most similar to the query, best first, at most `limit`. */
+export async function semanticRank(
+  ctx: AppContext,
+  index: MemoryIndex,
+  embedder: Embedder,
+  query: string,
+  filter: SearchFilter,
+  options: { limit: number; budgetMs?: number; progress?: (done: number, total: number) => void },
+): Promise<SemanticRanking> {
+  // The query first: if the model cannot embed, nothing else is spent.
+  const [queryVector] = await embedder.embed([query]);
+  const candidates = index.embeddingCandidates(filter);
+  const { vectors, report } = await backfill(ctx, index, embedder, candidates, { budgetMs: options.budgetMs ?? EMBED_BUDGET_MS, complete: false, progress: options.progress });
+  const ranked = rankBySimilarity(queryVector!, candidates, (c) => {
+    const v = vectors.get(c.key);
+    return v?.hash === c.hash ? v.vec : undefined;
+  }, options.limit);
+  return { ranked, report };
+}
+
+export function memoriesOf(index: MemoryIndex, ranked: Array<Ranked<Candidate>>): Array<{ memory: Memory; score: number }> {
+  const memories = index.byIds(ranked.map((r) => r.item.id));
+  const byKey = new Map(memories.map((m) => [m.key, m]));
+  return ranked.flatMap((r) => {
+    const memory = byKey.get(r.item.key);
+    return memory ? [{ memory, score: r.score }] : [];
+  });
+}

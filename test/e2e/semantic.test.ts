@@ -1,0 +1,203 @@
+// Semantic and hybrid recall through the compiled binary, with the model generated
+// by test/helpers/tiny-model.mjs (GIT_MEM_MODEL_PATH), and the model's absence,
+// fetch and status. The fetch tests use a server on 127.0.0.1 (GIT_MEM_MODEL_URL).
+import fs from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { MODEL_FILES } from '../../src/stores/embed/model-files.ts';
+import { testModelDir } from '../helpers/model.ts';
+import { makeRepo, mem, memOk, type Sandbox, sandbox } from './helpers.ts';
+
+interface Hit {
+  id: string;
+  summary: string;
+  score: number;
+}
+
+const MODEL = testModelDir();
+let server: ChildProcess;
+let modelUrl = '';
+let countUrl = '';
+
+beforeAll(async () => {
+  server = spawn(process.execPath, [path.join(import.meta.dirname, '../helpers/model-server.mjs'), MODEL], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    server.stdout!.on('data', (d: Buffer) => {
+      const m = /port (\d+)/.exec(String(d));
+      if (m) resolve(m[1]!);
+    });
+    server.on('exit', () => reject(new Error('model server exited')));
+  });
+  modelUrl = `http://127.0.0.1:${port}/model`;
+  countUrl = `http://127.0.0.1:${port}/count`;
+});
+afterAll(() => {
+  server.kill();
+});
+
+const requests = async () => Number(await (await fetch(countUrl)).text());
+
+function seeded(box: Sandbox, env: NodeJS.ProcessEnv): { repo: string; ids: Record<string, string> } {
+  const repo = makeRepo(box);
+  const ids = {
+    sqljs: memOk(repo, env, ['capture', 'decisions', 'Use sql.js for the local index', '-m', 'No native modules to build; the wasm build runs on every platform.', '--tags', 'database,wasm']),
+    flaky: memOk(repo, env, ['capture', 'blockers', 'Flaky timeout in the sync integration tests', '-m', 'The remote fixture is slow to start.', '--tags', 'ci,tests']),
+    cache: memOk(repo, env, ['capture', 'learnings', 'Caching parsed notes trees cuts capture latency', '-m', 'Reading objects in one batch avoids a process per note.']),
+    windows: memOk(repo, env, ['capture', 'blockers', 'Windows paths break the index', '-m', 'Backslashes were not normalised.', '--status', 'resolved']),
+  };
+  return { repo, ids };
+}
+
+const recall = (repo: string, env: NodeJS.ProcessEnv, args: string[]) => {
+  const r = mem(repo, env, ['recall', '--json', ...args]);
+  expect(r.code, r.stderr).toBe(0);
+  return { hits: JSON.parse(r.stdout) as Hit[], stderr: r.stderr };
+};
+
+/** The model command is registered with the other commands by their owner; until then its tests skip (usage error, exit 2). */
+function needModelCommand(ctx: TestContext, repo: string, env: NodeJS.ProcessEnv): void {
+  if (mem(repo, env, ['model', 'status']).code === 2) ctx.skip();
+}
+
+describe('semantic recall with a model', () => {
+  it('runs semantic and hybrid recall with no fallback notice', () => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
+    const { repo, ids } = seeded(box, env);
+
+    const semantic = recall(repo, env, ['--mode', 'semantic', 'flaky sync tests']);
+    expect(semantic.stderr).toBe('');
+    // Every memory has a vector, so semantic search ranks them all; the one sharing the words first.
+    expect(semantic.hits.map((h) => h.id)).toHaveLength(4);
+    expect(semantic.hits[0]!.id).toBe(ids.flaky);
+    expect(semantic.hits[0]!.score).toBeGreaterThan(semantic.hits[1]!.score);
+    expect(semantic.hits[0]!.score).toBeLessThanOrEqual(1);
+
+    const hybrid = recall(repo, env, ['--mode', 'hybrid', 'flaky']);
+    expect(hybrid.stderr).toBe('');
+    expect(hybrid.hits[0]!.id).toBe(ids.flaky);
+    // Lexical search alone finds one memory; fusion adds the semantic ranking's.
+    expect(recall(repo, env, ['--mode', 'lexical', 'flaky']).hits).toHaveLength(1);
+    expect(hybrid.hits.length).toBeGreaterThan(1);
+    // Scores are RRF normalised to (0, 1]: 1 is first in both rankings.
+    expect(hybrid.hits[0]!.score).toBe(1);
+    // hybrid is the default mode; the plain output has one line per hit and nothing on stderr.
+    const plain = mem(repo, env, ['recall', 'flaky']);
+    expect(plain).toMatchObject({ code: 0, stderr: '' });
+    expect(plain.stdout.split('\n')[0]).toContain(ids.flaky!);
+
+    // Filters apply to the semantic ranking too.
+    const filtered = recall(repo, env, ['--mode', 'semantic', 'index', '--status', 'resolved']);
+    expect(filtered.hits.map((h) => h.id)).toEqual([ids.windows]);
+    expect(recall(repo, env, ['--mode', 'hybrid', 'flaky', '-n', 'decisions']).hits.map((h) => h.id)).toEqual([ids.sqljs]);
+  });
+
+  it('embeds new and edited memories on the next recall, and drops forgotten ones', () => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
+    const { repo, ids } = seeded(box, env);
+    recall(repo, env, ['--mode', 'semantic', 'index']);
+    memOk(repo, env, ['edit', ids.cache!, '--summary', 'Kubernetes operators need retries']);
+    const added = memOk(repo, env, ['capture', 'learnings', 'Kubernetes rollout retries', '-m', 'backoff']);
+    memOk(repo, env, ['forget', ids.windows!]);
+    const r = recall(repo, env, ['--mode', 'semantic', 'kubernetes retries']);
+    expect(r.stderr).toBe('');
+    expect(r.hits.map((h) => h.id).slice(0, 2).sort()).toEqual([ids.cache, added].sort());
+    expect(r.hits.map((h) => h.id)).not.toContain(ids.windows);
+    expect(fs.existsSync(path.join(repo, '.git', 'mem', 'vectors.sqlite'))).toBe(true);
+  });
+
+  it('model status reports the model, its source and the vectors; embed fills them', (ctx) => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
+    const { repo } = seeded(box, env);
+    needModelCommand(ctx, repo, env);
+    const text = memOk(repo, env, ['model', 'status']);
+    expect(text).toContain(MODEL);
+    expect(text).toContain('GIT_MEM_MODEL_PATH');
+    expect(text).toMatch(/present/);
+    const s = JSON.parse(memOk(repo, env, ['model', 'status', '--json']));
+    expect(s).toMatchObject({ path: MODEL, source: 'GIT_MEM_MODEL_PATH', present: true, dimension: 64, vectors: { embedded: 0, memories: 4 } });
+    expect(s.modelId).toMatch(/^git-mem-test\/tiny@[0-9a-f]{8}$/);
+    const embed = JSON.parse(memOk(repo, env, ['model', 'embed', '--json']));
+    expect(embed).toMatchObject({ memories: 4, embedded: 4, reused: 0 });
+    expect(JSON.parse(memOk(repo, env, ['model', 'embed', '--json']))).toMatchObject({ embedded: 0, reused: 4 });
+    expect(JSON.parse(memOk(repo, env, ['model', 'status', '--json'])).vectors).toMatchObject({ embedded: 4, memories: 4 });
+    const check = JSON.parse(memOk(repo, env, ['model', 'status', '--check', '--json'])).check;
+    expect(check.ok).toBe(true);
+    expect(check.embedMs).toBeGreaterThan(0);
+    // Outside a repository too, without the vectors line.
+    const outside = JSON.parse(memOk(box.root, env, ['model', 'status', '--json']));
+    expect(outside.present).toBe(true);
+    expect(outside).not.toHaveProperty('vectors');
+  });
+});
+
+describe('without a model', () => {
+  it('falls back to lexical with one notice line, and never fetches when told not to', async (ctx) => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_DOWNLOAD: 'false', GIT_MEM_MODEL_URL: modelUrl };
+    const { repo, ids } = seeded(box, env);
+    const before = await requests();
+    for (const mode of ['semantic', 'hybrid']) {
+      const r = recall(repo, env, ['--mode', mode, 'flaky']);
+      expect(r.hits.map((h) => h.id)).toEqual([ids.flaky]);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(/no embedding model is available .*falls back to lexical search/);
+    }
+    expect(await requests()).toBe(before);
+    needModelCommand(ctx, repo, env);
+    const s = JSON.parse(memOk(repo, env, ['model', 'status', '--json']));
+    expect(s).toMatchObject({ present: false, source: 'cache', path: path.join(box.root, '.cache', 'git-mem', 'models', 'Xenova', 'all-MiniLM-L6-v2') });
+    expect(memOk(repo, env, ['model', 'status'])).toMatch(/missing/);
+  });
+
+  it('a missing mem.modelPath copy is named in the notice', () => {
+    const box = sandbox();
+    const { repo } = seeded(box, box.env);
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: path.join(box.root, 'nowhere') };
+    const r = recall(repo, env, ['--mode', 'hybrid', 'flaky']);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('nowhere');
+    expect(r.stderr).toContain('falls back to lexical search');
+  });
+
+  it('fetches the model on first semantic use where a server answers, into the XDG cache', () => {
+    const box = sandbox();
+    const cache = path.join(box.root, 'xdg-cache');
+    const env = { ...box.env, GIT_MEM_MODEL_URL: modelUrl, XDG_CACHE_HOME: cache };
+    const { repo, ids } = seeded(box, env);
+    const r = recall(repo, env, ['--mode', 'hybrid', 'flaky']);
+    expect(r.hits[0]!.id).toBe(ids.flaky);
+    expect(r.hits.length).toBeGreaterThan(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/fetching the embedding model/)]);
+    for (const f of MODEL_FILES) expect(fs.existsSync(path.join(cache, 'git-mem', 'models', 'Xenova', 'all-MiniLM-L6-v2', f)), f).toBe(true);
+    // From now on it is there: no fetch, no notice.
+    expect(recall(repo, env, ['--mode', 'semantic', 'flaky']).stderr).toBe('');
+  });
+
+  it('gives up quickly on an unreachable server, then waits before trying again; model pull fetches it', (ctx) => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_URL: 'http://127.0.0.1:9/model' };
+    const { repo, ids } = seeded(box, env);
+    const started = Date.now();
+    const first = recall(repo, env, ['--mode', 'hybrid', 'flaky']);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(first.hits.map((h) => h.id)).toEqual([ids.flaky]);
+    expect(first.stderr.trim().split('\n')).toHaveLength(1);
+    expect(first.stderr).toMatch(/fetching it failed: cannot reach 127\.0\.0\.1:9/);
+    const second = recall(repo, env, ['--mode', 'hybrid', 'flaky']);
+    expect(second.stderr).toMatch(/the last fetch failed/);
+
+    needModelCommand(ctx, repo, env);
+    const failed = mem(repo, env, ['model', 'pull']);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr.trim().split('\n')).toHaveLength(1);
+    const ok = { ...env, GIT_MEM_MODEL_URL: modelUrl };
+    expect(memOk(repo, ok, ['model', 'pull'])).toMatch(/^fetched .* into /);
+    expect(memOk(repo, ok, ['model', 'pull'])).toMatch(/already present/);
+    expect(JSON.parse(memOk(repo, ok, ['model', 'status', '--json']))).toMatchObject({ present: true, source: 'cache', download: { lastFailure: null } });
+    expect(recall(repo, env, ['--mode', 'hybrid', 'flaky']).stderr).toBe('');
+  });
+});
