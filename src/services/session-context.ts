@@ -32,9 +32,11 @@ export async function sessionStartContext(ctx: AppContext): Promise<string> {
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
   const recentDecisions = index.list({ namespaces: ['decisions'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: 20 });
   const topic = workTopic(ctx);
-  const semantic = async (ns: string) => {
-    const hits = await related(ctx, topic, [ns], 10);
-    return hits.length ? hits : index.list({ namespaces: [ns], statuses: ['active'], limit: 10 });
+  // One search for both namespaces: each search scores every memory that matches a word.
+  const hits = await related(ctx, topic, ['learnings', 'patterns'], 20);
+  const semantic = (ns: string) => {
+    const mine = hits.filter((m) => m.namespace === ns);
+    return mine.length ? mine : index.list({ namespaces: [ns], statuses: ['active'], limit: 10 });
   };
   return buildMemoryContext({
     project: path.basename(path.dirname(ctx.repo.commonDir)),
@@ -43,8 +45,8 @@ export async function sessionStartContext(ctx: AppContext): Promise<string> {
     blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 20 }),
     decisions: recentDecisions.length ? recentDecisions : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 5 }),
     pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: 10 }),
-    learnings: await semantic('learnings'),
-    patterns: await semantic('patterns'),
+    learnings: semantic('learnings'),
+    patterns: semantic('patterns'),
   });
 }
 

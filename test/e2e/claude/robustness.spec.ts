@@ -88,12 +88,8 @@ describe('Claude Code sessions: robustness', () => {
     expect(problems.join('\n')).toContain('boom');
   });
 
-  // Known bug (reported, not fixed here): Claude Code sends a failed Bash command to
-  // PostToolUseFailure (with `error`, no `tool_response`), which git-mem does not
-  // register, and a successful one's tool_response.stderr is empty (stderr is merged
-  // into stdout). So the README's "after a failed Bash command with a strong signal:
-  // a capture suggestion" never happens with the real client. Flip to `it` once fixed.
-  it.fails('BUG: a failed Bash command with a strong signal brings a capture suggestion', async () => {
+  // Claude Code sends a failed Bash command to PostToolUseFailure (with `error`, no `tool_response`).
+  it('a failed Bash command with a strong signal brings a capture suggestion', async () => {
     const w = await world();
     w.api.script([bash("echo 'error: blocked by missing registry credentials' >&2; exit 1")], 'The install is blocked.');
     const run = await claudeOk(w, 'Install the dependencies');
