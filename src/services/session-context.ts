@@ -72,7 +72,10 @@ export async function fileMemories(ctx: AppContext, file: string, sessionId: str
   const log = ctx.repo.git.exec(['log', '--format=%H', '-n', '30', `--since=${since}`, '--', file]);
   const commits = log.status === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   const attached = commits.length ? index.list({ objects: commits, statuses: ['active'], limit: 10 }) : [];
-  const byPath = await related(ctx, pathQuery(file), [], 10);
+  // Words from the path inside the project only: the directories above it (home, tmp, the repo's
+  // own name) would match unrelated memories.
+  const inside = path.relative(ctx.cwd, file);
+  const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10);
   const candidates = [...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
   return updateSession(ctx.repo.commonDir, sessionId, (s) => {
     const fresh = candidates.filter((m) => !s.injected.includes(m.key)).slice(0, limit);

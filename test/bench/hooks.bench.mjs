@@ -29,9 +29,10 @@ if (!hook('UserPromptSubmit', { prompt: 'remind me why did we choose the index c
 
 const gitVersion = timeRuns(RUNS, () => sh(repo, env, 'git', ['--version']));
 const notesShow = timeRuns(RUNS, () => sh(repo, env, 'git', ['notes', '--ref=refs/notes/mem/decisions', 'show', 'HEAD']));
-const sessionStart = timeRuns(RUNS, () => hook('SessionStart', { source: 'startup' }));
+// A fresh session each run: within one session a repeated event is answered once.
+const sessionStart = timeRuns(RUNS, (i) => hook('SessionStart', { session_id: `start-${i}`, source: 'startup' }));
 const promptPlain = timeRuns(RUNS, () => hook('UserPromptSubmit', { prompt: 'Write a factorial function in TypeScript with tests' }));
-const promptRecall = timeRuns(RUNS, () => hook('UserPromptSubmit', { prompt: 'remind me why did we choose the index cache?' }));
+const promptRecall = timeRuns(RUNS, (i) => hook('UserPromptSubmit', { session_id: `recall-${i}`, prompt: 'remind me why did we choose the index cache?' }));
 const postTool = timeRuns(RUNS, (i) => hook('PostToolUse', { session_id: `bench-${i}`, tool_name: 'Read', tool_input: { file_path: file }, tool_response: { type: 'text' }, tool_use_id: 't' }));
 const stop = timeRuns(RUNS, () => hook('Stop', { stop_hook_active: false, last_assistant_message: 'Done. The tests pass now.' }));
 

@@ -73,6 +73,7 @@ describe('hook plumbing', () => {
 
   it('turns file paths into search words', () => {
     expect(pathQuery('/home/u/repo/src/services/uploadRetry_handler.ts')).toBe('repo services upload retry handler');
+    expect(pathQuery('src/services/uploadRetry_handler.ts')).toBe('services upload retry handler');
   });
 
   it('merges hook entries beside others, idempotently, and removes exactly its own', () => {

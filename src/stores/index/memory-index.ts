@@ -404,7 +404,7 @@ export class MemoryIndex {
   }
 
   counts(): Map<string, number> {
-    return new Map(this.all('SELECT ns, count(*) AS n FROM memories WHERE current = 1 GROUP BY ns').map((r) => [String(r.ns), Number(r.n)]));
+    return new Map(this.all('SELECT ns, count(*) AS n FROM memories INDEXED BY memories_ns_created WHERE current = 1 GROUP BY ns').map((r) => [String(r.ns), Number(r.n)]));
   }
 
   /** Sizes for `git mem index`: current memories per namespace, all stored revisions, tombstones. */

@@ -1,5 +1,5 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '3';
+export const INDEX_VERSION = '4';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,6 +28,8 @@ CREATE TABLE memories(
 CREATE INDEX memories_key ON memories(key);
 CREATE INDEX memories_note ON memories(ns, object);
 CREATE INDEX memories_created ON memories(current, created);
+-- Listing one namespace newest first, and counting by namespace, without walking the others.
+CREATE INDEX memories_ns_created ON memories(ns, current, created);
 CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
 CREATE INDEX tombstones_key ON tombstones(key);
 CREATE INDEX tombstones_note ON tombstones(ns, object);
