@@ -5,6 +5,7 @@ import path from 'node:path';
 import { redact } from '../../src/core/redact.ts';
 import { detectSignals } from '../../src/core/signals.ts';
 import { transcriptText } from '../../src/hooks/transcript.ts';
+import { median } from './median.ts';
 
 const fixture = fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures/transcript.jsonl'), 'utf8');
 // Copies with their own ids, so the transcript reader does not fold them together.
@@ -13,15 +14,6 @@ for (let copy = 0; jsonl.length < 100 * 1024; copy++) jsonl += fixture.replace(/
 const text = transcriptText(jsonl);
 const tenKb = text.slice(0, 10 * 1024);
 
-function median(runs: number, fn: () => void): number {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
 
 const prose = text.repeat(Math.ceil((100 * 1024) / text.length)).slice(0, 100 * 1024);
 const scan = median(50, () => void text.match(/decided|learned|blocked/gi));

@@ -5,6 +5,7 @@
 import { redact } from '../../src/core/redact.ts';
 import { ordinaryLines, secretCases } from '../fixtures/secrets/corpus.ts';
 import { evaluate } from '../fixtures/secrets/evaluate.ts';
+import { median } from './median.ts';
 
 const cases = secretCases();
 const ordinary = ordinaryLines();
@@ -21,16 +22,6 @@ function sample(bytes: number, every: number): string {
   return lines.join('\n').slice(0, bytes);
 }
 
-function median(runs: number, fn: () => void): number {
-  for (let i = 0; i < 20; i++) fn(); // warm up the JIT and the regex caches
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    times.push(performance.now() - t0);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
-}
 
 const TEN_KB = 10 * 1024;
 // The first call pays for compiling the regexes, as a hook process does once.
