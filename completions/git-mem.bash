@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget namespaces recall hydrate index model init pull push sync hook doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget namespaces recall hydrate index model export import init pull push sync hook doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -24,6 +24,8 @@ __git_mem_options() {
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
 	index) printf '%s\n' --rebuild --json --color --no-color -h --help ;;
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
+	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
+	import) printf '%s\n' --json --color --no-color -h --help ;;
 	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
 	push) printf '%s\n' --json --color --no-color -h --help ;;
@@ -68,6 +70,9 @@ __git_mem_option_value() {
 	hydrate:--level) echo 'choices full files' ;;
 	hydrate:--max-files) echo 'text' ;;
 	hydrate:--max-bytes) echo 'text' ;;
+	export:-n | export:--namespace) echo 'namespaces' ;;
+	export:--format) echo 'choices jsonl md' ;;
+	export:-o | export:--output) echo 'text' ;;
 	init:--scope) echo 'choices project local user' ;;
 	init:--remote) echo 'remotes' ;;
 	stats:--weeks) echo 'text' ;;
@@ -87,6 +92,7 @@ __git_mem_argument() {
 	recall:*) echo 'text' ;;
 	hydrate:1) echo 'ids' ;;
 	model:1) echo 'choices status pull embed' ;;
+	import:1) echo 'file' ;;
 	pull:1) echo 'remotes' ;;
 	push:1) echo 'remotes' ;;
 	sync:1) echo 'remotes' ;;

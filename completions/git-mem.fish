@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -154,6 +154,13 @@ complete -c git-mem -n '__git_mem_using_command model' -l check -d 'status: also
 complete -c git-mem -n '__git_mem_using_command model' -l force -d 'pull: fetch even if the model is already there'
 complete -c git-mem -n '__git_mem_using_command model' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command model; and __git_mem_argument_is 1' -x -a 'status pull embed'
+complete -c git-mem -n __git_mem_needs_command -a export -d 'Write every memory as JSONL (one per line, the --json shape) or markdown'
+complete -c git-mem -n '__git_mem_using_command export' -s n -l namespace -x -a '(__git_mem_dynamic namespaces)' -d 'Only this namespace (repeatable)'
+complete -c git-mem -n '__git_mem_using_command export' -l format -x -a 'jsonl md' -d 'jsonl (lossless, for git mem import) or md'
+complete -c git-mem -n '__git_mem_using_command export' -s o -l output -x -d 'Write to this file instead of stdout'
+complete -c git-mem -n __git_mem_needs_command -a import -d 'Add memories from JSONL (- for stdin); every line is checked before anything is written'
+complete -c git-mem -n '__git_mem_using_command import' -l json -d 'Print JSON for tools'
+complete -c git-mem -n '__git_mem_using_command import; and __git_mem_argument_is 1' -r -F
 complete -c git-mem -n __git_mem_needs_command -a init -d 'Prepare the repository to share memories (idempotent)'
 complete -c git-mem -n '__git_mem_using_command init' -l claude -d 'Install git-mem\'s Claude Code hooks into settings.json (see --scope, --remove)'
 complete -c git-mem -n '__git_mem_using_command init' -l scope -x -a 'project local user' -d 'With --claude: project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json)'

@@ -2,7 +2,7 @@
 import { VERSION } from './version.ts';
 
 /** Commands that query the index: start compiling sql.js's wasm at once, so it overlaps argument parsing and git calls. */
-const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'index', 'pull', 'sync']);
+const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'import', 'index', 'pull', 'sync']);
 
 function preloadIndexEngine(): void {
   import('./stores/index/sqljs.ts').then((m) => m.loadSqlJs()).catch(() => {});

@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { VERSION } from '../version.ts';
 import { type AnyCommand, commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
 
-/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag. */
+/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag, and `import -` a positional. */
 function attachStdinDash(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of argv) {

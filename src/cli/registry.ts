@@ -23,6 +23,7 @@ import { recallCommand } from './commands/recall.ts';
 import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
+import { exportCommand, importCommand } from './commands/transfer.ts';
 import { type CliSpec, cliSpec } from './spec.ts';
 
 /** Each module has its own argument type; the list holds them all. */
@@ -42,6 +43,8 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     hydrateCommand(ctx),
     indexCommand(ctx),
     modelCommand(ctx),
+    exportCommand(ctx),
+    importCommand(ctx),
     initCommand(ctx),
     pullCommand(ctx),
     pushCommand(ctx),
