@@ -63,7 +63,7 @@ export function cleaner(ctx: AppContext): (text: string) => Redaction {
   };
 }
 
-/** Builds the memory from validated, redacted input; pure apart from the key. */
+/** Builds the memory from validated, redacted input (the settings decide the secrets policy and author). */
 export function buildMemory(ctx: AppContext, input: CaptureInput, object: string): CaptureResult {
   const namespace = checkNamespace(input.namespace, ctx.settings.namespaces);
   const clean = cleaner(ctx);

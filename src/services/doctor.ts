@@ -17,7 +17,7 @@ import { selfCommand } from '../io/self.ts';
 import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
-import { probeIndex } from './index-probe.ts';
+import { probeIndex } from '../stores/index/index-probe.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
 

@@ -1,18 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PYTHON_DOC } from '../fixtures/python-note.ts';
 import { git, makeRepo, mem, memOk, sandbox } from './helpers.ts';
 
-const PYTHON_NOTE_A = `---
-type: decisions
-timestamp: 2025-12-21T05:46:36Z
-summary: Lazy loading via __getattr__ to avoid embedding model import penalty
-spec: git-notes-memory
-tags: [performance, architecture]
----
-
-## Context
-Import-time loading of sentence-transformers adds 2+ seconds to startup.`;
+const PYTHON_NOTE_A = PYTHON_DOC;
 
 const PYTHON_NOTE_B = `---
 type: decisions

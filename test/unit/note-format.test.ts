@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Memory, Tombstone } from '../../src/core/memory.ts';
+import { PYTHON_DOC } from '../fixtures/python-note.ts';
 import { deriveKey, type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
 
 const OBJ_A = 'a'.repeat(40);
@@ -17,16 +18,7 @@ function memoryOf(doc: NoteDoc | undefined): Memory {
 }
 
 // The earlier Python system's documents, exactly as reference-notes.md shows them.
-const GNMM_DOC_1 = `---
-type: decisions
-timestamp: 2025-12-21T05:46:36Z
-summary: Lazy loading via __getattr__ to avoid embedding model import penalty
-spec: git-notes-memory
-tags: [performance, architecture]
----
-
-## Context
-Import-time loading of sentence-transformers adds 2+ seconds to startup.`;
+const GNMM_DOC_1 = PYTHON_DOC;
 
 const GNMM_DOC_2 = `---
 type: decisions

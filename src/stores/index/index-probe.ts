@@ -6,9 +6,9 @@
  * memory-index.ts once that directory is open for changes.)
  */
 import fs from 'node:fs';
-import { errorMessage } from '../core/errors.ts';
-import { loadSqlJs } from '../stores/index/sqljs.ts';
-import { INDEX_VERSION } from '../stores/index/schema.ts';
+import { errorMessage } from '../../core/errors.ts';
+import { loadSqlJs } from './sqljs.ts';
+import { INDEX_VERSION } from './schema.ts';
 
 export interface IndexProbe {
   file: string;
