@@ -4,6 +4,7 @@ import type { Io } from './io/io.ts';
 import type { Settings } from './services/settings.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
+import type { TermIndex } from './stores/index/term-index.ts';
 import { NotesStore } from './stores/git/notes-store.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
 
@@ -39,13 +40,29 @@ export class AppContext {
     return path.join(this.repo.commonDir, 'mem', 'index.sqlite');
   }
 
+  get termIndexFile(): string {
+    return path.join(this.repo.commonDir, 'mem', 'terms.idx');
+  }
+
+  /**
+   * The term index for lexical search. When its file matches the notes refs
+   * it is used as it is, without loading sql.js; otherwise the index catches
+   * up first and brings it up to date.
+   */
+  async termIndex(): Promise<TermIndex> {
+    const { TermIndex, sameTips } = await import('./stores/index/term-index.ts');
+    const file = TermIndex.read(this.termIndexFile);
+    if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
+    return (await this.index()).termIndex();
+  }
+
   /**
    * The index, caught up with the notes refs. sql.js is loaded only here.
    * `refresh` (a forced rebuild, a progress callback) applies to the first call, which opens it.
    */
   index(refresh?: RefreshOptions): Promise<MemoryIndex> {
     this.cachedIndex ??= import('./stores/index/memory-index.ts').then(({ MemoryIndex }) =>
-      MemoryIndex.open({ file: this.indexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }, refresh),
+      MemoryIndex.open({ file: this.indexFile, termFile: this.termIndexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }, refresh),
     );
     return this.cachedIndex;
   }

@@ -4,6 +4,14 @@ import { VERSION } from './version.ts';
 /** Commands that query the index: start compiling sql.js's wasm at once, so it overlaps argument parsing and git calls. */
 const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'import', 'index', 'pull', 'sync']);
 
+/** Whether a command needs sql.js; lexical recall reads the term index alone (stores/index/term-index.ts). */
+function needsIndexEngine(argv: readonly string[]): boolean {
+  if (!INDEX_COMMANDS.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return false;
+  if (argv[0] !== 'recall') return true;
+  const mode = argv.findIndex((a) => a === '--mode' || a === '-m');
+  return !(argv.includes('--mode=lexical') || (mode >= 0 && argv[mode + 1] === 'lexical'));
+}
+
 function preloadIndexEngine(): void {
   import('./stores/index/sqljs.ts').then((m) => m.loadSqlJs()).catch(() => {});
 }
@@ -14,6 +22,7 @@ function exitCodeFor(err: unknown): number {
 }
 
 async function main(argv: string[]): Promise<number> {
+  if (process.env.GIT_MEM_TRACE) process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms: main\n`);
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.stdout.write(`git-mem ${VERSION}\n`);
     return 0;
@@ -23,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     const { runComplete } = await import('./cli/complete.ts');
     return runComplete(argv.slice(1), process.cwd(), process.env, (t) => process.stdout.write(t));
   }
-  if (INDEX_COMMANDS.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h')) preloadIndexEngine();
+  if (needsIndexEngine(argv)) preloadIndexEngine();
   const { systemIo } = await import('./io/io.ts');
   const io = systemIo(process.env, argv);
   // GIT_MEM_NOW pins the clock (tests, reproducible imports).
@@ -61,3 +70,4 @@ async function main(argv: string[]): Promise<number> {
 }
 
 process.exitCode = await main(process.argv.slice(2));
+if (process.env.GIT_MEM_TRACE) process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms: done\n`);

@@ -1,19 +1,19 @@
 /**
- * Lexical ranking, pure: turning what a user typed into an FTS4 MATCH
- * expression, and scoring a row from FTS4's `matchinfo(fts, 'pcnalx')` with
- * BM25F (field-weighted BM25). sql.js ships FTS4 (with the porter stemmer and
- * matchinfo) but not FTS5 and its built-in bm25(), so the formula lives here,
- * where it can be tested without a database.
+ * Lexical ranking, pure: how text becomes index terms (words, Porter-stemmed),
+ * how a query becomes term groups, and BM25F (field-weighted BM25) over the
+ * postings of a term index (stores/index/term-index.ts). Kept free of I/O so
+ * that the formula is tested without any file.
  */
+import { porterStem } from './stem.ts';
 
-/** The columns of the full-text table, in order; weights are given in this order. */
-export const FTS_COLUMNS = ['summary', 'tags', 'body'] as const;
+/** The fields of a memory that are searched, in order; weights and lengths are given in this order. */
+export const FIELDS = ['summary', 'tags', 'body'] as const;
 
 /** Summary and tags say what a memory is about; the body mostly how. */
 export const DEFAULT_WEIGHTS: readonly number[] = [3, 2, 1];
 
 export interface Bm25Options {
-  /** One weight per column (FTS_COLUMNS order). */
+  /** One weight per field (FIELDS order). */
   weights?: readonly number[];
   /** Term-frequency saturation. */
   k1?: number;
@@ -41,114 +41,164 @@ whether which while who whom whose why will with within without would yet you yo
 export const MAX_TERMS = 32;
 /** The last term also matches as a prefix (typing ahead) when it has at least this many characters. */
 export const MIN_PREFIX = 3;
+/** Longer tokens (hashes, encoded blobs) are not words anyone searches for: not indexed, not queried. */
+export const MAX_TOKEN_LENGTH = 64;
 
 /**
- * Words as FTS4's tokenizer sees them: runs of ASCII letters and digits and of
- * non-ASCII characters; ASCII is lowercased (the porter tokenizer folds only ASCII).
+ * Words: runs of ASCII letters and digits and of non-ASCII characters; ASCII
+ * is lowercased, other scripts are kept as written.
  */
 export function tokenize(text: string): string[] {
   return text
     .replace(/[A-Z]/g, (c) => c.toLowerCase())
     .split(/[^a-z0-9\u0080-\uffff]+/)
-    .filter(Boolean);
+    .filter((w) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH);
 }
 
-/** The query's distinct terms, stop words removed; if nothing but stop words remains, they are kept. */
+const stems = new Map<string, string>();
+
+/** The index term of one token: plain English words are stemmed; words with digits or other scripts are kept as they are. */
+export function termOf(token: string): string {
+  let s = stems.get(token);
+  if (s === undefined) {
+    s = /^[a-z]+$/.test(token) ? porterStem(token) : token;
+    // Vocabularies are small; the cache only bounds a pathological input.
+    if (stems.size < 200_000) stems.set(token, s);
+  }
+  return s;
+}
+
+/** The query's distinct words, stop words removed; if nothing but stop words remains, they are kept. */
 export function queryTerms(text: string): string[] {
   const words = [...new Set(tokenize(text))];
   const content = words.filter((w) => !STOP_WORDS.has(w) && !STOP_WORDS.has(w.replace(/'.*$/, '')));
   return (content.length ? content : words).slice(0, MAX_TERMS);
 }
 
-export interface LexicalQuery {
-  /** The FTS4 MATCH expression: quoted terms OR-ed together. */
-  match: string;
-  terms: string[];
-  /**
-   * Phrase numbers (as matchinfo counts them) for each term. A term has two
-   * phrases when it is also searched as a prefix; it scores as the better of them.
-   */
-  groups: number[][];
+/** One query word: matched as its index term, and for the last word also as a prefix of index terms; it scores as the better of the two. */
+export interface TermGroup {
+  term: string;
+  prefix?: string;
 }
 
-/** Builds the MATCH expression, or null when the text has no words at all. */
+export interface LexicalQuery {
+  /** The words searched for (stop words removed), as typed. */
+  terms: string[];
+  groups: TermGroup[];
+}
+
+/** The query, or null when the text has no words at all. */
 export function buildLexicalQuery(text: string, options: { prefixLast?: boolean } = {}): LexicalQuery | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
-  const phrases: string[] = [];
-  const groups: number[][] = [];
-  terms.forEach((term, i) => {
-    // Quoted, so that no word is read as an operator; tokens never contain a double quote.
-    const group = [phrases.push(`"${term}"`) - 1];
+  const groups = terms.map((word, i): TermGroup => {
     const last = i === terms.length - 1;
-    if (last && options.prefixLast !== false && term.length >= MIN_PREFIX) group.push(phrases.push(`"${term}*"`) - 1);
-    groups.push(group);
+    // The prefix is the word as typed: a half-typed word has no meaningful stem.
+    return last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term: termOf(word), prefix: word } : { term: termOf(word) };
   });
-  return { match: phrases.join(' OR '), terms, groups };
+  return { terms, groups };
 }
 
-/** matchinfo() returns 32-bit unsigned integers in machine order (little-endian in WebAssembly). */
-export function decodeMatchinfo(blob: Uint8Array): Uint32Array {
-  const out = new Uint32Array(Math.floor(blob.byteLength / 4));
-  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  for (let i = 0; i < out.length; i++) out[i] = view.getUint32(i * 4, true);
-  return out;
+/**
+ * A posting is two numbers: the document, then its field frequencies packed
+ * as summary (8 bits), tags (8 bits), body (16 bits), each capped.
+ */
+export function packFrequencies(summary: number, tags: number, body: number): number {
+  return ((Math.min(summary, 0xff) << 24) | (Math.min(tags, 0xff) << 16) | Math.min(body, 0xffff)) >>> 0;
 }
 
-/** Robertson/Lucene IDF: always positive, so a term in most memories still counts a little. */
+export function unpackFrequencies(packed: number): [number, number, number] {
+  return [packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff];
+}
+
+/** What BM25F needs from a term index. */
+export interface PostingsSource {
+  readonly docCount: number;
+  /** Average length (tokens) of each field over all documents. */
+  readonly averageLengths: readonly number[];
+  /** Each document's field lengths: docCount × FIELDS.length. */
+  readonly lengths: Uint32Array;
+  /** [doc, packed, doc, packed, ...] in document order, or undefined for an unknown term. */
+  postings(term: string): Uint32Array | undefined;
+  /** The index terms starting with `prefix`. */
+  termsWithPrefix(prefix: string): string[];
+}
+
+/** Robertson/Lucene IDF: always positive, so a term in most documents still counts a little. */
 export function idf(totalDocs: number, docsWithTerm: number): number {
   return Math.log(1 + (totalDocs - docsWithTerm + 0.5) / (docsWithTerm + 0.5));
 }
 
 /**
- * BM25F score of one row from `matchinfo(fts, 'pcnalx')`:
- * p phrases, c columns, n rows, a[c] average tokens per column, l[c] this
- * row's tokens per column, then per phrase and column x = (hits in this row,
- * hits in all rows, rows with a hit).
+ * BM25F scores of every document for a query: an array indexed by document,
+ * 0 where nothing matched.
  *
- * For each term, the column frequencies are length-normalised per column,
+ * For each term, the field frequencies are length-normalised per field,
  * weighted and summed into one pseudo-frequency, saturated once with k1, and
- * multiplied by the term's IDF. Saturating once (rather than per column) keeps
- * a term repeated in every field from outscoring two different terms. The
- * number of rows holding the term in any column is not in matchinfo; the
- * largest per-column count is used (a lower bound).
+ * multiplied by the term's IDF. Saturating once (rather than per field) keeps
+ * a term repeated in every field from outscoring two different terms. A
+ * prefix counts every index term it starts as one term (frequencies summed,
+ * documents counted once).
  */
-export function bm25(info: ArrayLike<number>, options: Bm25Options = {}, groups?: readonly (readonly number[])[]): number {
+export function bm25f(source: PostingsSource, groups: readonly TermGroup[], options: Bm25Options = {}): Float64Array {
   const weights = options.weights ?? DEFAULT_WEIGHTS;
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
-  const p = info[0] ?? 0;
-  const c = info[1] ?? 0;
-  const n = info[2] ?? 0;
-  const xAt = 3 + 2 * c;
-  if (info.length < xAt + 3 * p * c) throw new Error(`matchinfo has ${info.length} values; 'pcnalx' with ${p} phrases and ${c} columns needs ${xAt + 3 * p * c}`);
+  const n = source.docCount;
+  const fields = FIELDS.length;
+  const lengths = source.lengths;
+  const norms = source.averageLengths.map((avg) => (avg > 1 ? avg : 1));
 
-  // Plain loops: this runs once per matching row, often thousands of times per query.
-  const phraseScore = (phrase: number): number => {
-    let tf = 0;
-    let df = 0;
-    for (let col = 0; col < c; col++) {
-      const at = xAt + 3 * (phrase * c + col);
-      const rows = info[at + 2]!;
-      if (rows > df) df = rows;
-      const hits = info[at]!;
-      if (hits === 0) continue;
-      const avg = info[3 + col]!;
-      const norm = 1 - b + b * (info[3 + c + col]! / (avg > 1 ? avg : 1));
-      tf += ((weights[col] ?? 1) * hits) / norm;
+  const total = new Float64Array(n);
+  const group = new Float64Array(n);
+  const tf = new Float64Array(n * fields);
+  const seen = new Uint8Array(n);
+  const groupDocs: number[] = [];
+
+  // Scores one term (one or more postings lists taken as one) into `group`, keeping the better score per document.
+  const scoreTerm = (lists: readonly Uint32Array[]): void => {
+    const docs: number[] = [];
+    for (const list of lists) {
+      for (let i = 0; i < list.length; i += 2) {
+        const d = list[i]!;
+        const packed = list[i + 1]!;
+        if (!seen[d]) {
+          seen[d] = 1;
+          docs.push(d);
+        }
+        tf[d * fields] = tf[d * fields]! + (packed >>> 24);
+        tf[d * fields + 1] = tf[d * fields + 1]! + ((packed >>> 16) & 0xff);
+        tf[d * fields + 2] = tf[d * fields + 2]! + (packed & 0xffff);
+      }
     }
-    return tf === 0 ? 0 : idf(n, df) * ((tf * (k1 + 1)) / (tf + k1));
+    const w = idf(n, docs.length);
+    for (const d of docs) {
+      let pseudo = 0;
+      for (let f = 0; f < fields; f++) {
+        const hits = tf[d * fields + f]!;
+        if (hits === 0) continue;
+        pseudo += ((weights[f] ?? 1) * hits) / (1 - b + (b * lengths[d * fields + f]!) / norms[f]!);
+        tf[d * fields + f] = 0;
+      }
+      seen[d] = 0;
+      const score = (w * (pseudo * (k1 + 1))) / (pseudo + k1);
+      if (group[d] === 0) groupDocs.push(d);
+      if (score > group[d]!) group[d] = score;
+    }
   };
 
-  let score = 0;
-  if (!groups) {
-    for (let i = 0; i < p; i++) score += phraseScore(i);
-    return score;
+  for (const g of groups) {
+    const exact = source.postings(g.term);
+    if (exact) scoreTerm([exact]);
+    if (g.prefix) {
+      const lists = source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []);
+      if (lists.length) scoreTerm(lists);
+    }
+    for (const d of groupDocs) {
+      total[d] = total[d]! + group[d]!;
+      group[d] = 0;
+    }
+    groupDocs.length = 0;
   }
-  for (const group of groups) {
-    let best = 0;
-    for (const i of group) if (i < p) best = Math.max(best, phraseScore(i));
-    score += best;
-  }
-  return score;
+  return total;
 }

@@ -1,7 +1,7 @@
 /**
  * Recall: ranked search over the memories. Lexical search is BM25F over the
- * index's FTS4 table (summary and tags weighted above the body, porter
- * stemming, stop words dropped, terms OR-ed, the last also as a prefix).
+ * term index (summary and tags weighted above the body, Porter stemming, stop
+ * words dropped, terms OR-ed, the last also as a prefix).
  * Semantic search ranks by cosine similarity of sentence embeddings
  * (services/semantic.ts); hybrid fuses both rankings by reciprocal rank fusion.
  * Without a model, semantic and hybrid run lexical, with a one-line notice.
@@ -9,8 +9,9 @@
 import { errorMessage, UsageError } from '../core/errors.ts';
 import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import type { Memory, Status } from '../core/memory.ts';
-import { bm25, buildLexicalQuery, decodeMatchinfo, DEFAULT_WEIGHTS } from '../core/rank.ts';
+import { buildLexicalQuery } from '../core/rank.ts';
 import type { AppContext } from '../context.ts';
+import { tracePhase } from '../io/trace.ts';
 import type { SearchFilter } from '../stores/index/memory-index.ts';
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
@@ -67,19 +68,24 @@ export async function recall(ctx: AppContext, options: RecallOptions): Promise<R
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
   const requested = options.mode ?? 'hybrid';
 
-  // The model loads while the index opens (each has I/O to wait on).
+  // The model loads while the term index is read (each has I/O to wait on).
   const pending = requested === 'lexical' ? undefined : import('./model.ts').then((m) => m.openEmbedder(ctx, { download: options.download, threads: 1 }));
   // Awaited below; if opening the index fails first, its rejection must not surface as unhandled.
   pending?.catch(() => {});
-  const index = await ctx.index();
   const filter: SearchFilter = { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses, since: options.since, until: options.until };
-  const lexical = (n: number) => index.search(query.match, { ...filter, limit: n }, (info) => bm25(decodeMatchinfo(info), { weights: DEFAULT_WEIGHTS }, query.groups));
+  const terms = await ctx.termIndex();
+  const lexical = (n: number) => {
+    const hits = terms.search(query, { ...filter, limit: n });
+    tracePhase('lexical search done');
+    return hits;
+  };
   const lexicalOnly = (notice?: string): RecallResult => ({ hits: lexical(limit), mode: 'lexical', terms: query.terms, ...(notice ? { notice } : {}) });
   if (!pending) return lexicalOnly();
 
   const opened = await pending;
   const fallback = `${requested} recall falls back to lexical search`;
   if (!('embedder' in opened)) return lexicalOnly(`${opened.notice}; ${fallback}`);
+  const index = await ctx.index();
 
   const { semanticRank, memoriesOf } = await import('./semantic.ts');
   const depth = Math.max(FUSION_DEPTH, limit);

@@ -166,21 +166,55 @@ describe('git mem recall', () => {
     const { repo, ids } = seeded(box);
     expect(recallIds(repo, box.env, ['caching'])).toEqual([ids.cache]);
     const file = path.join(repo, '.git', 'mem', 'index.sqlite');
-    // Make it look like a version-1 index (no full-text table), with the same tips: only the version forces a rebuild.
+    // Make it look like an index of an older version, with the same tips: only the version forces a rebuild.
     const SQL = await loadSqlJs();
     const db = new SQL.Database(fs.readFileSync(file));
-    db.run("DROP TABLE memories_fts; UPDATE meta SET value = '1' WHERE key = 'version'");
+    db.run("UPDATE meta SET value = '1' WHERE key = 'version'");
     fs.writeFileSync(file, db.export());
     db.close();
+    // The term index is removed too, so that recall goes through the index.
+    const terms = path.join(repo, '.git', 'mem', 'terms.idx');
+    fs.rmSync(terms);
     const r = mem(repo, box.env, ['recall', 'caching', '--mode', 'lexical', '--json']);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).map((h: Hit) => h.id)).toEqual([ids.cache]);
 
     fs.writeFileSync(file, 'not a database at all, just some bytes that are long enough to be read'.repeat(20));
+    fs.rmSync(terms);
     const c = mem(repo, box.env, ['recall', 'caching', '--mode', 'lexical', '--json']);
     expect(c.code).toBe(0);
     expect(c.stderr).toMatch(/rebuilding it from the notes/);
     expect(JSON.parse(c.stdout).map((h: Hit) => h.id)).toEqual([ids.cache]);
+  });
+
+  it('keeps the term index beside the index: rebuilt when damaged, refreshed when the notes move', () => {
+    const box = sandbox();
+    const { repo, ids } = seeded(box);
+    const terms = path.join(repo, '.git', 'mem', 'terms.idx');
+    expect(recallIds(repo, box.env, ['caching'])).toEqual([ids.cache]);
+    const good = fs.readFileSync(terms);
+    // Damaged: cut short, or overwritten with something else. Recall rebuilds it silently.
+    for (const damage of [good.subarray(0, good.byteLength - 100), Buffer.from('garbage'.repeat(50))]) {
+      fs.writeFileSync(terms, damage);
+      const r = mem(repo, box.env, ['recall', 'caching', '--mode', 'lexical', '--json']);
+      expect(r).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(r.stdout).map((h: Hit) => h.id)).toEqual([ids.cache]);
+      expect(fs.readFileSync(terms).byteLength).toBe(good.byteLength);
+    }
+    // Missing: the same.
+    fs.rmSync(terms);
+    expect(recallIds(repo, box.env, ['flaky'])).toEqual([ids.flaky, ids.bodyOnly]);
+    expect(fs.existsSync(terms)).toBe(true);
+    // A stale one (the notes moved since it was written) is never used as it is.
+    const stale = fs.readFileSync(terms);
+    memOk(repo, box.env, ['capture', 'learnings', 'Caching the term index beside the index']);
+    fs.writeFileSync(terms, stale);
+    expect(recallIds(repo, box.env, ['caching'])).toHaveLength(2);
+    // index --rebuild rewrites it too.
+    const before = fs.statSync(terms).mtimeMs;
+    memOk(repo, box.env, ['index', '--rebuild']);
+    expect(fs.statSync(terms).mtimeMs).toBeGreaterThan(before);
+    expect(recallIds(repo, box.env, ['caching'])).toHaveLength(2);
   });
 });
 

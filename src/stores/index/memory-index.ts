@@ -3,6 +3,7 @@
  * every read it catches up with the notes refs, whoever moved them, reading
  * only the notes that changed since the tips it recorded.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
@@ -13,7 +14,9 @@ import { embeddingHash } from '../../core/embedding.ts';
 import { sha1Hex } from '../../core/hash.ts';
 import { currentRevision } from '../../core/revisions.ts';
 import type { NotesStore } from '../git/notes-store.ts';
+import { tracePhase } from '../../io/trace.ts';
 import { acquireLock } from './lock.ts';
+import { buildTermIndex, sameTips, TermIndex, writeTermIndex } from './term-index.ts';
 import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
 
@@ -31,11 +34,6 @@ export interface SearchFilter extends ListFilter {
   /** Memories carrying every one of these tags. */
   tags?: string[];
   spec?: string;
-}
-
-export interface ScoredMemory {
-  memory: Memory;
-  score: number;
 }
 
 export interface RefreshOptions {
@@ -101,6 +99,8 @@ function rowToMemory(r: Row): Memory {
 
 export interface IndexOptions {
   file: string;
+  /** The term index kept beside it (term-index.ts). */
+  termFile: string;
   notes: NotesStore;
   /** One-line notices (rebuilt index, skipped notes) for stderr. */
   notice: (message: string) => void;
@@ -119,8 +119,11 @@ export class MemoryIndex {
   /** Opens the index and brings it up to date (`refresh` options: a forced rebuild, a progress callback). */
   static async open(options: IndexOptions, refresh: RefreshOptions = {}): Promise<MemoryIndex> {
     const sql = await loadSqlJs();
+    tracePhase('sql.js ready');
     const index = new MemoryIndex(MemoryIndex.load(sql, options), sql, options);
+    tracePhase('index loaded');
     index.opened = index.refresh(refresh);
+    tracePhase(index.opened.updated ? 'index updated' : 'index current');
     return index;
   }
 
@@ -141,15 +144,24 @@ export class MemoryIndex {
         options.notice(`index at ${options.file} was unreadable (${errorMessage(err)}); rebuilding it from the notes`);
       }
     }
+    return MemoryIndex.create(sql);
+  }
+
+  /** An empty index. Its generation changes with every rebuild: row ids of one generation mean nothing in another. */
+  private static create(sql: SqlJsStatic): Database {
     const db = new sql.Database();
     db.run(SCHEMA);
-    db.run("INSERT INTO meta(key, value) VALUES ('version', ?), ('tips', '{}')", [INDEX_VERSION]);
+    db.run("INSERT INTO meta(key, value) VALUES ('version', ?), ('tips', '{}'), ('generation', ?)", [INDEX_VERSION, randomBytes(8).toString('hex')]);
     return db;
   }
 
+  private meta(key: string): string | undefined {
+    const v = this.db.exec('SELECT value FROM meta WHERE key = ?', [key])[0]?.values[0]?.[0];
+    return v === undefined || v === null ? undefined : String(v);
+  }
+
   private indexedTips(): Record<string, string> {
-    const v = this.db.exec("SELECT value FROM meta WHERE key = 'tips'")[0]?.values[0]?.[0];
-    return JSON.parse(String(v ?? '{}')) as Record<string, string>;
+    return JSON.parse(this.meta('tips') ?? '{}') as Record<string, string>;
   }
 
   /** Brings the index up to date with the notes refs; persists under a lock when anything changed. */
@@ -169,12 +181,13 @@ export class MemoryIndex {
       }
       if (options.rebuild) {
         this.db.close();
-        this.db = new this.sql.Database();
-        this.db.run(SCHEMA);
-        this.db.run("INSERT INTO meta(key, value) VALUES ('version', ?), ('tips', '{}')", [INDEX_VERSION]);
+        this.db = MemoryIndex.create(this.sql);
       }
       this.apply(tips, options.progress);
-      if (release) this.persist();
+      if (release) {
+        this.persist();
+        this.syncTermIndex(true);
+      }
       return { updated: true };
     } finally {
       release?.();
@@ -190,8 +203,6 @@ export class MemoryIndex {
     const clear = (ns: string, object?: string) => {
       const where = object ? 'ns = ? AND object = ?' : 'ns = ?';
       const params = object ? [ns, object] : [ns];
-      // The full-text rows first: FTS4 reads their text from memories to remove it.
-      this.db.run(`DELETE FROM memories_fts WHERE docid IN (SELECT id FROM memories WHERE ${where})`, params);
       for (const table of ['memories', 'tombstones']) {
         for (const r of this.all(`SELECT key FROM ${table} WHERE ${where}`, params)) touchedKeys.add(String(r.key));
         this.db.run(`DELETE FROM ${table} WHERE ${where}`, params);
@@ -225,8 +236,6 @@ export class MemoryIndex {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
-    // Rows inserted below get ids above this (INTEGER PRIMARY KEY: max + 1), so one statement indexes their text.
-    const lastId = Number(this.db.exec('SELECT coalesce(max(id), 0) FROM memories')[0]?.values[0]?.[0] ?? 0);
     const CHUNK = 2000;
     for (let i = 0; i < work.length; i += CHUNK) {
       const chunk = work.slice(i, i + CHUNK);
@@ -254,7 +263,6 @@ export class MemoryIndex {
     }
     insertMemory.free();
     insertTombstone.free();
-    this.db.run('INSERT INTO memories_fts(docid, summary, tags, body) SELECT id, summary, tags, body FROM memories WHERE id > ?', [lastId]);
     this.markCurrent(touchedKeys);
     this.db.run("UPDATE meta SET value = ? WHERE key = 'tips'", [JSON.stringify(tips)]);
     this.db.run('COMMIT');
@@ -299,6 +307,44 @@ export class MemoryIndex {
     }
   }
 
+  /**
+   * The term index (lexical search) for what this index holds: the file when
+   * it matches, else brought up to date from it, re-tokenizing only the
+   * memories it lacks, and written back when the lock can be had.
+   */
+  termIndex(): TermIndex {
+    const current = TermIndex.read(this.options.termFile);
+    if (current && this.describes(current)) return current;
+    const release = acquireLock(`${this.options.file}.lock`, 2000);
+    try {
+      return this.syncTermIndex(Boolean(release));
+    } finally {
+      release?.();
+    }
+  }
+
+  /** Whether a term index reflects exactly this index: the same tips, the same row ids. */
+  private describes(terms: TermIndex): boolean {
+    return terms.generation === this.meta('generation') && sameTips(terms.tips, this.indexedTips());
+  }
+
+  private syncTermIndex(locked: boolean): TermIndex {
+    const previous = TermIndex.read(this.options.termFile);
+    if (previous && this.describes(previous)) return previous;
+    const tips = this.indexedTips();
+    const rowids = this.all('SELECT id FROM memories WHERE current = 1').map((r) => Number(r.id));
+    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '' }, rowids, previous, (ids) => {
+      const rows = this.rowsById(ids);
+      return ids.flatMap((id) => {
+        const row = rows.get(id);
+        return row ? [{ rowid: id, memory: rowToMemory(row) }] : [];
+      });
+    });
+    tracePhase('term index built');
+    if (locked) writeTermIndex(this.options.termFile, bytes);
+    return TermIndex.fromBytes(bytes);
+  }
+
   /** Write to a temporary file, then rename: readers never see a half-written index. */
   private persist(): void {
     const tmp = `${this.options.file}.${process.pid}.tmp`;
@@ -325,37 +371,6 @@ export class MemoryIndex {
       params.push(query.objectPrefix, `${query.objectPrefix}g`);
     }
     return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map(rowToMemory);
-  }
-
-  /**
-   * Full-text search: current memories matching the FTS4 expression and the
-   * filter, scored by `score` from each row's `matchinfo(fts, 'pcnalx')`, best
-   * first (ties: newer first), at most `filter.limit`. Only the winners' rows are read.
-   */
-  search(match: string, filter: SearchFilter, score: (matchinfo: Uint8Array) => number): ScoredMemory[] {
-    const { where, params } = filterClause(filter, 'm');
-    const stmt = this.db.prepare(
-      `SELECT m.id AS id, m.created AS created, m.key AS key, matchinfo(memories_fts, 'pcnalx') AS info
-       FROM memories_fts CROSS JOIN memories m ON m.id = memories_fts.docid
-       WHERE memories_fts MATCH ? AND ${where.join(' AND ')}`,
-    );
-    const hits: Array<{ id: number; created: string; key: string; score: number }> = [];
-    try {
-      stmt.bind([match, ...params]);
-      while (stmt.step()) {
-        const [id, created, key, info] = stmt.get();
-        hits.push({ id: Number(id), created: String(created), key: String(key), score: score(info as Uint8Array) });
-      }
-    } finally {
-      stmt.free();
-    }
-    hits.sort((x, y) => y.score - x.score || (x.created < y.created ? 1 : x.created > y.created ? -1 : 0) || (x.key < y.key ? -1 : 1));
-    const top = filter.limit && filter.limit > 0 ? hits.slice(0, Math.floor(filter.limit)) : hits;
-    const rows = this.rowsById(top.map((h) => h.id));
-    return top.flatMap((h) => {
-      const row = rows.get(h.id);
-      return row ? [{ memory: rowToMemory(row), score: h.score }] : [];
-    });
   }
 
   private rowsById(ids: readonly number[]): Map<number, Row> {

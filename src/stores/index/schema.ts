@@ -1,10 +1,11 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '4';
+export const INDEX_VERSION = '5';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE memories(
-  id INTEGER PRIMARY KEY,
+  -- Never reused (AUTOINCREMENT): the term index follows rows by id.
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
   key TEXT NOT NULL,
   ns TEXT NOT NULL,
   object TEXT NOT NULL,
@@ -33,10 +34,5 @@ CREATE INDEX memories_ns_created ON memories(ns, current, created);
 CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
 CREATE INDEX tombstones_key ON tombstones(key);
 CREATE INDEX tombstones_note ON tombstones(ns, object);
--- Lexical search. FTS4, because sql.js ships FTS4 with the porter stemmer and
--- matchinfo() but not FTS5; BM25 is computed from matchinfo in core/rank.ts.
--- External content (content='memories'): the text is stored once, in memories;
--- a row is removed from here before its memories row (FTS4 reads the old text to
--- delete its terms). tags is the JSON array, which the tokenizer splits into words.
-CREATE VIRTUAL TABLE memories_fts USING fts4(content='memories', summary, tags, body, tokenize=porter);
+-- Lexical search has its own file, the term index (term-index.ts).
 `;

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Memory } from '../../src/core/memory.ts';
+import { buildLexicalQuery } from '../../src/core/rank.ts';
+import { buildTermIndex, TermIndex, writeTermIndex } from '../../src/stores/index/term-index.ts';
+
+let seq = 0;
+function memory(summary: string, body = '', extra: Partial<Memory> = {}): Memory {
+  seq++;
+  const created = new Date(Date.UTC(2026, 0, 1) + seq * 60_000).toISOString().replace('.000', '');
+  return { key: seq.toString(16).padStart(16, '0'), namespace: 'decisions', object: 'a'.repeat(40), summary, body, created, updated: created, tags: [], status: 'active', relatesTo: [], ...extra };
+}
+
+const source = { tips: { decisions: 'f'.repeat(40) }, generation: 'g1' };
+
+/** A term index of `rows` (row id → memory), optionally built on top of `previous`. */
+function build(rows: Map<number, Memory>, previous: TermIndex | null = null, generation = source.generation): { index: TermIndex; loaded: number[] } {
+  const loaded: number[] = [];
+  const bytes = buildTermIndex({ ...source, generation }, [...rows.keys()], previous, (ids) => {
+    loaded.push(...ids);
+    return ids.map((rowid) => ({ rowid, memory: rows.get(rowid)! }));
+  });
+  return { index: TermIndex.fromBytes(bytes), loaded };
+}
+
+const search = (index: TermIndex, text: string, filter = {}) => index.search(buildLexicalQuery(text)!, filter).map((h) => h.memory.summary);
+
+describe('term index', () => {
+  const filler = 'Some unrelated words about the build, the release and the team calendar for next quarter.';
+
+  it('ranks summary and tag matches above a body match, and stems and prefix-matches', () => {
+    const rows = new Map<number, Memory>([
+      [1, memory('Release calendar', `We looked at flaky tests last week. ${filler}`, { tags: ['release'] })],
+      [2, memory('Flaky sync suite', filler, { tags: ['sync'] })],
+      [3, memory('Quarter planning', filler, { tags: ['flaky'] })],
+      [4, memory('Cached notes trees', filler)],
+      [5, memory('Worktrees share the index', filler, { tags: ['worktree'] })],
+    ]);
+    const { index } = build(rows);
+    expect(search(index, 'flaky')).toEqual(['Flaky sync suite', 'Quarter planning', 'Release calendar']);
+    expect(search(index, 'caching')).toEqual(['Cached notes trees']);
+    expect(search(index, 'worktr')).toEqual(['Worktrees share the index']);
+    expect(search(index, 'kubernetes')).toEqual([]);
+    // Words that were operators in FTS query syntax are plain words.
+    expect(search(index, 'flaky NEAR sync')[0]).toBe('Flaky sync suite');
+  });
+
+  it('returns whole memories, applies every filter, and breaks ties by newer first', () => {
+    const a = memory('Retry the lock', 'x', { namespace: 'learnings', tags: ['ci', 'windows'], spec: 'storage', status: 'resolved' });
+    const b = memory('Retry the lock', 'x', { namespace: 'decisions', tags: ['ci'] });
+    const { index } = build(new Map([[1, a], [2, b]]));
+    const hits = index.search(buildLexicalQuery('retry lock')!);
+    expect(hits.map((h) => h.memory)).toEqual([b, a]);
+    expect(hits[0]!.score).toBe(hits[1]!.score);
+    expect(search(index, 'retry', { namespaces: ['learnings'] })).toHaveLength(1);
+    expect(search(index, 'retry', { namespaces: ['nope'] })).toEqual([]);
+    expect(index.search(buildLexicalQuery('retry')!, { statuses: ['active'] })[0]!.memory).toEqual(b);
+    expect(index.search(buildLexicalQuery('retry')!, { tags: ['ci', 'windows'] }).map((h) => h.memory)).toEqual([a]);
+    expect(index.search(buildLexicalQuery('retry')!, { spec: 'storage' }).map((h) => h.memory)).toEqual([a]);
+    expect(index.search(buildLexicalQuery('retry')!, { since: b.created }).map((h) => h.memory)).toEqual([b]);
+    expect(index.search(buildLexicalQuery('retry')!, { until: a.created }).map((h) => h.memory)).toEqual([a]);
+    expect(index.search(buildLexicalQuery('retry')!, { limit: 1 })).toHaveLength(1);
+  });
+
+  it('updated incrementally, ranks exactly as one built from scratch, tokenizing only new rows', () => {
+    const words = 'index cache notes merge rebase commit branch worktree hook session token budget embedding vector lexical ranking'.split(' ');
+    let r = 7;
+    const word = () => words[(r = (r * 1103515245 + 12345) % 2147483648) % words.length]!;
+    const rows = new Map<number, Memory>();
+    let next = 1;
+    for (; next <= 200; next++) rows.set(next, memory(`${word()} ${word()} ${word()}`, `${word()} ${word()} ${word()} ${word()}`, { tags: [word()] }));
+    let { index } = build(rows);
+    for (let round = 0; round < 5; round++) {
+      // Some rows stop being current (edited, forgotten), new ones arrive.
+      for (const id of [...rows.keys()].filter((_, i) => i % 17 === round)) rows.delete(id);
+      const added: number[] = [];
+      for (let i = 0; i < 10; i++, next++) {
+        rows.set(next, memory(`${word()} ${word()}`, `${word()} ${word()} ${word()}`));
+        added.push(next);
+      }
+      const step = build(rows, index);
+      expect(step.loaded).toEqual(added);
+      const fresh = build(rows).index;
+      expect(step.index.docCount).toBe(rows.size);
+      for (const q of ['index cache', 'rebase', 'vector ranking budget', 'hoo', 'session token notes']) {
+        const got = step.index.search(buildLexicalQuery(q)!);
+        const want = fresh.search(buildLexicalQuery(q)!);
+        expect(got.map((h) => h.memory.key)).toEqual(want.map((h) => h.memory.key));
+        got.forEach((h, i) => expect(h.score).toBeCloseTo(want[i]!.score, 9));
+      }
+      index = step.index;
+    }
+  });
+
+  it('reuses nothing from an index of another generation (row ids mean nothing there)', () => {
+    const rows = new Map([[1, memory('Alpha')], [2, memory('Beta')]]);
+    const { index } = build(rows);
+    rows.set(1, memory('Gamma'));
+    expect(build(rows, index, 'g2').loaded).toEqual([1, 2]);
+    expect(search(build(rows, index, 'g2').index, 'gamma')).toEqual(['Gamma']);
+  });
+
+  it('is written atomically and read back; a truncated or foreign file reads as none', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-terms-'));
+    const file = path.join(dir, 'terms.idx');
+    expect(TermIndex.read(file)).toBeNull();
+    const bytes = buildTermIndex(source, [1], null, () => [{ rowid: 1, memory: memory('Persisted summary', 'café ünïcode body') }]);
+    writeTermIndex(file, bytes);
+    expect(fs.readdirSync(dir)).toEqual(['terms.idx']);
+    const back = TermIndex.read(file)!;
+    expect(back.tips).toEqual(source.tips);
+    expect(search(back, 'café')).toEqual(['Persisted summary']);
+    fs.writeFileSync(file, bytes.subarray(0, bytes.byteLength - 9));
+    expect(TermIndex.read(file)).toBeNull();
+    fs.writeFileSync(file, 'SQLite format 3\0 and then some');
+    expect(TermIndex.read(file)).toBeNull();
+    fs.rmSync(dir, { recursive: true });
+  });
+});
