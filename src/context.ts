@@ -4,7 +4,7 @@ import type { Io } from './io/io.ts';
 import type { Settings } from './services/settings.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
-import type { TermIndex } from './stores/index/term-index.ts';
+import { sameTips, TermIndex } from './stores/index/term-index.ts';
 import { NotesStore } from './stores/git/notes-store.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
 
@@ -50,7 +50,6 @@ export class AppContext {
    * up first and brings it up to date.
    */
   async termIndex(): Promise<TermIndex> {
-    const { TermIndex, sameTips } = await import('./stores/index/term-index.ts');
     const file = TermIndex.read(this.termIndexFile);
     if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
     return (await this.index()).termIndex();

@@ -44,13 +44,45 @@ export function addMemories(dir, env, { count, start, ns = 'decisions' }) {
   sh(dir, env, 'git', ['fast-import', '--quiet'], chunks.join(''));
 }
 
-/** A repository with `commits` commits and `perCommit` git-mem memories on each, in refs/notes/mem/<ns>, via one fast-import stream. */
-export function makeMemoryRepo(dir, env, { commits, perCommit = 1, ns = 'decisions', seed = 1 }) {
+/**
+ * A vocabulary of `size` pseudo-words drawn with Zipf's law (the r-th word
+ * with weight 1/r), as words are in prose: a few in most memories, most in few.
+ * Returns a sampler taking a random integer.
+ */
+export function zipfVocabulary(size) {
+  const syllables = 'ka lo mi re su ta ne vo pi da fe gu ri so ba le mo ni zu te'.split(' ');
+  const words = Array.from({ length: size }, (_, i) => {
+    let w = '';
+    for (let n = i + 1; n > 0; n = Math.floor(n / syllables.length)) w += syllables[n % syllables.length];
+    return `${w}x`;
+  });
+  const cumulative = [];
+  let total = 0;
+  for (let r = 1; r <= size; r++) cumulative.push((total += 1 / r));
+  const sample = (random) => {
+    const x = ((random % 1_000_003) / 1_000_003) * total;
+    let lo = 0;
+    let hi = size - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return words[lo];
+  };
+  return { words, sample };
+}
+
+/**
+ * A repository with `commits` commits and `perCommit` git-mem memories on each, in refs/notes/mem/<ns>, via one fast-import stream.
+ * Words come from a fixed list of 30 unless `vocabulary` (zipfVocabulary) is given, which also makes bodies 40 words long.
+ */
+export function makeMemoryRepo(dir, env, { commits, perCommit = 1, ns = 'decisions', seed = 1, vocabulary }) {
   fs.mkdirSync(dir, { recursive: true });
   sh(dir, env, 'git', ['init', '-q']);
   let rnd = seed;
   const next = () => (rnd = (rnd * 1103515245 + 12345) % 2147483648);
-  const word = () => WORDS[next() % WORDS.length];
+  const word = vocabulary ? () => vocabulary.sample(next()) : () => WORDS[next() % WORDS.length];
   const chunks = [];
   for (let i = 1; i <= commits; i++) {
     chunks.push(`commit refs/heads/main\nmark :${i}\ncommitter B <b@example.com> ${1700000000 + i} +0000\ndata 3\nc${i % 10}\n`);
@@ -64,7 +96,9 @@ export function makeMemoryRepo(dir, env, { commits, perCommit = 1, ns = 'decisio
       n++;
       const ts = new Date(Date.UTC(2025, 0, 1) + n * 60000).toISOString().replace('.000', '');
       const key = (n * 2654435761 % 2 ** 32).toString(16).padStart(8, '0') + n.toString(16).padStart(8, '0');
-      docs.push(`---\nid: '${key}'\ntype: ${ns}\ntimestamp: ${ts}\nupdated: ${ts}\nsummary: ${word()} ${word()} ${word()} decision ${n}\ntags: [${word()}, ${word()}]\n---\n\nWe chose ${word()} over ${word()} because ${word()} ${word()} ${word()} matters for ${word()}.`);
+      // With a vocabulary, bodies are as long as a typical memory's (40 words); otherwise one short sentence.
+      const body = vocabulary ? `${Array.from({ length: 40 }, word).join(' ')}.` : `We chose ${word()} over ${word()} because ${word()} ${word()} ${word()} matters for ${word()}.`;
+      docs.push(`---\nid: '${key}'\ntype: ${ns}\ntimestamp: ${ts}\nupdated: ${ts}\nsummary: ${word()} ${word()} ${word()} decision ${n}\ntags: [${word()}, ${word()}]\n---\n\n${body}`);
     }
     const body = docs.join('\n\n') + '\n';
     chunks.push(`N inline :${i}\ndata ${Buffer.byteLength(body)}\n${body}`);
@@ -94,7 +128,8 @@ export function report(rows) {
     const met = r.target === undefined || r.median <= r.target;
     ok &&= met;
     const base = r.baseline ? `${r.baseline.name} ${r.baseline.median.toFixed(1)}` : '';
-    const ratio = r.baseline ? (r.median / r.baseline.median).toFixed(2) + 'x' : '';
+    // Two significant digits: a ratio of 0.004 must not print as 0.00.
+    const ratio = r.baseline ? `${Number((r.median / r.baseline.median).toPrecision(2))}x` : '';
     console.log(`${pad(r.name, 44)}${pad(r.median.toFixed(1), 11)}${pad(r.p95.toFixed(1), 9)}${pad(r.target === undefined ? '-' : `<=${r.target}${met ? '' : ' MISS'}`, 9)}${pad(base, 30)}${ratio}`);
   }
   return ok;

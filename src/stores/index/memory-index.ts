@@ -120,11 +120,26 @@ export class MemoryIndex {
   static async open(options: IndexOptions, refresh: RefreshOptions = {}): Promise<MemoryIndex> {
     const sql = await loadSqlJs();
     tracePhase('sql.js ready');
+    // Stamped before reading: if the file is replaced in between, the stamp is stale and a later check reloads.
+    const stamp = MemoryIndex.stamp(options.file);
     const index = new MemoryIndex(MemoryIndex.load(sql, options), sql, options);
+    index.loadedStamp = stamp;
     tracePhase('index loaded');
     index.opened = index.refresh(refresh);
     tracePhase(index.opened.updated ? 'index updated' : 'index current');
     return index;
+  }
+
+  /** Identifies the index file loaded: writers replace it by rename, so the same inode, size and time mean the same content. */
+  private loadedStamp = '';
+
+  private static stamp(file: string): string {
+    try {
+      const st = fs.statSync(file);
+      return `${st.ino}:${st.size}:${st.mtimeMs}`;
+    } catch {
+      return '';
+    }
   }
 
   private static load(sql: SqlJsStatic, options: IndexOptions): Database {
@@ -173,10 +188,12 @@ export class MemoryIndex {
     fs.mkdirSync(path.dirname(this.options.file), { recursive: true });
     const release = acquireLock(`${this.options.file}.lock`, 5000);
     try {
-      if (release && !options.rebuild) {
-        // Another process may have caught up while we waited.
+      const stamp = MemoryIndex.stamp(this.options.file);
+      if (release && !options.rebuild && (stamp !== this.loadedStamp || !stamp)) {
+        // Another process wrote the index since we read it (it may have caught up while we waited).
         this.db.close();
         this.db = MemoryIndex.load(this.sql, { ...this.options, notice: () => {} });
+        this.loadedStamp = stamp;
         if (same(this.indexedTips())) return { updated: false };
       }
       if (options.rebuild) {
@@ -184,8 +201,11 @@ export class MemoryIndex {
         this.db = MemoryIndex.create(this.sql);
       }
       this.apply(tips, options.progress);
+      tracePhase('notes applied');
       if (release) {
         this.persist();
+        this.loadedStamp = MemoryIndex.stamp(this.options.file);
+        tracePhase('index written');
         this.syncTermIndex(true);
       }
       return { updated: true };
@@ -332,7 +352,9 @@ export class MemoryIndex {
     const previous = TermIndex.read(this.options.termFile);
     if (previous && this.describes(previous)) return previous;
     const tips = this.indexedTips();
-    const rowids = this.all('SELECT id FROM memories WHERE current = 1').map((r) => Number(r.id));
+    // One string across the wasm boundary rather than a row object per memory.
+    const list = this.db.exec('SELECT group_concat(id) FROM memories WHERE current = 1')[0]?.values[0]?.[0];
+    const rowids = list ? String(list).split(',').map(Number) : [];
     const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '' }, rowids, previous, (ids) => {
       const rows = this.rowsById(ids);
       return ids.flatMap((id) => {

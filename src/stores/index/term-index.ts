@@ -17,18 +17,22 @@
  *   lengths u32[N*3]      tokens per field
  *   created f64[N]        creation time (ms), for --since/--until and ties
  *   kinds u16[N*2]        namespace and status, as indexes into header lists
- *   docOffsets u32[N+1]   into docs: each document's Memory as JSON
+ *   docOffsets u32[N+1]   into docs
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted
  *   postingOffsets u32[T+1], postings u32[2P]: see core/rank.ts
+ *   docs                  each document's Memory as JSON
+ * A reader loads all but the last section (about a third of the file) and
+ * reads the few documents a search returns from the file.
  */
 import fs from 'node:fs';
 import { type Memory, STATUSES, type Status } from '../../core/memory.ts';
 import { bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, packFrequencies, type PostingsSource, termOf, tokenize } from '../../core/rank.ts';
 
 const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
-export const TERM_INDEX_FORMAT = 1;
+export const TERM_INDEX_FORMAT = 2;
 
-const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'docOffsets', 'docs', 'termOffsets', 'terms', 'postingOffsets', 'postings'] as const;
+// docs comes last: a reader loads everything before it and reads single documents from the file as needed.
+const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'docs'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Header {
@@ -70,17 +74,25 @@ export class TermIndex implements PostingsSource {
   readonly averageLengths: readonly number[];
   readonly lengths: Uint32Array;
   readonly rowids: Uint32Array;
-  private readonly created: Float64Array;
-  private readonly kinds: Uint16Array;
-  private readonly docOffsets: Uint32Array;
-  private readonly docs: Uint8Array;
+  /** @internal (the builder copies it) */
+  readonly created: Float64Array;
+  /** @internal (the builder copies it) */
+  readonly kinds: Uint16Array;
+  /** @internal (the builder copies it) */
+  readonly docOffsets: Uint32Array;
+  /** Reads `length` bytes of the docs section from `offset`. */
+  private readonly readDocs: (offset: number, length: number) => Uint8Array;
   private readonly termOffsets: Uint32Array;
   private readonly terms: Uint8Array;
-  private readonly postingOffsets: Uint32Array;
+  /** @internal (the builder copies it) */
+  readonly postingOffsets: Uint32Array;
   private readonly postingData: Uint32Array;
+  readonly namespaces: readonly string[];
+  readonly statuses: readonly string[];
   private readonly header: Header;
 
-  private constructor(bytes: Uint8Array) {
+  /** `bytes` holds the file up to the docs section at least; `readDocs` reads within that section. */
+  private constructor(bytes: Uint8Array, readDocs?: (offset: number, length: number) => Uint8Array) {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     if (bytes.byteLength < 12 || view.getUint32(0, true) !== MAGIC) throw new Error('not a git-mem term index');
     const headerLength = view.getUint32(8, true);
@@ -96,6 +108,8 @@ export class TermIndex implements PostingsSource {
     const u32 = (name: Section) => section(name, (b, o, n) => new Uint32Array(b, o, n), 4);
     this.tips = header.tips;
     this.generation = header.generation;
+    this.namespaces = header.namespaces;
+    this.statuses = header.statuses;
     this.docCount = header.docCount;
     this.averageLengths = header.averageLengths;
     this.rowids = u32('rowids');
@@ -103,7 +117,8 @@ export class TermIndex implements PostingsSource {
     this.created = section('created', (b, o, n) => new Float64Array(b, o, n), 8);
     this.kinds = section('kinds', (b, o, n) => new Uint16Array(b, o, n), 2);
     this.docOffsets = u32('docOffsets');
-    this.docs = section('docs', (b, o, n) => new Uint8Array(b, o, n), 1);
+    const [docsAt, docsLength] = header.sections.docs;
+    this.readDocs = readDocs ?? ((offset, length) => bytes.subarray(dataStart + docsAt + offset, dataStart + docsAt + offset + length));
     this.termOffsets = u32('termOffsets');
     this.terms = section('terms', (b, o, n) => new Uint8Array(b, o, n), 1);
     this.postingOffsets = u32('postingOffsets');
@@ -112,6 +127,7 @@ export class TermIndex implements PostingsSource {
     const t = header.termCount;
     if (this.rowids.length !== n || this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n) throw new Error('term index document sections disagree');
     if (this.docOffsets.length !== n + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
+    if (this.docOffsets[n] !== docsLength || (!readDocs && dataStart + docsAt + docsLength > bytes.byteLength)) throw new Error('term index section docs is truncated');
   }
 
   /** Parses an index file's bytes; throws on anything malformed. */
@@ -120,11 +136,31 @@ export class TermIndex implements PostingsSource {
     return new TermIndex(bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes));
   }
 
-  /** The index in `file`, or null when there is none or it cannot be read (it is then rebuilt). */
+  /**
+   * The index in `file`, or null when there is none or it cannot be read (it
+   * is then rebuilt). Documents are read from the file when asked for.
+   */
   static read(file: string): TermIndex | null {
+    let fd: number | undefined;
     try {
-      return TermIndex.fromBytes(fs.readFileSync(file));
+      fd = fs.openSync(file, 'r');
+      const size = fs.fstatSync(fd).size;
+      const readAt = (position: number, length: number): Uint8Array => {
+        const out = new Uint8Array(length);
+        if (fs.readSync(fd!, out, 0, length, position) !== length) throw new Error('term index is truncated');
+        return out;
+      };
+      const head = readAt(0, Math.min(size, 12));
+      const headerLength = new DataView(head.buffer).getUint32(8, true);
+      const header = JSON.parse(decoder.decode(readAt(12, Math.min(headerLength, Math.max(0, size - 12))))) as Header;
+      const docsStart = align8(12 + headerLength) + header.sections.docs[0];
+      // The file ends with the docs section, padded to 8 bytes.
+      if (align8(docsStart + header.sections.docs[1]) !== size) throw new Error('term index is truncated');
+      const index = new TermIndex(readAt(0, docsStart), (offset, length) => readAt(docsStart + offset, length));
+      // The descriptor stays open for the documents; a process reads one index and exits.
+      return index;
     } catch {
+      if (fd !== undefined) fs.closeSync(fd);
       return null;
     }
   }
@@ -133,7 +169,8 @@ export class TermIndex implements PostingsSource {
     return this.header.termCount;
   }
 
-  private termAt(i: number): string {
+  /** @internal */
+  termAt(i: number): string {
     return decoder.decode(this.terms.subarray(this.termOffsets[i]!, this.termOffsets[i + 1]!));
   }
 
@@ -149,7 +186,8 @@ export class TermIndex implements PostingsSource {
     return lo;
   }
 
-  private postingsAt(i: number): Uint32Array {
+  /** @internal */
+  postingsAt(i: number): Uint32Array {
     return this.postingData.subarray(2 * this.postingOffsets[i]!, 2 * this.postingOffsets[i + 1]!);
   }
 
@@ -168,31 +206,18 @@ export class TermIndex implements PostingsSource {
     return out;
   }
 
-  /** Every term with its postings, in term order (for rebuilding). */
-  *entries(): Generator<[string, Uint32Array]> {
-    for (let i = 0; i < this.header.termCount; i++) yield [this.termAt(i), this.postingsAt(i)];
-  }
-
   /** The memory stored for a document. */
   memory(doc: number): Memory {
     return JSON.parse(decoder.decode(this.documentBytes(doc))) as Memory;
   }
 
   documentBytes(doc: number): Uint8Array {
-    return this.docs.subarray(this.docOffsets[doc]!, this.docOffsets[doc + 1]!);
+    return this.readDocs(this.docOffsets[doc]!, this.docOffsets[doc + 1]! - this.docOffsets[doc]!);
   }
 
-  /** What a rebuild keeps of a document without re-reading its memory. */
-  documentRecord(doc: number): DocumentRecord {
-    const f = FIELDS.length;
-    return {
-      rowid: this.rowids[doc]!,
-      lengths: Array.from(this.lengths.subarray(doc * f, doc * f + f)),
-      created: this.created[doc]!,
-      namespace: this.header.namespaces[this.kinds[2 * doc]!]!,
-      status: this.header.statuses[this.kinds[2 * doc + 1]!]!,
-      json: this.documentBytes(doc),
-    };
+  /** Documents first to last-but-one (a contiguous run), as one block. */
+  documentRange(first: number, end: number): Uint8Array {
+    return this.readDocs(this.docOffsets[first]!, this.docOffsets[end]! - this.docOffsets[first]!);
   }
 
   /**
@@ -208,7 +233,7 @@ export class TermIndex implements PostingsSource {
     const since = filter.since ? Date.parse(filter.since) : -Infinity;
     const until = filter.until ? Date.parse(filter.until) : Infinity;
 
-    const candidates: number[] = [];
+    let candidates: number[] = [];
     for (let d = 0; d < this.docCount; d++) {
       if (scores[d]! <= 0) continue;
       if (namespaces && !namespaces.has(this.kinds[2 * d]!)) continue;
@@ -217,12 +242,19 @@ export class TermIndex implements PostingsSource {
       if (created < since || created > until) continue;
       candidates.push(d);
     }
+    const limit = filter.limit && filter.limit > 0 ? Math.floor(filter.limit) : Infinity;
+    const objects = filter.objects?.length ? new Set(filter.objects) : null;
+    const postFilter = Boolean(objects || filter.spec || filter.tags?.length);
+    if (!postFilter && candidates.length > limit) {
+      // Only the best `limit` (and whatever ties the last of them) need ordering: find that score with a native numeric sort.
+      const sorted = Float64Array.from(candidates, (d) => scores[d]!).sort();
+      const cut = sorted[sorted.length - limit]!;
+      candidates = candidates.filter((d) => scores[d]! >= cut);
+    }
     const keys = new Map<number, string>();
     const keyOf = (d: number) => keys.get(d) ?? keys.set(d, this.memory(d).key).get(d)!;
     candidates.sort((x, y) => scores[y]! - scores[x]! || this.created[y]! - this.created[x]! || (keyOf(x) < keyOf(y) ? -1 : 1));
 
-    const limit = filter.limit && filter.limit > 0 ? Math.floor(filter.limit) : Infinity;
-    const objects = filter.objects?.length ? new Set(filter.objects) : null;
     const hits: Array<{ memory: Memory; score: number }> = [];
     for (const d of candidates) {
       if (hits.length >= limit) break;
@@ -236,18 +268,16 @@ export class TermIndex implements PostingsSource {
   }
 }
 
-/** One document as the builder needs it. */
-export interface DocumentRecord {
+/** A memory to add: its row, its JSON, its field lengths and term frequencies. */
+interface NewDocument {
   rowid: number;
-  lengths: number[];
-  created: number;
-  namespace: string;
-  status: string;
+  memory: Memory;
   json: Uint8Array;
+  lengths: number[];
+  frequencies: Map<string, number[]>;
 }
 
-/** A memory's document: its fields tokenized into term frequencies. */
-function analyze(rowid: number, memory: Memory): { record: DocumentRecord; frequencies: Map<string, number[]> } {
+function analyze(rowid: number, memory: Memory): NewDocument {
   const texts = [memory.summary, memory.tags.join(' '), memory.body];
   const frequencies = new Map<string, number[]>();
   const lengths = texts.map((text, field) => {
@@ -260,18 +290,14 @@ function analyze(rowid: number, memory: Memory): { record: DocumentRecord; frequ
     }
     return tokens.length;
   });
-  const created = Date.parse(memory.created);
-  return {
-    record: { rowid, lengths, created: Number.isNaN(created) ? 0 : created, namespace: memory.namespace, status: memory.status, json: encoder.encode(JSON.stringify(memory)) },
-    frequencies,
-  };
+  return { rowid, memory, json: encoder.encode(JSON.stringify(memory)), lengths, frequencies };
 }
 
 /**
  * The bytes of a term index of the current memories `rowids`, for `source`
  * (notes tips, index generation). Documents and postings of `previous` (when
- * of the same generation) whose rows are still current are copied; only the
- * rows it lacks are loaded (`load`) and tokenized.
+ * of the same generation) whose rows are still current are copied in bulk;
+ * only the rows it lacks are loaded (`load`) and tokenized.
  */
 export function buildTermIndex(
   source: { tips: Record<string, string>; generation: string },
@@ -279,93 +305,134 @@ export function buildTermIndex(
   previous: TermIndex | null,
   load: (rowids: number[]) => Array<{ rowid: number; memory: Memory }>,
 ): Uint8Array {
+  const base = previous && previous.generation === source.generation ? previous : null;
   const wanted = new Set(rowids);
-  const records: DocumentRecord[] = [];
-  const postings = new Map<string, number[]>();
-  const add = (term: string, doc: number, packed: number) => {
-    let list = postings.get(term);
-    if (!list) postings.set(term, (list = []));
-    list.push(doc, packed);
-  };
-
   const kept = new Set<number>();
-  if (previous && previous.generation === source.generation) {
-    const remap = new Int32Array(previous.docCount).fill(-1);
-    for (let d = 0; d < previous.docCount; d++) {
-      const rowid = previous.rowids[d]!;
-      if (!wanted.has(rowid) || kept.has(rowid)) continue;
-      kept.add(rowid);
-      remap[d] = records.push(previous.documentRecord(d)) - 1;
-    }
-    for (const [term, list] of previous.entries()) {
-      for (let i = 0; i < list.length; i += 2) {
-        const doc = remap[list[i]!]!;
-        if (doc >= 0) add(term, doc, list[i + 1]!);
-      }
-    }
+  const keep: number[] = [];
+  for (let d = 0; base && d < base.docCount; d++) {
+    const rowid = base.rowids[d]!;
+    if (!wanted.has(rowid) || kept.has(rowid)) continue;
+    kept.add(rowid);
+    keep.push(d);
   }
-  const missing = rowids.filter((id) => !kept.has(id));
-  for (const { rowid, memory } of load(missing)) {
-    const { record, frequencies } = analyze(rowid, memory);
-    const doc = records.push(record) - 1;
-    for (const [term, f] of frequencies) add(term, doc, packFrequencies(f[0]!, f[1]!, f[2]!));
-  }
-  return encode(source, records, postings);
+  const added = load(rowids.filter((id) => !kept.has(id))).map(({ rowid, memory }) => analyze(rowid, memory));
+  return encode(source, base, keep, added);
 }
 
-function encode(source: { tips: Record<string, string>; generation: string }, records: readonly DocumentRecord[], postings: Map<string, number[]>): Uint8Array {
-  const n = records.length;
+function encode(source: { tips: Record<string, string>; generation: string }, base: TermIndex | null, keep: readonly number[], added: readonly NewDocument[]): Uint8Array {
   const fields = FIELDS.length;
-  const namespaces = [...new Set(records.map((r) => r.namespace))].sort();
-  const statuses = [...new Set([...STATUSES, ...records.map((r) => r.status)])];
-  const terms = [...postings.keys()].sort();
+  const old = keep.length;
+  const n = old + added.length;
+  const namespaces = [...new Set([...(base?.namespaces ?? []), ...added.map((d) => d.memory.namespace)])].sort();
+  const statuses = [...new Set([...STATUSES, ...(base?.statuses ?? []), ...added.map((d) => d.memory.status)])];
+  const nsOf = (base?.namespaces ?? []).map((ns) => namespaces.indexOf(ns));
+  const statusOf = (base?.statuses ?? []).map((st) => statuses.indexOf(st));
 
-  const rowidsArr = new Uint32Array(n);
+  // Documents: the kept ones copied from the base, then the added ones.
+  const rowidsOut = new Uint32Array(n);
   const lengths = new Uint32Array(n * fields);
   const created = new Float64Array(n);
   const kinds = new Uint16Array(n * 2);
   const docOffsets = new Uint32Array(n + 1);
-  const totals = new Array<number>(fields).fill(0);
   let docBytes = 0;
-  records.forEach((r, d) => {
-    rowidsArr[d] = r.rowid;
-    r.lengths.forEach((len, f) => {
-      lengths[d * fields + f] = len;
-      totals[f]! += len;
-    });
-    created[d] = r.created;
-    kinds[2 * d] = namespaces.indexOf(r.namespace);
-    kinds[2 * d + 1] = statuses.indexOf(r.status);
-    docOffsets[d] = docBytes;
-    docBytes += r.json.byteLength;
+  // Kept documents come in runs of consecutive ones (usually one run): each run is copied as blocks.
+  const runs: Array<[first: number, end: number, at: number]> = [];
+  for (let j = 0; j < old; ) {
+    let k = j + 1;
+    while (k < old && keep[k] === keep[k - 1]! + 1) k++;
+    runs.push([keep[j]!, keep[k - 1]! + 1, j]);
+    j = k;
+  }
+  for (const [first, end, at] of runs) {
+    rowidsOut.set(base!.rowids.subarray(first, end), at);
+    lengths.set(base!.lengths.subarray(first * fields, end * fields), at * fields);
+    created.set(base!.created.subarray(first, end), at);
+    const shift = docBytes - base!.docOffsets[first]!;
+    for (let d = first; d < end; d++) {
+      const j = at + d - first;
+      kinds[2 * j] = nsOf[base!.kinds[2 * d]!]!;
+      kinds[2 * j + 1] = statusOf[base!.kinds[2 * d + 1]!]!;
+      docOffsets[j] = base!.docOffsets[d]! + shift;
+    }
+    docBytes += base!.docOffsets[end]! - base!.docOffsets[first]!;
+  }
+  added.forEach((doc, i) => {
+    const j = old + i;
+    rowidsOut[j] = doc.rowid;
+    lengths.set(doc.lengths, j * fields);
+    const time = Date.parse(doc.memory.created);
+    created[j] = Number.isNaN(time) ? 0 : time;
+    kinds[2 * j] = namespaces.indexOf(doc.memory.namespace);
+    kinds[2 * j + 1] = statuses.indexOf(doc.memory.status);
+    docOffsets[j] = docBytes;
+    docBytes += doc.json.byteLength;
   });
   docOffsets[n] = docBytes;
   const docs = new Uint8Array(docBytes);
-  records.forEach((r, d) => docs.set(r.json, docOffsets[d]!));
+  for (const [first, end, at] of runs) docs.set(base!.documentRange(first, end), docOffsets[at]!);
+  added.forEach((doc, i) => docs.set(doc.json, docOffsets[old + i]!));
+  const totals = new Array<number>(fields).fill(0);
+  for (let i = 0; i < lengths.length; i++) totals[i % fields]! += lengths[i]!;
+
+  // Postings per term: the base's (as they are when no document was dropped, else renumbered), then the added documents'.
+  const fromBase = new Map<string, Uint32Array>();
+  if (base) {
+    const identity = old === base.docCount;
+    const renumber = new Int32Array(base.docCount).fill(-1);
+    keep.forEach((d, j) => (renumber[d] = j));
+    for (let t = 0; t < base.termCount; t++) {
+      const list = base.postingsAt(t);
+      if (identity) {
+        fromBase.set(base.termAt(t), list);
+        continue;
+      }
+      const out = new Uint32Array(list.length);
+      let k = 0;
+      for (let i = 0; i < list.length; i += 2) {
+        const doc = renumber[list[i]!]!;
+        if (doc < 0) continue;
+        out[k++] = doc;
+        out[k++] = list[i + 1]!;
+      }
+      if (k > 0) fromBase.set(base.termAt(t), out.subarray(0, k));
+    }
+  }
+  const fromAdded = new Map<string, number[]>();
+  added.forEach((doc, i) => {
+    for (const [term, f] of doc.frequencies) {
+      let list = fromAdded.get(term);
+      if (!list) fromAdded.set(term, (list = []));
+      list.push(old + i, packFrequencies(f[0]!, f[1]!, f[2]!));
+    }
+  });
+  const terms = [...new Set([...fromBase.keys(), ...fromAdded.keys()])].sort();
 
   const encodedTerms = terms.map((t) => encoder.encode(t));
   const termOffsets = new Uint32Array(terms.length + 1);
-  let termBytes = 0;
-  encodedTerms.forEach((t, i) => {
-    termOffsets[i] = termBytes;
-    termBytes += t.byteLength;
-  });
-  termOffsets[terms.length] = termBytes;
-  const termBlob = new Uint8Array(termBytes);
-  encodedTerms.forEach((t, i) => termBlob.set(t, termOffsets[i]!));
-
   const postingOffsets = new Uint32Array(terms.length + 1);
+  let termBytes = 0;
   let pairs = 0;
   terms.forEach((t, i) => {
+    termOffsets[i] = termBytes;
+    termBytes += encodedTerms[i]!.byteLength;
     postingOffsets[i] = pairs;
-    pairs += postings.get(t)!.length / 2;
+    pairs += ((fromBase.get(t)?.length ?? 0) + (fromAdded.get(t)?.length ?? 0)) / 2;
   });
+  termOffsets[terms.length] = termBytes;
   postingOffsets[terms.length] = pairs;
+  const termBlob = new Uint8Array(termBytes);
   const postingData = new Uint32Array(pairs * 2);
-  terms.forEach((t, i) => postingData.set(postings.get(t)!, 2 * postingOffsets[i]!));
+  terms.forEach((t, i) => {
+    termBlob.set(encodedTerms[i]!, termOffsets[i]!);
+    const at = 2 * postingOffsets[i]!;
+    const a = fromBase.get(t);
+    if (a) postingData.set(a, at);
+    const b = fromAdded.get(t);
+    if (b) postingData.set(b, at + (a?.length ?? 0));
+  });
 
   const parts: Record<Section, Uint8Array> = {
-    rowids: bytesOf(rowidsArr),
+    rowids: bytesOf(rowidsOut),
     lengths: bytesOf(lengths),
     created: bytesOf(created),
     kinds: bytesOf(kinds),

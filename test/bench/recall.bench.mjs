@@ -1,0 +1,106 @@
+// Issue 3 speed targets for lexical recall: whole-process wall time of the compiled binary, medians.
+//
+//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15]
+//
+// The memories draw their words from a 5,000-word Zipf vocabulary, as prose does: a few words are
+// in most memories, most in few. Two queries per size: a selective one (three mid-frequency words,
+// what people usually ask) and a broad one (the four most common words, so that thousands of
+// memories match and must be scored).
+//
+// Baselines, timed in the same run: the naive reader of earlier tools (`git notes list`, then one
+// `git notes show` per note and a substring match) at 1,000 memories, and `git grep` over the notes
+// ref (unranked substring match, one process) at 10,000. Also timed: the incremental update after
+// 100 new notes, and a full rebuild, at 10,000.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { addMemories, BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot, zipfVocabulary } from './lib.mjs';
+
+const { values: opts } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000,100000' },
+    runs: { type: 'string', default: process.env.BENCH_RUNS ?? '15' },
+  },
+});
+if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
+const RUNS = Number(opts.runs);
+const sizes = opts.sizes.split(',').map(Number);
+const root = tmpRoot('recall');
+const env = benchEnv(root);
+const vocabulary = zipfVocabulary(5000);
+const selective = [vocabulary.words[400], vocabulary.words[900], vocabulary.words[1500]];
+const broad = vocabulary.words.slice(0, 4);
+const TARGETS = { 10_000: 60, 100_000: 250 };
+
+const rows = [];
+const figures = [];
+const recall = (repo, words) => sh(repo, env, BIN, ['recall', '--mode', 'lexical', ...words]);
+const matches = (repo, words) => JSON.parse(sh(repo, env, BIN, ['recall', '--mode', 'lexical', '--json', '--limit', '1000000', ...words])).length;
+
+for (const size of sizes) {
+  const repo = path.join(root, `r${size}`);
+  let t0 = performance.now();
+  makeMemoryRepo(repo, env, { commits: size, vocabulary });
+  const importMs = performance.now() - t0;
+  t0 = performance.now();
+  sh(repo, env, BIN, ['index']);
+  figures.push(`${size} memories: generated in ${(importMs / 1000).toFixed(1)} s, first index build ${((performance.now() - t0) / 1000).toFixed(2)} s; ` +
+    `selective query matches ${matches(repo, selective)}, broad query ${matches(repo, broad)}; ` +
+    `index.sqlite ${(fs.statSync(path.join(repo, '.git/mem/index.sqlite')).size / 1e6).toFixed(1)} MB, terms.idx ${(fs.statSync(path.join(repo, '.git/mem/terms.idx')).size / 1e6).toFixed(1)} MB`);
+  const target = TARGETS[size];
+
+  let naive;
+  if (size === 1000) {
+    // One process per note, as the earlier tools read them: a few runs are enough.
+    naive = timeRuns(3, () => {
+      const notes = sh(repo, env, 'git', ['notes', '--ref=refs/notes/mem/decisions', 'list']).trim().split('\n');
+      let found = 0;
+      for (const line of notes) {
+        const text = sh(repo, env, 'git', ['notes', '--ref=refs/notes/mem/decisions', 'show', line.split(' ')[1]]).toLowerCase();
+        if (selective.some((w) => text.includes(w))) found++;
+      }
+      if (found === 0) throw new Error('the naive reader found nothing');
+    });
+    rows.push({ name: `naive reader @${size} (baseline)`, ...naive });
+  }
+  let grep;
+  if (size >= 10_000) {
+    const grepOnce = (words) => {
+      const r = spawnSync('git', ['grep', '-c', '-i', '-F', ...words.flatMap((w) => ['-e', w]), 'refs/notes/mem/decisions'], { cwd: repo, env, encoding: 'utf8', maxBuffer: 1 << 28 });
+      if (r.status !== 0) throw new Error(`git grep: ${r.stderr}`);
+    };
+    grep = timeRuns(RUNS, () => grepOnce(selective));
+    rows.push({ name: `git grep notes ref @${size} (baseline)`, ...grep });
+  }
+  const baseline = naive ? { name: 'naive reader', ...naive } : grep ? { name: 'git grep', ...grep } : undefined;
+  for (const [label, words] of [['selective', selective], ['broad', broad]]) {
+    const timing = timeRuns(RUNS, () => recall(repo, words));
+    rows.push({ name: `recall lexical @${size} (${label})`, ...timing, target, baseline });
+  }
+
+  if (size === 10_000) {
+    // Each run adds 100 notes through git (untimed), then times the update that catches up with them.
+    let start = 1_000_000;
+    const incremental = [];
+    for (let i = 0; i < Math.min(RUNS, 9); i++) {
+      addMemories(repo, env, { count: 100, start });
+      start += 100;
+      const t = performance.now();
+      sh(repo, env, BIN, ['index']);
+      incremental.push(performance.now() - t);
+    }
+    incremental.sort((a, b) => a - b);
+    rows.push({ name: `index update after 100 notes @${size}`, median: incremental[incremental.length >> 1], p95: incremental.at(-1), target: 200 });
+    const rebuild = timeRuns(3, () => sh(repo, env, BIN, ['index', '--rebuild']));
+    rows.push({ name: `full rebuild @${size}`, ...rebuild, target: 5000 });
+  }
+}
+
+console.log(`recall benchmark: ${RUNS} runs each; selective query "${selective.join(' ')}", broad query "${broad.join(' ')}"\n`);
+for (const f of figures) console.log(f);
+console.log('');
+const ok = report(rows);
+console.log('\nratio: median of the row over median of its baseline (below 1: faster than the baseline)');
+fs.rmSync(root, { recursive: true, force: true });
+console.log(ok ? '\nall targets met' : '\nsome targets missed');
