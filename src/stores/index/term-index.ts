@@ -67,102 +67,127 @@ export function sameTips(a: Record<string, string>, b: Record<string, string>): 
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
 
+/** Reads `length` bytes at `position` of the file (8-byte aligned when `position` is). */
+type ReadRange = (position: number, length: number) => Uint8Array;
+
 export class TermIndex implements PostingsSource {
   readonly tips: Record<string, string>;
   readonly generation: string;
   readonly docCount: number;
   readonly averageLengths: readonly number[];
   readonly lengths: Uint32Array;
-  readonly rowids: Uint32Array;
+  readonly namespaces: readonly string[];
+  readonly statuses: readonly string[];
   /** @internal (the builder copies it) */
   readonly created: Float64Array;
   /** @internal (the builder copies it) */
   readonly kinds: Uint16Array;
   /** @internal (the builder copies it) */
   readonly docOffsets: Uint32Array;
-  /** Reads `length` bytes of the docs section from `offset`. */
-  private readonly readDocs: (offset: number, length: number) => Uint8Array;
   private readonly termOffsets: Uint32Array;
   private readonly terms: Uint8Array;
-  /** @internal (the builder copies it) */
-  readonly postingOffsets: Uint32Array;
-  private readonly postingData: Uint32Array;
-  readonly namespaces: readonly string[];
-  readonly statuses: readonly string[];
+  private readonly postingOffsets: Uint32Array;
+  /** The whole postings section, once something needed all of it (the builder). */
+  private allPostings?: Uint32Array;
+  private cachedRowids?: Uint32Array;
   private readonly header: Header;
+  private readonly dataStart: number;
 
-  /** `bytes` holds the file up to the docs section at least; `readDocs` reads within that section. */
-  private constructor(bytes: Uint8Array, readDocs?: (offset: number, length: number) => Uint8Array) {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    if (bytes.byteLength < 12 || view.getUint32(0, true) !== MAGIC) throw new Error('not a git-mem term index');
-    const headerLength = view.getUint32(8, true);
-    const header = JSON.parse(decoder.decode(bytes.subarray(12, 12 + headerLength))) as Header;
+  /**
+   * Loads the small sections (per-document arrays, the dictionary); postings
+   * and documents are read from `read` as they are needed. Throws on anything malformed.
+   */
+  private constructor(
+    header: Header,
+    headerLength: number,
+    private readonly size: number,
+    private readonly read: ReadRange,
+  ) {
     if (header.format !== TERM_INDEX_FORMAT) throw new Error(`term index format ${header.format}, expected ${TERM_INDEX_FORMAT}`);
     this.header = header;
-    const dataStart = align8(12 + headerLength);
-    const section = <T>(name: Section, make: (buffer: ArrayBuffer, offset: number, length: number) => T, size: number): T => {
-      const [offset, length] = header.sections[name];
-      if (dataStart + offset + length > bytes.byteLength || length % size !== 0) throw new Error(`term index section ${name} is truncated`);
-      return make(bytes.buffer as ArrayBuffer, bytes.byteOffset + dataStart + offset, length / size);
-    };
-    const u32 = (name: Section) => section(name, (b, o, n) => new Uint32Array(b, o, n), 4);
+    this.dataStart = align8(12 + headerLength);
+    // The file ends with the docs section, padded to 8 bytes.
+    const [docsAt, docsLength] = header.sections.docs;
+    if (align8(this.dataStart + docsAt + docsLength) !== size) throw new Error('term index is truncated');
     this.tips = header.tips;
     this.generation = header.generation;
     this.namespaces = header.namespaces;
     this.statuses = header.statuses;
     this.docCount = header.docCount;
     this.averageLengths = header.averageLengths;
-    this.rowids = u32('rowids');
-    this.lengths = u32('lengths');
-    this.created = section('created', (b, o, n) => new Float64Array(b, o, n), 8);
-    this.kinds = section('kinds', (b, o, n) => new Uint16Array(b, o, n), 2);
-    this.docOffsets = u32('docOffsets');
-    const [docsAt, docsLength] = header.sections.docs;
-    this.readDocs = readDocs ?? ((offset, length) => bytes.subarray(dataStart + docsAt + offset, dataStart + docsAt + offset + length));
-    this.termOffsets = u32('termOffsets');
-    this.terms = section('terms', (b, o, n) => new Uint8Array(b, o, n), 1);
-    this.postingOffsets = u32('postingOffsets');
-    this.postingData = u32('postings');
+    this.lengths = new Uint32Array(this.buffer('lengths', 4));
+    this.created = new Float64Array(this.buffer('created', 8));
+    this.kinds = new Uint16Array(this.buffer('kinds', 2));
+    this.docOffsets = new Uint32Array(this.buffer('docOffsets', 4));
+    this.termOffsets = new Uint32Array(this.buffer('termOffsets', 4));
+    this.terms = new Uint8Array(this.buffer('terms', 1));
+    this.postingOffsets = new Uint32Array(this.buffer('postingOffsets', 4));
     const n = this.docCount;
     const t = header.termCount;
-    if (this.rowids.length !== n || this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n) throw new Error('term index document sections disagree');
+    if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n) throw new Error('term index document sections disagree');
     if (this.docOffsets.length !== n + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
-    if (this.docOffsets[n] !== docsLength || (!readDocs && dataStart + docsAt + docsLength > bytes.byteLength)) throw new Error('term index section docs is truncated');
+    if (this.docOffsets[n] !== docsLength || 8 * this.postingOffsets[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
+  }
+
+  /** A section's bytes (`unit`: its element size) as an ArrayBuffer slice a typed array can view whole. */
+  private buffer(name: Section, unit: number, from = 0, length?: number): ArrayBuffer {
+    const [offset, total] = this.header.sections[name];
+    const bytes = length ?? total - from;
+    if (total % unit !== 0 || from + bytes > total) throw new Error(`term index section ${name} is malformed`);
+    const out = this.read(this.dataStart + offset + from, bytes);
+    return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? (out.buffer as ArrayBuffer) : (out.slice().buffer as ArrayBuffer);
+  }
+
+  private static parse(size: number, read: ReadRange): TermIndex {
+    if (size < 12) throw new Error('not a git-mem term index');
+    const head = new DataView(read(0, 12).slice().buffer);
+    if (head.getUint32(0, true) !== MAGIC) throw new Error('not a git-mem term index');
+    const headerLength = head.getUint32(8, true);
+    if (12 + headerLength > size) throw new Error('term index is truncated');
+    const header = JSON.parse(decoder.decode(read(12, headerLength))) as Header;
+    return new TermIndex(header, headerLength, size, read);
   }
 
   /** Parses an index file's bytes; throws on anything malformed. */
   static fromBytes(bytes: Uint8Array): TermIndex {
-    // Typed-array views need aligned offsets; a pooled Buffer may not be.
-    return new TermIndex(bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes));
+    return TermIndex.parse(bytes.byteLength, (position, length) => {
+      if (position + length > bytes.byteLength) throw new Error('term index is truncated');
+      return bytes.subarray(position, position + length);
+    });
   }
 
   /**
    * The index in `file`, or null when there is none or it cannot be read (it
-   * is then rebuilt). Documents are read from the file when asked for.
+   * is then rebuilt). Only the dictionary and per-document arrays are read at
+   * once; a search reads the postings of its terms and the documents it returns.
    */
   static read(file: string): TermIndex | null {
     let fd: number | undefined;
     try {
       fd = fs.openSync(file, 'r');
       const size = fs.fstatSync(fd).size;
-      const readAt = (position: number, length: number): Uint8Array => {
+      const read = (position: number, length: number): Uint8Array => {
         const out = new Uint8Array(length);
         if (fs.readSync(fd!, out, 0, length, position) !== length) throw new Error('term index is truncated');
         return out;
       };
-      const head = readAt(0, Math.min(size, 12));
-      const headerLength = new DataView(head.buffer).getUint32(8, true);
-      const header = JSON.parse(decoder.decode(readAt(12, Math.min(headerLength, Math.max(0, size - 12))))) as Header;
-      const docsStart = align8(12 + headerLength) + header.sections.docs[0];
-      // The file ends with the docs section, padded to 8 bytes.
-      if (align8(docsStart + header.sections.docs[1]) !== size) throw new Error('term index is truncated');
-      const index = new TermIndex(readAt(0, docsStart), (offset, length) => readAt(docsStart + offset, length));
-      // The descriptor stays open for the documents; a process reads one index and exits.
-      return index;
+      // The descriptor stays open for later reads; a process reads one index and exits.
+      return TermIndex.parse(size, read);
     } catch {
       if (fd !== undefined) fs.closeSync(fd);
       return null;
     }
+  }
+
+  /** The memories row of each document (for the builder). */
+  get rowids(): Uint32Array {
+    this.cachedRowids ??= new Uint32Array(this.buffer('rowids', 4));
+    return this.cachedRowids;
+  }
+
+  /** @internal Reads all postings at once (the builder walks every term). */
+  loadAllPostings(): void {
+    this.allPostings ??= new Uint32Array(this.buffer('postings', 4));
   }
 
   get termCount(): number {
@@ -188,7 +213,10 @@ export class TermIndex implements PostingsSource {
 
   /** @internal */
   postingsAt(i: number): Uint32Array {
-    return this.postingData.subarray(2 * this.postingOffsets[i]!, 2 * this.postingOffsets[i + 1]!);
+    const from = 2 * this.postingOffsets[i]!;
+    const to = 2 * this.postingOffsets[i + 1]!;
+    if (this.allPostings) return this.allPostings.subarray(from, to);
+    return new Uint32Array(this.buffer('postings', 4, 4 * from, 4 * (to - from)));
   }
 
   postings(term: string): Uint32Array | undefined {
@@ -212,12 +240,13 @@ export class TermIndex implements PostingsSource {
   }
 
   documentBytes(doc: number): Uint8Array {
-    return this.readDocs(this.docOffsets[doc]!, this.docOffsets[doc + 1]! - this.docOffsets[doc]!);
+    return this.documentRange(doc, doc + 1);
   }
 
-  /** Documents first to last-but-one (a contiguous run), as one block. */
+  /** Documents first to end - 1 (a contiguous run), as one block. */
   documentRange(first: number, end: number): Uint8Array {
-    return this.readDocs(this.docOffsets[first]!, this.docOffsets[end]! - this.docOffsets[first]!);
+    const [offset] = this.header.sections.docs;
+    return this.read(this.dataStart + offset + this.docOffsets[first]!, this.docOffsets[end]! - this.docOffsets[first]!);
   }
 
   /**
@@ -377,6 +406,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
   // Postings per term: the base's (as they are when no document was dropped, else renumbered), then the added documents'.
   const fromBase = new Map<string, Uint32Array>();
   if (base) {
+    base.loadAllPostings();
     const identity = old === base.docCount;
     const renumber = new Int32Array(base.docCount).fill(-1);
     keep.forEach((d, j) => (renumber[d] = j));
