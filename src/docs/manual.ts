@@ -92,6 +92,7 @@ export const ENVIRONMENT: Array<[string, string]> = [
 export const FILES: Array<[string, string]> = [
   ['`refs/notes/mem/<namespace>`', 'The memories: one notes ref per namespace. `refs/notes/remotes/<remote>/mem/<namespace>` hold what was fetched from a remote.'],
   ['`<git common dir>/mem/index.sqlite`', 'The search index, shared by linked worktrees. A cache: deleting it loses nothing; it is rebuilt from the notes.'],
+  ['`<git common dir>/mem/terms.idx`', 'The term index lexical recall reads (an inverted index of the current memories), kept up to date with index.sqlite. Also a cache.'],
   ['`<git common dir>/mem/index.sqlite.lock`', 'Held while the index is written. One older than 15 seconds is stale (`git mem doctor` reports it).'],
   ['`<git common dir>/mem/sessions/`', 'Per-session state of the Claude Code hooks (what was injected and captured), with its lock files.'],
   ['`.claude/settings.json`, `.claude/settings.local.json`, `~/.claude/settings.json`', 'Where `git mem init --claude` installs the hooks (project, local and user scope).'],

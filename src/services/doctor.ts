@@ -18,6 +18,7 @@ import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
 import { probeIndex } from '../stores/index/index-probe.ts';
+import { sameTips, TermIndex } from '../stores/index/term-index.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
 
@@ -211,6 +212,7 @@ async function checkIndex(ctx: AppContext, checks: Check[]): Promise<void> {
         : { id: 'index', status: 'ok', message: `index is up to date: ${probe.memories} memories (${size})` },
     );
   }
+  checkTermIndex(ctx, checks);
   const dir = path.dirname(file);
   let names: string[] = [];
   try {
@@ -218,10 +220,31 @@ async function checkIndex(ctx: AppContext, checks: Check[]): Promise<void> {
   } catch {
     // No mem directory yet.
   }
-  for (const name of names.filter((n) => /^index\.sqlite\.\d+\.tmp$/.test(n))) {
+  for (const name of names.filter((n) => /^(?:index\.sqlite|terms\.idx)\.\d+\.tmp$/.test(n))) {
     const p = path.join(dir, name);
     if (ageMs(p) > STALE_LOCK_MS) checks.push({ id: 'index', status: 'warn', message: `left-over temporary file ${p} from an interrupted index write`, fix: `rm ${p}` });
   }
+}
+
+/** The term index lexical recall reads: a cache rebuilt on demand, so nothing here is worse than info. */
+function checkTermIndex(ctx: AppContext, checks: Check[]): void {
+  const file = ctx.termIndexFile;
+  if (!fs.existsSync(file)) {
+    checks.push({ id: 'term-index', status: 'info', message: `no term index yet at ${file}; the first recall builds it`, fix: 'git mem index' });
+    return;
+  }
+  const terms = TermIndex.read(file);
+  if (!terms) {
+    checks.push({ id: 'term-index', status: 'info', message: `term index ${file} is unreadable or from another version; the next recall rebuilds it`, fix: 'git mem index --rebuild' });
+    return;
+  }
+  const current = sameTips(terms.tips, Object.fromEntries(ctx.notes.tips()));
+  checks.push({
+    id: 'term-index',
+    status: 'ok',
+    message: current ? `term index is up to date: ${terms.docCount} memories, ${terms.termCount} terms` : `term index holds ${terms.docCount} memories; behind the notes: it catches up on the next recall`,
+    ...(current ? {} : { fix: 'git mem index' }),
+  });
 }
 
 function ageMs(p: string): number {

@@ -106,6 +106,11 @@ describe('git mem doctor', () => {
     const r = doctor(repo, box.env);
     expect(r.code).toBe(0);
     expect(byId(r.checks, 'index')[0]).toMatchObject({ status: 'ok', message: expect.stringMatching(/behind the notes in learnings/) });
+    expect(byId(r.checks, 'term-index')[0]).toMatchObject({ status: 'ok', message: expect.stringMatching(/behind the notes/) });
+    memOk(repo, box.env, ['recall', '--mode', 'lexical', 'indexed']);
+    expect(byId(doctor(repo, box.env).checks, 'term-index')[0]).toMatchObject({ status: 'ok', message: expect.stringMatching(/up to date: 2 memories/) });
+    fs.writeFileSync(path.join(repo, '.git/mem/terms.idx'), 'damaged');
+    expect(byId(doctor(repo, box.env).checks, 'term-index')[0]).toMatchObject({ status: 'info', message: expect.stringMatching(/unreadable/) });
   });
 
   it('warns about notes refs of namespaces that are not configured', () => {
