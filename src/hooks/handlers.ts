@@ -12,7 +12,7 @@ import { fileMemories, sessionStartContext } from '../services/session-context.t
 import { sha1Hex } from '../core/hash.ts';
 import { selfCommand } from '../io/self.ts';
 import { updateSession } from '../services/session-state.ts';
-import { readTranscriptText } from './transcript.ts';
+import { readCurrentTurnText, readTranscriptText } from './transcript.ts';
 import type { HookEvent } from './events.ts';
 import type { HookReply } from './output.ts';
 
@@ -116,8 +116,12 @@ async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
 }
 
 async function stop(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+  // The whole turn: a marker written before a tool call is not in the last message. The last
+  // message itself may not be in the transcript yet when Stop fires.
   const message = str(input.raw.last_assistant_message);
-  const signals = message ? autoSignals(message, ctx) : [];
+  const turn = readCurrentTurnText(str(input.raw.transcript_path));
+  const text = turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n');
+  const signals = text ? autoSignals(text, ctx) : [];
   if (!signals.length || !ctx.settings.autoCapture) return null;
   const captured = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
   // Only systemMessage: additionalContext or a block decision would keep Claude working.

@@ -40,20 +40,70 @@ export function transcriptText(jsonl: string): string {
   return parts.join('\n\n');
 }
 
-export function readTranscriptText(file: string): string {
+/** A prompt the user typed (not a tool result, a command's output or a compaction summary). */
+function isPrompt(entry: Record<string, unknown>): boolean {
+  if (entry.type !== 'user' || entry.isMeta || entry.isCompactSummary || entry.toolUseResult !== undefined) return false;
+  const content = (entry.message as { content?: unknown } | undefined)?.content;
+  if (typeof content === 'string') return content.trim().length > 0;
+  return Array.isArray(content) && content.some((b) => b?.type === 'text') && !content.some((b) => b?.type === 'tool_result');
+}
+
+/**
+ * The assistant's text in the current turn: everything it wrote since the
+ * last prompt the user typed, in order, each text once. Only the turn's lines
+ * are parsed, walking back from the end.
+ */
+export function currentTurnText(jsonl: string): string {
+  const lines = jsonl.split('\n');
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (!line.trim()) continue;
+    let entry: Record<string, unknown>;
+    try {
+      entry = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    if (isPrompt(entry)) break;
+    if (entry.type !== 'assistant') continue;
+    const message = entry.message as { id?: unknown; content?: unknown } | undefined;
+    const text = textOf(message?.content).trim();
+    const key = `${String(message?.id ?? entry.uuid ?? '')}\0${text}`;
+    if (!text || seen.has(key)) continue;
+    seen.add(key);
+    parts.unshift(text);
+  }
+  return parts.join('\n\n');
+}
+
+/** The last `maxBytes` of a file as text ('' when it cannot be read). */
+function readTail(file: string, maxBytes: number): string {
   if (!file) return '';
   try {
-    const stat = fs.statSync(file);
     const fd = fs.openSync(file, 'r');
     try {
-      const size = Math.min(stat.size, MAX_BYTES);
+      const total = fs.fstatSync(fd).size;
+      const size = Math.min(total, maxBytes);
       const buf = Buffer.alloc(size);
-      fs.readSync(fd, buf, 0, size, stat.size - size);
-      return transcriptText(buf.toString('utf8'));
+      fs.readSync(fd, buf, 0, size, total - size);
+      return buf.toString('utf8');
     } finally {
       fs.closeSync(fd);
     }
   } catch {
     return '';
   }
+}
+
+export function readTranscriptText(file: string): string {
+  return transcriptText(readTail(file, MAX_BYTES));
+}
+
+/** A turn rarely writes more than this; Stop runs after every turn and reads no further back. */
+const TURN_BYTES = 1024 * 1024;
+
+export function readCurrentTurnText(file: string): string {
+  return currentTurnText(readTail(file, TURN_BYTES));
 }

@@ -148,6 +148,31 @@ describe('Claude Code hooks', () => {
     expect(allSummaries(repo, box.env)).toEqual(['Store the index in the git common dir']);
   });
 
+  it('captures at Stop a marker written earlier in the turn, before a tool call, from the transcript', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const transcript = path.join(box.root, 'turn.jsonl');
+    const entry = (o: object) => JSON.stringify(o);
+    fs.writeFileSync(
+      transcript,
+      [
+        entry({ type: 'user', message: { role: 'user', content: 'Earlier prompt' } }),
+        entry({ type: 'assistant', message: { id: 'm0', content: [{ type: 'text', text: '[decision] An earlier turn is not read again' }] } }),
+        entry({ type: 'user', message: { role: 'user', content: 'Make uploads robust' } }),
+        entry({ type: 'assistant', message: { id: 'm1', content: [{ type: 'text', text: 'Plan first.\n\n▶ decisions ─── Retry uploads with exponential backoff\nJitter avoids a thundering herd.\n───' }] } }),
+        entry({ type: 'assistant', message: { id: 'm1', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { file_path: 'x' } }] } }),
+        entry({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'x' }] }, toolUseResult: {} }),
+        '',
+      ].join('\n'),
+    );
+    const r = reply(await hook(repo, box.env, 'Stop', { ...payload(repo, 'Stop'), transcript_path: transcript, stop_hook_active: false, last_assistant_message: 'Done: uploads retry now.' }), 'Stop');
+    expect(r.systemMessage).toMatch(/captured decisions:\S+ Retry uploads with exponential backoff/);
+    expect(allSummaries(repo, box.env)).toEqual(['Retry uploads with exponential backoff']);
+    // A missing transcript still leaves the last message.
+    const again = reply(await hook(repo, box.env, 'Stop', { ...payload(repo, 'Stop'), transcript_path: path.join(box.root, 'gone.jsonl'), last_assistant_message: '[learning] Stop reads the last message without a transcript' }), 'Stop');
+    expect(again.systemMessage).toContain('captured');
+  });
+
   it('redacts a secret typed in a prompt before it reaches the notes', async () => {
     const box = sandbox();
     const repo = makeRepo(box);

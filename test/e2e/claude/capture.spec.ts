@@ -51,15 +51,29 @@ describe('Claude Code sessions: captures', () => {
     expect(memories(w)).toHaveLength(4);
   });
 
+  it('captures at Stop a marker the reply wrote before a tool call, not only in its last message', async () => {
+    const w = await world();
+    const file = commitFile(w, 'src/upload.ts', 'export const retries = 3;\n');
+    const block = '▶ decisions ─── Uploads retry with exponential backoff\nJitter avoids a thundering herd.\n───';
+    w.api.script([text(`Plan first.\n\n${block}`), read(file)], 'Read it; nothing else to change.');
+    const run = await claudeOk(w, 'Check the upload retries');
+    const entries = checked(w, run);
+    expect(summaries(w)).toEqual(['Uploads retry with exponential backoff']);
+    expect(memories(w)[0]!.source).toBe('hook:Stop');
+    expect(capturedMessages(entries)).toEqual([expect.stringMatching(/captured decisions:\S+ Uploads retry with exponential backoff$/)]);
+  });
+
   it('/compact: PreCompact captures from the transcript, and the compact SessionStart brings memory back', async () => {
     const w = await world();
     const config = commitFile(w, 'config/loader.ts', 'export function load() {}\n');
-    // A marker in a message that is not the last of its turn: Stop never sees it, the transcript has it.
+    // A turn taken before the hooks were installed: no Stop captured its marker; the transcript has it.
+    memOk(w.repo, w.box.env, ['init', '--claude', '--remove']);
     w.api.script([text('Looking at the config loader first.\n\n▶ learnings ─── Config loader reads TOML before JSON\nThe TOML file wins when both exist.\n───'), read(config)], 'Done reading.');
     const t1 = await claudeOk(w, 'How is the config loaded?');
     const id = t1.json.session_id;
     checked(w, t1);
     expect(summaries(w)).toEqual([]);
+    memOk(w.repo, w.box.env, ['init', '--claude']);
 
     const compact = await claudeOk(w, '/compact', { resume: id });
     const entries = checked(w, compact);
