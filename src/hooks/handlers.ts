@@ -3,6 +3,7 @@
  * Handlers may throw; the dispatcher turns any failure into a line on stderr.
  */
 import { spawn } from 'node:child_process';
+import { errorMessage } from '../core/errors.ts';
 import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
 import { detectSignals, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import type { AppContext } from '../context.ts';
@@ -53,8 +54,20 @@ function eventKey(ctx: AppContext, input: HookInput, detail: string): string {
   return `${input.event}:${detail}:${str(input.raw.prompt_id) || Math.floor(ctx.now().getTime() / 10_000)}`;
 }
 
+/** How long SessionStart waits for the remote when mem.hooks.pullOnStart is set (Claude Code allows it far more). */
+export const PULL_ON_START_MS = 3000;
+
 async function sessionStart(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
   if (!firstReply(ctx, input, eventKey(ctx, input, str(input.raw.source)))) return null;
+  if (ctx.settings.pullOnStart && str(input.raw.source) !== 'compact') {
+    // Teammates' memories first; an unreachable or slow remote costs at most PULL_ON_START_MS and a line on stderr.
+    try {
+      const { pull, resolveRemote } = await import('../services/sync.ts');
+      await pull(ctx, resolveRemote(ctx.repo), { fetch: true, timeoutMs: PULL_ON_START_MS });
+    } catch (err) {
+      ctx.io.err(`git-mem: SessionStart did not pull (${errorMessage(err)}); the context is from local memories`);
+    }
+  }
   return { additionalContext: await sessionStartContext(ctx) };
 }
 

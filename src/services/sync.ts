@@ -63,8 +63,8 @@ function gitFailure(action: string, remote: Remote, stderr: string): GitMemError
   return new GitMemError(`cannot ${action} ${remote.spec}: ${line.replace(/^(fatal|error): /, '')}`);
 }
 
-export function fetchMemories(ctx: AppContext, remote: Remote): void {
-  const r = ctx.repo.git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.spec, fetchRefspec(remote)]);
+export function fetchMemories(ctx: AppContext, remote: Remote, timeoutMs?: number): void {
+  const r = ctx.repo.git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.spec, fetchRefspec(remote)], { timeoutMs });
   if (r.status !== 0) throw gitFailure('fetch from', remote, r.stderr);
 }
 
@@ -89,8 +89,8 @@ export function mergeTracking(ctx: AppContext, remote: Remote): SyncCounts {
   return counts;
 }
 
-export async function pull(ctx: AppContext, remote: Remote, options: { fetch: boolean }): Promise<SyncCounts> {
-  if (options.fetch) fetchMemories(ctx, remote);
+export async function pull(ctx: AppContext, remote: Remote, options: { fetch: boolean; timeoutMs?: number }): Promise<SyncCounts> {
+  if (options.fetch) fetchMemories(ctx, remote, options.timeoutMs);
   const counts = mergeTracking(ctx, remote);
   await ctx.index(); // bring the index up to date with what came in
   return counts;

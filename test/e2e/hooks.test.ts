@@ -2,7 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, mem, memOk, type RunResult, sandbox } from './helpers.ts';
+import net from 'node:net';
+import { PULL_ON_START_MS } from '../../src/hooks/handlers.ts';
+import { git, makeClones, makeRepo, mem, memOk, type RunResult, sandbox } from './helpers.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 /** The top-level keys Claude Code documents for hook output. */
@@ -171,6 +173,34 @@ describe('Claude Code hooks', () => {
     // A missing transcript still leaves the last message.
     const again = reply(await hook(repo, box.env, 'Stop', { ...payload(repo, 'Stop'), transcript_path: path.join(box.root, 'gone.jsonl'), last_assistant_message: '[learning] Stop reads the last message without a transcript' }), 'Stop');
     expect(again.systemMessage).toContain('captured');
+  });
+
+  it('pulls teammates\' memories before SessionStart when mem.hooks.pullOnStart is set, and gives up on a silent remote in time', async () => {
+    const box = sandbox();
+    const { clones } = makeClones(box, ['alice', 'bob']);
+    const [alice, bob] = clones as [string, string];
+    memOk(alice, box.env, ['capture', 'decisions', 'Alice decided to pin the toolchain']);
+    memOk(alice, box.env, ['push']);
+    const start = (repo: string, session: string) => hook(repo, box.env, 'SessionStart', payload(repo, 'SessionStart', { session_id: session, source: 'startup' }));
+    // Off by default: bob's context does not have it.
+    expect(reply(await start(bob, 's1'), 'SessionStart').context).not.toContain('Alice decided');
+    git(bob, box.env, ['config', 'mem.hooks.pullOnStart', 'true']);
+    const pulled = await start(bob, 's2');
+    expect(pulled.stderr).toBe('');
+    expect(reply(pulled, 'SessionStart').context).toContain('Alice decided to pin the toolchain');
+    expect(allSummaries(bob, box.env)).toEqual(['Alice decided to pin the toolchain']);
+
+    // A remote that accepts the connection and never answers: the hook gives up after its bound, with one line on stderr.
+    const silent = net.createServer(() => {}).listen(0, '127.0.0.1');
+    await new Promise((resolve) => silent.once('listening', resolve));
+    git(bob, box.env, ['remote', 'set-url', 'origin', `git://127.0.0.1:${(silent.address() as net.AddressInfo).port}/repo.git`]);
+    const t0 = performance.now();
+    const stalled = await start(bob, 's3');
+    const elapsed = performance.now() - t0;
+    silent.close();
+    expect(elapsed).toBeLessThan(PULL_ON_START_MS + 2500);
+    expect(stalled.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^git-mem: SessionStart did not pull \(.*no answer within 3\.0 s\)/)]);
+    expect(reply(stalled, 'SessionStart').context).toContain('Alice decided to pin the toolchain');
   });
 
   it('redacts a secret typed in a prompt before it reaches the notes', async () => {

@@ -11,6 +11,8 @@ export interface GitResult {
 export interface GitOptions {
   input?: string | Buffer;
   env?: Record<string, string>;
+  /** Kill git after this long; the call then fails with a GitError saying so. */
+  timeoutMs?: number;
 }
 
 export class Git {
@@ -28,9 +30,13 @@ export class Git {
       input: options.input,
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.timeoutMs ? { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
     });
     if (started) process.stderr.write(`git-mem trace: ${(performance.now() - started).toFixed(1)} ms git ${args.join(' ')}\n`);
-    if (result.error) throw new GitError(args, null, result.error.message);
+    if (result.error) {
+      const timedOut = (result.error as NodeJS.ErrnoException).code === 'ETIMEDOUT';
+      throw new GitError(args, null, timedOut ? `no answer within ${((options.timeoutMs ?? 0) / 1000).toFixed(1)} s` : result.error.message);
+    }
     return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr.toString('utf8') };
   }
 
