@@ -13,6 +13,7 @@ export class AppContext {
   private cachedSettings?: Settings;
   private cachedNotes?: NotesStore;
   private cachedIndex?: Promise<MemoryIndex>;
+  private cachedTermIndex?: Promise<TermIndex>;
 
   constructor(
     readonly cwd: string,
@@ -45,14 +46,20 @@ export class AppContext {
   }
 
   /**
-   * The term index for lexical search. When its file matches the notes refs
-   * it is used as it is, without loading sql.js; otherwise the index catches
-   * up first and brings it up to date.
+   * The current memories for lexical search and listing (the term index).
+   * When its file matches the notes refs it is used as it is, without
+   * loading sql.js; otherwise the index catches up first and brings it up to
+   * date. Like index(), read once per process.
    */
-  async termIndex(): Promise<TermIndex> {
-    const file = TermIndex.read(this.termIndexFile);
-    if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
-    return (await this.index()).termIndex();
+  termIndex(): Promise<TermIndex> {
+    this.cachedTermIndex ??= (async () => {
+      // The index already open has checked the refs: ask it, with no second look at them.
+      if (this.cachedIndex) return (await this.cachedIndex).termIndex();
+      const file = TermIndex.read(this.termIndexFile);
+      if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
+      return (await this.index()).termIndex();
+    })();
+    return this.cachedTermIndex;
   }
 
   /**

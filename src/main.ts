@@ -1,10 +1,14 @@
 /** Entry point: the only place that sets the exit code. Heavy modules load only when a command needs them. */
 import { VERSION } from './version.ts';
 
-/** Commands that query the index: start compiling sql.js's wasm at once, so it overlaps argument parsing and git calls. */
-const INDEX_COMMANDS = new Set(['list', 'ls', 'show', 'edit', 'resolve', 'forget', 'namespaces', 'recall', 'hydrate', 'export', 'import', 'index', 'pull', 'sync']);
+/**
+ * Commands that query the SQLite index: start compiling sql.js's wasm at once, so it overlaps
+ * argument parsing and git calls. list, namespaces and lexical recall read the term index
+ * alone (stores/index/term-index.ts), and so do the hooks.
+ */
+const INDEX_COMMANDS = new Set(['show', 'edit', 'resolve', 'forget', 'recall', 'hydrate', 'export', 'import', 'index', 'pull', 'sync']);
 
-/** Whether a command needs sql.js; lexical recall reads the term index alone (stores/index/term-index.ts). */
+/** Whether a command needs sql.js. */
 function needsIndexEngine(argv: readonly string[]): boolean {
   if (!INDEX_COMMANDS.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return false;
   if (argv[0] !== 'recall') return true;
@@ -40,7 +44,6 @@ async function main(argv: string[]): Promise<number> {
   const now = pinned && !Number.isNaN(pinned.getTime()) ? () => pinned : () => new Date();
   if (argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) {
     // Hooks skip yargs (they run on every prompt) and always exit 0.
-    if (/^(?:session-?start|post-?tool-?use)$/i.test(argv[1]!)) preloadIndexEngine();
     const { runHook } = await import('./hooks/index.ts');
     await runHook(argv[1], io, process.env, now);
     return 0;

@@ -21,11 +21,11 @@ export async function findMemory(ctx: AppContext, idText: string): Promise<Memor
 }
 
 export async function listMemories(ctx: AppContext, filter: ListFilter): Promise<Memory[]> {
-  return (await ctx.index()).list(filter);
+  return (await ctx.termIndex()).list(filter);
 }
 
 export async function namespaceCounts(ctx: AppContext): Promise<Array<NamespaceInfo & { count: number }>> {
-  const counts = (await ctx.index()).counts();
+  const counts = (await ctx.termIndex()).counts();
   const known = ctx.settings.namespaces.map((n) => ({ ...n, count: counts.get(n.name) ?? 0 }));
   // Namespaces found in notes but not configured here are still shown: nothing is hidden.
   for (const [name, count] of counts) {

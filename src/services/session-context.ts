@@ -27,7 +27,7 @@ function workTopic(ctx: AppContext): string {
 }
 
 export async function sessionStartContext(ctx: AppContext): Promise<string> {
-  const index = await ctx.index();
+  const index = await ctx.termIndex();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
   const recentDecisions = index.list({ namespaces: ['decisions'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: 20 });
@@ -66,7 +66,7 @@ export function pathQuery(file: string): string {
 
 /** Memories about a file: attached to commits that touched it, or matching its path; each at most once per session. */
 export async function fileMemories(ctx: AppContext, file: string, sessionId: string, limit = 3): Promise<Memory[]> {
-  const index = await ctx.index();
+  const index = await ctx.termIndex();
   // Bounded by age: a file few commits touched would otherwise walk the whole history.
   const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
   const log = ctx.repo.git.exec(['log', '--format=%H', '-n', '30', `--since=${since}`, '--', file]);

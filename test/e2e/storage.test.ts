@@ -140,11 +140,20 @@ describe('notes storage and interop with git', () => {
     expect(memOk(repo, box.env, ['list'])).not.toContain('Through plain git');
 
     fs.writeFileSync(path.join(repo, '.git', 'mem', 'index.sqlite'), 'garbage, not a database');
-    const r = mem(repo, box.env, ['list']);
+    // list reads the term index, which still matches the refs; show reads the index.
+    expect(mem(repo, box.env, ['list'])).toMatchObject({ code: 0, stderr: '', stdout: expect.stringContaining('Through git-mem') });
+    const id = JSON.parse(memOk(repo, box.env, ['list', '--json']))[0].id;
+    const r = mem(repo, box.env, ['show', id]);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Through git-mem');
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/rebuilding/);
+    // Both damaged: list rebuilds from the notes too.
+    fs.writeFileSync(path.join(repo, '.git', 'mem', 'index.sqlite'), 'garbage, not a database');
+    fs.writeFileSync(path.join(repo, '.git', 'mem', 'terms.idx'), 'garbage');
+    const l = mem(repo, box.env, ['list']);
+    expect(l).toMatchObject({ code: 0, stdout: expect.stringContaining('Through git-mem') });
+    expect(l.stderr).toMatch(/rebuilding/);
   });
 
   it('skips invalid and binary notes with a warning and never rewrites them', () => {

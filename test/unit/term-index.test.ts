@@ -64,6 +64,28 @@ describe('term index', () => {
     expect(index.search(buildLexicalQuery('retry')!, { limit: 1 })).toHaveLength(1);
   });
 
+  it('lists current memories newest first with the same filters, and counts them per namespace', () => {
+    const commitA = 'a'.repeat(40);
+    const commitB = 'b'.repeat(40);
+    const older = memory('Older decision', '', { object: commitA });
+    const blocker = memory('A blocker', '', { namespace: 'blockers', object: commitB, tags: ['ci'] });
+    const newer = memory('Newer decision', '', { object: commitB, status: 'resolved' });
+    // Same creation time as `newer`: ties go by key.
+    const twin = memory('Twin decision', '', { object: commitA, created: newer.created });
+    const { index } = build(new Map([[1, older], [2, blocker], [3, newer], [4, twin]]));
+    const summaries = (filter = {}) => index.list(filter).map((m) => m.summary);
+    expect(summaries()).toEqual(['Newer decision', 'Twin decision', 'A blocker', 'Older decision']);
+    expect(summaries({ limit: 2 })).toEqual(['Newer decision', 'Twin decision']);
+    expect(summaries({ namespaces: ['decisions'], statuses: ['active'] })).toEqual(['Twin decision', 'Older decision']);
+    expect(summaries({ objects: [commitB] })).toEqual(['Newer decision', 'A blocker']);
+    // The first 32 bits of an object only narrow the search; the whole id decides.
+    expect(summaries({ objects: [`${'b'.repeat(8)}${'0'.repeat(32)}`] })).toEqual([]);
+    expect(summaries({ tags: ['ci'] })).toEqual(['A blocker']);
+    expect(summaries({ since: blocker.created })).toEqual(['Newer decision', 'Twin decision', 'A blocker']);
+    expect(index.list({ limit: 1 })[0]).toEqual(newer);
+    expect(Object.fromEntries(index.counts())).toEqual({ decisions: 3, blockers: 1 });
+  });
+
   it('updated incrementally, ranks exactly as one built from scratch, tokenizing only new rows', () => {
     const words = 'index cache notes merge rebase commit branch worktree hook session token budget embedding vector lexical ranking'.split(' ');
     let r = 7;
@@ -84,6 +106,8 @@ describe('term index', () => {
       expect(step.loaded).toEqual(added);
       const fresh = build(rows).index;
       expect(step.index.docCount).toBe(rows.size);
+      expect(step.index.list().map((m) => m.key)).toEqual(fresh.list().map((m) => m.key));
+      expect(step.index.counts()).toEqual(fresh.counts());
       for (const q of ['index cache', 'rebase', 'vector ranking budget', 'hoo', 'session token notes']) {
         const got = step.index.search(buildLexicalQuery(q)!);
         const want = fresh.search(buildLexicalQuery(q)!);

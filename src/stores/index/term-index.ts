@@ -17,6 +17,7 @@
  *   lengths u32[N*3]      tokens per field
  *   created f64[N]        creation time (ms), for --since/--until and ties
  *   kinds u16[N*2]        namespace and status, as indexes into header lists
+ *   objectKeys u32[N]     the first 32 bits of the object each memory is attached to
  *   docOffsets u32[N+1]   into docs
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted
  *   postingOffsets u32[T+1], postings u32[2P]: see core/rank.ts
@@ -29,10 +30,10 @@ import { type Memory, STATUSES, type Status } from '../../core/memory.ts';
 import { bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, packFrequencies, type PostingsSource, termOf, tokenize } from '../../core/rank.ts';
 
 const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
-export const TERM_INDEX_FORMAT = 2;
+export const TERM_INDEX_FORMAT = 3;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
-const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'docs'] as const;
+const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'docs'] as const;
 type Section = (typeof SECTIONS)[number];
 
 interface Header {
@@ -83,6 +84,10 @@ export class TermIndex implements PostingsSource {
   /** @internal (the builder copies it) */
   readonly kinds: Uint16Array;
   /** @internal (the builder copies it) */
+  readonly objectKeys: Uint32Array;
+  /** The whole docs section, once many documents were needed. */
+  private allDocs?: Uint8Array;
+  /** @internal (the builder copies it) */
   readonly docOffsets: Uint32Array;
   private readonly termOffsets: Uint32Array;
   private readonly terms: Uint8Array;
@@ -118,13 +123,14 @@ export class TermIndex implements PostingsSource {
     this.lengths = new Uint32Array(this.buffer('lengths', 4));
     this.created = new Float64Array(this.buffer('created', 8));
     this.kinds = new Uint16Array(this.buffer('kinds', 2));
+    this.objectKeys = new Uint32Array(this.buffer('objectKeys', 4));
     this.docOffsets = new Uint32Array(this.buffer('docOffsets', 4));
     this.termOffsets = new Uint32Array(this.buffer('termOffsets', 4));
     this.terms = new Uint8Array(this.buffer('terms', 1));
     this.postingOffsets = new Uint32Array(this.buffer('postingOffsets', 4));
     const n = this.docCount;
     const t = header.termCount;
-    if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n) throw new Error('term index document sections disagree');
+    if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n || this.objectKeys.length !== n) throw new Error('term index document sections disagree');
     if (this.docOffsets.length !== n + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
     if (this.docOffsets[n] !== docsLength || 8 * this.postingOffsets[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
   }
@@ -245,8 +251,15 @@ export class TermIndex implements PostingsSource {
 
   /** Documents first to end - 1 (a contiguous run), as one block. */
   documentRange(first: number, end: number): Uint8Array {
-    const [offset] = this.header.sections.docs;
-    return this.read(this.dataStart + offset + this.docOffsets[first]!, this.docOffsets[end]! - this.docOffsets[first]!);
+    const from = this.docOffsets[first]!;
+    const to = this.docOffsets[end]!;
+    if (this.allDocs) return this.allDocs.subarray(from, to);
+    return this.read(this.dataStart + this.header.sections.docs[0] + from, to - from);
+  }
+
+  /** Reads every document at once (listing many, or the builder). */
+  loadAllDocuments(): void {
+    this.allDocs ??= new Uint8Array(this.buffer('docs', 1));
   }
 
   /**
@@ -255,46 +268,85 @@ export class TermIndex implements PostingsSource {
    */
   search(query: LexicalQuery, filter: TermSearchFilter = {}): Array<{ memory: Memory; score: number }> {
     const scores = bm25f(this, query.groups, { weights: DEFAULT_WEIGHTS });
+    const candidates = this.matching(filter, (d) => scores[d]! > 0);
+    return this.best(candidates, scores, filter).map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
+  }
+
+  /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */
+  list(filter: TermSearchFilter = {}): Memory[] {
+    return this.best(this.matching(filter), this.created, filter).map((r) => r.memory);
+  }
+
+  /** Current memories per namespace. */
+  counts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (let d = 0; d < this.docCount; d++) {
+      const ns = this.namespaces[this.kinds[2 * d]!]!;
+      counts.set(ns, (counts.get(ns) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  /** Documents passing the filter's conditions on the per-document arrays (the rest are checked on the memory itself). */
+  private matching(filter: TermSearchFilter, also?: (doc: number) => boolean): number[] {
     const allowed = (names: readonly string[] | undefined, list: readonly string[]): Set<number> | null =>
       names?.length ? new Set(names.map((name) => list.indexOf(name)).filter((i) => i >= 0)) : null;
-    const namespaces = allowed(filter.namespaces, this.header.namespaces);
-    const statuses = allowed(filter.statuses, this.header.statuses);
+    const namespaces = allowed(filter.namespaces, this.namespaces);
+    const statuses = allowed(filter.statuses, this.statuses);
     const since = filter.since ? Date.parse(filter.since) : -Infinity;
     const until = filter.until ? Date.parse(filter.until) : Infinity;
-
-    let candidates: number[] = [];
+    const objects = filter.objects?.length ? new Set(filter.objects.map(objectKey)) : null;
+    const out: number[] = [];
     for (let d = 0; d < this.docCount; d++) {
-      if (scores[d]! <= 0) continue;
+      if (also && !also(d)) continue;
       if (namespaces && !namespaces.has(this.kinds[2 * d]!)) continue;
       if (statuses && !statuses.has(this.kinds[2 * d + 1]!)) continue;
       const created = this.created[d]!;
       if (created < since || created > until) continue;
-      candidates.push(d);
+      if (objects && !objects.has(this.objectKeys[d]!)) continue;
+      out.push(d);
     }
+    return out;
+  }
+
+  /**
+   * The candidates ordered by `value` (higher first), then newer first, then
+   * by key, with the filter's remaining conditions checked on each memory,
+   * at most `filter.limit`.
+   */
+  private best(candidates: number[], value: ArrayLike<number>, filter: TermSearchFilter): Array<{ doc: number; memory: Memory }> {
     const limit = filter.limit && filter.limit > 0 ? Math.floor(filter.limit) : Infinity;
     const objects = filter.objects?.length ? new Set(filter.objects) : null;
     const postFilter = Boolean(objects || filter.spec || filter.tags?.length);
     if (!postFilter && candidates.length > limit) {
-      // Only the best `limit` (and whatever ties the last of them) need ordering: find that score with a native numeric sort.
-      const sorted = Float64Array.from(candidates, (d) => scores[d]!).sort();
+      // Only the best `limit` (and whatever ties the last of them) need ordering: find that value with a native numeric sort.
+      const sorted = Float64Array.from(candidates, (d) => value[d]!).sort();
       const cut = sorted[sorted.length - limit]!;
-      candidates = candidates.filter((d) => scores[d]! >= cut);
+      candidates = candidates.filter((d) => value[d]! >= cut);
     }
+    // Many documents to read: one read of them all beats one read each.
+    if (Math.min(candidates.length, limit) > 64) this.loadAllDocuments();
     const keys = new Map<number, string>();
     const keyOf = (d: number) => keys.get(d) ?? keys.set(d, this.memory(d).key).get(d)!;
-    candidates.sort((x, y) => scores[y]! - scores[x]! || this.created[y]! - this.created[x]! || (keyOf(x) < keyOf(y) ? -1 : 1));
+    candidates.sort((x, y) => value[y]! - value[x]! || this.created[y]! - this.created[x]! || (keyOf(x) < keyOf(y) ? -1 : 1));
 
-    const hits: Array<{ memory: Memory; score: number }> = [];
-    for (const d of candidates) {
-      if (hits.length >= limit) break;
-      const memory = this.memory(d);
+    const out: Array<{ doc: number; memory: Memory }> = [];
+    for (const doc of candidates) {
+      if (out.length >= limit) break;
+      const memory = this.memory(doc);
       if (objects && !objects.has(memory.object)) continue;
       if (filter.spec && memory.spec !== filter.spec) continue;
       if (filter.tags?.some((tag) => !memory.tags.includes(tag))) continue;
-      hits.push({ memory, score: scores[d]! });
+      out.push({ doc, memory });
     }
-    return hits;
+    return out;
   }
+}
+
+/** An object id's first 32 bits: a cheap first test of "attached to one of these commits", confirmed on the memory. */
+function objectKey(object: string): number {
+  const key = Number.parseInt(object.slice(0, 8), 16);
+  return Number.isNaN(key) ? 0 : key >>> 0;
 }
 
 /** A memory to add: its row, its JSON, its field lengths and term frequencies. */
@@ -362,6 +414,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
   const lengths = new Uint32Array(n * fields);
   const created = new Float64Array(n);
   const kinds = new Uint16Array(n * 2);
+  const objectKeys = new Uint32Array(n);
   const docOffsets = new Uint32Array(n + 1);
   let docBytes = 0;
   // Kept documents come in runs of consecutive ones (usually one run): each run is copied as blocks.
@@ -376,6 +429,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
     rowidsOut.set(base!.rowids.subarray(first, end), at);
     lengths.set(base!.lengths.subarray(first * fields, end * fields), at * fields);
     created.set(base!.created.subarray(first, end), at);
+    objectKeys.set(base!.objectKeys.subarray(first, end), at);
     const shift = docBytes - base!.docOffsets[first]!;
     for (let d = first; d < end; d++) {
       const j = at + d - first;
@@ -391,6 +445,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
     lengths.set(doc.lengths, j * fields);
     const time = Date.parse(doc.memory.created);
     created[j] = Number.isNaN(time) ? 0 : time;
+    objectKeys[j] = objectKey(doc.memory.object);
     kinds[2 * j] = namespaces.indexOf(doc.memory.namespace);
     kinds[2 * j + 1] = statuses.indexOf(doc.memory.status);
     docOffsets[j] = docBytes;
@@ -407,6 +462,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
   const fromBase = new Map<string, Uint32Array>();
   if (base) {
     base.loadAllPostings();
+    base.loadAllDocuments();
     const identity = old === base.docCount;
     const renumber = new Int32Array(base.docCount).fill(-1);
     keep.forEach((d, j) => (renumber[d] = j));
@@ -466,6 +522,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
     lengths: bytesOf(lengths),
     created: bytesOf(created),
     kinds: bytesOf(kinds),
+    objectKeys: bytesOf(objectKeys),
     docOffsets: bytesOf(docOffsets),
     docs,
     termOffsets: bytesOf(termOffsets),
