@@ -42,7 +42,13 @@ if (works && process.platform !== 'win32') {
 } else if (works) {
   console.log(`git-mem: compiled ${path.relative(root, out)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } else {
+  let optional = '';
+  try {
+    createRequire(path.join(root, 'package.json')).resolve('@xenova/transformers/package.json');
+  } catch {
+    optional = ' (the optional @xenova/transformers is not installed, as when sharp cannot download libvips: recall is lexical only)';
+  }
   const lines = (r.error?.message ?? r.stderr ?? '').trim().split('\n');
   const why = lines.find((l) => /error/i.test(l))?.trim() ?? lines.at(-1);
-  console.warn(`git-mem: could not compile a binary (${why || 'unknown error'}); git-mem will run its sources through bun, which starts slower`);
+  console.warn(`git-mem: could not compile a binary (${why || 'unknown error'}); git-mem will run its sources through bun, which starts slower${optional}`);
 }

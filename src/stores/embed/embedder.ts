@@ -55,7 +55,13 @@ export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, opti
   const [{ AutoTokenizer, PreTrainedTokenizer }, { ONNX }] = await Promise.all([
     import('@xenova/transformers/src/tokenizers.js'),
     import('@xenova/transformers/src/backends/onnx.js'),
-  ]);
+  ]).catch((err: unknown) => {
+    // An optional dependency: npm leaves it out when its own dependency sharp fails to install.
+    if (/Cannot find (?:package|module) '@xenova\/transformers/.test(String(err))) {
+      throw new Error('the optional package @xenova/transformers is not installed (npm leaves it out when sharp cannot download libvips); the release binary has it built in');
+    }
+    throw err;
+  });
   const t1 = performance.now();
 
   const readJson = (file: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(info.dir, file), 'utf8')) as Record<string, unknown>;
