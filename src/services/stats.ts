@@ -83,7 +83,8 @@ export async function memoryStats(ctx: AppContext, weeks: number): Promise<Stats
     // Not written yet (an empty repository).
   }
   return {
-    ...countMemories(index.list(), ctx.now(), weeks),
+    // The term index has every current memory's namespace, status and date in flat arrays: no memory is read.
+    ...countMemories((await ctx.termIndex()).facts(), ctx.now(), weeks),
     index: { file: ctx.indexFile, bytes, memories: s.memories, revisions: s.revisions, tombstones: s.tombstones, updated: index.opened.updated },
     model: modelStatus(ctx),
   };

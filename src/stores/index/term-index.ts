@@ -277,6 +277,15 @@ export class TermIndex implements PostingsSource {
     return this.best(this.matching(filter), this.created, filter).map((r) => r.memory);
   }
 
+  /** Namespace, status and creation time of every current memory, without reading the memories. */
+  facts(): Array<{ namespace: string; status: Status; created: string }> {
+    const out: Array<{ namespace: string; status: Status; created: string }> = [];
+    for (let d = 0; d < this.docCount; d++) {
+      out.push({ namespace: this.namespaces[this.kinds[2 * d]!]!, status: this.statuses[this.kinds[2 * d + 1]!] as Status, created: new Date(this.created[d]!).toISOString() });
+    }
+    return out;
+  }
+
   /** Current memories per namespace. */
   counts(): Map<string, number> {
     const counts = new Map<string, number>();
