@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
 import { buildLexicalQuery } from '../../src/core/rank.ts';
-import { buildTermIndex, TermIndex, writeTermIndex } from '../../src/stores/index/term-index.ts';
+import { buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
+import { TermIndex } from '../../src/stores/index/term-index.ts';
 
 let seq = 0;
 function memory(summary: string, body = '', extra: Partial<Memory> = {}): Memory {

@@ -16,7 +16,8 @@ import { currentRevision } from '../../core/revisions.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { tracePhase } from '../../io/trace.ts';
 import { acquireLock } from './lock.ts';
-import { buildTermIndex, sameTips, TermIndex, writeTermIndex } from './term-index.ts';
+import { buildTermIndex, writeTermIndex } from './term-index-build.ts';
+import { sameTips, TermIndex } from './term-index.ts';
 import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
 

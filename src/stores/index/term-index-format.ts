@@ -1,0 +1,46 @@
+/**
+ * The layout of the term index file (`mem/terms.idx`), shared by its reader
+ * (term-index.ts) and its builder (term-index-build.ts).
+ *
+ * Layout: "GMTI", u32 format, u32 header length, header JSON, then from the
+ * next 8-byte boundary the sections, each 8-byte aligned, located by the
+ * header (offset from that boundary, byte length):
+ *   rowids u32[N]         the memories row of each document
+ *   lengths u32[N*3]      tokens per field
+ *   created f64[N]        creation time (ms), for --since/--until and ties
+ *   kinds u16[N*2]        namespace and status, as indexes into header lists
+ *   objectKeys u32[N]     the first 32 bits of the object each memory is attached to
+ *   docOffsets u32[N+1]   into docs
+ *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted
+ *   postingOffsets u32[T+1], postings u32[2P]: see core/rank.ts
+ *   docs                  each document's Memory as JSON
+ * A reader loads the per-document arrays and the dictionary, then reads the
+ * postings of the terms it searches for and the documents it returns.
+ */
+export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
+export const TERM_INDEX_FORMAT = 3;
+
+// docs comes last: a reader loads everything before it and reads single documents from the file as needed.
+export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'docs'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface Header {
+  format: number;
+  tips: Record<string, string>;
+  /** The SQLite index generation whose row ids `rowids` holds. */
+  generation: string;
+  docCount: number;
+  termCount: number;
+  averageLengths: number[];
+  namespaces: string[];
+  statuses: string[];
+  sections: Record<Section, [offset: number, bytes: number]>;
+}
+
+export const align8 = (x: number): number => Math.ceil(x / 8) * 8;
+
+/** An object id's first 32 bits: a cheap first test of "attached to one of these commits", confirmed on the memory. */
+export function objectKey(object: string): number {
+  const key = Number.parseInt(object.slice(0, 8), 16);
+  return Number.isNaN(key) ? 0 : key >>> 0;
+}
