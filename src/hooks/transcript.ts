@@ -17,22 +17,30 @@ function textOf(content: unknown): string {
     .join('\n');
 }
 
+function parseLine(line: string): Record<string, unknown> | null {
+  if (!line.trim()) return null;
+  try {
+    const entry = JSON.parse(line) as unknown;
+    return entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** An entry's text, and a key that is the same for the same text of one API message (Claude Code writes one message as several lines sharing message.id). */
+function entryText(entry: Record<string, unknown>): { text: string; key: string } {
+  const message = entry.message as { id?: unknown; content?: unknown } | undefined;
+  const text = textOf(message?.content).trim();
+  return { text, key: `${String(message?.id ?? entry.uuid ?? '')}\0${text}` };
+}
+
 export function transcriptText(jsonl: string): string {
   const parts: string[] = [];
   const seen = new Set<string>();
   for (const line of jsonl.split('\n')) {
-    if (!line.trim()) continue;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
-    if ((entry.type !== 'user' && entry.type !== 'assistant') || entry.isMeta || entry.isCompactSummary) continue;
-    const message = entry.message as { id?: unknown; content?: unknown } | undefined;
-    const text = textOf(message?.content).trim();
-    // Claude Code writes one API message as several lines sharing message.id; keep each text once.
-    const key = `${String(message?.id ?? entry.uuid ?? '')}\0${text}`;
+    const entry = parseLine(line);
+    if (!entry || (entry.type !== 'user' && entry.type !== 'assistant') || entry.isMeta || entry.isCompactSummary) continue;
+    const { text, key } = entryText(entry);
     if (!text || seen.has(key) || text.startsWith('<command-name>') || text.startsWith('<local-command-stdout>')) continue;
     seen.add(key);
     parts.push(text);
@@ -58,19 +66,11 @@ export function currentTurnText(jsonl: string): string {
   const parts: string[] = [];
   const seen = new Set<string>();
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i]!;
-    if (!line.trim()) continue;
-    let entry: Record<string, unknown>;
-    try {
-      entry = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
+    const entry = parseLine(lines[i]!);
+    if (!entry) continue;
     if (isPrompt(entry)) break;
     if (entry.type !== 'assistant') continue;
-    const message = entry.message as { id?: unknown; content?: unknown } | undefined;
-    const text = textOf(message?.content).trim();
-    const key = `${String(message?.id ?? entry.uuid ?? '')}\0${text}`;
+    const { text, key } = entryText(entry);
     if (!text || seen.has(key)) continue;
     seen.add(key);
     parts.unshift(text);
