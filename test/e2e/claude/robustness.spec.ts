@@ -16,7 +16,10 @@ describe('Claude Code sessions: robustness', () => {
     memOk(w.repo, w.box.env, ['capture', 'decisions', 'Keep the corrupt index test around', '-m', 'It guards the rebuild path.']);
     memOk(w.repo, w.box.env, ['list']);
     const index = path.join(w.repo, '.git', 'mem', 'index.sqlite');
+    const terms = path.join(w.repo, '.git', 'mem', 'terms.idx');
+    // Both caches: with the term index intact, the hooks would not even open index.sqlite.
     fs.writeFileSync(index, 'garbage, not an SQLite database\n'.repeat(100));
+    fs.writeFileSync(terms, 'garbage, not a term index\n'.repeat(100));
 
     const file = commitFile(w, 'index-notes.md', '# notes\n');
     w.api.script([read(file)], 'Fine.\n\n▶ learnings ─── A corrupt index is rebuilt from the notes\nThe notes are the truth.\n───');
@@ -34,6 +37,7 @@ describe('Claude Code sessions: robustness', () => {
 
     // Broken again between two turns.
     fs.writeFileSync(index, Buffer.alloc(4096, 0xff));
+    fs.writeFileSync(terms, Buffer.alloc(4096, 0xff));
     w.api.script([read(file)], '[decision] Rebuild the index on any read error');
     checked(w, await claudeOk(w, 'Remind me what we decided about the index', { resume: t1.json.session_id }));
     expect(blocks(requestText(w.api.main[2]!.body), 'recalled_memories')[0]).toContain('Keep the corrupt index test around');
