@@ -145,45 +145,55 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
   const n = source.docCount;
-  const fields = FIELDS.length;
   const lengths = source.lengths;
   const norms = source.averageLengths.map((avg) => (avg > 1 ? avg : 1));
-
+  // Plain indexed loops over typed arrays: in a fresh process this code runs
+  // interpreted at first, and a broad query passes here tens of thousands of times.
+  // Per document and field (FIELDS has three): weight / length normalisation.
+  const scale = new Float64Array(n * 3);
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < 3; f++) scale[d * 3 + f] = (weights[f] ?? 1) / (1 - b + (b * lengths[d * 3 + f]!) / norms[f]!);
+  }
   const total = new Float64Array(n);
   const group = new Float64Array(n);
-  const tf = new Float64Array(n * fields);
+  const tf = new Float64Array(n * 3);
   const seen = new Uint8Array(n);
-  const groupDocs: number[] = [];
+  const termDocs = new Int32Array(n);
+  const groupDocs = new Int32Array(n);
+  let groupCount = 0;
 
   // Scores one term (one or more postings lists taken as one) into `group`, keeping the better score per document.
   const scoreTerm = (lists: readonly Uint32Array[]): void => {
-    const docs: number[] = [];
-    for (const list of lists) {
+    let count = 0;
+    for (let l = 0; l < lists.length; l++) {
+      const list = lists[l]!;
       for (let i = 0; i < list.length; i += 2) {
         const d = list[i]!;
         const packed = list[i + 1]!;
-        if (!seen[d]) {
+        if (seen[d] === 0) {
           seen[d] = 1;
-          docs.push(d);
+          termDocs[count++] = d;
         }
-        tf[d * fields] = tf[d * fields]! + (packed >>> 24);
-        tf[d * fields + 1] = tf[d * fields + 1]! + ((packed >>> 16) & 0xff);
-        tf[d * fields + 2] = tf[d * fields + 2]! + (packed & 0xffff);
+        const at = d * 3;
+        tf[at] = tf[at]! + (packed >>> 24);
+        tf[at + 1] = tf[at + 1]! + ((packed >>> 16) & 0xff);
+        tf[at + 2] = tf[at + 2]! + (packed & 0xffff);
       }
     }
-    const w = idf(n, docs.length);
-    for (const d of docs) {
-      let pseudo = 0;
-      for (let f = 0; f < fields; f++) {
-        const hits = tf[d * fields + f]!;
-        if (hits === 0) continue;
-        pseudo += ((weights[f] ?? 1) * hits) / (1 - b + (b * lengths[d * fields + f]!) / norms[f]!);
-        tf[d * fields + f] = 0;
-      }
+    const top = idf(n, count) * (k1 + 1);
+    for (let j = 0; j < count; j++) {
+      const d = termDocs[j]!;
+      const at = d * 3;
+      const pseudo = tf[at]! * scale[at]! + tf[at + 1]! * scale[at + 1]! + tf[at + 2]! * scale[at + 2]!;
+      tf[at] = 0;
+      tf[at + 1] = 0;
+      tf[at + 2] = 0;
       seen[d] = 0;
-      const score = (w * (pseudo * (k1 + 1))) / (pseudo + k1);
-      if (group[d] === 0) groupDocs.push(d);
-      if (score > group[d]!) group[d] = score;
+      const score = (top * pseudo) / (pseudo + k1);
+      if (score > group[d]!) {
+        if (group[d] === 0) groupDocs[groupCount++] = d;
+        group[d] = score;
+      }
     }
   };
 
@@ -194,11 +204,12 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
       const lists = source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []);
       if (lists.length) scoreTerm(lists);
     }
-    for (const d of groupDocs) {
+    for (let j = 0; j < groupCount; j++) {
+      const d = groupDocs[j]!;
       total[d] = total[d]! + group[d]!;
       group[d] = 0;
     }
-    groupDocs.length = 0;
+    groupCount = 0;
   }
   return total;
 }

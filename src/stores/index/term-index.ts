@@ -234,7 +234,7 @@ export class TermIndex implements PostingsSource {
    */
   search(query: LexicalQuery, filter: TermSearchFilter = {}): Array<{ memory: Memory; score: number }> {
     const scores = bm25f(this, query.groups, { weights: DEFAULT_WEIGHTS });
-    const candidates = this.matching(filter, (d) => scores[d]! > 0);
+    const candidates = this.matching(filter, scores);
     return this.best(candidates, scores, filter).map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
   }
 
@@ -262,8 +262,11 @@ export class TermIndex implements PostingsSource {
     return counts;
   }
 
-  /** Documents passing the filter's conditions on the per-document arrays (the rest are checked on the memory itself). */
-  private matching(filter: TermSearchFilter, also?: (doc: number) => boolean): number[] {
+  /**
+   * Documents passing the filter's conditions on the per-document arrays
+   * (the rest are checked on the memory itself), and with a score above 0 when `scores` is given.
+   */
+  private matching(filter: TermSearchFilter, scores?: Float64Array): number[] {
     const allowed = (names: readonly string[] | undefined, list: readonly string[]): Set<number> | null =>
       names?.length ? new Set(names.map((name) => list.indexOf(name)).filter((i) => i >= 0)) : null;
     const namespaces = allowed(filter.namespaces, this.namespaces);
@@ -273,7 +276,7 @@ export class TermIndex implements PostingsSource {
     const objects = filter.objects?.length ? new Set(filter.objects.map(objectKey)) : null;
     const out: number[] = [];
     for (let d = 0; d < this.docCount; d++) {
-      if (also && !also(d)) continue;
+      if (scores && !(scores[d]! > 0)) continue;
       if (namespaces && !namespaces.has(this.kinds[2 * d]!)) continue;
       if (statuses && !statuses.has(this.kinds[2 * d + 1]!)) continue;
       const created = this.created[d]!;
