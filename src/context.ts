@@ -57,6 +57,7 @@ export class AppContext {
       if (this.cachedIndex) return (await this.cachedIndex).termIndex();
       const file = TermIndex.read(this.termIndexFile);
       if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
+      file?.close();
       return (await this.index()).termIndex();
     })();
     return this.cachedTermIndex;

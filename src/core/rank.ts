@@ -37,6 +37,9 @@ whether which while who whom whose why will with within without would yet you yo
     .filter(Boolean),
 );
 
+/** Bump when tokenize or termOf changes what text becomes: a term index written otherwise is rebuilt. */
+export const ANALYZER_VERSION = 1;
+
 /** Terms beyond this many are dropped: a pasted paragraph is not a better query. */
 export const MAX_TERMS = 32;
 /** The last term also matches as a prefix (typing ahead) when it has at least this many characters. */
@@ -50,6 +53,8 @@ export const MAX_TOKEN_LENGTH = 64;
  */
 export function tokenize(text: string): string[] {
   return text
+    // A lone surrogate would sort one way here and another once stored as UTF-8.
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
     .replace(/[A-Z]/g, (c) => c.toLowerCase())
     .split(/[^a-z0-9\u0080-\uffff]+/)
     .filter((w) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH);

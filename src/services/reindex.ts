@@ -16,6 +16,8 @@ export interface IndexReport {
 
 export async function refreshIndex(ctx: AppContext, options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): Promise<IndexReport> {
   const index = await ctx.index({ rebuild: options.rebuild, progress: options.progress });
+  // The term index too: it may be missing or stale while the index itself is current.
+  index.termIndex();
   const stats = index.stats();
   return {
     file: ctx.indexFile,

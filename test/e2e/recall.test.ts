@@ -210,6 +210,10 @@ describe('git mem recall', () => {
     memOk(repo, box.env, ['capture', 'learnings', 'Caching the term index beside the index']);
     fs.writeFileSync(terms, stale);
     expect(recallIds(repo, box.env, ['caching'])).toHaveLength(2);
+    // git mem index brings back a missing one even when the index itself is current (doctor's fix).
+    fs.rmSync(terms);
+    expect(memOk(repo, box.env, ['index'])).toMatch(/^index already up to date/);
+    expect(fs.existsSync(terms)).toBe(true);
     // index --rebuild rewrites it too.
     const before = fs.statSync(terms).mtimeMs;
     memOk(repo, box.env, ['index', '--rebuild']);

@@ -127,6 +127,28 @@ describe('term index', () => {
     expect(search(build(rows, index, 'g2').index, 'gamma')).toEqual(['Gamma']);
   });
 
+  it('refuses a file of another index or analyzer version, and drops postings that point past the documents', () => {
+    const bytes = buildTermIndex(source, [1, 2], null, (ids) => ids.map((rowid) => ({ rowid, memory: memory(`Flaky test ${rowid}`) })));
+    const headerLength = new DataView(bytes.buffer).getUint32(8, true);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerLength)));
+    const patched = (from: string, to: string) => {
+      const copy = bytes.slice();
+      const text = new TextDecoder().decode(copy.subarray(12, 12 + headerLength));
+      expect(text).toContain(from);
+      copy.set(new TextEncoder().encode(text.replace(from, to)), 12);
+      return copy;
+    };
+    expect(() => TermIndex.fromBytes(patched('"analyzer":1', '"analyzer":9'))).toThrow(/another version/);
+    expect(() => TermIndex.fromBytes(patched(`"indexVersion":"${header.indexVersion}"`, '"indexVersion":"0"'))).toThrow(/another version/);
+    // The first posting's document, overwritten with one that does not exist.
+    const damaged = bytes.slice();
+    const postingsAt = Math.ceil((12 + headerLength) / 8) * 8 + header.sections.postings[0];
+    new DataView(damaged.buffer).setUint32(postingsAt, 0xffffffff, true);
+    const index = TermIndex.fromBytes(damaged);
+    expect(() => index.search(buildLexicalQuery('flaky test')!)).not.toThrow();
+    expect(search(TermIndex.fromBytes(bytes), 'flaky')).toHaveLength(2);
+  });
+
   it('is written atomically and read back; a truncated or foreign file reads as none', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-terms-'));
     const file = path.join(dir, 'terms.idx');

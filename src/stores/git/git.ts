@@ -30,7 +30,8 @@ export class Git {
       input: options.input,
       maxBuffer: 1 << 30,
       stdio: ['pipe', 'pipe', 'pipe'],
-      ...(options.timeoutMs ? { timeout: options.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
+      // SIGTERM: git removes its lock files on it (after SIGKILL a fetch would leave them behind).
+      ...(options.timeoutMs ? { timeout: options.timeoutMs, killSignal: 'SIGTERM' as const } : {}),
     });
     if (started) process.stderr.write(`git-mem trace: ${(performance.now() - started).toFixed(1)} ms git ${args.join(' ')}\n`);
     if (result.error) {

@@ -171,6 +171,10 @@ export class MemoryIndex {
     return db;
   }
 
+  private newGeneration(): void {
+    this.db.run("UPDATE meta SET value = ? WHERE key = 'generation'", [randomBytes(8).toString('hex')]);
+  }
+
   private meta(key: string): string | undefined {
     const v = this.db.exec('SELECT value FROM meta WHERE key = ?', [key])[0]?.values[0]?.[0];
     return v === undefined || v === null ? undefined : String(v);
@@ -201,9 +205,15 @@ export class MemoryIndex {
         this.db.close();
         this.db = MemoryIndex.create(this.sql);
       }
+      // Without the lock this update stays in memory, where new rows get ids the file's rows
+      // (and the term index on disk) may give to other memories: a generation of its own keeps them apart.
+      if (!release) this.newGeneration();
       this.apply(tips, options.progress);
       tracePhase('notes applied');
       if (release) {
+        // Written since we read it, though we hold the lock: a stale lock was taken over from a
+        // process that then wrote anyway. Our row ids are not the file's: a new generation.
+        if (MemoryIndex.stamp(this.options.file) !== this.loadedStamp) this.newGeneration();
         this.persist();
         this.loadedStamp = MemoryIndex.stamp(this.options.file);
         tracePhase('index written');
@@ -336,6 +346,7 @@ export class MemoryIndex {
   termIndex(): TermIndex {
     const current = TermIndex.read(this.options.termFile);
     if (current && this.describes(current)) return current;
+    current?.close();
     const release = acquireLock(`${this.options.file}.lock`, 2000);
     try {
       return this.syncTermIndex(Boolean(release));
@@ -363,6 +374,7 @@ export class MemoryIndex {
         return row ? [{ rowid: id, memory: rowToMemory(row) }] : [];
       });
     });
+    previous?.close();
     tracePhase('term index built');
     if (locked) writeTermIndex(this.options.termFile, bytes);
     return TermIndex.fromBytes(bytes);

@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import { type Memory, STATUSES } from '../../core/memory.ts';
-import { FIELDS, packFrequencies, termOf, tokenize } from '../../core/rank.ts';
+import { ANALYZER_VERSION, FIELDS, packFrequencies, termOf, tokenize } from '../../core/rank.ts';
+import { INDEX_VERSION } from './schema.ts';
 import { align8, type Header, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { TermIndex } from './term-index.ts';
 
@@ -194,6 +195,8 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
   };
   const header: Header = {
     format: TERM_INDEX_FORMAT,
+    indexVersion: INDEX_VERSION,
+    analyzer: ANALYZER_VERSION,
     tips: source.tips,
     generation: source.generation,
     docCount: n,

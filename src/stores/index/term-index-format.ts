@@ -26,6 +26,9 @@ export type Section = (typeof SECTIONS)[number];
 
 export interface Header {
   format: number;
+  /** What wrote it: the SQLite index's version (how notes are read) and the analyzer's (how text becomes terms). */
+  indexVersion: string;
+  analyzer: number;
   tips: Record<string, string>;
   /** The SQLite index generation whose row ids `rowids` holds. */
   generation: string;

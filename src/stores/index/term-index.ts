@@ -13,8 +13,9 @@
  */
 import fs from 'node:fs';
 import type { Memory, Status } from '../../core/memory.ts';
-import { bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, type PostingsSource } from '../../core/rank.ts';
+import { ANALYZER_VERSION, bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, type PostingsSource } from '../../core/rank.ts';
 import { align8, type Header, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
+import { INDEX_VERSION } from './schema.ts';
 
 export interface TermSearchFilter {
   namespaces?: readonly string[];
@@ -71,10 +72,12 @@ export class TermIndex implements PostingsSource {
   private constructor(
     header: Header,
     headerLength: number,
-    private readonly size: number,
+    size: number,
     private readonly read: ReadRange,
+    private readonly onClose?: () => void,
   ) {
     if (header.format !== TERM_INDEX_FORMAT) throw new Error(`term index format ${header.format}, expected ${TERM_INDEX_FORMAT}`);
+    if (header.indexVersion !== INDEX_VERSION || header.analyzer !== ANALYZER_VERSION) throw new Error('term index written by another version');
     this.header = header;
     this.dataStart = align8(12 + headerLength);
     // The file ends with the docs section, padded to 8 bytes.
@@ -99,6 +102,9 @@ export class TermIndex implements PostingsSource {
     if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n || this.objectKeys.length !== n) throw new Error('term index document sections disagree');
     if (this.docOffsets.length !== n + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
     if (this.docOffsets[n] !== docsLength || 8 * this.postingOffsets[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
+    if (this.termOffsets[t] !== header.sections.terms[1] || !ascending(this.docOffsets) || !ascending(this.termOffsets) || !ascending(this.postingOffsets)) {
+      throw new Error('term index offsets are out of order');
+    }
   }
 
   /** A section's bytes (`unit`: its element size) as an ArrayBuffer slice a typed array can view whole. */
@@ -110,14 +116,14 @@ export class TermIndex implements PostingsSource {
     return out.byteOffset === 0 && out.byteLength === out.buffer.byteLength ? (out.buffer as ArrayBuffer) : (out.slice().buffer as ArrayBuffer);
   }
 
-  private static parse(size: number, read: ReadRange): TermIndex {
+  private static parse(size: number, read: ReadRange, onClose?: () => void): TermIndex {
     if (size < 12) throw new Error('not a git-mem term index');
     const head = new DataView(read(0, 12).slice().buffer);
     if (head.getUint32(0, true) !== MAGIC) throw new Error('not a git-mem term index');
     const headerLength = head.getUint32(8, true);
     if (12 + headerLength > size) throw new Error('term index is truncated');
     const header = JSON.parse(decoder.decode(read(12, headerLength))) as Header;
-    return new TermIndex(header, headerLength, size, read);
+    return new TermIndex(header, headerLength, size, read, onClose);
   }
 
   /** Parses an index file's bytes; throws on anything malformed. */
@@ -143,12 +149,22 @@ export class TermIndex implements PostingsSource {
         if (fs.readSync(fd!, out, 0, length, position) !== length) throw new Error('term index is truncated');
         return out;
       };
-      // The descriptor stays open for later reads; a process reads one index and exits.
-      return TermIndex.parse(size, read);
+      // The descriptor stays open for later reads, until close().
+      const descriptor = fd;
+      let open = true;
+      return TermIndex.parse(size, read, () => {
+        if (open) fs.closeSync(descriptor);
+        open = false;
+      });
     } catch {
       if (fd !== undefined) fs.closeSync(fd);
       return null;
     }
+  }
+
+  /** Releases the file (a read index keeps it open for documents and postings). */
+  close(): void {
+    this.onClose?.();
   }
 
   /** The memories row of each document (for the builder). */
@@ -187,8 +203,12 @@ export class TermIndex implements PostingsSource {
   postingsAt(i: number): Uint32Array {
     const from = 2 * this.postingOffsets[i]!;
     const to = 2 * this.postingOffsets[i + 1]!;
-    if (this.allPostings) return this.allPostings.subarray(from, to);
-    return new Uint32Array(this.buffer('postings', 4, 4 * from, 4 * (to - from)));
+    const list = this.allPostings ? this.allPostings.subarray(from, to) : new Uint32Array(this.buffer('postings', 4, 4 * from, 4 * (to - from)));
+    // A damaged file must not index outside the per-document arrays: such postings are dropped.
+    for (let i = 0; i < list.length; i += 2) {
+      if (list[i]! >= this.docCount) return validPostings(list, this.docCount);
+    }
+    return list;
   }
 
   postings(term: string): Uint32Array | undefined {
@@ -319,4 +339,15 @@ export class TermIndex implements PostingsSource {
     }
     return out;
   }
+}
+
+function ascending(offsets: Uint32Array): boolean {
+  for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
+  return true;
+}
+
+function validPostings(list: Uint32Array, docCount: number): Uint32Array {
+  const out: number[] = [];
+  for (let i = 0; i < list.length; i += 2) if (list[i]! < docCount) out.push(list[i]!, list[i + 1]!);
+  return Uint32Array.from(out);
 }
