@@ -13,7 +13,7 @@ for target in $targets; do
   ext=
   case $target in windows-*) ext=.exe ;; esac
   out=dist/$target/git-mem$ext
-  if "$bun" build src/main.ts --compile --bytecode --format=esm --minify --target="bun-$target" --outfile "$out" >/dev/null; then
+  if "$bun" build src/main.ts --compile --bytecode --format=esm --minify --splitting --target="bun-$target" --outfile "$out" >/dev/null; then
     echo "built $out ($(wc -c <"$out" | awk '{printf "%.0f MB", $1 / 1048576}'))"
   else
     echo "FAILED $target" >&2

@@ -26,7 +26,7 @@ function findBun() {
 
 const out = path.join(root, 'dist', 'npm', process.platform === 'win32' ? 'git-mem.exe' : 'git-mem');
 const started = Date.now();
-const r = spawnSync(findBun(), ['build', path.join(root, 'src', 'main.ts'), '--compile', '--bytecode', '--format=esm', '--minify', '--outfile', out], {
+const r = spawnSync(findBun(), ['build', path.join(root, 'src', 'main.ts'), '--compile', '--bytecode', '--format=esm', '--minify', '--splitting', '--outfile', out], {
   cwd: root,
   stdio: ['ignore', 'ignore', 'pipe'],
   encoding: 'utf8',
