@@ -126,6 +126,8 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
   if (base) {
     base.loadAllPostings();
     base.loadAllDocuments();
+    // Identity: nothing dropped, so the lists are copied as they are. Otherwise a document
+    // number the base does not have (a damaged file) renumbers to -1 and is dropped.
     const identity = old === base.docCount;
     const renumber = new Int32Array(base.docCount).fill(-1);
     keep.forEach((d, j) => (renumber[d] = j));
@@ -138,7 +140,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
       const out = new Uint32Array(list.length);
       let k = 0;
       for (let i = 0; i < list.length; i += 2) {
-        const doc = renumber[list[i]!]!;
+        const doc = renumber[list[i]!] ?? -1;
         if (doc < 0) continue;
         out[k++] = doc;
         out[k++] = list[i + 1]!;

@@ -203,7 +203,9 @@ export class TermIndex implements PostingsSource {
   postingsAt(i: number): Uint32Array {
     const from = 2 * this.postingOffsets[i]!;
     const to = 2 * this.postingOffsets[i + 1]!;
-    const list = this.allPostings ? this.allPostings.subarray(from, to) : new Uint32Array(this.buffer('postings', 4, 4 * from, 4 * (to - from)));
+    // (The builder, which loads them all, checks document numbers as it renumbers them.)
+    if (this.allPostings) return this.allPostings.subarray(from, to);
+    const list = new Uint32Array(this.buffer('postings', 4, 4 * from, 4 * (to - from)));
     // A damaged file must not index outside the per-document arrays: such postings are dropped.
     for (let i = 0; i < list.length; i += 2) {
       if (list[i]! >= this.docCount) return validPostings(list, this.docCount);
