@@ -1,4 +1,5 @@
 /** Entry point: the only place that sets the exit code. Heavy modules load only when a command needs them. */
+import { tracePhase } from './io/trace.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -26,7 +27,7 @@ function exitCodeFor(err: unknown): number {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if (process.env.GIT_MEM_TRACE) process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms: main\n`);
+  tracePhase('main');
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     process.stdout.write(`git-mem ${VERSION}\n`);
     return 0;
@@ -73,4 +74,4 @@ async function main(argv: string[]): Promise<number> {
 }
 
 process.exitCode = await main(process.argv.slice(2));
-if (process.env.GIT_MEM_TRACE) process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms: done\n`);
+tracePhase('done');

@@ -187,7 +187,7 @@ export class MemoryIndex {
   /** Brings the index up to date with the notes refs; persists under a lock when anything changed. */
   refresh(options: RefreshOptions = {}): { updated: boolean } {
     const tips = Object.fromEntries(this.options.notes.tips());
-    const same = (a: Record<string, string>) => JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(tips).sort());
+    const same = (a: Record<string, string>) => sameTips(a, tips);
     if (!options.rebuild && same(this.indexedTips())) return { updated: false };
 
     fs.mkdirSync(path.dirname(this.options.file), { recursive: true });

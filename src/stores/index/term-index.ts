@@ -15,18 +15,8 @@ import fs from 'node:fs';
 import type { Memory, Status } from '../../core/memory.ts';
 import { ANALYZER_VERSION, bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, type PostingsSource } from '../../core/rank.ts';
 import { align8, type Header, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
+import type { SearchFilter } from './memory-index.ts';
 import { INDEX_VERSION } from './schema.ts';
-
-export interface TermSearchFilter {
-  namespaces?: readonly string[];
-  statuses?: readonly Status[];
-  objects?: readonly string[];
-  since?: string;
-  until?: string;
-  tags?: readonly string[];
-  spec?: string;
-  limit?: number;
-}
 
 const decoder = new TextDecoder();
 
@@ -254,14 +244,14 @@ export class TermIndex implements PostingsSource {
    * Ranked search: BM25F over the postings, then the filter; best first (ties:
    * newer first, then by key), at most `filter.limit`.
    */
-  search(query: LexicalQuery, filter: TermSearchFilter = {}): Array<{ memory: Memory; score: number }> {
+  search(query: LexicalQuery, filter: SearchFilter = {}): Array<{ memory: Memory; score: number }> {
     const scores = bm25f(this, query.groups, { weights: DEFAULT_WEIGHTS });
     const candidates = this.matching(filter, scores);
     return this.best(candidates, scores, filter).map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
   }
 
   /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */
-  list(filter: TermSearchFilter = {}): Memory[] {
+  list(filter: SearchFilter = {}): Memory[] {
     return this.best(this.matching(filter), this.created, filter).map((r) => r.memory);
   }
 
@@ -288,7 +278,7 @@ export class TermIndex implements PostingsSource {
    * Documents passing the filter's conditions on the per-document arrays
    * (the rest are checked on the memory itself), and with a score above 0 when `scores` is given.
    */
-  private matching(filter: TermSearchFilter, scores?: Float64Array): number[] {
+  private matching(filter: SearchFilter, scores?: Float64Array): number[] {
     const allowed = (names: readonly string[] | undefined, list: readonly string[]): Set<number> | null =>
       names?.length ? new Set(names.map((name) => list.indexOf(name)).filter((i) => i >= 0)) : null;
     const namespaces = allowed(filter.namespaces, this.namespaces);
@@ -314,7 +304,7 @@ export class TermIndex implements PostingsSource {
    * by key, with the filter's remaining conditions checked on each memory,
    * at most `filter.limit`.
    */
-  private best(candidates: number[], value: ArrayLike<number>, filter: TermSearchFilter): Array<{ doc: number; memory: Memory }> {
+  private best(candidates: number[], value: ArrayLike<number>, filter: SearchFilter): Array<{ doc: number; memory: Memory }> {
     const limit = filter.limit && filter.limit > 0 ? Math.floor(filter.limit) : Infinity;
     const objects = filter.objects?.length ? new Set(filter.objects) : null;
     const postFilter = Boolean(objects || filter.spec || filter.tags?.length);
