@@ -82,6 +82,7 @@ async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<Hook
   if (ctx.settings.autoCapture) {
     const captured = await captureSignals(ctx, autoSignals(prompt, ctx), { sessionId: input.sessionId, event: input.event });
     reply.systemMessage = capturedMessage(captured);
+    catchUpLater(ctx, captured);
   }
   const suggest = signals.filter((s) => tierOf(s.confidence) === 'suggest').slice(0, 2);
   for (const s of suggest) {
@@ -124,7 +125,7 @@ async function postToolUseFailure(_ctx: AppContext, input: HookInput): Promise<H
 
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
   const text = readTranscriptText(str(input.raw.transcript_path));
-  if (text && ctx.settings.autoCapture) await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event });
+  if (text && ctx.settings.autoCapture) catchUpLater(ctx, await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event }));
   return null; // PreCompact accepts no output
 }
 
@@ -137,17 +138,35 @@ async function stop(ctx: AppContext, input: HookInput): Promise<HookReply | null
   const signals = text ? autoSignals(text, ctx) : [];
   if (!signals.length || !ctx.settings.autoCapture) return null;
   const captured = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
+  catchUpLater(ctx, captured);
   // Only systemMessage: additionalContext or a block decision would keep Claude working.
   return captured.length ? { systemMessage: capturedMessage(captured) } : null;
 }
 
-async function sessionEnd(ctx: AppContext): Promise<null> {
-  if (ctx.settings.pushOnEnd) {
-    // Detached: SessionEnd has 1.5 s in all, a push may take longer.
-    const [cmd, ...args] = selfCommand();
-    const child = spawn(cmd!, [...args, 'push'], { cwd: ctx.cwd, detached: true, stdio: 'ignore', env: ctx.env });
+/** Runs git-mem with `args` in a detached process that outlives the hook; a failure to start is ignored. */
+function runDetached(ctx: AppContext, args: string[]): void {
+  const [cmd, ...self] = selfCommand();
+  try {
+    const child = spawn(cmd!, [...self, ...args], { cwd: ctx.cwd, detached: true, stdio: 'ignore', env: ctx.env });
+    child.on('error', () => {});
     child.unref();
+  } catch {
+    // Nothing to do: the next command catches up itself.
   }
+}
+
+/**
+ * After a capture the index is behind the notes, and the next hook that reads
+ * memories would pay for catching up (about 200 ms at 10,000 memories). A
+ * detached `git mem index` does it between prompts instead.
+ */
+function catchUpLater(ctx: AppContext, captured: readonly unknown[]): void {
+  if (captured.length) runDetached(ctx, ['index']);
+}
+
+async function sessionEnd(ctx: AppContext): Promise<null> {
+  // Detached: SessionEnd has 1.5 s in all, a push may take longer.
+  if (ctx.settings.pushOnEnd) runDetached(ctx, ['push']);
   return null;
 }
 

@@ -203,6 +203,25 @@ describe('Claude Code hooks', () => {
     expect(reply(stalled, 'SessionStart').context).toContain('Alice decided to pin the toolchain');
   });
 
+  it('brings the index up to date in the background after a capture, so the next hook does not pay for it', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'decisions', 'Indexed before the session']);
+    memOk(repo, box.env, ['recall', '--mode', 'lexical', 'indexed']);
+    // doctor exits 1 here for checks this sandbox fails (no hooks installed); only its term-index line matters.
+    const termIndex = () => JSON.parse(mem(repo, box.env, ['doctor', '--json']).stdout).checks.find((c: { id: string }) => c.id === 'term-index');
+    expect(termIndex().message).toMatch(/up to date: 1 memories/);
+    const r = reply(await hook(repo, box.env, 'Stop', { ...payload(repo, 'Stop'), last_assistant_message: '[decision] Catch up between prompts' }), 'Stop');
+    expect(r.systemMessage).toContain('captured');
+    // No git-mem command runs after the hook; doctor only reads. A detached git mem index catches up.
+    let check = termIndex();
+    for (let i = 0; i < 100 && !/up to date: 2 memories/.test(check.message); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      check = termIndex();
+    }
+    expect(check.message).toMatch(/up to date: 2 memories/);
+  });
+
   it('redacts a secret typed in a prompt before it reaches the notes', async () => {
     const box = sandbox();
     const repo = makeRepo(box);
