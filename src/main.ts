@@ -13,7 +13,7 @@ const INDEX_COMMANDS = new Set(['show', 'edit', 'resolve', 'forget', 'recall', '
 function needsIndexEngine(argv: readonly string[]): boolean {
   if (!INDEX_COMMANDS.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return false;
   if (argv[0] !== 'recall') return true;
-  const mode = argv.findIndex((a) => a === '--mode' || a === '-m');
+  const mode = argv.indexOf('--mode');
   return !(argv.includes('--mode=lexical') || (mode >= 0 && argv[mode + 1] === 'lexical'));
 }
 

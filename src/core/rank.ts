@@ -112,10 +112,6 @@ export function packFrequencies(summary: number, tags: number, body: number): nu
   return ((Math.min(summary, 0xff) << 24) | (Math.min(tags, 0xff) << 16) | Math.min(body, 0xffff)) >>> 0;
 }
 
-export function unpackFrequencies(packed: number): [number, number, number] {
-  return [packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff];
-}
-
 /** What BM25F needs from a term index. */
 export interface PostingsSource {
   readonly docCount: number;

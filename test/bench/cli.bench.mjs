@@ -4,15 +4,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot } from './lib.mjs';
+import { BIN, benchRepo, report, sh, timeRuns } from './lib.mjs';
 
-if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
-const root = tmpRoot('cli');
-const env = benchEnv(root);
-const repo = path.join(root, 'repo');
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const count = makeMemoryRepo(repo, env, { commits: 10_000 });
-sh(repo, env, 'git', ['mem', 'list', '--limit', '1']); // build the index once
+const { root, env, repo, count } = benchRepo('cli');
 const key = JSON.parse(sh(repo, env, 'git', ['mem', 'list', '--limit', '1', '--json']))[0].key;
 // The man page where `make install` puts it: git help mem -> man git-mem.
 const manDir = path.join(root, 'man');

@@ -3,14 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot } from './lib.mjs';
+import { BIN, benchRepo, report, sh, timeRuns } from './lib.mjs';
 
-if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
 const RUNS = Number(process.env.BENCH_RUNS ?? 21);
-const root = tmpRoot('hooks');
-const env = benchEnv(root);
-const repo = path.join(root, 'repo');
-makeMemoryRepo(repo, env, { commits: 10_000 });
+const { root, env, repo } = benchRepo('hooks');
 for (const ns of ['blockers', 'learnings', 'patterns', 'progress']) {
   sh(repo, env, 'git', ['mem', 'capture', ns, `A ${ns} memory about the upload retry path`, '-m', 'body']);
 }

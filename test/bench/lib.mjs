@@ -19,6 +19,17 @@ export function tmpRoot(name) {
   return fs.mkdtempSync(path.join(os.tmpdir(), `git-mem-bench-${name}-`));
 }
 
+/** A temporary root and environment with a repository of `commits` memories (makeMemoryRepo), its index built. */
+export function benchRepo(name, { commits = 10_000 } = {}) {
+  if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
+  const root = tmpRoot(name);
+  const env = benchEnv(root);
+  const repo = path.join(root, 'repo');
+  const count = makeMemoryRepo(repo, env, { commits });
+  sh(repo, env, BIN, ['index']);
+  return { root, env, repo, count };
+}
+
 export function sh(cwd, env, cmd, args, input) {
   const r = spawnSync(cmd, args, { cwd, env, input, encoding: 'utf8', maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')}: ${r.stderr}`);

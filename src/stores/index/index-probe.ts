@@ -2,8 +2,7 @@
  * A read-only look at the index file for `git mem doctor` and `git mem stats`:
  * can it be opened, which version wrote it, which notes-ref tips it reflects,
  * what it holds. Unlike MemoryIndex.open it never refreshes, rebuilds or
- * writes. (It reads the schema of stores/index/schema.ts; it belongs beside
- * memory-index.ts once that directory is open for changes.)
+ * writes. It reads the schema of schema.ts.
  */
 import fs from 'node:fs';
 import { errorMessage } from '../../core/errors.ts';
