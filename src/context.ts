@@ -2,6 +2,7 @@
 import path from 'node:path';
 import type { Io } from './io/io.ts';
 import type { Settings } from './services/settings.ts';
+import { chooseAnchors } from './services/anchors.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { sameTips, TermIndex } from './stores/index/term-index.ts';
@@ -53,12 +54,16 @@ export class AppContext {
    */
   termIndex(): Promise<TermIndex> {
     this.cachedTermIndex ??= (async () => {
-      // The index already open has checked the refs: ask it, with no second look at them.
-      if (this.cachedIndex) return (await this.cachedIndex).termIndex();
-      const file = TermIndex.read(this.termIndexFile);
-      if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
-      file?.close();
-      return (await this.index()).termIndex();
+      const terms = await (async () => {
+        // The index already open has checked the refs: ask it, with no second look at them.
+        if (this.cachedIndex) return (await this.cachedIndex).termIndex();
+        const file = TermIndex.read(this.termIndexFile);
+        if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
+        file?.close();
+        return (await this.index()).termIndex();
+      })();
+      terms.anchors = chooseAnchors(this.repo, terms.copies);
+      return terms;
     })();
     return this.cachedTermIndex;
   }
@@ -68,9 +73,11 @@ export class AppContext {
    * `refresh` (a forced rebuild, a progress callback) applies to the first call, which opens it.
    */
   index(refresh?: RefreshOptions): Promise<MemoryIndex> {
-    this.cachedIndex ??= import('./stores/index/memory-index.ts').then(({ MemoryIndex }) =>
-      MemoryIndex.open({ file: this.indexFile, termFile: this.termIndexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }, refresh),
-    );
+    this.cachedIndex ??= import('./stores/index/memory-index.ts').then(async ({ MemoryIndex }) => {
+      const index = await MemoryIndex.open({ file: this.indexFile, termFile: this.termIndexFile, notes: this.notes, notice: (m) => this.io.err(`git-mem: ${m}`) }, refresh);
+      index.anchors = chooseAnchors(this.repo, index.copies());
+      return index;
+    });
     return this.cachedIndex;
   }
 }

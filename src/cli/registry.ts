@@ -19,6 +19,7 @@ import { initCommand } from './commands/init.ts';
 import { listCommand } from './commands/list.ts';
 import { modelCommand } from './commands/model.ts';
 import { namespacesCommand } from './commands/namespaces.ts';
+import { reanchorCommand } from './commands/reanchor.ts';
 import { recallCommand } from './commands/recall.ts';
 import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
@@ -38,6 +39,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     editCommand(ctx),
     resolveCommand(ctx),
     forgetCommand(ctx),
+    reanchorCommand(ctx),
     namespacesCommand(ctx),
     recallCommand(ctx),
     hydrateCommand(ctx),

@@ -87,9 +87,23 @@ function writeScalar(value: string | number, flow: boolean): string {
   return JSON.stringify(value);
 }
 
-/** Serialises flat fields (scalars and lists of scalars) as YAML lines, ending in a newline. */
-export function writeFrontMatter(fields: Record<string, string | number | ReadonlyArray<string>>): string {
+function isFlat(v: unknown): v is string | number | ReadonlyArray<string | number> {
+  const scalar = (x: unknown) => typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x));
+  return scalar(v) || (Array.isArray(v) && v.every(scalar));
+}
+
+/**
+ * Serialises fields as YAML lines, ending in a newline: scalars and lists of
+ * scalars in the compact form memories use, anything else (a nested mapping, a
+ * boolean, null: another tool's fields, kept as they were) through the YAML library.
+ */
+export function writeFrontMatter(fields: Record<string, unknown>): string {
   return Object.entries(fields)
-    .map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v.map((x) => writeScalar(x, true)).join(', ')}]` : writeScalar(v as string | number, false)}\n`)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => {
+      if (!isFlat(v)) return YAML.stringify({ [k]: v });
+      if (Array.isArray(v)) return `${k}: [${v.map((x) => writeScalar(x, true)).join(', ')}]\n`;
+      return `${k}: ${writeScalar(v as string | number, false)}\n`;
+    })
     .join('');
 }

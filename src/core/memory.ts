@@ -28,7 +28,14 @@ export interface Memory {
   /** Provenance of automatic captures: e.g. `hook:UserPromptSubmit`. */
   source?: string;
   confidence?: number;
+  /** Files the commit changed, recorded at capture: the memory stays tied to them if the commit is rewritten away. */
+  paths?: string[];
+  /** Front-matter fields git-mem does not know (another tool's, a newer version's): written back untouched. */
+  extra?: Record<string, unknown>;
 }
+
+/** At most this many changed paths are recorded with a memory. */
+export const PATHS_MAX = 50;
 
 /** What `forget` leaves behind, so a merge with a clone that still has the memory does not bring it back. */
 export interface Tombstone {

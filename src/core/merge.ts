@@ -17,9 +17,10 @@ export interface NoteMerge {
   merged: number;
 }
 
-type KeyedDoc = Exclude<NoteDoc, { kind: 'other' }>;
+/** A memory or a tombstone: a document with a key. */
+export type KeyedDoc = Exclude<NoteDoc, { kind: 'other' }>;
 
-function keyOf(d: KeyedDoc): string {
+export function keyOf(d: KeyedDoc): string {
   return d.kind === 'memory' ? d.memory.key : d.tombstone.key;
 }
 

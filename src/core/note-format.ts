@@ -69,6 +69,9 @@ function asList(v: unknown): string[] {
   return [];
 }
 
+/** Front-matter fields with a meaning here; any other is kept in `extra`. */
+const KNOWN_FIELDS = new Set(['id', 'type', 'timestamp', 'created', 'updated', 'summary', 'spec', 'phase', 'tags', 'status', 'relates_to', 'author', 'source', 'confidence', 'paths']);
+
 function toDoc(fm: Record<string, unknown>, body: string, raw: string, namespace: string, object: string): NoteDoc {
   const key = (asString(fm.id) ?? deriveKey(namespace, raw)).toLowerCase();
   if ('forgotten' in fm) {
@@ -92,6 +95,13 @@ function toDoc(fm: Record<string, unknown>, body: string, raw: string, namespace
   const optional = { spec: asString(fm.spec), phase: asString(fm.phase), author: asString(fm.author), source: asString(fm.source) };
   for (const [k, v] of Object.entries(optional)) if (v) (memory as unknown as Record<string, unknown>)[k] = v;
   if (typeof fm.confidence === 'number') memory.confidence = fm.confidence;
+  const paths = asList(fm.paths);
+  if (paths.length) memory.paths = paths;
+  const extra: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(fm)) if (!KNOWN_FIELDS.has(k)) extra[k] = v;
+  // A timestamp that cannot be read is kept as written, not replaced by an empty one.
+  if (!created && fm.timestamp !== undefined && fm.timestamp !== null) extra.timestamp = fm.timestamp;
+  if (Object.keys(extra).length) memory.extra = extra;
   return { kind: 'memory', raw, memory };
 }
 
@@ -125,7 +135,7 @@ export function parseNote(text: string, namespace: string, object: string): Pars
 
 /** Field names follow the earlier system (type, timestamp, summary, spec, phase, tags, status, relates_to), so its readers still understand ours. */
 export function serializeMemory(m: Memory): string {
-  const fields: Record<string, string | number | string[]> = { id: m.key, type: m.namespace, timestamp: m.created, updated: m.updated, summary: m.summary };
+  const fields: Record<string, unknown> = { id: m.key, type: m.namespace, timestamp: m.created || m.extra?.timestamp || '', updated: m.updated, summary: m.summary };
   if (m.spec) fields.spec = m.spec;
   if (m.phase) fields.phase = m.phase;
   if (m.tags.length) fields.tags = m.tags;
@@ -134,6 +144,8 @@ export function serializeMemory(m: Memory): string {
   if (m.author) fields.author = m.author;
   if (m.source) fields.source = m.source;
   if (m.confidence !== undefined) fields.confidence = m.confidence;
+  if (m.paths?.length) fields.paths = m.paths;
+  for (const [k, v] of Object.entries(m.extra ?? {})) if (!(k in fields)) fields[k] = v;
   const body = m.body.trim() ? `\n${m.body.trimEnd()}` : '';
   return `---\n${writeFrontMatter(fields)}---\n${body}`.trimEnd();
 }

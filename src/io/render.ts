@@ -23,6 +23,8 @@ export interface MemoryJson {
   author: string | null;
   source: string | null;
   confidence: number | null;
+  /** Files its commit changed, recorded at capture. */
+  paths: string[];
 }
 
 export function memoryJson(m: Memory): MemoryJson {
@@ -43,6 +45,7 @@ export function memoryJson(m: Memory): MemoryJson {
     author: m.author ?? null,
     source: m.source ?? null,
     confidence: m.confidence ?? null,
+    paths: m.paths ?? [],
   };
 }
 

@@ -1,12 +1,13 @@
 /** Capturing a memory: validate, redact, and append a document to the note on the target commit. */
 import { randomBytes } from 'node:crypto';
 import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
-import { formatId, KEY_LENGTH, type Memory, type Status } from '../core/memory.ts';
+import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
 import { type Redaction, redact } from '../core/redact.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
+import { changedPaths } from '../stores/git/changes.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
@@ -24,6 +25,8 @@ export interface CaptureInput {
   forceTruncate?: boolean;
   source?: string;
   confidence?: number;
+  /** Files the commit changed (recordedPaths). */
+  paths?: string[];
 }
 
 export interface CaptureResult {
@@ -89,14 +92,21 @@ export function buildMemory(ctx: AppContext, input: CaptureInput, object: string
   if (input.phase) memory.phase = input.phase;
   if (input.source) memory.source = input.source;
   if (input.confidence !== undefined) memory.confidence = input.confidence;
+  if (input.paths?.length) memory.paths = input.paths.slice(0, PATHS_MAX);
   return { id: formatId(memory), memory, redacted: [summary, body, ...tags].flatMap((r) => r.found) };
+}
+
+/** The files a commit changed, recorded with a memory so it stays tied to them if the commit is rewritten away. */
+export function recordedPaths(repo: Repo, object: string): string[] | undefined {
+  const paths = changedPaths(repo, [object], PATHS_MAX).get(object);
+  return paths?.length ? paths : undefined;
 }
 
 export function captureMemory(ctx: AppContext, input: CaptureInput): CaptureResult {
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
-  const result = buildMemory(ctx, input, object);
+  const result = buildMemory(ctx, { ...input, paths: recordedPaths(ctx.repo, object) }, object);
   appendMemories(ctx, result.memory.namespace, [result.memory], `capture ${result.id}`);
   return result;
 }

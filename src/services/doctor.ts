@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
+import { gitHookStates } from './git-hooks.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../hooks/events.ts';
@@ -180,6 +181,10 @@ function checkConfig(ctx: AppContext, checks: Check[]): void {
   const glob = `${NOTES_REF_PREFIX}*`;
   if (configValues(git, 'notes.rewriteRef').includes(glob)) checks.push({ id: 'rewrite-ref', status: 'ok', message: `notes.rewriteRef includes ${glob}: memories follow their commits through amend and rebase` });
   else checks.push({ id: 'rewrite-ref', status: 'warn', message: `notes.rewriteRef does not include ${glob}: memories stay behind when their commits are amended or rebased`, fix: 'git mem init' });
+  for (const h of gitHookStates(ctx.repo)) {
+    if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after rewrites${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
+    else checks.push({ id: 'git-hooks', status: 'warn', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
+  }
 
   const remotes = git.run(['remote']).split('\n').filter(Boolean);
   if (remotes.length === 0) checks.push({ id: 'fetch-refspec', status: 'info', message: 'no remotes: memories stay in this clone', fix: 'git remote add origin <url>, then git mem init' });

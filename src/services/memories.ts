@@ -2,7 +2,8 @@
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, type Memory, parseIdQuery, type Status } from '../core/memory.ts';
 import type { NamespaceInfo } from '../core/namespaces.ts';
-import { parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
+import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
+import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
 import { canonicalTime } from '../core/time.ts';
 import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
@@ -42,19 +43,41 @@ export interface MemoryEdit {
   forceTruncate?: boolean;
 }
 
-/** Rewrites the one document holding `target` in its note; other documents keep their exact bytes. */
-function rewriteDocument(ctx: AppContext, target: Memory, replacement: (m: Memory) => string, message: string): void {
-  ctx.notes.update(target.namespace, [target.object], (current) => {
-    const text = current.get(target.object);
-    const parsed = text ? parseNote(text, target.namespace, target.object) : null;
-    const at = parsed?.docs.findIndex((d) => d.kind === 'memory' && d.memory.key === target.key) ?? -1;
-    if (!parsed || at < 0) throw new NotFoundError(`memory ${formatId(target)} was removed meanwhile`);
-    const doc = parsed.docs[at]!;
-    if (doc.kind !== 'memory') return null;
-    const docs = parsed.docs.slice();
-    docs[at] = { raw: replacement(doc.memory) } as (typeof docs)[number];
-    return { changes: new Map([[target.object, serializeNote(docs)]]), message };
+/**
+ * Rewrites a memory on every copy (every commit its note was copied to), in
+ * one notes commit: `replacement` gets the newest revision found among them
+ * and returns the new document, which replaces the memory's document in each
+ * note; other documents keep their exact bytes. Returns that newest revision.
+ */
+async function rewriteEverywhere(ctx: AppContext, target: Memory, replacement: (m: Memory) => string, message: string): Promise<Memory> {
+  const copies = (await ctx.index()).copiesOf(target.namespace, target.key);
+  const objects = copies.length ? copies : [target.object];
+  let base: Memory | undefined;
+  ctx.notes.update(target.namespace, objects, (current) => {
+    const parsed = new Map<string, NoteDoc[]>();
+    const revisions: KeyedDoc[] = [];
+    for (const object of objects) {
+      const text = current.get(object);
+      if (!text) continue;
+      const docs = parseNote(text, target.namespace, object).docs;
+      parsed.set(object, docs);
+      revisions.push(...docs.filter((d): d is KeyedDoc => d.kind !== 'other' && keyOf(d) === target.key));
+    }
+    const newest = revisions.length ? winner(revisions) : undefined;
+    if (newest?.kind !== 'memory') throw new NotFoundError(`memory ${formatId(target)} was removed meanwhile`);
+    base = newest.memory;
+    const raw = replacement(newest.memory);
+    const changes = new Map<string, string | null>();
+    for (const [object, docs] of parsed) {
+      const at = docs.findIndex((d) => d.kind !== 'other' && keyOf(d) === target.key);
+      if (at < 0) continue;
+      // One document for the memory per note, where its first revision stood.
+      const kept = docs.filter((d, i) => i === at || d.kind === 'other' || keyOf(d) !== target.key);
+      changes.set(object, serializeNote(kept.map((d) => (d === docs[at] ? { raw } : d))));
+    }
+    return { changes, message };
   });
+  return base ?? target;
 }
 
 export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEdit): Promise<Memory> {
@@ -68,7 +91,7 @@ export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEd
     throw new UsageError('nothing to change; give --summary, --message, --tags or --status');
   }
   let result = target;
-  rewriteDocument(
+  await rewriteEverywhere(
     ctx,
     target,
     (m) => {
@@ -84,12 +107,12 @@ export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEd
     },
     `edit ${formatId(target)}`,
   );
-  return result;
+  return { ...result, object: target.object };
 }
 
 export async function forgetMemory(ctx: AppContext, idText: string): Promise<Memory> {
   const target = await findMemory(ctx, idText);
-  rewriteDocument(
+  await rewriteEverywhere(
     ctx,
     target,
     (m) => serializeTombstone({ key: m.key, namespace: m.namespace, object: m.object, updated: canonicalTime(ctx.now()) }),

@@ -9,6 +9,8 @@ import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { sha1Hex } from '../core/hash.ts';
 import type { AppContext } from '../context.ts';
 import type { Repo } from '../stores/git/repo.ts';
+import { installGitHooks } from './git-hooks.ts';
+import { reanchor } from './reanchor.ts';
 
 const MEM_GLOB = `${NOTES_REF_PREFIX}*`;
 const PUSH_ATTEMPTS = 5;
@@ -56,6 +58,8 @@ export interface SyncCounts {
   merged: number;
   /** Namespaces that needed a merge commit. */
   mergeCommits: number;
+  /** Memories moved off orphaned commits after the pull (git mem reanchor). */
+  reanchored?: number;
 }
 
 function gitFailure(action: string, remote: Remote, stderr: string): GitMemError {
@@ -93,6 +97,8 @@ export async function pull(ctx: AppContext, remote: Remote, options: { fetch: bo
   if (options.fetch) fetchMemories(ctx, remote, options.timeoutMs);
   const counts = mergeTracking(ctx, remote);
   await ctx.index(); // bring the index up to date with what came in
+  // What came in may sit on commits rewritten here or squashed on the forge.
+  if (counts.incoming) counts.reanchored = (await reanchor(ctx)).moved.length;
   return counts;
 }
 
@@ -145,6 +151,8 @@ export interface InitOptions {
   remote?: string;
   pushRefspec?: boolean;
   showInLog?: boolean;
+  /** Install the post-rewrite and post-merge hooks (default: yes). */
+  gitHooks?: boolean;
 }
 
 export interface InitStep {
@@ -179,6 +187,9 @@ export function init(ctx: AppContext, options: InitOptions): { remote: string | 
     }
   } else if (options.pushRefspec) {
     throw new UsageError('--push-refspec needs a remote; add one with git remote add');
+  }
+  if (options.gitHooks !== false) {
+    for (const h of installGitHooks(repo)) steps.push({ key: `hook ${h.name}`, value: h.chained ? `${h.file} (runs your hook first: ${h.name}.chained)` : h.file, changed: h.changed });
   }
   return { remote: remote?.name ?? null, steps };
 }

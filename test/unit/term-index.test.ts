@@ -14,7 +14,7 @@ function memory(summary: string, body = '', extra: Partial<Memory> = {}): Memory
   return { key: seq.toString(16).padStart(16, '0'), namespace: 'decisions', object: 'a'.repeat(40), summary, body, created, updated: created, tags: [], status: 'active', relatesTo: [], ...extra };
 }
 
-const source = { tips: { decisions: 'f'.repeat(40) }, generation: 'g1' };
+const source = { tips: { decisions: 'f'.repeat(40) }, generation: 'g1', copies: {} };
 
 /** A term index of `rows` (row id → memory), optionally built on top of `previous`. */
 function build(rows: Map<number, Memory>, previous: TermIndex | null = null, generation = source.generation): { index: TermIndex; loaded: number[] } {

@@ -12,6 +12,7 @@ interface InitArgs {
   remote?: string;
   'push-refspec': boolean;
   'show-in-log': boolean;
+  'git-hooks': boolean;
   json: boolean;
 }
 
@@ -31,6 +32,11 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
           describe: 'Also add push refspecs (HEAD and refs/notes/mem/*) so plain git push sends memories. A push refspec replaces push.default for a plain git push; without this flag git mem init leaves git push alone',
         })
         .option('show-in-log', { type: 'boolean', default: false, describe: 'Add notes.displayRef so git log shows memories' })
+        .option('git-hooks', {
+          type: 'boolean',
+          default: true,
+          describe: 'Install post-rewrite and post-merge git hooks that run git mem reanchor in the background (a hook already there is kept and run first); --no-git-hooks skips them',
+        })
         .option('json', jsonOption)
         .epilogue(
           'Adds, beside existing values and never replacing them: a fetch refspec +refs/notes/mem/*:refs/notes/remotes/<remote>/mem/* (so git fetch brings memories; merge them with git mem pull --no-fetch), and notes.rewriteRef refs/notes/mem/* (memories follow their commits through git commit --amend and git rebase).',
@@ -42,7 +48,7 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
         else ctx.io.out(`${r.changed ? (argv.remove ? 'removed git-mem hooks from' : 'installed git-mem hooks in') : 'unchanged:'} ${r.file}${argv.remove ? '' : `\n${json({ hooks: r.hooks })}`}`);
         return;
       }
-      const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'] });
+      const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'] });
       if (argv.json) {
         ctx.io.out(json(result));
         return;

@@ -54,7 +54,11 @@ function filterClause(filter: SearchFilter, alias = ''): { where: string[]; para
   };
   anyOf('ns', filter.namespaces);
   anyOf('status', filter.statuses);
-  anyOf('object', filter.objects);
+  if (filter.objects?.length) {
+    // Attached to one of them: any copy of the memory counts.
+    where.push(`${a}key IN (SELECT key FROM memories WHERE object IN (${filter.objects.map(() => '?').join(',')}))`);
+    params.push(...filter.objects);
+  }
   if (filter.since) {
     where.push(`${a}created >= ?`);
     params.push(filter.since);
@@ -95,6 +99,9 @@ function rowToMemory(r: Row): Memory {
   if (r.author) m.author = String(r.author);
   if (r.source) m.source = String(r.source);
   if (typeof r.confidence === 'number') m.confidence = r.confidence;
+  const paths = JSON.parse(String(r.paths ?? '[]')) as string[];
+  if (paths.length) m.paths = paths;
+  if (r.extra) m.extra = JSON.parse(String(r.extra)) as Record<string, unknown>;
   return m;
 }
 
@@ -263,8 +270,8 @@ export class MemoryIndex {
     }
 
     const insertMemory = this.db.prepare(
-      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, updated, author, source, confidence, tiebreak, ehash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, updated, author, source, confidence, paths, extra, tiebreak, ehash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
     const CHUNK = 2000;
@@ -280,7 +287,8 @@ export class MemoryIndex {
             touchedKeys.add(m.key);
             insertMemory.run([
               m.key, m.namespace, m.object, m.summary, m.body, JSON.stringify(m.tags), m.status, m.spec ?? null, m.phase ?? null,
-              JSON.stringify(m.relatesTo), m.created, m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null, sha1Hex(doc.raw),
+              JSON.stringify(m.relatesTo), m.created, m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null,
+              JSON.stringify(m.paths ?? []), m.extra ? JSON.stringify(m.extra) : null, sha1Hex(doc.raw),
               embeddingHash(m),
             ]);
           } else if (doc.kind === 'tombstone') {
@@ -367,7 +375,8 @@ export class MemoryIndex {
     // One string across the wasm boundary rather than a row object per memory.
     const list = this.db.exec('SELECT group_concat(id) FROM memories WHERE current = 1')[0]?.values[0]?.[0];
     const rowids = list ? String(list).split(',').map(Number) : [];
-    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '' }, rowids, previous, (ids) => {
+    const copies = Object.fromEntries(this.copies());
+    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies }, rowids, previous, (ids) => {
       const rows = this.rowsById(ids);
       return ids.flatMap((id) => {
         const row = rows.get(id);
@@ -390,10 +399,15 @@ export class MemoryIndex {
   list(filter: ListFilter = {}): Memory[] {
     const { where, params } = filterClause(filter);
     const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created DESC, key${limit}`, params).map(rowToMemory);
+    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created DESC, key${limit}`, params).map((r) => this.anchored(rowToMemory(r)));
   }
 
-  /** Current memories whose id matches the query (any unique key prefix). */
+  /**
+   * Current memories whose key starts with the query's key prefix (and in its
+   * namespace, when it names one), wherever their copies sit. The commit in an
+   * id is only a hint: it narrows the result when the key prefix alone is
+   * ambiguous, matching any copy of a memory.
+   */
   find(query: IdQuery): Memory[] {
     const where = ['current = 1', 'key >= ?', 'key < ?'];
     const params: SqlValue[] = [query.keyPrefix, `${query.keyPrefix}g`];
@@ -401,11 +415,51 @@ export class MemoryIndex {
       where.push('ns = ?');
       params.push(query.namespace);
     }
-    if (query.objectPrefix) {
-      where.push('object >= ? AND object < ?');
-      params.push(query.objectPrefix, `${query.objectPrefix}g`);
+    const found = this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map(rowToMemory);
+    const hint = query.objectPrefix;
+    if (hint && new Set(found.map((m) => m.key)).size > 1) {
+      const narrowed = found.filter((m) => this.copiesOf(m.namespace, m.key).some((o) => o.startsWith(hint)));
+      if (narrowed.length) return narrowed.map((m) => this.anchored(m));
     }
-    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map(rowToMemory);
+    return found.map((m) => this.anchored(m));
+  }
+
+  /** Every object holding a revision of the memory (its copies), in object order. */
+  copiesOf(namespace: string, key: string): string[] {
+    return this.all('SELECT DISTINCT object FROM memories WHERE ns = ? AND key = ? ORDER BY object', [namespace, key]).map((r) => String(r.object));
+  }
+
+  /**
+   * Current memories that have copies on more than one object, as
+   * `<namespace>:<key>` → objects, the current revision's object first.
+   */
+  copies(): Map<string, string[]> {
+    const rows = this.all(
+      `SELECT m.ns AS ns, m.key AS key, c.object AS current, group_concat(DISTINCT m.object) AS objects
+       FROM memories m JOIN memories c ON c.key = m.key AND c.ns = m.ns AND c.current = 1
+       GROUP BY m.ns, m.key HAVING count(DISTINCT m.object) > 1`,
+    );
+    const out = new Map<string, string[]>();
+    for (const r of rows) {
+      const current = String(r.current);
+      const others = String(r.objects).split(',').filter((o) => o !== current).sort();
+      out.set(`${String(r.ns)}:${String(r.key)}`, [current, ...others]);
+    }
+    return out;
+  }
+
+  /** Every stored document (each revision of a memory, each tombstone) by namespace, key and object: where copies sit. */
+  documents(): Array<{ namespace: string; key: string; object: string; created: string; paths: string[] }> {
+    const rows = this.all(`SELECT ns, key, object, created, paths FROM memories UNION ALL SELECT ns, key, object, '' AS created, '[]' AS paths FROM tombstones`);
+    return rows.map((r) => ({ namespace: String(r.ns), key: String(r.key), object: String(r.object), created: String(r.created), paths: JSON.parse(String(r.paths)) as string[] }));
+  }
+
+  /** `<namespace>:<key>` → the copy to show; set from services/anchors.ts. */
+  anchors: ReadonlyMap<string, string> = new Map();
+
+  private anchored(memory: Memory): Memory {
+    const anchor = this.anchors.get(`${memory.namespace}:${memory.key}`);
+    return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
 
   private rowsById(ids: readonly number[]): Map<number, Row> {
@@ -422,7 +476,7 @@ export class MemoryIndex {
     const rows = this.rowsById(ids);
     return ids.flatMap((id) => {
       const row = rows.get(id);
-      return row ? [rowToMemory(row)] : [];
+      return row ? [this.anchored(rowToMemory(row))] : [];
     });
   }
 

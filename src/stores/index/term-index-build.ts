@@ -43,8 +43,14 @@ function analyze(rowid: number, memory: Memory): NewDocument {
  * of the same generation) whose rows are still current are copied in bulk;
  * only the rows it lacks are loaded (`load`) and tokenized.
  */
+export interface TermIndexSource {
+  tips: Record<string, string>;
+  generation: string;
+  copies: Record<string, string[]>;
+}
+
 export function buildTermIndex(
-  source: { tips: Record<string, string>; generation: string },
+  source: TermIndexSource,
   rowids: readonly number[],
   previous: TermIndex | null,
   load: (rowids: number[]) => Array<{ rowid: number; memory: Memory }>,
@@ -63,7 +69,7 @@ export function buildTermIndex(
   return encode(source, base, keep, added);
 }
 
-function encode(source: { tips: Record<string, string>; generation: string }, base: TermIndex | null, keep: readonly number[], added: readonly NewDocument[]): Uint8Array {
+function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly number[], added: readonly NewDocument[]): Uint8Array {
   const fields = FIELDS.length;
   const old = keep.length;
   const n = old + added.length;
@@ -201,6 +207,7 @@ function encode(source: { tips: Record<string, string>; generation: string }, ba
     analyzer: ANALYZER_VERSION,
     tips: source.tips,
     generation: source.generation,
+    copies: source.copies,
     docCount: n,
     termCount: terms.length,
     averageLengths: totals.map((t) => (n ? t / n : 0)),

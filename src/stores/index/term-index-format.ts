@@ -18,7 +18,7 @@
  * postings of the terms it searches for and the documents it returns.
  */
 export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
-export const TERM_INDEX_FORMAT = 3;
+export const TERM_INDEX_FORMAT = 4;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
 export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'docs'] as const;
@@ -32,6 +32,12 @@ export interface Header {
   tips: Record<string, string>;
   /** The SQLite index generation whose row ids `rowids` holds. */
   generation: string;
+  /**
+   * Memories with copies on several objects (`<namespace>:<key>` → objects, the
+   * one its document names first): which copy is shown, the anchor, depends on
+   * HEAD and the branches, so it is chosen when read (services/anchors.ts).
+   */
+  copies: Record<string, string[]>;
   docCount: number;
   termCount: number;
   averageLengths: number[];

@@ -31,6 +31,13 @@ type ReadRange = (position: number, length: number) => Uint8Array;
 export class TermIndex implements PostingsSource {
   readonly tips: Record<string, string>;
   readonly generation: string;
+  /** `<namespace>:<key>` → the objects a memory has copies on, when more than one (the stored one first). */
+  readonly copies: ReadonlyMap<string, readonly string[]>;
+  /**
+   * `<namespace>:<key>` → the copy to show (services/anchors.ts): memories
+   * returned by search and list name it as their object.
+   */
+  anchors: ReadonlyMap<string, string> = new Map();
   readonly docCount: number;
   readonly averageLengths: readonly number[];
   readonly lengths: Uint32Array;
@@ -75,6 +82,7 @@ export class TermIndex implements PostingsSource {
     if (align8(this.dataStart + docsAt + docsLength) !== size) throw new Error('term index is truncated');
     this.tips = header.tips;
     this.generation = header.generation;
+    this.copies = new Map(Object.entries(header.copies ?? {}));
     this.namespaces = header.namespaces;
     this.statuses = header.statuses;
     this.docCount = header.docCount;
@@ -285,7 +293,8 @@ export class TermIndex implements PostingsSource {
     const statuses = allowed(filter.statuses, this.statuses);
     const since = filter.since ? Date.parse(filter.since) : -Infinity;
     const until = filter.until ? Date.parse(filter.until) : Infinity;
-    const objects = filter.objects?.length ? new Set(filter.objects.map(objectKey)) : null;
+    const wanted = this.objectsWithCopies(filter.objects);
+    const objects = wanted ? new Set([...wanted].map(objectKey)) : null;
     const out: number[] = [];
     for (let d = 0; d < this.docCount; d++) {
       if (scores && !(scores[d]! > 0)) continue;
@@ -324,12 +333,33 @@ export class TermIndex implements PostingsSource {
     for (const doc of candidates) {
       if (out.length >= limit) break;
       const memory = this.memory(doc);
-      if (objects && !objects.has(memory.object)) continue;
+      if (objects && !this.attachedTo(memory, objects)) continue;
       if (filter.spec && memory.spec !== filter.spec) continue;
       if (filter.tags?.some((tag) => !memory.tags.includes(tag))) continue;
-      out.push({ doc, memory });
+      out.push({ doc, memory: this.anchored(memory) });
     }
     return out;
+  }
+
+  /** A memory is attached to every object it has a copy on. */
+  private attachedTo(memory: Memory, objects: ReadonlySet<string>): boolean {
+    return objects.has(memory.object) || (this.copies.get(`${memory.namespace}:${memory.key}`)?.some((o) => objects.has(o)) ?? false);
+  }
+
+  /**
+   * The objects of a filter, plus the stored object of every memory with a copy
+   * on one of them: a first, cheap test on the per-document arrays, confirmed by attachedTo.
+   */
+  private objectsWithCopies(objects: readonly string[] | undefined): Set<string> | null {
+    if (!objects?.length) return null;
+    const out = new Set(objects);
+    for (const list of this.copies.values()) if (list.some((o) => out.has(o))) out.add(list[0]!);
+    return out;
+  }
+
+  private anchored(memory: Memory): Memory {
+    const anchor = this.anchors.get(`${memory.namespace}:${memory.key}`);
+    return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
 }
 

@@ -1,0 +1,98 @@
+/**
+ * git hooks that keep memories on their commits through rewrites git does not
+ * report to notes.rewriteRef's copy (squash merges, a pull that brings a
+ * forge's squash commit): post-rewrite and post-merge run `git mem reanchor`
+ * in the background. A hook the user already has is kept, moved aside to
+ * `<hook>.chained`, and run first with the same arguments and input; its exit
+ * status is the hook's. core.hooksPath is honoured (git rev-parse --git-path).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { GitMemError } from '../core/errors.ts';
+import type { Repo } from '../stores/git/repo.ts';
+
+export const GIT_HOOKS = ['post-rewrite', 'post-merge'] as const;
+const MARKER = '# git-mem hook:';
+
+/** The script: sh, so it runs wherever git runs hooks. post-rewrite's input (old and new ids) is read once and handed on. */
+export function hookScript(name: string): string {
+  const takesInput = name === 'post-rewrite';
+  return [
+    '#!/bin/sh',
+    `${MARKER} ${name} (installed by git mem init; see git mem reanchor --help)`,
+    '# Memories follow commits that git rewrote or squashed: reanchor them in the background.',
+    ...(takesInput ? ['input=$(cat)'] : []),
+    'status=0',
+    'if [ -x "$0.chained" ]; then',
+    takesInput ? '  printf \'%s\\n\' "$input" | "$0.chained" "$@"' : '  "$0.chained" "$@"',
+    '  status=$?',
+    'fi',
+    '(git mem reanchor --quiet </dev/null >/dev/null 2>&1 &)',
+    'exit $status',
+    '',
+  ].join('\n');
+}
+
+export function hooksDir(repo: Repo): string {
+  return repo.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).trim();
+}
+
+export interface GitHookState {
+  name: string;
+  file: string;
+  installed: boolean;
+  /** A hook of the user's, run before ours. */
+  chained: boolean;
+  changed: boolean;
+}
+
+function isOurs(file: string): boolean {
+  try {
+    return fs.readFileSync(file, 'utf8').includes(MARKER);
+  } catch {
+    return false;
+  }
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function gitHookStates(repo: Repo): GitHookState[] {
+  const dir = hooksDir(repo);
+  return GIT_HOOKS.map((name) => {
+    const file = path.join(dir, name);
+    return { name, file, installed: isOurs(file) && isExecutable(file), chained: fs.existsSync(`${file}.chained`), changed: false };
+  });
+}
+
+/** Installs (or refreshes) both hooks; idempotent. */
+export function installGitHooks(repo: Repo): GitHookState[] {
+  const dir = hooksDir(repo);
+  fs.mkdirSync(dir, { recursive: true });
+  return GIT_HOOKS.map((name) => {
+    const file = path.join(dir, name);
+    const script = hookScript(name);
+    let current: string | null = null;
+    try {
+      current = fs.readFileSync(file, 'utf8');
+    } catch {
+      // No hook yet.
+    }
+    const chainedFile = `${file}.chained`;
+    if (current === script && isExecutable(file)) return { name, file, installed: true, chained: fs.existsSync(chainedFile), changed: false };
+    if (current !== null && !current.includes(MARKER)) {
+      // The user's own hook: kept, and run first by ours. Never overwrite one already moved aside.
+      if (fs.existsSync(chainedFile)) throw new GitMemError(`${file} is not git-mem's and ${chainedFile} exists too; merge them by hand, or run git mem init --no-git-hooks`);
+      fs.renameSync(file, chainedFile);
+    }
+    fs.writeFileSync(file, script, { mode: 0o755 });
+    fs.chmodSync(file, 0o755);
+    return { name, file, installed: true, chained: fs.existsSync(chainedFile), changed: true };
+  });
+}

@@ -1,0 +1,37 @@
+/** The files commits changed, for many commits with one `git diff-tree --stdin`. */
+import type { Repo } from './repo.ts';
+
+/**
+ * commit → the paths it changed against its first parent (everything, for a
+ * root commit), at most `limit` each. Commits that changed nothing, or are
+ * not commits, are absent.
+ */
+export function changedPaths(repo: Repo, commits: readonly string[], limit = Infinity): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const wanted = new Set(commits);
+  if (wanted.size === 0) return out;
+  const r = repo.git.exec(['diff-tree', '--stdin', '-r', '--root', '--name-only', '-m', '--first-parent', '--no-renames', '-z'], { input: [...wanted].join('\n') + '\n' });
+  if (r.status !== 0) return out;
+  let list: string[] | undefined;
+  for (const field of r.stdout.toString('utf8').split('\0')) {
+    if (!field) continue;
+    // Each commit's paths follow its id; a path never equals a commit id we asked for.
+    if (wanted.has(field) && !out.has(field)) out.set(field, (list = []));
+    else if (list && list.length < limit) list.push(field);
+  }
+  return out;
+}
+
+/** commit → its patch-id (`git patch-id --stable`): the same change gives the same id, whatever commit holds it. */
+export function patchIds(repo: Repo, commits: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (commits.length === 0) return out;
+  const diff = repo.git.exec(['diff-tree', '--stdin', '-p', '-r', '--root', '-m', '--first-parent', '--no-renames'], { input: [...new Set(commits)].join('\n') + '\n' });
+  if (diff.status !== 0 || diff.stdout.length === 0) return out;
+  const r = repo.git.exec(['patch-id', '--stable'], { input: diff.stdout });
+  for (const line of r.stdout.toString('utf8').split('\n')) {
+    const [id, commit] = line.split(' ');
+    if (id && commit) out.set(commit, id);
+  }
+  return out;
+}
