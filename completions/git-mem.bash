@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget namespaces recall hydrate index model export import init pull push sync hook doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget reanchor namespaces recall hydrate index model export import init pull push sync hook doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -19,6 +19,7 @@ __git_mem_options() {
 	edit) printf '%s\n' --summary -m --message -F --file -t --tags --status --force-truncate --json --color --no-color -h --help ;;
 	resolve) printf '%s\n' --json --color --no-color -h --help ;;
 	forget) printf '%s\n' --json --color --no-color -h --help ;;
+	reanchor) printf '%s\n' --dry-run -q --quiet --json --color --no-color -h --help ;;
 	namespaces) printf '%s\n' --json --color --no-color -h --help ;;
 	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --json --color --no-color -h --help ;;
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
@@ -26,7 +27,7 @@ __git_mem_options() {
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
 	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
 	import) printf '%s\n' --json --color --no-color -h --help ;;
-	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --json --color --no-color -h --help ;;
+	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
 	push) printf '%s\n' --json --color --no-color -h --help ;;
 	sync) printf '%s\n' --json --color --no-color -h --help ;;

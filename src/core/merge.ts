@@ -51,13 +51,41 @@ export function keyedDocs(text: string | null, namespace: string, object: string
   return parseNote(text, namespace, object).docs.flatMap((d) => (d.kind === 'other' ? [] : [d.raw.trim()]));
 }
 
+/** A note's bytes, as read from its blob. */
+export type NoteBytes = Uint8Array;
+
+const decoder = new TextDecoder();
+
+/**
+ * Text for the merge: a note's own text, or, for binary content (another
+ * tool's note in git-mem's ref), a document of its own carrying the exact
+ * bytes in base64, so that neither side is ever dropped for it.
+ */
+export function mergeableText(bytes: NoteBytes): string {
+  if (!bytes.includes(0)) return decoder.decode(bytes);
+  const base64 = Buffer.from(bytes).toString('base64').replace(/.{76}/g, '$&\n').trimEnd();
+  return `---\nid: ${sha1Hex(base64).slice(0, 16)}\nbinary-note: base64\n---\n\n${base64}`;
+}
+
+function sameBytes(a: NoteBytes, b: NoteBytes): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * Merges two versions of the note on `object`. `text` is `theirs` itself when
+ * their note wins whole (the caller can reuse its blob), `ours` when nothing changes.
+ */
+export function mergeNotes(namespace: string, object: string, ours: NoteBytes | null, theirs: NoteBytes): { text: string | NoteBytes; incoming: number; merged: number } {
+  if (ours === null) return { text: theirs, incoming: keyedDocs(mergeableText(theirs), namespace, object).length, merged: 0 };
+  if (sameBytes(ours, theirs)) return { text: ours, incoming: 0, merged: 0 };
+  return mergeNoteTexts(namespace, object, mergeableText(ours), mergeableText(theirs));
+}
+
 export function mergeNoteTexts(namespace: string, object: string, ours: string | null, theirs: string): NoteMerge {
   if (ours === null) return { text: theirs, incoming: keyedDocs(theirs, namespace, object).length, merged: 0 };
   if (ours === theirs) return { text: ours, incoming: 0, merged: 0 };
   const a = parseNote(ours, namespace, object);
   const b = parseNote(theirs, namespace, object);
-  // Binary notes are not memories; never rewrite ours.
-  if (a.binary || b.binary) return { text: ours, incoming: 0, merged: 0 };
 
   const byKey = new Map<string, { ours: KeyedDoc[]; theirs: KeyedDoc[] }>();
   const others = new Set<string>();

@@ -183,7 +183,8 @@ function checkConfig(ctx: AppContext, checks: Check[]): void {
   else checks.push({ id: 'rewrite-ref', status: 'warn', message: `notes.rewriteRef does not include ${glob}: memories stay behind when their commits are amended or rebased`, fix: 'git mem init' });
   for (const h of gitHookStates(ctx.repo)) {
     if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after rewrites${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
-    else checks.push({ id: 'git-hooks', status: 'warn', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
+    // Information, not a problem: git mem init --no-git-hooks leaves them out on purpose, and reanchor still runs on pull.
+    else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
   }
 
   const remotes = git.run(['remote']).split('\n').filter(Boolean);

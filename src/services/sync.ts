@@ -4,7 +4,7 @@
  * (never forced: when the remote moved, pull, merge and retry).
  */
 import { GitMemError, UsageError } from '../core/errors.ts';
-import { keyedDocs, mergeNoteTexts } from '../core/merge.ts';
+import { keyedDocs, mergeNotes } from '../core/merge.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { sha1Hex } from '../core/hash.ts';
 import type { AppContext } from '../context.ts';
@@ -85,7 +85,7 @@ function tips(repo: Repo, prefix: string): Map<string, string> {
 export function mergeTracking(ctx: AppContext, remote: Remote): SyncCounts {
   const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
   for (const [ns, theirs] of tips(ctx.repo, trackingPrefix(remote))) {
-    const outcome = ctx.notes.merge(ns, theirs, (object, ours, their) => mergeNoteTexts(ns, object, ours, their), `merge ${remote.name} into ${NOTES_REF_PREFIX}${ns}`);
+    const outcome = ctx.notes.merge(ns, theirs, (object, ours, their) => mergeNotes(ns, object, ours, their), `merge ${remote.name} into ${NOTES_REF_PREFIX}${ns}`);
     counts.incoming += outcome.incoming;
     counts.merged += outcome.merged;
     if (outcome.kind === 'merged') counts.mergeCommits++;

@@ -5,7 +5,7 @@
  * one notes commit per namespace.
  */
 import { UsageError } from '../core/errors.ts';
-import { isStatus, type Memory } from '../core/memory.ts';
+import { isStatus, type Memory, PATHS_MAX } from '../core/memory.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
 import { checkBody, checkNamespace, checkSummary } from '../core/validate.ts';
@@ -69,6 +69,8 @@ export function importMemories(ctx: AppContext, text: string, progress?: (done: 
       };
       for (const field of ['spec', 'phase', 'source'] as const) if (str(o[field])) memory[field] = str(o[field]);
       if (typeof o.confidence === 'number') memory.confidence = o.confidence;
+      const paths = list(o.paths);
+      if (paths.length) memory.paths = paths.slice(0, PATHS_MAX);
       parsed.push({ line, memory, commit: str(o.commit) });
     } catch (err) {
       if (err instanceof UsageError && !err.message.startsWith('line ')) fail(err.message);

@@ -36,7 +36,8 @@ describe('git mem hydrate', () => {
     expect(out).toContain('spec: core');
     expect(out).toContain('Because.');
     expect(out).toContain(`commit ${sha}\nAuthor: Test User <test@example.com>\nDate:   2026-02-03T04:05:06+01:00\n\n    Add a`);
-    expect(out).not.toContain('a.txt'); // no files at FULL level
+    expect(out).toContain('paths: [a.txt]'); // recorded at capture
+    expect(out.replace('paths: [a.txt]', '')).not.toContain('a.txt'); // no files at FULL level
     const json = hydrateJson(repo, box.env, [id]);
     expect(json).toMatchObject({
       level: 'full',

@@ -335,7 +335,7 @@ describe('git hooks installed by git mem init', () => {
     const dir = repo(box);
     expect(fs.existsSync(path.join(dir, '.git', 'hooks', 'post-rewrite'))).toBe(false);
     const doctor = JSON.parse(mem(dir, box.env, ['doctor', '--json']).stdout);
-    expect(doctor.checks.filter((c: { id: string }) => c.id === 'git-hooks').map((c: { status: string }) => c.status)).toEqual(['warn', 'warn']);
+    expect(doctor.checks.filter((c: { id: string }) => c.id === 'git-hooks').map((c: { status: string }) => c.status)).toEqual(['info', 'info']);
   });
 });
 

@@ -37,8 +37,12 @@ export interface MergeOutcome {
   merged: number;
 }
 
-/** Merges two versions of the note on `object`; `ours` is null when only theirs has one. */
-export type NoteMerger = (object: string, ours: string | null, theirs: string) => { text: string; incoming: number; merged: number };
+/**
+ * Merges two versions of the note on `object` (their bytes; `ours` is null when
+ * only theirs has one). Returns the merged text, or `theirs` or `ours` itself
+ * when one of them is the result.
+ */
+export type NoteMerger = (object: string, ours: Uint8Array | null, theirs: Uint8Array) => { text: string | Uint8Array; incoming: number; merged: number };
 
 export interface UpdateResult {
   commit: string;
@@ -162,25 +166,26 @@ export class NotesStore {
 
       // Only notes that differ matter; a note only ours has is kept as it is.
       const diff = (ours ? this.diffNotes(ours, theirs) : this.listNotes(theirs).map((n) => ({ object: n.object, oldBlob: null, blob: n.blob }))).filter((d) => d.blob);
-      const texts = this.readTexts(diff.flatMap((d) => (d.oldBlob ? [d.oldBlob, d.blob!] : [d.blob!])));
+      const blobs = readObjects(this.repo, diff.flatMap((d) => (d.oldBlob ? [d.oldBlob, d.blob!] : [d.blob!])));
       let incoming = 0;
       let merged = 0;
       // Merged notes: the text, or the blob id when it is exactly their note (already stored).
-      const mergedNotes: Array<readonly [string, { text: string } | { blob: string }]> = [];
+      const mergedNotes: Array<readonly [string, { text: string | Uint8Array } | { blob: string }]> = [];
       for (const d of diff) {
-        const oursText = d.oldBlob ? (texts.get(d.oldBlob) ?? null) : null;
-        const theirText = texts.get(d.blob!) ?? '';
-        const result = mergeNote(d.object, oursText, theirText);
+        const oursBytes = d.oldBlob ? (blobs.get(d.oldBlob)?.content ?? null) : null;
+        const theirBytes = blobs.get(d.blob!)?.content ?? Buffer.alloc(0);
+        const result = mergeNote(d.object, oursBytes, theirBytes);
         incoming += result.incoming;
         merged += result.merged;
-        if (result.text !== oursText) mergedNotes.push([d.object, result.text === theirText ? { blob: d.blob! } : { text: result.text }]);
+        if (result.text === oursBytes) continue;
+        mergedNotes.push([d.object, result.text === theirBytes ? { blob: d.blob! } : { text: result.text }]);
       }
 
       let commit = theirs;
       let kind: MergeOutcome['kind'] = 'fast-forward';
       if (ours && base !== ours) {
         const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
-        const changes = mergedNotes.map(([object, note]) => [object, 'blob' in note ? note.blob : writeObject(this.repo, 'blob', note.text)] as const);
+        const changes = mergedNotes.map(([object, note]) => [object, 'blob' in note ? note.blob : writeObject(this.repo, 'blob', Buffer.from(note.text))] as const);
         const snap = readNotesSnapshot(this.repo, ours, changes.map(([object]) => object), { notes: false });
         const tree = write(editNotesTree(snap.tree ? snap.lookup(snap.tree) : [], '', changes, snap.lookup, write));
         const ident = this.ident();
