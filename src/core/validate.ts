@@ -10,16 +10,36 @@ export function checkNamespace(name: string, namespaces: readonly NamespaceInfo[
   return name;
 }
 
+/**
+ * One line, not empty, and within SUMMARY_MAX unless `forceTruncate`. It is not
+ * cut here: a summary is cut after redaction (fitSummary), so that no cut
+ * leaves the prefix of a secret that redaction would no longer recognise.
+ */
 export function checkSummary(summary: string, forceTruncate = false): string {
   const s = summary.replace(/\s+/g, ' ').trim();
   if (!s) throw new UsageError('summary is empty; give a one-line summary');
-  if ([...s].length > SUMMARY_MAX) {
-    if (!forceTruncate) {
-      throw new UsageError(`summary is ${[...s].length} characters, over the limit of ${SUMMARY_MAX}; shorten it, move detail to the body, or pass --force-truncate`);
-    }
-    return [...s].slice(0, SUMMARY_MAX - 1).join('') + '…';
+  if ([...s].length > SUMMARY_MAX && !forceTruncate) {
+    throw new UsageError(`summary is ${[...s].length} characters, over the limit of ${SUMMARY_MAX}; shorten it, move detail to the body, or pass --force-truncate`);
   }
   return s;
+}
+
+const MARKER = /\[REDACTED:[a-z0-9_]+\]/g;
+
+/** At most SUMMARY_MAX characters, ending in an ellipsis when cut; never inside a surrogate pair or a `[REDACTED:…]` marker. */
+export function fitSummary(summary: string): string {
+  const chars = [...summary];
+  if (chars.length <= SUMMARY_MAX) return summary;
+  let cut = SUMMARY_MAX - 1;
+  // Where a marker straddles the cut, cut before it.
+  let offset = 0;
+  const starts: number[] = [];
+  for (const c of chars) starts.push((offset += c.length) - c.length);
+  const cutAt = starts[cut]!;
+  for (const m of summary.matchAll(MARKER)) {
+    if (m.index < cutAt && m.index + m[0].length > cutAt) cut = starts.findIndex((x) => x >= m.index);
+  }
+  return chars.slice(0, cut).join('').trimEnd() + '…';
 }
 
 export function checkBody(body: string): string {

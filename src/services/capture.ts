@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
+import { redactMemory } from '../core/memory-redaction.ts';
 import { type Redaction, redact } from '../core/redact.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
@@ -66,34 +67,40 @@ export function cleaner(ctx: AppContext): (text: string) => Redaction {
   };
 }
 
-/** Builds the memory from validated, redacted input (the settings decide the secrets policy and author). */
+/**
+ * The memory as it is written: every text field redacted (core/memory-redaction.ts,
+ * under mem.secrets), the summary cut to size after that. Every path that
+ * writes a memory (capture, hooks, edit, import) passes through here.
+ */
+export function sealMemory(ctx: AppContext, memory: Memory): { memory: Memory; found: string[] } {
+  return redactMemory(memory, cleaner(ctx));
+}
+
+/** Builds the memory from validated input, redacted (the settings decide the secrets policy and author). */
 export function buildMemory(ctx: AppContext, input: CaptureInput, object: string): CaptureResult {
   const namespace = checkNamespace(input.namespace, ctx.settings.namespaces);
-  const clean = cleaner(ctx);
-  const summary = clean(checkSummary(input.summary, input.forceTruncate));
-  const body = clean(checkBody(input.body ?? ''));
-  const tags = (input.tags ?? []).map(clean);
   const status: Status = input.status ? checkStatus(input.status) : 'active';
   const now = ctx.now();
-  const memory: Memory = {
+  const draft: Memory = {
     key: newKey(),
     namespace,
     object,
-    summary: summary.text,
-    body: body.text,
+    summary: checkSummary(input.summary, input.forceTruncate),
+    body: checkBody(input.body ?? ''),
     created: isoSeconds(now),
     updated: canonicalTime(now),
-    tags: tags.map((t) => t.text),
+    tags: input.tags ?? [],
     status,
     relatesTo: input.relatesTo ?? [],
     author: ctx.settings.author,
   };
-  if (input.spec) memory.spec = input.spec;
-  if (input.phase) memory.phase = input.phase;
-  if (input.source) memory.source = input.source;
-  if (input.confidence !== undefined) memory.confidence = input.confidence;
-  if (input.paths?.length) memory.paths = input.paths.slice(0, PATHS_MAX);
-  return { id: formatId(memory), memory, redacted: [summary, body, ...tags].flatMap((r) => r.found) };
+  if (input.spec) draft.spec = input.spec;
+  if (input.phase) draft.phase = input.phase;
+  if (input.source) draft.source = input.source;
+  if (input.confidence !== undefined) draft.confidence = input.confidence;
+  if (input.paths?.length) draft.paths = input.paths.slice(0, PATHS_MAX);
+  const { memory, found } = sealMemory(ctx, draft);
+  return { id: formatId(memory), memory, redacted: found };
 }
 
 /** The files a commit changed, recorded with a memory so it stays tied to them if the commit is rewritten away. */
@@ -124,24 +131,51 @@ export function appendMemories(
   message: string,
   isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
 ): Memory[] {
-  const objects = [...new Set(memories.map((m) => m.object))];
-  let written: Memory[] = [];
-  ctx.notes.update(namespace, objects, (current) => {
-    written = [];
-    const changes = new Map<string, string | null>();
-    for (const object of objects) {
-      const existing = current.get(object);
-      const parsed = existing ? parseNote(existing, namespace, object) : { docs: [], binary: false };
-      if (parsed.binary) {
-        throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
-      }
-      const held = parsed.docs.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
-      const fresh = memories.filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))));
-      if (fresh.length === 0) continue;
-      written.push(...fresh);
-      changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));
+  return appendAll(ctx, memories.filter((m) => m.namespace === namespace), message, isDuplicate);
+}
+
+/** appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none). */
+export function appendAll(ctx: AppContext, memories: readonly Memory[], message: string, isDuplicate?: (existing: Memory, candidate: Memory) => boolean): Memory[] {
+  const namespaces = [...new Set(memories.map((m) => m.namespace))];
+  const written = new Map<string, Memory[]>();
+  ctx.notes.updateAll(
+    namespaces.map((namespace) => {
+      const mine = memories.filter((m) => m.namespace === namespace);
+      const objects = [...new Set(mine.map((m) => m.object))];
+      return {
+        namespace,
+        objects,
+        modify: (current: Map<string, string | null>) => {
+          const fresh = appendToNotes(namespace, objects, mine, current, isDuplicate);
+          written.set(namespace, fresh.written);
+          return { changes: fresh.changes, message };
+        },
+      };
+    }),
+  );
+  return namespaces.flatMap((ns) => written.get(ns) ?? []);
+}
+
+function appendToNotes(
+  namespace: string,
+  objects: readonly string[],
+  memories: readonly Memory[],
+  current: Map<string, string | null>,
+  isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
+): { changes: Map<string, string | null>; written: Memory[] } {
+  const written: Memory[] = [];
+  const changes = new Map<string, string | null>();
+  for (const object of objects) {
+    const existing = current.get(object);
+    const parsed = existing ? parseNote(existing, namespace, object) : { docs: [], binary: false };
+    if (parsed.binary) {
+      throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
     }
-    return { changes, message };
-  });
-  return written;
+    const held = parsed.docs.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
+    const fresh = memories.filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))));
+    if (fresh.length === 0) continue;
+    written.push(...fresh);
+    changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));
+  }
+  return { changes, written };
 }

@@ -8,7 +8,7 @@ import { canonicalTime } from '../core/time.ts';
 import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
 import type { ListFilter } from '../stores/index/memory-index.ts';
-import { cleaner } from './capture.ts';
+import { sealMemory } from './capture.ts';
 
 export async function findMemory(ctx: AppContext, idText: string): Promise<Memory> {
   const query = parseIdQuery(idText);
@@ -82,10 +82,9 @@ async function rewriteEverywhere(ctx: AppContext, target: Memory, replacement: (
 
 export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEdit): Promise<Memory> {
   const target = await findMemory(ctx, idText);
-  const clean = cleaner(ctx);
-  const summary = edit.summary !== undefined ? clean(checkSummary(edit.summary, edit.forceTruncate)).text : undefined;
-  const body = edit.body !== undefined ? clean(checkBody(edit.body)).text : undefined;
-  const tags = edit.tags?.map((t) => clean(t).text);
+  const summary = edit.summary !== undefined ? checkSummary(edit.summary, edit.forceTruncate) : undefined;
+  const body = edit.body !== undefined ? checkBody(edit.body) : undefined;
+  const tags = edit.tags;
   const status: Status | undefined = edit.status !== undefined ? checkStatus(edit.status) : undefined;
   if (summary === undefined && body === undefined && tags === undefined && status === undefined) {
     throw new UsageError('nothing to change; give --summary, --message, --tags or --status');
@@ -95,14 +94,14 @@ export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEd
     ctx,
     target,
     (m) => {
-      result = {
+      result = sealMemory(ctx, {
         ...m,
         summary: summary ?? m.summary,
         body: body ?? m.body,
         tags: tags ?? m.tags,
         status: status ?? m.status,
         updated: canonicalTime(ctx.now()),
-      };
+      }).memory;
       return serializeMemory(result);
     },
     `edit ${formatId(target)}`,

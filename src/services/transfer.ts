@@ -5,14 +5,15 @@
  * one notes commit per namespace.
  */
 import { UsageError } from '../core/errors.ts';
-import { isStatus, type Memory, PATHS_MAX } from '../core/memory.ts';
+import { sha1Hex } from '../core/hash.ts';
+import { isStatus, KEY_LENGTH, type Memory, PATHS_MAX } from '../core/memory.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
 import { checkBody, checkNamespace, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
 import { memoryJson } from '../io/render.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
-import { appendMemories, cleaner, newKey } from './capture.ts';
+import { appendAll, sealMemory } from './capture.ts';
 
 export type ExportFormat = 'jsonl' | 'md';
 
@@ -27,12 +28,22 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : typeo
 
 export interface ImportResult {
   imported: number;
-  /** Lines whose memory (same key) the notes already hold. */
+  /** Lines whose memory (same key) is already here, anywhere, or earlier in the file. */
   unchanged: number;
 }
 
-export function importMemories(ctx: AppContext, text: string, progress?: (done: number, total: number) => void): ImportResult {
-  const clean = cleaner(ctx);
+/** The key of a line that has none: from its content, so importing the same file twice adds nothing. */
+function contentKey(o: Record<string, unknown>, namespace: string): string {
+  const fields = [namespace, o.summary, o.body, o.tags, o.commit, o.created, o.spec, o.phase].map((v) => (v === undefined ? null : v));
+  return sha1Hex(JSON.stringify(fields)).slice(0, KEY_LENGTH);
+}
+
+/**
+ * Checks every line, then writes all of them or nothing: one notes commit
+ * per namespace, the refs moved in one transaction. Lines whose key is already
+ * here (as a memory or a tombstone, on any commit) are left alone.
+ */
+export async function importMemories(ctx: AppContext, text: string, progress?: (done: number, total: number) => void): Promise<ImportResult> {
   const now = canonicalTime(ctx.now());
   const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string }> = [];
   text.split('\n').forEach((raw, i) => {
@@ -55,14 +66,15 @@ export function importMemories(ctx: AppContext, text: string, progress?: (done: 
       if (key !== undefined && !/^[0-9a-f]{8,40}$/.test(key)) fail(`key '${key}' is not 8 to 40 hex digits`);
       const created = o.created === undefined ? now : (normalizeTimestamp(o.created) ?? fail('created is not a date'));
       const status = o.status === undefined ? 'active' : isStatus(o.status) ? o.status : fail(`unknown status '${String(o.status)}'`);
+      const namespace = checkNamespace(String(o.namespace ?? ''), ctx.settings.namespaces);
       const memory: Omit<Memory, 'object'> = {
-        key: key ?? newKey(),
-        namespace: checkNamespace(String(o.namespace ?? ''), ctx.settings.namespaces),
-        summary: clean(checkSummary(String(o.summary ?? ''))).text,
-        body: clean(checkBody(String(o.body ?? ''))).text,
+        key: key ?? contentKey(o, namespace),
+        namespace,
+        summary: checkSummary(String(o.summary ?? '')),
+        body: checkBody(String(o.body ?? '')),
         created,
         updated: o.updated === undefined ? created : (normalizeTimestamp(o.updated) ?? fail('updated is not a date')),
-        tags: list(o.tags).map((t) => clean(t).text),
+        tags: list(o.tags),
         status,
         relatesTo: list(o.relates_to ?? o.relatesTo),
         author: str(o.author) ?? ctx.settings.author,
@@ -83,18 +95,23 @@ export function importMemories(ctx: AppContext, text: string, progress?: (done: 
   const found = readBatch(ctx.repo, commits.map((c) => `${c}^{commit}`));
   const resolved = new Map(commits.map((c, i) => [c, found[i]?.oid]));
   const fallback = () => ctx.repo.head ?? writeObject(ctx.repo, 'tree', Buffer.alloc(0));
-  const memories: Memory[] = parsed.map((p) => {
+  const memories: Memory[] = parsed.map((p, i) => {
     const object = p.commit ? resolved.get(p.commit) : fallback();
     if (!object) throw new UsageError(`line ${p.line}: no such commit ${p.commit} in this repository; nothing was imported`);
-    return { ...p.memory, object };
+    // Redaction is most of the work: report it.
+    if (i % 500 === 499) progress?.(i + 1, parsed.length);
+    return sealMemory(ctx, { ...p.memory, object }).memory;
   });
 
-  let imported = 0;
-  const byNamespace = new Map<string, Memory[]>();
-  for (const m of memories) byNamespace.set(m.namespace, [...(byNamespace.get(m.namespace) ?? []), m]);
-  for (const [ns, group] of byNamespace) {
-    imported += appendMemories(ctx, ns, group, `import ${group.length} memories`, (existing, m) => existing.key === m.key).length;
-    progress?.(imported, memories.length);
-  }
+  const present = (await ctx.index()).presentKeys(memories.map((m) => m.key));
+  const seen = new Set<string>();
+  const fresh = memories.filter((m) => {
+    const id = `${m.namespace}:${m.key}`;
+    if (present.has(id) || seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+  const imported = appendAll(ctx, fresh, `import ${fresh.length} ${fresh.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key).length;
+  progress?.(memories.length, memories.length);
   return { imported, unchanged: memories.length - imported };
 }

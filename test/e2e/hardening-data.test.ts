@@ -52,6 +52,63 @@ describe('a merge with a binary note on the same commit', () => {
   });
 });
 
+const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+const STRIPE = `sk_live_${'DO1wQ9zX7v'.repeat(3)}`;
+
+describe('secrets in every field', () => {
+  it('redacts --spec, --phase and --relates-to at capture, and every text field of an import', () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    memOk(dir, box.env, ['capture', 'decisions', 'Spec with a token', '--spec', `spec ${TOKEN}`, '--phase', `phase ${TOKEN}`, '--relates-to', `rel-${TOKEN}`, '--tags', `t-${TOKEN}`]);
+    const line = JSON.stringify({ namespace: 'research', summary: 'Imported with tokens', body: 'b', spec: `s ${TOKEN}`, phase: `p ${TOKEN}`, relates_to: [`r ${TOKEN}`], author: `Eve ${TOKEN}`, source: `src ${TOKEN}`, tags: [`t ${TOKEN}`] });
+    memOk(dir, box.env, ['import', '-'], `${line}\n`);
+    const notes = ['decisions', 'research'].map((ns) => git(dir, box.env, ['notes', `--ref=refs/notes/mem/${ns}`, 'show', 'HEAD'])).join('\n');
+    expect(notes).not.toContain(TOKEN);
+    expect(notes).not.toContain('a1B2c3D4e5');
+    expect(notes.match(/\[REDACTED:github_token\]/g)?.length).toBe(10);
+  });
+
+  it('cuts a long summary only after redaction, so no prefix of a secret survives, with or without --force-truncate', () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    // The secret straddles the 100th character: cut first, its prefix would no longer look like a secret.
+    const summary = `${'Rotate the payment key now because it leaked in the build logs of'.padEnd(88, '.')} ${STRIPE} today`;
+    memOk(dir, box.env, ['capture', 'decisions', summary, '--force-truncate', '-m', `body ${STRIPE}`]);
+    memOk(dir, box.env, ['capture', 'decisions', `Short summary with ${STRIPE}`]);
+    memOk(dir, box.env, ['import', '-'], `${JSON.stringify({ namespace: 'decisions', summary: `Import ${STRIPE}` })}\n`);
+    const note = git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'show', 'HEAD']);
+    expect(note).not.toMatch(/sk_live|DO1w/);
+    for (const m of list(dir, box.env)) expect([...m.summary].length).toBeLessThanOrEqual(100);
+  });
+});
+
+describe('import is all or nothing, and idempotent', () => {
+  function lines(n: number): string {
+    return Array.from({ length: n }, (_, i) => JSON.stringify({ namespace: i % 2 ? 'decisions' : 'learnings', summary: `Imported memory ${i}`, body: `Body ${i}` })).join('\n') + '\n';
+  }
+
+  it('a kill -9 at any moment leaves no memory or all of them; running it again adds nothing', async () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    const file = path.join(box.root, 'in.jsonl');
+    fs.writeFileSync(file, lines(2000));
+    for (const delay of [10, 25, 40, 60, 80, 120, 250, 600]) {
+      const child = spawn(BIN, ['import', file], { cwd: dir, env: box.env, stdio: 'ignore' });
+      const closed = new Promise((r) => child.on('close', r));
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGKILL');
+      await closed;
+      const count = list(dir, box.env).length;
+      expect([0, 2000], `after a kill at ${delay} ms`).toContain(count);
+    }
+    memOk(dir, box.env, ['import', file]);
+    expect(list(dir, box.env).length).toBe(2000);
+    expect(memOk(dir, box.env, ['import', file])).toBe('imported 0 memories, 2000 already present');
+    expect(list(dir, box.env).length).toBe(2000);
+    expect(mem(dir, box.env, ['import', '-'], { input: lines(1) }).stdout.trim()).toBe('imported 0 memories, 1 already present');
+  });
+});
+
 describe('edit and resolve keep what they do not change', () => {
   it('round-trips unknown front-matter fields and an unreadable timestamp untouched', () => {
     const box = sandbox();

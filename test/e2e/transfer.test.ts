@@ -28,7 +28,7 @@ describe('export and import', () => {
     const box = sandbox();
     const { clones: [a] } = makeClones(box, ['a']);
     const out = memOk(a!, box.env, ['import', '-'], '{"namespace":"research","summary":"From another tool","body":"token ghp_' + 'aB3dE5gH7j'.repeat(4) + '"}\n');
-    expect(out).toBe('imported 1 memories');
+    expect(out).toBe('imported 1 memory');
     const [m] = JSON.parse(memOk(a!, box.env, ['list', '--json']));
     expect(m.key).toMatch(/^[0-9a-f]{16}$/);
     expect(m.body).toContain('[REDACTED:github_token]');

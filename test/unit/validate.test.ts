@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors.ts';
 import { resolveNamespaces } from '../../src/core/namespaces.ts';
-import { checkBody, checkNamespace, checkStatus, checkSummary, parseTags } from '../../src/core/validate.ts';
+import { checkBody, checkNamespace, checkStatus, checkSummary, fitSummary, parseTags } from '../../src/core/validate.ts';
 
 /** Runs `fn`, expects a UsageError (exit code 2) and returns its message. */
 function usageError(fn: () => unknown): string {
@@ -64,14 +64,22 @@ describe('checkSummary', () => {
   });
 
   it('truncates to 100 characters ending in an ellipsis when forced', () => {
-    const out = checkSummary('abcdefghij'.repeat(15), true);
+    expect(checkSummary('abcdefghij'.repeat(15), true)).toBe('abcdefghij'.repeat(15));
+    const out = fitSummary(checkSummary('abcdefghij'.repeat(15), true));
     expect([...out]).toHaveLength(100);
     expect(out).toBe('abcdefghij'.repeat(15).slice(0, 99) + '…');
   });
 
   it('truncates without splitting a surrogate pair', () => {
-    const out = checkSummary('🚀'.repeat(150), true);
+    const out = fitSummary(checkSummary('🚀'.repeat(150), true));
     expect(out).toBe('🚀'.repeat(99) + '…');
+  });
+
+  it('never cuts a redaction marker in two', () => {
+    const marker = '[REDACTED:github_token]';
+    const s = `${'x'.repeat(90)} ${marker} and more`;
+    expect(fitSummary(s)).toBe(`${'x'.repeat(90)}…`);
+    expect(fitSummary(`${'y'.repeat(60)} ${marker} ${'z'.repeat(40)}`)).toBe(`${'y'.repeat(60)} ${marker} ${'z'.repeat(14)}…`);
   });
 
   it('does not touch a short summary when forced', () => {

@@ -48,9 +48,9 @@ export function importCommand(ctx: AppContext): CommandModule<object, { file: st
         }
       }
       const bar = progressBar(ctx.io, 'import', 'memories');
-      const result = importMemories(ctx, text, (done, total) => bar.update(done, total));
+      const result = await importMemories(ctx, text, (done, total) => bar.update(done, total));
       bar.finish();
-      ctx.io.out(argv.json ? json(result) : `imported ${result.imported} memories${result.unchanged ? `, ${result.unchanged} already present` : ''}`);
+      ctx.io.out(argv.json ? json(result) : `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}`);
     },
   };
 }

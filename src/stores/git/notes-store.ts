@@ -51,8 +51,16 @@ export interface UpdateResult {
 
 const MAX_ATTEMPTS = 80;
 
+/** What git says when a ref is locked or moved since it was read: try again from fresh state. */
+const CAS_FAILURE = /lock|expected|exists|is at/i;
+
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** Randomised, growing pause between attempts, so parallel writers fall out of step. */
+function backoff(attempt: number): void {
+  sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
 }
 
 export class NotesStore {
@@ -120,29 +128,48 @@ export class NotesStore {
    * null when there is nothing to write.
    */
   update(namespace: string, objects: readonly string[], modify: (current: Map<string, string | null>) => NotesUpdate | null): UpdateResult | null {
-    const ref = notesRef(namespace);
+    return this.updateAll([{ namespace, objects, modify }])[0] ?? null;
+  }
+
+  /**
+   * Like update, for several namespaces at once: one notes commit each, and
+   * the refs move together in one `git update-ref --stdin` transaction (all or
+   * none), retried from fresh state when any of them moved meanwhile. Returns
+   * the refs that moved.
+   */
+  updateAll(requests: ReadonlyArray<{ namespace: string; objects: readonly string[]; modify: (current: Map<string, string | null>) => NotesUpdate | null }>): UpdateResult[] {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const snap = readNotesSnapshot(this.repo, ref, objects);
-      const previous = snap.commit;
-      const root = snap.tree ? snap.lookup(snap.tree) : [];
-      const current = new Map(objects.map((o) => [o, snap.noteText(o)] as const));
-      const next = modify(current);
-      if (!next || next.changes.size === 0) return null;
-      const changes = [...next.changes].map(([object, text]) => [object, text === null ? null : writeObject(this.repo, 'blob', text)] as const);
-      const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
-      const newTree = write(editNotesTree(root, '', changes, snap.lookup, write));
-      if (newTree === snap.tree) return null;
-      const parent = previous ? `parent ${previous}\n` : '';
-      const ident = this.ident();
-      const body = `tree ${newTree}\n${parent}author ${ident}\ncommitter ${ident}\n\n${next.message.trim()}\n`;
-      const commit = writeObject(this.repo, 'commit', body);
-      const zero = '0'.repeat(commit.length);
-      const r = this.repo.git.exec(['update-ref', '-m', next.message.split('\n')[0]!, ref, commit, previous ?? zero]);
-      if (r.status === 0) return { commit, previous };
-      if (!/lock|expected|exists|but expected|is at/i.test(r.stderr)) throw new GitError(['update-ref', ref], r.status, r.stderr);
-      sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
+      const prepared = requests.flatMap((r) => {
+        const p = this.prepare(r.namespace, r.objects, r.modify);
+        return p ? [p] : [];
+      });
+      if (prepared.length === 0) return [];
+      const input = prepared.map((p) => `update ${p.ref} ${p.commit} ${p.previous ?? '0'.repeat(p.commit.length)}\n`).join('');
+      const r = this.repo.git.exec(['update-ref', '-m', prepared[0]!.message, '--stdin'], { input });
+      if (r.status === 0) return prepared.map((p) => ({ commit: p.commit, previous: p.previous }));
+      if (!CAS_FAILURE.test(r.stderr)) throw new GitError(['update-ref', ...prepared.map((p) => p.ref)], r.status, r.stderr);
+      backoff(attempt);
     }
-    throw new ConflictError(`${ref} kept changing; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
+    throw new ConflictError(`${requests.map((r) => notesRef(r.namespace)).join(', ')} kept changing; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
+  }
+
+  /** A notes commit with `modify`'s changes on top of the ref's current tip, not yet published; null when nothing changes. */
+  private prepare(namespace: string, objects: readonly string[], modify: (current: Map<string, string | null>) => NotesUpdate | null) {
+    const ref = notesRef(namespace);
+    const snap = readNotesSnapshot(this.repo, ref, objects);
+    const previous = snap.commit;
+    const root = snap.tree ? snap.lookup(snap.tree) : [];
+    const current = new Map(objects.map((o) => [o, snap.noteText(o)] as const));
+    const next = modify(current);
+    if (!next || next.changes.size === 0) return null;
+    const changes = [...next.changes].map(([object, text]) => [object, text === null ? null : writeObject(this.repo, 'blob', text)] as const);
+    const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
+    const newTree = write(editNotesTree(root, '', changes, snap.lookup, write));
+    if (newTree === snap.tree) return null;
+    const parent = previous ? `parent ${previous}\n` : '';
+    const ident = this.ident();
+    const body = `tree ${newTree}\n${parent}author ${ident}\ncommitter ${ident}\n\n${next.message.trim()}\n`;
+    return { ref, previous, commit: writeObject(this.repo, 'commit', body), message: next.message.split('\n')[0]! };
   }
 
   /** The merge base of two commits, or null when their histories are unrelated. */
@@ -194,8 +221,8 @@ export class NotesStore {
       }
       const r = this.repo.git.exec(['update-ref', '-m', message.split('\n')[0]!, ref, commit, ours ?? '0'.repeat(commit.length)]);
       if (r.status === 0) return { kind, commit, incoming, merged };
-      if (!/lock|expected|exists|is at/i.test(r.stderr)) throw new GitError(['update-ref', ref], r.status, r.stderr);
-      sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
+      if (!CAS_FAILURE.test(r.stderr)) throw new GitError(['update-ref', ref], r.status, r.stderr);
+      backoff(attempt);
     }
     throw new ConflictError(`${ref} kept changing during the merge; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
   }

@@ -448,6 +448,20 @@ export class MemoryIndex {
     return out;
   }
 
+  /** Which of these keys the notes hold, as a memory or a tombstone, on any commit: `<namespace>:<key>`. */
+  presentKeys(keys: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    const unique = [...new Set(keys)];
+    for (let i = 0; i < unique.length; i += 500) {
+      const chunk = unique.slice(i, i + 500);
+      const marks = chunk.map(() => '?').join(',');
+      for (const r of this.all(`SELECT ns, key FROM memories WHERE key IN (${marks}) UNION SELECT ns, key FROM tombstones WHERE key IN (${marks})`, [...chunk, ...chunk])) {
+        out.add(`${String(r.ns)}:${String(r.key)}`);
+      }
+    }
+    return out;
+  }
+
   /** Every stored document (each revision of a memory, each tombstone) by namespace, key and object: where copies sit. */
   documents(): Array<{ namespace: string; key: string; object: string; created: string; paths: string[] }> {
     const rows = this.all(`SELECT ns, key, object, created, paths FROM memories UNION ALL SELECT ns, key, object, '' AS created, '[]' AS paths FROM tombstones`);

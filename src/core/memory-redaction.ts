@@ -1,0 +1,39 @@
+/**
+ * Redaction of a whole memory: every text it carries (summary, body, tags,
+ * spec, phase, relates_to, author, source, paths, and the text inside fields
+ * git-mem does not know) goes through the same redactor, so no field can be
+ * forgotten on one path. Applied just before a memory is written.
+ */
+import type { Memory } from './memory.ts';
+import type { Redaction } from './redact.ts';
+import { fitSummary } from './validate.ts';
+
+type Redactor = (text: string) => Redaction;
+
+function redactValue(value: unknown, redact: Redactor, found: string[]): unknown {
+  if (typeof value === 'string') {
+    const r = redact(value);
+    found.push(...r.found);
+    return r.text;
+  }
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, found));
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, redact, found)]));
+  }
+  return value;
+}
+
+/** The memory with every text redacted, its summary then cut to size; and the types of what was found. */
+export function redactMemory(memory: Memory, redact: Redactor): { memory: Memory; found: string[] } {
+  const found: string[] = [];
+  const text = (s: string) => redactValue(s, redact, found) as string;
+  const list = (l: readonly string[]) => l.map(text);
+  const out: Memory = { ...memory, summary: fitSummary(text(memory.summary)), body: text(memory.body), tags: list(memory.tags), relatesTo: list(memory.relatesTo) };
+  for (const field of ['spec', 'phase', 'author', 'source'] as const) {
+    const v = memory[field];
+    if (v !== undefined) out[field] = text(v);
+  }
+  if (memory.paths) out.paths = list(memory.paths);
+  if (memory.extra) out.extra = redactValue(memory.extra, redact, found) as Record<string, unknown>;
+  return { memory: out, found };
+}
