@@ -1,73 +1,78 @@
 /**
  * Choosing the anchor of every memory that has copies on several commits
  * (core/anchor.ts). Placements depend on HEAD and the refs, so they are kept
- * in `<git common dir>/mem/anchors.json` under a digest of them: while the
- * refs stay as they are, choosing costs one `for-each-ref` and a small read;
- * a repository without copies pays nothing.
+ * in `<git common dir>/mem/anchors.json` under a digest of them, beside what
+ * never changes (each commit's time). While the refs stay as they are,
+ * choosing costs one `for-each-ref` and a small read; when HEAD moves, one
+ * `rev-list` settles every memory with a copy HEAD reaches. A repository
+ * without copies pays nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Placement, pickAnchor, REACHES } from '../core/anchor.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { placeObjects, refsState } from '../stores/git/reachability.ts';
+import { type ObjectFacts, placeObjects, refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
 interface PlacementCache {
   refs: string;
-  /** object → [reach, committer time]. */
+  /** object → [reach, committer time], under `refs`. */
   places: Record<string, [string, number]>;
+  /** object → [type, committer time]: true whatever the refs. */
+  facts: Record<string, [string, number]>;
 }
 
 export function anchorsFile(repo: Repo): string {
   return path.join(repo.commonDir, 'mem', 'anchors.json');
 }
 
-function readCache(file: string, refs: string): Record<string, [string, number]> {
+function readCache(file: string): Partial<PlacementCache> {
   try {
-    const cache = JSON.parse(fs.readFileSync(file, 'utf8')) as PlacementCache;
-    if (cache.refs === refs && cache.places && typeof cache.places === 'object') return cache.places;
+    const cache = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<PlacementCache>;
+    return cache && typeof cache === 'object' ? cache : {};
   } catch {
-    // None yet, or unreadable: placed anew.
+    return {}; // None yet, or unreadable: placed anew.
   }
-  return {};
 }
 
-/** Placements of these objects now, from the cache when the refs have not moved since. */
-export function placements(repo: Repo, objects: Iterable<string>): Map<string, Placement> {
-  const wanted = [...new Set(objects)];
-  const out = new Map<string, Placement>();
-  if (wanted.length === 0) return out;
-  const refs = refsState(repo);
-  const file = anchorsFile(repo);
-  const places = readCache(file, refs);
-  const unknown: string[] = [];
-  for (const object of wanted) {
-    const p = places[object];
-    if (p && (REACHES as readonly string[]).includes(p[0])) out.set(object, { object, reach: p[0] as Placement['reach'], time: p[1] });
-    else unknown.push(object);
-  }
-  if (unknown.length) {
-    for (const [object, p] of placeObjects(repo, unknown)) {
-      out.set(object, p);
-      places[object] = [p.reach, p.time];
-    }
-    try {
-      writeFileAtomic(file, JSON.stringify({ refs, places } satisfies PlacementCache));
-    } catch {
-      // A cache: the next reader places them again.
-    }
-  }
-  return out;
-}
+const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly unknown[]).includes(r);
 
 /** `<namespace>:<key>` → anchor, for memories with copies (`<namespace>:<key>` → objects). */
 export function chooseAnchors(repo: Repo, copies: ReadonlyMap<string, readonly string[]>): Map<string, string> {
   const anchors = new Map<string, string>();
   if (copies.size === 0) return anchors;
-  const placed = placements(repo, [...copies.values()].flat());
+  const refs = refsState(repo);
+  const file = anchorsFile(repo);
+  const cache = readCache(file);
+  const places = cache.refs === refs && cache.places ? cache.places : {};
+  const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
+
+  const placed = new Map<string, Placement>();
+  for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
+  const groupOf = new Map<string, string[]>();
+  for (const objects of copies.values()) for (const o of objects) groupOf.set(o, [...(groupOf.get(o) ?? []), ...objects]);
+  // A memory with a copy HEAD reaches needs nothing more: that copy wins.
+  const settled = (object: string, known: ReadonlyMap<string, Placement>) => (groupOf.get(object) ?? []).some((o) => (known.get(o) ?? placed.get(o))?.reach === 'head');
+  const open = [...new Set([...copies.values()].flat())].filter((o) => !placed.has(o) && !settled(o, placed));
+  if (open.length) {
+    const factCount = facts.size;
+    const fresh = placeObjects(repo, open, { facts, settled });
+    for (const [o, p] of fresh) placed.set(o, p);
+    try {
+      const next: PlacementCache = {
+        refs,
+        // Missing objects may arrive with the next fetch: their place is not kept.
+        places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
+        facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
+      };
+      if (fresh.size || facts.size !== factCount || cache.refs !== refs) writeFileAtomic(file, JSON.stringify(next));
+    } catch {
+      // A cache: the next reader places them again.
+    }
+  }
   for (const [id, objects] of copies) {
-    const best = pickAnchor(objects.map((object) => placed.get(object) ?? { object, reach: 'missing', time: 0 }));
-    if (best) anchors.set(id, best.object);
+    const best = pickAnchor(objects.flatMap((object) => placed.get(object) ?? []));
+    anchors.set(id, best?.object ?? objects[0]!);
   }
   return anchors;
 }

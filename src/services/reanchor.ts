@@ -18,7 +18,7 @@ import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core
 import type { AppContext } from '../context.ts';
 import { changedPaths, patchIds } from '../stores/git/changes.ts';
 import { readBatch } from '../stores/git/objects.ts';
-import { placements } from './anchors.ts';
+import { placeObjects } from '../stores/git/reachability.ts';
 
 /** The newest live commits searched for a match. */
 const MAX_CANDIDATES = 5000;
@@ -73,7 +73,7 @@ function findCandidates(ctx: AppContext, orphans: readonly string[], placed: Map
   if (repo.head) args.push('HEAD');
   const r = repo.git.exec(args, { input: existing.map((o) => `^${o}`).join('\n') + '\n' });
   const ids = r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
-  const live = placements(repo, ids);
+  const live = placeObjects(repo, ids);
   const objects = readBatch(repo, ids);
   const candidates: Candidate[] = ids.map((id, i) => ({
     placement: live.get(id) ?? { object: id, reach: 'branch', time: 0 },
@@ -115,7 +115,7 @@ export async function reanchor(ctx: AppContext, options: { dryRun?: boolean } = 
   const result: ReanchorResult = { moved: [], unmatched: [], dryRun: Boolean(options.dryRun) };
   const index = await ctx.index();
   const groups = groupDocuments(index.documents());
-  const placed = placements(ctx.repo, [...groups.values()].flatMap((g) => [...g.objects]));
+  const placed = placeObjects(ctx.repo, [...groups.values()].flatMap((g) => [...g.objects]));
   const orphaned = (o: string) => isOrphan(placed.get(o)?.reach ?? 'missing');
 
   // Memories with a live copy need no search; the others need their orphan's commit matched.

@@ -1,13 +1,20 @@
 /**
  * Where commits stand relative to HEAD and the refs (core/anchor.ts), for many
- * commits at once: one `cat-file` for existence and times, then at most four
- * `rev-list`s, each walking only what the commits reach and the refs do not.
+ * commits at once: one `cat-file` for what the objects are (facts that never
+ * change, so callers may keep them), then at most four `rev-list`s, each
+ * walking only what the commits reach and the refs do not.
  */
 import { createHash } from 'node:crypto';
 import type { Placement, Reach } from '../../core/anchor.ts';
 import { parseCommit } from '../../core/commit.ts';
 import { readBatch } from './objects.ts';
 import type { Repo } from './repo.ts';
+
+/** What an existing object is: its type and, for a commit, its committer time (s). */
+export interface ObjectFacts {
+  type: string;
+  time: number;
+}
 
 /** Negative refs of each step: a commit they do not exclude is reached by them. */
 const STEPS: ReadonlyArray<readonly [Reach, readonly string[]]> = [
@@ -17,33 +24,65 @@ const STEPS: ReadonlyArray<readonly [Reach, readonly string[]]> = [
   ['tag', ['--tags']],
 ];
 
-function committerTime(content: Buffer): number {
-  const committer = parseCommit(content.toString('utf8')).committer;
-  return committer ? Math.floor(Date.parse(committer.date) / 1000) : 0;
+/** Facts of the objects that exist (missing ones are absent), with one `cat-file --batch`. */
+export function readFacts(repo: Repo, objects: readonly string[]): Map<string, ObjectFacts> {
+  const out = new Map<string, ObjectFacts>();
+  const unique = [...new Set(objects)];
+  readBatch(repo, unique).forEach((obj, i) => {
+    if (!obj) return;
+    const committer = obj.type === 'commit' ? parseCommit(obj.content.toString('utf8')).committer : null;
+    out.set(unique[i]!, { type: obj.type, time: committer ? Math.floor(Date.parse(committer.date) / 1000) : 0 });
+  });
+  return out;
 }
 
-export function placeObjects(repo: Repo, objects: readonly string[]): Map<string, Placement> {
+export interface PlaceOptions {
+  /** Facts already known (kept from earlier runs); what is read is added to it. */
+  facts?: Map<string, ObjectFacts>;
+  /**
+   * Asked before each step after the first, for each commit not yet reached:
+   * true when its place no longer matters (its memory has a better copy). Such
+   * commits are left out of the result.
+   */
+  settled?: (object: string, placed: ReadonlyMap<string, Placement>) => boolean;
+}
+
+export function placeObjects(repo: Repo, objects: readonly string[], options: PlaceOptions = {}): Map<string, Placement> {
+  const facts = options.facts ?? new Map<string, ObjectFacts>();
   const unique = [...new Set(objects)];
+  const unknown = unique.filter((o) => !facts.has(o));
+  for (const [o, f] of readFacts(repo, unknown)) facts.set(o, f);
   const out = new Map<string, Placement>();
-  const found = readBatch(repo, unique);
   let pending: string[] = [];
-  unique.forEach((object, i) => {
-    const obj = found[i];
-    if (!obj) out.set(object, { object, reach: 'missing', time: 0 });
-    else if (obj.type !== 'commit') out.set(object, { object, reach: 'not-a-commit', time: 0 });
+  for (const object of unique) {
+    const f = facts.get(object);
+    if (!f) out.set(object, { object, reach: 'missing', time: 0 });
+    else if (f.type !== 'commit') out.set(object, { object, reach: 'not-a-commit', time: 0 });
     else {
-      out.set(object, { object, reach: 'unreachable', time: committerTime(obj.content) });
+      out.set(object, { object, reach: 'unreachable', time: f.time });
       pending.push(object);
     }
-  });
+  }
   const negatives: string[] = [];
   for (const [reach, refs] of STEPS) {
-    if (pending.length === 0) break;
-    if (reach === 'head' && !repo.head) continue;
     negatives.push(...refs);
+    if (reach === 'head' && !repo.head) continue;
+    if (reach !== 'head' && options.settled) {
+      const skip = pending.filter((o) => options.settled!(o, out));
+      for (const o of skip) out.delete(o);
+      pending = pending.filter((o) => out.has(o));
+    }
+    if (pending.length === 0) break;
     // What the pending commits reach that the refs so far do not: a commit absent from it is reached.
     const r = repo.git.exec(['rev-list', '--stdin', '--not', ...negatives], { input: pending.join('\n') + '\n' });
-    if (r.status !== 0) continue;
+    if (r.status !== 0) {
+      // A kept fact went stale (gc removed the commit): read them all again, once.
+      if (unknown.length < unique.length) {
+        facts.clear();
+        return placeObjects(repo, objects, { ...options, facts });
+      }
+      break;
+    }
     const outside = new Set(r.stdout.toString('utf8').split('\n'));
     const still: string[] = [];
     for (const object of pending) {
