@@ -97,8 +97,8 @@ export async function pull(ctx: AppContext, remote: Remote, options: { fetch: bo
   if (options.fetch) fetchMemories(ctx, remote, options.timeoutMs);
   const counts = mergeTracking(ctx, remote);
   await ctx.index(); // bring the index up to date with what came in
-  // What came in may sit on commits rewritten here or squashed on the forge.
-  if (counts.incoming) counts.reanchored = (await reanchor(ctx)).moved.length;
+  // What came in may sit on commits rewritten here, and a squash merge done on the forge may have come in with the code.
+  counts.reanchored = (await reanchor(ctx)).moved.length;
   return counts;
 }
 

@@ -13,7 +13,8 @@ interface SyncArgs {
 function summary(action: string, remote: string, c: SyncCounts): string {
   const merged = c.merged ? `, ${c.merged} merged` : '';
   const commits = c.mergeCommits ? ` (${c.mergeCommits} merge commit${c.mergeCommits === 1 ? '' : 's'})` : '';
-  return `${action} ${remote}: ${c.incoming} in, ${c.outgoing} out${merged}${commits}`;
+  const moved = c.reanchored ? `; ${c.reanchored} moved off rewritten commits (git mem reanchor)` : '';
+  return `${action} ${remote}: ${c.incoming} in, ${c.outgoing} out${merged}${commits}${moved}`;
 }
 
 const remoteArg = { type: 'string', describe: "Remote (default: the current branch's upstream remote, else origin)" } as const;
@@ -62,6 +63,7 @@ export function syncCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
         outgoing: pushed.outgoing,
         merged: pulled.merged + pushed.merged,
         mergeCommits: pulled.mergeCommits + pushed.mergeCommits,
+        reanchored: (pulled.reanchored ?? 0) + (pushed.reanchored ?? 0),
       };
       ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('sync', remote.spec, counts));
     },
