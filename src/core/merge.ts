@@ -6,7 +6,8 @@
  * and idempotent: every clone that has seen the same revisions holds the same note.
  */
 import { sha1Hex } from './hash.ts';
-import { compareRevisions, revisionTime } from './memory.ts';
+import { revisionTime } from './memory.ts';
+import { currentRevision, newestRevision, tiebreakOf } from './revisions.ts';
 import { type NoteDoc, parseNote, serializeNote } from './note-format.ts';
 
 export interface NoteMerge {
@@ -32,17 +33,14 @@ function sortTime(d: KeyedDoc): number {
   return revisionTime(d.kind === 'memory' ? d.memory.created || d.memory.updated : d.tombstone.updated);
 }
 
-/** The winning document among every revision and tombstone seen for one id. */
+/** The winning document among every revision and tombstone seen for one id (core/revisions.ts decides). */
 export function winner(docs: readonly KeyedDoc[]): KeyedDoc {
-  const rev = (d: KeyedDoc) => ({ updated: updatedOf(d), tiebreak: sha1Hex(d.raw) });
-  const newest = (list: readonly KeyedDoc[]) => list.reduce((best, d) => (compareRevisions(rev(d), rev(best)) > 0 ? d : best));
   const memories = docs.filter((d) => d.kind === 'memory');
   const tombstones = docs.filter((d) => d.kind === 'tombstone');
-  if (tombstones.length === 0) return newest(memories);
-  const tomb = newest(tombstones);
-  if (memories.length === 0) return tomb;
-  const mem = newest(memories);
-  return revisionTime(updatedOf(tomb)) >= revisionTime(updatedOf(mem)) ? tomb : mem;
+  const rev = (d: KeyedDoc) => ({ updated: updatedOf(d), tiebreak: tiebreakOf(d.raw) });
+  const current = currentRevision(memories.map(rev), tombstones.map(rev));
+  if (current >= 0) return memories[current]!;
+  return tombstones.length ? tombstones[newestRevision(tombstones.map(rev))]! : docs[0]!;
 }
 
 /** The memories and tombstones of a note, as their trimmed text. */

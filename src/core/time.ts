@@ -5,7 +5,7 @@ export function isoSeconds(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** UTC ISO-8601, with milliseconds only when there are any: sortable as text. */
+/** UTC ISO-8601, with milliseconds only when there are any. Not sortable as text (`00.5Z` < `00Z`): compare times with Date.parse. */
 export function canonicalTime(date: Date): string {
   return date.getUTCMilliseconds() ? date.toISOString() : isoSeconds(date);
 }

@@ -126,3 +126,16 @@ describe('edit and resolve keep what they do not change', () => {
     expect(after).toContain('status: resolved');
   });
 });
+
+describe('times compare as times, whichever index answers', () => {
+  it('orders memories created within the same second by their milliseconds, in list and export alike', () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    const at = (created: string, summary: string) => JSON.stringify({ namespace: 'decisions', summary, created, updated: created });
+    memOk(dir, box.env, ['import', '-'], `${at('2026-01-01T00:00:00.500Z', 'Half a second later')}\n${at('2026-01-01T00:00:00Z', 'On the second')}\n`);
+    const exported = memOk(dir, box.env, ['export']).split('\n').map((l) => JSON.parse(l).summary);
+    expect(exported).toEqual(['On the second', 'Half a second later']);
+    expect(list(dir, box.env).map((m) => m.summary)).toEqual(['Half a second later', 'On the second']);
+    expect(JSON.parse(memOk(dir, box.env, ['list', '--since', '2026-01-01T00:00:00Z', '--json'])).length).toBe(2);
+  });
+});

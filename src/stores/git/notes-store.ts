@@ -144,13 +144,30 @@ export class NotesStore {
         return p ? [p] : [];
       });
       if (prepared.length === 0) return [];
-      const input = prepared.map((p) => `update ${p.ref} ${p.commit} ${p.previous ?? '0'.repeat(p.commit.length)}\n`).join('');
-      const r = this.repo.git.exec(['update-ref', '-m', prepared[0]!.message, '--stdin'], { input });
-      if (r.status === 0) return prepared.map((p) => ({ commit: p.commit, previous: p.previous }));
-      if (!CAS_FAILURE.test(r.stderr)) throw new GitError(['update-ref', ...prepared.map((p) => p.ref)], r.status, r.stderr);
+      if (this.swap(prepared)) return prepared.map((p) => ({ commit: p.commit, previous: p.previous }));
       backoff(attempt);
     }
     throw new ConflictError(`${requests.map((r) => notesRef(r.namespace)).join(', ')} kept changing; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');
+  }
+
+  /** A notes commit: git-mem's identity as author and committer. */
+  private writeCommit(tree: string, parents: readonly string[], message: string): string {
+    const ident = this.ident();
+    const lines = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${ident}`, `committer ${ident}`];
+    return writeObject(this.repo, 'commit', `${lines.join('\n')}\n\n${message.trim()}\n`);
+  }
+
+  /**
+   * Moves refs from the values read to new commits, all or none, in one
+   * `git update-ref --stdin` transaction: the compare-and-swap every write
+   * goes through. False when a ref moved meanwhile (or is locked): start over.
+   */
+  private swap(updates: ReadonlyArray<{ ref: string; commit: string; previous: string | null; message: string }>): boolean {
+    const input = updates.map((u) => `update ${u.ref} ${u.commit} ${u.previous ?? '0'.repeat(u.commit.length)}\n`).join('');
+    const r = this.repo.git.exec(['update-ref', '-m', updates[0]!.message, '--stdin'], { input });
+    if (r.status === 0) return true;
+    if (!CAS_FAILURE.test(r.stderr)) throw new GitError(['update-ref', ...updates.map((u) => u.ref)], r.status, r.stderr);
+    return false;
   }
 
   /** A notes commit with `modify`'s changes on top of the ref's current tip, not yet published; null when nothing changes. */
@@ -166,10 +183,7 @@ export class NotesStore {
     const write = (entries: TreeEntry[]) => writeObject(this.repo, 'tree', serializeTree(entries));
     const newTree = write(editNotesTree(root, '', changes, snap.lookup, write));
     if (newTree === snap.tree) return null;
-    const parent = previous ? `parent ${previous}\n` : '';
-    const ident = this.ident();
-    const body = `tree ${newTree}\n${parent}author ${ident}\ncommitter ${ident}\n\n${next.message.trim()}\n`;
-    return { ref, previous, commit: writeObject(this.repo, 'commit', body), message: next.message.split('\n')[0]! };
+    return { ref, previous, commit: this.writeCommit(newTree, previous ? [previous] : [], next.message), message: next.message.split('\n')[0]! };
   }
 
   /** The merge base of two commits, or null when their histories are unrelated. */
@@ -215,13 +229,10 @@ export class NotesStore {
         const changes = mergedNotes.map(([object, note]) => [object, 'blob' in note ? note.blob : writeObject(this.repo, 'blob', Buffer.from(note.text))] as const);
         const snap = readNotesSnapshot(this.repo, ours, changes.map(([object]) => object), { notes: false });
         const tree = write(editNotesTree(snap.tree ? snap.lookup(snap.tree) : [], '', changes, snap.lookup, write));
-        const ident = this.ident();
-        commit = writeObject(this.repo, 'commit', `tree ${tree}\nparent ${ours}\nparent ${theirs}\nauthor ${ident}\ncommitter ${ident}\n\n${message.trim()}\n`);
+        commit = this.writeCommit(tree, [ours, theirs], message);
         kind = 'merged';
       }
-      const r = this.repo.git.exec(['update-ref', '-m', message.split('\n')[0]!, ref, commit, ours ?? '0'.repeat(commit.length)]);
-      if (r.status === 0) return { kind, commit, incoming, merged };
-      if (!CAS_FAILURE.test(r.stderr)) throw new GitError(['update-ref', ref], r.status, r.stderr);
+      if (this.swap([{ ref, commit, previous: ours, message: message.split('\n')[0]! }])) return { kind, commit, incoming, merged };
       backoff(attempt);
     }
     throw new ConflictError(`${ref} kept changing during the merge; gave up after ${MAX_ATTEMPTS} attempts`, 'try again');

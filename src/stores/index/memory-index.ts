@@ -11,8 +11,7 @@ import { errorMessage, GitError } from '../../core/errors.ts';
 import { type IdQuery, type Memory, type Status, type Tombstone } from '../../core/memory.ts';
 import { parseNote } from '../../core/note-format.ts';
 import { embeddingHash } from '../../core/embedding.ts';
-import { sha1Hex } from '../../core/hash.ts';
-import { currentRevision } from '../../core/revisions.ts';
+import { currentRevision, tiebreakOf } from '../../core/revisions.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { tracePhase } from '../../io/trace.ts';
 import { acquireLock } from './lock.ts';
@@ -60,12 +59,12 @@ function filterClause(filter: SearchFilter, alias = ''): { where: string[]; para
     params.push(...filter.objects);
   }
   if (filter.since) {
-    where.push(`${a}created >= ?`);
-    params.push(filter.since);
+    where.push(`${a}created_ms >= ?`);
+    params.push(Date.parse(filter.since));
   }
   if (filter.until) {
-    where.push(`${a}created <= ?`);
-    params.push(filter.until);
+    where.push(`${a}created_ms <= ?`);
+    params.push(Date.parse(filter.until));
   }
   if (filter.spec) {
     where.push(`${a}spec = ?`);
@@ -80,6 +79,12 @@ function filterClause(filter: SearchFilter, alias = ''): { where: string[]; para
 }
 
 type Row = Record<string, SqlValue>;
+
+/** A creation time in ms, as the term index keeps it; an unreadable one sorts oldest. */
+function createdMs(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? 0 : t;
+}
 
 function rowToMemory(r: Row): Memory {
   const m: Memory = {
@@ -270,8 +275,8 @@ export class MemoryIndex {
     }
 
     const insertMemory = this.db.prepare(
-      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, updated, author, source, confidence, paths, extra, tiebreak, ehash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, created_ms, updated, author, source, confidence, paths, extra, tiebreak, ehash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
     const CHUNK = 2000;
@@ -287,8 +292,8 @@ export class MemoryIndex {
             touchedKeys.add(m.key);
             insertMemory.run([
               m.key, m.namespace, m.object, m.summary, m.body, JSON.stringify(m.tags), m.status, m.spec ?? null, m.phase ?? null,
-              JSON.stringify(m.relatesTo), m.created, m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null,
-              JSON.stringify(m.paths ?? []), m.extra ? JSON.stringify(m.extra) : null, sha1Hex(doc.raw),
+              JSON.stringify(m.relatesTo), m.created, createdMs(m.created), m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null,
+              JSON.stringify(m.paths ?? []), m.extra ? JSON.stringify(m.extra) : null, tiebreakOf(doc.raw),
               embeddingHash(m),
             ]);
           } else if (doc.kind === 'tombstone') {
@@ -399,7 +404,7 @@ export class MemoryIndex {
   list(filter: ListFilter = {}): Memory[] {
     const { where, params } = filterClause(filter);
     const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created DESC, key${limit}`, params).map((r) => this.anchored(rowToMemory(r)));
+    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, key${limit}`, params).map((r) => this.anchored(rowToMemory(r)));
   }
 
   /**

@@ -17,6 +17,8 @@ CREATE TABLE memories(
   phase TEXT,
   relates_to TEXT NOT NULL,
   created TEXT NOT NULL,
+  -- created in ms: filters and order compare times as numbers, as the term index does (text sorts '00.5Z' before '00Z').
+  created_ms REAL NOT NULL DEFAULT 0,
   updated TEXT NOT NULL,
   author TEXT,
   source TEXT,
@@ -31,9 +33,9 @@ CREATE TABLE memories(
 );
 CREATE INDEX memories_key ON memories(key);
 CREATE INDEX memories_note ON memories(ns, object);
-CREATE INDEX memories_created ON memories(current, created);
+CREATE INDEX memories_created ON memories(current, created_ms);
 -- Listing one namespace newest first, and counting by namespace, without walking the others.
-CREATE INDEX memories_ns_created ON memories(ns, current, created);
+CREATE INDEX memories_ns_created ON memories(ns, current, created_ms);
 CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
 CREATE INDEX tombstones_key ON tombstones(key);
 CREATE INDEX tombstones_note ON tombstones(ns, object);
