@@ -2,11 +2,20 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-    globalSetup: ['test/e2e/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     // e2e tests spawn many git processes; two cores.
     maxWorkers: 2,
+    projects: [
+      // Pure logic: no binary needed, so no build before it (npm run test:unit).
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/e2e/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -86,11 +86,15 @@ export function mergeNoteTexts(namespace: string, object: string, ours: string |
   const b = parseNote(theirs, namespace, object);
 
   const byKey = new Map<string, { ours: KeyedDoc[]; theirs: KeyedDoc[] }>();
+  // Text that is not a memory: kept from both sides, once. Leading text merges by paragraph, since
+  // a merged note's leading text is both sides' joined: whole blocks would be kept again and again.
+  const paragraphs = new Set<string>();
   const others = new Set<string>();
   for (const [side, parsed] of [['ours', a], ['theirs', b]] as const) {
     for (const d of parsed.docs) {
       if (d.kind === 'other') {
-        others.add(d.raw.trim());
+        if (d.leading) for (const p of d.raw.trim().split(/\n[ \t]*\n/)) paragraphs.add(p.trim());
+        else others.add(d.raw.trim());
         continue;
       }
       const entry = byKey.get(keyOf(d)) ?? { ours: [], theirs: [] };
@@ -109,6 +113,7 @@ export function mergeNoteTexts(namespace: string, object: string, ours: string |
     if (o.length && t.length && t.some((d) => !oursRaw.has(d.raw.trim()))) merged++;
   }
   kept.sort((x, y) => sortTime(x) - sortTime(y) || (keyOf(x) < keyOf(y) ? -1 : keyOf(x) > keyOf(y) ? 1 : 0));
-  const docs = [...[...others].sort().map((raw) => ({ raw })), ...kept];
+  const docs = [...[...paragraphs].sort(), ...[...others].sort()].filter(Boolean).map((raw) => ({ raw }));
+  docs.push(...kept);
   return { text: serializeNote(docs), incoming, merged };
 }

@@ -12,7 +12,7 @@ export type NoteDoc =
   | { kind: 'memory'; raw: string; memory: Memory }
   | { kind: 'tombstone'; raw: string; tombstone: Tombstone }
   /** Text that is not a memory (invalid YAML, a hand-written note): kept verbatim, never rewritten. */
-  | { kind: 'other'; raw: string };
+  | { kind: 'other'; raw: string; /** Text before the first document (a hand-written note): no header of its own. */ leading?: boolean };
 
 export interface ParsedNote {
   docs: NoteDoc[];
@@ -116,7 +116,7 @@ export function parseNote(text: string, namespace: string, object: string): Pars
   const docs: NoteDoc[] = [];
   const leading = lines.slice(0, headers[0]?.start ?? lines.length).join('\n').trim();
   if (leading) {
-    docs.push({ kind: 'other', raw: leading });
+    docs.push({ kind: 'other', raw: leading, leading: true });
     if (headers.length === 0) warnings.push(`note on ${object.slice(0, 7)} in ${namespace} has no memory front matter; skipped`);
   }
   headers.forEach((h, n) => {

@@ -194,7 +194,7 @@ Part three.`;
   it('keeps a hand-written note without front matter as "other", with a warning', () => {
     const parsed = parseNote('just some text\nwritten by hand\n', 'decisions', OBJ_A);
     expect(parsed.binary).toBe(false);
-    expect(parsed.docs).toEqual([{ kind: 'other', raw: 'just some text\nwritten by hand' }]);
+    expect(parsed.docs).toEqual([{ kind: 'other', raw: 'just some text\nwritten by hand', leading: true }]);
     expect(parsed.warnings).toHaveLength(1);
     expect(parsed.warnings[0]).toContain('no memory front matter');
   });
