@@ -5,8 +5,8 @@ export default defineConfig({
     // e2e tests spawn many git processes; two cores.
     maxWorkers: 2,
     projects: [
-      // Pure logic: no binary needed, so no build before it (npm run test:unit).
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // Pure logic, and the store contracts: no binary needed, so no build before it (npm run test:unit).
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'] } },
       {
         test: {
           name: 'e2e',

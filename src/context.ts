@@ -6,7 +6,7 @@ import { chooseAnchors } from './services/anchors.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { sameTips, TermIndex } from './stores/index/term-index.ts';
-import { NotesStore } from './stores/git/notes-store.ts';
+import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
 
 export class AppContext {
@@ -34,7 +34,7 @@ export class AppContext {
   }
 
   get notes(): NotesStore {
-    this.cachedNotes ??= new NotesStore(this.repo, () => this.settings.committerIdent);
+    this.cachedNotes ??= new GitNotesStore(this.repo, () => this.settings.committerIdent);
     return this.cachedNotes;
   }
 

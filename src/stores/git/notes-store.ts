@@ -63,7 +63,36 @@ function backoff(attempt: number): void {
   sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
 }
 
-export class NotesStore {
+/** A request of updateAll: one namespace's notes on some objects, changed by `modify`. */
+export interface NotesRequest {
+  namespace: string;
+  objects: readonly string[];
+  modify: (current: Map<string, string | null>) => NotesUpdate | null;
+}
+
+/**
+ * git-mem's notes: what services and the index need of them. The real one is
+ * GitNotesStore; test/fakes/memory-notes-store.ts keeps them in memory, and
+ * test/contract/notes-store.test.ts holds both to the same behaviour.
+ */
+export interface NotesStore {
+  /** Current tip commit of every namespace's ref. */
+  tips(): Map<string, string>;
+  /** Every note in a notes commit. */
+  listNotes(commit: string): NoteRef[];
+  /** Notes that differ between two notes commits, one entry per object. */
+  diffNotes(from: string, to: string): NoteDiff[];
+  /** Note blobs' texts by blob id (missing ones absent). */
+  readTexts(blobs: readonly string[]): Map<string, string>;
+  /** Read-modify-write of the notes on `objects`, retried from fresh state until the compare-and-swap holds. */
+  update(namespace: string, objects: readonly string[], modify: NotesRequest['modify']): UpdateResult | null;
+  /** update() for several namespaces, their refs moved together (all or none). */
+  updateAll(requests: readonly NotesRequest[]): UpdateResult[];
+  /** Merges the notes commit `theirs` into a namespace: fast-forward, or a merge commit whose notes `mergeNote` merged. */
+  merge(namespace: string, theirs: string, mergeNote: NoteMerger, message: string): MergeOutcome;
+}
+
+export class GitNotesStore implements NotesStore {
   constructor(
     readonly repo: Repo,
     /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it; asked for only when writing. */
@@ -137,7 +166,7 @@ export class NotesStore {
    * none), retried from fresh state when any of them moved meanwhile. Returns
    * the refs that moved.
    */
-  updateAll(requests: ReadonlyArray<{ namespace: string; objects: readonly string[]; modify: (current: Map<string, string | null>) => NotesUpdate | null }>): UpdateResult[] {
+  updateAll(requests: readonly NotesRequest[]): UpdateResult[] {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const prepared = requests.flatMap((r) => {
         const p = this.prepare(r.namespace, r.objects, r.modify);
