@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget reanchor namespaces recall hydrate index model export import init pull push sync hook doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget reanchor namespaces recall hydrate blame log index model export import init pull push sync hook doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -23,6 +23,8 @@ __git_mem_options() {
 	namespaces) printf '%s\n' --json --color --no-color -h --help ;;
 	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --json --color --no-color -h --help ;;
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
+	blame) printf '%s\n' --json --color --no-color -h --help ;;
+	log) printf '%s\n' --format --json --color --no-color -h --help ;;
 	index) printf '%s\n' --rebuild --json --color --no-color -h --help ;;
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
 	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
@@ -71,6 +73,7 @@ __git_mem_option_value() {
 	hydrate:--level) echo 'choices full files' ;;
 	hydrate:--max-files) echo 'text' ;;
 	hydrate:--max-bytes) echo 'text' ;;
+	log:--format) echo 'choices text md json' ;;
 	export:-n | export:--namespace) echo 'namespaces' ;;
 	export:--format) echo 'choices jsonl md' ;;
 	export:-o | export:--output) echo 'text' ;;
@@ -92,6 +95,8 @@ __git_mem_argument() {
 	forget:1) echo 'ids' ;;
 	recall:*) echo 'text' ;;
 	hydrate:1) echo 'ids' ;;
+	blame:1) echo 'text' ;;
+	log:1) echo 'text' ;;
 	model:1) echo 'choices status pull embed' ;;
 	import:1) echo 'file' ;;
 	pull:1) echo 'remotes' ;;

@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -150,6 +150,11 @@ complete -c git-mem -n '__git_mem_using_command hydrate' -l max-files -x -d 'Sho
 complete -c git-mem -n '__git_mem_using_command hydrate' -l max-bytes -x -d 'Show at most this many bytes of each file'
 complete -c git-mem -n '__git_mem_using_command hydrate' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command hydrate; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic ids)'
+complete -c git-mem -n __git_mem_needs_command -a blame -d 'The memories behind lines of a file: git blame, then the memories on those commits'
+complete -c git-mem -n '__git_mem_using_command blame' -l json -d 'Print JSON for tools'
+complete -c git-mem -n __git_mem_needs_command -a log -d 'The memories on a branch\'s commits, in commit order: a reviewer\'s digest'
+complete -c git-mem -n '__git_mem_using_command log' -l format -x -a 'text md json' -d 'md: markdown to paste into a pull request'
+complete -c git-mem -n '__git_mem_using_command log' -l json -d 'Print JSON for tools (same as --format json)'
 complete -c git-mem -n __git_mem_needs_command -a index -d 'Bring the search index up to date with the notes now, or --rebuild it; prints what it holds'
 complete -c git-mem -n '__git_mem_using_command index' -l rebuild -d 'Discard the index and rebuild it from the notes'
 complete -c git-mem -n '__git_mem_using_command index' -l json -d 'Print JSON for tools'

@@ -7,6 +7,7 @@
  */
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../context.ts';
+import { blameCommand } from './commands/blame.ts';
 import { captureCommand } from './commands/capture.ts';
 import { configCommand } from './commands/config.ts';
 import { doctorCommand } from './commands/doctor.ts';
@@ -17,6 +18,7 @@ import { hydrateCommand } from './commands/hydrate.ts';
 import { indexCommand } from './commands/index-cmd.ts';
 import { initCommand } from './commands/init.ts';
 import { listCommand } from './commands/list.ts';
+import { logCommand } from './commands/log.ts';
 import { modelCommand } from './commands/model.ts';
 import { namespacesCommand } from './commands/namespaces.ts';
 import { reanchorCommand } from './commands/reanchor.ts';
@@ -43,6 +45,8 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     namespacesCommand(ctx),
     recallCommand(ctx),
     hydrateCommand(ctx),
+    blameCommand(ctx),
+    logCommand(ctx),
     indexCommand(ctx),
     modelCommand(ctx),
     exportCommand(ctx),

@@ -1,0 +1,35 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+import { json, memoryJson, memoryLine } from '../../io/render.ts';
+import { blameMemories, describeRanges } from '../../services/code-memories.ts';
+import { jsonOption } from '../shared.ts';
+
+interface BlameArgs {
+  target: string;
+  json: boolean;
+}
+
+export function blameCommand(ctx: AppContext): CommandModule<object, BlameArgs> {
+  return {
+    command: 'blame <target>',
+    describe: 'The memories behind lines of a file: git blame, then the memories on those commits',
+    builder: (y) =>
+      y
+        .positional('target', { type: 'string', demandOption: true, describe: '<file>, <file>:<line> or <file>:<from>,<to>' })
+        .option('json', jsonOption)
+        .example('git mem blame src/index.ts:40,60', 'Why are lines 40 to 60 the way they are?') as never,
+    handler: async (argv) => {
+      const r = await blameMemories(ctx, argv.target);
+      if (argv.json) {
+        const { entries, ...rest } = r;
+        ctx.io.out(json({ ...rest, memories: entries.map((e) => ({ ...memoryJson(e.memory), blame_commits: e.commits, lines: e.ranges })) }));
+        return;
+      }
+      const c = ctx.io.color;
+      const where = r.from === undefined ? r.file : `${r.file}:${describeRanges([[r.from, r.to ?? r.from]])}`;
+      const lines = [c.dim(`${where}: ${r.entries.length} ${r.entries.length === 1 ? 'memory' : 'memories'} from ${r.commits} ${r.commits === 1 ? 'commit' : 'commits'}`)];
+      for (const e of r.entries) lines.push(`${memoryLine(e.memory, ctx.now(), c)}  ${c.dim(`lines ${describeRanges(e.ranges)}`)}`);
+      ctx.io.out(lines.join('\n'));
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/** git mem blame and git mem log: memories found through the code, against real repositories. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, makeRepo, mem, memOk, sandbox } from './helpers.ts';
+
+function commit(dir: string, env: NodeJS.ProcessEnv, file: string, text: string, message: string): string {
+  fs.writeFileSync(path.join(dir, file), text);
+  git(dir, env, ['add', file]);
+  git(dir, env, ['commit', '-qm', message]);
+  return git(dir, env, ['rev-parse', 'HEAD']).trim();
+}
+
+describe('git mem blame', () => {
+  it('names the memories behind lines, with the lines each explains; a line whose commit has none gives none', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 0);
+    const first = commit(dir, box.env, 'store.ts', 'one\ntwo\nthree\n', 'Add the store');
+    memOk(dir, box.env, ['capture', 'decisions', 'The store keeps three lines']);
+    commit(dir, box.env, 'store.ts', 'one\nTWO\nthree\nfour\n', 'Shout line two');
+    const shout = memOk(dir, box.env, ['capture', 'learnings', 'Line two is shouted on purpose']).split('\n').pop()!;
+    commit(dir, box.env, 'store.ts', 'one\nTWO\nthree\nfour\nfive\n', 'Add line five');
+
+    const all = JSON.parse(memOk(dir, box.env, ['blame', 'store.ts', '--json']));
+    expect(all.commits).toBe(3);
+    expect(all.memories.map((m: { summary: string; lines: number[][] }) => [m.summary, m.lines])).toEqual([
+      ['Line two is shouted on purpose', [[2, 2], [4, 4]]],
+      ['The store keeps three lines', [[1, 1], [3, 3]]],
+    ]);
+    expect(all.memories[1].blame_commits).toEqual([first]);
+
+    const two = memOk(dir, box.env, ['blame', 'store.ts:2']);
+    expect(two).toContain(shout);
+    expect(two).toContain('lines 2');
+    expect(two).not.toContain('three lines');
+    // Line 5's commit has no memory.
+    expect(JSON.parse(memOk(dir, box.env, ['blame', 'store.ts:5,5', '--json'])).memories).toEqual([]);
+    const bad = mem(dir, box.env, ['blame', 'missing.ts']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^git-mem: cannot blame missing.ts/);
+  });
+});
+
+describe('git mem log', () => {
+  it("digests a branch's memories in commit order, as text, markdown and JSON", () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 1);
+    memOk(dir, box.env, ['capture', 'decisions', 'On main, not on the branch']);
+    git(dir, box.env, ['checkout', '-qb', 'feature']);
+    commit(dir, box.env, 'a.txt', 'a\n', 'Add a');
+    memOk(dir, box.env, ['capture', 'decisions', 'Why a', '-m', 'Because a is first.\nAnd simple.']);
+    commit(dir, box.env, 'b.txt', 'b\n', 'Add b, with no memory');
+    commit(dir, box.env, 'c.txt', 'c\n', 'Add c');
+    memOk(dir, box.env, ['capture', 'learnings', 'c taught us something']);
+
+    const text = memOk(dir, box.env, ['log']);
+    expect(text).toMatch(/^main\.\.HEAD: 3 commits, 2 memories/);
+    expect(text.indexOf('Why a')).toBeLessThan(text.indexOf('c taught us'));
+    expect(text).not.toContain('On main');
+
+    const md = memOk(dir, box.env, ['log', '--format', 'md']);
+    expect(md).toContain('### Memories in main..HEAD');
+    expect(md).toMatch(/#### `[0-9a-f]{7}` Add a\n\n- \*\*decisions\*\*: Why a\n {2}> Because a is first\.\n {2}> And simple\./);
+    expect(md).not.toContain('Add b');
+
+    const json = JSON.parse(memOk(dir, box.env, ['log', 'main~0..feature', '--json']));
+    expect(json.commits.map((c: { subject: string; memories: unknown[] }) => [c.subject, c.memories.length])).toEqual([
+      ['Add a', 1],
+      ['Add b, with no memory', 0],
+      ['Add c', 1],
+    ]);
+    const bad = mem(dir, box.env, ['log', 'nope..HEAD']);
+    expect(bad.code).toBe(2);
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    expect(mem(dir, box.env, ['log']).stderr).toMatch(/name a range/);
+  });
+});
