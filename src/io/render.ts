@@ -1,6 +1,7 @@
 /** Shared renderers: one line per memory for humans, a stable DTO for --json. */
 import type { ChalkInstance } from 'chalk';
 import { formatId, type Memory } from '../core/memory.ts';
+import { describeStale, type Stale } from '../core/staleness.ts';
 import { formatAge } from '../core/time.ts';
 
 /** Version of the JSON shape printed by --json; bump on breaking changes. */
@@ -53,7 +54,13 @@ export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-export function memoryLine(m: Memory, now: Date, c: ChalkInstance): string {
+export function memoryLine(m: Memory, now: Date, c: ChalkInstance, stale?: Stale | null): string {
   const status = m.status === 'active' ? '' : ` ${c.magenta(`[${m.status}]`)}`;
-  return `${c.yellow(formatId(m))}  ${c.cyan(m.namespace)}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${m.summary}${status}`;
+  const changed = stale ? ` ${c.red(`[stale: ${describeStale(stale)}]`)}` : '';
+  return `${c.yellow(formatId(m))}  ${c.cyan(m.namespace)}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${m.summary}${status}${changed}`;
+}
+
+/** The `stale` field of --json output: null when the memory's files are as its commit left them (or it has none). */
+export function staleJson(stale: Stale | null | undefined): Stale | null {
+  return stale ?? null;
 }

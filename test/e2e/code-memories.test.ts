@@ -23,11 +23,13 @@ describe('git mem blame', () => {
 
     const all = JSON.parse(memOk(dir, box.env, ['blame', 'store.ts', '--json']));
     expect(all.commits).toBe(3);
-    expect(all.memories.map((m: { summary: string; lines: number[][] }) => [m.summary, m.lines])).toEqual([
+    // Both were captured within the same second: newest first cannot tell them apart.
+    const bySummary = [...all.memories].sort((a: { summary: string }, b: { summary: string }) => a.summary.localeCompare(b.summary));
+    expect(bySummary.map((m: { summary: string; lines: number[][] }) => [m.summary, m.lines])).toEqual([
       ['Line two is shouted on purpose', [[2, 2], [4, 4]]],
       ['The store keeps three lines', [[1, 1], [3, 3]]],
     ]);
-    expect(all.memories[1].blame_commits).toEqual([first]);
+    expect(bySummary[1].blame_commits).toEqual([first]);
 
     const two = memOk(dir, box.env, ['blame', 'store.ts:2']);
     expect(two).toContain(shout);
@@ -73,5 +75,31 @@ describe('git mem log', () => {
     expect(bad.code).toBe(2);
     git(dir, box.env, ['checkout', '-q', 'main']);
     expect(mem(dir, box.env, ['log']).stderr).toMatch(/name a range/);
+  });
+});
+
+describe('staleness', () => {
+  interface Listed {
+    summary: string;
+    stale: { commits: number; lines: number; deleted: string[] } | null;
+  }
+  const stale = (dir: string, env: NodeJS.ProcessEnv) => (JSON.parse(memOk(dir, env, ['list', '--json'])) as Listed[]).map((m) => [m.summary, m.stale]);
+
+  it('flags a memory once its files change after its commit, not when other files do, and says when they are deleted', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 1);
+    commit(dir, box.env, 'parser.ts', 'a\nb\n', 'Add the parser');
+    memOk(dir, box.env, ['capture', 'decisions', 'The parser is hand-written']);
+    commit(dir, box.env, 'other.ts', 'x\n', 'Unrelated work');
+    expect(stale(dir, box.env)).toEqual([['The parser is hand-written', null]]);
+    commit(dir, box.env, 'parser.ts', 'a\nB\nc\n', 'Change the parser');
+    expect(stale(dir, box.env)).toEqual([['The parser is hand-written', { commits: 1, lines: 3, deleted: [] }]]);
+    expect(memOk(dir, box.env, ['list'])).toContain('[stale: 1 commit, 3 lines since]');
+    const recalled = JSON.parse(memOk(dir, box.env, ['recall', 'parser', '--mode', 'lexical', '--json']));
+    expect(recalled[0].stale).toEqual({ commits: 1, lines: 3, deleted: [] });
+    git(dir, box.env, ['rm', '-q', 'parser.ts']);
+    git(dir, box.env, ['commit', '-qm', 'Remove the parser']);
+    expect(stale(dir, box.env)).toEqual([['The parser is hand-written', { commits: 2, lines: 2, deleted: ['parser.ts'] }]]);
+    expect(memOk(dir, box.env, ['list'])).toContain('[stale: parser.ts deleted since]');
   });
 });

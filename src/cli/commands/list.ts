@@ -4,7 +4,8 @@ import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { canonicalTime, parseDateArg } from '../../core/time.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json, memoryJson, memoryLine } from '../../io/render.ts';
+import { json, memoryJson, memoryLine, staleJson } from '../../io/render.ts';
+import { stalenessOf } from '../../services/staleness.ts';
 import { listMemories } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
 
@@ -48,8 +49,9 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         until: dateOption(argv.until, 'until', now),
         limit: argv.limit,
       });
-      if (argv.json) ctx.io.out(json(memories.map(memoryJson)));
-      else if (memories.length) await outPaged(ctx, memories.map((m) => memoryLine(m, now, ctx.io.color)).join('\n'));
+      const stale = stalenessOf(ctx.repo, memories);
+      if (argv.json) ctx.io.out(json(memories.map((m) => ({ ...memoryJson(m), stale: staleJson(stale.get(m.key)) }))));
+      else if (memories.length) await outPaged(ctx, memories.map((m) => memoryLine(m, now, ctx.io.color, stale.get(m.key))).join('\n'));
     },
   };
 }

@@ -4,7 +4,8 @@ import { formatId } from '../../core/memory.ts';
 import { serializeMemory } from '../../core/note-format.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
-import { json, memoryJson, memoryLine } from '../../io/render.ts';
+import { json, memoryJson, memoryLine, staleJson } from '../../io/render.ts';
+import { stalenessOf } from '../../services/staleness.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, hydrateMemory } from '../../services/hydrate.ts';
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, recall } from '../../services/recall.ts';
 import { jsonOption } from '../shared.ts';
@@ -71,6 +72,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         if (argv.json) ctx.io.out(json(result.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) }))));
         else if (result.hits.length) ctx.io.out(result.hits.map((h) => `${c.bold(`# ${formatId(h.memory)}  score ${score(h.score)}`)}\n${serializeMemory(h.memory)}`).join('\n\n'));
       } else if (argv.json) {
+        const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
         ctx.io.out(
           json(
             result.hits.map(({ memory: m, score: s }) => ({
@@ -81,12 +83,14 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
               summary: m.summary,
               tags: m.tags,
               status: m.status,
+              stale: staleJson(stale.get(m.key)),
               score: score(s),
             })),
           ),
         );
       } else if (result.hits.length) {
-        ctx.io.out(result.hits.map((h) => `${memoryLine(h.memory, now, c)}  ${c.dim(score(h.score).toFixed(2))}`).join('\n'));
+        const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
+        ctx.io.out(result.hits.map((h) => `${memoryLine(h.memory, now, c, stale.get(h.memory.key))}  ${c.dim(score(h.score).toFixed(2))}`).join('\n'));
       }
       if (!argv.json && result.hits.length === 0) ctx.io.err('git-mem: no memories match');
     },

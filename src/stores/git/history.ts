@@ -1,6 +1,7 @@
 /** Commits and lines as git tells them: ranges of commits, blame of a file. */
 import { GitMemError, UsageError } from '../../core/errors.ts';
 import { parseBlamePorcelain } from '../../core/blame.ts';
+import { type FileChange, parseDiffBlocks, type TouchingCommit } from '../../core/staleness.ts';
 import type { Repo } from './repo.ts';
 
 /** The commits of a range (`a..b`, or anything rev-list takes), oldest first, with their subjects. */
@@ -47,4 +48,30 @@ export function blameLines(repo: Repo, file: string, from?: number, to?: number)
     throw new GitMemError(`cannot blame ${file}: ${why}`);
   }
   return parseBlamePorcelain(r.stdout.toString('utf8')).filter((l) => !/^0+$/.test(l.commit));
+}
+
+/** For each commit, what changed between it and `head` (one `git diff-tree --stdin`), in the order given. */
+export function changesSince(repo: Repo, head: string, commits: readonly string[]): FileChange[][] {
+  if (commits.length === 0) return [];
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '--always', '-r', '--raw', '--numstat', '--no-renames'], {
+    input: commits.map((c) => `${head} ${c}`).join('\n') + '\n',
+  });
+  if (r.status !== 0) return commits.map(() => []);
+  return parseDiffBlocks(r.stdout.toString('utf8'), head);
+}
+
+/** Commits on HEAD's history since `since` (s) that changed any of `paths`, with the ones they changed (one `git log`). */
+export function commitsTouching(repo: Repo, paths: readonly string[], since: number): TouchingCommit[] {
+  if (paths.length === 0 || !repo.head) return [];
+  const r = repo.git.exec(['-c', 'core.quotePath=false', '--literal-pathspecs', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, 'HEAD', '--', ...paths]);
+  if (r.status !== 0) return [];
+  return r.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => {
+      const [head = '', ...files] = entry.split('\n');
+      const [commit = '', time = '0'] = head.split(' ');
+      return { commit, time: Number(time), paths: files.filter(Boolean) };
+    });
 }
