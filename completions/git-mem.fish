@@ -143,6 +143,7 @@ complete -c git-mem -n '__git_mem_using_command recall' -l until -x -d 'Created 
 complete -c git-mem -n '__git_mem_using_command recall' -s l -l limit -x -d 'At most this many results'
 complete -c git-mem -n '__git_mem_using_command recall' -l level -x -a 'summary full files' -d 'summary: one line each; full: whole memories; files: also their commits and changed files'
 complete -c git-mem -n '__git_mem_using_command recall' -l mode -x -a 'hybrid lexical semantic' -d 'lexical (BM25), semantic (embeddings) or both fused'
+complete -c git-mem -n '__git_mem_using_command recall' -l branch -d 'Only memories on HEAD\'s history (by default all rank, HEAD\'s history a little first)'
 complete -c git-mem -n '__git_mem_using_command recall' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a hydrate -d 'A memory in depth: with its commit (full), and the files that commit changed (files)'
 complete -c git-mem -n '__git_mem_using_command hydrate' -l level -x -a 'full files' -d 'full: memory and commit; files: also the changed files as they were at that commit'

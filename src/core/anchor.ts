@@ -53,3 +53,26 @@ export function pickAnchor(placements: readonly Placement[]): Placement | undefi
 export function isOrphan(reach: Reach): boolean {
   return reach === 'unreachable' || reach === 'missing';
 }
+
+/** On HEAD's history (or not a commit at all, like the empty tree of a repository without commits). */
+export function onHeadHistory(reach: Reach): boolean {
+  return reach === 'head' || reach === 'not-a-commit';
+}
+
+/**
+ * How much a recall score keeps by where the memory's commit stands: a
+ * little less off HEAD's history, a little less again on no branch; enough
+ * to order equal matches, never to hide one.
+ */
+export function reachWeight(reach: Reach): number {
+  if (onHeadHistory(reach)) return 1;
+  if (reach === 'branch' || reach === 'remote') return 0.97;
+  return 0.94;
+}
+
+/** A word for a memory off HEAD's history, or '' on it. */
+export function reachLabel(reach: Reach): string {
+  if (onHeadHistory(reach)) return '';
+  if (reach === 'branch' || reach === 'remote' || reach === 'tag') return 'unmerged';
+  return 'on no branch';
+}

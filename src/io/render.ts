@@ -1,6 +1,7 @@
 /** Shared renderers: one line per memory for humans, a stable DTO for --json. */
 import type { ChalkInstance } from 'chalk';
 import { formatId, type Memory } from '../core/memory.ts';
+import { type Reach, reachLabel } from '../core/anchor.ts';
 import { describeStale, type Stale } from '../core/staleness.ts';
 import { formatAge } from '../core/time.ts';
 
@@ -54,10 +55,17 @@ export function json(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-export function memoryLine(m: Memory, now: Date, c: ChalkInstance, stale?: Stale | null): string {
+/** What is known of where a memory stands, beside the memory itself. */
+export interface MemoryFacts {
+  stale?: Stale | null;
+  reach?: Reach;
+}
+
+export function memoryLine(m: Memory, now: Date, c: ChalkInstance, facts: MemoryFacts = {}): string {
   const status = m.status === 'active' ? '' : ` ${c.magenta(`[${m.status}]`)}`;
-  const changed = stale ? ` ${c.red(`[stale: ${describeStale(stale)}]`)}` : '';
-  return `${c.yellow(formatId(m))}  ${c.cyan(m.namespace)}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${m.summary}${status}${changed}`;
+  const where = facts.reach && reachLabel(facts.reach) ? ` ${c.magenta(`[${reachLabel(facts.reach)}]`)}` : '';
+  const changed = facts.stale ? ` ${c.red(`[stale: ${describeStale(facts.stale)}]`)}` : '';
+  return `${c.yellow(formatId(m))}  ${c.cyan(m.namespace)}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${m.summary}${status}${where}${changed}`;
 }
 
 /** The `stale` field of --json output: null when the memory's files are as its commit left them (or it has none). */

@@ -37,26 +37,25 @@ function readCache(file: string): Partial<PlacementCache> {
 
 const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly unknown[]).includes(r);
 
-/** `<namespace>:<key>` → anchor, for memories with copies (`<namespace>:<key>` → objects). */
-export function chooseAnchors(repo: Repo, copies: ReadonlyMap<string, readonly string[]>): Map<string, string> {
-  const anchors = new Map<string, string>();
-  if (copies.size === 0) return anchors;
+/**
+ * Placements of commits under the current refs, from the cache where it has
+ * them; `settled` (see placeObjects) may leave out commits whose place no
+ * longer matters. What was computed is kept for the next reader.
+ */
+export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (object: string, known: ReadonlyMap<string, Placement>) => boolean): Map<string, Placement> {
+  const wanted = [...new Set(objects)];
+  const placed = new Map<string, Placement>();
+  if (wanted.length === 0) return placed;
   const refs = refsState(repo);
   const file = anchorsFile(repo);
   const cache = readCache(file);
   const places = cache.refs === refs && cache.places ? cache.places : {};
   const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
-
-  const placed = new Map<string, Placement>();
   for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
-  const groupOf = new Map<string, string[]>();
-  for (const objects of copies.values()) for (const o of objects) groupOf.set(o, [...(groupOf.get(o) ?? []), ...objects]);
-  // A memory with a copy HEAD reaches needs nothing more: that copy wins.
-  const settled = (object: string, known: ReadonlyMap<string, Placement>) => (groupOf.get(object) ?? []).some((o) => (known.get(o) ?? placed.get(o))?.reach === 'head');
-  const open = [...new Set([...copies.values()].flat())].filter((o) => !placed.has(o) && !settled(o, placed));
+  const open = wanted.filter((o) => !placed.has(o) && !settled?.(o, placed));
   if (open.length) {
     const factCount = facts.size;
-    const fresh = placeObjects(repo, open, { facts, settled });
+    const fresh = placeObjects(repo, open, { facts, settled: settled && ((o, known) => settled(o, new Map([...placed, ...known]))) });
     for (const [o, p] of fresh) placed.set(o, p);
     try {
       const next: PlacementCache = {
@@ -70,6 +69,18 @@ export function chooseAnchors(repo: Repo, copies: ReadonlyMap<string, readonly s
       // A cache: the next reader places them again.
     }
   }
+  return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
+}
+
+/** `<namespace>:<key>` → anchor, for memories with copies (`<namespace>:<key>` → objects). */
+export function chooseAnchors(repo: Repo, copies: ReadonlyMap<string, readonly string[]>): Map<string, string> {
+  const anchors = new Map<string, string>();
+  if (copies.size === 0) return anchors;
+  const groupOf = new Map<string, string[]>();
+  for (const objects of copies.values()) for (const o of objects) groupOf.set(o, [...(groupOf.get(o) ?? []), ...objects]);
+  // A memory with a copy HEAD reaches needs nothing more: that copy wins.
+  const settled = (object: string, known: ReadonlyMap<string, Placement>) => (groupOf.get(object) ?? []).some((o) => known.get(o)?.reach === 'head');
+  const placed = placementsOf(repo, [...copies.values()].flat(), settled);
   for (const [id, objects] of copies) {
     const best = pickAnchor(objects.flatMap((object) => placed.get(object) ?? []));
     anchors.set(id, best?.object ?? objects[0]!);

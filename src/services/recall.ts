@@ -10,7 +10,9 @@ import { errorMessage, UsageError } from '../core/errors.ts';
 import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import type { Memory, Status } from '../core/memory.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
+import { onHeadHistory, type Reach, reachWeight } from '../core/anchor.ts';
 import type { AppContext } from '../context.ts';
+import { placementsOf } from './anchors.ts';
 import { tracePhase } from '../io/trace.ts';
 import type { SearchFilter } from '../stores/index/memory-index.ts';
 
@@ -39,6 +41,8 @@ export interface RecallOptions {
   download?: boolean;
   /** Longest time spent embedding memories that have no vector yet (default semantic.ts EMBED_BUDGET_MS). */
   embedBudgetMs?: number;
+  /** Only memories on HEAD's history. */
+  branch?: boolean;
 }
 
 export interface RecallHit {
@@ -49,6 +53,8 @@ export interface RecallHit {
    * (1 = ranked first by both).
    */
   score: number;
+  /** Where the memory's commit stands (set by recall). */
+  reach?: Reach;
 }
 
 export interface RecallResult {
@@ -61,11 +67,30 @@ export interface RecallResult {
   notice?: string;
 }
 
+/**
+ * Ranked search, then where each memory's commit stands: HEAD's history ranks
+ * a little above the same match on another branch, and above commits no
+ * branch holds (core/anchor.ts reachWeight); `branch` keeps HEAD's history only.
+ */
 export async function recall(ctx: AppContext, options: RecallOptions): Promise<RecallResult> {
-  const query = buildLexicalQuery(options.query);
-  if (!query) throw new UsageError('the query has no words to search for');
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
+  // A few more than asked, so that a match on HEAD's history just below the cut can move up.
+  const result = await rank(ctx, options, options.branch ? limit * 5 : limit + 3);
+  const placed = placementsOf(ctx.repo, result.hits.map((h) => h.memory.object));
+  const hits = result.hits
+    .map((h) => ({ ...h, reach: placed.get(h.memory.object)?.reach ?? 'missing' }))
+    .filter((h) => !options.branch || onHeadHistory(h.reach))
+    .map((h, i) => ({ h, i, weighted: h.score * reachWeight(h.reach) }))
+    .sort((a, b) => b.weighted - a.weighted || a.i - b.i)
+    .slice(0, limit)
+    .map((x) => x.h);
+  return { ...result, hits };
+}
+
+async function rank(ctx: AppContext, options: RecallOptions, limit: number): Promise<RecallResult> {
+  const query = buildLexicalQuery(options.query);
+  if (!query) throw new UsageError('the query has no words to search for');
   const requested = options.mode ?? 'hybrid';
 
   // The model loads while the term index is read (each has I/O to wait on).

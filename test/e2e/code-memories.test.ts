@@ -103,3 +103,25 @@ describe('staleness', () => {
     expect(memOk(dir, box.env, ['list'])).toContain('[stale: parser.ts deleted since]');
   });
 });
+
+describe('reachability', () => {
+  it("ranks HEAD's history first, keeps only it with --branch, and marks memories off it", () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 1);
+    git(dir, box.env, ['checkout', '-qb', 'spike']);
+    commit(dir, box.env, 'spike.txt', 'spike\n', 'Spike');
+    memOk(dir, box.env, ['capture', 'decisions', 'Serve the public api on port 8080']);
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    commit(dir, box.env, 'main.txt', 'main\n', 'Main work');
+    memOk(dir, box.env, ['capture', 'decisions', 'Serve the public api on port 8080']);
+    const hits = JSON.parse(memOk(dir, box.env, ['recall', 'public api port', '--mode', 'lexical', '--json']));
+    expect(hits.map((h: { reach: string }) => h.reach)).toEqual(['head', 'branch']);
+    expect(hits[0].commit).toBe(git(dir, box.env, ['rev-parse', 'HEAD']).trim());
+    const onBranch = JSON.parse(memOk(dir, box.env, ['recall', 'public api port', '--mode', 'lexical', '--branch', '--json']));
+    expect(onBranch.map((h: { reach: string }) => h.reach)).toEqual(['head']);
+    expect(memOk(dir, box.env, ['recall', 'public api port', '--mode', 'lexical'])).toContain('[unmerged]');
+    git(dir, box.env, ['branch', '-qD', 'spike']);
+    expect(memOk(dir, box.env, ['list'])).toContain('[on no branch]');
+    expect(JSON.parse(memOk(dir, box.env, ['list', '--json'])).map((m: { reach: string }) => m.reach).sort()).toEqual(['head', 'unreachable']);
+  });
+});

@@ -5,7 +5,9 @@ import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { canonicalTime, parseDateArg } from '../../core/time.ts';
 import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, memoryLine, staleJson } from '../../io/render.ts';
+import { placementsOf } from '../../services/anchors.ts';
 import { stalenessOf } from '../../services/staleness.ts';
+import type { Memory } from '../../core/memory.ts';
 import { listMemories } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
 
@@ -50,8 +52,10 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         limit: argv.limit,
       });
       const stale = stalenessOf(ctx.repo, memories);
-      if (argv.json) ctx.io.out(json(memories.map((m) => ({ ...memoryJson(m), stale: staleJson(stale.get(m.key)) }))));
-      else if (memories.length) await outPaged(ctx, memories.map((m) => memoryLine(m, now, ctx.io.color, stale.get(m.key))).join('\n'));
+      const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
+      const reach = (m: Memory) => placed.get(m.object)?.reach ?? 'missing';
+      if (argv.json) ctx.io.out(json(memories.map((m) => ({ ...memoryJson(m), stale: staleJson(stale.get(m.key)), reach: reach(m) }))));
+      else if (memories.length) await outPaged(ctx, memories.map((m) => memoryLine(m, now, ctx.io.color, { stale: stale.get(m.key), reach: reach(m) })).join('\n'));
     },
   };
 }

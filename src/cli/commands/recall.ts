@@ -24,6 +24,7 @@ interface RecallArgs {
   limit: number;
   level: (typeof LEVELS)[number];
   mode: RecallMode;
+  branch: boolean;
   json: boolean;
 }
 
@@ -43,6 +44,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         .option('limit', { alias: 'l', type: 'number', default: DEFAULT_RECALL_LIMIT, describe: 'At most this many results' })
         .option('level', { type: 'string', choices: LEVELS, default: 'summary', describe: 'summary: one line each; full: whole memories; files: also their commits and changed files' })
         .option('mode', { type: 'string', choices: RECALL_MODES, default: 'hybrid', describe: 'lexical (BM25), semantic (embeddings) or both fused' })
+        .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const now = ctx.now();
@@ -56,6 +58,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         until: dateOption(argv.until, 'until', now),
         limit: argv.limit,
         mode: argv.mode,
+        branch: argv.branch,
         // The command line may fetch the model on first semantic use; hooks never do.
         download: true,
       });
@@ -75,7 +78,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
         ctx.io.out(
           json(
-            result.hits.map(({ memory: m, score: s }) => ({
+            result.hits.map(({ memory: m, score: s, reach }) => ({
               id: formatId(m),
               namespace: m.namespace,
               commit: m.object,
@@ -84,13 +87,14 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
               tags: m.tags,
               status: m.status,
               stale: staleJson(stale.get(m.key)),
+              reach: reach ?? null,
               score: score(s),
             })),
           ),
         );
       } else if (result.hits.length) {
         const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
-        ctx.io.out(result.hits.map((h) => `${memoryLine(h.memory, now, c, stale.get(h.memory.key))}  ${c.dim(score(h.score).toFixed(2))}`).join('\n'));
+        ctx.io.out(result.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: stale.get(h.memory.key), reach: h.reach })}  ${c.dim(score(h.score).toFixed(2))}`).join('\n'));
       }
       if (!argv.json && result.hits.length === 0) ctx.io.err('git-mem: no memories match');
     },
