@@ -21,7 +21,7 @@ __git_mem_options() {
 	forget) printf '%s\n' --json --color --no-color -h --help ;;
 	reanchor) printf '%s\n' --dry-run -q --quiet --json --color --no-color -h --help ;;
 	namespaces) printf '%s\n' --json --color --no-color -h --help ;;
-	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --branch --json --color --no-color -h --help ;;
+	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --at --branch --json --color --no-color -h --help ;;
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
 	blame) printf '%s\n' --json --color --no-color -h --help ;;
 	log) printf '%s\n' --format --json --color --no-color -h --help ;;
@@ -70,6 +70,7 @@ __git_mem_option_value() {
 	recall:-l | recall:--limit) echo 'text' ;;
 	recall:--level) echo 'choices summary full files' ;;
 	recall:--mode) echo 'choices hybrid lexical semantic' ;;
+	recall:--at) echo 'text' ;;
 	hydrate:--level) echo 'choices full files' ;;
 	hydrate:--max-files) echo 'text' ;;
 	hydrate:--max-bytes) echo 'text' ;;

@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -143,6 +143,7 @@ complete -c git-mem -n '__git_mem_using_command recall' -l until -x -d 'Created 
 complete -c git-mem -n '__git_mem_using_command recall' -s l -l limit -x -d 'At most this many results'
 complete -c git-mem -n '__git_mem_using_command recall' -l level -x -a 'summary full files' -d 'summary: one line each; full: whole memories; files: also their commits and changed files'
 complete -c git-mem -n '__git_mem_using_command recall' -l mode -x -a 'hybrid lexical semantic' -d 'lexical (BM25), semantic (embeddings) or both fused'
+complete -c git-mem -n '__git_mem_using_command recall' -l at -x -d 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically'
 complete -c git-mem -n '__git_mem_using_command recall' -l branch -d 'Only memories on HEAD\'s history (by default all rank, HEAD\'s history a little first)'
 complete -c git-mem -n '__git_mem_using_command recall' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a hydrate -d 'A memory in depth: with its commit (full), and the files that commit changed (files)'

@@ -125,3 +125,32 @@ describe('reachability', () => {
     expect(JSON.parse(memOk(dir, box.env, ['list', '--json'])).map((m: { reach: string }) => m.reach).sort()).toEqual(['head', 'unreachable']);
   });
 });
+
+describe('recall --at', () => {
+  it('answers with what the notes held at a tag: before a capture, after it, and after a forget', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 0);
+    let clock = 1_767_225_600; // 2026-01-01
+    const at = () => {
+      clock += 60;
+      return { ...box.env, GIT_COMMITTER_DATE: `${clock} +0000`, GIT_AUTHOR_DATE: `${clock} +0000` };
+    };
+    const step = (tag: string) => {
+      fs.writeFileSync(path.join(dir, `${tag}.txt`), `${tag}\n`);
+      git(dir, box.env, ['add', '.']);
+      git(dir, at(), ['commit', '-qm', tag]);
+      git(dir, box.env, ['tag', tag]);
+    };
+    step('v1');
+    const id = memOk(dir, at(), ['capture', 'decisions', 'Cache the parsed notes in memory']).split('\n').pop()!;
+    step('v2');
+    memOk(dir, at(), ['forget', id]);
+    step('v3');
+    const found = (rev: string) => JSON.parse(memOk(dir, box.env, ['recall', 'cache parsed notes', '--at', rev, '--json'])).map((h: { summary: string }) => h.summary);
+    expect(found('v1')).toEqual([]);
+    expect(found('v2')).toEqual(['Cache the parsed notes in memory']);
+    expect(found('v3')).toEqual([]);
+    expect(JSON.parse(memOk(dir, box.env, ['recall', 'cache parsed notes', '--mode', 'lexical', '--json']))).toEqual([]);
+    expect(mem(dir, box.env, ['recall', 'x', '--at', 'not-a-rev-or-date']).code).toBe(2);
+  });
+});

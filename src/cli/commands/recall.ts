@@ -7,7 +7,8 @@ import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
 import { json, memoryJson, memoryLine, staleJson } from '../../io/render.ts';
 import { stalenessOf } from '../../services/staleness.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, hydrateMemory } from '../../services/hydrate.ts';
-import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, recall } from '../../services/recall.ts';
+import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
+import { recallAt } from '../../services/recall-at.ts';
 import { jsonOption } from '../shared.ts';
 import { dateOption } from './list.ts';
 
@@ -25,6 +26,7 @@ interface RecallArgs {
   level: (typeof LEVELS)[number];
   mode: RecallMode;
   branch: boolean;
+  at?: string;
   json: boolean;
 }
 
@@ -44,11 +46,13 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         .option('limit', { alias: 'l', type: 'number', default: DEFAULT_RECALL_LIMIT, describe: 'At most this many results' })
         .option('level', { type: 'string', choices: LEVELS, default: 'summary', describe: 'summary: one line each; full: whole memories; files: also their commits and changed files' })
         .option('mode', { type: 'string', choices: RECALL_MODES, default: 'hybrid', describe: 'lexical (BM25), semantic (embeddings) or both fused' })
+        .option('at', { type: 'string', describe: 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically' })
         .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const now = ctx.now();
-      const result = await recall(ctx, {
+      const search = argv.at === undefined ? recall : async (c: AppContext, o: RecallOptions) => recallAt(c, { ...o, at: argv.at! });
+      const result = await search(ctx, {
         query: argv.query.join(' '),
         namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
         tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,

@@ -75,3 +75,18 @@ export function commitsTouching(repo: Repo, paths: readonly string[], since: num
       return { commit, time: Number(time), paths: files.filter(Boolean) };
     });
 }
+
+/** A commit's committer time (s), when `rev` names a commit here; else null. */
+export function commitTime(repo: Repo, rev: string): number | null {
+  if (rev.startsWith('-')) return null;
+  const r = repo.git.exec(['log', '-1', '--format=%ct', '--end-of-options', `${rev}^{commit}`, '--']);
+  const t = Number(r.stdout.toString('utf8').trim());
+  return r.status === 0 && Number.isFinite(t) && t > 0 ? t : null;
+}
+
+/** The commit a ref pointed at, at a time (s), as its own history tells (its first-parent chain); null when it did not exist yet. */
+export function refAt(repo: Repo, ref: string, time: number): string | null {
+  const r = repo.git.exec(['rev-list', '-1', '--first-parent', `--before=${time}`, ref, '--']);
+  const commit = r.stdout.toString('utf8').trim();
+  return r.status === 0 && commit ? commit : null;
+}
