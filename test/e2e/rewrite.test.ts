@@ -104,6 +104,20 @@ describe('identity and anchors after git commit --amend', () => {
     }
   });
 
+  it('git log shows the memory on the rebased commit (init --show-in-log)', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 1);
+    memOk(dir, box.env, ['init', '--show-in-log', '--no-git-hooks']);
+    git(dir, box.env, ['checkout', '-qb', 'feature']);
+    commitFile(dir, box.env, 'f.txt', 'f\n', 'Feature');
+    capture(dir, box.env, 'Shown by git log after the rebase');
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    commitFile(dir, box.env, 'm.txt', 'm\n', 'Main');
+    git(dir, box.env, ['checkout', '-q', 'feature']);
+    git(dir, box.env, ['rebase', '-q', 'main']);
+    expect(git(dir, box.env, ['log', '-1'])).toContain('summary: Shown by git log after the rebase');
+  });
+
   it('records the paths its commit changed, in front matter git reads back', () => {
     const box = sandbox();
     const dir = repo(box);

@@ -99,6 +99,13 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
  * placements depend on. One `for-each-ref`.
  */
 export function refsState(repo: Repo): string {
-  const refs = repo.git.run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/remotes/', 'refs/tags/']);
-  return createHash('sha1').update(`HEAD ${repo.head ?? ''}\n${refs}`).digest('hex');
+  let state = states.get(repo);
+  if (state === undefined) {
+    const refs = repo.git.run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/remotes/', 'refs/tags/']);
+    states.set(repo, (state = createHash('sha1').update(`HEAD ${repo.head ?? ''}\n${refs}`).digest('hex')));
+  }
+  return state;
 }
+
+/** Read once per process: a command runs in tens of milliseconds, and HEAD (repo.head) is read once too. */
+const states = new WeakMap<Repo, string>();
