@@ -4,6 +4,10 @@
  * the structure or pose as instructions. Pure.
  */
 import { formatId, type Memory } from './memory.ts';
+import { describeStale, type Stale } from './staleness.ts';
+
+/** key → staleness of the memories about to be shown (absent or null: fresh, or not known). */
+export type StaleMap = ReadonlyMap<string, Stale | null>;
 
 /** Claude Code caps injected text at 10,000 characters; stay under it with room to spare. */
 export const CONTEXT_MAX_CHARS = 9500;
@@ -21,18 +25,20 @@ export function xmlEscape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
-export function memoryEntry(m: Memory): string {
+export function memoryEntry(m: Memory, stale?: Stale | null): string {
   const author = m.author ? ` author="${xmlEscape(m.author.replace(/\s*<[^>]*>$/, ''))}"` : '';
   const status = m.status !== 'active' ? ` status="${m.status}"` : '';
-  return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}><summary>${xmlEscape(m.summary)}</summary></memory>`;
+  // The agent reads this: the code this memory is about changed since it was written.
+  const changed = stale ? ` stale="${xmlEscape(describeStale(stale))}"` : '';
+  return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}${changed}><summary>${xmlEscape(m.summary)}</summary></memory>`;
 }
 
 /** Entries that fit in `budget` characters, in order. */
-function fit(memories: readonly Memory[], budget: number): string[] {
+function fit(memories: readonly Memory[], budget: number, staleness?: StaleMap): string[] {
   const out: string[] = [];
   let used = 0;
   for (const m of memories) {
-    const entry = memoryEntry(m);
+    const entry = memoryEntry(m, staleness?.get(m.key));
     if (used + entry.length + 1 > budget) break;
     out.push(entry);
     used += entry.length + 1;
@@ -54,6 +60,7 @@ export interface ContextInput {
   pending: readonly Memory[];
   learnings: readonly Memory[];
   patterns: readonly Memory[];
+  staleness?: StaleMap;
 }
 
 const GUIDANCE = `<guidance>
@@ -72,15 +79,15 @@ export function buildMemoryContext(input: ContextInput): string {
   const semantic = Math.max(0, budget - working);
   // Working memory: blockers first (at most half of it), then recent decisions, then pending progress, each from what is left.
   let left = working;
-  const blockers = fit(input.blockers, Math.floor(working / 2));
+  const blockers = fit(input.blockers, Math.floor(working / 2), input.staleness);
   left -= blockers.join('\n').length;
-  const decisions = fit(input.decisions, input.pending.length ? Math.floor(left * 0.7) : left);
+  const decisions = fit(input.decisions, input.pending.length ? Math.floor(left * 0.7) : left, input.staleness);
   left -= decisions.join('\n').length;
-  const pending = fit(input.pending, left);
+  const pending = fit(input.pending, left, input.staleness);
   let leftSemantic = semantic;
-  const learnings = fit(input.learnings, Math.floor(leftSemantic * 0.6));
+  const learnings = fit(input.learnings, Math.floor(leftSemantic * 0.6), input.staleness);
   leftSemantic -= learnings.join('\n').length;
-  const patterns = fit(input.patterns, leftSemantic);
+  const patterns = fit(input.patterns, leftSemantic, input.staleness);
   const count = blockers.length + decisions.length + pending.length + learnings.length + patterns.length;
   const body = [
     `<working_memory>`,
@@ -99,8 +106,8 @@ export function buildMemoryContext(input: ContextInput): string {
 }
 
 /** A short list of related memories for tool and prompt events. */
-export function relatedMemories(tag: string, memories: readonly Memory[], attributes: Record<string, string> = {}, maxChars = 3000): string {
-  const entries = fit(memories, maxChars - 200);
+export function relatedMemories(tag: string, memories: readonly Memory[], attributes: Record<string, string> = {}, maxChars = 3000, staleness?: StaleMap): string {
+  const entries = fit(memories, maxChars - 200, staleness);
   const attrs = Object.entries(attributes).map(([k, v]) => ` ${k}="${xmlEscape(v)}"`).join('');
   return entries.length ? `<${tag}${attrs}>\n${entries.join('\n')}\n</${tag}>` : '';
 }

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { captureSignals } from '../services/hook-capture.ts';
 import { recall } from '../services/recall.ts';
 import { fileMemories, sessionStartContext } from '../services/session-context.ts';
+import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { selfCommand } from '../io/self.ts';
 import { updateSession } from '../services/session-state.ts';
@@ -90,7 +91,8 @@ async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<Hook
   }
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     const { hits } = await recall(ctx, { query: prompt, limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
-    const block = relatedMemories('recalled_memories', hits.map((h) => h.memory));
+    const memories = hits.map((h) => h.memory);
+    const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
   }
   if (context.length) reply.additionalContext = context.join('\n');
@@ -106,7 +108,7 @@ async function postToolUse(ctx: AppContext, input: HookInput): Promise<HookReply
     const file = str(toolInput.file_path) || str(toolInput.notebook_path);
     if (!file) return null;
     const memories = await fileMemories(ctx, file, input.sessionId);
-    const block = relatedMemories('related_memories', memories, { file });
+    const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
     return block ? { additionalContext: block } : null;
   }
   return null;

@@ -5,6 +5,7 @@ import type { Memory } from '../core/memory.ts';
 import { canonicalTime } from '../core/time.ts';
 import type { AppContext } from '../context.ts';
 import { recall } from './recall.ts';
+import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
@@ -38,15 +39,19 @@ export async function sessionStartContext(ctx: AppContext): Promise<string> {
     const mine = hits.filter((m) => m.namespace === ns);
     return mine.length ? mine : index.list({ namespaces: [ns], statuses: ['active'], limit: 10 });
   };
-  return buildMemoryContext({
-    project: path.basename(path.dirname(ctx.repo.commonDir)),
-    timestamp: canonicalTime(now),
-    total,
+  const sections = {
     blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 20 }),
     decisions: recentDecisions.length ? recentDecisions : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 5 }),
     pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: 10 }),
     learnings: semantic('learnings'),
     patterns: semantic('patterns'),
+  };
+  return buildMemoryContext({
+    project: path.basename(path.dirname(ctx.repo.commonDir)),
+    timestamp: canonicalTime(now),
+    total,
+    ...sections,
+    staleness: stalenessOf(ctx.repo, Object.values(sections).flat()),
   });
 }
 

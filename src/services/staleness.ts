@@ -53,8 +53,10 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     const facts = readFacts(repo, commits);
     const onCommits = commits.filter((c) => facts.get(c)?.type === 'commit');
     const diffs = new Map(changesSince(repo, head, onCommits).map((changes, i) => [onCommits[i]!, changes]));
-    const oldest = Math.min(...onCommits.map((c) => facts.get(c)!.time));
-    const touching = onCommits.length ? commitsTouching(repo, [...new Set(todo.flatMap(pathsOf))], oldest) : [];
+    // Only memories whose files differ need the commits since counted: one git log, back to the oldest of them.
+    const changed = todo.filter((m) => facts.get(m.object)?.type === 'commit' && staleness(pathsOf(m), { commit: m.object, time: 0 }, diffs.get(m.object) ?? [], []));
+    const oldest = Math.min(...changed.map((m) => facts.get(m.object)!.time));
+    const touching = changed.length ? commitsTouching(repo, [...new Set(changed.flatMap(pathsOf))], oldest) : [];
     for (const m of todo) {
       const f = facts.get(m.object);
       if (f?.type !== 'commit') continue;

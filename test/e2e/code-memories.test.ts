@@ -102,6 +102,22 @@ describe('staleness', () => {
     expect(stale(dir, box.env)).toEqual([['The parser is hand-written', { commits: 2, lines: 2, deleted: ['parser.ts'] }]]);
     expect(memOk(dir, box.env, ['list'])).toContain('[stale: parser.ts deleted since]');
   });
+
+  it('tells the agent in the injected context: SessionStart and a recall on a prompt', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 1);
+    commit(dir, box.env, 'retry.ts', 'a\n', 'Add the retry loop');
+    memOk(dir, box.env, ['capture', 'blockers', 'The retry loop spins when the upload server is down']);
+    commit(dir, box.env, 'retry.ts', 'a\nb\n', 'Back off in the retry loop');
+    const hook = (event: string, extra: object) => {
+      const input = JSON.stringify({ session_id: `s-${event}`, transcript_path: '/nonexistent', cwd: dir, hook_event_name: event, ...extra });
+      const r = mem(dir, box.env, ['hook', event], { input });
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    };
+    expect(hook('SessionStart', { source: 'startup' })).toMatch(/<memory [^>]*stale="1 commit, 1 line since"><summary>The retry loop spins/);
+    expect(hook('UserPromptSubmit', { prompt: 'why did we have the retry loop blocker with the upload server?' })).toMatch(/stale="1 commit, 1 line since"/);
+  });
 });
 
 describe('reachability', () => {
