@@ -79,31 +79,79 @@ const REINFORCER = /\b(?:important|critical|key|must|always|never)\b/i;
 const SUMMARY_MAX = 100;
 
 function oneLine(text: string): string {
-  const s = text.replace(/\s+/g, ' ').trim();
+  // A summary is 100 characters: the first few hundred of the text are all it can use.
+  const s = text.slice(0, 8 * SUMMARY_MAX).replace(/\s+/g, ' ').trim();
   return [...s].length > SUMMARY_MAX ? [...s].slice(0, SUMMARY_MAX - 1).join('').trimEnd() + '…' : s;
 }
 
-/** A sentence ends at a line break, or at . ! ? followed by a space (so `sql.js` or `1.5` do not end it). */
-function endsSentence(text: string, i: number): boolean {
-  const c = text[i];
-  return c === '\n' || (/[.!?]/.test(c ?? '') && (i + 1 >= text.length || /\s/.test(text[i + 1]!)));
+/**
+ * Detection reads at most this much of a text, its end (where a prompt's or a
+ * turn's newest words are), and scores at most MAX_PHRASES phrase matches:
+ * a hook answers in milliseconds whatever it is sent.
+ */
+export const SCAN_MAX = 256 * 1024;
+const MAX_PHRASES = 500;
+/** A statement reaches at most this far either side of its phrase; a body at most PARAGRAPH_REACH. */
+const SENTENCE_REACH = 400;
+const PARAGRAPH_REACH = 4000;
+
+/**
+ * Positions in a text, found in one pass, so that every look-around is a
+ * binary search: sentence ends (a line break, or . ! ? before a space, so
+ * `sql.js` or `1.5` do not end one), line breaks, and paragraph breaks.
+ */
+class TextMap {
+  readonly sentenceEnds: number[] = [];
+  readonly lineEnds: number[] = [];
+  readonly paragraphBreaks: number[] = [];
+
+  constructor(readonly text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) {
+        this.lineEnds.push(i);
+        this.sentenceEnds.push(i);
+        if (text.charCodeAt(i + 1) === 10) this.paragraphBreaks.push(i);
+      } else if ((c === 46 || c === 33 || c === 63) && (i + 1 >= text.length || /\s/.test(text[i + 1]!))) this.sentenceEnds.push(i);
+    }
+  }
+
+  /** The sentence around [start, end), cut at SENTENCE_REACH either side. */
+  sentenceAround(start: number, end: number): string {
+    const before = this.sentenceEnds[lowerBound(this.sentenceEnds, start) - 1];
+    const after = this.sentenceEnds[lowerBound(this.sentenceEnds, end)];
+    const a = Math.max(before === undefined ? 0 : before + 1, start - SENTENCE_REACH);
+    let b = Math.min(after === undefined ? this.text.length : after, end + SENTENCE_REACH);
+    if (after !== undefined && b === after && this.text[b] !== '\n') b++;
+    return this.text.slice(a, b).trim();
+  }
+
+  /** The paragraph around a position: the body of a phrase signal. */
+  paragraphAround(pos: number): string {
+    const before = this.paragraphBreaks[lowerBound(this.paragraphBreaks, pos) - 1];
+    const after = this.paragraphBreaks[lowerBound(this.paragraphBreaks, pos)];
+    const a = Math.max(before === undefined ? 0 : before + 2, pos - PARAGRAPH_REACH);
+    const b = Math.min(after === undefined ? this.text.length : after, pos + PARAGRAPH_REACH);
+    return this.text.slice(a, b).trim();
+  }
+
+  /** The rest of the line from a position, at most PARAGRAPH_REACH of it. */
+  restOfLine(pos: number): string {
+    const nl = this.lineEnds[lowerBound(this.lineEnds, pos)];
+    return this.text.slice(pos, Math.min(nl === undefined ? this.text.length : nl, pos + PARAGRAPH_REACH));
+  }
 }
 
-/** The sentence around [start, end). */
-function sentenceAround(text: string, start: number, end: number): string {
-  let a = start;
-  while (a > 0 && !endsSentence(text, a - 1)) a--;
-  let b = end;
-  while (b < text.length && !endsSentence(text, b)) b++;
-  if (b < text.length && text[b] !== '\n') b++;
-  return text.slice(a, b).trim();
-}
-
-/** The paragraph around a position: the body of a phrase signal. */
-function paragraphAround(text: string, pos: number): string {
-  const a = text.lastIndexOf('\n\n', pos);
-  const b = text.indexOf('\n\n', pos);
-  return text.slice(a < 0 ? 0 : a + 2, b < 0 ? text.length : b).trim();
+/** The first index of a sorted array whose value is not below `x`. */
+function lowerBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function clamp(x: number): number {
@@ -114,10 +162,11 @@ function clamp(x: number): number {
  * Block markers written by an agent: a line `▶ <namespace> ─── <summary>`, the body,
  * and a closing line of `─`. Confidence .99.
  */
-const BLOCK = /^[ \t]*▶[ \t]*([a-z][a-z0-9-]*)[ \t]*─+[ \t]*(.+?)[ \t]*\n([\s\S]*?)^[ \t]*─{3,}[ \t]*$/gm;
-
-/** Prompt markers: `[remember] …`, `[remember:ns] …`, `[capture:ns] …`, `@memory:ns …`, `:::ns Title\n…\n:::`. */
-const FENCED = /^:::[ \t]*([a-z][a-z0-9-]*)[ \t]+(.+)\n([\s\S]*?)^:::[ \t]*$/gm;
+const BLOCK_OPEN = /^[ \t]*▶[ \t]*([a-z][a-z0-9-]*)[ \t]*─+[ \t]*(.+?)[ \t]*$/;
+const BLOCK_CLOSE = /^[ \t]*─{3,}[ \t]*$/;
+/** Prompt markers: `:::ns Title\n…\n:::`, and inline `[remember] …`, `[remember:ns] …`, `[capture:ns] …`, `@memory:ns …`. */
+const FENCE_OPEN = /^:::[ \t]*([a-z][a-z0-9-]*)[ \t]+(.+)$/;
+const FENCE_CLOSE = /^:::[ \t]*$/;
 const INLINE_MARKER = /(?:\[(?:remember|capture)(?::([a-z][a-z0-9-]*))?\]|@memory:([a-z][a-z0-9-]*))[ \t]*([^\n]*)/gi;
 
 export interface DetectOptions {
@@ -130,45 +179,84 @@ function markerNamespace(name: string | undefined, options: DetectOptions): stri
   return !options.namespaces || options.namespaces.includes(name) ? name : 'learnings';
 }
 
-/** Every signal in `text`, strongest first, at most one per statement. */
-export function detectSignals(text: string, options: DetectOptions = {}): Signal[] {
-  const found: Signal[] = [];
-  const covered: Array<[number, number]> = [];
-  const isCovered = (i: number) => covered.some(([a, b]) => i >= a && i < b);
+interface Fenced {
+  namespace: string;
+  title: string;
+  body: string;
+  start: number;
+  end: number;
+}
 
-  for (const m of text.matchAll(BLOCK)) {
-    const [all, ns, summary, body] = m;
-    found.push({ type: 'explicit', namespace: markerNamespace(ns, options), confidence: 0.99, summary: oneLine(summary!), body: body!.trim(), kind: 'block' });
-    covered.push([m.index, m.index + all.length]);
+/**
+ * Blocks that open on a line matching `open` and close on the next line
+ * matching `close`, in one pass over the lines: the first closer after an
+ * opener ends it, and what lies inside is not searched again.
+ */
+function fencedBlocks(lines: readonly string[], offsets: readonly number[], open: RegExp, close: RegExp, taken: (pos: number) => boolean): Fenced[] {
+  const closers: number[] = [];
+  lines.forEach((l, i) => {
+    if (close.test(l)) closers.push(i);
+  });
+  const out: Fenced[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const m = open.exec(lines[i]!);
+    if (!m || taken(offsets[i]!)) continue;
+    const j = closers[lowerBound(closers, i + 1)];
+    if (j === undefined) break; // no closer below: none further down has one either
+    out.push({ namespace: m[1]!, title: m[2]!, body: lines.slice(i + 1, j).join('\n').trim(), start: offsets[i]!, end: offsets[j]! + lines[j]!.length });
+    i = j;
   }
-  for (const m of text.matchAll(FENCED)) {
-    if (isCovered(m.index)) continue;
-    const [all, ns, title, body] = m;
-    found.push({ type: 'explicit', namespace: markerNamespace(ns, options), confidence: 0.99, summary: oneLine(title!), body: body!.trim(), kind: 'block' });
-    covered.push([m.index, m.index + all.length]);
+  return out;
+}
+
+/** Every signal in `text` (its last SCAN_MAX characters), strongest first, at most one per statement. */
+export function detectSignals(input: string, options: DetectOptions = {}): Signal[] {
+  const text = input.length > SCAN_MAX ? input.slice(input.length - SCAN_MAX) : input;
+  const map = new TextMap(text);
+  const found: Signal[] = [];
+  const covered = new Uint8Array(text.length + 1);
+  const cover = (a: number, b: number) => covered.fill(1, a, b);
+  const isCovered = (i: number) => covered[i] === 1;
+
+  const lines = text.split('\n');
+  const offsets: number[] = [];
+  let at = 0;
+  for (const l of lines) {
+    offsets.push(at);
+    at += l.length + 1;
+  }
+  for (const b of fencedBlocks(lines, offsets, BLOCK_OPEN, BLOCK_CLOSE, isCovered)) {
+    found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: oneLine(b.title), body: b.body, kind: 'block' });
+    cover(b.start, b.end);
+  }
+  for (const b of fencedBlocks(lines, offsets, FENCE_OPEN, FENCE_CLOSE, isCovered)) {
+    found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: oneLine(b.title), body: b.body, kind: 'block' });
+    cover(b.start, b.end);
   }
   for (const m of text.matchAll(INLINE_MARKER)) {
     if (isCovered(m.index) || !m[3]?.trim()) continue;
     found.push({ type: 'explicit', namespace: markerNamespace(m[1] ?? m[2], options), confidence: 0.98, summary: oneLine(m[3]), body: m[3].trim(), kind: 'marker' });
-    covered.push([m.index, m.index + m[0].length]);
+    cover(m.index, m.index + m[0].length);
   }
 
   const statements = new Map<string, Signal>();
+  let phrases = 0;
   for (const p of PATTERNS) {
     p.re.lastIndex = 0;
     for (const m of text.matchAll(p.re)) {
       if (isCovered(m.index)) continue;
+      if (++phrases > MAX_PHRASES) break;
       const end = m.index + m[0].length;
       let statement: string;
       let body: string;
       if (p.marker) {
-        const rest = text.slice(end).split('\n')[0]!.trim();
+        const rest = map.restOfLine(end).trim();
         if (!rest) continue;
         statement = rest;
         body = rest;
       } else {
-        statement = sentenceAround(text, m.index, end);
-        body = paragraphAround(text, m.index);
+        statement = map.sentenceAround(m.index, end);
+        body = map.paragraphAround(m.index);
       }
       let confidence = p.confidence;
       if (!p.marker && REINFORCER.test(statement)) confidence += 0.05;

@@ -5,9 +5,9 @@
 import { spawn } from 'node:child_process';
 import { errorMessage } from '../core/errors.ts';
 import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
-import { detectSignals, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
+import { detectSignals, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import type { AppContext } from '../context.ts';
-import { captureSignals } from '../services/hook-capture.ts';
+import { captureSignals, type HookCaptureResult } from '../services/hook-capture.ts';
 import { recall } from '../services/recall.ts';
 import { fileMemories, sessionStartContext } from '../services/session-context.ts';
 import { stalenessOf } from '../services/staleness.ts';
@@ -26,9 +26,32 @@ export interface HookInput {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-function capturedMessage(captured: ReadonlyArray<{ id: string; memory: { summary: string } }>): string | undefined {
-  if (!captured.length) return undefined;
-  return captured.map((c) => `git-mem: captured ${c.id} ${c.memory.summary}`).join('\n');
+/** The systemMessage after captures: what was captured, and what was not and why; never longer than SYSTEM_MESSAGE_MAX. */
+const SYSTEM_MESSAGE_MAX = 2000;
+
+function capturedMessage(result: HookCaptureResult): string | undefined {
+  const lines = [
+    ...result.captured.map((c) => `git-mem: captured ${c.id} ${c.memory.summary}`),
+    ...result.skipped.map((s) => `git-mem: not captured (${s.reason}): ${s.summary}`),
+  ];
+  if (!lines.length) return undefined;
+  let text = '';
+  for (const [i, line] of lines.entries()) {
+    const rest = lines.length - i;
+    if (text.length + line.length + 1 > SYSTEM_MESSAGE_MAX - 40) return `${text}git-mem: ... and ${rest} more`;
+    text += `${line}\n`;
+  }
+  return text.trimEnd();
+}
+
+/** A string as one shell word: single quotes, each ' written as '\'' (nothing inside is expanded). */
+export function shellQuote(text: string): string {
+  return `'${text.replace(/'/g, "'\\''")}'`;
+}
+
+/** A suggestion's summary without the marker that opened its sentence (`[decision] ...`). */
+function suggestionText(summary: string): string {
+  return summary.replace(/^(?:\[[a-z:-]+\]\s*)+/i, '').trim();
 }
 
 /** Signals strong enough to capture at once; settings (a git call) are read only when there are any. */
@@ -73,24 +96,30 @@ async function sessionStart(ctx: AppContext, input: HookInput): Promise<HookRepl
 }
 
 async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
-  const prompt = str(input.raw.prompt);
+  // A pasted log can be megabytes: the end of it is what the user just wrote.
+  const prompt = str(input.raw.prompt).slice(-SCAN_MAX);
   const signals = detectSignals(prompt);
   const recallAsked = wantsRecall(prompt);
   // The common case, nothing to do, touches neither the repository nor the index.
   if (!recallAsked && !signals.some((s) => tierOf(s.confidence) !== 'skip')) return null;
   const reply: HookReply = {};
   const context: string[] = [];
-  if (ctx.settings.autoCapture) {
-    const captured = await captureSignals(ctx, autoSignals(prompt, ctx), { sessionId: input.sessionId, event: input.event });
-    reply.systemMessage = capturedMessage(captured);
-    catchUpLater(ctx, captured);
+  const auto = ctx.settings.autoCapture ? autoSignals(prompt, ctx) : [];
+  if (auto.length) {
+    const result = await captureSignals(ctx, auto, { sessionId: input.sessionId, event: input.event });
+    reply.systemMessage = capturedMessage(result);
+    catchUpLater(ctx, result.captured);
   }
-  const suggest = signals.filter((s) => tierOf(s.confidence) === 'suggest').slice(0, 2);
+  // Nothing already captured (or about to be) is suggested again.
+  const taken = new Set(auto.map((s) => normalizeForNovelty(suggestionText(s.summary))));
+  const suggest = signals.filter((s) => tierOf(s.confidence) === 'suggest' && !taken.has(normalizeForNovelty(suggestionText(s.summary)))).slice(0, 2);
   for (const s of suggest) {
-    context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: git mem capture ${s.namespace} ${JSON.stringify(s.summary)}</capture_suggestion>`);
+    const command = `git mem capture ${s.namespace} ${shellQuote(suggestionText(s.summary))}`;
+    context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: ${xmlEscape(command)}</capture_suggestion>`);
   }
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
-    const { hits } = await recall(ctx, { query: prompt, limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
+    // The question is in the first words; a whole paste as a query would score thousands of terms.
+    const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
     const memories = hits.map((h) => h.memory);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
@@ -127,7 +156,7 @@ async function postToolUseFailure(_ctx: AppContext, input: HookInput): Promise<H
 
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
   const text = readTranscriptText(str(input.raw.transcript_path));
-  if (text && ctx.settings.autoCapture) catchUpLater(ctx, await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event }));
+  if (text && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event })).captured);
   return null; // PreCompact accepts no output
 }
 
@@ -136,13 +165,14 @@ async function stop(ctx: AppContext, input: HookInput): Promise<HookReply | null
   // message itself may not be in the transcript yet when Stop fires.
   const message = str(input.raw.last_assistant_message);
   const turn = readCurrentTurnText(str(input.raw.transcript_path));
-  const text = turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n');
+  const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
   const signals = text ? autoSignals(text, ctx) : [];
   if (!signals.length || !ctx.settings.autoCapture) return null;
-  const captured = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
-  catchUpLater(ctx, captured);
+  const result = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
+  catchUpLater(ctx, result.captured);
   // Only systemMessage: additionalContext or a block decision would keep Claude working.
-  return captured.length ? { systemMessage: capturedMessage(captured) } : null;
+  const note = capturedMessage(result);
+  return note ? { systemMessage: note } : null;
 }
 
 /** Runs git-mem with `args` in a detached process that outlives the hook; a failure to start is ignored. */

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
-import { normalizeEvent } from './events.ts';
+import { HOOK_EVENTS, normalizeEvent } from './events.ts';
 import { HANDLERS } from './handlers.ts';
 import { renderReply } from './output.ts';
 import { readHookInput } from './stdin.ts';
@@ -14,7 +14,7 @@ import { readHookInput } from './stdin.ts';
 export async function runHook(eventName: string | undefined, io: Io, env: NodeJS.ProcessEnv, now: () => Date): Promise<void> {
   const event = normalizeEvent(eventName ?? '');
   if (!event) {
-    io.err(`git-mem hook: unknown event '${eventName ?? ''}'; expected SessionStart, UserPromptSubmit, PostToolUse, PreCompact, Stop or SessionEnd`);
+    io.err(`git-mem hook: unknown event '${eventName ?? ''}'; expected ${HOOK_EVENTS.slice(0, -1).join(', ')} or ${HOOK_EVENTS.at(-1)}`);
     return;
   }
   try {

@@ -3,36 +3,60 @@
  * does not always close stdin, so stop as soon as one object is in, or after a
  * short timeout, and never read more than a few MB.
  */
-export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+import { StringDecoder } from 'node:string_decoder';
 
-/** Length of the first complete JSON object at the start of `text` (after whitespace), or -1. */
-export function completeObjectLength(text: string): number {
-  let i = 0;
-  while (i < text.length && /\s/.test(text[i]!)) i++;
-  if (text[i] !== '{') return text.length > i ? -2 : -1;
-  let depth = 0;
-  let inString = false;
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Finds where the first JSON object of a text ends, fed piece by piece: each
+ * character is looked at once, however the input arrives (a 4 MB input in 64 KB
+ * chunks must not be rescanned from the start at every chunk).
+ */
+export class ObjectScanner {
+  private pos = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private started = false;
+
+  /** Scans `text` (the whole input so far) from where it stopped: the object's length, -1 while incomplete, -2 when it is not an object. */
+  scan(text: string): number {
+    for (; this.pos < text.length; this.pos++) {
+      const c = text.charCodeAt(this.pos);
+      if (!this.started) {
+        if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+        if (c !== 123) return -2; // '{'
+        this.started = true;
+      }
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === 92) this.escaped = true; // '\\'
+        else if (c === 34) this.inString = false; // '"'
+      } else if (c === 34) this.inString = true;
+      else if (c === 123 || c === 91) this.depth++;
+      else if (c === 125 || c === 93) {
+        this.depth--;
+        if (this.depth === 0) return this.pos + 1;
+      }
     }
+    return -1;
   }
-  return -1;
+}
+
+/** Length of the first complete JSON object at the start of `text` (after whitespace), -1 when incomplete, -2 when not an object. */
+export function completeObjectLength(text: string): number {
+  return new ObjectScanner().scan(text);
 }
 
 export class HookInputError extends Error {}
 
-export function readHookInput(stream: NodeJS.ReadableStream, timeoutMs = 1500): Promise<Record<string, unknown>> {
+export function readHookInput(stream: NodeJS.ReadableStream, timeoutMs = 700): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     let text = '';
     let bytes = 0;
+    // Decodes across chunk boundaries: a character split between two chunks is joined, not replaced by U+FFFD.
+    const decoder = new StringDecoder('utf8');
+    const scanner = new ObjectScanner();
     let done = false;
     const finish = (err: Error | null, value?: Record<string, unknown>) => {
       if (done) return;
@@ -47,7 +71,8 @@ export function readHookInput(stream: NodeJS.ReadableStream, timeoutMs = 1500): 
       else resolve(value!);
     };
     const tryParse = (final: boolean) => {
-      const n = completeObjectLength(text);
+      if (final) text += decoder.end();
+      const n = scanner.scan(text);
       if (n === -2) return finish(new HookInputError('hook input is not a JSON object'));
       if (n < 0) {
         if (final) finish(new HookInputError(text.trim() ? 'hook input is incomplete JSON' : 'hook input is empty'));
@@ -64,7 +89,7 @@ export function readHookInput(stream: NodeJS.ReadableStream, timeoutMs = 1500): 
     const onData = (chunk: Buffer | string) => {
       bytes += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
       if (bytes > MAX_INPUT_BYTES) return finish(new HookInputError(`hook input is over ${MAX_INPUT_BYTES} bytes`));
-      text += chunk.toString();
+      text += typeof chunk === 'string' ? chunk : decoder.write(chunk);
       tryParse(false);
     };
     const onEnd = () => tryParse(true);

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 
-/** Transcripts can be large; signals in the last few MB are what a compaction is about to lose. */
-const MAX_BYTES = 8 * 1024 * 1024;
+/** Transcripts can be large; signals in the last MB or two are what a compaction is about to lose. */
+const MAX_BYTES = 2 * 1024 * 1024;
 
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
@@ -78,13 +78,21 @@ export function currentTurnText(jsonl: string): string {
   return parts.join('\n\n');
 }
 
-/** The last `maxBytes` of a file as text ('' when it cannot be read). */
+/**
+ * The last `maxBytes` of a regular file as text ('' when it cannot be read). A
+ * FIFO, a device (/dev/zero) or a directory is never opened: opening a FIFO
+ * waits for a writer, forever.
+ */
 function readTail(file: string, maxBytes: number): string {
   if (!file) return '';
   try {
-    const fd = fs.openSync(file, 'r');
+    if (!fs.statSync(file).isFile()) return '';
+    // O_NONBLOCK: should the path turn into a FIFO between the check and the open, open does not wait.
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     try {
-      const total = fs.fstatSync(fd).size;
+      const stat = fs.fstatSync(fd);
+      if (!stat.isFile()) return '';
+      const total = stat.size;
       const size = Math.min(total, maxBytes);
       const buf = Buffer.alloc(size);
       fs.readSync(fd, buf, 0, size, total - size);

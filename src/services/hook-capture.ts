@@ -1,22 +1,35 @@
 /**
  * Capturing what hooks detect: high-confidence signals and markers, once each.
  * Novelty: the normalized-content hash against this session's captures, then
- * similarity against stored memories, then (inside the compare-and-swap) against
- * the target note, so parallel hooks that saw the same statement write it once.
+ * against stored memories, then (inside the compare-and-swap) against the
+ * target note, so parallel hooks that saw the same statement write it once.
+ * A phrase the detector found is new unless a stored memory says nearly the
+ * same; an explicit marker is the user's wish, new unless stored word for word.
  */
 import { sha1Hex } from '../core/hash.ts';
 import { formatId, type Memory } from '../core/memory.ts';
 import { normalizeForNovelty, type Signal } from '../core/signals.ts';
 import type { AppContext } from '../context.ts';
-import { appendMemories, buildMemory, resolveTarget } from './capture.ts';
+import { appendMemories, buildMemory, recordedPaths, resolveTarget } from './capture.ts';
 import { recall } from './recall.ts';
 import { updateSession } from './session-state.ts';
 
 /** Token-set overlap at or above which two summaries say the same thing. */
 const SIMILAR = 0.8;
+/** At most this many captures per hook call: a prompt of 2,000 markers is a paste, not 2,000 decisions. */
+export const MAX_CAPTURES = 20;
 
+/** Words, numbers and short identifiers alike: `port 8080` and `port 9090` differ. */
 function tokens(text: string): Set<string> {
-  return new Set(normalizeForNovelty(text).split(' ').filter((t) => t.length > 2));
+  return new Set(normalizeForNovelty(text).split(' ').filter(Boolean));
+}
+
+function explicit(signal: Signal): boolean {
+  return signal.kind !== 'phrase';
+}
+
+function sameWords(a: string, b: string): boolean {
+  return normalizeForNovelty(a) === normalizeForNovelty(b);
 }
 
 export function similarity(a: string, b: string): number {
@@ -32,12 +45,14 @@ export function sameMemory(a: Memory, b: Memory): boolean {
   return a.namespace === b.namespace && similarity(a.summary, b.summary) >= SIMILAR;
 }
 
-async function alreadyStored(ctx: AppContext, signal: Signal): Promise<boolean> {
+/** The stored memory this signal repeats, if any. */
+async function storedAs(ctx: AppContext, signal: Signal): Promise<Memory | undefined> {
   try {
     const { hits } = await recall(ctx, { query: signal.summary, namespaces: [signal.namespace], limit: 5, mode: 'lexical' });
-    return hits.some((h) => similarity(h.memory.summary, signal.summary) >= SIMILAR);
+    const same = explicit(signal) ? (m: Memory) => sameWords(m.summary, signal.summary) : (m: Memory) => similarity(m.summary, signal.summary) >= SIMILAR;
+    return hits.map((h) => h.memory).find(same);
   } catch {
-    return false; // a query with no searchable words: nothing to compare with
+    return undefined; // a query with no searchable words: nothing to compare with
   }
 }
 
@@ -46,7 +61,14 @@ export interface HookCapture {
   memory: Memory;
 }
 
-export async function captureSignals(ctx: AppContext, signals: readonly Signal[], options: { sessionId: string; event: string }): Promise<HookCapture[]> {
+export interface HookCaptureResult {
+  captured: HookCapture[];
+  /** What was not captured, and why: for the systemMessage. */
+  skipped: Array<{ summary: string; reason: string }>;
+}
+
+export async function captureSignals(ctx: AppContext, signals: readonly Signal[], options: { sessionId: string; event: string }): Promise<HookCaptureResult> {
+  const skipped: HookCaptureResult['skipped'] = [];
   const known = new Set(ctx.settings.namespaces.map((n) => n.name));
   const candidates: Array<{ signal: Signal; hash: string }> = [];
   for (const signal of signals) {
@@ -55,27 +77,41 @@ export async function captureSignals(ctx: AppContext, signals: readonly Signal[]
     if (candidates.some((c) => c.hash === hash)) continue;
     candidates.push({ signal, hash });
   }
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return { captured: [], skipped };
   const seen = updateSession(ctx.repo.commonDir, options.sessionId, (s) => new Set(s.captured));
   const fresh: typeof candidates = [];
   for (const c of candidates) {
-    if (!seen.has(c.hash) && !(await alreadyStored(ctx, c.signal))) fresh.push(c);
+    if (seen.has(c.hash)) continue; // this session captured it already, and said so then
+    if (fresh.length >= MAX_CAPTURES) {
+      skipped.push({ summary: c.signal.summary, reason: `over ${MAX_CAPTURES} captures at once` });
+      continue;
+    }
+    const stored = await storedAs(ctx, c.signal);
+    if (!stored) fresh.push(c);
+    // The same hook registered twice runs in parallel: the twin that stored it for this session says so, this one stays quiet.
+    else if (!updateSession(ctx.repo.commonDir, options.sessionId, (s) => s.captured.includes(c.hash))) {
+      skipped.push({ summary: c.signal.summary, reason: `already stored as ${formatId(stored)}` });
+    }
   }
-  if (fresh.length === 0) return [];
+  if (fresh.length === 0) return { captured: [], skipped };
 
   const object = resolveTarget(ctx.repo);
   const captured: HookCapture[] = [];
   const byNamespace = new Map<string, Memory[]>();
+  const paths = recordedPaths(ctx.repo, object);
+  const explicitKeys = new Set<string>();
   for (const { signal } of fresh) {
-    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence }, object);
+    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths }, object);
+    if (explicit(signal)) explicitKeys.add(memory.key);
     byNamespace.set(memory.namespace, [...(byNamespace.get(memory.namespace) ?? []), memory]);
   }
+  const duplicate = (existing: Memory, m: Memory) => (explicitKeys.has(m.key) ? existing.namespace === m.namespace && sameWords(existing.summary, m.summary) : sameMemory(existing, m));
   for (const [ns, memories] of byNamespace) {
-    const written = appendMemories(ctx, ns, memories, `capture (${options.event}) ${memories.map(formatId).join(' ')}`, sameMemory);
+    const written = appendMemories(ctx, ns, memories, `capture (${options.event}) ${memories.map(formatId).join(' ')}`, duplicate);
     captured.push(...written.map((memory) => ({ id: formatId(memory), memory })));
   }
   updateSession(ctx.repo.commonDir, options.sessionId, (s) => {
     s.captured = [...new Set([...s.captured, ...fresh.map((c) => c.hash)])];
   });
-  return captured;
+  return { captured, skipped };
 }

@@ -90,7 +90,7 @@ describe('Claude Code hooks', () => {
     expect(none.code).toBe(0);
     const suggest = reply(await hook(repo, box.env, 'UserPromptSubmit', payload(repo, 'UserPromptSubmit', { prompt: 'We went with the retry approach for the flaky upload' })), 'UserPromptSubmit');
     expect(suggest.systemMessage).toBeUndefined();
-    expect(suggest.context).toContain('git mem capture decisions "We went with the retry approach for the flaky upload"');
+    expect(suggest.context).toContain("git mem capture decisions &apos;We went with the retry approach for the flaky upload&apos;");
     const recalled = reply(await hook(repo, box.env, 'UserPromptSubmit', payload(repo, 'UserPromptSubmit', { prompt: 'Remind me why did we pick sql.js for the index?' })), 'UserPromptSubmit');
     expect(recalled.context).toContain('<recalled_memories>');
     expect(recalled.context).toContain('Chose sql.js over better-sqlite3 for the index');
@@ -143,7 +143,7 @@ describe('Claude Code hooks', () => {
     const message = 'All done.\n\n▶ decisions ─── Store the index in the git common dir\nShared by linked worktrees; never committed.\n───';
     const results = await Promise.all(Array.from({ length: 6 }, () => hook(repo, box.env, 'Stop', { ...payload(repo, 'Stop'), stop_hook_active: false, last_assistant_message: message, background_tasks: [], session_crons: [] })));
     for (const r of results) reply(r, 'Stop');
-    expect(results.filter((r) => r.stdout.includes('captured'))).toHaveLength(1);
+    expect(results.filter((r) => r.stdout.includes('git-mem: captured'))).toHaveLength(1);
     for (const r of results) expect(r.stdout).not.toContain('additionalContext');
     // A later turn repeating it (another session too) adds nothing.
     await hook(repo, box.env, 'Stop', { ...payload(repo, 'Stop'), session_id: 'other', last_assistant_message: message });
