@@ -142,7 +142,7 @@ complete -c git-mem -n '__git_mem_using_command recall' -l since -x -d 'Created 
 complete -c git-mem -n '__git_mem_using_command recall' -l until -x -d 'Created at or before'
 complete -c git-mem -n '__git_mem_using_command recall' -s l -l limit -x -d 'At most this many results'
 complete -c git-mem -n '__git_mem_using_command recall' -l level -x -a 'summary full files' -d 'summary: one line each; full: whole memories; files: also their commits and changed files'
-complete -c git-mem -n '__git_mem_using_command recall' -l mode -x -a 'hybrid lexical semantic' -d 'lexical (BM25), semantic (embeddings) or both fused'
+complete -c git-mem -n '__git_mem_using_command recall' -l mode -x -a 'hybrid lexical semantic' -d 'lexical (BM25), semantic (embeddings) or hybrid, both fused (default: mem.recall.mode, else hybrid)'
 complete -c git-mem -n '__git_mem_using_command recall' -l at -x -d 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically'
 complete -c git-mem -n '__git_mem_using_command recall' -l branch -d 'Only memories on HEAD\'s history (by default all rank, HEAD\'s history a little first)'
 complete -c git-mem -n '__git_mem_using_command recall' -l json -d 'Print JSON for tools'

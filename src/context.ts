@@ -7,6 +7,7 @@ import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { sameTips, TermIndex } from './stores/index/term-index.ts';
 import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
+import { Git } from './stores/git/git.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
 
 export class AppContext {
@@ -28,8 +29,17 @@ export class AppContext {
     return this.cachedRepo;
   }
 
+  /** Settings work outside a repository too (the global config), for the commands that need none. */
   get settings(): Settings {
-    this.cachedSettings ??= loadSettings(this.repo, this.env);
+    if (!this.cachedSettings) {
+      let git: Git;
+      try {
+        git = this.repo.git;
+      } catch {
+        git = new Git(this.cwd, this.env);
+      }
+      this.cachedSettings = loadSettings(git, this.env, this.cwd);
+    }
     return this.cachedSettings;
   }
 

@@ -73,5 +73,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that went away (`git mem export | head -1`): stop quietly, as git does (128 + SIGPIPE).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(141);
+    throw err;
+  });
+}
+
 process.exitCode = await main(process.argv.slice(2));
 tracePhase('done');

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { UsageError } from '../core/errors.ts';
 import { VERSION } from '../version.ts';
 import { type AnyCommand, commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
+import { commandSpec } from './spec.ts';
 
 /** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag, and `import -` a positional. */
 function attachStdinDash(argv: readonly string[]): string[] {
@@ -16,21 +17,62 @@ function attachStdinDash(argv: readonly string[]): string[] {
   return out;
 }
 
+/** Marks a word that yargs must take as a value, not an option, even though it starts with `-`; removed before handlers run. */
+const LITERAL = '\uE000';
+
+/**
+ * Words that start with `-` but are values: the text after an option that
+ * takes one (`-m '- first point'`), and everything after `--` (a summary that
+ * starts with a dash). yargs would read them as options; marked, they are
+ * values, and the marker is removed before the command runs.
+ */
+export function markLiterals(argv: readonly string[], takesValue: ReadonlySet<string>): string[] {
+  const end = argv.indexOf('--');
+  const out: string[] = [];
+  argv.forEach((arg, i) => {
+    if (end >= 0 && i === end) return;
+    const afterEnd = end >= 0 && i > end;
+    const isValue = i > 0 && takesValue.has(argv[i - 1]!) && (end < 0 || i < end);
+    out.push((afterEnd || isValue) && arg.startsWith('-') && arg !== '-' ? `${LITERAL}${arg}` : arg);
+  });
+  return out;
+}
+
+function unmark(value: unknown): unknown {
+  if (typeof value === 'string') return value.startsWith(LITERAL) ? value.slice(LITERAL.length) : value;
+  if (Array.isArray(value)) return value.map(unmark);
+  return value;
+}
+
+/** `-m`, `--message`...: the options of a command that take a value (not booleans or counts). */
+function valueOptions(command: AnyCommand | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!command) return out;
+  for (const o of commandSpec(command).options) {
+    if (o.type === 'boolean' || o.type === 'count') continue;
+    for (const name of [o.name, ...o.aliases]) out.add(name.length === 1 ? `-${name}` : `--${name}`);
+  }
+  return out;
+}
+
 function namesOf(c: AnyCommand): string[] {
   const command = Array.isArray(c.command) ? c.command[0] : c.command;
   return [String(command ?? '').split(' ')[0]!, ...[c.aliases ?? []].flat()];
 }
 
 export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
-  const parser = yargs(attachStdinDash(argv))
-    .scriptName(SCRIPT_NAME)
-    .usage(`$0 <command> [options]\n\n${ROOT_DESCRIPTION}`);
   // Commands are listed in registry.ts, which the help, man page and completions read too.
   // Register only the command being run when it is known: yargs renders (and caches) help for
   // every registered command before a handler runs, which costs tens of milliseconds for all.
   const all = commandModules(ctx);
   const first = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
   const chosen = first ? all.filter((c) => namesOf(c).includes(first)) : [];
+  const parser = yargs(markLiterals(attachStdinDash(argv), valueOptions(chosen[0])))
+    .scriptName(SCRIPT_NAME)
+    .usage(`$0 <command> [options]\n\n${ROOT_DESCRIPTION}`)
+    .middleware((args) => {
+      for (const [k, v] of Object.entries(args)) args[k] = unmark(v);
+    }, true);
   for (const command of chosen.length ? chosen : all) parser.command(command);
   parser
     .options(GLOBAL_OPTIONS)

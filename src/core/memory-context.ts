@@ -5,6 +5,7 @@
  */
 import { formatId, type Memory } from './memory.ts';
 import { describeStale, type Stale } from './staleness.ts';
+import { withoutControls } from './terminal-text.ts';
 
 /** key → staleness of the memories about to be shown (absent or null: fresh, or not known). */
 export type StaleMap = ReadonlyMap<string, Stale | null>;
@@ -21,8 +22,9 @@ export function tokenBudget(total: number): number {
   return 3000;
 }
 
+/** Escaped for XML, control characters dropped (a memory's escape sequences mean nothing to a model). */
 export function xmlEscape(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return withoutControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 }
 
 export function memoryEntry(m: Memory, stale?: Stale | null): string {

@@ -2,15 +2,39 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { processAlive } from './processes.ts';
+
+const TEMP = /\.(\d+)\.[0-9a-f]+\.tmp$/;
 
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
   try {
     fs.writeFileSync(tmp, data);
-    fs.renameSync(tmp, file);
+    try {
+      fs.renameSync(tmp, file);
+    } catch (err) {
+      // A cache file replaced by a directory (by hand, by a broken tool): the cache is ours to rebuild.
+      if ((err as NodeJS.ErrnoException).code !== 'EISDIR' && !fs.statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw err;
+      fs.rmSync(file, { recursive: true, force: true });
+      fs.renameSync(tmp, file);
+    }
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     throw err;
+  }
+}
+
+/** Removes temporary files that processes no longer running left in `dir` (killed mid-write). */
+export function removeDeadTemps(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(TEMP.exec(name)?.[1]);
+    if (pid && pid !== process.pid && !processAlive(pid)) fs.rmSync(path.join(dir, name), { force: true, recursive: true });
   }
 }

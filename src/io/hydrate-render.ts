@@ -1,6 +1,7 @@
 /** Rendering hydrated memories (git mem hydrate, git mem recall --level files): text for people, a stable shape for --json. */
 import type { ChalkInstance } from 'chalk';
 import { serializeMemory } from '../core/note-format.ts';
+import { visible } from '../core/terminal-text.ts';
 import type { Hydrated, HydratedFile } from '../services/hydrate.ts';
 import { memoryJson, type MemoryJson } from './render.ts';
 
@@ -40,11 +41,12 @@ function fileHeader(f: HydratedFile, c: ChalkInstance): string {
 }
 
 export function hydratedText(h: Hydrated, c: ChalkInstance): string {
-  const parts: string[] = [serializeMemory(h.memory)];
+  // Everything here comes from teammates (the memory) or the repository (author, subject, files): made safe for a terminal.
+  const parts: string[] = [visible(serializeMemory(h.memory))];
   if (h.commit) {
     const k = h.commit;
     const merge = k.parents.length > 1 ? `Merge: ${k.parents.map((p) => p.slice(0, 7)).join(' ')}\n` : '';
-    parts.push(`${c.yellow(`commit ${k.sha}`)}\n${merge}Author: ${k.author}\nDate:   ${k.date}\n\n    ${k.subject}`);
+    parts.push(`${c.yellow(`commit ${k.sha}`)}\n${merge}Author: ${visible(k.author)}\nDate:   ${k.date}\n\n    ${visible(k.subject)}`);
   } else if (h.notice) {
     parts.push(c.dim(`(${h.notice})`));
   }
@@ -57,7 +59,7 @@ export function hydratedText(h: Hydrated, c: ChalkInstance): string {
     for (const file of f.shown) {
       lines.push(fileHeader(file, c));
       if (file.content !== null) {
-        lines.push(file.content.replace(/\n$/, ''));
+        lines.push(visible(file.content.replace(/\n$/, '')));
         if (file.truncated) lines.push(c.dim(`[truncated at ${f.maxBytes} bytes (--max-bytes)]`));
       }
     }

@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatId, type Memory } from '../core/memory.ts';
 import { type Reach, reachLabel } from '../core/anchor.ts';
 import { describeStale, type Stale } from '../core/staleness.ts';
+import { visible } from '../core/terminal-text.ts';
 import { formatAge } from '../core/time.ts';
 
 /** Version of the JSON shape printed by --json; bump on breaking changes. */
@@ -65,7 +66,7 @@ export function memoryLine(m: Memory, now: Date, c: ChalkInstance, facts: Memory
   const status = m.status === 'active' ? '' : ` ${c.magenta(`[${m.status}]`)}`;
   const where = facts.reach && reachLabel(facts.reach) ? ` ${c.magenta(`[${reachLabel(facts.reach)}]`)}` : '';
   const changed = facts.stale ? ` ${c.red(`[stale: ${describeStale(facts.stale)}]`)}` : '';
-  return `${c.yellow(formatId(m))}  ${c.cyan(m.namespace)}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${m.summary}${status}${where}${changed}`;
+  return `${c.yellow(visible(formatId(m)))}  ${c.cyan(visible(m.namespace))}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${visible(m.summary)}${status}${where}${changed}`;
 }
 
 /** The `stale` field of --json output: null when the memory's files are as its commit left them (or it has none). */

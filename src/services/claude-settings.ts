@@ -9,6 +9,7 @@ import { GitMemError, UsageError } from '../core/errors.ts';
 import type { AppContext } from '../context.ts';
 import { HOOK_EVENTS, type HookEvent } from '../hooks/events.ts';
 import { selfCommand } from '../io/self.ts';
+import { writeFileAtomic } from '../io/atomic-write.ts';
 
 export const SCOPES = ['project', 'local', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -93,10 +94,7 @@ export function installClaudeHooks(ctx: AppContext, scope: Scope, remove: boolea
   const text = `${JSON.stringify(next, null, 2)}\n`;
   const changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
   if (changed) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text);
   }
   const ours = Object.fromEntries(Object.entries((next.hooks as Record<string, Group[]>) ?? {}).map(([e, groups]) => [e, groups.filter((g) => g.hooks.some((h) => typeof h.command === 'string' && OURS.test(h.command)))]).filter(([, g]) => (g as Group[]).length));
   return { file, changed, hooks: ours };

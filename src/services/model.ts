@@ -5,14 +5,13 @@
  * for machines without a network), mem.modelDownload / GIT_MEM_MODEL_DOWNLOAD
  * (false: never fetch on first use), mem.modelUrl / GIT_MEM_MODEL_URL (a mirror).
  */
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { progressBar } from '../io/progress.ts';
 import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
 import type { Embedder, LoadTimings } from '../stores/embed/embedder.ts';
-import { cachedModelDir, cacheRoot, DEFAULT_MODEL, DEFAULT_MODEL_URL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
+import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
 
 export type ModelSource = 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' | 'cache';
 
@@ -24,34 +23,10 @@ export interface ModelConfig {
   url: string;
 }
 
-function parseBool(value: string | undefined, fallback: boolean): boolean {
-  const v = value?.trim().toLowerCase();
-  if (v === undefined) return fallback;
-  if (['true', 'yes', 'on', '1', ''].includes(v)) return true;
-  if (['false', 'no', 'off', '0'].includes(v)) return false;
-  return fallback;
-}
-
-/**
- * The model settings: environment first, then git config (repository and
- * global; outside a repository, global only). One `git config` process.
- */
+/** The model settings, from the one table of settings (services/settings.ts). */
 export function readModelConfig(ctx: AppContext): ModelConfig {
-  const config = new Map<string, string>();
-  const r = spawnSync('git', ['config', '--get-regexp', '^mem\\.model'], { cwd: ctx.cwd, env: ctx.env, encoding: 'utf8' });
-  for (const line of (r.status === 0 ? r.stdout : '').split('\n')) {
-    const sp = line.indexOf(' ');
-    if (sp > 0) config.set(line.slice(0, sp).toLowerCase(), line.slice(sp + 1));
-  }
-  const envPath = ctx.env.GIT_MEM_MODEL_PATH;
-  const cfgPath = config.get('mem.modelpath');
-  const expand = (p: string) => path.resolve(ctx.cwd, p.replace(/^~(?=$|\/)/, ctx.env.HOME ?? '~'));
-  const modelPath = envPath ? { dir: expand(envPath), source: 'GIT_MEM_MODEL_PATH' as const } : cfgPath ? { dir: expand(cfgPath), source: 'mem.modelPath' as const } : undefined;
-  return {
-    ...(modelPath ? { modelPath } : {}),
-    download: parseBool(ctx.env.GIT_MEM_MODEL_DOWNLOAD ?? config.get('mem.modeldownload'), true),
-    url: ctx.env.GIT_MEM_MODEL_URL || config.get('mem.modelurl') || DEFAULT_MODEL_URL,
-  };
+  const s = ctx.settings;
+  return { ...(s.modelPath ? { modelPath: s.modelPath } : {}), download: s.modelDownload, url: s.modelUrl };
 }
 
 export interface ModelLocation {

@@ -6,6 +6,8 @@
  * (services/semantic.ts); hybrid fuses both rankings by reciprocal rank fusion.
  * Without a model, semantic and hybrid run lexical, with a one-line notice.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { errorMessage, UsageError } from '../core/errors.ts';
 import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import type { Memory, Status } from '../core/memory.ts';
@@ -13,11 +15,11 @@ import { buildLexicalQuery } from '../core/rank.ts';
 import { onHeadHistory, type Reach, reachWeight } from '../core/anchor.ts';
 import type { AppContext } from '../context.ts';
 import { placementsOf } from './anchors.ts';
+import type { RecallMode } from './settings.ts';
 import { tracePhase } from '../io/trace.ts';
 import type { SearchFilter } from '../stores/index/memory-index.ts';
 
-export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
-export type RecallMode = (typeof RECALL_MODES)[number];
+export { RECALL_MODES, type RecallMode } from './settings.ts';
 export const DEFAULT_RECALL_LIMIT = 10;
 /** Hybrid fuses this many of each ranking's best (at least; more when the limit is larger). */
 export const FUSION_DEPTH = 50;
@@ -72,6 +74,19 @@ export interface RecallResult {
  * a little above the same match on another branch, and above commits no
  * branch holds (core/anchor.ts reachWeight); `branch` keeps HEAD's history only.
  */
+/** True the first time `what` happens in this repository (a marker file in the git common dir). */
+function firstTimeHere(ctx: AppContext, what: string): boolean {
+  const marker = path.join(ctx.repo.commonDir, 'mem', `said-${what}`);
+  if (fs.existsSync(marker)) return false;
+  try {
+    fs.mkdirSync(path.dirname(marker), { recursive: true });
+    fs.writeFileSync(marker, new Date().toISOString());
+  } catch {
+    // Said again next time: no harm.
+  }
+  return true;
+}
+
 export async function recall(ctx: AppContext, options: RecallOptions): Promise<RecallResult> {
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
@@ -91,7 +106,7 @@ export async function recall(ctx: AppContext, options: RecallOptions): Promise<R
 async function rank(ctx: AppContext, options: RecallOptions, limit: number): Promise<RecallResult> {
   const query = buildLexicalQuery(options.query);
   if (!query) throw new UsageError('the query has no words to search for');
-  const requested = options.mode ?? 'hybrid';
+  const requested = options.mode ?? ctx.settings.recallMode;
 
   // The model loads while the term index is read (each has I/O to wait on).
   const pending = requested === 'lexical' ? undefined : import('./model.ts').then((m) => m.openEmbedder(ctx, { download: options.download, threads: 1 }));
@@ -109,7 +124,11 @@ async function rank(ctx: AppContext, options: RecallOptions, limit: number): Pro
 
   const opened = await pending;
   const fallback = `${requested} recall falls back to lexical search`;
-  if (!('embedder' in opened)) return lexicalOnly(`${opened.notice}; ${fallback}`);
+  if (!('embedder' in opened)) {
+    // Asked for by name, it is said every time; by default, once per repository (git mem model status says it on demand).
+    const say = options.mode !== undefined || firstTimeHere(ctx, 'model-missing');
+    return lexicalOnly(say ? `${opened.notice}; ${fallback} (set mem.recall.mode lexical to stop looking for a model)` : undefined);
+  }
   const index = await ctx.index();
 
   const { semanticRank, memoriesOf } = await import('./semantic.ts');

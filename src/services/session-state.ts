@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireLock } from '../stores/index/lock.ts';
+import { writeFileAtomic } from '../io/atomic-write.ts';
 
 export interface SessionState {
   /** Keys of memories already injected in this session. */
@@ -43,9 +44,7 @@ export function updateSession<T>(commonDir: string, sessionId: string, change: (
   try {
     const state = readSession(commonDir, sessionId);
     const result = change(state);
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(state));
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, JSON.stringify(state));
     pruneStale(path.dirname(file));
     return result;
   } finally {

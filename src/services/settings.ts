@@ -4,7 +4,9 @@
  * gives the config and the identities together.
  */
 import { type NamespaceInfo, resolveNamespaces } from '../core/namespaces.ts';
-import type { Repo } from '../stores/git/repo.ts';
+import path from 'node:path';
+import { DEFAULT_MODEL_URL } from '../stores/embed/model-files.ts';
+import type { Git } from '../stores/git/git.ts';
 
 export interface Settings {
   namespaces: NamespaceInfo[];
@@ -23,7 +25,18 @@ export interface Settings {
   secrets: SecretsMode;
   /** mem.secrets.allow (repeatable): SHA-256 digests of values that are not secrets. */
   secretsAllow: string[];
+  /** mem.recall.mode: how recall searches when not told (default hybrid; lexical never looks for a model). */
+  recallMode: RecallMode;
+  /** mem.modelPath: a local copy of the embedding model, and where the setting came from. */
+  modelPath?: { dir: string; source: 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' };
+  /** mem.modelDownload: fetch the model on first semantic use (default true). */
+  modelDownload: boolean;
+  /** mem.modelUrl: where the model is fetched from. */
+  modelUrl: string;
 }
+
+export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
+export type RecallMode = (typeof RECALL_MODES)[number];
 
 export const SECRETS_MODES = ['redact', 'block', 'warn'] as const;
 export type SecretsMode = (typeof SECRETS_MODES)[number];
@@ -41,7 +54,7 @@ export interface SettingDefinition<T> {
   key: string;
   env?: string;
   /** How the value is written: for the docs and `git mem config`. */
-  kind: 'boolean' | 'list' | 'choice';
+  kind: 'boolean' | 'list' | 'choice' | 'text';
   choices?: readonly string[];
   /** Several values (`git config --add`); the environment variable takes a comma- or space-separated list. */
   multi: boolean;
@@ -93,6 +106,10 @@ function choiceSetting<C extends string>(key: string, env: string, choices: read
   };
 }
 
+function textSetting(key: string, env: string, fallback: string, describe: string): SettingDefinition<string> {
+  return { key, env, kind: 'text', multi: false, defaultText: fallback || '(none)', describe, parse: (values) => ({ value: values.at(-1)?.trim() || fallback }) };
+}
+
 function listSetting(key: string, env: string | undefined, describe: string): SettingDefinition<string[]> {
   return { key, ...(env ? { env } : {}), kind: 'list', multi: true, defaultText: '(none)', describe, parse: (values) => ({ value: splitList(values) }) };
 }
@@ -105,6 +122,10 @@ export const SETTINGS = {
   pushOnEnd: boolSetting('mem.hooks.pushOnEnd', 'GIT_MEM_HOOKS_PUSH_ON_END', false, 'The SessionEnd hook pushes memories, in a detached process'),
   secrets: choiceSetting('mem.secrets', 'GIT_MEM_SECRETS', SECRETS_MODES, 'redact', 'What a capture does with a detected secret: redact it, block the capture, or warn and store it as is'),
   secretsAllow: listSetting('mem.secrets.allow', undefined, 'SHA-256 digests of values that look like secrets but are not (git-mem prints the digest in its warnings)'),
+  recallMode: choiceSetting('mem.recall.mode', 'GIT_MEM_RECALL_MODE', RECALL_MODES, 'hybrid', 'How git mem recall searches when --mode is not given; lexical never looks for the embedding model (nor says it is missing)'),
+  modelPath: textSetting('mem.modelPath', 'GIT_MEM_MODEL_PATH', '', 'A local copy of the embedding model (a directory); ~ is your home'),
+  modelDownload: boolSetting('mem.modelDownload', 'GIT_MEM_MODEL_DOWNLOAD', true, 'Fetch the embedding model on first semantic use, where a network exists'),
+  modelUrl: textSetting('mem.modelUrl', 'GIT_MEM_MODEL_URL', DEFAULT_MODEL_URL, 'Where the embedding model is fetched from'),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -138,9 +159,10 @@ export function resolveSetting<K extends SettingName>(name: K, config: ReadonlyM
   return { value, source, raw, ...(problem ? { problem } : {}) };
 }
 
-export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
+/** Settings from `git var -l` run by `git` (in a repository: its config too; outside one: the global config). */
+export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Settings {
   const config = new Map<string, string[]>();
-  for (const line of repo.git.run(['var', '-l']).split('\n')) {
+  for (const line of git.exec(['var', '-l']).stdout.toString('utf8').split('\n')) {
     const eq = line.indexOf('=');
     if (eq <= 0) continue;
     const key = line.slice(0, eq);
@@ -161,5 +183,15 @@ export function loadSettings(repo: Repo, env: NodeJS.ProcessEnv): Settings {
     pushOnEnd: get('pushOnEnd'),
     secrets: get('secrets'),
     secretsAllow: get('secretsAllow'),
+    recallMode: get('recallMode'),
+    ...modelPathOf(resolveSetting('modelPath', config, env), env, cwd),
+    modelDownload: get('modelDownload'),
+    modelUrl: get('modelUrl'),
   };
+}
+
+function modelPathOf(r: ResolvedSetting<string>, env: NodeJS.ProcessEnv, cwd: string): Pick<Settings, 'modelPath'> {
+  if (!r.value) return {};
+  const dir = path.resolve(cwd, r.value.replace(/^~(?=$|\/)/, env.HOME ?? '~'));
+  return { modelPath: { dir, source: r.source === 'environment' ? 'GIT_MEM_MODEL_PATH' : 'mem.modelPath' } };
 }

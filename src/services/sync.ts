@@ -30,14 +30,16 @@ export function fetchRefspec(remote: Remote): string {
   return `+${MEM_GLOB}:${trackingPrefix(remote)}*`;
 }
 
+/** Remotes whose names cannot pass for git options (a name starting with `-`, from a hostile config, is left out). */
 function configuredRemotes(repo: Repo): string[] {
-  return repo.git.run(['remote']).split('\n').filter(Boolean);
+  return repo.git.run(['remote']).split('\n').filter((r) => r && !r.startsWith('-'));
 }
 
 /** The remote to use: the one named, else the current branch's upstream remote, else `origin`. */
 export function resolveRemote(repo: Repo, spec?: string): Remote {
   const remotes = configuredRemotes(repo);
   if (spec) {
+    if (spec.startsWith('-')) throw new UsageError(`'${spec}' is not a remote`);
     if (remotes.includes(spec)) return { spec, name: spec };
     if (/[/:]/.test(spec)) return { spec, name: `url-${sha1Hex(spec).slice(0, 10)}` };
     throw new UsageError(`no remote named '${spec}'`, remotes.length ? `remotes: ${remotes.join(', ')}` : 'add one with git remote add');
@@ -68,7 +70,7 @@ function gitFailure(action: string, remote: Remote, stderr: string): GitMemError
 }
 
 export function fetchMemories(ctx: AppContext, remote: Remote, timeoutMs?: number): void {
-  const r = ctx.repo.git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', remote.spec, fetchRefspec(remote)], { timeoutMs });
+  const r = ctx.repo.git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', remote.spec, fetchRefspec(remote)], { timeoutMs });
   if (r.status !== 0) throw gitFailure('fetch from', remote, r.stderr);
 }
 
@@ -129,7 +131,7 @@ export async function push(ctx: AppContext, remote: Remote): Promise<SyncCounts>
   if (ctx.notes.tips().size === 0) return counts;
   for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
     const outgoing = await countOutgoing(ctx, remote);
-    const r = ctx.repo.git.exec(['push', '--porcelain', '--quiet', remote.spec, `${MEM_GLOB}:${MEM_GLOB}`]);
+    const r = ctx.repo.git.exec(['push', '--porcelain', '--quiet', '--end-of-options', remote.spec, `${MEM_GLOB}:${MEM_GLOB}`]);
     const rejected = /^!\t/m.test(r.stdout.toString('utf8'));
     if (r.status === 0 && !rejected) {
       // Record what the remote now has, so the next push counts from here.

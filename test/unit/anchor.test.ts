@@ -54,3 +54,4 @@ describe('matching an orphaned commit', () => {
     expect(matchOrphan({ ...orphan, paths: [] }, cs, 'files')).toBeUndefined();
   });
 });
+

@@ -1,6 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
+import { visible } from '../../core/terminal-text.ts';
 import { json, memoryJson } from '../../io/render.ts';
 import { branchLog, type LogResult } from '../../services/code-memories.ts';
 
@@ -51,8 +52,8 @@ export function logCommand(ctx: AppContext): CommandModule<object, LogArgs> {
       const count = withMemories.reduce((n, e) => n + e.memories.length, 0);
       const lines = [c.dim(`${r.range}: ${r.commits.length} ${r.commits.length === 1 ? 'commit' : 'commits'}, ${count} ${count === 1 ? 'memory' : 'memories'}`)];
       for (const e of withMemories) {
-        lines.push(`${c.yellow(e.commit.slice(0, 7))} ${e.subject}`);
-        for (const m of e.memories) lines.push(`  ${formatId(m)}  ${c.cyan(m.namespace)}  ${m.summary}`);
+        lines.push(`${c.yellow(e.commit.slice(0, 7))} ${visible(e.subject)}`);
+        for (const m of e.memories) lines.push(`  ${visible(formatId(m))}  ${c.cyan(m.namespace)}  ${visible(m.summary)}`);
       }
       ctx.io.out(lines.join('\n'));
     },

@@ -2,6 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { serializeMemory } from '../../core/note-format.ts';
+import { visible } from '../../core/terminal-text.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
 import { json, memoryJson, memoryLine, staleJson } from '../../io/render.ts';
@@ -24,7 +25,7 @@ interface RecallArgs {
   until?: string;
   limit: number;
   level: (typeof LEVELS)[number];
-  mode: RecallMode;
+  mode?: RecallMode;
   branch: boolean;
   at?: string;
   json: boolean;
@@ -45,7 +46,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         .option('until', { type: 'string', describe: 'Created at or before' })
         .option('limit', { alias: 'l', type: 'number', default: DEFAULT_RECALL_LIMIT, describe: 'At most this many results' })
         .option('level', { type: 'string', choices: LEVELS, default: 'summary', describe: 'summary: one line each; full: whole memories; files: also their commits and changed files' })
-        .option('mode', { type: 'string', choices: RECALL_MODES, default: 'hybrid', describe: 'lexical (BM25), semantic (embeddings) or both fused' })
+        .option('mode', { type: 'string', choices: RECALL_MODES, describe: 'lexical (BM25), semantic (embeddings) or hybrid, both fused (default: mem.recall.mode, else hybrid)' })
         .option('at', { type: 'string', describe: 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically' })
         .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
         .option('json', jsonOption) as never,
@@ -74,10 +75,10 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
         const hydrated = result.hits.map((h) => ({ h, x: hydrateMemory(ctx, h.memory, limits) }));
         if (argv.json) ctx.io.out(json(hydrated.map(({ h, x }) => ({ ...hydratedJson(x), score: score(h.score) }))));
-        else if (hydrated.length) ctx.io.out(hydrated.map(({ h, x }) => `${c.bold(`# ${formatId(h.memory)}  score ${score(h.score)}`)}\n${hydratedText(x, c)}`).join('\n\n'));
+        else if (hydrated.length) ctx.io.out(hydrated.map(({ h, x }) => `${c.bold(`# ${visible(formatId(h.memory))}  score ${score(h.score)}`)}\n${hydratedText(x, c)}`).join('\n\n'));
       } else if (argv.level === 'full') {
         if (argv.json) ctx.io.out(json(result.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) }))));
-        else if (result.hits.length) ctx.io.out(result.hits.map((h) => `${c.bold(`# ${formatId(h.memory)}  score ${score(h.score)}`)}\n${serializeMemory(h.memory)}`).join('\n\n'));
+        else if (result.hits.length) ctx.io.out(result.hits.map((h) => `${c.bold(`# ${visible(formatId(h.memory))}  score ${score(h.score)}`)}\n${visible(serializeMemory(h.memory))}`).join('\n\n'));
       } else if (argv.json) {
         const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
         ctx.io.out(

@@ -21,6 +21,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { bytesToVector, vectorToBytes } from '../../core/embedding.ts';
 import { acquireLock } from '../index/lock.ts';
 import { loadSqlJs } from '../index/sqljs.ts';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
 
 export const VECTORS_VERSION = '1';
 
@@ -149,9 +150,7 @@ export class VectorStore {
         for (const [key, hash] of stale) db.run('DELETE FROM vectors WHERE model = ? AND key = ? AND hash = ?', [model, key, hash]);
       }
       db.run('COMMIT');
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, db.export());
-      fs.renameSync(tmp, this.file);
+      writeFileAtomic(this.file, db.export());
       this.pending = [];
       return true;
     } finally {

@@ -15,6 +15,7 @@ import { currentRevision, tiebreakOf } from '../../core/revisions.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { tracePhase } from '../../io/trace.ts';
 import { acquireLock } from './lock.ts';
+import { removeDeadTemps, writeFileAtomic } from '../../io/atomic-write.ts';
 import { buildTermIndex, writeTermIndex } from './term-index-build.ts';
 import { sameTips, TermIndex } from './term-index.ts';
 import { loadSqlJs } from './sqljs.ts';
@@ -394,11 +395,10 @@ export class MemoryIndex {
     return TermIndex.fromBytes(bytes);
   }
 
-  /** Write to a temporary file, then rename: readers never see a half-written index. */
+  /** Write to a temporary file, then rename: readers never see a half-written index. Temp files of killed writers go. */
   private persist(): void {
-    const tmp = `${this.options.file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, this.db.export());
-    fs.renameSync(tmp, this.options.file);
+    writeFileAtomic(this.options.file, this.db.export());
+    removeDeadTemps(path.dirname(this.options.file));
   }
 
   list(filter: ListFilter = {}): Memory[] {

@@ -3,7 +3,7 @@
  * index of the same SQLite generation, the documents and postings of rows
  * still current are copied in bulk and only new rows are tokenized.
  */
-import fs from 'node:fs';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { type Memory, STATUSES } from '../../core/memory.ts';
 import { ANALYZER_VERSION, FIELDS, packFrequencies, termOf, tokenize } from '../../core/rank.ts';
 import { INDEX_VERSION } from './schema.ts';
@@ -238,7 +238,5 @@ function bytesOf(array: Uint32Array | Uint16Array | Float64Array): Uint8Array {
 
 /** Writes the index atomically: readers see the old file or the new one, never half of one. */
 export function writeTermIndex(file: string, bytes: Uint8Array): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, bytes);
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, bytes);
 }
