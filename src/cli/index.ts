@@ -3,8 +3,8 @@ import yargs from 'yargs';
 import type { AppContext } from '../context.ts';
 import { UsageError } from '../core/errors.ts';
 import { VERSION } from '../version.ts';
-import { type AnyCommand, commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
-import { commandSpec } from './spec.ts';
+import { commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
+import { type AnyCommand, commandSpec } from './spec.ts';
 
 /** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag, and `import -` a positional. */
 function attachStdinDash(argv: readonly string[]): string[] {

@@ -5,7 +5,6 @@
  * this one list, so they cannot drift apart: add a command here and all four
  * follow.
  */
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../context.ts';
 import { blameCommand } from './commands/blame.ts';
 import { captureCommand } from './commands/capture.ts';
@@ -27,11 +26,9 @@ import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
 import { exportCommand, importCommand } from './commands/transfer.ts';
-import { type CliSpec, cliSpec } from './spec.ts';
+import { type AnyCommand, type CliSpec, cliSpec } from './spec.ts';
 
-/** Each module has its own argument type; the list holds them all. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyCommand = CommandModule<object, any>;
+
 
 export function commandModules(ctx: AppContext): AnyCommand[] {
   return [

@@ -11,7 +11,7 @@
  */
 import { isNegatable } from '../cli/help.ts';
 import type { CliSpec, CommandSpec, OptionSpec } from '../cli/spec.ts';
-import { HOOK_EVENTS } from '../hooks/events.ts';
+import { HOOK_EVENTS } from '../core/hook-events.ts';
 
 /** What an option's value or an argument is, for completion. */
 export type ValueKind =

@@ -5,7 +5,7 @@
  * of this machine, so the checked-in page can be compared byte for byte.
  */
 import { BUILTIN_NAMESPACES } from '../core/namespaces.ts';
-import { HOOK_EVENTS } from '../hooks/events.ts';
+import { HOOK_EVENTS } from '../core/hook-events.ts';
 import { isNegatable, optionNotes, valuePlaceholder } from '../cli/help.ts';
 import type { CliSpec, CommandSpec, OptionSpec } from '../cli/spec.ts';
 import { SETTINGS } from '../services/settings.ts';

@@ -15,7 +15,7 @@ import { sha1Hex } from '../core/hash.ts';
 import { selfCommand } from '../io/self.ts';
 import { updateSession } from '../services/session-state.ts';
 import { readCurrentTurnText, readTranscriptText } from './transcript.ts';
-import type { HookEvent } from './events.ts';
+import type { HookEvent } from '../core/hook-events.ts';
 import type { HookReply } from './output.ts';
 
 export interface HookInput {

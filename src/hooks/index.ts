@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
-import { HOOK_EVENTS, normalizeEvent } from './events.ts';
+import { HOOK_EVENTS, normalizeEvent } from '../core/hook-events.ts';
 import { HANDLERS } from './handlers.ts';
 import { renderReply } from './output.ts';
 import { readHookInput } from './stdin.ts';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { processAlive } from './processes.ts';
 
-const TEMP = /\.(\d+)\.[0-9a-f]+\.tmp$/;
+const TEMP = /\.(\d+)\.(?:[0-9a-f]+\.tmp|owner|stale)$/;
 
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { GitMemError, UsageError } from '../core/errors.ts';
 import type { AppContext } from '../context.ts';
-import { HOOK_EVENTS, type HookEvent } from '../hooks/events.ts';
+import { HOOK_EVENTS, type HookEvent } from '../core/hook-events.ts';
 import { selfCommand } from '../io/self.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 

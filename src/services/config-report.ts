@@ -4,6 +4,7 @@
  * file that set it), or the environment. Works outside a repository too
  * (global and system config).
  */
+import { configListing } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { configLookupKey, resolveSetting, type SettingName, SETTINGS, type SettingSource } from './settings.ts';
 
@@ -86,8 +87,7 @@ export function configReport(entries: ConfigEntry[], env: NodeJS.ProcessEnv): Co
 }
 
 export function readConfigReport(cwd: string, env: NodeJS.ProcessEnv): ConfigReport {
-  const r = new Git(cwd, env).exec(['config', '--list', '-z', '--show-scope', '--show-origin']);
-  return configReport(r.status === 0 ? parseConfigList(r.stdout.toString('utf8')) : [], env);
+  return configReport(parseConfigList(configListing(new Git(cwd, env))), env);
 }
 
 /** A setting's value as text: lists comma-separated, `(none)` when empty. */

@@ -13,8 +13,9 @@ import type { AppContext } from '../context.ts';
 import { gitHookStates } from './git-hooks.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
-import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../hooks/events.ts';
+import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../core/hook-events.ts';
 import { selfCommand } from '../io/self.ts';
+import { configValues } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
@@ -172,9 +173,6 @@ function checkNotes(ctx: AppContext, checks: Check[]): void {
   }
 }
 
-function configValues(git: Git, key: string): string[] {
-  return git.exec(['config', '--get-all', key]).stdout.toString('utf8').split('\n').filter(Boolean);
-}
 
 function checkConfig(ctx: AppContext, checks: Check[]): void {
   const git = ctx.repo.git;

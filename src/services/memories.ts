@@ -7,7 +7,7 @@ import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombs
 import { canonicalTime } from '../core/time.ts';
 import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
-import type { ListFilter } from '../stores/index/memory-index.ts';
+import type { ListFilter } from '../stores/index/filter.ts';
 import { sealMemory } from './capture.ts';
 
 export async function findMemory(ctx: AppContext, idText: string): Promise<Memory> {

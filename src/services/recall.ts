@@ -17,7 +17,7 @@ import type { AppContext } from '../context.ts';
 import { placementsOf } from './anchors.ts';
 import type { RecallMode } from './settings.ts';
 import { tracePhase } from '../io/trace.ts';
-import type { SearchFilter } from '../stores/index/memory-index.ts';
+import type { SearchFilter } from '../stores/index/filter.ts';
 
 export { RECALL_MODES, type RecallMode } from './settings.ts';
 export const DEFAULT_RECALL_LIMIT = 10;

@@ -10,7 +10,8 @@ import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
 import { VectorStore, type VectorMap } from '../stores/embed/vector-store.ts';
-import type { MemoryIndex, SearchFilter } from '../stores/index/memory-index.ts';
+import type { SearchFilter } from '../stores/index/filter.ts';
+import type { MemoryIndex } from '../stores/index/memory-index.ts';
 
 /** A recall spends at most this long embedding memories that have no vector yet; the rest wait for the next one. */
 export const EMBED_BUDGET_MS = 5000;

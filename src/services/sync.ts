@@ -8,6 +8,7 @@ import { keyedDocs, mergeNotes } from '../core/merge.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { sha1Hex } from '../core/hash.ts';
 import type { AppContext } from '../context.ts';
+import { addConfigValue, configValues } from '../stores/git/config.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { installGitHooks } from './git-hooks.ts';
 import { reanchor } from './reanchor.ts';
@@ -45,7 +46,7 @@ export function resolveRemote(repo: Repo, spec?: string): Remote {
     throw new UsageError(`no remote named '${spec}'`, remotes.length ? `remotes: ${remotes.join(', ')}` : 'add one with git remote add');
   }
   const branch = repo.git.exec(['symbolic-ref', '-q', '--short', 'HEAD']).stdout.toString('utf8').trim();
-  const upstream = branch ? repo.git.exec(['config', `branch.${branch}.remote`]).stdout.toString('utf8').trim() : '';
+  const upstream = branch ? (configValues(repo.git, `branch.${branch}.remote`).at(-1) ?? '') : '';
   const name = upstream && upstream !== '.' && remotes.includes(upstream) ? upstream : 'origin';
   if (!remotes.includes(name)) throw new UsageError(`no remote '${name}' to sync with`, 'add one with git remote add, or name it');
   return { spec: name, name };
@@ -165,9 +166,8 @@ export interface InitStep {
 
 /** Adds a multi-valued config entry unless already present; never replaces existing values. */
 function ensureConfig(repo: Repo, key: string, value: string): InitStep {
-  const existing = repo.git.exec(['config', '--get-all', key]).stdout.toString('utf8').split('\n');
-  if (existing.includes(value)) return { key, value, changed: false };
-  repo.git.run(['config', '--add', key, value]);
+  if (configValues(repo.git, key).includes(value)) return { key, value, changed: false };
+  addConfigValue(repo.git, key, value);
   return { key, value, changed: true };
 }
 

@@ -11,7 +11,7 @@ import { serializeMemory } from '../core/note-format.ts';
 import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
 import { checkBody, checkNamespace, checkSummary } from '../core/validate.ts';
 import type { AppContext } from '../context.ts';
-import { memoryJson } from '../io/render.ts';
+import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { appendAll, sealMemory } from './capture.ts';
 

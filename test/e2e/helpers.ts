@@ -21,8 +21,8 @@ export interface Sandbox {
 /** An isolated HOME and git config, with `git-mem` first on PATH so `git mem` finds it. */
 export function sandbox(): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-test-'));
-  // Retries: a detached git mem index started by a hook may still be writing in the sandbox.
-  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
+  // Retries: a detached git mem index or reanchor started by a hook may still be writing in the sandbox.
+  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 }));
   const binDir = path.join(root, 'bin');
   fs.mkdirSync(binDir);
   fs.symlinkSync(BIN, path.join(binDir, 'git-mem'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMemoryContext, CONTEXT_MAX_CHARS, tokenBudget, xmlEscape } from '../../src/core/memory-context.ts';
 import type { Memory } from '../../src/core/memory.ts';
-import { normalizeEvent } from '../../src/hooks/events.ts';
+import { normalizeEvent } from '../../src/core/hook-events.ts';
 import { renderReply } from '../../src/hooks/output.ts';
 import { completeObjectLength } from '../../src/hooks/stdin.ts';
 import { currentTurnText, transcriptText } from '../../src/hooks/transcript.ts';

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { json, memoryJson, memoryLine } from '../../io/render.ts';
+import { json, memoryJson, memoryLine } from '../../render/render.ts';
 import { blameMemories, describeRanges } from '../../services/code-memories.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { parseTags } from '../../core/validate.ts';
-import { json, memoryJson } from '../../io/render.ts';
+import { json, memoryJson } from '../../render/render.ts';
 import { captureMemory } from '../../services/capture.ts';
 import { jsonOption, readBody } from '../shared.ts';
 

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { readConfigReport, valueText } from '../../services/config-report.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { GitMemError } from '../../core/errors.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { type CheckStatus, runDoctor } from '../../services/doctor.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { parseTags } from '../../core/validate.ts';
-import { json, memoryJson } from '../../io/render.ts';
+import { json, memoryJson } from '../../render/render.ts';
 import { editMemory } from '../../services/memories.ts';
 import { jsonOption, readBody } from '../shared.ts';
 

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { forgetMemory } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
 

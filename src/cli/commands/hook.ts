@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { HOOK_EVENTS } from '../../hooks/events.ts';
+import { HOOK_EVENTS } from '../../core/hook-events.ts';
 
 export function hookCommand(ctx: AppContext): CommandModule<object, { event: string }> {
   return {

@@ -1,8 +1,8 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { hydratedJson, hydratedText } from '../../io/hydrate-render.ts';
+import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, HYDRATE_LEVELS, type HydrateLevel, hydrate } from '../../services/hydrate.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { progressBar } from '../../io/progress.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { refreshIndex } from '../../services/reindex.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { canonicalTime, parseDateArg } from '../../core/time.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json, memoryJson, memoryLine, staleJson } from '../../io/render.ts';
+import { json, memoryJson, memoryLine, staleJson } from '../../render/render.ts';
 import { placementsOf } from '../../services/anchors.ts';
 import { stalenessOf } from '../../services/staleness.ts';
 import type { Memory } from '../../core/memory.ts';

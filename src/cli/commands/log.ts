@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { visible } from '../../core/terminal-text.ts';
-import { json, memoryJson } from '../../io/render.ts';
+import { json, memoryJson } from '../../render/render.ts';
 import { branchLog, type LogResult } from '../../services/code-memories.ts';
 
 interface LogArgs {

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { GitMemError } from '../../core/errors.ts';
 import { progressBar } from '../../io/progress.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { embedAll, locateModel, modelStatus, pullModel } from '../../services/model.ts';
 import { jsonOption } from '../shared.ts';
 

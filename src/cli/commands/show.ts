@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { serializeMemory } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json, memoryJson } from '../../io/render.ts';
+import { json, memoryJson } from '../../render/render.ts';
 import { findMemory } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { STATUSES } from '../../core/memory.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { memoryStats, type StatsReport } from '../../services/stats.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { pull, push, resolveRemote, type SyncCounts } from '../../services/sync.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -3,7 +3,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace } from '../../core/validate.ts';
-import { json } from '../../io/render.ts';
+import { json } from '../../render/render.ts';
 import { progressBar } from '../../io/progress.ts';
 import { type ExportFormat, exportMemories, importMemories } from '../../services/transfer.ts';
 import { jsonOption } from '../shared.ts';

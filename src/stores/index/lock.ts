@@ -35,12 +35,24 @@ function abandoned(file: string): boolean {
 /** Returns a release function, or null if the lock could not be had within `waitMs`. */
 export function acquireLock(file: string, waitMs: number): (() => void) | null {
   const deadline = Date.now() + waitMs;
+  // The lock appears with its owner already in it (written aside, then linked into place), so a
+  // process killed at any moment never leaves a lock that does not say whose it is.
+  const mine = `${file}.${process.pid}.owner`;
+  try {
+    fs.writeFileSync(mine, `${process.pid} ${HOST}`);
+  } catch {
+    return null;
+  }
   for (;;) {
     try {
-      fs.writeFileSync(file, `${process.pid} ${HOST}`, { flag: 'wx' });
+      fs.linkSync(mine, file);
+      fs.rmSync(mine, { force: true });
       return () => fs.rmSync(file, { force: true });
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return null;
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
+        fs.rmSync(mine, { force: true });
+        return null;
+      }
       if (abandoned(file)) {
         // Renamed away, then checked again: another process may have taken the abandoned lock over
         // between our look and the rename, and a live owner's lock is put back.
@@ -54,7 +66,10 @@ export function acquireLock(file: string, waitMs: number): (() => void) | null {
         fs.rmSync(aside, { force: true });
         continue;
       }
-      if (Date.now() > deadline) return null;
+      if (Date.now() > deadline) {
+        fs.rmSync(mine, { force: true });
+        return null;
+      }
       sleep(5 + Math.random() * 10);
     }
   }

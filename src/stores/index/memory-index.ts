@@ -20,22 +20,8 @@ import { buildTermIndex, writeTermIndex } from './term-index-build.ts';
 import { sameTips, TermIndex } from './term-index.ts';
 import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
+import type { ListFilter, SearchFilter } from './filter.ts';
 
-export interface ListFilter {
-  namespaces?: string[];
-  /** Attached to one of these objects (full ids). */
-  objects?: string[];
-  statuses?: Status[];
-  since?: string;
-  until?: string;
-  limit?: number;
-}
-
-export interface SearchFilter extends ListFilter {
-  /** Memories carrying every one of these tags. */
-  tags?: string[];
-  spec?: string;
-}
 
 export interface RefreshOptions {
   rebuild?: boolean;

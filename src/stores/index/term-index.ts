@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import type { Memory, Status } from '../../core/memory.ts';
 import { ANALYZER_VERSION, bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, type PostingsSource } from '../../core/rank.ts';
 import { align8, type Header, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
-import type { SearchFilter } from './memory-index.ts';
+import type { SearchFilter } from './filter.ts';
 import { INDEX_VERSION } from './schema.ts';
 
 const decoder = new TextDecoder();

@@ -1,0 +1,51 @@
+/**
+ * The JSON shape of a memory: what --json prints and export writes (and
+ * import reads back). Versioned; pure.
+ */
+import { formatId, type Memory } from './memory.ts';
+
+/** Version of the JSON shape printed by --json; bump on breaking changes. */
+export const JSON_VERSION = 1;
+
+export interface MemoryJson {
+  id: string;
+  key: string;
+  namespace: string;
+  commit: string;
+  summary: string;
+  body: string;
+  created: string;
+  updated: string;
+  tags: string[];
+  status: string;
+  spec: string | null;
+  phase: string | null;
+  relates_to: string[];
+  author: string | null;
+  source: string | null;
+  confidence: number | null;
+  /** Files its commit changed, recorded at capture. */
+  paths: string[];
+}
+
+export function memoryJson(m: Memory): MemoryJson {
+  return {
+    id: formatId(m),
+    key: m.key,
+    namespace: m.namespace,
+    commit: m.object,
+    summary: m.summary,
+    body: m.body,
+    created: m.created,
+    updated: m.updated,
+    tags: m.tags,
+    status: m.status,
+    spec: m.spec ?? null,
+    phase: m.phase ?? null,
+    relates_to: m.relatesTo,
+    author: m.author ?? null,
+    source: m.source ?? null,
+    confidence: m.confidence ?? null,
+    paths: m.paths ?? [],
+  };
+}
