@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget reanchor namespaces recall hydrate blame log index model export import init pull push sync hook doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget reanchor namespaces recall hydrate blame log index model export import init pull push sync hook mcp doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -34,6 +34,7 @@ __git_mem_options() {
 	push) printf '%s\n' --json --color --no-color -h --help ;;
 	sync) printf '%s\n' --json --color --no-color -h --help ;;
 	hook) printf '%s\n' --color --no-color -h --help ;;
+	mcp) printf '%s\n' --color --no-color -h --help ;;
 	doctor) printf '%s\n' --json --color --no-color -h --help ;;
 	config) printf '%s\n' --json --color --no-color -h --help ;;
 	stats) printf '%s\n' --weeks --json --color --no-color -h --help ;;

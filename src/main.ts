@@ -43,6 +43,12 @@ async function main(argv: string[]): Promise<number> {
   // GIT_MEM_NOW pins the clock (tests, reproducible imports).
   const pinned = process.env.GIT_MEM_NOW ? new Date(process.env.GIT_MEM_NOW) : undefined;
   const now = pinned && !Number.isNaN(pinned.getTime()) ? () => pinned : () => new Date();
+  if (argv.length === 1 && argv[0] === 'mcp') {
+    // The MCP server answers initialize in tens of milliseconds: no yargs before it.
+    const { runMcpServer } = await import('./mcp/server.ts');
+    await runMcpServer(process.cwd(), process.env);
+    return 0;
+  }
   if (argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) {
     // Hooks skip yargs (they run on every prompt) and always exit 0.
     const { runHook } = await import('./hooks/index.ts');

@@ -18,10 +18,11 @@ const ALLOWED = {
   services: ['core', 'io', 'stores', 'version'],
   render: ['core', 'services'],
   hooks: ['core', 'io', 'services', 'stores', 'context', 'render'],
-  cli: ['core', 'io', 'services', 'stores', 'context', 'render', 'hooks', 'version'],
+  mcp: ['core', 'io', 'services', 'stores', 'context', 'render', 'version'],
+  cli: ['core', 'io', 'services', 'stores', 'context', 'render', 'hooks', 'mcp', 'version'],
   docs: ['cli', 'core', 'hooks', 'services', 'version'],
   context: ['core', 'io', 'services', 'stores'],
-  main: ['cli', 'context', 'core', 'hooks', 'io', 'stores', 'version'],
+  main: ['cli', 'context', 'core', 'hooks', 'io', 'mcp', 'stores', 'version'],
 };
 
 /**

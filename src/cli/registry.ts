@@ -18,6 +18,7 @@ import { indexCommand } from './commands/index-cmd.ts';
 import { initCommand } from './commands/init.ts';
 import { listCommand } from './commands/list.ts';
 import { logCommand } from './commands/log.ts';
+import { mcpCommand } from './commands/mcp.ts';
 import { modelCommand } from './commands/model.ts';
 import { namespacesCommand } from './commands/namespaces.ts';
 import { reanchorCommand } from './commands/reanchor.ts';
@@ -53,6 +54,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     pushCommand(ctx),
     syncCommand(ctx),
     hookCommand(ctx),
+    mcpCommand(ctx),
     doctorCommand(ctx),
     configCommand(ctx),
     statsCommand(ctx),

@@ -1,0 +1,17 @@
+import type { CommandModule } from 'yargs';
+import type { AppContext } from '../../context.ts';
+
+export function mcpCommand(ctx: AppContext): CommandModule<object, object> {
+  return {
+    command: 'mcp',
+    describe: 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)',
+    builder: (y) =>
+      y
+        .example('claude mcp add git-mem -- git mem mcp', 'Offer the tools to Claude Code')
+        .epilogue('JSON-RPC 2.0 on stdin and stdout, one message per line (the Model Context Protocol stdio transport). Notices go to stderr. The embedding model is loaded only when a recall needs it.') as never,
+    handler: async () => {
+      const { runMcpServer } = await import('../../mcp/server.ts');
+      await runMcpServer(ctx.cwd, ctx.env);
+    },
+  };
+}

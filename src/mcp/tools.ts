@@ -1,0 +1,203 @@
+/**
+ * git-mem's tools for an agent, over MCP: the same services as the command
+ * line (validation, redaction, dedup included), answers as the command line
+ * prints them. Each call gets a fresh context, so it sees what the previous
+ * call wrote. Descriptions are what the model reads to decide when to call.
+ */
+import { Chalk } from 'chalk';
+import { UsageError } from '../core/errors.ts';
+import { isStatus, type Status } from '../core/memory.ts';
+import { AppContext } from '../context.ts';
+import type { Io } from '../io/io.ts';
+import { hydratedText } from '../render/hydrate-render.ts';
+import { memoryLine } from '../render/render.ts';
+import { captureMemory } from '../services/capture.ts';
+import { blameMemories, describeRanges } from '../services/code-memories.ts';
+import { hydrate, HYDRATE_LEVELS } from '../services/hydrate.ts';
+import { editMemory, forgetMemory, listMemories } from '../services/memories.ts';
+import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
+import { stalenessOf } from '../services/staleness.ts';
+import type { Tool } from './protocol.ts';
+
+/** stdout is the protocol's: anything a service would print goes to stderr. */
+function quietIo(): Io {
+  const toErr = (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+  return {
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    color: new Chalk({ level: 0 }),
+    out: toErr,
+    err: toErr,
+    errRaw: (t) => process.stderr.write(t),
+    readStdin: async () => '',
+  };
+}
+
+function text(args: Record<string, unknown>, name: string, required: true): string;
+function text(args: Record<string, unknown>, name: string, required?: false): string | undefined;
+function text(args: Record<string, unknown>, name: string, required = false): string | undefined {
+  const v = args[name];
+  if (v === undefined || v === null) {
+    if (required) throw new UsageError(`'${name}' is required`);
+    return undefined;
+  }
+  if (typeof v !== 'string') throw new UsageError(`'${name}' must be a string`);
+  return v;
+}
+
+function count(args: Record<string, unknown>, name: string): number | undefined {
+  const v = args[name];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw new UsageError(`'${name}' must be a whole number of at least 1`);
+  return v;
+}
+
+function oneOf<T extends string>(args: Record<string, unknown>, name: string, choices: readonly T[]): T | undefined {
+  const v = text(args, name);
+  if (v === undefined) return undefined;
+  if (!(choices as readonly string[]).includes(v)) throw new UsageError(`'${name}' must be one of ${choices.join(', ')}`);
+  return v as T;
+}
+
+function strings(args: Record<string, unknown>, name: string): string[] | undefined {
+  const v = args[name];
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v;
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  throw new UsageError(`'${name}' must be a list of strings`);
+}
+
+const NAMESPACE = { type: 'string', description: 'decisions, learnings, blockers, progress, patterns, research, reviews, retrospective, inception or elicitation (or one configured in mem.namespaces)' };
+
+export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
+  const context = () => new AppContext(cwd, env, quietIo());
+  const lines = (ctx: AppContext, memories: Parameters<typeof stalenessOf>[1]) => {
+    const stale = stalenessOf(ctx.repo, memories);
+    return memories.map((m) => memoryLine(m, ctx.now(), ctx.io.color, { stale: stale.get(m.key) }));
+  };
+  return [
+    {
+      name: 'recall',
+      description:
+        "Search this repository's memory: decisions and their reasons, learnings, blockers, progress and patterns recorded by the team and by earlier sessions. " +
+        'Use it before changing code whose history you do not know, when the user asks why something is the way it is, or to pick up earlier work. ' +
+        'Returns one line per memory, best match first: id, namespace, age, summary, score, and [stale: ...] when the files it is about changed since. Summaries only: expand one with hydrate.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'What you are looking for, in your own words' },
+          namespace: NAMESPACE,
+          limit: { type: 'integer', minimum: 1, description: 'At most this many (default 10)' },
+          mode: { type: 'string', enum: [...RECALL_MODES], description: 'lexical, semantic or hybrid (default: the repository setting)' },
+        },
+        required: ['query'],
+      },
+      run: async (args) => {
+        const ctx = context();
+        const namespace = text(args, 'namespace');
+        const result = await recall(ctx, { query: text(args, 'query', true), namespaces: namespace ? [namespace] : undefined, limit: count(args, 'limit'), mode: oneOf<RecallMode>(args, 'mode', RECALL_MODES) });
+        if (result.hits.length === 0) return 'No memories match.';
+        const memories = result.hits.map((h) => h.memory);
+        const shown = lines(ctx, memories);
+        return result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n');
+      },
+    },
+    {
+      name: 'hydrate',
+      description:
+        'One memory in full: its body and front matter, and the commit it is attached to (sha, author, date, subject); level "files" adds the files that commit changed, as they were then. ' +
+        'Use it on an id from recall, list or blame when a summary looks relevant.',
+      inputSchema: {
+        type: 'object',
+        properties: { id: { type: 'string', description: 'A memory id (namespace:commit:key) or a key prefix of 4+ hex digits' }, level: { type: 'string', enum: [...HYDRATE_LEVELS] } },
+        required: ['id'],
+      },
+      run: async (args) => {
+        const ctx = context();
+        const h = await hydrate(ctx, text(args, 'id', true), { level: oneOf(args, 'level', HYDRATE_LEVELS) });
+        return hydratedText(h, ctx.io.color);
+      },
+    },
+    {
+      name: 'capture',
+      description:
+        'Record a memory in the repository, as a git note on the current commit, shared with the team through git. ' +
+        'Use it for a decision and its reason, something learned the hard way, a blocker (and later its resolution), or progress worth resuming from. ' +
+        'The summary is one line of at most 100 characters; put details in the body. Secrets are redacted before anything is written; a memory already stored word for word is not stored twice. Returns the new id.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          namespace: NAMESPACE,
+          summary: { type: 'string', description: 'One line, at most 100 characters' },
+          body: { type: 'string', description: 'Markdown details' },
+          tags: { type: 'array', items: { type: 'string' } },
+          commit: { type: 'string', description: 'The commit it is about (default HEAD)' },
+        },
+        required: ['namespace', 'summary'],
+      },
+      run: async (args) => {
+        const ctx = context();
+        const namespace = text(args, 'namespace', true);
+        const summary = text(args, 'summary', true);
+        const existing = (await listMemories(ctx, { namespaces: [namespace] })).find((m) => m.summary.trim().toLowerCase() === summary.trim().toLowerCase());
+        if (existing) return `already stored as ${existing.namespace}:${existing.object.slice(0, 7)}:${existing.key.slice(0, 10)}`;
+        const r = captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit') });
+        return `captured ${r.id}${r.redacted.length ? ` (redacted: ${[...new Set(r.redacted)].join(', ')})` : ''}`;
+      },
+    },
+    {
+      name: 'list',
+      description: 'Memories newest first, one line each (id, namespace, age, summary). Use it to see what was recorded lately, e.g. the active blockers.',
+      inputSchema: {
+        type: 'object',
+        properties: { namespace: NAMESPACE, status: { type: 'string', enum: ['active', 'resolved', 'archived'] }, limit: { type: 'integer', minimum: 1, description: 'At most this many (default 20)' } },
+      },
+      run: async (args) => {
+        const ctx = context();
+        const namespace = text(args, 'namespace');
+        const status = text(args, 'status');
+        if (status !== undefined && !isStatus(status)) throw new UsageError(`'status' must be one of active, resolved, archived`);
+        const memories = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
+        return memories.length ? lines(ctx, memories).join('\n') : 'No memories.';
+      },
+    },
+    {
+      name: 'resolve',
+      description: 'Mark a memory resolved (a blocker that no longer blocks, a question answered). It stays findable.',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      run: async (args) => {
+        const m = await editMemory(context(), text(args, 'id', true), { status: 'resolved' });
+        return `resolved ${m.namespace}:${m.object.slice(0, 7)}:${m.key.slice(0, 10)}`;
+      },
+    },
+    {
+      name: 'forget',
+      description: 'Remove a memory that is wrong or no longer wanted. It leaves a tombstone, so a teammate\'s copy does not bring it back. Prefer resolve for what was true once.',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      run: async (args) => {
+        const m = await forgetMemory(context(), text(args, 'id', true));
+        return `forgot ${m.namespace}:${m.object.slice(0, 7)}:${m.key.slice(0, 10)}`;
+      },
+    },
+    {
+      name: 'blame',
+      description:
+        'The memories behind lines of a file: git blame finds the commits that wrote them, and this lists the memories on those commits, each with the lines it explains. ' +
+        'Use it before editing code, to learn why those lines are the way they are.',
+      inputSchema: {
+        type: 'object',
+        properties: { file: { type: 'string', description: 'Path of the file, from the repository root or absolute' }, line: { type: 'integer', minimum: 1 }, end_line: { type: 'integer', minimum: 1 } },
+        required: ['file'],
+      },
+      run: async (args) => {
+        const ctx = context();
+        const line = count(args, 'line');
+        const end = count(args, 'end_line');
+        const r = await blameMemories(ctx, `${text(args, 'file', true)}${line ? `:${line}${end ? `,${end}` : ''}` : ''}`);
+        if (r.entries.length === 0) return `No memories on the ${r.commits} commit(s) behind those lines.`;
+        return r.entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n');
+      },
+    },
+  ];
+}
