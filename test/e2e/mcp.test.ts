@@ -14,7 +14,9 @@ interface Reply {
 /** A client: sends one line at a time and waits for the reply with its id. */
 function client(cwd: string, env: NodeJS.ProcessEnv) {
   const child: ChildProcessWithoutNullStreams = spawn('git', ['mem', 'mcp'], { cwd, env });
-  onTestFinished(() => child.kill());
+  onTestFinished(() => {
+    child.kill();
+  });
   let buffered = '';
   const waiting = new Map<number | null, (r: Reply) => void>();
   child.stdout.setEncoding('utf8');

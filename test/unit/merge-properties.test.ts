@@ -9,24 +9,13 @@ import { mergeNoteTexts } from '../../src/core/merge.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
 import { redact } from '../../src/core/redact.ts';
+import { prng } from '../helpers/prng.ts';
 
 const NS = 'decisions';
 const OBJ = 'c0ffee'.padEnd(40, '0');
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function gen(seed: number) {
-  const r = rng(seed);
+  const r = prng(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(r() * list.length)]!;
   const int = (n: number) => Math.floor(r() * n);
   const words = ['index', 'cache', 'merge', 'naïve', '日本語', 'emoji 🚀', 'a: b', '#hash', "it's", '"quoted"', '---', '- item', 'key: value', '[x]', '{y}'];
