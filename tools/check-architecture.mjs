@@ -78,6 +78,8 @@ for (const f of files) {
   graph.set(f, targets);
   if (/node:child_process/.test(text) && !['stores', 'io'].includes(from)) note(`${rel(f)} spawns`, rel(f));
   if (/\[\s*'config'\s*,/.test(text) && from !== 'stores') note(`${rel(f)} reads git config`, rel(f));
+  // Git's command lines are written in stores/git, which names what each call is for.
+  if (/\bgit\.(?:run|exec|buffer)\(\s*\[/.test(text) && !['stores', 'io'].includes(from)) note(`${rel(f)} builds git command lines`, rel(f));
 }
 
 // Cycles between modules (type imports included: they tie the modules' meaning together too).

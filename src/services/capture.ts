@@ -11,6 +11,7 @@ import type { AppContext } from '../context.ts';
 import { changedPaths } from '../stores/git/changes.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
+import { resolveCommit } from '../stores/git/history.ts';
 
 export interface CaptureInput {
   namespace: string;
@@ -40,9 +41,9 @@ export interface CaptureResult {
 /** The commit to attach to; in a repository with no commits yet, the empty tree (git notes can annotate any object). */
 export function resolveTarget(repo: Repo, rev?: string): string {
   if (rev) {
-    const r = repo.git.exec(['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`]);
-    if (r.status !== 0) throw new NotFoundError(`no such commit: ${rev}`);
-    return r.stdout.toString('utf8').trim();
+    const commit = resolveCommit(repo, rev);
+    if (!commit) throw new NotFoundError(`no such commit: ${rev}`);
+    return commit;
   }
   return repo.head ?? writeObject(repo, 'tree', Buffer.alloc(0));
 }

@@ -10,6 +10,7 @@ import type { AppContext } from '../context.ts';
 import { HOOK_EVENTS, type HookEvent } from '../core/hook-events.ts';
 import { selfCommand } from '../io/self.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
+import { worktreeTop } from '../stores/git/repo.ts';
 
 export const SCOPES = ['project', 'local', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -46,7 +47,7 @@ export function hookCommandLine(event: HookEvent): string {
 
 export function settingsFile(ctx: AppContext, scope: Scope): string {
   if (scope === 'user') return path.join(ctx.env.HOME || os.homedir(), '.claude', 'settings.json');
-  const top = ctx.repo.git.exec(['rev-parse', '--show-toplevel']).stdout.toString('utf8').trim();
+  const top = worktreeTop(ctx.repo);
   if (!top) throw new UsageError('project and local scopes need a working tree; use --scope user');
   return path.join(top, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }

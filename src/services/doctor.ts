@@ -23,6 +23,7 @@ import { probeIndex } from '../stores/index/index-probe.ts';
 import { sameTips, TermIndex } from '../stores/index/term-index.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
+import { remoteNames } from '../stores/git/remotes.ts';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
@@ -185,7 +186,7 @@ function checkConfig(ctx: AppContext, checks: Check[]): void {
     else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
   }
 
-  const remotes = git.run(['remote']).split('\n').filter(Boolean);
+  const remotes = remoteNames(git);
   if (remotes.length === 0) checks.push({ id: 'fetch-refspec', status: 'info', message: 'no remotes: memories stay in this clone', fix: 'git remote add origin <url>, then git mem init' });
   for (const remote of remotes) {
     const spec = fetchRefspec({ spec: remote, name: remote });

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { GitMemError } from '../core/errors.ts';
 import type { Repo } from '../stores/git/repo.ts';
+import { gitPath } from '../stores/git/repo.ts';
 
 export const GIT_HOOKS = ['post-rewrite', 'post-merge'] as const;
 const MARKER = '# git-mem hook:';
@@ -34,7 +35,7 @@ export function hookScript(name: string): string {
 }
 
 export function hooksDir(repo: Repo): string {
-  return repo.git.run(['rev-parse', '--path-format=absolute', '--git-path', 'hooks']).trim();
+  return gitPath(repo, 'hooks');
 }
 
 export interface GitHookState {

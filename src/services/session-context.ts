@@ -7,6 +7,8 @@ import type { AppContext } from '../context.ts';
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
+import { commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
+import { currentBranch } from '../stores/git/remotes.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
 
@@ -21,9 +23,8 @@ async function related(ctx: AppContext, query: string, namespaces: string[], lim
 
 /** Branch name and recent commit subjects: what the session is probably about. */
 function workTopic(ctx: AppContext): string {
-  const git = ctx.repo.git;
-  const branch = git.exec(['symbolic-ref', '-q', '--short', 'HEAD']).stdout.toString('utf8').trim();
-  const subjects = ctx.repo.head ? git.exec(['log', '-5', '--format=%s', ctx.repo.head]).stdout.toString('utf8') : '';
+  const branch = currentBranch(ctx.repo.git);
+  const subjects = recentSubjects(ctx.repo, 5).join('\n');
   return `${branch.replace(/[/_-]+/g, ' ')} ${subjects}`.replace(/\b(?:main|master|feature|fix|wip)\b/gi, ' ');
 }
 
@@ -74,8 +75,7 @@ export async function fileMemories(ctx: AppContext, file: string, sessionId: str
   const index = await ctx.termIndex();
   // Bounded by age: a file few commits touched would otherwise walk the whole history.
   const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
-  const log = ctx.repo.git.exec(['log', '--format=%H', '-n', '30', `--since=${since}`, '--', file]);
-  const commits = log.status === 0 ? log.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+  const commits = commitsChangingFile(ctx.repo, file, 30, since);
   const attached = commits.length ? index.list({ objects: commits, statuses: ['active'], limit: 10 }) : [];
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.

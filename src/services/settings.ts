@@ -7,6 +7,7 @@ import { type NamespaceInfo, resolveNamespaces } from '../core/namespaces.ts';
 import path from 'node:path';
 import { DEFAULT_MODEL_URL } from '../stores/embed/model-files.ts';
 import type { Git } from '../stores/git/git.ts';
+import { configAndIdentities } from '../stores/git/config.ts';
 
 export interface Settings {
   namespaces: NamespaceInfo[];
@@ -162,7 +163,7 @@ export function resolveSetting<K extends SettingName>(name: K, config: ReadonlyM
 /** Settings from `git var -l` run by `git` (in a repository: its config too; outside one: the global config). */
 export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Settings {
   const config = new Map<string, string[]>();
-  for (const line of git.exec(['var', '-l']).stdout.toString('utf8').split('\n')) {
+  for (const line of configAndIdentities(git).split('\n')) {
     const eq = line.indexOf('=');
     if (eq <= 0) continue;
     const key = line.slice(0, eq);

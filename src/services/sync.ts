@@ -9,6 +9,7 @@ import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { sha1Hex } from '../core/hash.ts';
 import type { AppContext } from '../context.ts';
 import { addConfigValue, configValues } from '../stores/git/config.ts';
+import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from '../stores/git/remotes.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { installGitHooks } from './git-hooks.ts';
 import { reanchor } from './reanchor.ts';
@@ -31,9 +32,8 @@ export function fetchRefspec(remote: Remote): string {
   return `+${MEM_GLOB}:${trackingPrefix(remote)}*`;
 }
 
-/** Remotes whose names cannot pass for git options (a name starting with `-`, from a hostile config, is left out). */
 function configuredRemotes(repo: Repo): string[] {
-  return repo.git.run(['remote']).split('\n').filter((r) => r && !r.startsWith('-'));
+  return remoteNames(repo.git);
 }
 
 /** The remote to use: the one named, else the current branch's upstream remote, else `origin`. */
@@ -45,7 +45,7 @@ export function resolveRemote(repo: Repo, spec?: string): Remote {
     if (/[/:]/.test(spec)) return { spec, name: `url-${sha1Hex(spec).slice(0, 10)}` };
     throw new UsageError(`no remote named '${spec}'`, remotes.length ? `remotes: ${remotes.join(', ')}` : 'add one with git remote add');
   }
-  const branch = repo.git.exec(['symbolic-ref', '-q', '--short', 'HEAD']).stdout.toString('utf8').trim();
+  const branch = currentBranch(repo.git);
   const upstream = branch ? (configValues(repo.git, `branch.${branch}.remote`).at(-1) ?? '') : '';
   const name = upstream && upstream !== '.' && remotes.includes(upstream) ? upstream : 'origin';
   if (!remotes.includes(name)) throw new UsageError(`no remote '${name}' to sync with`, 'add one with git remote add, or name it');
@@ -71,17 +71,12 @@ function gitFailure(action: string, remote: Remote, stderr: string): GitMemError
 }
 
 export function fetchMemories(ctx: AppContext, remote: Remote, timeoutMs?: number): void {
-  const r = ctx.repo.git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', remote.spec, fetchRefspec(remote)], { timeoutMs });
+  const r = fetchRefs(ctx.repo.git, remote.spec, fetchRefspec(remote), timeoutMs);
   if (r.status !== 0) throw gitFailure('fetch from', remote, r.stderr);
 }
 
 function tips(repo: Repo, prefix: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const line of repo.git.run(['for-each-ref', '--format=%(refname) %(objectname)', prefix]).split('\n')) {
-    const [ref, oid] = line.split(' ');
-    if (ref && oid) out.set(ref.slice(prefix.length), oid);
-  }
-  return out;
+  return refTips(repo.git, prefix);
 }
 
 /** Merges every tracking ref of the remote into the local namespace refs. */
@@ -132,11 +127,11 @@ export async function push(ctx: AppContext, remote: Remote): Promise<SyncCounts>
   if (ctx.notes.tips().size === 0) return counts;
   for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
     const outgoing = await countOutgoing(ctx, remote);
-    const r = ctx.repo.git.exec(['push', '--porcelain', '--quiet', '--end-of-options', remote.spec, `${MEM_GLOB}:${MEM_GLOB}`]);
-    const rejected = /^!\t/m.test(r.stdout.toString('utf8'));
+    const r = pushRefs(ctx.repo.git, remote.spec, `${MEM_GLOB}:${MEM_GLOB}`);
+    const rejected = r.rejected;
     if (r.status === 0 && !rejected) {
       // Record what the remote now has, so the next push counts from here.
-      for (const [ns, oid] of ctx.notes.tips()) ctx.repo.git.run(['update-ref', `${trackingPrefix(remote)}${ns}`, oid]);
+      for (const [ns, oid] of ctx.notes.tips()) setRef(ctx.repo.git, `${trackingPrefix(remote)}${ns}`, oid);
       counts.outgoing = outgoing;
       return counts;
     }

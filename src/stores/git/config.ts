@@ -16,3 +16,8 @@ export function configListing(git: Git): string {
   const r = git.exec(['config', '--list', '-z', '--show-scope', '--show-origin']);
   return r.status === 0 ? r.stdout.toString('utf8') : '';
 }
+
+/** `git var -l`: every config value and the author and committer identities, one process (works outside a repository). */
+export function configAndIdentities(git: Git): string {
+  return git.exec(['var', '-l']).stdout.toString('utf8');
+}

@@ -90,3 +90,21 @@ export function refAt(repo: Repo, ref: string, time: number): string | null {
   const commit = r.stdout.toString('utf8').trim();
   return r.status === 0 && commit ? commit : null;
 }
+
+/** The commit a revision names, or null when it names none here. */
+export function resolveCommit(repo: Repo, rev: string): string | null {
+  const r = repo.git.exec(['rev-parse', '--verify', '-q', '--end-of-options', `${rev}^{commit}`]);
+  return r.status === 0 ? r.stdout.toString('utf8').trim() : null;
+}
+
+/** The subjects of the last `n` commits on HEAD. */
+export function recentSubjects(repo: Repo, n: number): string[] {
+  if (!repo.head) return [];
+  return repo.git.exec(['log', `-${n}`, '--format=%s', repo.head]).stdout.toString('utf8').split('\n').filter(Boolean);
+}
+
+/** The newest commits (at most `n`, none older than `since`) that changed a file. */
+export function commitsChangingFile(repo: Repo, file: string, n: number, since: string): string[] {
+  const r = repo.git.exec(['--literal-pathspecs', 'log', '--format=%H', '-n', String(n), `--since=${since}`, '--', file]);
+  return r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+}

@@ -25,3 +25,13 @@ export function openRepo(cwd: string, env: NodeJS.ProcessEnv): Repo {
   const objectsDir = env.GIT_OBJECT_DIRECTORY ? path.resolve(cwd, env.GIT_OBJECT_DIRECTORY) : path.join(commonDir, 'objects');
   return { git, gitDir, commonDir, objectsDir, objectFormat: format === 'sha256' ? 'sha256' : 'sha1', head: r.status === 0 && /^[0-9a-f]+$/.test(head) ? head : null };
 }
+
+/** The top of the working tree, or null in a bare repository. */
+export function worktreeTop(repo: Repo): string | null {
+  return repo.git.exec(['rev-parse', '--show-toplevel']).stdout.toString('utf8').trim() || null;
+}
+
+/** Where git keeps `name` for this repository (`hooks` honours core.hooksPath), as an absolute path. */
+export function gitPath(repo: Repo, name: string): string {
+  return repo.git.run(['rev-parse', '--path-format=absolute', '--git-path', name]).trim();
+}
