@@ -39,9 +39,18 @@ function shellQuote(s: string): string {
   return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `git mem hook <Event>` when git-mem is on a minimal PATH; otherwise this binary's absolute path. */
-export function hookCommandLine(event: HookEvent): string {
-  if (MINIMAL_PATH.some((dir) => fs.existsSync(path.join(dir, 'git-mem')))) return `git mem hook ${event}`;
+/** Whether git-mem is where a session started outside a shell (a GUI) looks for commands. */
+export function onMinimalPath(): boolean {
+  return MINIMAL_PATH.some((dir) => fs.existsSync(path.join(dir, 'git-mem')));
+}
+
+/**
+ * The command a hook runs. In the project's settings, which teams commit,
+ * `git-mem hook <Event>`: no path of one machine. In local or user settings,
+ * the same when git-mem is on a minimal PATH, else this binary's absolute path.
+ */
+export function hookCommandLine(event: HookEvent, scope: Scope): string {
+  if (scope === 'project' || onMinimalPath()) return `git-mem hook ${event}`;
   return `${selfCommand().map(shellQuote).join(' ')} hook ${event}`;
 }
 
@@ -75,8 +84,13 @@ export function mergeHooks(settings: Record<string, unknown>, command: (e: HookE
 
 export interface InstallResult {
   file: string;
+  scope: Scope;
   changed: boolean;
+  /** The events git-mem answers there now. */
+  events: string[];
   hooks: Record<string, unknown>;
+  /** Set when the hooks would not find git-mem in a session started outside a shell. */
+  warning?: string;
 }
 
 export function installClaudeHooks(ctx: AppContext, scope: Scope, remove: boolean): InstallResult {
@@ -91,12 +105,16 @@ export function installClaudeHooks(ctx: AppContext, scope: Scope, remove: boolea
       throw new GitMemError(`${file} is not valid JSON (${(err as Error).message}); not changing it`);
     }
   }
-  const next = mergeHooks(current, hookCommandLine, remove);
+  const next = mergeHooks(current, (event) => hookCommandLine(event, scope), remove);
   const text = `${JSON.stringify(next, null, 2)}\n`;
   const changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
   if (changed) {
     writeFileAtomic(file, text);
   }
   const ours = Object.fromEntries(Object.entries((next.hooks as Record<string, Group[]>) ?? {}).map(([e, groups]) => [e, groups.filter((g) => g.hooks.some((h) => typeof h.command === 'string' && OURS.test(h.command)))]).filter(([, g]) => (g as Group[]).length));
-  return { file, changed, hooks: ours };
+  const warning =
+    !remove && scope === 'project' && !onMinimalPath()
+      ? `git-mem is not in ${MINIMAL_PATH.join(':')}, where a Claude Code session started outside a shell looks; install it there (PREFIX=/usr/local make install), or use --scope local to write this machine's path instead`
+      : undefined;
+  return { file, scope, changed, events: HOOK_EVENTS.filter((e) => e in ours), hooks: ours, ...(warning ? { warning } : {}) };
 }

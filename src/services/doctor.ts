@@ -316,7 +316,8 @@ function installedHooks(settings: unknown): InstalledHook[] {
 /** What a hook command runs: the git-mem executable it names, or null when it goes through `git mem` (PATH). */
 function hookTarget(command: string): string | null {
   const words = shellWords(command);
-  if (words[0] === 'git' && words[1] === 'mem') return null;
+  // Found through PATH when the hook runs: `git mem hook X` or `git-mem hook X`.
+  if ((words[0] === 'git' && words[1] === 'mem') || words[0] === 'git-mem') return null;
   return words[0] ?? null;
 }
 
@@ -350,11 +351,11 @@ function checkClaude(ctx: AppContext, checks: Check[]): void {
       const target = hookTarget(h.command);
       const event = normalizeEvent(h.event);
       if (target === null) {
-        if (!MINIMAL_PATH.some((d) => fs.existsSync(path.join(d, 'git-mem')))) problems.push(`${h.event} runs \`git mem\`, but git-mem is not in ${MINIMAL_PATH.join(':')}, where a session started outside a shell looks`);
+        if (!MINIMAL_PATH.some((d) => fs.existsSync(path.join(d, 'git-mem')))) problems.push(`${h.event} runs git-mem from PATH, but git-mem is not in ${MINIMAL_PATH.join(':')}, where a session started outside a shell looks`);
       } else if (!isExecutable(target)) {
         problems.push(`${h.event} runs ${target}, which does not exist or is not executable`);
         fail = true;
-      } else if (event && h.command !== hookCommandLine(event as HookEvent) && realpath(target) !== realpath(selfCommand()[0]!)) {
+      } else if (event && h.command !== hookCommandLine(event as HookEvent, scope) && realpath(target) !== realpath(selfCommand()[0]!)) {
         problems.push(`${h.event} runs ${target}, not this git-mem (${selfCommand()[0]})`);
       }
     }

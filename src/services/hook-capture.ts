@@ -95,23 +95,37 @@ export async function captureSignals(ctx: AppContext, signals: readonly Signal[]
   }
   if (fresh.length === 0) return { captured: [], skipped };
 
+  // Claimed for this session before writing: the same hook registered twice runs in parallel, and
+  // the twin that finds a claim (or the memory already stored under it) leaves it, silently.
+  const claimed = updateSession(ctx.repo.commonDir, options.sessionId, (s) => {
+    const mine = fresh.filter((c) => !s.captured.includes(c.hash));
+    s.captured = [...s.captured, ...mine.map((c) => c.hash)];
+    return mine;
+  });
+  if (claimed.length === 0) return { captured: [], skipped };
   const object = resolveTarget(ctx.repo);
   const captured: HookCapture[] = [];
   const byNamespace = new Map<string, Memory[]>();
   const paths = recordedPaths(ctx.repo, object);
   const explicitKeys = new Set<string>();
-  for (const { signal } of fresh) {
+  for (const { signal } of claimed) {
     const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths }, object);
     if (explicit(signal)) explicitKeys.add(memory.key);
     byNamespace.set(memory.namespace, [...(byNamespace.get(memory.namespace) ?? []), memory]);
   }
   const duplicate = (existing: Memory, m: Memory) => (explicitKeys.has(m.key) ? existing.namespace === m.namespace && sameWords(existing.summary, m.summary) : sameMemory(existing, m));
-  for (const [ns, memories] of byNamespace) {
-    const written = appendMemories(ctx, ns, memories, `capture (${options.event}) ${memories.map(formatId).join(' ')}`, duplicate);
-    captured.push(...written.map((memory) => ({ id: formatId(memory), memory })));
+  try {
+    for (const [ns, memories] of byNamespace) {
+      const written = appendMemories(ctx, ns, memories, `capture (${options.event}) ${memories.map(formatId).join(' ')}`, duplicate);
+      captured.push(...written.map((memory) => ({ id: formatId(memory), memory })));
+    }
+  } catch (err) {
+    // Not written: released, so a later event of the session may capture them.
+    const unwritten = new Set(claimed.filter((c) => !captured.some((m) => m.memory.summary === c.signal.summary)).map((c) => c.hash));
+    updateSession(ctx.repo.commonDir, options.sessionId, (s) => {
+      s.captured = s.captured.filter((h) => !unwritten.has(h));
+    });
+    throw err;
   }
-  updateSession(ctx.repo.commonDir, options.sessionId, (s) => {
-    s.captured = [...new Set([...s.captured, ...fresh.map((c) => c.hash)])];
-  });
   return { captured, skipped };
 }

@@ -123,7 +123,13 @@ describe('git mem doctor', () => {
   it('checks the Claude Code hooks: installed, complete, and pointing at an existing git-mem', () => {
     const { box, repo } = healthyRepo();
     memOk(repo, box.env, ['init', '--claude']);
+    // The project's settings run git-mem from PATH; here it is not where a GUI-started session looks.
+    expect(byId(doctor(repo, box.env).checks, 'claude-hooks')[0]).toMatchObject({ status: 'warn', message: expect.stringMatching(/git-mem from PATH, but git-mem is not in \/usr\/local\/bin/) });
+    memOk(repo, box.env, ['init', '--claude', '--remove']);
+    memOk(repo, box.env, ['init', '--claude', '--scope', 'local']);
     expect(byId(doctor(repo, box.env).checks, 'claude-hooks')[0]).toMatchObject({ status: 'ok' });
+    memOk(repo, box.env, ['init', '--claude', '--scope', 'local', '--remove']);
+    memOk(repo, box.env, ['init', '--claude']);
 
     const file = path.join(repo, '.claude/settings.json');
     const settings = JSON.parse(fs.readFileSync(file, 'utf8'));

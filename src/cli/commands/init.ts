@@ -44,8 +44,10 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
     handler: async (argv) => {
       if (argv.claude) {
         const r = installClaudeHooks(ctx, argv.scope, argv.remove);
+        if (r.warning) ctx.io.err(`git-mem: ${r.warning}`);
         if (argv.json) ctx.io.out(json(r));
-        else ctx.io.out(`${r.changed ? (argv.remove ? 'removed git-mem hooks from' : 'installed git-mem hooks in') : 'unchanged:'} ${r.file}${argv.remove ? '' : `\n${json({ hooks: r.hooks })}`}`);
+        else if (argv.remove) ctx.io.out(`${r.changed ? 'removed git-mem hooks from' : 'no git-mem hooks in'} ${r.file}`);
+        else ctx.io.out(`${r.changed ? 'installed git-mem hooks in' : 'unchanged:'} ${r.file} (${r.scope}): ${r.events.join(', ')}`);
         return;
       }
       const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'] });

@@ -154,8 +154,9 @@ describe('Claude Code sessions: captures', () => {
       // The file's memory reaches the model once, even when two PostToolUse hooks answer.
       const after = textAfterToolResult(w.api.main[1]!.body, toolIds(w, 0)[0]!);
       expect(after.split('Ref updates use compare-and-swap')).toHaveLength(2);
-      // The client runs an identical handler from several settings files once, a plugin's copy separately.
-      const copies = plugin ? 2 : 1;
+      // The client runs an identical handler from several settings files once, a plugin's copy separately;
+      // project settings name git-mem by PATH (teams commit them), local settings by this machine's path: two handlers.
+      const copies = 2;
       // Both SessionStart copies run, but the memory context reaches the model once.
       expect(blocks(requestText(w.api.main[0]!.body), 'memory_context')).toHaveLength(1);
       expect(hookRuns(entries, 'Stop')).toHaveLength(copies);
