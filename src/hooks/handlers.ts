@@ -16,13 +16,9 @@ import { selfCommand } from '../io/self.ts';
 import { updateSession } from '../services/session-state.ts';
 import { readCurrentTurnText, readTranscriptText } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
+import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
 
-export interface HookInput {
-  event: HookEvent;
-  sessionId: string;
-  raw: Record<string, unknown>;
-}
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -75,15 +71,15 @@ function firstReply(ctx: AppContext, input: HookInput, key: string): boolean {
 
 /** Parallel duplicates of one event arrive within moments: a 10-second bucket tells them apart from a later event. */
 function eventKey(ctx: AppContext, input: HookInput, detail: string): string {
-  return `${input.event}:${detail}:${str(input.raw.prompt_id) || Math.floor(ctx.now().getTime() / 10_000)}`;
+  return `${input.event}:${detail}:${input.promptId || Math.floor(ctx.now().getTime() / 10_000)}`;
 }
 
 /** How long SessionStart waits for the remote when mem.hooks.pullOnStart is set (Claude Code allows it far more). */
 export const PULL_ON_START_MS = 3000;
 
-async function sessionStart(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
-  if (!firstReply(ctx, input, eventKey(ctx, input, str(input.raw.source)))) return null;
-  if (ctx.settings.pullOnStart && str(input.raw.source) !== 'compact') {
+async function sessionStart(ctx: AppContext, input: Extract<HookInput, { event: 'SessionStart' }>): Promise<HookReply | null> {
+  if (!firstReply(ctx, input, eventKey(ctx, input, input.source))) return null;
+  if (ctx.settings.pullOnStart && input.source !== 'compact') {
     // Teammates' memories first; an unreachable or slow remote costs at most PULL_ON_START_MS and a line on stderr.
     try {
       const { pull, resolveRemote } = await import('../services/sync.ts');
@@ -95,9 +91,9 @@ async function sessionStart(ctx: AppContext, input: HookInput): Promise<HookRepl
   return { additionalContext: await sessionStartContext(ctx) };
 }
 
-async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { event: 'UserPromptSubmit' }>): Promise<HookReply | null> {
   // A pasted log can be megabytes: the end of it is what the user just wrote.
-  const prompt = str(input.raw.prompt).slice(-SCAN_MAX);
+  const prompt = input.prompt.slice(-SCAN_MAX);
   const signals = detectSignals(prompt);
   const recallAsked = wantsRecall(prompt);
   // The common case, nothing to do, touches neither the repository nor the index.
@@ -130,9 +126,9 @@ async function userPromptSubmit(ctx: AppContext, input: HookInput): Promise<Hook
 
 const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-async function postToolUse(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
-  const tool = str(input.raw.tool_name);
-  const toolInput = (input.raw.tool_input ?? {}) as Record<string, unknown>;
+async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUse' }>): Promise<HookReply | null> {
+  const tool = input.toolName;
+  const toolInput = input.toolInput;
   if (FILE_TOOLS.has(tool)) {
     const file = str(toolInput.file_path) || str(toolInput.notebook_path);
     if (!file) return null;
@@ -144,10 +140,10 @@ async function postToolUse(ctx: AppContext, input: HookInput): Promise<HookReply
 }
 
 /** A failed Bash command (Claude Code reports it as PostToolUseFailure, with `error`): a learning candidate when the signal is strong. */
-async function postToolUseFailure(_ctx: AppContext, input: HookInput): Promise<HookReply | null> {
-  if (str(input.raw.tool_name) !== 'Bash' || input.raw.is_interrupt === true) return null;
-  const response = (input.raw.tool_response ?? {}) as Record<string, unknown>;
-  const output = [str(input.raw.error), str(response.stderr), str(response.stdout)].join('\n');
+async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUseFailure' }>): Promise<HookReply | null> {
+  if (input.toolName !== 'Bash' || input.isInterrupt) return null;
+  const response = input.toolResponse;
+  const output = [input.error, str(response.stderr), str(response.stdout)].join('\n');
   // A strong signal in what the command printed (e.g. "blocked by", "turns out") is worth suggesting.
   const strong = detectSignals(output).find((s) => s.confidence >= 0.85);
   if (!strong) return null;
@@ -155,16 +151,16 @@ async function postToolUseFailure(_ctx: AppContext, input: HookInput): Promise<H
 }
 
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
-  const text = readTranscriptText(str(input.raw.transcript_path));
+  const text = readTranscriptText(input.transcriptPath);
   if (text && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event })).captured);
   return null; // PreCompact accepts no output
 }
 
-async function stop(ctx: AppContext, input: HookInput): Promise<HookReply | null> {
+async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }>): Promise<HookReply | null> {
   // The whole turn: a marker written before a tool call is not in the last message. The last
   // message itself may not be in the transcript yet when Stop fires.
-  const message = str(input.raw.last_assistant_message);
-  const turn = readCurrentTurnText(str(input.raw.transcript_path));
+  const message = input.lastAssistantMessage;
+  const turn = readCurrentTurnText(input.transcriptPath);
   const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
   const signals = text ? autoSignals(text, ctx) : [];
   if (!signals.length || !ctx.settings.autoCapture) return null;
@@ -202,7 +198,8 @@ async function sessionEnd(ctx: AppContext): Promise<null> {
   return null;
 }
 
-export const HANDLERS: Record<HookEvent, (ctx: AppContext, input: HookInput) => Promise<HookReply | null>> = {
+/** Each event's handler takes that event's input. */
+export const HANDLERS: { [E in HookEvent]: (ctx: AppContext, input: Extract<HookInput, { event: E }>) => Promise<HookReply | null> } = {
   SessionStart: sessionStart,
   UserPromptSubmit: userPromptSubmit,
   PostToolUse: postToolUse,

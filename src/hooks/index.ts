@@ -9,6 +9,8 @@ import type { Io } from '../io/io.ts';
 import { HOOK_EVENTS, normalizeEvent } from '../core/hook-events.ts';
 import { HANDLERS } from './handlers.ts';
 import { renderReply } from './output.ts';
+import { type HookInput, parseHookInput } from './input.ts';
+import type { HookReply } from './output.ts';
 import { readHookInput } from './stdin.ts';
 
 export async function runHook(eventName: string | undefined, io: Io, env: NodeJS.ProcessEnv, now: () => Date): Promise<void> {
@@ -18,11 +20,11 @@ export async function runHook(eventName: string | undefined, io: Io, env: NodeJS
     return;
   }
   try {
-    const raw = await readHookInput(process.stdin);
-    const cwd = typeof raw.cwd === 'string' && fs.existsSync(raw.cwd) ? raw.cwd : process.cwd();
-    const sessionId = typeof raw.session_id === 'string' ? raw.session_id : 'unknown';
+    const input = parseHookInput(event, await readHookInput(process.stdin));
+    const cwd = input.cwd && fs.existsSync(input.cwd) ? input.cwd : process.cwd();
     const ctx = new AppContext(cwd, env, io, now);
-    const reply = await HANDLERS[event](ctx, { event, sessionId, raw });
+    const handler = HANDLERS[event] as (ctx: AppContext, input: HookInput) => Promise<HookReply | null>;
+    const reply = await handler(ctx, input);
     const text = renderReply(event, reply);
     if (text) io.out(text);
   } catch (err) {

@@ -117,6 +117,15 @@ describe('capture suggestions', () => {
     expect(JSON.parse(s.stdout).hookSpecificOutput.additionalContext).not.toMatch(/capture decisions '\[/);
   });
 
+  it('a field of the wrong type is named in one line on stderr, and the hook still exits 0', () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    const r = mem(dir, box.env, ['hook', 'UserPromptSubmit'], { input: JSON.stringify({ session_id: 's', cwd: dir, prompt: 42 }) });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim()).toBe("git-mem hook UserPromptSubmit: 'prompt' must be a string, not number");
+  });
+
   it('an unknown event names every event, PostToolUseFailure included', () => {
     const box = sandbox();
     const dir = makeRepo(box);

@@ -108,3 +108,19 @@ describe('hook plumbing', () => {
     expect(mergeHooks({}, cmd, true)).toEqual({});
   });
 });
+
+import { parseHookInput } from '../../src/hooks/input.ts';
+
+describe('parseHookInput', () => {
+  it('types each event, with defaults for what is absent', () => {
+    expect(parseHookInput('UserPromptSubmit', { session_id: 's', prompt: 'hi', cwd: '/x', extra: 1 })).toEqual({ event: 'UserPromptSubmit', sessionId: 's', cwd: '/x', transcriptPath: '', promptId: '', prompt: 'hi' });
+    expect(parseHookInput('PostToolUseFailure', { tool_name: 'Bash' })).toMatchObject({ event: 'PostToolUseFailure', sessionId: 'unknown', toolName: 'Bash', error: '', isInterrupt: false, toolResponse: {} });
+    expect(parseHookInput('PostToolUse', { tool_input: { file_path: 'a' } })).toMatchObject({ toolName: '', toolInput: { file_path: 'a' } });
+  });
+
+  it('names the first field of the wrong type, in one line', () => {
+    expect(() => parseHookInput('UserPromptSubmit', { prompt: 42 })).toThrow("'prompt' must be a string, not number");
+    expect(() => parseHookInput('PostToolUse', { tool_input: ['x'] })).toThrow("'tool_input' must be an object, not an array");
+    expect(() => parseHookInput('Stop', { session_id: {} })).toThrow("'session_id' must be a string, not object");
+  });
+});
