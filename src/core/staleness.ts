@@ -5,8 +5,10 @@
  */
 
 export interface Stale {
-  /** Commits since the memory's commit that changed its files. */
+  /** Commits since the memory's commit that changed its files (counted among the last MAX_TOUCHING such commits). */
   commits: number;
+  /** The count reached MAX_TOUCHING: there are at least that many. */
+  atLeast?: boolean;
   /** Lines added plus removed in those files between the memory's commit and HEAD. */
   lines: number;
   /** Its files that HEAD no longer has. */
@@ -27,7 +29,10 @@ export interface TouchingCommit {
   paths: readonly string[];
 }
 
-/** Null when the memory's files are as its commit left them. */
+/** Commits since are counted among at most this many of the newest commits that touched the files: enough to tell, bounded in time. */
+export const MAX_TOUCHING = 500;
+
+/** Null when the memory's files are as its commit left them. `touching`: the newest commits touching any of the files, at most MAX_TOUCHING. */
 export function staleness(paths: readonly string[], since: { commit: string; time: number }, changes: readonly FileChange[], touching: readonly TouchingCommit[]): Stale | null {
   const mine = new Set(paths);
   let lines = 0;
@@ -39,13 +44,15 @@ export function staleness(paths: readonly string[], since: { commit: string; tim
   }
   if (lines === 0 && deleted.length === 0) return null;
   const commits = touching.filter((t) => t.commit !== since.commit && t.time >= since.time && t.paths.some((p) => mine.has(p))).length;
-  return { commits: Math.max(commits, 1), lines, deleted: deleted.sort() };
+  // The window ends before the memory's commit: more commits lie beyond it.
+  const atLeast = touching.length >= MAX_TOUCHING && (touching.at(-1)?.time ?? 0) > since.time;
+  return { commits: Math.max(commits, 1), ...(atLeast ? { atLeast } : {}), lines, deleted: deleted.sort() };
 }
 
 /** `3 commits, 41 lines since` or `file deleted`: what a person (or an agent) reads. */
 export function describeStale(s: Stale): string {
   if (s.deleted.length) return `${s.deleted.length === 1 ? `${s.deleted[0]} deleted` : `${s.deleted.length} files deleted`} since`;
-  return `${s.commits} ${s.commits === 1 ? 'commit' : 'commits'}, ${s.lines} ${s.lines === 1 ? 'line' : 'lines'} since`;
+  return `${s.commits}${s.atLeast ? '+' : ''} ${s.commits === 1 && !s.atLeast ? 'commit' : 'commits'}, ${s.lines} ${s.lines === 1 ? 'line' : 'lines'} since`;
 }
 
 /**

@@ -60,10 +60,10 @@ export function changesSince(repo: Repo, head: string, commits: readonly string[
   return parseDiffBlocks(r.stdout.toString('utf8'), head);
 }
 
-/** Commits on HEAD's history since `since` (s) that changed any of `paths`, with the ones they changed (one `git log`). */
-export function commitsTouching(repo: Repo, paths: readonly string[], since: number): TouchingCommit[] {
+/** The newest commits on HEAD's history (at most `max`, none before `since`, in s) that changed any of `paths`, with the ones they changed (one `git log`). */
+export function commitsTouching(repo: Repo, paths: readonly string[], since: number, max: number): TouchingCommit[] {
   if (paths.length === 0 || !repo.head) return [];
-  const r = repo.git.exec(['-c', 'core.quotePath=false', '--literal-pathspecs', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, 'HEAD', '--', ...paths]);
+  const r = repo.git.exec(['-c', 'core.quotePath=false', '--literal-pathspecs', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, `--max-count=${max}`, 'HEAD', '--', ...paths]);
   if (r.status !== 0) return [];
   return r.stdout
     .toString('utf8')
