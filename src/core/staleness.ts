@@ -5,7 +5,7 @@
  */
 
 export interface Stale {
-  /** Commits since the memory's commit that changed its files (counted among the last MAX_TOUCHING such commits). */
+  /** Commits since the memory's commit that changed its files (counted among HEAD's newest MAX_TOUCHING commits). */
   commits: number;
   /** The count reached MAX_TOUCHING: there are at least that many. */
   atLeast?: boolean;
@@ -29,10 +29,10 @@ export interface TouchingCommit {
   paths: readonly string[];
 }
 
-/** Commits since are counted among at most this many of the newest commits that touched the files: enough to tell, bounded in time. */
-export const MAX_TOUCHING = 500;
+/** Commits since are counted among at most this many of HEAD's newest commits: enough to tell, and bounded in time whatever the history. */
+export const MAX_TOUCHING = 300;
 
-/** Null when the memory's files are as its commit left them. `touching`: the newest commits touching any of the files, at most MAX_TOUCHING. */
+/** Null when the memory's files are as its commit left them. `touching`: HEAD's newest commits (at most MAX_TOUCHING) with the files each changed. */
 export function staleness(paths: readonly string[], since: { commit: string; time: number }, changes: readonly FileChange[], touching: readonly TouchingCommit[]): Stale | null {
   const mine = new Set(paths);
   let lines = 0;

@@ -12,7 +12,7 @@ import { MAX_TOUCHING, type Stale, staleness } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { changedPaths } from '../stores/git/changes.ts';
-import { changesSince, commitsTouching } from '../stores/git/history.ts';
+import { changesSince, recentChanges } from '../stores/git/history.ts';
 import { readFacts } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
@@ -56,7 +56,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     // Only memories whose files differ need the commits since counted: one git log, back to the oldest of them.
     const changed = todo.filter((m) => facts.get(m.object)?.type === 'commit' && staleness(pathsOf(m), { commit: m.object, time: 0 }, diffs.get(m.object) ?? [], []));
     const oldest = Math.min(...changed.map((m) => facts.get(m.object)!.time));
-    const touching = changed.length ? commitsTouching(repo, [...new Set(changed.flatMap(pathsOf))], oldest, MAX_TOUCHING) : [];
+    const touching = changed.length ? recentChanges(repo, oldest, MAX_TOUCHING) : [];
     for (const m of todo) {
       const f = facts.get(m.object);
       if (f?.type !== 'commit') continue;

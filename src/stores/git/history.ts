@@ -60,10 +60,14 @@ export function changesSince(repo: Repo, head: string, commits: readonly string[
   return parseDiffBlocks(r.stdout.toString('utf8'), head);
 }
 
-/** The newest commits on HEAD's history (at most `max`, none before `since`, in s) that changed any of `paths`, with the ones they changed (one `git log`). */
-export function commitsTouching(repo: Repo, paths: readonly string[], since: number, max: number): TouchingCommit[] {
-  if (paths.length === 0 || !repo.head) return [];
-  const r = repo.git.exec(['-c', 'core.quotePath=false', '--literal-pathspecs', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, `--max-count=${max}`, 'HEAD', '--', ...paths]);
+/**
+ * HEAD's newest commits (at most `max`, none before `since`, in s) with the
+ * files each changed (one `git log`, not limited by path: path limiting
+ * walks the whole history when the files changed long ago).
+ */
+export function recentChanges(repo: Repo, since: number, max: number): TouchingCommit[] {
+  if (!repo.head) return [];
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, `--max-count=${max}`, 'HEAD', '--']);
   if (r.status !== 0) return [];
   return r.stdout
     .toString('utf8')
