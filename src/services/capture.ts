@@ -7,7 +7,10 @@ import { redactMemory } from '../core/memory-redaction.ts';
 import { type Redaction, redact } from '../core/redact.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings'>;
 import { changedPaths } from '../stores/git/changes.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -56,7 +59,7 @@ export function newKey(): string {
  * Applies mem.secrets to one text: redact (default) replaces each secret with
  * [REDACTED:<type>]; block refuses the capture; warn keeps the text (reported).
  */
-export function cleaner(ctx: AppContext): (text: string) => Redaction {
+export function cleaner(ctx: Pick<Deps, 'settings'>): (text: string) => Redaction {
   const { secrets, secretsAllow } = ctx.settings;
   return (text) => {
     const r = redact(text, { allow: secretsAllow });
@@ -73,12 +76,12 @@ export function cleaner(ctx: AppContext): (text: string) => Redaction {
  * under mem.secrets), the summary cut to size after that. Every path that
  * writes a memory (capture, hooks, edit, import) passes through here.
  */
-export function sealMemory(ctx: AppContext, memory: Memory): { memory: Memory; found: string[] } {
+export function sealMemory(ctx: Pick<Deps, 'settings'>, memory: Memory): { memory: Memory; found: string[] } {
   return redactMemory(memory, cleaner(ctx));
 }
 
 /** Builds the memory from validated input, redacted (the settings decide the secrets policy and author). */
-export function buildMemory(ctx: AppContext, input: CaptureInput, object: string): CaptureResult {
+export function buildMemory(ctx: CaptureDeps, input: CaptureInput, object: string): CaptureResult {
   const namespace = checkNamespace(input.namespace, ctx.settings.namespaces);
   const status: Status = input.status ? checkStatus(input.status) : 'active';
   const now = ctx.now();
@@ -110,7 +113,7 @@ export function recordedPaths(repo: Repo, object: string): string[] | undefined 
   return paths?.length ? paths : undefined;
 }
 
-export function captureMemory(ctx: AppContext, input: CaptureInput): CaptureResult {
+export function captureMemory(ctx: CaptureDeps, input: CaptureInput): CaptureResult {
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
@@ -126,7 +129,7 @@ export function captureMemory(ctx: AppContext, input: CaptureInput): CaptureResu
  * writers of the same memory leave one copy. Returns the memories written.
  */
 export function appendMemories(
-  ctx: AppContext,
+  ctx: CaptureDeps,
   namespace: string,
   memories: readonly Memory[],
   message: string,
@@ -136,7 +139,7 @@ export function appendMemories(
 }
 
 /** appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none). */
-export function appendAll(ctx: AppContext, memories: readonly Memory[], message: string, isDuplicate?: (existing: Memory, candidate: Memory) => boolean): Memory[] {
+export function appendAll(ctx: CaptureDeps, memories: readonly Memory[], message: string, isDuplicate?: (existing: Memory, candidate: Memory) => boolean): Memory[] {
   const namespaces = [...new Set(memories.map((m) => m.namespace))];
   const written = new Map<string, Memory[]>();
   ctx.notes.updateAll(

@@ -6,7 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GitMemError, UsageError } from '../core/errors.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
 import { HOOK_EVENTS, type HookEvent } from '../core/hook-events.ts';
 import { selfCommand } from '../io/self.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
@@ -54,7 +57,7 @@ export function hookCommandLine(event: HookEvent, scope: Scope): string {
   return `${selfCommand().map(shellQuote).join(' ')} hook ${event}`;
 }
 
-export function settingsFile(ctx: AppContext, scope: Scope): string {
+export function settingsFile(ctx: ClaudeSettingsDeps, scope: Scope): string {
   if (scope === 'user') return path.join(ctx.env.HOME || os.homedir(), '.claude', 'settings.json');
   const top = worktreeTop(ctx.repo);
   if (!top) throw new UsageError('project and local scopes need a working tree; use --scope user');
@@ -93,7 +96,7 @@ export interface InstallResult {
   warning?: string;
 }
 
-export function installClaudeHooks(ctx: AppContext, scope: Scope, remove: boolean): InstallResult {
+export function installClaudeHooks(ctx: ClaudeSettingsDeps, scope: Scope, remove: boolean): InstallResult {
   const file = settingsFile(ctx, scope);
   let current: Record<string, unknown> = {};
   if (fs.existsSync(file)) {

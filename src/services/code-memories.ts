@@ -7,7 +7,10 @@
 import { formatRange, lineRanges, parseBlameTarget } from '../core/blame.ts';
 import { UsageError } from '../core/errors.ts';
 import type { Memory } from '../core/memory.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type CodeMemoriesDeps = Pick<Deps, 'repo' | 'termIndex'>;
 import { blameLines, commitsInRange, defaultRange } from '../stores/git/history.ts';
 import type { TermIndex } from '../stores/index/term-index.ts';
 
@@ -35,7 +38,7 @@ export interface BlameResult {
   entries: BlameEntry[];
 }
 
-export async function blameMemories(ctx: AppContext, target: string): Promise<BlameResult> {
+export async function blameMemories(ctx: CodeMemoriesDeps, target: string): Promise<BlameResult> {
   const t = parseBlameTarget(target);
   if (!t) throw new UsageError(`'${target}' is not <file>[:<line>[,<line>]]`);
   const lines = blameLines(ctx.repo, t.file, t.from, t.to);
@@ -66,7 +69,7 @@ export interface LogResult {
   commits: LogEntry[];
 }
 
-export async function branchLog(ctx: AppContext, range?: string): Promise<LogResult> {
+export async function branchLog(ctx: CodeMemoriesDeps, range?: string): Promise<LogResult> {
   const chosen = range ?? defaultRange(ctx.repo);
   if (!chosen) throw new UsageError('on the default branch with no upstream: name a range, e.g. git mem log main~10..HEAD');
   const commits = commitsInRange(ctx.repo, chosen);

@@ -9,7 +9,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type DoctorDeps = Deps;
 import { gitHookStates } from './git-hooks.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
@@ -114,7 +117,7 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-function checkGit(ctx: AppContext): Check {
+function checkGit(ctx: DoctorDeps): Check {
   const r = new Git(ctx.cwd, ctx.env).exec(['--version']);
   const m = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(r.stdout.toString('utf8'));
   if (r.status !== 0 || !m) return { id: 'git', status: 'fail', message: 'git --version failed', fix: 'install git and put it on PATH' };
@@ -125,7 +128,7 @@ function checkGit(ctx: AppContext): Check {
     : { id: 'git', status: 'fail', message: `git ${text} is older than ${MIN_GIT.join('.')}`, fix: `install git ${MIN_GIT.join('.')} or newer` };
 }
 
-function checkPath(ctx: AppContext): Check {
+function checkPath(ctx: DoctorDeps): Check {
   const self = selfCommand();
   const compiled = self.length === 1;
   const found = findOnPath(ctx.env);
@@ -148,7 +151,7 @@ function checkPath(ctx: AppContext): Check {
   };
 }
 
-function checkNotes(ctx: AppContext, checks: Check[]): void {
+function checkNotes(ctx: DoctorDeps, checks: Check[]): void {
   const git = ctx.repo.git;
   const known = new Set(ctx.settings.namespaces.map((n) => n.name));
   const refs = git
@@ -175,7 +178,7 @@ function checkNotes(ctx: AppContext, checks: Check[]): void {
 }
 
 
-function checkConfig(ctx: AppContext, checks: Check[]): void {
+function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
   const git = ctx.repo.git;
   const glob = `${NOTES_REF_PREFIX}*`;
   if (configValues(git, 'notes.rewriteRef').includes(glob)) checks.push({ id: 'rewrite-ref', status: 'ok', message: `notes.rewriteRef includes ${glob}: memories follow their commits through amend and rebase` });
@@ -200,7 +203,7 @@ function checkConfig(ctx: AppContext, checks: Check[]): void {
   }
 }
 
-async function checkIndex(ctx: AppContext, checks: Check[]): Promise<void> {
+async function checkIndex(ctx: DoctorDeps, checks: Check[]): Promise<void> {
   const file = ctx.indexFile;
   const probe = await probeIndex(file);
   if (!probe.exists && !probe.error) checks.push({ id: 'index', status: 'info', message: `no index yet at ${file}; the first command that reads memories builds it`, fix: 'git mem index' });
@@ -232,7 +235,7 @@ async function checkIndex(ctx: AppContext, checks: Check[]): Promise<void> {
 }
 
 /** The term index lexical recall reads: a cache rebuilt on demand, so nothing here is worse than info. */
-function checkTermIndex(ctx: AppContext, checks: Check[]): void {
+function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
   const file = ctx.termIndexFile;
   if (!fs.existsSync(file)) {
     checks.push({ id: 'term-index', status: 'info', message: `no term index yet at ${file}; the first recall builds it`, fix: 'git mem index' });
@@ -260,7 +263,7 @@ function ageMs(p: string): number {
   }
 }
 
-function checkLocks(ctx: AppContext, checks: Check[]): void {
+function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
   const memDir = path.dirname(ctx.indexFile);
   const locks = [`${ctx.indexFile}.lock`];
   try {
@@ -286,7 +289,7 @@ function checkLocks(ctx: AppContext, checks: Check[]): void {
   }
 }
 
-function checkModel(ctx: AppContext, checks: Check[]): void {
+function checkModel(ctx: DoctorDeps, checks: Check[]): void {
   const m = modelStatus(ctx);
   if (m.state === 'ready') checks.push({ id: 'model', status: 'ok', message: `embedding model ready${m.location ? ` at ${m.location}` : ''}` });
   else if (m.state === 'missing') checks.push({ id: 'model', status: 'info', message: `embedding model not found${m.location ? ` at ${m.location}` : ''}: ${m.detail}` });
@@ -321,7 +324,7 @@ function hookTarget(command: string): string | null {
   return words[0] ?? null;
 }
 
-function checkClaude(ctx: AppContext, checks: Check[]): void {
+function checkClaude(ctx: DoctorDeps, checks: Check[]): void {
   let any = false;
   for (const scope of SCOPES as readonly Scope[]) {
     let file: string;
@@ -366,7 +369,7 @@ function checkClaude(ctx: AppContext, checks: Check[]): void {
   if (!any) checks.push({ id: 'claude-hooks', status: 'info', message: 'Claude Code hooks are not installed', fix: 'git mem init --claude (project), --scope local or --scope user' });
 }
 
-export async function runDoctor(ctx: AppContext): Promise<DoctorReport> {
+export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
   const checks: Check[] = [checkGit(ctx), checkPath(ctx)];
   let inRepo = true;
   try {

@@ -9,7 +9,12 @@
 import { sha1Hex } from '../core/hash.ts';
 import { formatId, type Memory } from '../core/memory.ts';
 import { normalizeForNovelty, type Signal } from '../core/signals.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+import type { CaptureDeps } from './capture.ts';
+import type { RecallDeps } from './recall.ts';
+
+/** What this file's services use. */
+export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
 import { appendMemories, buildMemory, recordedPaths, resolveTarget } from './capture.ts';
 import { recall } from './recall.ts';
 import { updateSession } from './session-state.ts';
@@ -46,7 +51,7 @@ export function sameMemory(a: Memory, b: Memory): boolean {
 }
 
 /** The stored memory this signal repeats, if any. */
-async function storedAs(ctx: AppContext, signal: Signal): Promise<Memory | undefined> {
+async function storedAs(ctx: HookCaptureDeps, signal: Signal): Promise<Memory | undefined> {
   try {
     const { hits } = await recall(ctx, { query: signal.summary, namespaces: [signal.namespace], limit: 5, mode: 'lexical' });
     const same = explicit(signal) ? (m: Memory) => sameWords(m.summary, signal.summary) : (m: Memory) => similarity(m.summary, signal.summary) >= SIMILAR;
@@ -67,7 +72,7 @@ export interface HookCaptureResult {
   skipped: Array<{ summary: string; reason: string }>;
 }
 
-export async function captureSignals(ctx: AppContext, signals: readonly Signal[], options: { sessionId: string; event: string }): Promise<HookCaptureResult> {
+export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Signal[], options: { sessionId: string; event: string }): Promise<HookCaptureResult> {
   const skipped: HookCaptureResult['skipped'] = [];
   const known = new Set(ctx.settings.namespaces.map((n) => n.name));
   const candidates: Array<{ signal: Signal; hash: string }> = [];

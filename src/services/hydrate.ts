@@ -8,7 +8,11 @@
 import { UsageError } from '../core/errors.ts';
 import { parseCommit } from '../core/commit.ts';
 import type { Memory } from '../core/memory.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+import type { MemoriesDeps } from './memories.ts';
+
+/** What this file's services use. */
+export type HydrateDeps = Pick<Deps, 'repo'> & MemoriesDeps;
 import { hashObject, readBatch } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { findMemory } from './memories.ts';
@@ -138,7 +142,7 @@ function readFiles(repo: Repo, changes: ReturnType<typeof changedFiles>, maxByte
   });
 }
 
-export async function hydrate(ctx: AppContext, idText: string, options: HydrateOptions = {}): Promise<Hydrated> {
+export async function hydrate(ctx: HydrateDeps, idText: string, options: HydrateOptions = {}): Promise<Hydrated> {
   const level = options.level ?? 'full';
   if (!HYDRATE_LEVELS.includes(level)) throw new UsageError(`unknown level '${level}'; valid: ${HYDRATE_LEVELS.join(', ')}`);
   const maxFiles = checkLimit(options.maxFiles, DEFAULT_MAX_FILES, 'max-files');
@@ -147,7 +151,7 @@ export async function hydrate(ctx: AppContext, idText: string, options: HydrateO
 }
 
 /** Hydrates a memory already in hand (recall --level files). */
-export function hydrateMemory(ctx: AppContext, memory: Memory, options: Required<HydrateOptions>): Hydrated {
+export function hydrateMemory(ctx: HydrateDeps, memory: Memory, options: Required<HydrateOptions>): Hydrated {
   const { level, maxFiles, maxBytes } = options;
   const repo = ctx.repo;
   const short = memory.object.slice(0, 7);

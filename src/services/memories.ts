@@ -6,11 +6,14 @@ import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
 import { canonicalTime } from '../core/time.ts';
 import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type MemoriesDeps = Pick<Deps, 'index' | 'notes' | 'now' | 'settings' | 'termIndex'>;
 import type { ListFilter } from '../stores/index/filter.ts';
 import { sealMemory } from './capture.ts';
 
-export async function findMemory(ctx: AppContext, idText: string): Promise<Memory> {
+export async function findMemory(ctx: MemoriesDeps, idText: string): Promise<Memory> {
   const query = parseIdQuery(idText);
   if (!query) throw new UsageError(`'${idText}' is not a memory id; expected <namespace>:<commit>:<key> or a key prefix of 4+ hex digits`);
   const index = await ctx.index();
@@ -21,11 +24,11 @@ export async function findMemory(ctx: AppContext, idText: string): Promise<Memor
   return found[0]!;
 }
 
-export async function listMemories(ctx: AppContext, filter: ListFilter): Promise<Memory[]> {
+export async function listMemories(ctx: MemoriesDeps, filter: ListFilter): Promise<Memory[]> {
   return (await ctx.termIndex()).list(filter);
 }
 
-export async function namespaceCounts(ctx: AppContext): Promise<Array<NamespaceInfo & { count: number }>> {
+export async function namespaceCounts(ctx: MemoriesDeps): Promise<Array<NamespaceInfo & { count: number }>> {
   const counts = (await ctx.termIndex()).counts();
   const known = ctx.settings.namespaces.map((n) => ({ ...n, count: counts.get(n.name) ?? 0 }));
   // Namespaces found in notes but not configured here are still shown: nothing is hidden.
@@ -49,7 +52,7 @@ export interface MemoryEdit {
  * and returns the new document, which replaces the memory's document in each
  * note; other documents keep their exact bytes. Returns that newest revision.
  */
-async function rewriteEverywhere(ctx: AppContext, target: Memory, replacement: (m: Memory) => string, message: string): Promise<Memory> {
+async function rewriteEverywhere(ctx: MemoriesDeps, target: Memory, replacement: (m: Memory) => string, message: string): Promise<Memory> {
   const copies = (await ctx.index()).copiesOf(target.namespace, target.key);
   const objects = copies.length ? copies : [target.object];
   let base: Memory | undefined;
@@ -80,7 +83,7 @@ async function rewriteEverywhere(ctx: AppContext, target: Memory, replacement: (
   return base ?? target;
 }
 
-export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEdit): Promise<Memory> {
+export async function editMemory(ctx: MemoriesDeps, idText: string, edit: MemoryEdit): Promise<Memory> {
   const target = await findMemory(ctx, idText);
   const summary = edit.summary !== undefined ? checkSummary(edit.summary, edit.forceTruncate) : undefined;
   const body = edit.body !== undefined ? checkBody(edit.body) : undefined;
@@ -109,7 +112,7 @@ export async function editMemory(ctx: AppContext, idText: string, edit: MemoryEd
   return { ...result, object: target.object };
 }
 
-export async function forgetMemory(ctx: AppContext, idText: string): Promise<Memory> {
+export async function forgetMemory(ctx: MemoriesDeps, idText: string): Promise<Memory> {
   const target = await findMemory(ctx, idText);
   await rewriteEverywhere(
     ctx,

@@ -2,7 +2,10 @@
  * The embedding model's state, for `git mem doctor` and `git mem stats`:
  * where the model is and whether it is complete, without loading or fetching it.
  */
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type ModelStatusDeps = Deps;
 import { describeModel } from './model.ts';
 
 export interface ModelStatus {
@@ -13,6 +16,6 @@ export interface ModelStatus {
   location: string | null;
 }
 
-export function modelStatus(ctx: AppContext): ModelStatus {
+export function modelStatus(ctx: ModelStatusDeps): ModelStatus {
   return describeModel(ctx);
 }

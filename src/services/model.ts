@@ -6,7 +6,10 @@
  * (false: never fetch on first use), mem.modelUrl / GIT_MEM_MODEL_URL (a mirror).
  */
 import path from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'repo' | 'settings'>;
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { progressBar } from '../io/progress.ts';
 import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
@@ -24,7 +27,7 @@ export interface ModelConfig {
 }
 
 /** The model settings, from the one table of settings (services/settings.ts). */
-export function readModelConfig(ctx: AppContext): ModelConfig {
+export function readModelConfig(ctx: ModelDeps): ModelConfig {
   const s = ctx.settings;
   return { ...(s.modelPath ? { modelPath: s.modelPath } : {}), download: s.modelDownload, url: s.modelUrl };
 }
@@ -36,7 +39,7 @@ export interface ModelLocation {
   cacheDir: string;
 }
 
-export function locateModel(ctx: AppContext): ModelLocation {
+export function locateModel(ctx: ModelDeps): ModelLocation {
   const config = readModelConfig(ctx);
   const dir = config.modelPath?.dir ?? cachedModelDir(ctx.env);
   return { config, source: config.modelPath?.source ?? 'cache', state: inspectModel(dir), cacheDir: cacheRoot(ctx.env) };
@@ -51,7 +54,7 @@ const PULL = { connectMs: 15_000, stallMs: 30_000 };
  * Fetches the default model into the cache. Errors are DownloadError with one
  * line; a failure is recorded so that automatic attempts pause for an hour.
  */
-export async function pullModel(ctx: AppContext, loc: ModelLocation, options: { auto?: boolean; onStart?: () => void } = {}): Promise<{ bytes: number; dir: string }> {
+export async function pullModel(ctx: ModelDeps, loc: ModelLocation, options: { auto?: boolean; onStart?: () => void } = {}): Promise<{ bytes: number; dir: string }> {
   const dir = cachedModelDir(ctx.env);
   const bar = progressBar(ctx.io, `fetching ${DEFAULT_MODEL}`, 'KiB');
   try {
@@ -80,7 +83,7 @@ export type EmbedderResult = { embedder: Embedder & { timings: LoadTimings }; in
  * `download`, a missing default model is fetched first when the settings allow
  * it and no attempt failed within the hour; hooks never pass it.
  */
-export async function openEmbedder(ctx: AppContext, options: { download?: boolean; threads?: number } = {}): Promise<EmbedderResult> {
+export async function openEmbedder(ctx: ModelDeps, options: { download?: boolean; threads?: number } = {}): Promise<EmbedderResult> {
   const location = locateModel(ctx);
   const { config, state } = location;
   if (!state.complete) {
@@ -143,7 +146,7 @@ export interface ModelStatus {
   check?: { ok: true; runtimeMs: number; tokenizerMs: number; sessionMs: number; embedMs: number } | { ok: false; error: string };
 }
 
-export async function modelStatus(ctx: AppContext, options: { check?: boolean } = {}): Promise<ModelStatus> {
+export async function modelStatus(ctx: ModelDeps, options: { check?: boolean } = {}): Promise<ModelStatus> {
   const loc = locateModel(ctx);
   let info: ModelInfo | null = null;
   if (loc.state.complete) {
@@ -190,7 +193,7 @@ export async function modelStatus(ctx: AppContext, options: { check?: boolean } 
 }
 
 /** Null outside a repository. */
-async function vectorCoverage(ctx: AppContext, modelId: string): Promise<ModelStatus['vectors'] | null> {
+async function vectorCoverage(ctx: ModelDeps, modelId: string): Promise<ModelStatus['vectors'] | null> {
   try {
     void ctx.repo;
   } catch {
@@ -214,7 +217,7 @@ export interface EmbedReport {
 }
 
 /** `git mem model embed`: a vector for every current memory now, with no time budget; drops vectors of memories gone or changed. */
-export async function embedAll(ctx: AppContext, progress?: (done: number, total: number) => void): Promise<EmbedReport> {
+export async function embedAll(ctx: ModelDeps, progress?: (done: number, total: number) => void): Promise<EmbedReport> {
   const index = await ctx.index();
   const opened = await openEmbedder(ctx);
   if (!('embedder' in opened)) throw new GitMemError(opened.notice, 'git mem model pull, or set mem.modelPath');
@@ -231,7 +234,7 @@ export async function embedAll(ctx: AppContext, progress?: (done: number, total:
  * status --check` loads it); "not-configured": the default model is not in the
  * cache (recall fetches it on first use where it may).
  */
-export function describeModel(ctx: AppContext): { state: 'ready' | 'missing' | 'not-configured'; detail: string; location: string | null } {
+export function describeModel(ctx: ModelDeps): { state: 'ready' | 'missing' | 'not-configured'; detail: string; location: string | null } {
   const loc = locateModel(ctx);
   const where = loc.source === 'cache' ? 'cache' : loc.source;
   if (loc.state.complete) return { state: 'ready', detail: `${loc.source === 'cache' ? DEFAULT_MODEL : path.basename(loc.state.dir)} (${where}, ${(loc.state.bytes / 1024 / 1024).toFixed(1)} MB)`, location: loc.state.dir };

@@ -15,7 +15,10 @@ import { formatId } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type ReanchorDeps = Pick<Deps, 'index' | 'notes' | 'repo'>;
 import { changedPaths, patchIds } from '../stores/git/changes.ts';
 import { readBatch } from '../stores/git/objects.ts';
 import { placeObjects } from '../stores/git/reachability.ts';
@@ -49,7 +52,7 @@ interface Group {
   memory: boolean;
 }
 
-function groupDocuments(docs: ReturnType<Awaited<ReturnType<AppContext['index']>>['documents']>): Map<string, Group> {
+function groupDocuments(docs: ReturnType<Awaited<ReturnType<ReanchorDeps['index']>>['documents']>): Map<string, Group> {
   const groups = new Map<string, Group>();
   for (const d of docs) {
     const id = `${d.namespace}:${d.key}`;
@@ -66,7 +69,7 @@ function groupDocuments(docs: ReturnType<Awaited<ReturnType<AppContext['index']>
 }
 
 /** Live commits an orphan's change may have landed on, with what matching needs of them. */
-function findCandidates(ctx: AppContext, orphans: readonly string[], placed: Map<string, Placement>): { candidates: Candidate[]; withPaths: () => void } {
+function findCandidates(ctx: ReanchorDeps, orphans: readonly string[], placed: Map<string, Placement>): { candidates: Candidate[]; withPaths: () => void } {
   const repo = ctx.repo;
   const existing = orphans.filter((o) => placed.get(o)?.reach === 'unreachable');
   const args = ['rev-list', `--max-count=${MAX_CANDIDATES}`, '--stdin', '--branches', '--remotes'];
@@ -91,7 +94,7 @@ function findCandidates(ctx: AppContext, orphans: readonly string[], placed: Map
 }
 
 /** What is known of each orphaned commit: its patch-id, subject and files while it exists, else its memories' recorded files. */
-function describeOrphans(ctx: AppContext, objects: readonly string[], placed: Map<string, Placement>, groups: readonly Group[]): Orphan[] {
+function describeOrphans(ctx: ReanchorDeps, objects: readonly string[], placed: Map<string, Placement>, groups: readonly Group[]): Orphan[] {
   const existing = objects.filter((o) => placed.get(o)?.reach === 'unreachable');
   const ids = patchIds(ctx.repo, existing);
   const paths = changedPaths(ctx.repo, existing);
@@ -111,7 +114,7 @@ function describeOrphans(ctx: AppContext, objects: readonly string[], placed: Ma
   });
 }
 
-export async function reanchor(ctx: AppContext, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
+export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
   const result: ReanchorResult = { moved: [], unmatched: [], dryRun: Boolean(options.dryRun) };
   const index = await ctx.index();
   const groups = groupDocuments(index.documents());
@@ -166,7 +169,7 @@ export async function reanchor(ctx: AppContext, options: { dryRun?: boolean } = 
  * target note gets the newest revision (or tombstone) found among all copies,
  * every orphaned note loses the memory (and the note goes when nothing is left).
  */
-function applyMoves(ctx: AppContext, namespace: string, moves: readonly ReanchorMove[]): void {
+function applyMoves(ctx: ReanchorDeps, namespace: string, moves: readonly ReanchorMove[]): void {
   const objects = [...new Set(moves.flatMap((m) => [...m.from, ...m.to]))];
   ctx.notes.update(namespace, objects, (current) => {
     const notes = new Map<string, NoteDoc[]>();

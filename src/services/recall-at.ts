@@ -11,14 +11,17 @@ import { notesRef } from '../core/namespaces.ts';
 import { parseNote } from '../core/note-format.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { parseDateArg } from '../core/time.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type RecallAtDeps = Pick<Deps, 'notes' | 'now' | 'repo'>;
 import { commitTime, refAt } from '../stores/git/history.ts';
 import { buildTermIndex } from '../stores/index/term-index-build.ts';
 import { TermIndex } from '../stores/index/term-index.ts';
 import { DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from './recall.ts';
 
 /** `at`: a revision (its commit's time) or a date (2026-01-31, an ISO time, an age like 2w). Seconds since the epoch. */
-export function resolveAt(ctx: AppContext, at: string): number {
+export function resolveAt(ctx: RecallAtDeps, at: string): number {
   const fromCommit = commitTime(ctx.repo, at);
   if (fromCommit !== null) return fromCommit;
   const date = parseDateArg(at, ctx.now());
@@ -27,7 +30,7 @@ export function resolveAt(ctx: AppContext, at: string): number {
 }
 
 /** The current memories as the notes refs held them at `time` (s). */
-export function memoriesAt(ctx: AppContext, time: number): Memory[] {
+export function memoriesAt(ctx: RecallAtDeps, time: number): Memory[] {
   const byKey = new Map<string, KeyedDoc[]>();
   for (const ns of ctx.notes.tips().keys()) {
     const commit = refAt(ctx.repo, notesRef(ns), time);
@@ -48,7 +51,7 @@ export function memoriesAt(ctx: AppContext, time: number): Memory[] {
   });
 }
 
-export function recallAt(ctx: AppContext, options: RecallOptions & { at: string }): RecallResult {
+export function recallAt(ctx: RecallAtDeps, options: RecallOptions & { at: string }): RecallResult {
   const query = buildLexicalQuery(options.query);
   if (!query) throw new UsageError('the query has no words to search for');
   const memories = memoriesAt(ctx, resolveAt(ctx, options.at));

@@ -13,7 +13,11 @@ import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import type { Memory, Status } from '../core/memory.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { onHeadHistory, type Reach, reachWeight } from '../core/anchor.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+import type { ModelDeps } from './model.ts';
+
+/** What this file's services use. */
+export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings' | 'termIndex'> & ModelDeps;
 import { placementsOf } from './anchors.ts';
 import type { RecallMode } from './settings.ts';
 import { tracePhase } from '../io/trace.ts';
@@ -75,7 +79,7 @@ export interface RecallResult {
  * branch holds (core/anchor.ts reachWeight); `branch` keeps HEAD's history only.
  */
 /** True the first time `what` happens in this repository (a marker file in the git common dir). */
-function firstTimeHere(ctx: AppContext, what: string): boolean {
+function firstTimeHere(ctx: RecallDeps, what: string): boolean {
   const marker = path.join(ctx.repo.commonDir, 'mem', `said-${what}`);
   if (fs.existsSync(marker)) return false;
   try {
@@ -87,7 +91,7 @@ function firstTimeHere(ctx: AppContext, what: string): boolean {
   return true;
 }
 
-export async function recall(ctx: AppContext, options: RecallOptions): Promise<RecallResult> {
+export async function recall(ctx: RecallDeps, options: RecallOptions): Promise<RecallResult> {
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
   // A few more than asked, so that a match on HEAD's history just below the cut can move up.
@@ -103,7 +107,7 @@ export async function recall(ctx: AppContext, options: RecallOptions): Promise<R
   return { ...result, hits };
 }
 
-async function rank(ctx: AppContext, options: RecallOptions, limit: number): Promise<RecallResult> {
+async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Promise<RecallResult> {
   const query = buildLexicalQuery(options.query);
   if (!query) throw new UsageError('the query has no words to search for');
   const requested = options.mode ?? ctx.settings.recallMode;

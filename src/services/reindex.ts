@@ -1,5 +1,8 @@
 /** `git mem index`: bring the index up to date now (or rebuild it from the notes) and say what it holds. */
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type ReindexDeps = Pick<Deps, 'index' | 'indexFile'>;
 
 export interface IndexReport {
   file: string;
@@ -14,7 +17,7 @@ export interface IndexReport {
   tombstones: number;
 }
 
-export async function refreshIndex(ctx: AppContext, options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): Promise<IndexReport> {
+export async function refreshIndex(ctx: ReindexDeps, options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): Promise<IndexReport> {
   const index = await ctx.index({ rebuild: options.rebuild, progress: options.progress });
   // The term index too: it may be missing or stale while the index itself is current.
   index.termIndex();

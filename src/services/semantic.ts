@@ -5,7 +5,10 @@
  * model (in batches, within a time budget), and stores them for next time.
  */
 import path from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type SemanticDeps = Pick<Deps, 'indexFile'>;
 import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
@@ -18,7 +21,7 @@ export const EMBED_BUDGET_MS = 5000;
 /** Memories read and embedded per step (texts read from the index, then embedded and queued). */
 const STEP = 64;
 
-export function vectorsFile(ctx: AppContext): string {
+export function vectorsFile(ctx: SemanticDeps): string {
   return path.join(path.dirname(ctx.indexFile), 'vectors.sqlite');
 }
 
@@ -39,7 +42,7 @@ type Candidate = { id: number; key: string; hash: string };
  * persists them; returns the vectors by candidate and what was done.
  */
 export async function backfill(
-  ctx: AppContext,
+  ctx: SemanticDeps,
   index: MemoryIndex,
   embedder: Embedder,
   candidates: Candidate[],
@@ -77,7 +80,7 @@ export interface SemanticRanking {
 
 /** Candidates most similar to the query, best first, at most `limit`. */
 export async function semanticRank(
-  ctx: AppContext,
+  ctx: SemanticDeps,
   index: MemoryIndex,
   embedder: Embedder,
   query: string,

@@ -3,7 +3,11 @@ import path from 'node:path';
 import { buildMemoryContext } from '../core/memory-context.ts';
 import type { Memory } from '../core/memory.ts';
 import { canonicalTime } from '../core/time.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+import type { RecallDeps } from './recall.ts';
+
+/** What this file's services use. */
+export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'termIndex'> & RecallDeps;
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
@@ -12,7 +16,7 @@ import { currentBranch } from '../stores/git/remotes.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
 
-async function related(ctx: AppContext, query: string, namespaces: string[], limit: number): Promise<Memory[]> {
+async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number): Promise<Memory[]> {
   if (!query.trim()) return [];
   try {
     return (await recall(ctx, { query, namespaces, limit, mode: 'lexical' })).hits.map((h) => h.memory);
@@ -22,13 +26,13 @@ async function related(ctx: AppContext, query: string, namespaces: string[], lim
 }
 
 /** Branch name and recent commit subjects: what the session is probably about. */
-function workTopic(ctx: AppContext): string {
+function workTopic(ctx: SessionContextDeps): string {
   const branch = currentBranch(ctx.repo.git);
   const subjects = recentSubjects(ctx.repo, 5).join('\n');
   return `${branch.replace(/[/_-]+/g, ' ')} ${subjects}`.replace(/\b(?:main|master|feature|fix|wip)\b/gi, ' ');
 }
 
-export async function sessionStartContext(ctx: AppContext): Promise<string> {
+export async function sessionStartContext(ctx: SessionContextDeps): Promise<string> {
   const index = await ctx.termIndex();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
@@ -71,7 +75,7 @@ export function pathQuery(file: string): string {
 }
 
 /** Memories about a file: attached to commits that touched it, or matching its path; each at most once per session. */
-export async function fileMemories(ctx: AppContext, file: string, sessionId: string, limit = 3): Promise<Memory[]> {
+export async function fileMemories(ctx: SessionContextDeps, file: string, sessionId: string, limit = 3): Promise<Memory[]> {
   const index = await ctx.termIndex();
   // Bounded by age: a file few commits touched would otherwise walk the whole history.
   const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();

@@ -3,7 +3,10 @@
  * when they were captured (per week), and the state of the index and model.
  */
 import fs from 'node:fs';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type StatsDeps = Deps;
 import { STATUSES, type Status } from '../core/memory.ts';
 import { type ModelStatus, modelStatus } from './model-status.ts';
 
@@ -73,7 +76,7 @@ export function countMemories(memories: ReadonlyArray<{ namespace: string; statu
   };
 }
 
-export async function memoryStats(ctx: AppContext, weeks: number): Promise<StatsReport> {
+export async function memoryStats(ctx: StatsDeps, weeks: number): Promise<StatsReport> {
   const index = await ctx.index();
   const s = index.stats();
   let bytes = 0;

@@ -7,7 +7,10 @@ import { GitMemError, UsageError } from '../core/errors.ts';
 import { keyedDocs, mergeNotes } from '../core/merge.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { sha1Hex } from '../core/hash.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+
+/** What this file's services use. */
+export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo'>;
 import { addConfigValue, configValues } from '../stores/git/config.ts';
 import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from '../stores/git/remotes.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -70,7 +73,7 @@ function gitFailure(action: string, remote: Remote, stderr: string): GitMemError
   return new GitMemError(`cannot ${action} ${remote.spec}: ${line.replace(/^(fatal|error): /, '')}`);
 }
 
-export function fetchMemories(ctx: AppContext, remote: Remote, timeoutMs?: number): void {
+export function fetchMemories(ctx: SyncDeps, remote: Remote, timeoutMs?: number): void {
   const r = fetchRefs(ctx.repo.git, remote.spec, fetchRefspec(remote), timeoutMs);
   if (r.status !== 0) throw gitFailure('fetch from', remote, r.stderr);
 }
@@ -80,7 +83,7 @@ function tips(repo: Repo, prefix: string): Map<string, string> {
 }
 
 /** Merges every tracking ref of the remote into the local namespace refs. */
-export function mergeTracking(ctx: AppContext, remote: Remote): SyncCounts {
+export function mergeTracking(ctx: SyncDeps, remote: Remote): SyncCounts {
   const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
   for (const [ns, theirs] of tips(ctx.repo, trackingPrefix(remote))) {
     const outcome = ctx.notes.merge(ns, theirs, (object, ours, their) => mergeNotes(ns, object, ours, their), `merge ${remote.name} into ${NOTES_REF_PREFIX}${ns}`);
@@ -91,7 +94,7 @@ export function mergeTracking(ctx: AppContext, remote: Remote): SyncCounts {
   return counts;
 }
 
-export async function pull(ctx: AppContext, remote: Remote, options: { fetch: boolean; timeoutMs?: number }): Promise<SyncCounts> {
+export async function pull(ctx: SyncDeps, remote: Remote, options: { fetch: boolean; timeoutMs?: number }): Promise<SyncCounts> {
   if (options.fetch) fetchMemories(ctx, remote, options.timeoutMs);
   const counts = mergeTracking(ctx, remote);
   await ctx.index(); // bring the index up to date with what came in
@@ -101,7 +104,7 @@ export async function pull(ctx: AppContext, remote: Remote, options: { fetch: bo
 }
 
 /** Memories (and forgets) in the local refs that the remote, as last seen, lacks or has in another revision. */
-async function countOutgoing(ctx: AppContext, remote: Remote): Promise<number> {
+async function countOutgoing(ctx: SyncDeps, remote: Remote): Promise<number> {
   const theirs = tips(ctx.repo, trackingPrefix(remote));
   let n = 0;
   for (const [ns, ours] of ctx.notes.tips()) {
@@ -122,7 +125,7 @@ async function countOutgoing(ctx: AppContext, remote: Remote): Promise<number> {
   return n;
 }
 
-export async function push(ctx: AppContext, remote: Remote): Promise<SyncCounts> {
+export async function push(ctx: SyncDeps, remote: Remote): Promise<SyncCounts> {
   const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
   if (ctx.notes.tips().size === 0) return counts;
   for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
@@ -167,7 +170,7 @@ function ensureConfig(repo: Repo, key: string, value: string): InitStep {
 }
 
 /** Makes the repository ready to share memories; running it twice changes nothing. */
-export function init(ctx: AppContext, options: InitOptions): { remote: string | null; steps: InitStep[] } {
+export function init(ctx: SyncDeps, options: InitOptions): { remote: string | null; steps: InitStep[] } {
   const repo = ctx.repo;
   const steps: InitStep[] = [ensureConfig(repo, 'notes.rewriteRef', MEM_GLOB)];
   if (options.showInLog) steps.push(ensureConfig(repo, 'notes.displayRef', MEM_GLOB));

@@ -10,14 +10,18 @@ import { isStatus, KEY_LENGTH, type Memory, PATHS_MAX } from '../core/memory.ts'
 import { serializeMemory } from '../core/note-format.ts';
 import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
 import { checkBody, checkNamespace, checkSummary } from '../core/validate.ts';
-import type { AppContext } from '../context.ts';
+import type { Deps } from './deps.ts';
+import type { CaptureDeps } from './capture.ts';
+
+/** What this file's services use. */
+export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps;
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { appendAll, sealMemory } from './capture.ts';
 
 export type ExportFormat = 'jsonl' | 'md';
 
-export async function exportMemories(ctx: AppContext, options: { namespaces?: string[]; format: ExportFormat }): Promise<string> {
+export async function exportMemories(ctx: TransferDeps, options: { namespaces?: string[]; format: ExportFormat }): Promise<string> {
   const memories = (await ctx.index()).list({ namespaces: options.namespaces }).reverse(); // oldest first
   if (options.format === 'md') return memories.map(serializeMemory).join('\n\n') + (memories.length ? '\n' : '');
   return memories.map((m) => JSON.stringify(memoryJson(m))).join('\n') + (memories.length ? '\n' : '');
@@ -43,7 +47,7 @@ function contentKey(o: Record<string, unknown>, namespace: string): string {
  * per namespace, the refs moved in one transaction. Lines whose key is already
  * here (as a memory or a tombstone, on any commit) are left alone.
  */
-export async function importMemories(ctx: AppContext, text: string, progress?: (done: number, total: number) => void): Promise<ImportResult> {
+export async function importMemories(ctx: TransferDeps, text: string, progress?: (done: number, total: number) => void): Promise<ImportResult> {
   const now = canonicalTime(ctx.now());
   const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string }> = [];
   text.split('\n').forEach((raw, i) => {

@@ -1,0 +1,32 @@
+/**
+ * What the services are given: each file names the parts it uses
+ * (`Pick<Deps, 'notes' | 'settings'>`), so a service's needs are read from its
+ * signature and a test can hand it just those (test/fakes for the stores).
+ * AppContext (src/context.ts) provides them all, built lazily.
+ */
+import type { Io } from '../io/io.ts';
+import type { NotesStore } from '../stores/git/notes-store.ts';
+import type { Repo } from '../stores/git/repo.ts';
+import type { MemoryIndex, RefreshOptions } from '../stores/index/memory-index.ts';
+import type { TermIndex } from '../stores/index/term-index.ts';
+import type { Settings } from './settings.ts';
+
+export interface Deps {
+  /** Where the command runs, and its environment. */
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Notices and progress (stderr); services print no data. */
+  readonly io: Io;
+  readonly repo: Repo;
+  readonly notes: NotesStore;
+  readonly settings: Settings;
+  /** The cache files, for the services that report on them. */
+  readonly indexFile: string;
+  readonly termIndexFile: string;
+  /** The clock. */
+  now(): Date;
+  /** The SQLite index, caught up with the notes. */
+  index(refresh?: RefreshOptions): Promise<MemoryIndex>;
+  /** The term index (lexical search, listing), caught up with the notes. */
+  termIndex(): Promise<TermIndex>;
+}
