@@ -5,7 +5,7 @@ import type { Settings } from './services/settings.ts';
 import { chooseAnchors } from './services/anchors.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
-import { sameTips, TermIndex } from './stores/index/term-index.ts';
+import { TermIndex } from './stores/index/term-index.ts';
 import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
 import { Git } from './stores/git/git.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
@@ -68,7 +68,7 @@ export class AppContext {
         // The index already open has checked the refs: ask it, with no second look at them.
         if (this.cachedIndex) return (await this.cachedIndex).termIndex();
         const file = TermIndex.read(this.termIndexFile);
-        if (file && sameTips(file.tips, Object.fromEntries(this.notes.tips()))) return file;
+        if (file?.reflects(Object.fromEntries(this.notes.tips()))) return file;
         file?.close();
         return (await this.index()).termIndex();
       })();

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { processAlive } from './processes.ts';
 
-const TEMP = /\.(\d+)\.(?:[0-9a-f]+\.tmp|owner|stale)$/;
+/** `<file>.<pid>[.<hex>].tmp` (written aside), `<lock>.<pid>.owner` and `.stale` (lock handover). */
+const TEMP = /\.(\d+)(?:\.[0-9a-f]+)?\.(?:tmp|owner|stale)$/;
 
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -25,16 +26,20 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   }
 }
 
-/** Removes temporary files that processes no longer running left in `dir` (killed mid-write). */
-export function removeDeadTemps(dir: string): void {
+/** Temporary files that processes no longer running left in `dir` (killed mid-write). */
+export function deadTemps(dir: string): string[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
   } catch {
-    return;
+    return [];
   }
-  for (const name of names) {
+  return names.filter((name) => {
     const pid = Number(TEMP.exec(name)?.[1]);
-    if (pid && pid !== process.pid && !processAlive(pid)) fs.rmSync(path.join(dir, name), { force: true, recursive: true });
-  }
+    return pid && pid !== process.pid && !processAlive(pid);
+  }).map((name) => path.join(dir, name));
+}
+
+export function removeDeadTemps(dir: string): void {
+  for (const p of deadTemps(dir)) fs.rmSync(p, { force: true, recursive: true });
 }

@@ -23,7 +23,10 @@ import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
 import { probeIndex } from '../stores/index/index-probe.ts';
-import { sameTips, TermIndex } from '../stores/index/term-index.ts';
+import { TermIndex } from '../stores/index/term-index.ts';
+import { inspectLock, lockFileFor } from '../stores/index/lock.ts';
+import { deadTemps } from '../io/atomic-write.ts';
+import { sessionLockFiles } from './session-state.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
@@ -48,7 +51,6 @@ export interface DoctorReport {
 /** Oldest git with everything git-mem runs (`rev-parse --path-format=absolute` is 2.31). */
 export const MIN_GIT = [2, 31, 0] as const;
 /** A lock older than this is left over from a crashed process (stores/index/lock.ts takes it over after as long). */
-export const STALE_LOCK_MS = 15_000;
 
 function versionAtLeast(v: readonly number[], min: readonly number[]): boolean {
   for (let i = 0; i < min.length; i++) {
@@ -221,17 +223,7 @@ async function checkIndex(ctx: DoctorDeps, checks: Check[]): Promise<void> {
     );
   }
   checkTermIndex(ctx, checks);
-  const dir = path.dirname(file);
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    // No mem directory yet.
-  }
-  for (const name of names.filter((n) => /^(?:index\.sqlite|terms\.idx)\.\d+\.tmp$/.test(n))) {
-    const p = path.join(dir, name);
-    if (ageMs(p) > STALE_LOCK_MS) checks.push({ id: 'index', status: 'warn', message: `left-over temporary file ${p} from an interrupted index write`, fix: `rm ${p}` });
-  }
+  for (const p of deadTemps(path.dirname(file))) checks.push({ id: 'index', status: 'warn', message: `left-over temporary file ${p} from an interrupted write (the next index write removes it)`, fix: `rm ${p}` });
 }
 
 /** The term index lexical recall reads: a cache rebuilt on demand, so nothing here is worse than info. */
@@ -246,7 +238,7 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
     checks.push({ id: 'term-index', status: 'info', message: `term index ${file} is unreadable or from another version; the next recall rebuilds it`, fix: 'git mem index --rebuild' });
     return;
   }
-  const current = sameTips(terms.tips, Object.fromEntries(ctx.notes.tips()));
+  const current = terms.reflects(Object.fromEntries(ctx.notes.tips()));
   checks.push({
     id: 'term-index',
     status: 'ok',
@@ -255,36 +247,20 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
   });
 }
 
-function ageMs(p: string): number {
-  try {
-    return Date.now() - fs.statSync(p).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
 function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
-  const memDir = path.dirname(ctx.indexFile);
-  const locks = [`${ctx.indexFile}.lock`];
-  try {
-    for (const n of fs.readdirSync(path.join(memDir, 'sessions'))) if (n.endsWith('.lock')) locks.push(path.join(memDir, 'sessions', n));
-  } catch {
-    // No sessions yet.
-  }
-  const stale = locks.filter((p) => fs.existsSync(p) && ageMs(p) > STALE_LOCK_MS);
-  if (stale.length === 0) checks.push({ id: 'locks', status: 'ok', message: 'no stale lock files' });
-  for (const p of stale) {
-    let holder = '';
-    try {
-      holder = fs.readFileSync(p, 'utf8').trim();
-    } catch {
-      // Unreadable: say nothing about the holder.
-    }
+  const locks = [lockFileFor(ctx.indexFile), ...sessionLockFiles(ctx.repo.commonDir)];
+  const stale = locks.flatMap((p) => {
+    const lock = inspectLock(p);
+    return lock?.abandoned ? [{ p, lock }] : [];
+  });
+  if (stale.length === 0) checks.push({ id: 'locks', status: 'ok', message: 'no abandoned lock files' });
+  for (const { p, lock } of stale) {
+    const owner = lock.owner.split(' ')[0];
     checks.push({
       id: 'locks',
       status: 'warn',
-      message: `stale lock ${p} (${Math.round(ageMs(p) / 1000)} s old${/^\d+$/.test(holder) ? `, taken by process ${holder}` : ''})`,
-      fix: `if no git-mem is running: rm ${p}`,
+      message: `abandoned lock ${p} (${Math.round(lock.ageMs / 1000)} s old${owner ? `, left by process ${owner}` : ''}); the next writer takes it over`,
+      fix: `rm ${p}`,
     });
   }
 }

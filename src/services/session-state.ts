@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { acquireLock } from '../stores/index/lock.ts';
+import { acquireLock, lockFileFor } from '../stores/index/lock.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 
 export interface SessionState {
@@ -35,12 +35,22 @@ export function readSession(commonDir: string, sessionId: string): SessionState 
   }
 }
 
+/** The lock files of every session's state (doctor reports abandoned ones). */
+export function sessionLockFiles(commonDir: string): string[] {
+  const dir = path.join(commonDir, 'mem', 'sessions');
+  try {
+    return fs.readdirSync(dir).filter((n) => n.endsWith('.lock')).map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
 /** Applies `change` to the session's state under a lock; returns what `change` returned. */
 export function updateSession<T>(commonDir: string, sessionId: string, change: (state: SessionState) => T): T {
   const file = fileFor(commonDir, sessionId);
   if (!file) return change({ injected: [], captured: [] });
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const release = acquireLock(`${file}.lock`, 2000);
+  const release = acquireLock(lockFileFor(file), 2000);
   try {
     const state = readSession(commonDir, sessionId);
     const result = change(state);

@@ -68,7 +68,7 @@ describe('git mem doctor', () => {
     expect(r.code).toBe(1);
   });
 
-  it('finds stale lock files and left-over temporary files', () => {
+  it('finds abandoned lock files and left-over temporary files', () => {
     const { box, repo } = healthyRepo();
     const memDir = path.join(repo, '.git/mem');
     const old = new Date(Date.now() - 60_000);
@@ -85,7 +85,7 @@ describe('git mem doctor', () => {
     expect(r.code).toBe(1);
     const locks = byId(r.checks, 'locks');
     expect(locks).toHaveLength(2);
-    expect(locks[0]).toMatchObject({ status: 'warn', message: expect.stringMatching(/index\.sqlite\.lock \(\d+ s old, taken by process 4242\)/), fix: expect.stringMatching(/^if no git-mem is running: rm /) });
+    expect(locks[0]).toMatchObject({ status: 'warn', message: expect.stringMatching(/abandoned lock .*index\.sqlite\.lock \(\d+ s old, left by process 4242\)/), fix: expect.stringMatching(/^rm /) });
     expect(locks[1]!.message).toContain('sessions/abc.json.lock');
     expect(byId(r.checks, 'index').some((c) => c.status === 'warn' && c.message.includes('index.sqlite.999.tmp'))).toBe(true);
   });

@@ -4,6 +4,7 @@
  * (`git update-ref <ref> <new> <old>`), redone from fresh state on conflict.
  */
 import { ConflictError, GitError } from '../../core/errors.ts';
+import { sleepSync } from '../../io/processes.ts';
 import { NOTES_REF_PREFIX, notesRef } from '../../core/namespaces.ts';
 import { readObjects, writeObject } from './objects.ts';
 import { editNotesTree, readNotesSnapshot } from './notes-tree.ts';
@@ -54,13 +55,10 @@ const MAX_ATTEMPTS = 80;
 /** What git says when a ref is locked or moved since it was read: try again from fresh state. */
 const CAS_FAILURE = /lock|expected|exists|is at/i;
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /** Randomised, growing pause between attempts, so parallel writers fall out of step. */
 function backoff(attempt: number): void {
-  sleep(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
+  sleepSync(Math.min(50, 2 + attempt * 2) * (0.5 + Math.random()));
 }
 
 /** A request of updateAll: one namespace's notes on some objects, changed by `modify`. */

@@ -5,15 +5,12 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { processAlive } from '../../io/processes.ts';
+import { processAlive, sleepSync } from '../../io/processes.ts';
 
 /** A lock whose owner cannot be checked (another host, an old format) is taken over past this age. */
 const STALE_MS = 15_000;
 const HOST = os.hostname();
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 /** Whether the lock in `file` is abandoned: its owner on this host is gone, or it is older than STALE_MS. */
 function abandoned(file: string): boolean {
@@ -30,6 +27,21 @@ function abandoned(file: string): boolean {
   if (host === HOST && Number.isInteger(owner) && owner > 0) return owner !== process.pid && !processAlive(owner);
   // A lock being written has no content for a moment: only age speaks against it.
   return age > STALE_MS;
+}
+
+/** What is known of a lock file: who holds it, whether it is abandoned, how old it is; null when there is none. */
+export function inspectLock(file: string): { owner: string; abandoned: boolean; ageMs: number } | null {
+  try {
+    const owner = fs.readFileSync(file, 'utf8').trim();
+    return { owner, abandoned: abandoned(file), ageMs: Date.now() - fs.statSync(file).mtimeMs };
+  } catch {
+    return null;
+  }
+}
+
+/** The lock file that guards `file`. */
+export function lockFileFor(file: string): string {
+  return `${file}.lock`;
 }
 
 /** Returns a release function, or null if the lock could not be had within `waitMs`. */
@@ -70,7 +82,7 @@ export function acquireLock(file: string, waitMs: number): (() => void) | null {
         fs.rmSync(mine, { force: true });
         return null;
       }
-      sleep(5 + Math.random() * 10);
+      sleepSync(5 + Math.random() * 10);
     }
   }
 }

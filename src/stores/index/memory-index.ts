@@ -357,7 +357,7 @@ export class MemoryIndex {
 
   /** Whether a term index reflects exactly this index: the same tips, the same row ids. */
   private describes(terms: TermIndex): boolean {
-    return terms.generation === this.meta('generation') && sameTips(terms.tips, this.indexedTips());
+    return terms.generation === this.meta('generation') && terms.reflects(this.indexedTips());
   }
 
   private syncTermIndex(locked: boolean): TermIndex {

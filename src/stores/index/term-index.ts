@@ -160,6 +160,11 @@ export class TermIndex implements PostingsSource {
     }
   }
 
+  /** Whether it reflects the notes refs at these tips: the one freshness rule (the SQLite index adds its generation). */
+  reflects(tips: Record<string, string>): boolean {
+    return sameTips(this.tips, tips);
+  }
+
   /** Releases the file (a read index keeps it open for documents and postings). */
   close(): void {
     this.onClose?.();
