@@ -73,6 +73,8 @@ for (const f of files) {
     targets.push(target);
     const to = layerOf(target);
     if (to !== from && !(ALLOWED[from] ?? []).includes(to)) note(`${from} -> ${to}`, `${rel(f)} imports ${rel(target)}`);
+    // A command is one module: what two commands share lives in cli/shared.ts.
+    if (rel(f).startsWith('cli/commands/') && rel(target).startsWith('cli/commands/')) note('a command imports another command', `${rel(f)} imports ${rel(target)}`);
   }
   graph.set(f, targets);
   if (/node:child_process/.test(text) && !['stores', 'io'].includes(from)) note(`${rel(f)} spawns`, rel(f));

@@ -1,6 +1,8 @@
 /** Options and helpers shared by command modules. */
 import type { Argv } from 'yargs';
 import type { AppContext } from '../context.ts';
+import { UsageError } from '../core/errors.ts';
+import { canonicalTime, parseDateArg } from '../core/time.ts';
 
 export const jsonOption = { type: 'boolean', default: false, describe: 'Print JSON for tools' } as const;
 
@@ -13,7 +15,6 @@ export async function readBody(ctx: AppContext, message: string | undefined, fil
     try {
       return fs.readFileSync(file, 'utf8');
     } catch (err) {
-      const { UsageError } = await import('../core/errors.ts');
       throw new UsageError(`cannot read --file ${file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
     }
   }
@@ -21,3 +22,11 @@ export async function readBody(ctx: AppContext, message: string | undefined, fil
 }
 
 export type CommandBuilder<T> = (y: Argv) => Argv<T>;
+
+/** A --since or --until value: a date, an ISO time or an age (7d, 2w), as canonical UTC. */
+export function dateOption(text: string | undefined, flag: string, now: Date): string | undefined {
+  if (text === undefined) return undefined;
+  const date = parseDateArg(text, now);
+  if (!date) throw new UsageError(`--${flag} '${text}' is not a date; use 2026-01-31, an ISO time, or an age like 7d`);
+  return canonicalTime(date);
+}

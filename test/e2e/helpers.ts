@@ -22,7 +22,7 @@ export interface Sandbox {
 export function sandbox(): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-test-'));
   // Retries: a detached git mem index or reanchor started by a hook may still be writing in the sandbox.
-  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 200 }));
+  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 }));
   const binDir = path.join(root, 'bin');
   fs.mkdirSync(binDir);
   fs.symlinkSync(BIN, path.join(binDir, 'git-mem'));

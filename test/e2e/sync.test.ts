@@ -112,14 +112,14 @@ describe('push, pull and sync through a real remote', () => {
     const { remote, clones: [a] } = makeClones(box, ['a']);
     const config = () => git(a!, box.env, ['config', '--local', '--list']);
     const original = config();
-    memOk(a!, box.env, ['init', '--show-in-log']);
+    memOk(a!, box.env, ['init', '--show-in-log', '--no-git-hooks']);
     const once = config();
     expect(once).toContain('remote.origin.fetch=+refs/notes/mem/*:refs/notes/remotes/origin/mem/*');
     expect(once).toContain('remote.origin.fetch=+refs/heads/*:refs/remotes/origin/*'); // kept beside ours
     expect(once).toContain('notes.rewriteref=refs/notes/mem/*');
     expect(once).toContain('notes.displayref=refs/notes/mem/*');
     expect(once).not.toContain('remote.origin.push');
-    memOk(a!, box.env, ['init', '--show-in-log']);
+    memOk(a!, box.env, ['init', '--show-in-log', '--no-git-hooks']);
     expect(config()).toBe(once);
     expect(original.split('\n').every((l) => once.includes(l))).toBe(true);
 

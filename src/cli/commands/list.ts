@@ -1,15 +1,17 @@
+import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
+import type { Reach } from '../../core/anchor.ts';
+import type { Stale } from '../../core/staleness.ts';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
-import { canonicalTime, parseDateArg } from '../../core/time.ts';
 import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, memoryLine, staleJson } from '../../render/render.ts';
 import { placementsOf } from '../../services/anchors.ts';
 import { stalenessOf } from '../../services/staleness.ts';
 import type { Memory } from '../../core/memory.ts';
 import { listMemories } from '../../services/memories.ts';
-import { jsonOption } from '../shared.ts';
+import { dateOption, jsonOption } from '../shared.ts';
 
 interface ListArgs {
   namespace?: string[];
@@ -20,12 +22,6 @@ interface ListArgs {
   json: boolean;
 }
 
-export function dateOption(text: string | undefined, flag: string, now: Date): string | undefined {
-  if (text === undefined) return undefined;
-  const date = parseDateArg(text, now);
-  if (!date) throw new UsageError(`--${flag} '${text}' is not a date; use 2026-01-31, an ISO time, or an age like 7d`);
-  return canonicalTime(date);
-}
 
 export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
   return {
@@ -41,21 +37,37 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         .option('limit', { alias: 'l', type: 'number', describe: 'At most this many' })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
-      const now = ctx.now();
-      if (argv.limit !== undefined && (!Number.isInteger(argv.limit) || argv.limit < 0)) throw new UsageError('--limit must be a whole number');
-      const namespaces = argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces));
-      const memories = await listMemories(ctx, {
-        namespaces,
-        statuses: argv.status?.map(checkStatus),
-        since: dateOption(argv.since, 'since', now),
-        until: dateOption(argv.until, 'until', now),
-        limit: argv.limit,
-      });
-      const stale = stalenessOf(ctx.repo, memories);
-      const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
-      const reach = (m: Memory) => placed.get(m.object)?.reach ?? 'missing';
-      if (argv.json) ctx.io.out(json(memories.map((m) => ({ ...memoryJson(m), stale: staleJson(stale.get(m.key)), reach: reach(m) }))));
-      else if (memories.length) await outPaged(ctx, memories.map((m) => memoryLine(m, now, ctx.io.color, { stale: stale.get(m.key), reach: reach(m) })).join('\n'));
+      const rows = await runList(ctx, argv);
+      if (argv.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: staleJson(r.stale), reach: r.reach }))));
+      else if (rows.length) await outPaged(ctx, renderList(rows, ctx.io.color, ctx.now()));
     },
   };
+}
+
+/** A listed memory, with where its commit stands and whether its files changed since. */
+interface ListRow {
+  memory: Memory;
+  stale: Stale | null | undefined;
+  reach: Reach;
+}
+
+/** Parse (argv to a filter), then run: the memories, and what each line says of them. Prints nothing. */
+export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[]> {
+  const now = ctx.now();
+  if (argv.limit !== undefined && (!Number.isInteger(argv.limit) || argv.limit < 0)) throw new UsageError('--limit must be a whole number');
+  const memories = await listMemories(ctx, {
+    namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+    statuses: argv.status?.map(checkStatus),
+    since: dateOption(argv.since, 'since', now),
+    until: dateOption(argv.until, 'until', now),
+    limit: argv.limit,
+  });
+  const stale = stalenessOf(ctx.repo, memories);
+  const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
+  return memories.map((memory) => ({ memory, stale: stale.get(memory.key), reach: placed.get(memory.object)?.reach ?? 'missing' }));
+}
+
+/** Render: one line a memory, newest first. */
+export function renderList(rows: readonly ListRow[], c: ChalkInstance, now: Date): string {
+  return rows.map((r) => memoryLine(r.memory, now, c, { stale: r.stale, reach: r.reach })).join('\n');
 }

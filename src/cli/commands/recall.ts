@@ -1,17 +1,19 @@
+import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { formatId } from '../../core/memory.ts';
+import type { Reach } from '../../core/anchor.ts';
+import { formatId, type Memory } from '../../core/memory.ts';
+import type { Stale } from '../../core/staleness.ts';
 import { serializeMemory } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
 import { json, memoryJson, memoryLine, staleJson } from '../../render/render.ts';
 import { stalenessOf } from '../../services/staleness.ts';
-import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, hydrateMemory } from '../../services/hydrate.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } from '../../services/hydrate.ts';
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
 import { recallAt } from '../../services/recall-at.ts';
-import { jsonOption } from '../shared.ts';
-import { dateOption } from './list.ts';
+import { dateOption, jsonOption } from '../shared.ts';
 
 const LEVELS = ['summary', 'full', 'files'] as const;
 
@@ -51,57 +53,75 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
-      const now = ctx.now();
-      const search = argv.at === undefined ? recall : async (c: AppContext, o: RecallOptions) => recallAt(c, { ...o, at: argv.at! });
-      const result = await search(ctx, {
-        query: argv.query.join(' '),
-        namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
-        tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
-        spec: argv.spec,
-        statuses: argv.status?.map(checkStatus),
-        since: dateOption(argv.since, 'since', now),
-        until: dateOption(argv.until, 'until', now),
-        limit: argv.limit,
-        mode: argv.mode,
-        branch: argv.branch,
-        // The command line may fetch the model on first semantic use; hooks never do.
-        download: true,
-      });
-      if (result.notice) ctx.io.err(`git-mem: ${result.notice}`);
-      const c = ctx.io.color;
-      const score = (s: number) => Math.round(s * 1000) / 1000;
-
-      if (argv.level === 'files') {
-        const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
-        const hydrated = result.hits.map((h) => ({ h, x: hydrateMemory(ctx, h.memory, limits) }));
-        if (argv.json) ctx.io.out(json(hydrated.map(({ h, x }) => ({ ...hydratedJson(x), score: score(h.score) }))));
-        else if (hydrated.length) ctx.io.out(hydrated.map(({ h, x }) => `${c.bold(`# ${visible(formatId(h.memory))}  score ${score(h.score)}`)}\n${hydratedText(x, c)}`).join('\n\n'));
-      } else if (argv.level === 'full') {
-        if (argv.json) ctx.io.out(json(result.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) }))));
-        else if (result.hits.length) ctx.io.out(result.hits.map((h) => `${c.bold(`# ${visible(formatId(h.memory))}  score ${score(h.score)}`)}\n${visible(serializeMemory(h.memory))}`).join('\n\n'));
-      } else if (argv.json) {
-        const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
-        ctx.io.out(
-          json(
-            result.hits.map(({ memory: m, score: s, reach }) => ({
-              id: formatId(m),
-              namespace: m.namespace,
-              commit: m.object,
-              created: m.created,
-              summary: m.summary,
-              tags: m.tags,
-              status: m.status,
-              stale: staleJson(stale.get(m.key)),
-              reach: reach ?? null,
-              score: score(s),
-            })),
-          ),
-        );
-      } else if (result.hits.length) {
-        const stale = stalenessOf(ctx.repo, result.hits.map((h) => h.memory));
-        ctx.io.out(result.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: stale.get(h.memory.key), reach: h.reach })}  ${c.dim(score(h.score).toFixed(2))}`).join('\n'));
-      }
-      if (!argv.json && result.hits.length === 0) ctx.io.err('git-mem: no memories match');
+      const view = await runRecall(ctx, argv);
+      if (view.notice) ctx.io.err(`git-mem: ${view.notice}`);
+      const text = renderRecall(view, argv, ctx.io.color, ctx.now());
+      if (text) ctx.io.out(text);
+      if (!argv.json && view.hits.length === 0) ctx.io.err('git-mem: no memories match');
     },
   };
+}
+
+/** What recall shows: each hit with what the chosen level adds to it. */
+interface RecallView {
+  notice?: string;
+  hits: Array<{ memory: Memory; score: number; reach?: Reach; stale?: Stale | null; hydrated?: Hydrated }>;
+}
+
+/** Parse (argv to options), then run: the search, and the staleness or hydration the output needs. Prints nothing. */
+export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<RecallView> {
+  const now = ctx.now();
+  const options: RecallOptions = {
+    query: argv.query.join(' '),
+    namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+    tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
+    spec: argv.spec,
+    statuses: argv.status?.map(checkStatus),
+    since: dateOption(argv.since, 'since', now),
+    until: dateOption(argv.until, 'until', now),
+    limit: argv.limit,
+    mode: argv.mode,
+    branch: argv.branch,
+    // The command line may fetch the model on first semantic use; hooks never do.
+    download: true,
+  };
+  const result = argv.at === undefined ? await recall(ctx, options) : recallAt(ctx, { ...options, at: argv.at });
+  const memories = result.hits.map((h) => h.memory);
+  if (argv.level === 'files') {
+    const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
+    return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, hydrated: hydrateMemory(ctx, h.memory, limits) })) };
+  }
+  const stale = argv.level === 'summary' ? stalenessOf(ctx.repo, memories) : new Map<string, Stale | null>();
+  return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, stale: stale.get(h.memory.key) })) };
+}
+
+/** Render: one line a hit, whole memories, or memories with their files; JSON for tools (`--json`). */
+export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 'json'>, c: ChalkInstance, now: Date): string {
+  const score = (s: number) => Math.round(s * 1000) / 1000;
+  const heading = (m: Memory, s: number) => c.bold(`# ${visible(formatId(m))}  score ${score(s)}`);
+  if (argv.level === 'files') {
+    if (argv.json) return json(view.hits.map((h) => ({ ...hydratedJson(h.hydrated!), score: score(h.score) })));
+    return view.hits.map((h) => `${heading(h.memory, h.score)}\n${hydratedText(h.hydrated!, c)}`).join('\n\n');
+  }
+  if (argv.level === 'full') {
+    if (argv.json) return json(view.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) })));
+    return view.hits.map((h) => `${heading(h.memory, h.score)}\n${visible(serializeMemory(h.memory))}`).join('\n\n');
+  }
+  if (argv.json) {
+    return json(
+      view.hits.map(({ memory: m, score: s, reach, stale }) => ({
+        id: formatId(m),
+        namespace: m.namespace,
+        commit: m.object,
+        created: m.created,
+        summary: m.summary,
+        tags: m.tags,
+        status: m.status,
+        stale: staleJson(stale),
+        reach: reach ?? null,
+        score: score(s),
+      })),
+    );
+  }
+  return view.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: h.stale, reach: h.reach })}  ${c.dim(score(h.score).toFixed(2))}`).join('\n');
 }
