@@ -1,6 +1,7 @@
 /** What a command needs, built lazily so that a command pays only for what it uses. */
 import path from 'node:path';
 import type { Io } from './io/io.ts';
+import { type Progress, progressBar } from './io/progress.ts';
 import type { Settings } from './services/settings.ts';
 import { chooseAnchors } from './services/anchors.ts';
 import { loadSettings } from './services/settings.ts';
@@ -23,6 +24,10 @@ export class AppContext {
     readonly io: Io,
     readonly now: () => Date = () => new Date(),
   ) {}
+
+  progress(label: string, unit: string): Progress {
+    return progressBar(this.io, label, unit);
+  }
 
   get repo(): Repo {
     this.cachedRepo ??= openRepo(this.cwd, this.env);

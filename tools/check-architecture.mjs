@@ -79,6 +79,8 @@ for (const f of files) {
   graph.set(f, targets);
   if (/node:child_process/.test(text) && !['stores', 'io'].includes(from)) note(`${rel(f)} spawns`, rel(f));
   if (/\[\s*'config'\s*,/.test(text) && from !== 'stores') note(`${rel(f)} reads git config`, rel(f));
+  // Progress bars and the pager are the terminal's: services are handed them (Deps.progress), they never draw.
+  if (from === 'services' && /from '\.\.\/io\/(?:progress|pager)\.ts'/.test(text.replace(/import type[^;]+;/g, ''))) note(`${rel(f)} draws on the terminal`, rel(f));
   // Git's command lines are written in stores/git, which names what each call is for.
   if (/\bgit\.(?:run|exec|buffer)\(\s*\[/.test(text) && !['stores', 'io'].includes(from)) note(`${rel(f)} builds git command lines`, rel(f));
 }

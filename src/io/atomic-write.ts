@@ -7,11 +7,11 @@ import { processAlive } from './processes.ts';
 /** `<file>.<pid>[.<hex>].tmp` (written aside), `<lock>.<pid>.owner` and `.stale` (lock handover). */
 const TEMP = /\.(\d+)(?:\.[0-9a-f]+)?\.(?:tmp|owner|stale)$/;
 
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array, options: { mode?: number } = {}): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${randomBytes(3).toString('hex')}.tmp`;
   try {
-    fs.writeFileSync(tmp, data);
+    fs.writeFileSync(tmp, data, options.mode === undefined ? {} : { mode: options.mode });
     try {
       fs.renameSync(tmp, file);
     } catch (err) {

@@ -5,6 +5,7 @@
  * AppContext (src/context.ts) provides them all, built lazily.
  */
 import type { Io } from '../io/io.ts';
+import type { Progress } from '../io/progress.ts';
 import type { NotesStore } from '../stores/git/notes-store.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import type { MemoryIndex, RefreshOptions } from '../stores/index/memory-index.ts';
@@ -25,6 +26,8 @@ export interface Deps {
   readonly termIndexFile: string;
   /** The clock. */
   now(): Date;
+  /** A progress bar for work that may take more than a second (drawn on a terminal only). */
+  progress(label: string, unit: string): Progress;
   /** The SQLite index, caught up with the notes. */
   index(refresh?: RefreshOptions): Promise<MemoryIndex>;
   /** The term index (lexical search, listing), caught up with the notes. */

@@ -9,9 +9,8 @@ import path from 'node:path';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'repo' | 'settings'>;
+export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'progress' | 'repo' | 'settings'>;
 import { errorMessage, GitMemError } from '../core/errors.ts';
-import { progressBar } from '../io/progress.ts';
 import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
 import type { Embedder, LoadTimings } from '../stores/embed/embedder.ts';
 import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
@@ -56,7 +55,7 @@ const PULL = { connectMs: 15_000, stallMs: 30_000 };
  */
 export async function pullModel(ctx: ModelDeps, loc: ModelLocation, options: { auto?: boolean; onStart?: () => void } = {}): Promise<{ bytes: number; dir: string }> {
   const dir = cachedModelDir(ctx.env);
-  const bar = progressBar(ctx.io, `fetching ${DEFAULT_MODEL}`, 'KiB');
+  const bar = ctx.progress(`fetching ${DEFAULT_MODEL}`, 'KiB');
   try {
     const { bytes } = await downloadModel({
       baseUrl: loc.config.url,

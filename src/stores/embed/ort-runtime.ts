@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import libraryAsset from 'onnxruntime-node/bin/napi-v3/linux/x64/libonnxruntime.so.1.14.0' with { type: 'file' };
+import { writeFileAtomic } from '../../io/atomic-write.ts';
 
 const LIBRARY = 'libonnxruntime.so.1.14.0';
 let loaded = false;
@@ -31,12 +32,7 @@ export async function preloadOnnxRuntime(dir: string): Promise<void> {
   } catch {
     // Not written yet.
   }
-  if (!present) {
-    fs.mkdirSync(dir, { recursive: true });
-    const tmp = `${target}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, bytes, { mode: 0o755 });
-    fs.renameSync(tmp, target);
-  }
+  if (!present) writeFileAtomic(target, bytes, { mode: 0o755 });
   const { dlopen } = await import('bun:ffi');
   // One symbol is required by dlopen(); the C API entry point is always exported.
   dlopen(target, { OrtGetApiBase: { args: [], returns: 'ptr' } });
