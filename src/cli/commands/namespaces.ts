@@ -12,7 +12,7 @@ export function namespacesCommand(ctx: AppContext): CommandModule<object, { json
     handler: async (argv) => {
       const rows = await namespaceCounts(ctx);
       if (argv.json) {
-        ctx.io.out(json(rows));
+        ctx.io.out(json(rows.map((r) => ({ name: r.name, description: r.description, builtin: r.builtin, count: r.count }))));
         return;
       }
       const c = ctx.io.color;

@@ -1,7 +1,8 @@
+import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
-import { reanchor } from '../../services/reanchor.ts';
+import { reanchor, type ReanchorResult } from '../../services/reanchor.ts';
 import { jsonOption } from '../shared.ts';
 
 interface ReanchorArgs {
@@ -28,16 +29,27 @@ export function reanchorCommand(ctx: AppContext): CommandModule<object, Reanchor
         ) as never,
     handler: async (argv) => {
       const r = await reanchor(ctx, { dryRun: argv['dry-run'] });
-      if (argv.json) {
-        ctx.io.out(json(r));
-        return;
-      }
-      const c = ctx.io.color;
-      const verb = r.dryRun ? 'would move' : 'moved';
-      const lines = argv.quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${m.from.map((o) => o.slice(0, 7)).join(',')} -> ${m.to.map((o) => o.slice(0, 7)).join(',')}  ${c.dim(`(${m.via})`)}`);
-      for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${u.objects.map((o) => o.slice(0, 7)).join(',')} is on no branch and nothing matched it; it stays there`);
-      if (!argv.quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
-      if (lines.length) ctx.io.out(lines.join('\n'));
+      const text = argv.json ? json(reanchorJson(r)) : renderReanchor(r, argv.quiet, ctx.io.color);
+      if (text) ctx.io.out(text);
     },
   };
+}
+
+/** The --json shape of a reanchor run (stable for tools, whatever the service's own types become). */
+export function reanchorJson(r: ReanchorResult) {
+  return {
+    dryRun: r.dryRun,
+    moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })),
+    unmatched: r.unmatched.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects })),
+  };
+}
+
+/** One line a moved memory, and one a memory left unmatched (`quiet`: only those). */
+export function renderReanchor(r: ReanchorResult, quiet: boolean, c: ChalkInstance): string {
+  const short = (objects: readonly string[]) => objects.map((o) => o.slice(0, 7)).join(',');
+  const verb = r.dryRun ? 'would move' : 'moved';
+  const lines = quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}  ${c.dim(`(${m.via})`)}`);
+  for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${short(u.objects)} is on no branch and nothing matched it; it stays there`);
+  if (!quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
+  return lines.join('\n');
 }
