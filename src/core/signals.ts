@@ -293,6 +293,12 @@ const RECALL_TRIGGERS = [
   /\brecall the\b/i,
 ];
 
+/** What a prompt asks to forget ("forget the memory about the retry loop"), or null. */
+export function forgetRequest(prompt: string): string | null {
+  const m = /\b(?:forget|delete|remove|drop)\s+(?:the\s+|that\s+|this\s+)?memor(?:y|ies)\s+(?:about|on|of|for|that says)\s+([^\n.!?]{3,200})/i.exec(prompt.slice(0, 4000));
+  return m ? m[1]!.trim() : null;
+}
+
 /** Whether the user is asking for what was remembered. */
 export function wantsRecall(prompt: string): boolean {
   return RECALL_TRIGGERS.some((re) => re.test(prompt));

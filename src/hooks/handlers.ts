@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { errorMessage } from '../core/errors.ts';
 import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
-import { detectSignals, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
+import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
+import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
 import { captureSignals, type HookCaptureResult } from '../services/hook-capture.ts';
 import { recall } from '../services/recall.ts';
@@ -96,8 +97,9 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   const prompt = input.prompt.slice(-SCAN_MAX);
   const signals = detectSignals(prompt);
   const recallAsked = wantsRecall(prompt);
+  const forget = forgetRequest(prompt);
   // The common case, nothing to do, touches neither the repository nor the index.
-  if (!recallAsked && !signals.some((s) => tierOf(s.confidence) !== 'skip')) return null;
+  if (!recallAsked && !forget && !signals.some((s) => tierOf(s.confidence) !== 'skip')) return null;
   const reply: HookReply = {};
   const context: string[] = [];
   const auto = ctx.settings.autoCapture ? autoSignals(prompt, ctx) : [];
@@ -119,6 +121,14 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
     const memories = hits.map((h) => h.memory);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
+  }
+  if (forget) {
+    // The user's wish, but not ours to carry out unasked: the exact command for the best match, for the agent to run or show.
+    const { hits } = await recall(ctx, { query: forget, limit: 3, mode: 'lexical' }).catch(() => ({ hits: [] }));
+    if (hits.length) {
+      const lines = hits.map((h) => `git mem forget ${formatId(h.memory)}  # ${h.memory.summary}`);
+      context.push(`<forget_suggestion>The user asked to forget a memory about "${xmlEscape(forget)}". The closest memories, best first; run the one meant:\n${xmlEscape(lines.join('\n'))}</forget_suggestion>`);
+    }
   }
   if (context.length) reply.additionalContext = context.join('\n');
   return reply;

@@ -126,6 +126,19 @@ describe('capture suggestions', () => {
     expect(r.stderr.trim()).toBe("git-mem hook UserPromptSubmit: 'prompt' must be a string, not number");
   });
 
+  it('a request to forget a memory brings the exact command for the closest ones', async () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    memOk(dir, box.env, ['capture', 'learnings', 'The retry loop spins when the upload server is down']);
+    memOk(dir, box.env, ['capture', 'decisions', 'Use port 8080 for the api']);
+    const r = await hook(dir, box.env, 'UserPromptSubmit', event('UserPromptSubmit', dir, { prompt: 'Please forget the memory about the retry loop, it is wrong now.' }));
+    const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
+    const command = /\n(git mem forget \S+)  # The retry loop spins/.exec(context)?.[1];
+    expect(command).toBeDefined();
+    expect(spawnSync('sh', ['-c', command!], { cwd: dir, env: box.env }).status).toBe(0);
+    expect(summaries(dir, box.env)).toEqual(['Use port 8080 for the api']);
+  });
+
   it('an unknown event names every event, PostToolUseFailure included', () => {
     const box = sandbox();
     const dir = makeRepo(box);

@@ -124,3 +124,14 @@ describe('parseHookInput', () => {
     expect(() => parseHookInput('Stop', { session_id: {} })).toThrow("'session_id' must be a string, not object");
   });
 });
+
+import { forgetRequest } from '../../src/core/signals.ts';
+
+describe('forgetRequest', () => {
+  it('finds what a prompt asks to forget, and nothing in ordinary prompts', () => {
+    expect(forgetRequest('Please forget the memory about the retry loop. It was wrong.')).toBe('the retry loop');
+    expect(forgetRequest('delete memories on port 8080')).toBe('port 8080');
+    expect(forgetRequest("Don't forget to run the tests")).toBeNull();
+    expect(forgetRequest('We forgot about memory limits')).toBeNull();
+  });
+});
