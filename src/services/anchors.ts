@@ -76,10 +76,18 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
 export function chooseAnchors(repo: Repo, copies: ReadonlyMap<string, readonly string[]>): Map<string, string> {
   const anchors = new Map<string, string>();
   if (copies.size === 0) return anchors;
-  const groupOf = new Map<string, string[]>();
-  for (const objects of copies.values()) for (const o of objects) groupOf.set(o, [...(groupOf.get(o) ?? []), ...objects]);
-  // A memory with a copy HEAD reaches needs nothing more: that copy wins.
-  const settled = (object: string, known: ReadonlyMap<string, Placement>) => (groupOf.get(object) ?? []).some((o) => known.get(o)?.reach === 'head');
+  // Each commit with the memories that have a copy on it.
+  const memoriesOn = new Map<string, Array<readonly string[]>>();
+  for (const objects of copies.values()) {
+    for (const o of objects) {
+      const on = memoriesOn.get(o);
+      if (on) on.push(objects);
+      else memoriesOn.set(o, [objects]);
+    }
+  }
+  // A commit's place no longer matters once every memory with a copy on it has a copy HEAD reaches: that copy wins.
+  const settled = (object: string, known: ReadonlyMap<string, Placement>) =>
+    (memoriesOn.get(object) ?? []).every((objects) => objects.some((o) => known.get(o)?.reach === 'head'));
   const placed = placementsOf(repo, [...copies.values()].flat(), settled);
   for (const [id, objects] of copies) {
     const best = pickAnchor(objects.flatMap((object) => placed.get(object) ?? []));

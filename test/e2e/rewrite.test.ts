@@ -104,6 +104,28 @@ describe('identity and anchors after git commit --amend', () => {
     }
   });
 
+  it('two memories sharing a commit each get their own anchor: one on HEAD, the other on a branch rather than a dead commit', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'side']);
+    const o = commitFile(dir, box.env, 'side.txt', 'side\n', 'On side');
+    const m1 = show(dir, box.env, capture(dir, box.env, 'First memory on side'));
+    const m2 = show(dir, box.env, capture(dir, box.env, 'Second memory on side'));
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    const p = commitFile(dir, box.env, 'main.txt', 'main\n', 'On main');
+    const q = git(dir, box.env, ['commit-tree', `${p}^{tree}`, '-p', p, '-m', 'dangling']).trim();
+    const raw = (key: string) => {
+      const note = git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'show', o]);
+      return note.split(/\n(?=---\nid: )/).find((d) => d.includes(key.slice(0, 16)))!.trim();
+    };
+    // The first has a copy on HEAD's commit; the second one on a commit nothing reaches.
+    git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', raw(m1.key), p]);
+    git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', raw(m2.key), q]);
+    expect(show(dir, box.env, m1.key).commit).toBe(p);
+    expect(show(dir, box.env, m2.key).commit).toBe(o);
+    expect(list(dir, box.env).map((m) => m.commit).sort()).toEqual([o, p].sort());
+  });
+
   it('git log shows the memory on the rebased commit (init --show-in-log)', () => {
     const box = sandbox();
     const dir = makeRepo(box, 'repo', 1);
