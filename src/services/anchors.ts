@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Placement, pickAnchor, REACHES } from '../core/anchor.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { type ObjectFacts, placeObjects, refsState } from '../stores/git/reachability.ts';
+import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
 interface PlacementCache {
@@ -42,7 +42,7 @@ const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly un
  * them; `settled` (see placeObjects) may leave out commits whose place no
  * longer matters. What was computed is kept for the next reader.
  */
-export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (object: string, known: ReadonlyMap<string, Placement>) => boolean): Map<string, Placement> {
+export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (object: string, placeOf: PlaceOf) => boolean): Map<string, Placement> {
   const wanted = [...new Set(objects)];
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
@@ -52,10 +52,11 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const places = cache.refs === refs && cache.places ? cache.places : {};
   const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
   for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
-  const open = wanted.filter((o) => !placed.has(o) && !settled?.(o, placed));
+  const open = wanted.filter((o) => !placed.has(o) && !settled?.(o, (x) => placed.get(x)));
   if (open.length) {
     const factCount = facts.size;
-    const fresh = placeObjects(repo, open, { facts, settled: settled && ((o, known) => settled(o, new Map([...placed, ...known]))) });
+    // What this run places first, then what the cache already knew.
+    const fresh = placeObjects(repo, open, { facts, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
     for (const [o, p] of fresh) placed.set(o, p);
     try {
       const next: PlacementCache = {
@@ -86,8 +87,7 @@ export function chooseAnchors(repo: Repo, copies: ReadonlyMap<string, readonly s
     }
   }
   // A commit's place no longer matters once every memory with a copy on it has a copy HEAD reaches: that copy wins.
-  const settled = (object: string, known: ReadonlyMap<string, Placement>) =>
-    (memoriesOn.get(object) ?? []).every((objects) => objects.some((o) => known.get(o)?.reach === 'head'));
+  const settled = (object: string, placeOf: PlaceOf) => (memoriesOn.get(object) ?? []).every((objects) => objects.some((o) => placeOf(o)?.reach === 'head'));
   const placed = placementsOf(repo, [...copies.values()].flat(), settled);
   for (const [id, objects] of copies) {
     const best = pickAnchor(objects.flatMap((object) => placed.get(object) ?? []));

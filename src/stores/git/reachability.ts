@@ -36,6 +36,9 @@ export function readFacts(repo: Repo, objects: readonly string[]): Map<string, O
   return out;
 }
 
+/** Where a commit is known to stand, if it is. */
+export type PlaceOf = (object: string) => Placement | undefined;
+
 export interface PlaceOptions {
   /** Facts already known (kept from earlier runs); what is read is added to it. */
   facts?: Map<string, ObjectFacts>;
@@ -44,7 +47,7 @@ export interface PlaceOptions {
    * true when its place no longer matters (its memory has a better copy). Such
    * commits are left out of the result.
    */
-  settled?: (object: string, placed: ReadonlyMap<string, Placement>) => boolean;
+  settled?: (object: string, placeOf: PlaceOf) => boolean;
 }
 
 export function placeObjects(repo: Repo, objects: readonly string[], options: PlaceOptions = {}): Map<string, Placement> {
@@ -68,7 +71,8 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
     negatives.push(...refs);
     if (reach === 'head' && !repo.head) continue;
     if (reach !== 'head' && options.settled) {
-      const skip = pending.filter((o) => options.settled!(o, out));
+      const placeOf: PlaceOf = (o) => out.get(o);
+      const skip = pending.filter((o) => options.settled!(o, placeOf));
       for (const o of skip) out.delete(o);
       pending = pending.filter((o) => out.has(o));
     }
