@@ -425,16 +425,21 @@ export class MemoryIndex {
    * `<namespace>:<key>` → objects, the current revision's object first.
    */
   copies(): Map<string, string[]> {
-    const rows = this.all(
-      `SELECT m.ns AS ns, m.key AS key, c.object AS current, group_concat(DISTINCT m.object) AS objects
-       FROM memories m JOIN memories c ON c.key = m.key AND c.ns = m.ns AND c.current = 1
-       GROUP BY m.ns, m.key HAVING count(DISTINCT m.object) > 1`,
-    );
+    // One string across the wasm boundary, grouped here: a GROUP BY with a join took tens of ms at 10,000 rows.
+    const all = this.db.exec("SELECT group_concat(ns || ' ' || key || ' ' || object || ' ' || current, ',') FROM memories")[0]?.values[0]?.[0];
+    const byMemory = new Map<string, { current?: string; objects: Set<string> }>();
+    for (const row of all ? String(all).split(',') : []) {
+      const [ns, key, object, current] = row.split(' ');
+      const id = `${ns}:${key}`;
+      let m = byMemory.get(id);
+      if (!m) byMemory.set(id, (m = { objects: new Set() }));
+      m.objects.add(object!);
+      if (current === '1') m.current = object;
+    }
     const out = new Map<string, string[]>();
-    for (const r of rows) {
-      const current = String(r.current);
-      const others = String(r.objects).split(',').filter((o) => o !== current).sort();
-      out.set(`${String(r.ns)}:${String(r.key)}`, [current, ...others]);
+    for (const [id, m] of byMemory) {
+      if (m.objects.size < 2 || !m.current) continue;
+      out.set(id, [m.current, ...[...m.objects].filter((o) => o !== m.current).sort()]);
     }
     return out;
   }
