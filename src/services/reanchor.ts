@@ -71,10 +71,12 @@ function groupDocuments(docs: ReturnType<Awaited<ReturnType<ReanchorDeps['index'
 /** Live commits an orphan's change may have landed on, with what matching needs of them. */
 function findCandidates(ctx: ReanchorDeps, orphans: readonly string[], placed: Map<string, Placement>): { candidates: Candidate[]; withPaths: () => void } {
   const repo = ctx.repo;
-  const existing = orphans.filter((o) => placed.get(o)?.reach === 'unreachable');
-  const args = ['rev-list', `--max-count=${MAX_CANDIDATES}`, '--stdin', '--branches', '--remotes'];
+  // Live commits no older than the oldest orphan (a day's slack for clocks): a rewrite is newer than
+  // what it rewrote. Excluding what the orphans reach instead would let one abandoned branch hide all of main.
+  const times = orphans.map((o) => placed.get(o)).filter((p) => p?.reach === 'unreachable').map((p) => p!.time);
+  const args = ['rev-list', `--max-count=${MAX_CANDIDATES}`, ...(times.length ? [`--since=${Math.min(...times) - 86_400}`] : []), '--branches', '--remotes'];
   if (repo.head) args.push('HEAD');
-  const r = repo.git.exec(args, { input: existing.map((o) => `^${o}`).join('\n') + '\n' });
+  const r = repo.git.exec(args);
   const ids = r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
   const live = placeObjects(repo, ids);
   const objects = readBatch(repo, ids);
@@ -109,7 +111,8 @@ function describeOrphans(ctx: ReanchorDeps, objects: readonly string[], placed: 
       patchId: ids.get(object),
       subject: subjects.get(object),
       time: p?.reach === 'unreachable' ? p.time : undefined,
-      paths: paths.get(object) ?? [...recorded],
+      // A commit this clone does not have may only not be fetched yet: only a message naming its full id moves it.
+      paths: p?.reach === 'unreachable' ? (paths.get(object) ?? [...recorded]) : [],
     };
   });
 }
@@ -119,17 +122,19 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
   const index = await ctx.index();
   const groups = groupDocuments(index.documents());
   const placed = placeObjects(ctx.repo, [...groups.values()].flatMap((g) => [...g.objects]));
-  const orphaned = (o: string) => isOrphan(placed.get(o)?.reach ?? 'missing');
+  const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
+  const orphaned = (o: string) => isOrphan(reachOf(o));
 
   // Memories with a live copy need no search; the others need their orphan's commit matched.
   const moves: ReanchorMove[] = [];
   const homeless: Group[] = [];
   for (const g of groups.values()) {
-    const from = [...g.objects].filter(orphaned).sort();
-    if (from.length === 0) continue;
     const to = [...g.objects].filter((o) => !orphaned(o)).sort();
-    if (to.length) moves.push({ id: '', namespace: g.namespace, key: g.key, from, to, via: 'copy' });
-    else if (g.memory) homeless.push(g);
+    if (to.length) {
+      // Copies on commits this clone lacks are left alone: they may be a teammate's, not fetched yet.
+      const from = [...g.objects].filter((o) => reachOf(o) === 'unreachable').sort();
+      if (from.length) moves.push({ id: '', namespace: g.namespace, key: g.key, from, to, via: 'copy' });
+    } else if ([...g.objects].some(orphaned)) homeless.push(g); // tombstones too: a forget must outlive notes prune
   }
 
   if (homeless.length) {
@@ -154,13 +159,19 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
         .filter((x) => x.t)
         .sort((a, b) => b.time - a.time || (a.o < b.o ? -1 : 1))[0]?.t;
       if (match) moves.push({ id: '', namespace: g.namespace, key: g.key, from, to: [match.target], via: match.via });
-      else result.unmatched.push({ id: formatId({ namespace: g.namespace, object: from[0]!, key: g.key }), namespace: g.namespace, key: g.key, objects: from });
+      else if (g.memory && from.some((o) => reachOf(o) === 'unreachable')) result.unmatched.push({ id: formatId({ namespace: g.namespace, object: from[0]!, key: g.key }), namespace: g.namespace, key: g.key, objects: from });
     }
   }
 
   for (const m of moves) m.id = formatId({ namespace: m.namespace, object: m.to[0]!, key: m.key });
   result.moved = moves;
-  if (!options.dryRun) for (const ns of new Set(moves.map((m) => m.namespace))) applyMoves(ctx, ns, moves.filter((m) => m.namespace === ns));
+  if (!options.dryRun) {
+    const skipped = new Set<ReanchorMove>();
+    for (const ns of new Set(moves.map((m) => m.namespace))) for (const m of applyMoves(ctx, ns, moves.filter((x) => x.namespace === ns))) skipped.add(m);
+    // Not moved (bound for a binary note): reported as left where they are, not as moved.
+    result.moved = moves.filter((m) => !skipped.has(m));
+    for (const m of skipped) result.unmatched.push({ id: m.id, namespace: m.namespace, key: m.key, objects: m.from });
+  }
   return result;
 }
 
@@ -169,9 +180,11 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
  * target note gets the newest revision (or tombstone) found among all copies,
  * every orphaned note loses the memory (and the note goes when nothing is left).
  */
-function applyMoves(ctx: ReanchorDeps, namespace: string, moves: readonly ReanchorMove[]): void {
+function applyMoves(ctx: ReanchorDeps, namespace: string, moves: readonly ReanchorMove[]): ReanchorMove[] {
+  let skipped: ReanchorMove[] = [];
   const objects = [...new Set(moves.flatMap((m) => [...m.from, ...m.to]))];
   ctx.notes.update(namespace, objects, (current) => {
+    skipped = [];
     const notes = new Map<string, NoteDoc[]>();
     const binary = new Set<string>();
     for (const o of objects) {
@@ -181,7 +194,10 @@ function applyMoves(ctx: ReanchorDeps, namespace: string, moves: readonly Reanch
     }
     for (const move of moves) {
       // A binary note is never rewritten; a memory bound for one stays where it is.
-      if (move.to.some((o) => binary.has(o))) continue;
+      if (move.to.some((o) => binary.has(o))) {
+        skipped.push(move);
+        continue;
+      }
       const revisions = [...move.from, ...move.to].flatMap((o) => notes.get(o)!.filter((d): d is KeyedDoc => d.kind !== 'other' && keyOf(d) === move.key));
       if (revisions.length === 0) continue;
       const newest = winner(revisions);
@@ -202,4 +218,5 @@ function applyMoves(ctx: ReanchorDeps, namespace: string, moves: readonly Reanch
     }
     return { changes, message: `reanchor ${moves.length} ${moves.length === 1 ? 'memory' : 'memories'}` };
   });
+  return skipped;
 }

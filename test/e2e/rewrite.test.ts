@@ -281,7 +281,7 @@ describe('git mem reanchor', () => {
     }
   });
 
-  it('a forge-style squash commit (made with plumbing): matched by the listed subjects, or by the recorded files once the commits are gone', () => {
+  it('a forge-style squash commit (made with plumbing): matched by the listed subjects; commits already gone are left alone', () => {
     for (const gone of [false, true]) {
       const box = sandbox();
       const dir = repo(box);
@@ -303,7 +303,13 @@ describe('git mem reanchor', () => {
       }
       const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
       expect(r.unmatched).toEqual([]);
-      expect(r.moved.map((m: { via: string }) => m.via)).toEqual(ids.map(() => (gone ? 'files' : 'message')));
+      if (gone) {
+        // A commit this clone lacks may only not be fetched yet: without a message naming it, it is left alone.
+        expect(r.moved).toEqual([]);
+        for (const id of ids) expect(show(dir, box.env, id).summary).toMatch(/^Why part/);
+        continue;
+      }
+      expect(r.moved.map((m: { via: string }) => m.via)).toEqual(ids.map(() => 'message'));
       gcAndPrune(dir, box.env);
       for (const id of ids) expect(show(dir, box.env, id).commit).toBe(squash);
     }
@@ -431,5 +437,59 @@ describe('two clones, one rewrote', () => {
     expect(show(b!, box.env, id).commit).toBe(squash);
     gcAndPrune(b!, box.env);
     expect(show(b!, box.env, id).commit).toBe(squash);
+  });
+});
+
+describe('reanchor leaves alone what it cannot know is dead', () => {
+  it('a teammate\'s commit not fetched yet, an orphan branch checked out, and an abandoned branch do not move or block memories', () => {
+    const box = sandbox();
+    const { clones: [a, b] } = makeClones(box, ['a', 'b']);
+    for (const c of [a!, b!]) memOk(c, box.env, ['init', '--no-git-hooks']);
+    commitFile(a!, box.env, 'app.js', 'tweak\n', 'Tweak app logic');
+    const id = capture(a!, box.env, 'Why app logic changed');
+    const theirs = head(a!, box.env);
+    memOk(a!, box.env, ['push']);
+    commitFile(b!, box.env, 'app.js', 'other\n', 'Unrelated app change');
+    memOk(b!, box.env, ['pull']);
+    expect(show(b!, box.env, id).commit).toBe(theirs);
+    // An orphan branch checked out: HEAD is on no commit, main still reaches everything.
+    git(b!, box.env, ['checkout', '-q', '--orphan', 'pages']);
+    expect(JSON.parse(memOk(b!, box.env, ['reanchor', '--json'])).moved).toEqual([]);
+    git(b!, box.env, ['checkout', '-q', '-f', 'main']);
+    // An abandoned branch from today's main does not hide main's squash commit from another orphan.
+    git(b!, box.env, ['checkout', '-qb', 'feat']);
+    commitFile(b!, box.env, 'parser.js', 'parse\n', 'Add the feature parser');
+    const parser = capture(b!, box.env, 'The parser is hand-written');
+    git(b!, box.env, ['checkout', '-q', 'main']);
+    git(b!, box.env, ['merge', '-q', '--squash', 'feat']);
+    git(b!, box.env, ['commit', '-q', '--no-edit']);
+    const squash = head(b!, box.env);
+    git(b!, box.env, ['branch', '-qD', 'feat']);
+    git(b!, box.env, ['checkout', '-qb', 'exp']);
+    commitFile(b!, box.env, 'cache.js', 'cache\n', 'Try a caching layer');
+    capture(b!, box.env, 'Caching did not help');
+    git(b!, box.env, ['checkout', '-q', 'main']);
+    git(b!, box.env, ['branch', '-qD', 'exp']);
+    const r = JSON.parse(memOk(b!, box.env, ['reanchor', '--json']));
+    expect(r.moved.map((m: { to: string[] }) => m.to[0])).toEqual([squash]);
+    expect(show(b!, box.env, parser).commit).toBe(squash);
+    expect(show(b!, box.env, id).commit).toBe(theirs);
+  });
+
+  it('a forgotten memory whose tombstone sits on a squashed commit stays forgotten after gc and notes prune', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'feat']);
+    commitFile(dir, box.env, 'parser.js', 'p\n', 'Add feature parser module');
+    const id = capture(dir, box.env, 'Forgotten later');
+    memOk(dir, box.env, ['forget', id]);
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    git(dir, box.env, ['merge', '-q', '--squash', 'feat']);
+    git(dir, box.env, ['commit', '-q', '--no-edit']);
+    git(dir, box.env, ['branch', '-qD', 'feat']);
+    memOk(dir, box.env, ['reanchor']);
+    gcAndPrune(dir, box.env);
+    expect(annotated(dir, box.env)).toEqual([head(dir, box.env)]);
+    expect(git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'show', 'HEAD'])).toContain('forgotten:');
   });
 });

@@ -68,8 +68,9 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
   }
   const negatives: string[] = [];
   for (const [reach, refs] of STEPS) {
-    negatives.push(...refs);
+    // HEAD on no commit yet (an orphan branch): it reaches nothing, and git would refuse it as a negative.
     if (reach === 'head' && !repo.head) continue;
+    negatives.push(...refs);
     if (reach !== 'head' && options.settled) {
       const placeOf: PlaceOf = (o) => out.get(o);
       const skip = pending.filter((o) => options.settled!(o, placeOf));
