@@ -6,6 +6,7 @@
  */
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.ts';
+import { normalizeForNovelty } from '../core/signals.ts';
 import { isStatus, type Status } from '../core/memory.ts';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
@@ -140,7 +141,9 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const ctx = context();
         const namespace = text(args, 'namespace', true);
         const summary = text(args, 'summary', true);
-        const existing = (await listMemories(ctx, { namespaces: [namespace] })).find((m) => m.summary.trim().toLowerCase() === summary.trim().toLowerCase());
+        // As the hooks judge an explicit capture: new unless stored word for word (a search, not a scan of the namespace).
+        const hits = await recall(ctx, { query: summary, namespaces: [namespace], limit: 5, mode: 'lexical' }).then((r) => r.hits, () => []);
+        const existing = hits.map((h) => h.memory).find((m) => normalizeForNovelty(m.summary) === normalizeForNovelty(summary));
         if (existing) return `already stored as ${existing.namespace}:${existing.object.slice(0, 7)}:${existing.key.slice(0, 10)}`;
         const r = captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit') });
         return `captured ${r.id}${r.redacted.length ? ` (redacted: ${[...new Set(r.redacted)].join(', ')})` : ''}`;

@@ -10,12 +10,11 @@ import { sha1Hex } from '../core/hash.ts';
 import { formatId, type Memory } from '../core/memory.ts';
 import { normalizeForNovelty, type Signal } from '../core/signals.ts';
 import type { Deps } from './deps.ts';
-import type { CaptureDeps } from './capture.ts';
 import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
 export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
-import { appendMemories, buildMemory, recordedPaths, resolveTarget } from './capture.ts';
+import { appendMemories, buildMemory, type CaptureDeps, recordedPaths, resolveTarget } from './capture.ts';
 import { recall } from './recall.ts';
 import { updateSession } from './session-state.ts';
 
