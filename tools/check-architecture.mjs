@@ -30,11 +30,6 @@ const ALLOWED = {
  * here that no longer happens (so the list only shrinks).
  */
 const EXCEPTIONS = new Map([
-  ['io/pager.ts reads git config', 'core.pager and pager.mem must be read before paging; moving it needs the pager to take its config from the caller'],
-  ['cli/complete.ts spawns', 'completion answers in milliseconds, before the context or yargs load: it runs git itself'],
-  ['cli/complete.ts reads git config', 'completion reads mem.namespaces itself, for the same reason'],
-  ['hooks/handlers.ts spawns', 'the detached catch-up index run (git mem index) after a capture'],
-  ['services/doctor.ts spawns', 'doctor runs the claude client it finds on PATH to report its version'],
 ]);
 
 const files = [];

@@ -2,7 +2,6 @@
  * One handler per Claude Code event: validated input in, a reply (or nothing) out.
  * Handlers may throw; the dispatcher turns any failure into a line on stderr.
  */
-import { spawn } from 'node:child_process';
 import { errorMessage } from '../core/errors.ts';
 import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
 import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
@@ -13,7 +12,7 @@ import { recall } from '../services/recall.ts';
 import { fileMemories, sessionStartContext } from '../services/session-context.ts';
 import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
-import { selfCommand } from '../io/self.ts';
+import { runSelfDetached } from '../io/self.ts';
 import { updateSession } from '../services/session-state.ts';
 import { readCurrentTurnText, readTranscriptText } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
@@ -181,30 +180,18 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   return note ? { systemMessage: note } : null;
 }
 
-/** Runs git-mem with `args` in a detached process that outlives the hook; a failure to start is ignored. */
-function runDetached(ctx: AppContext, args: string[]): void {
-  const [cmd, ...self] = selfCommand();
-  try {
-    const child = spawn(cmd!, [...self, ...args], { cwd: ctx.cwd, detached: true, stdio: 'ignore', env: ctx.env });
-    child.on('error', () => {});
-    child.unref();
-  } catch {
-    // Nothing to do: the next command catches up itself.
-  }
-}
-
 /**
  * After a capture the index is behind the notes, and the next hook that reads
  * memories would pay for catching up (about 200 ms at 10,000 memories). A
  * detached `git mem index` does it between prompts instead.
  */
 function catchUpLater(ctx: AppContext, captured: readonly unknown[]): void {
-  if (captured.length) runDetached(ctx, ['index']);
+  if (captured.length) runSelfDetached(['index'], ctx.cwd, ctx.env);
 }
 
 async function sessionEnd(ctx: AppContext): Promise<null> {
   // Detached: SessionEnd has 1.5 s in all, a push may take longer.
-  if (ctx.settings.pushOnEnd) runDetached(ctx, ['push']);
+  if (ctx.settings.pushOnEnd) runSelfDetached(['push'], ctx.cwd, ctx.env);
   return null;
 }
 

@@ -9,7 +9,7 @@
  * Usage in a command handler, instead of `ctx.io.out(text)`:
  *   await outPaged(ctx, text);
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import type { Io } from './io.ts';
 
 export interface PagerConfig {
@@ -38,20 +38,6 @@ export function pagerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, LESS: env.LESS ?? 'FRX', LV: env.LV ?? '-c', GIT_PAGER_IN_USE: 'true' };
 }
 
-/** core.pager and pager.mem from git config (one git process; only asked on a terminal). */
-export function readPagerConfig(cwd: string, env: NodeJS.ProcessEnv): PagerConfig {
-  const r = spawnSync('git', ['config', '-z', '--get-regexp', '^(core\\.pager|pager\\.mem)$'], { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-  const config: PagerConfig = {};
-  for (const entry of (r.stdout ?? '').split('\0')) {
-    const nl = entry.indexOf('\n');
-    const key = nl === -1 ? entry : entry.slice(0, nl);
-    const value = nl === -1 ? 'true' : entry.slice(nl + 1);
-    if (key === 'core.pager') config.corePager = value;
-    else if (key === 'pager.mem') config.pagerMem = value;
-  }
-  return config;
-}
-
 /** Writes `text` through the pager; resolves when the pager exits (the user may quit it early). */
 export function runPager(command: string, text: string, env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -64,8 +50,8 @@ export function runPager(command: string, text: string, env: NodeJS.ProcessEnv):
 }
 
 /** Prints `text` to stdout, through the pager when git would use one. */
-export async function outPaged(ctx: { io: Io; env: NodeJS.ProcessEnv; cwd: string }, text: string): Promise<void> {
-  const command = ctx.io.stdoutIsTTY ? pagerCommand(ctx.env, true, readPagerConfig(ctx.cwd, ctx.env)) : null;
+export async function outPaged(ctx: { io: Io; env: NodeJS.ProcessEnv; settings: { pager: PagerConfig } }, text: string): Promise<void> {
+  const command = ctx.io.stdoutIsTTY ? pagerCommand(ctx.env, true, ctx.settings.pager) : null;
   if (!command) {
     ctx.io.out(text);
     return;

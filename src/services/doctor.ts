@@ -6,7 +6,6 @@
  * warn (a problem that should be fixed); fail (git-mem cannot work properly).
  * The command exits 1 when any check warns or fails.
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from './deps.ts';
@@ -17,7 +16,7 @@ import { gitHookStates } from './git-hooks.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../core/hook-events.ts';
-import { selfCommand } from '../io/self.ts';
+import { programVersion, selfCommand } from '../io/self.ts';
 import { configValues } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
@@ -144,7 +143,7 @@ function checkPath(ctx: DoctorDeps): Check {
     };
   }
   if (!compiled || realpath(found) === here) return { id: 'path', status: 'ok', message: `git mem runs ${found}` };
-  const theirs = spawnSync(found, ['--version'], { env: ctx.env, encoding: 'utf8', timeout: 5000 }).stdout?.trim() || 'unknown version';
+  const theirs = programVersion(found, ctx.env) ?? 'unknown version';
   return {
     id: 'path',
     status: 'warn',

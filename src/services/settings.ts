@@ -8,6 +8,7 @@ import path from 'node:path';
 import { DEFAULT_MODEL_URL } from '../stores/embed/model-files.ts';
 import type { Git } from '../stores/git/git.ts';
 import { configAndIdentities } from '../stores/git/config.ts';
+import type { PagerConfig } from '../io/pager.ts';
 
 export interface Settings {
   namespaces: NamespaceInfo[];
@@ -34,6 +35,8 @@ export interface Settings {
   modelDownload: boolean;
   /** mem.modelUrl: where the model is fetched from. */
   modelUrl: string;
+  /** core.pager and pager.mem: git's own settings, which `git mem` honours as git does. */
+  pager: PagerConfig;
 }
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
@@ -188,6 +191,7 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     ...modelPathOf(resolveSetting('modelPath', config, env), env, cwd),
     modelDownload: get('modelDownload'),
     modelUrl: get('modelUrl'),
+    pager: { corePager: last('core.pager'), pagerMem: last('pager.mem') },
   };
 }
 

@@ -26,6 +26,7 @@ const settings: Settings = {
   recallMode: 'lexical',
   modelDownload: false,
   modelUrl: '',
+  pager: {},
 };
 
 function deps(notes: MemoryNotesStore) {

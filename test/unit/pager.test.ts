@@ -35,7 +35,7 @@ function io(tty: boolean, out: string[]): Io {
 describe('outPaged', () => {
   it('prints directly when stdout is not a terminal', async () => {
     const out: string[] = [];
-    await outPaged({ io: io(false, out), env: { GIT_PAGER: 'false' }, cwd: os.tmpdir() }, 'a\nb');
+    await outPaged({ io: io(false, out), env: { GIT_PAGER: 'false' }, settings: { pager: {} } }, 'a\nb');
     expect(out).toEqual(['a\nb']);
   });
 
@@ -45,7 +45,7 @@ describe('outPaged', () => {
     const out: string[] = [];
     const env: NodeJS.ProcessEnv = { ...process.env, GIT_PAGER: `cat > '${file}'; echo "$LESS" >> '${file}'`, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
     delete env.LESS;
-    await outPaged({ io: io(true, out), env, cwd: dir }, 'line 1\nline 2');
+    await outPaged({ io: io(true, out), env, settings: { pager: {} } }, 'line 1\nline 2');
     expect(out).toEqual([]);
     expect(fs.readFileSync(file, 'utf8')).toBe('line 1\nline 2\nFRX\n');
     fs.rmSync(dir, { recursive: true, force: true });
