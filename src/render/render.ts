@@ -24,8 +24,3 @@ export function memoryLine(m: Memory, now: Date, c: ChalkInstance, facts: Memory
   const changed = facts.stale ? ` ${c.red(`[stale: ${describeStale(facts.stale)}]`)}` : '';
   return `${c.yellow(visible(formatId(m)))}  ${c.cyan(visible(m.namespace))}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${visible(m.summary)}${status}${where}${changed}`;
 }
-
-/** The `stale` field of --json output: null when the memory's files are as its commit left them (or it has none). */
-export function staleJson(stale: Stale | null | undefined): Stale | null {
-  return stale ?? null;
-}

@@ -90,8 +90,3 @@ export function readConfigReport(cwd: string, env: NodeJS.ProcessEnv): ConfigRep
   return configReport(parseConfigList(configListing(new Git(cwd, env))), env);
 }
 
-/** A setting's value as text: lists comma-separated, `(none)` when empty. */
-export function valueText(value: SettingRow['value']): string {
-  if (Array.isArray(value)) return value.length ? value.join(', ') : '(none)';
-  return String(value);
-}

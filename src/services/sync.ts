@@ -169,8 +169,13 @@ function ensureConfig(repo: Repo, key: string, value: string): InitStep {
   return { key, value, changed: true };
 }
 
+export interface InitResult {
+  remote: string | null;
+  steps: InitStep[];
+}
+
 /** Makes the repository ready to share memories; running it twice changes nothing. */
-export function init(ctx: SyncDeps, options: InitOptions): { remote: string | null; steps: InitStep[] } {
+export function init(ctx: SyncDeps, options: InitOptions): InitResult {
   const repo = ctx.repo;
   const steps: InitStep[] = [ensureConfig(repo, 'notes.rewriteRef', MEM_GLOB)];
   if (options.showInLog) steps.push(ensureConfig(repo, 'notes.displayRef', MEM_GLOB));

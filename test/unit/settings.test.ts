@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { configReport, parseConfigList, valueText } from '../../src/services/config-report.ts';
+import { configReport, parseConfigList } from '../../src/services/config-report.ts';
+import { valueText } from '../../src/render/config.ts';
 import { configLookupKey, resolveSetting, SETTINGS } from '../../src/services/settings.ts';
 
 describe('the settings table', () => {

@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
+import { claudeInstallJson, initJson, renderClaudeInstall, renderInit } from '../../render/init.ts';
 import { json } from '../../render/render.ts';
 import { installClaudeHooks, type Scope, SCOPES } from '../../services/claude-settings.ts';
 import { init } from '../../services/sync.ts';
@@ -45,20 +46,11 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
       if (argv.claude) {
         const r = installClaudeHooks(ctx, argv.scope, argv.remove);
         if (r.warning) ctx.io.err(`git-mem: ${r.warning}`);
-        if (argv.json) ctx.io.out(json(r));
-        else if (argv.remove) ctx.io.out(`${r.changed ? 'removed git-mem hooks from' : 'no git-mem hooks in'} ${r.file}`);
-        else ctx.io.out(`${r.changed ? 'installed git-mem hooks in' : 'unchanged:'} ${r.file} (${r.scope}): ${r.events.join(', ')}`);
+        ctx.io.out(argv.json ? json(claudeInstallJson(r)) : renderClaudeInstall(r, argv.remove));
         return;
       }
       const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'] });
-      if (argv.json) {
-        ctx.io.out(json(result));
-        return;
-      }
-      const c = ctx.io.color;
-      const lines = result.steps.map((s) => `${s.changed ? c.green('added  ') : c.dim('present')}  ${s.key} ${s.value}`);
-      if (!result.remote) lines.push(c.dim('no remote configured: add one with git remote add, then run git mem init again'));
-      ctx.io.out(lines.join('\n'));
+      ctx.io.out(argv.json ? json(initJson(result)) : renderInit(result, ctx.io.color));
     },
   };
 }

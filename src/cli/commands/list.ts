@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json, memoryJson, memoryLine, staleJson } from '../../render/render.ts';
+import { json, memoryJson, memoryLine } from '../../render/render.ts';
 import { placementsOf } from '../../services/anchors.ts';
 import { stalenessOf } from '../../services/staleness.ts';
 import type { Memory } from '../../core/memory.ts';
@@ -38,7 +38,7 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const rows = await runList(ctx, argv);
-      if (argv.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: staleJson(r.stale), reach: r.reach }))));
+      if (argv.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: r.stale ?? null, reach: r.reach }))));
       else if (rows.length) await outPaged(ctx, renderList(rows, ctx.io.color, ctx.now()));
     },
   };

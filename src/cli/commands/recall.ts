@@ -8,7 +8,7 @@ import { serializeMemory } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
-import { json, memoryJson, memoryLine, staleJson } from '../../render/render.ts';
+import { json, memoryJson, memoryLine } from '../../render/render.ts';
 import { stalenessOf } from '../../services/staleness.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } from '../../services/hydrate.ts';
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
@@ -117,7 +117,7 @@ export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 
         summary: m.summary,
         tags: m.tags,
         status: m.status,
-        stale: staleJson(stale),
+        stale: stale ?? null,
         reach: reach ?? null,
         score: score(s),
       })),

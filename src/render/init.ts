@@ -1,0 +1,37 @@
+/** `git mem init`: the JSON it prints and the text, for the repository set-up and for `--claude`. */
+import type { ChalkInstance } from 'chalk';
+import type { InstallResult } from '../services/claude-settings.ts';
+import type { InitResult } from '../services/sync.ts';
+
+export interface InitJson {
+  remote: string | null;
+  steps: { key: string; value: string; changed: boolean }[];
+}
+
+export function initJson(r: InitResult): InitJson {
+  return { remote: r.remote, steps: r.steps.map((s) => ({ key: s.key, value: s.value, changed: s.changed })) };
+}
+
+export function renderInit(r: InitResult, c: ChalkInstance): string {
+  const lines = r.steps.map((s) => `${s.changed ? c.green('added  ') : c.dim('present')}  ${s.key} ${s.value}`);
+  if (!r.remote) lines.push(c.dim('no remote configured: add one with git remote add, then run git mem init again'));
+  return lines.join('\n');
+}
+
+export interface ClaudeInstallJson {
+  file: string;
+  scope: string;
+  changed: boolean;
+  events: string[];
+  hooks: Record<string, unknown>;
+  warning?: string;
+}
+
+export function claudeInstallJson(r: InstallResult): ClaudeInstallJson {
+  return { file: r.file, scope: r.scope, changed: r.changed, events: [...r.events], hooks: r.hooks, ...(r.warning ? { warning: r.warning } : {}) };
+}
+
+export function renderClaudeInstall(r: InstallResult, removed: boolean): string {
+  if (removed) return `${r.changed ? 'removed git-mem hooks from' : 'no git-mem hooks in'} ${r.file}`;
+  return `${r.changed ? 'installed git-mem hooks in' : 'unchanged:'} ${r.file} (${r.scope}): ${r.events.join(', ')}`;
+}
