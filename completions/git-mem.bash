@@ -104,7 +104,7 @@ __git_mem_argument() {
 	pull:1) echo 'remotes' ;;
 	push:1) echo 'remotes' ;;
 	sync:1) echo 'remotes' ;;
-	hook:1) echo 'choices SessionStart UserPromptSubmit PostToolUse PostToolUseFailure PreCompact Stop SessionEnd' ;;
+	hook:1) echo 'choices SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd' ;;
 	*) echo text ;;
 	esac
 }

@@ -194,7 +194,7 @@ complete -c git-mem -n __git_mem_needs_command -a sync -d 'Pull, then push: both
 complete -c git-mem -n '__git_mem_using_command sync' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command sync; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic remotes)'
 complete -c git-mem -n __git_mem_needs_command -a hook -d 'Answer a Claude Code hook event (reads its JSON on stdin; always exits 0)'
-complete -c git-mem -n '__git_mem_using_command hook; and __git_mem_argument_is 1' -x -a 'SessionStart UserPromptSubmit PostToolUse PostToolUseFailure PreCompact Stop SessionEnd'
+complete -c git-mem -n '__git_mem_using_command hook; and __git_mem_argument_is 1' -x -a 'SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd'
 complete -c git-mem -n __git_mem_needs_command -a mcp -d 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)'
 complete -c git-mem -n __git_mem_needs_command -a doctor -d 'Check git, PATH, notes refs and config, the index, the model, Claude Code hooks and locks; explain each problem and its fix'
 complete -c git-mem -n '__git_mem_using_command doctor' -l json -d 'Print JSON for tools'

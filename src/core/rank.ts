@@ -214,3 +214,12 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   }
   return total;
 }
+
+/**
+ * The hits worth injecting unasked: those scoring at least `floor` times the best (hits come best
+ * first). Lexical scores have no absolute scale, so the floor is relative; nothing beats noise.
+ */
+export function aboveFloor<T extends { score: number }>(hits: readonly T[], floor: number): T[] {
+  const best = hits[0]?.score ?? 0;
+  return best > 0 ? hits.filter((h) => h.score >= best * floor) : [];
+}

@@ -2,19 +2,23 @@
  * One handler per Claude Code event: validated input in, a reply (or nothing) out.
  * Handlers may throw; the dispatcher turns any failure into a line on stderr.
  */
+import fs from 'node:fs';
+import { formatRange } from '../core/blame.ts';
+import { editedLines, editNeedles } from '../core/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
+import { aboveFloor } from '../core/rank.ts';
 import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
 import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
 import { captureSignals, type HookCaptureResult } from '../services/hook-capture.ts';
 import { recall } from '../services/recall.ts';
-import { fileMemories, sessionStartContext } from '../services/session-context.ts';
+import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
 import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
-import { updateSession } from '../services/session-state.ts';
-import { readCurrentTurnText, readTranscriptText } from './transcript.ts';
+import { readSession, updateSession } from '../services/session-state.ts';
+import { readCompactSummary, readCurrentTurnText, readTranscriptText } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
 import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
@@ -88,7 +92,9 @@ async function sessionStart(ctx: AppContext, input: Extract<HookInput, { event: 
       ctx.io.err(`git-mem: SessionStart did not pull (${errorMessage(err)}); the context is from local memories`);
     }
   }
-  return { additionalContext: await sessionStartContext(ctx) };
+  // After a compaction the working memory is injected again, less what the summary already says.
+  const held = input.source === 'compact' ? readCompactSummary(input.transcriptPath) : '';
+  return { additionalContext: await sessionStartContext(ctx, held) };
 }
 
 async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { event: 'UserPromptSubmit' }>): Promise<HookReply | null> {
@@ -117,7 +123,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
     const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
-    const memories = hits.map((h) => h.memory);
+    const memories = aboveFloor(hits, ctx.settings.relevanceFloor).map((h) => h.memory);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
   }
@@ -135,17 +141,50 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
 
 const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUse' }>): Promise<HookReply | null> {
-  const tool = input.toolName;
-  const toolInput = input.toolInput;
-  if (FILE_TOOLS.has(tool)) {
-    const file = str(toolInput.file_path) || str(toolInput.notebook_path);
-    if (!file) return null;
-    const memories = await fileMemories(ctx, file, input.sessionId);
-    const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
-    return block ? { additionalContext: block } : null;
+/** The file a file tool works on, or '' for any other tool. */
+function toolFile(input: { toolName: string; toolInput: Record<string, unknown> }): string {
+  return FILE_TOOLS.has(input.toolName) ? str(input.toolInput.file_path) || str(input.toolInput.notebook_path) : '';
+}
+
+/** The lines an Edit or MultiEdit is about to change, as they stand in the file now (none when unknown). */
+function linesAboutToChange(file: string, toolInput: Record<string, unknown>): Array<[number, number]> {
+  const needles = editNeedles(toolInput);
+  if (!needles.length) return [];
+  try {
+    return editedLines(fs.readFileSync(file, 'utf8'), needles);
+  } catch {
+    return [];
   }
-  return null;
+}
+
+/**
+ * Before a file tool runs: the memories about the file and, for an edit, about the lines it
+ * changes (attached to the commits that wrote them), so they are read before the change is made.
+ */
+async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PreToolUse' }>): Promise<HookReply | null> {
+  const file = toolFile(input);
+  if (!file) return null;
+  const lines = linesAboutToChange(file, input.toolInput);
+  const memories = await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId);
+  const attrs: Record<string, string> = lines.length ? { file, lines: lines.map(formatRange).join(',') } : { file };
+  const block = relatedMemories('related_memories', memories, attrs, undefined, stalenessOf(ctx.repo, memories));
+  return block ? { additionalContext: block } : null;
+}
+
+/** After a file tool ran: what PreToolUse did not already give (hooks installed before PreToolUse existed only have this one). */
+async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUse' }>): Promise<HookReply | null> {
+  const file = toolFile(input);
+  if (!file || (input.toolUseId && readSession(ctx.repo.commonDir, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
+  const memories = await fileMemories(ctx, file, input.sessionId);
+  const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
+  return block ? { additionalContext: block } : null;
+}
+
+/** A subagent starts with a fresh context: a short working memory, once per subagent. */
+async function subagentStart(ctx: AppContext, input: Extract<HookInput, { event: 'SubagentStart' }>): Promise<HookReply | null> {
+  if (!firstReply(ctx, input, `SubagentStart:${input.agentId || eventKey(ctx, input, input.agentType)}`)) return null;
+  const context = await workingMemoryContext(ctx);
+  return context ? { additionalContext: context } : null;
 }
 
 /** A failed Bash command (Claude Code reports it as PostToolUseFailure, with `error`): a learning candidate when the signal is strong. */
@@ -199,7 +238,9 @@ async function sessionEnd(ctx: AppContext): Promise<null> {
 export const HANDLERS: { [E in HookEvent]: (ctx: AppContext, input: Extract<HookInput, { event: E }>) => Promise<HookReply | null> } = {
   SessionStart: sessionStart,
   UserPromptSubmit: userPromptSubmit,
+  PreToolUse: preToolUse,
   PostToolUse: postToolUse,
+  SubagentStart: subagentStart,
   PostToolUseFailure: postToolUseFailure,
   PreCompact: preCompact,
   Stop: stop,

@@ -19,8 +19,10 @@ export type HookInput = Common &
   (
     | { event: 'SessionStart'; source: string }
     | { event: 'UserPromptSubmit'; prompt: string }
-    | { event: 'PostToolUse'; toolName: string; toolInput: Record<string, unknown> }
+    | { event: 'PreToolUse'; toolName: string; toolInput: Record<string, unknown>; toolUseId: string }
+    | { event: 'PostToolUse'; toolName: string; toolInput: Record<string, unknown>; toolUseId: string }
     | { event: 'PostToolUseFailure'; toolName: string; error: string; isInterrupt: boolean; toolResponse: Record<string, unknown> }
+    | { event: 'SubagentStart'; agentId: string; agentType: string }
     | { event: 'PreCompact' }
     | { event: 'Stop'; lastAssistantMessage: string }
     | { event: 'SessionEnd' }
@@ -46,8 +48,11 @@ export function parseHookInput(event: HookEvent, raw: Record<string, unknown>): 
       return { ...common, event, source: s('source') };
     case 'UserPromptSubmit':
       return { ...common, event, prompt: s('prompt') };
+    case 'PreToolUse':
     case 'PostToolUse':
-      return { ...common, event, toolName: s('tool_name'), toolInput: field(raw, 'tool_input', 'object', {}) };
+      return { ...common, event, toolName: s('tool_name'), toolInput: field(raw, 'tool_input', 'object', {}), toolUseId: s('tool_use_id') };
+    case 'SubagentStart':
+      return { ...common, event, agentId: s('agent_id'), agentType: s('agent_type') };
     case 'PostToolUseFailure':
       return { ...common, event, toolName: s('tool_name'), error: s('error'), isInterrupt: field(raw, 'is_interrupt', 'boolean', false), toolResponse: field(raw, 'tool_response', 'object', {}) };
     case 'Stop':

@@ -115,3 +115,23 @@ const TURN_BYTES = 1024 * 1024;
 export function readCurrentTurnText(file: string): string {
   return currentTurnText(readTail(file, TURN_BYTES));
 }
+
+/** Claude Code starts the summary a compaction leaves with these words (2.1.328), and flags it isCompactSummary. */
+const COMPACT_SUMMARY_START = 'This session is being continued from a previous conversation';
+
+/** The text of the last compaction summary in a transcript ('' when there is none). */
+export function compactSummaryText(jsonl: string): string {
+  const lines = jsonl.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const entry = parseLine(lines[i]!);
+    if (!entry || entry.type !== 'user') continue;
+    const message = entry.message as { content?: unknown } | undefined;
+    const text = textOf(message?.content);
+    if (entry.isCompactSummary === true || text.startsWith(COMPACT_SUMMARY_START)) return text;
+  }
+  return '';
+}
+
+export function readCompactSummary(file: string): string {
+  return compactSummaryText(readTail(file, MAX_BYTES));
+}

@@ -11,7 +11,7 @@ export interface ConfigJson {
     multi: boolean;
     describe: string;
     default: string;
-    value: boolean | string | string[];
+    value: boolean | number | string | string[];
     source: string;
     origin: string | null;
     problem: string | null;

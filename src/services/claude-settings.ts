@@ -23,8 +23,9 @@ export const MINIMAL_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebre
 /** Recognises our own handlers, however the binary was named. */
 export const OURS = /(?:^|[\s'"/])git[- ]mem['"]?\s+hook\s/;
 
-const MATCHERS: Partial<Record<HookEvent, string>> = { PostToolUse: 'Read|Write|Edit|MultiEdit|NotebookEdit', PostToolUseFailure: 'Bash' };
-const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PostToolUse: 30, PostToolUseFailure: 30, PreCompact: 60, Stop: 30, SessionEnd: 5 };
+const FILE_TOOLS_MATCHER = 'Read|Write|Edit|MultiEdit|NotebookEdit';
+const MATCHERS: Partial<Record<HookEvent, string>> = { PreToolUse: FILE_TOOLS_MATCHER, PostToolUse: FILE_TOOLS_MATCHER, PostToolUseFailure: 'Bash' };
+const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PreToolUse: 10, PostToolUse: 30, PostToolUseFailure: 30, SubagentStart: 10, PreCompact: 60, Stop: 30, SessionEnd: 5 };
 
 interface Handler {
   type: string;

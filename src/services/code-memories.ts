@@ -41,7 +41,7 @@ export interface BlameResult {
 export async function blameMemories(ctx: CodeMemoriesDeps, target: string): Promise<BlameResult> {
   const t = parseBlameTarget(target);
   if (!t) throw new UsageError(`'${target}' is not <file>[:<line>[,<line>]]`);
-  const lines = blameLines(ctx.repo, t.file, t.from, t.to);
+  const lines = blameLines(ctx.repo, t.file, t.from === undefined ? [] : [[t.from, t.to ?? t.from]]);
   const byCommit = new Map<string, number[]>();
   for (const l of lines) byCommit.set(l.commit, [...(byCommit.get(l.commit) ?? []), l.line]);
   const wanted = new Set(byCommit.keys());

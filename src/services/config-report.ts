@@ -25,7 +25,7 @@ export interface SettingRow {
   multi: boolean;
   describe: string;
   default: string;
-  value: boolean | string | string[];
+  value: boolean | number | string | string[];
   source: SettingSource;
   /** Where the effective value was set: `GIT_MEM_SECRETS`, `global: ~/.gitconfig`…; null for a default. */
   origin: string | null;

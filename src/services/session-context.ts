@@ -1,25 +1,28 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
 import path from 'node:path';
-import { buildMemoryContext } from '../core/memory-context.ts';
+import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
+import { normalizeForNovelty } from '../core/signals.ts';
 import type { Memory } from '../core/memory.ts';
+import { aboveFloor } from '../core/rank.ts';
 import { canonicalTime } from '../core/time.ts';
 import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
-export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'termIndex'> & RecallDeps;
+export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'termIndex' | 'settings'> & RecallDeps;
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
-import { commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
+import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
 
-async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number): Promise<Memory[]> {
+/** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
+export async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor = 0): Promise<Memory[]> {
   if (!query.trim()) return [];
   try {
-    return (await recall(ctx, { query, namespaces, limit, mode: 'lexical' })).hits.map((h) => h.memory);
+    return aboveFloor((await recall(ctx, { query, namespaces, limit, mode: 'lexical' })).hits, floor).map((h) => h.memory);
   } catch {
     return [];
   }
@@ -32,7 +35,11 @@ function workTopic(ctx: SessionContextDeps): string {
   return `${branch.replace(/[/_-]+/g, ' ')} ${subjects}`.replace(/\b(?:main|master|feature|fix|wip)\b/gi, ' ');
 }
 
-export async function sessionStartContext(ctx: SessionContextDeps): Promise<string> {
+/**
+ * The context a session starts with. `held` is text the session already holds (after a
+ * compaction, its summary): a memory whose summary is in it is not injected again.
+ */
+export async function sessionStartContext(ctx: SessionContextDeps, held = ''): Promise<string> {
   const index = await ctx.termIndex();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
@@ -44,12 +51,20 @@ export async function sessionStartContext(ctx: SessionContextDeps): Promise<stri
     const mine = hits.filter((m) => m.namespace === ns);
     return mine.length ? mine : index.list({ namespaces: [ns], statuses: ['active'], limit: 10 });
   };
+  const heldText = normalizeForNovelty(held);
+  const fresh = (ms: Memory[]) =>
+    heldText
+      ? ms.filter((m) => {
+          const words = normalizeForNovelty(m.summary);
+          return !words || !heldText.includes(words);
+        })
+      : ms;
   const sections = {
-    blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 20 }),
-    decisions: recentDecisions.length ? recentDecisions : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 5 }),
-    pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: 10 }),
-    learnings: semantic('learnings'),
-    patterns: semantic('patterns'),
+    blockers: fresh(index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 20 })),
+    decisions: fresh(recentDecisions.length ? recentDecisions : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 5 })),
+    pending: fresh(index.list({ namespaces: ['progress'], statuses: ['active'], limit: 10 })),
+    learnings: fresh(semantic('learnings')),
+    patterns: fresh(semantic('patterns')),
   };
   return buildMemoryContext({
     project: path.basename(path.dirname(ctx.repo.commonDir)),
@@ -59,6 +74,22 @@ export async function sessionStartContext(ctx: SessionContextDeps): Promise<stri
     staleness: stalenessOf(ctx.repo, Object.values(sections).flat()),
   });
 }
+
+/** The working memory alone (active blockers, recent decisions, pending progress), short: for a subagent starting its task. */
+export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
+  const index = await ctx.termIndex();
+  const since = canonicalTime(new Date(ctx.now().getTime() - WEEK_MS));
+  const recent = index.list({ namespaces: ['decisions'], since, statuses: ['active'], limit: 5 });
+  const memories = [
+    ...index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 5 }),
+    ...(recent.length ? recent : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 3 })),
+    ...index.list({ namespaces: ['progress'], statuses: ['active'], limit: 3 }),
+  ];
+  return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
+}
+
+/** The session-state entry saying PreToolUse answered this tool call. */
+export const preToolUseMark = (toolUseId: string) => `pre:${toolUseId}`;
 
 const GENERIC_DIRS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'dist', 'build', 'app', 'pkg', 'internal', 'index', 'main', 'ts', 'js', 'tsx', 'jsx', 'py', 'go', 'rs', 'md']);
 
@@ -74,9 +105,29 @@ export function pathQuery(file: string): string {
   return [...new Set(words)].join(' ');
 }
 
-/** Memories about a file: attached to commits that touched it, or matching its path; each at most once per session. */
-export async function fileMemories(ctx: SessionContextDeps, file: string, sessionId: string, limit = 3): Promise<Memory[]> {
+/**
+ * Memories about a file: attached to the commits that wrote `lines` (when an edit's lines are
+ * known), then to commits that touched the file, then matching its path; each at most once per session.
+ */
+export async function fileMemories(
+  ctx: SessionContextDeps,
+  file: string,
+  sessionId: string,
+  limit = 3,
+  lines: ReadonlyArray<readonly [number, number]> = [],
+  /** PreToolUse's tool call: marked in the session, so its PostToolUse does not search again. */
+  toolUseId = '',
+): Promise<Memory[]> {
   const index = await ctx.termIndex();
+  let onLines: Memory[] = [];
+  if (lines.length) {
+    try {
+      const commits = [...new Set(blameLines(ctx.repo, file, lines).map((l) => l.commit))];
+      if (commits.length) onLines = index.list({ objects: commits, statuses: ['active'], limit: 10 });
+    } catch {
+      // Not blameable (not tracked, outside the repository): the file's other memories still apply.
+    }
+  }
   // Bounded by age: a file few commits touched would otherwise walk the whole history.
   const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
   const commits = commitsChangingFile(ctx.repo, file, 30, since);
@@ -84,11 +135,11 @@ export async function fileMemories(ctx: SessionContextDeps, file: string, sessio
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const inside = path.relative(ctx.cwd, file);
-  const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10);
-  const candidates = [...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
+  const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10, ctx.settings.relevanceFloor);
+  const candidates = [...onLines, ...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
   return updateSession(ctx.repo.commonDir, sessionId, (s) => {
     const fresh = candidates.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
-    s.injected.push(...fresh.map((m) => m.key));
+    s.injected.push(...fresh.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
     return fresh;
   });
 }

@@ -21,6 +21,8 @@ export interface Settings {
   autoCapture: boolean;
   /** mem.hooks.pullOnStart: SessionStart pulls first, bounded in time (default false). */
   pullOnStart: boolean;
+  /** mem.hooks.relevanceFloor: injected recall keeps a hit only at this share of the best score or above. */
+  relevanceFloor: number;
   /** mem.hooks.pushOnEnd: SessionEnd pushes in a detached process (default false). */
   pushOnEnd: boolean;
   /** mem.secrets: what a capture does with a detected secret: redact (default), block or warn. */
@@ -38,6 +40,9 @@ export interface Settings {
   /** core.pager and pager.mem: git's own settings, which `git mem` honours as git does. */
   pager: PagerConfig;
 }
+
+/** The default of mem.hooks.relevanceFloor, measured in test/bench/relevance-floor.bench.mjs. */
+export const RELEVANCE_FLOOR = 0.5;
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
 export type RecallMode = (typeof RECALL_MODES)[number];
@@ -58,7 +63,7 @@ export interface SettingDefinition<T> {
   key: string;
   env?: string;
   /** How the value is written: for the docs and `git mem config`. */
-  kind: 'boolean' | 'list' | 'choice' | 'text';
+  kind: 'boolean' | 'list' | 'choice' | 'text' | 'number';
   choices?: readonly string[];
   /** Several values (`git config --add`); the environment variable takes a comma- or space-separated list. */
   multi: boolean;
@@ -114,6 +119,23 @@ function textSetting(key: string, env: string, fallback: string, describe: strin
   return { key, env, kind: 'text', multi: false, defaultText: fallback || '(none)', describe, parse: (values) => ({ value: values.at(-1)?.trim() || fallback }) };
 }
 
+function numberSetting(key: string, env: string, fallback: number, min: number, max: number, describe: string): SettingDefinition<number> {
+  return {
+    key,
+    env,
+    kind: 'number',
+    multi: false,
+    defaultText: String(fallback),
+    describe,
+    parse: (values) => {
+      const raw = values.at(-1);
+      if (raw === undefined || raw.trim() === '') return { value: fallback };
+      const v = Number(raw.trim());
+      return Number.isFinite(v) && v >= min && v <= max ? { value: v } : { value: fallback, problem: `'${raw}' is not a number from ${min} to ${max}; using ${fallback}` };
+    },
+  };
+}
+
 function listSetting(key: string, env: string | undefined, describe: string): SettingDefinition<string[]> {
   return { key, ...(env ? { env } : {}), kind: 'list', multi: true, defaultText: '(none)', describe, parse: (values) => ({ value: splitList(values) }) };
 }
@@ -123,6 +145,14 @@ export const SETTINGS = {
   namespaces: listSetting('mem.namespaces', 'GIT_MEM_NAMESPACES', 'Namespaces besides the built-in ones (names match [a-z][a-z0-9-]*)'),
   autoCapture: boolSetting('mem.autoCapture', 'GIT_MEM_AUTO_CAPTURE', true, 'Claude Code hooks capture high-confidence statements (decisions, learnings, blockers) on their own'),
   pullOnStart: boolSetting('mem.hooks.pullOnStart', 'GIT_MEM_HOOKS_PULL_ON_START', false, 'The SessionStart hook pulls memories first, bounded in time'),
+  relevanceFloor: numberSetting(
+    'mem.hooks.relevanceFloor',
+    'GIT_MEM_HOOKS_RELEVANCE_FLOOR',
+    RELEVANCE_FLOOR,
+    0,
+    1,
+    "Hooks inject a recalled memory only when its score is at least this share of the best match's (0 keeps every match, 1 only the best)",
+  ),
   pushOnEnd: boolSetting('mem.hooks.pushOnEnd', 'GIT_MEM_HOOKS_PUSH_ON_END', false, 'The SessionEnd hook pushes memories, in a detached process'),
   secrets: choiceSetting('mem.secrets', 'GIT_MEM_SECRETS', SECRETS_MODES, 'redact', 'What a capture does with a detected secret: redact it, block the capture, or warn and store it as is'),
   secretsAllow: listSetting('mem.secrets.allow', undefined, 'SHA-256 digests of values that look like secrets but are not (git-mem prints the digest in its warnings)'),
@@ -184,6 +214,7 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     author,
     autoCapture: get('autoCapture'),
     pullOnStart: get('pullOnStart'),
+    relevanceFloor: get('relevanceFloor'),
     pushOnEnd: get('pushOnEnd'),
     secrets: get('secrets'),
     secretsAllow: get('secretsAllow'),

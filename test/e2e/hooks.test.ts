@@ -296,7 +296,7 @@ describe('Claude Code hooks', () => {
     fs.writeFileSync(file, JSON.stringify(other));
     const r = mem(repo, box.env, ['init', '--claude']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim()).toBe(`installed git-mem hooks in ${file} (project): SessionStart, UserPromptSubmit, PostToolUse, PostToolUseFailure, PreCompact, Stop, SessionEnd`);
+    expect(r.stdout.trim()).toBe(`installed git-mem hooks in ${file} (project): SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, SubagentStart, PreCompact, Stop, SessionEnd`);
     // git-mem is not on a GUI session's PATH here: said once, with the fix.
     expect(r.stderr).toMatch(/^git-mem: git-mem is not in \/usr\/local\/bin.*--scope local/);
     const once = fs.readFileSync(file, 'utf8');

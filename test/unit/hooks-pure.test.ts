@@ -103,7 +103,7 @@ describe('hook plumbing', () => {
     expect(twice).toEqual(once);
     const hooks = once.hooks as Record<string, Array<{ hooks: Array<{ command: string }> }>>;
     expect(hooks.Stop!.map((g) => g.hooks[0]!.command)).toEqual(['notify-send done', 'git mem hook Stop']);
-    expect(Object.keys(hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+    expect(Object.keys(hooks).sort()).toEqual(['PostToolUse', 'PostToolUseFailure', 'PreCompact', 'PreToolUse', 'SessionEnd', 'SessionStart', 'Stop', 'SubagentStart', 'UserPromptSubmit']);
     expect(mergeHooks(once, cmd, true)).toEqual(other);
     expect(mergeHooks({}, cmd, true)).toEqual({});
   });

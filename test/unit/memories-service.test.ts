@@ -27,6 +27,7 @@ const settings: Settings = {
   modelDownload: false,
   modelUrl: '',
   pager: {},
+  relevanceFloor: 0.5,
 };
 
 function deps(notes: MemoryNotesStore) {

@@ -38,10 +38,9 @@ export function defaultRange(repo: Repo): string | null {
   return null;
 }
 
-/** The commit behind each line (all of them, or `from`-`to`) of a file as it is in the work tree. Lines not committed yet are left out. */
-export function blameLines(repo: Repo, file: string, from?: number, to?: number): Array<{ commit: string; line: number }> {
-  const args = ['blame', '--porcelain'];
-  if (from !== undefined) args.push('-L', `${from},${to ?? from}`);
+/** The commit behind each line (all of them, or those in `ranges`, inclusive) of a file as it is in the work tree. Lines not committed yet are left out. */
+export function blameLines(repo: Repo, file: string, ranges: ReadonlyArray<readonly [number, number]> = []): Array<{ commit: string; line: number }> {
+  const args = ['blame', '--porcelain', ...ranges.flatMap(([from, to]) => ['-L', `${from},${to}`])];
   const r = repo.git.exec([...args, '--', file]);
   if (r.status !== 0) {
     const why = r.stderr.trim().split('\n')[0]?.replace(/^fatal: /, '') ?? '';
