@@ -122,6 +122,64 @@ describe('Claude Code hooks', () => {
     expect(other.stdout).toBe('');
   });
 
+  it('injects before an Edit the memories about the lines it changes first, and its PostToolUse adds nothing', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const file = path.join(repo, 'retry.ts');
+    fs.writeFileSync(file, '// retry helpers\nexport const MAX = 5;\n');
+    git(repo, box.env, ['add', '.']);
+    git(repo, box.env, ['commit', '-qm', 'Add retry constants']);
+    const first = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
+    fs.appendFileSync(file, 'export function backoff(n: number) {\n  return 2 ** n * 100;\n}\n');
+    git(repo, box.env, ['commit', '-qam', 'Add backoff']);
+    memOk(repo, box.env, ['capture', 'decisions', 'Backoff doubles from 100 ms, no jitter yet']);
+    // Newer, so it would come first if the edited lines did not count.
+    memOk(repo, box.env, ['capture', 'learnings', 'Five attempts cover the longest deploy window', '--commit', first]);
+    const edit = { file_path: file, old_string: 'export function backoff(n: number) {\n  return 2 ** n * 100;\n}', new_string: 'x' };
+    const pre = reply(await hook(repo, box.env, 'PreToolUse', { ...payload(repo, 'PreToolUse'), tool_name: 'Edit', tool_input: edit, tool_use_id: 'toolu_e1' }), 'PreToolUse');
+    expect(pre.context).toContain(`<related_memories file="${file}" lines="3-5">`);
+    const context = pre.context ?? '';
+    expect(context.indexOf('Backoff doubles')).toBeGreaterThan(-1);
+    expect(context.indexOf('Backoff doubles')).toBeLessThan(context.indexOf('Five attempts'));
+    const post = await hook(repo, box.env, 'PostToolUse', { ...payload(repo, 'PostToolUse'), tool_name: 'Edit', tool_input: edit, tool_response: {}, tool_use_id: 'toolu_e1' });
+    expect(reply(post, 'PostToolUse').context).toBeUndefined();
+    // Not a file tool: nothing.
+    expect((await hook(repo, box.env, 'PreToolUse', { ...payload(repo, 'PreToolUse'), tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' })).stdout).toBe('');
+  });
+
+  it('gives each subagent a short working memory once', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'blockers', 'Staging database is read-only until Monday']);
+    memOk(repo, box.env, ['capture', 'decisions', 'Release branches are cut on Tuesdays']);
+    memOk(repo, box.env, ['capture', 'learnings', 'A learning that is not working memory']);
+    const start = (agent: string) => hook(repo, box.env, 'SubagentStart', { ...payload(repo, 'SubagentStart'), agent_id: agent, agent_type: 'Explore' });
+    const { context } = reply(await start('agent-1'), 'SubagentStart');
+    expect(context).toContain('<working_memory project="repo">');
+    expect(context).toContain('Staging database is read-only until Monday');
+    expect(context).toContain('Release branches are cut on Tuesdays');
+    expect(context).not.toContain('not working memory');
+    expect(context!.length).toBeLessThanOrEqual(2000);
+    expect((await start('agent-1')).stdout).toBe('');
+    expect(reply(await start('agent-2'), 'SubagentStart').context).toContain('Staging database');
+  });
+
+  it('after a compaction, injects the working memory again without what the summary already says', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'blockers', 'Staging database is read-only until Monday']);
+    memOk(repo, box.env, ['capture', 'blockers', 'Vendor API keys expire on Friday']);
+    const transcript = path.join(box.root, 'compacted.jsonl');
+    const summary = 'This session is being continued from a previous conversation that ran out of context. Summary: we know the staging database is read-only until Monday.';
+    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', isCompactSummary: true, message: { role: 'user', content: summary } })}\n`);
+    const { context } = reply(await hook(repo, box.env, 'SessionStart', { ...payload(repo, 'SessionStart'), session_id: 'compacted', source: 'compact', transcript_path: transcript }), 'SessionStart');
+    expect(context).toContain('Vendor API keys expire on Friday');
+    expect(context).not.toContain('Staging database');
+    // A fresh start (no summary) has both.
+    const fresh = reply(await hook(repo, box.env, 'SessionStart', { ...payload(repo, 'SessionStart'), session_id: 'fresh', source: 'startup' }), 'SessionStart');
+    expect(fresh.context).toContain('Staging database');
+  });
+
   it('captures markers from the transcript at PreCompact, prints nothing, and never twice', async () => {
     const box = sandbox();
     const repo = makeRepo(box);
