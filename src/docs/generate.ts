@@ -9,6 +9,7 @@ import { buildCliSpec } from '../cli/registry.ts';
 import { VERSION } from '../version.ts';
 import { bashCompletion, fishCompletion, fishGitDelegation, zshCompletion } from './completions.ts';
 import { renderManPage } from './man.ts';
+import { pluginFiles } from './plugin.ts';
 
 /** Path (relative to the repository root) → content. */
 export function generatedFiles(): Map<string, string> {
@@ -19,6 +20,7 @@ export function generatedFiles(): Map<string, string> {
     ['completions/_git-mem', zshCompletion(spec)],
     ['completions/git-mem.fish', fishCompletion(spec)],
     ['completions/git-mem.conf.fish', fishGitDelegation()],
+    ...pluginFiles(VERSION),
   ]);
 }
 
@@ -45,7 +47,7 @@ function main(args: string[]): number {
       process.stderr.write(`out of date (run npm run docs, then commit): ${stale.join(', ')}\n`);
       return 1;
     }
-    process.stdout.write('man page and completions are current\n');
+    process.stdout.write('man page, completions and plugin are current\n');
     return 0;
   }
   for (const [rel, content] of generatedFiles()) {

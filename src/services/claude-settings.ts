@@ -65,6 +65,11 @@ export function settingsFile(ctx: ClaudeSettingsDeps, scope: Scope): string {
   return path.join(top, '.claude', scope === 'local' ? 'settings.local.json' : 'settings.json');
 }
 
+/** git-mem's hook groups, event by event: the same for settings.json and for the plugin's hooks/hooks.json. Pure. */
+export function hookGroups(command: (e: HookEvent) => string): Record<HookEvent, Group[]> {
+  return Object.fromEntries(HOOK_EVENTS.map((event) => [event, [{ ...(MATCHERS[event] ? { matcher: MATCHERS[event] } : {}), hooks: [{ type: 'command', command: command(event), timeout: TIMEOUTS[event] }] }]])) as Record<HookEvent, Group[]>;
+}
+
 /** Settings with git-mem's hooks removed, then (unless `remove`) added once. Pure. */
 export function mergeHooks(settings: Record<string, unknown>, command: (e: HookEvent) => string, remove: boolean): Record<string, unknown> {
   const hooks = { ...((settings.hooks as Record<string, Group[]> | undefined) ?? {}) };
@@ -76,10 +81,7 @@ export function mergeHooks(settings: Record<string, unknown>, command: (e: HookE
     else delete hooks[event];
   }
   if (!remove) {
-    for (const event of HOOK_EVENTS) {
-      const group: Group = { ...(MATCHERS[event] ? { matcher: MATCHERS[event] } : {}), hooks: [{ type: 'command', command: command(event), timeout: TIMEOUTS[event] }] };
-      hooks[event] = [...(hooks[event] ?? []), group];
-    }
+    for (const [event, groups] of Object.entries(hookGroups(command))) hooks[event] = [...(hooks[event] ?? []), ...groups];
   }
   const out = { ...settings, hooks };
   if (Object.keys(hooks).length === 0) delete (out as Record<string, unknown>).hooks;

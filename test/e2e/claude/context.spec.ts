@@ -79,7 +79,7 @@ describe('Claude Code sessions: memory reaching the model', () => {
     expect(w.api.main).toHaveLength(4);
 
     const afterRead = textAfterToolResult(w.api.main[1]!.body, toolIds(w, 0)[0]!);
-    expect(afterRead).toContain(`PostToolUse:Read hook additional context: <related_memories file="${file}">`);
+    expect(afterRead).toContain(`PreToolUse:Read hook additional context: <related_memories file="${file}">`);
     const [related] = blocks(afterRead, 'related_memories');
     expect(related).toContain('S3 returns 503 under load'); // attached to the commit that added the file
     expect(related).toContain('Upload retry uses exponential backoff'); // matches the path
@@ -88,13 +88,15 @@ describe('Claude Code sessions: memory reaching the model', () => {
     expect(textAfterToolResult(w.api.main[2]!.body, toolIds(w, 1)[0]!)).not.toContain('<related_memories');
     expect(textAfterToolResult(w.api.main[3]!.body, toolIds(w, 2)[0]!)).not.toContain('<related_memories');
     expect(blocks(requestText(w.api.main[3]!.body), 'related_memories')).toHaveLength(1);
-    expect(hookRuns(entries, 'PostToolUse').length).toBeGreaterThanOrEqual(1);
+    expect(hookRuns(entries, 'PreToolUse').length).toBeGreaterThanOrEqual(1);
 
-    // A new session gets them again, here after an Edit.
+    // A new session gets them again, here before an Edit: the transcript shows PreToolUse brought them.
     w.api.script([edit(file, 'retries = 5', 'retries = 6')], 'Done.');
-    checked(w, await claudeOk(w, 'Make it 6'));
+    const second = checked(w, await claudeOk(w, 'Make it 6'));
+    const fromPre = attachments(second, 'hook_additional_context').filter((a) => a.hookEvent === 'PreToolUse');
+    expect(JSON.stringify(fromPre)).toContain('S3 returns 503 under load');
     const afterEdit = textAfterToolResult(w.api.main[5]!.body, toolIds(w, 4)[0]!);
-    expect(afterEdit).toContain(`PostToolUse:Edit hook additional context: <related_memories file="${file}">`);
+    expect(afterEdit).toContain(`PreToolUse:Edit hook additional context: <related_memories file="${file}" lines="1">`);
     expect(afterEdit).toContain('S3 returns 503 under load');
   });
 });
