@@ -28,7 +28,7 @@ __git_mem_options() {
 	index) printf '%s\n' --rebuild --json --color --no-color -h --help ;;
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
 	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
-	import) printf '%s\n' --json --color --no-color -h --help ;;
+	import) printf '%s\n' --from --dry-run --json --color --no-color -h --help ;;
 	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
 	push) printf '%s\n' --json --color --no-color -h --help ;;
@@ -77,8 +77,9 @@ __git_mem_option_value() {
 	hydrate:--max-bytes) echo 'text' ;;
 	log:--format) echo 'choices text md json' ;;
 	export:-n | export:--namespace) echo 'namespaces' ;;
-	export:--format) echo 'choices jsonl md' ;;
+	export:--format) echo 'choices jsonl md claude-md' ;;
 	export:-o | export:--output) echo 'text' ;;
+	import:--from) echo 'choices claude' ;;
 	init:--scope) echo 'choices project local user' ;;
 	init:--remote) echo 'remotes' ;;
 	stats:--weeks) echo 'text' ;;

@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -167,9 +167,11 @@ complete -c git-mem -n '__git_mem_using_command model' -l json -d 'Print JSON fo
 complete -c git-mem -n '__git_mem_using_command model; and __git_mem_argument_is 1' -x -a 'status pull embed'
 complete -c git-mem -n __git_mem_needs_command -a export -d 'Write every memory as JSONL (one per line, the --json shape) or markdown'
 complete -c git-mem -n '__git_mem_using_command export' -s n -l namespace -x -a '(__git_mem_dynamic namespaces)' -d 'Only this namespace (repeatable)'
-complete -c git-mem -n '__git_mem_using_command export' -l format -x -a 'jsonl md' -d 'jsonl (lossless, for git mem import) or md'
+complete -c git-mem -n '__git_mem_using_command export' -l format -x -a 'jsonl md claude-md' -d 'jsonl (lossless, for git mem import), md (the notes as stored), or claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md)'
 complete -c git-mem -n '__git_mem_using_command export' -s o -l output -x -d 'Write to this file instead of stdout'
-complete -c git-mem -n __git_mem_needs_command -a import -d 'Add memories from JSONL (- for stdin); every line is checked before anything is written'
+complete -c git-mem -n __git_mem_needs_command -a import -d 'Add memories from JSONL (- for stdin), or from Claude Code\'s own memory (--from claude); every line is checked before anything is written'
+complete -c git-mem -n '__git_mem_using_command import' -l from -x -a 'claude' -d 'claude: CLAUDE.md, .claude/CLAUDE.md and Claude Code\'s auto memory of this project (~/.claude/projects/<project>/memory/*.md)'
+complete -c git-mem -n '__git_mem_using_command import' -l dry-run -d 'Print what would be imported; write nothing'
 complete -c git-mem -n '__git_mem_using_command import' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command import; and __git_mem_argument_is 1' -r -F
 complete -c git-mem -n __git_mem_needs_command -a init -d 'Prepare the repository to share memories (idempotent)'

@@ -6,7 +6,13 @@
  */
 import { UsageError } from '../core/errors.ts';
 import { sha1Hex } from '../core/hash.ts';
-import { isStatus, KEY_LENGTH, type Memory, PATHS_MAX } from '../core/memory.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { claudeMarkdown, proposalsFrom } from '../core/claude-md.ts';
+import { formatId, isStatus, KEY_LENGTH, type Memory, PATHS_MAX } from '../core/memory.ts';
+import { normalizeForNovelty } from '../core/signals.ts';
+import { worktreeTop } from '../stores/git/repo.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
 import { checkBody, checkNamespace, checkSummary } from '../core/validate.ts';
@@ -19,9 +25,15 @@ import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { appendAll, sealMemory } from './capture.ts';
 
-export type ExportFormat = 'jsonl' | 'md';
+export const EXPORT_FORMATS = ['jsonl', 'md', 'claude-md'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export async function exportMemories(ctx: TransferDeps, options: { namespaces?: string[]; format: ExportFormat }): Promise<string> {
+  if (options.format === 'claude-md') {
+    // Newest first: what CLAUDE.md readers should see first.
+    const current = (await ctx.index()).list({ namespaces: options.namespaces ?? ['decisions', 'patterns', 'blockers'], statuses: ['active'] });
+    return claudeMarkdown(current, formatId);
+  }
   const memories = (await ctx.index()).list({ namespaces: options.namespaces }).reverse(); // oldest first
   if (options.format === 'md') return memories.map(serializeMemory).join('\n\n') + (memories.length ? '\n' : '');
   return memories.map((m) => JSON.stringify(memoryJson(m))).join('\n') + (memories.length ? '\n' : '');
@@ -34,6 +46,8 @@ export interface ImportResult {
   imported: number;
   /** Lines whose memory (same key) is already here, anywhere, or earlier in the file. */
   unchanged: number;
+  /** What was imported (with --dry-run: what would be). */
+  memories: Memory[];
 }
 
 /** The key of a line that has none: from its content, so importing the same file twice adds nothing. */
@@ -48,23 +62,38 @@ function contentKey(o: Record<string, unknown>, namespace: string): string {
  * here (as a memory or a tombstone, on any commit) are left alone.
  */
 export async function importMemories(ctx: TransferDeps, text: string, progress?: (done: number, total: number) => void): Promise<ImportResult> {
-  const now = canonicalTime(ctx.now());
-  const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string }> = [];
+  const records: Array<{ line: number; o: Record<string, unknown> }> = [];
   text.split('\n').forEach((raw, i) => {
     if (!raw.trim()) return;
     const line = i + 1;
+    let v: unknown;
+    try {
+      v = JSON.parse(raw);
+    } catch {
+      throw new UsageError(`line ${line}: not valid JSON; nothing was imported`);
+    }
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`line ${line}: not a JSON object; nothing was imported`);
+    records.push({ line, o: v as Record<string, unknown> });
+  });
+  return importRecords(ctx, records, { progress });
+}
+
+/**
+ * Records in the import shape (numbered for errors): all checked, then all written or none.
+ * With `dryRun`, what would be imported is returned and nothing is written.
+ */
+async function importRecords(
+  ctx: TransferDeps,
+  records: ReadonlyArray<{ line: number; o: Record<string, unknown> }>,
+  options: { progress?: (done: number, total: number) => void; dryRun?: boolean } = {},
+): Promise<ImportResult> {
+  const progress = options.progress;
+  const now = canonicalTime(ctx.now());
+  const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string }> = [];
+  for (const { line, o } of records) {
     const fail = (why: string): never => {
       throw new UsageError(`line ${line}: ${why}; nothing was imported`);
     };
-    let o: Record<string, unknown> = {};
-    try {
-      const v: unknown = JSON.parse(raw);
-      if (!v || typeof v !== 'object' || Array.isArray(v)) fail('not a JSON object');
-      o = v as Record<string, unknown>;
-    } catch (err) {
-      if (err instanceof UsageError) throw err;
-      fail('not valid JSON');
-    }
     try {
       const key = str(o.key)?.toLowerCase();
       if (key !== undefined && !/^[0-9a-f]{8,40}$/.test(key)) fail(`key '${key}' is not 8 to 40 hex digits`);
@@ -92,7 +121,7 @@ export async function importMemories(ctx: TransferDeps, text: string, progress?:
       if (err instanceof UsageError && !err.message.startsWith('line ')) fail(err.message);
       throw err;
     }
-  });
+  }
 
   // Every named commit must exist here; one process checks them all.
   const commits = [...new Set(parsed.flatMap((p) => (p.commit ? [p.commit] : [])))];
@@ -115,7 +144,53 @@ export async function importMemories(ctx: TransferDeps, text: string, progress?:
     seen.add(id);
     return true;
   });
-  const imported = appendAll(ctx, fresh, `import ${fresh.length} ${fresh.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key).length;
+  if (options.dryRun) return { imported: fresh.length, unchanged: memories.length - fresh.length, memories: fresh };
+  const written = appendAll(ctx, fresh, `import ${fresh.length} ${fresh.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
   progress?.(memories.length, memories.length);
-  return { imported, unchanged: memories.length - imported };
+  return { imported: written.length, unchanged: memories.length - written.length, memories: written };
+}
+
+/** Where Claude Code keeps its memory of this project: CLAUDE.md files in the work tree, and its auto memory under ~/.claude. */
+export function claudeMemoryFiles(ctx: Pick<Deps, 'repo' | 'env'>): string[] {
+  const top = worktreeTop(ctx.repo);
+  const files = top ? [path.join(top, 'CLAUDE.md'), path.join(top, '.claude', 'CLAUDE.md')] : [];
+  const home = ctx.env.HOME || os.homedir();
+  if (top) {
+    // Claude Code names a project's folder after its path, every character but letters and digits as '-'.
+    const dir = path.join(home, '.claude', 'projects', top.replace(/[^A-Za-z0-9]/g, '-'), 'memory');
+    try {
+      for (const name of fs.readdirSync(dir).sort()) if (name.endsWith('.md')) files.push(path.join(dir, name));
+    } catch {
+      // No auto memory for this project.
+    }
+  }
+  return files.filter((f) => {
+    try {
+      return fs.statSync(f).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface ClaudeImportResult extends ImportResult {
+  files: string[];
+  /** Proposals left out because a memory here already says the same. */
+  duplicates: number;
+}
+
+/**
+ * `git mem import --from claude`: the items of Claude Code's memory files as memories (namespace
+ * guessed by the signal detector, else from the heading), through the same checks, redaction and
+ * dedup as any import; a proposal whose words a memory here already has is left out.
+ */
+export async function importFromClaude(ctx: TransferDeps & Pick<Deps, 'env'>, options: { dryRun?: boolean } = {}): Promise<ClaudeImportResult> {
+  const files = claudeMemoryFiles(ctx);
+  const namespaces = ctx.settings.namespaces.map((n) => n.name);
+  const proposals = files.flatMap((file) => proposalsFrom(file, fs.readFileSync(file, 'utf8'), namespaces));
+  const held = new Set((await ctx.index()).list({}).map((m) => `${m.namespace}:${normalizeForNovelty(m.summary)}`));
+  const fresh = proposals.filter((p) => !held.has(`${p.namespace}:${normalizeForNovelty(p.summary)}`));
+  const records = fresh.map((p, i) => ({ line: i + 1, o: { namespace: p.namespace, summary: p.summary, body: p.body, tags: ['claude-memory'], source: `import:claude:${path.basename(p.file)}` } as Record<string, unknown> }));
+  const result = await importRecords(ctx, records, options);
+  return { ...result, files, duplicates: proposals.length - fresh.length };
 }

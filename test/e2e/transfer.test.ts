@@ -46,3 +46,68 @@ describe('export and import', () => {
     expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
   });
 });
+
+describe("Claude Code's memory", () => {
+  const CLAUDE_MD = [
+    '# Project guide',
+    '',
+    '## Build',
+    '- We decided to use pnpm instead of npm because the workspace needs strict hoisting.',
+    '- Run it.',
+    '',
+    '## Conventions',
+    '- Always run the linter before committing; CI rejects unformatted code.',
+    '',
+    '## Gotchas',
+    '- The fixtures database must be reset between suites, otherwise ids collide.',
+    '- The CI token ghp_1234567890abcdefghijklmnopqrstuvwxyzAB is in the vault.',
+    '',
+  ].join('\n');
+
+  it('imports CLAUDE.md and the auto memory with --from claude: dry run first, namespaces guessed, secrets redacted, never twice', () => {
+    const box = sandbox();
+    const { clones: [repo] } = makeClones(box, ['a']);
+    fs.writeFileSync(path.join(repo!, 'CLAUDE.md'), CLAUDE_MD);
+    const project = fs.realpathSync(repo!).replace(/[^A-Za-z0-9]/g, '-');
+    const auto = path.join(box.env.HOME!, '.claude', 'projects', project, 'memory');
+    fs.mkdirSync(auto, { recursive: true });
+    fs.writeFileSync(path.join(auto, 'MEMORY.md'), '- Blocked by the vendor sandbox being down until Friday.\n');
+    memOk(repo!, box.env, ['capture', 'patterns', 'Always run the linter before committing; CI rejects unformatted code.']);
+    const refs = () => git(repo!, box.env, ['for-each-ref', 'refs/notes/']);
+    const before = refs();
+
+    const dry = JSON.parse(memOk(repo!, box.env, ['import', '--from', 'claude', '--dry-run', '--json']));
+    expect(refs()).toBe(before);
+    expect(dry.files).toHaveLength(2);
+    expect(dry.duplicates).toBe(1); // the linter rule is already a memory
+    const proposed = Object.fromEntries(dry.memories.map((m: { summary: string; namespace: string }) => [m.summary, m.namespace]));
+    expect(proposed).toEqual({
+      'We decided to use pnpm instead of npm because the workspace needs strict hoisting.': 'decisions',
+      'The fixtures database must be reset between suites, otherwise ids collide.': 'learnings',
+      'The CI token [REDACTED:github_token] is in the vault.': 'learnings',
+      'Blocked by the vendor sandbox being down until Friday.': 'blockers',
+    });
+    expect(memOk(repo!, box.env, ['import', '--from', 'claude'])).toContain('imported 4 memories from 2 files; 1 already here');
+    expect(git(repo!, box.env, ['log', '-p', 'refs/notes/mem/learnings'])).not.toContain('ghp_1234567890');
+    expect(memOk(repo!, box.env, ['import', '--from', 'claude'])).toBe('imported 0 memories from 2 files; 5 already here');
+    const bad = mem(repo!, box.env, ['import', 'x.jsonl', '--from', 'claude']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.trim()).toBe('git-mem: give a file or --from claude, not both');
+  });
+
+  it('exports the active decisions, patterns and blockers as a CLAUDE.md section', () => {
+    const box = sandbox();
+    const { clones: [repo] } = makeClones(box, ['a']);
+    const decision = memOk(repo!, box.env, ['capture', 'decisions', 'Use pnpm workspaces', '-m', 'Strict hoisting catches undeclared deps.\nMore detail.']);
+    memOk(repo!, box.env, ['capture', 'blockers', 'Vendor sandbox down until Friday']);
+    memOk(repo!, box.env, ['resolve', memOk(repo!, box.env, ['capture', 'blockers', 'Old blocker, resolved'])]);
+    memOk(repo!, box.env, ['capture', 'learnings', 'A learning is not for CLAUDE.md']);
+    const md = memOk(repo!, box.env, ['export', '--format', 'claude-md']);
+    expect(md).toContain('## Project memory (git-mem)');
+    expect(md).toContain(`### Decisions\n\n- Use pnpm workspaces: Strict hoisting catches undeclared deps. (\`${decision}\`)`);
+    expect(md).toContain('### Active blockers\n\n- Vendor sandbox down until Friday (`');
+    expect(md).not.toContain('Old blocker');
+    expect(md).not.toContain('A learning');
+    expect(md).not.toContain('### Patterns');
+  });
+});

@@ -3,9 +3,11 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace } from '../../core/validate.ts';
-import { json } from '../../render/render.ts';
+import { json, memoryJson } from '../../render/render.ts';
 import { progressBar } from '../../io/progress.ts';
-import { type ExportFormat, exportMemories, importMemories } from '../../services/transfer.ts';
+import { formatId } from '../../core/memory.ts';
+import { visible } from '../../core/terminal-text.ts';
+import { EXPORT_FORMATS, type ExportFormat, exportMemories, importFromClaude, importMemories } from '../../services/transfer.ts';
 import { jsonOption } from '../shared.ts';
 
 export function exportCommand(ctx: AppContext): CommandModule<object, { namespace?: string[]; format: ExportFormat; output?: string }> {
@@ -15,9 +17,15 @@ export function exportCommand(ctx: AppContext): CommandModule<object, { namespac
     builder: (y) =>
       y
         .option('namespace', { alias: 'n', type: 'string', array: true, describe: 'Only this namespace (repeatable)' })
-        .option('format', { type: 'string', choices: ['jsonl', 'md'], default: 'jsonl', describe: 'jsonl (lossless, for git mem import) or md' })
+        .option('format', {
+          type: 'string',
+          choices: EXPORT_FORMATS,
+          default: 'jsonl',
+          describe: 'jsonl (lossless, for git mem import), md (the notes as stored), or claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md)',
+        })
         .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' })
-        .example('git mem export > memories.jsonl', '') as never,
+        .example('git mem export > memories.jsonl', '')
+        .example('git mem export --format claude-md >> CLAUDE.md', 'Append the project memory to CLAUDE.md') as never,
     handler: async (argv) => {
       const namespaces = argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces));
       const text = await exportMemories(ctx, { namespaces, format: argv.format });
@@ -27,16 +35,48 @@ export function exportCommand(ctx: AppContext): CommandModule<object, { namespac
   };
 }
 
-export function importCommand(ctx: AppContext): CommandModule<object, { file: string; json: boolean }> {
+interface ImportArgs {
+  file?: string;
+  from?: 'claude';
+  'dry-run': boolean;
+  json: boolean;
+}
+
+export function importCommand(ctx: AppContext): CommandModule<object, ImportArgs> {
   return {
-    command: 'import <file>',
-    describe: 'Add memories from JSONL (- for stdin); every line is checked before anything is written',
+    command: 'import [file]',
+    describe: "Add memories from JSONL (- for stdin), or from Claude Code's own memory (--from claude); every line is checked before anything is written",
     builder: (y) =>
       y
-        .positional('file', { type: 'string', demandOption: true, describe: 'JSONL file, or - for stdin' })
+        .positional('file', { type: 'string', describe: 'JSONL file, or - for stdin' })
+        .option('from', { type: 'string', choices: ['claude'], describe: "claude: CLAUDE.md, .claude/CLAUDE.md and Claude Code's auto memory of this project (~/.claude/projects/<project>/memory/*.md)" })
+        .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be imported; write nothing' })
         .option('json', jsonOption)
-        .epilogue('Each line: {"namespace", "summary", optional "body", "tags", "status", "spec", "phase", "relates_to", "commit", "key", "created", "updated", "author"}. A line without a key gets a new one; a key the notes already hold is left as it is.') as never,
+        .example('git mem import memories.jsonl', '')
+        .example('git mem import --from claude --dry-run', "See what Claude Code's memory of this project would add")
+        .epilogue(
+          'Each JSONL line: {"namespace", "summary", optional "body", "tags", "status", "spec", "phase", "relates_to", "commit", "key", "created", "updated", "author"}. A line without a key gets one from its content, so importing a file twice adds nothing; a key the notes already hold is left as it is. --from claude proposes one memory per list item or paragraph (namespace from the signal detector, else the heading, else patterns), leaves out what a memory here already says, and redacts secrets as every write does.',
+        ) as never,
     handler: async (argv) => {
+      if (argv.from && argv.file !== undefined) throw new UsageError('give a file or --from claude, not both');
+      if (argv.from === 'claude') {
+        const r = await importFromClaude(ctx, { dryRun: argv['dry-run'] });
+        if (argv.json) {
+          ctx.io.out(json({ files: r.files, imported: r.imported, unchanged: r.unchanged, duplicates: r.duplicates, dryRun: argv['dry-run'], memories: r.memories.map(memoryJson) }));
+          return;
+        }
+        if (!r.files.length) {
+          ctx.io.out("no Claude Code memory for this project (CLAUDE.md, .claude/CLAUDE.md, ~/.claude/projects/<project>/memory/)");
+          return;
+        }
+        const lines = r.memories.map((m) => `${argv['dry-run'] ? 'would import' : 'imported'}  ${ctx.io.color.cyan(m.namespace.padEnd(10))}  ${visible(m.summary)}${argv['dry-run'] ? '' : `  ${ctx.io.color.dim(formatId(m))}`}`);
+        const n = r.memories.length;
+        lines.push(`${argv['dry-run'] ? 'would import' : 'imported'} ${n} ${n === 1 ? 'memory' : 'memories'} from ${r.files.length} file${r.files.length === 1 ? '' : 's'}${r.duplicates + r.unchanged ? `; ${r.duplicates + r.unchanged} already here` : ''}`);
+        ctx.io.out(lines.join('\n'));
+        return;
+      }
+      if (argv['dry-run']) throw new UsageError('--dry-run works with --from claude');
+      if (argv.file === undefined) throw new UsageError('give a JSONL file (- for stdin), or --from claude');
       let text: string;
       // yargs turns a lone `-` positional into an empty string.
       if (argv.file === '-' || (argv.file === '' && process.argv.includes('-'))) text = await ctx.io.readStdin();
@@ -50,7 +90,7 @@ export function importCommand(ctx: AppContext): CommandModule<object, { file: st
       const bar = progressBar(ctx.io, 'import', 'memories');
       const result = await importMemories(ctx, text, (done, total) => bar.update(done, total));
       bar.finish();
-      ctx.io.out(argv.json ? json(result) : `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}`);
+      ctx.io.out(argv.json ? json({ imported: result.imported, unchanged: result.unchanged }) : `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}`);
     },
   };
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memOk } from '../helpers.ts';
-import { lastMessage, requestText, text, toolUse } from './fake-api.ts';
+import { lastMessage, requestText, toolUse } from './fake-api.ts';
 import { attachments, blocks, checked, claude, claudeBin, claudeOk, world } from './harness.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
