@@ -18,11 +18,16 @@ import { currentBranch } from '../stores/git/remotes.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
 
-/** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
-export async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor = 0): Promise<Memory[]> {
+/**
+ * Memories matching `query`, best first; with a floor, only those near the best match (see
+ * aboveFloor). The floor is asked for only when there are two hits or more: reading the
+ * settings costs a git process.
+ */
+export async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0): Promise<Memory[]> {
   if (!query.trim()) return [];
   try {
-    return aboveFloor((await recall(ctx, { query, namespaces, limit, mode: 'lexical' })).hits, floor).map((h) => h.memory);
+    const { hits } = await recall(ctx, { query, namespaces, limit, mode: 'lexical' });
+    return (hits.length > 1 ? aboveFloor(hits, floor()) : hits).map((h) => h.memory);
   } catch {
     return [];
   }
@@ -135,7 +140,7 @@ export async function fileMemories(
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const inside = path.relative(ctx.cwd, file);
-  const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10, ctx.settings.relevanceFloor);
+  const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10, () => ctx.settings.relevanceFloor);
   const candidates = [...onLines, ...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
   return updateSession(ctx.repo.commonDir, sessionId, (s) => {
     const fresh = candidates.filter((m) => !s.injected.includes(m.key)).slice(0, limit);

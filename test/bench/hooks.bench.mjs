@@ -30,6 +30,11 @@ const sessionStart = timeRuns(RUNS, (i) => hook('SessionStart', { session_id: `s
 const promptPlain = timeRuns(RUNS, () => hook('UserPromptSubmit', { prompt: 'Write a factorial function in TypeScript with tests' }));
 const promptRecall = timeRuns(RUNS, (i) => hook('UserPromptSubmit', { session_id: `recall-${i}`, prompt: 'remind me why did we choose the index cache?' }));
 const postTool = timeRuns(RUNS, (i) => hook('PostToolUse', { session_id: `bench-${i}`, tool_name: 'Read', tool_input: { file_path: file }, tool_response: { type: 'text' }, tool_use_id: 't' }));
+// An Edit of the file's first line: PreToolUse blames that line and looks up its commit's memories too.
+const firstLine = fs.readFileSync(file, 'utf8').split('\n')[0];
+const preEdit = timeRuns(RUNS, (i) => hook('PreToolUse', { session_id: `pre-${i}`, tool_name: 'Edit', tool_input: { file_path: file, old_string: firstLine, new_string: 'x' }, tool_use_id: `t${i}` }));
+const preRead = timeRuns(RUNS, (i) => hook('PreToolUse', { session_id: `pre-read-${i}`, tool_name: 'Read', tool_input: { file_path: file }, tool_use_id: `r${i}` }));
+const subagent = timeRuns(RUNS, (i) => hook('SubagentStart', { session_id: `sub-${i}`, agent_id: `agent-${i}`, agent_type: 'Explore' }));
 const stop = timeRuns(RUNS, () => hook('Stop', { stop_hook_active: false, last_assistant_message: 'Done. The tests pass now.' }));
 
 // After a capture. A Stop that captures starts a detached index update; the next prompt comes a
@@ -67,6 +72,9 @@ const ok = report([
   { ...b('hook UserPromptSubmit (no signal)', promptPlain), target: 40, baseline: b('git --version', gitVersion) },
   { ...b('hook UserPromptSubmit (recall)', promptRecall), target: 100, baseline: b('git notes show', notesShow) },
   { ...b('hook PostToolUse (Read)', postTool), target: 60, baseline: b('git notes show', notesShow) },
+  { ...b('hook PreToolUse (Edit, lines blamed)', preEdit), target: 60, baseline: b('git notes show', notesShow) },
+  { ...b('hook PreToolUse (Read)', preRead), target: 60, baseline: b('git notes show', notesShow) },
+  { ...b('hook SubagentStart', subagent), target: 80, baseline: b('git notes show', notesShow) },
   { ...b('hook Stop (no signal)', stop), baseline: b('git --version', gitVersion) },
   { ...b('hook Stop (captures one)', med(stopCapture)), baseline: b('git --version', gitVersion) },
   { ...b('UPS recall, 1.5 s after a CLI capture', med(afterCli)) },

@@ -92,7 +92,9 @@ function run(mode) {
     const r = spawnSync(BIN, ['recall', '--mode', mode, '--json', '--limit', '10', q.query], { cwd: repo, env: modeEnv, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`recall --mode ${mode}: ${r.stderr}`);
     if (r.stderr.trim()) notices.add(r.stderr.trim());
-    const ranked = JSON.parse(r.stdout).map((h) => indexOfShortKey.get(h.id.split(':')[2]));
+    const hits = JSON.parse(r.stdout);
+    const ranked = hits.map((h) => indexOfShortKey.get(h.id.split(':')[2]));
+    const scores = hits.map((h) => h.score);
     const relevant = new Set(q.relevant);
     const top5 = ranked.slice(0, 5);
     const found = top5.filter((i) => relevant.has(i)).length;
@@ -102,7 +104,7 @@ function run(mode) {
     recallSum += recall5;
     mrrSum += rr;
     if (first < 0) misses++;
-    rows.push({ n, query: q.query, relevant: q.relevant, ranked: ranked.slice(0, 5), recall5, rr });
+    rows.push({ n, query: q.query, relevant: q.relevant, ranked: ranked.slice(0, 5), scores: scores.slice(0, 5), recall5, rr });
   }
 
   if (opts.verbose) {
@@ -116,6 +118,36 @@ function run(mode) {
   console.log(`ranking (${mode}${mode === 'lexical' ? '' : `, model: ${model.name}`}): ${memories.length} memories, ${queries.length} queries from ${path.relative(process.cwd(), opts.fixture)}`);
   console.log(`recall@5 ${fmt(recallSum / queries.length)}   MRR ${fmt(mrrSum / queries.length)}   no relevant result in the top 10: ${misses}/${queries.length}`);
   for (const n of notices) console.log(`  notice: ${n}`);
+  if (mode === 'lexical') floors(rows);
+}
+
+/**
+ * The hooks inject the top 5 of a lexical recall, less the hits under mem.hooks.relevanceFloor
+ * times the best score. Per floor: precision (share of injected hits that are relevant) and
+ * recall (share of relevant memories still injected), on the tuning half (even queries) and the
+ * checking half (odd queries).
+ */
+function floors(rows) {
+  const halves = { tuning: rows.filter((r) => r.n % 2 === 0), checking: rows.filter((r) => r.n % 2 === 1) };
+  console.log('\nrelevance floor of injected recall (top 5, lexical):');
+  console.log('floor   tuning: precision recall injected/query   checking: precision recall injected/query');
+  for (const floor of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
+    const cells = Object.values(halves).map((half) => {
+      let injected = 0;
+      let good = 0;
+      let relevantTotal = 0;
+      for (const r of half) {
+        const best = r.scores[0] ?? 0;
+        const kept = r.ranked.filter((_, i) => r.scores[i] >= best * floor);
+        const relevant = new Set(r.relevant);
+        injected += kept.length;
+        good += kept.filter((i) => relevant.has(i)).length;
+        relevantTotal += relevant.size;
+      }
+      return `${(good / Math.max(1, injected)).toFixed(3).padStart(9)} ${(good / relevantTotal).toFixed(3).padStart(6)} ${(injected / half.length).toFixed(2).padStart(8)}`;
+    });
+    console.log(`${floor.toFixed(1).padEnd(6)}  ${cells[0]}            ${cells[1]}`);
+  }
 }
 
 const modes = opts.mode.split(',').map((m) => m.trim()).filter(Boolean);

@@ -97,6 +97,22 @@ describe('Claude Code hooks', () => {
     expect(allSummaries(repo, box.env)).toHaveLength(1);
   });
 
+  it('injects recalled memories only near the best match (mem.hooks.relevanceFloor)', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'decisions', 'Chose sql.js over better-sqlite3 for the search index', '-m', 'sql.js is WASM: no native build.']);
+    memOk(repo, box.env, ['capture', 'patterns', 'Rebuild the index when the schema changes']);
+    memOk(repo, box.env, ['capture', 'learnings', 'Webhook retries need idempotency keys']);
+    const ask = (env: NodeJS.ProcessEnv, session: string) => hook(repo, env, 'UserPromptSubmit', payload(repo, 'UserPromptSubmit', { session_id: session, prompt: 'Remind me why did we pick sql.js for the index?' }));
+    const floored = reply(await ask(box.env, 'floor-default'), 'UserPromptSubmit').context ?? '';
+    expect(floored).toContain('Chose sql.js over better-sqlite3');
+    expect(floored).not.toContain('Rebuild the index');
+    const all = reply(await ask({ ...box.env, GIT_MEM_HOOKS_RELEVANCE_FLOOR: '0' }, 'floor-none'), 'UserPromptSubmit').context ?? '';
+    expect(all).toContain('Chose sql.js over better-sqlite3');
+    expect(all).toContain('Rebuild the index');
+    expect(all).not.toContain('Webhook');
+  });
+
   it('injects memories about a file after Read or Edit, once per session', async () => {
     const box = sandbox();
     const repo = makeRepo(box);

@@ -27,7 +27,7 @@ const settings: Settings = {
   modelDownload: false,
   modelUrl: '',
   pager: {},
-  relevanceFloor: 0.5,
+  relevanceFloor: 0.7,
 };
 
 function deps(notes: MemoryNotesStore) {
