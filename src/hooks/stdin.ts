@@ -18,28 +18,58 @@ export class ObjectScanner {
   private inString = false;
   private escaped = false;
   private started = false;
+  /** The next backslash at or after `pos` as last found (-1: none up to `backslashSeen`). */
+  private backslash = -1;
+  private backslashSeen = 0;
 
   /** Scans `text` (the whole input so far) from where it stopped: the object's length, -1 while incomplete, -2 when it is not an object. */
   scan(text: string): number {
-    for (; this.pos < text.length; this.pos++) {
+    while (this.pos < text.length) {
+      if (this.inString) {
+        // Strings are most of a large input: jump to the next quote or backslash natively.
+        if (this.escaped) {
+          this.escaped = false;
+          this.pos++;
+          continue;
+        }
+        const quote = text.indexOf('"', this.pos);
+        const backslash = this.nextBackslash(text);
+        if (backslash !== -1 && (quote === -1 || backslash < quote)) {
+          this.escaped = true;
+          this.pos = backslash + 1;
+        } else if (quote !== -1) {
+          this.inString = false;
+          this.pos = quote + 1;
+        } else this.pos = text.length;
+        continue;
+      }
       const c = text.charCodeAt(this.pos);
       if (!this.started) {
-        if (c === 32 || c === 9 || c === 10 || c === 13) continue;
+        if (c === 32 || c === 9 || c === 10 || c === 13) {
+          this.pos++;
+          continue;
+        }
         if (c !== 123) return -2; // '{'
         this.started = true;
       }
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 92) this.escaped = true; // '\\'
-        else if (c === 34) this.inString = false; // '"'
-      } else if (c === 34) this.inString = true;
+      if (c === 34) this.inString = true;
       else if (c === 123 || c === 91) this.depth++;
       else if (c === 125 || c === 93) {
         this.depth--;
-        if (this.depth === 0) return this.pos + 1;
+        if (this.depth === 0) return ++this.pos;
       }
+      this.pos++;
     }
     return -1;
+  }
+
+  /** The first backslash at or after `pos`, each stretch of text searched once however often it is asked. */
+  private nextBackslash(text: string): number {
+    if (this.backslash >= this.pos) return this.backslash;
+    if (this.backslash === -1 && this.backslashSeen >= text.length) return -1;
+    this.backslash = text.indexOf('\\', Math.max(this.pos, this.backslash === -1 ? this.backslashSeen : this.pos));
+    this.backslashSeen = text.length;
+    return this.backslash;
   }
 }
 

@@ -14,7 +14,7 @@ export interface IdCandidate {
 
 /**
  * Current memories whose id (or, for a bare hex prefix, key) starts with `prefix`, newest first.
- * A key candidate is the key alone, which every id argument accepts.
+ * A key candidate is the key part of the id alone.
  */
 export async function indexedIdCandidates(file: string, prefix: string, max: number): Promise<IdCandidate[]> {
   if (!fs.existsSync(file)) return [];
@@ -37,7 +37,11 @@ export async function indexedIdCandidates(file: string, prefix: string, max: num
     if (/^[0-9a-f]+$/.test(prefix)) {
       const rows = db.query(`${select} key >= ?1 AND key < ?2 AND +current = 1 LIMIT ${max}`).all(prefix, `${prefix}g`) as Row[];
       rows.sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0));
-      for (const r of rows) out.push({ value: r.key, description: `${r.ns}: ${r.summary}` });
+      for (const r of rows) {
+        // The key as ids show it (its first digits), which every id argument accepts.
+        const id = formatId({ namespace: r.ns, object: r.object, key: r.key });
+        out.push({ value: id.slice(id.lastIndexOf(':') + 1), description: `${r.ns}: ${r.summary}` });
+      }
     }
     const rows =
       prefix === ''
