@@ -75,6 +75,15 @@ const PATTERNS: Pattern[] = [
   P('explicit', /\bfor future reference\b/gi, 0.9),
 ];
 
+/** "remember this: X" is the user's wish to keep X: the memory's summary is X, not the request. */
+const REQUEST_LEAD = /^\s*(?:(?:please|pls|ok|okay|and)[\s,]+)*(?:remember this|save this|note that|for future reference)\b\s*[:,.\-–—]*\s*/i;
+
+function withoutRequest(statement: string): string {
+  const rest = statement.replace(REQUEST_LEAD, '');
+  if (rest.split(/\s+/).filter(Boolean).length < 3) return statement; // nothing to keep but the request
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 const REINFORCER = /\b(?:important|critical|key|must|always|never)\b/i;
 const SUMMARY_MAX = 100;
 
@@ -261,7 +270,8 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
       let confidence = p.confidence;
       if (!p.marker && REINFORCER.test(statement)) confidence += 0.05;
       if (statement.split(/\s+/).length < 4) confidence -= 0.05;
-      const signal: Signal = { type: p.type, namespace: SIGNAL_NAMESPACE[p.type], confidence: clamp(confidence), summary: oneLine(statement), body, kind: p.marker ? 'marker' : 'phrase' };
+      const summary = p.type === 'explicit' ? withoutRequest(statement) : statement;
+      const signal: Signal = { type: p.type, namespace: SIGNAL_NAMESPACE[p.type], confidence: clamp(confidence), summary: oneLine(summary), body, kind: p.marker ? 'marker' : 'phrase' };
       const prev = statements.get(statement);
       if (!prev || prev.confidence < signal.confidence) statements.set(statement, signal);
     }

@@ -12,7 +12,6 @@ describe('detectSignals', () => {
       ['We are blocked by the missing network access on CI machines.', 'blockers', 0.92],
       ['Finally fixed the flaky port allocation in the daemon tests.', 'learnings', 0.92],
       ['Following best practice, every ref update is a compare-and-swap.', 'patterns', 0.88],
-      ['For future reference, the index lives in the git common dir.', 'learnings', 0.9],
     ];
     for (const [text, namespace, confidence] of cases) {
       const [top] = detectSignals(text);
@@ -21,6 +20,13 @@ describe('detectSignals', () => {
       expect(top!.confidence, text).toBeCloseTo(confidence, 2);
       expect(top!.summary).toBe(text);
     }
+  });
+
+  it('captures an explicit request as the thing to keep, without the request words', () => {
+    expect(detectSignals('For future reference, the index lives in the git common dir.')[0]).toMatchObject({ namespace: 'learnings', confidence: 0.9, summary: 'The index lives in the git common dir.' });
+    expect(detectSignals('Please remember this: staging deploys need the VPN on.')[0]).toMatchObject({ confidence: 0.98, summary: 'Staging deploys need the VPN on.', body: 'Please remember this: staging deploys need the VPN on.' });
+    // Nothing but the request: the sentence stays as it was.
+    expect(detectSignals('Remember this one.')[0]!.summary).toBe('Remember this one.');
   });
 
   it('raises confidence near a reinforcer and lowers it for very short statements', () => {
