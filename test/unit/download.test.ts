@@ -58,7 +58,8 @@ describe('model download', () => {
     for (const f of MODEL_FILES) expect(fs.readFileSync(path.join(dir, f))).toEqual(fs.readFileSync(path.join(source, f)));
     // Nothing else is left beside it.
     expect(fs.readdirSync(path.dirname(dir))).toEqual(['all-MiniLM-L6-v2']);
-  });
+    // Not a timing test: the whole suite on two busy cores has taken over 7 s here.
+  }, 60_000);
 
   it('fails with one line and leaves nothing behind on HTTP errors, silence and stalls', async () => {
     for (const [prefix, pattern] of [
@@ -79,7 +80,7 @@ describe('model download', () => {
     // No server at all.
     const err = await downloadModel({ baseUrl: 'http://127.0.0.1:9/none', dir: target(), connectMs: 2000, stallMs: 2000 }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/cannot reach 127\.0\.0\.1:9/);
-  });
+  }, 60_000);
 
   it('records the last failure, and clears it', () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-cache-'));
