@@ -11,12 +11,19 @@ import { testModelDir } from '../helpers/model.ts';
 
 let server: http.Server;
 let base = '';
+let resetDone = false;
 const source = testModelDir();
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const url = req.url ?? '';
     if (url.startsWith('/hang/')) return; // never answers
+    // The first request is cut off without an answer, as a kept-alive connection the server closed.
+    if (url.startsWith('/reset-once/') && !resetDone) {
+      resetDone = true;
+      req.socket.destroy();
+      return;
+    }
     if (url.startsWith('/stall/')) {
       res.writeHead(200, { 'content-length': '1000' });
       res.write('x'.repeat(10)); // then nothing more
@@ -81,6 +88,12 @@ describe('model download', () => {
     const err = await downloadModel({ baseUrl: 'http://127.0.0.1:9/none', dir: target(), connectMs: 2000, stallMs: 2000 }).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/cannot reach 127\.0\.0\.1:9/);
   }, 60_000);
+
+  it('asks again once when a connection is reset before any answer', async () => {
+    const err = await downloadModel({ baseUrl: `${base}/reset-once`, dir: target(), connectMs: 2000, stallMs: 2000 }).catch((e: unknown) => e);
+    expect(resetDone).toBe(true);
+    expect((err as Error).message).toMatch(/HTTP 404/);
+  });
 
   it('records the last failure, and clears it', () => {
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-cache-'));

@@ -24,6 +24,9 @@ export interface DownloadOptions {
 
 export class DownloadError extends Error {}
 
+/** Connection failures that mean the request was never answered (worth one more try). */
+const RESET = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 function reason(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'timed out';
@@ -48,11 +51,16 @@ export async function downloadModel(options: DownloadOptions): Promise<{ bytes: 
         timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), options.stallMs);
       };
       try {
-        let response: Response;
-        try {
-          response = await fetchImpl(url, { signal: controller.signal, redirect: 'follow' });
-        } catch (err) {
-          throw new DownloadError(`cannot reach ${new URL(url).host}: ${reason(err)}`);
+        let response: Response | undefined;
+        // A kept-alive connection the server has just closed fails with a reset before any answer:
+        // the request never reached it, so asking once more on a new connection is safe.
+        for (let attempt = 1; !response; attempt++) {
+          try {
+            response = await fetchImpl(url, { signal: controller.signal, redirect: 'follow' });
+          } catch (err) {
+            if (attempt < 2 && !controller.signal.aborted && RESET.has(reason(err))) continue;
+            throw new DownloadError(`cannot reach ${new URL(url).host}: ${reason(err)}`);
+          }
         }
         if (!response.ok || !response.body) throw new DownloadError(`${url}: HTTP ${response.status}`);
         if (file === MODEL_FILES[0]) options.onStart?.();
