@@ -218,8 +218,12 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
 /**
  * The hits worth injecting unasked: those scoring at least `floor` times the best (hits come best
  * first). Lexical scores have no absolute scale, so the floor is relative; nothing beats noise.
+ * `floor` is asked only when there are two hits or more (reading it may cost a git process).
  */
-export function aboveFloor<T extends { score: number }>(hits: readonly T[], floor: number): T[] {
-  const best = hits[0]?.score ?? 0;
-  return best > 0 ? hits.filter((h) => h.score >= best * floor) : [];
+export function aboveFloor<T extends { score: number }>(hits: readonly T[], floor: () => number): T[] {
+  if (hits.length < 2) return hits.filter((h) => h.score > 0);
+  const best = hits[0]!.score;
+  if (best <= 0) return [];
+  const min = best * floor();
+  return hits.filter((h) => h.score >= min);
 }

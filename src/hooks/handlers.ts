@@ -123,7 +123,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
     const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
-    const memories = (hits.length > 1 ? aboveFloor(hits, ctx.settings.relevanceFloor) : hits).map((h) => h.memory);
+    const memories = aboveFloor(hits, () => ctx.settings.relevanceFloor).map((h) => h.memory);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
   }

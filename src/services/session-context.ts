@@ -15,19 +15,16 @@ import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
 import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
+import type { TermIndex } from '../stores/index/term-index.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
 
-/**
- * Memories matching `query`, best first; with a floor, only those near the best match (see
- * aboveFloor). The floor is asked for only when there are two hits or more: reading the
- * settings costs a git process.
- */
-export async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0): Promise<Memory[]> {
+/** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
+async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0): Promise<Memory[]> {
   if (!query.trim()) return [];
   try {
     const { hits } = await recall(ctx, { query, namespaces, limit, mode: 'lexical' });
-    return (hits.length > 1 ? aboveFloor(hits, floor()) : hits).map((h) => h.memory);
+    return aboveFloor(hits, floor).map((h) => h.memory);
   } catch {
     return [];
   }
@@ -41,6 +38,19 @@ function workTopic(ctx: SessionContextDeps): string {
 }
 
 /**
+ * The working memory: active blockers, the decisions of the last week (else the newest active
+ * ones), pending progress; each part at most its limit.
+ */
+function workingMemory(index: TermIndex, now: Date, limits: { blockers: number; recentDecisions: number; decisions: number; pending: number }) {
+  const recent = index.list({ namespaces: ['decisions'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: limits.recentDecisions });
+  return {
+    blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: limits.blockers }),
+    decisions: recent.length ? recent : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: limits.decisions }),
+    pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: limits.pending }),
+  };
+}
+
+/**
  * The context a session starts with. `held` is text the session already holds (after a
  * compaction, its summary): a memory whose summary is in it is not injected again.
  */
@@ -48,7 +58,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
   const index = await ctx.termIndex();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
-  const recentDecisions = index.list({ namespaces: ['decisions'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: 20 });
+  const working = workingMemory(index, now, { blockers: 20, recentDecisions: 20, decisions: 5, pending: 10 });
   const topic = workTopic(ctx);
   // One search for both namespaces: each search scores every memory that matches a word.
   const hits = await related(ctx, topic, ['learnings', 'patterns'], 20);
@@ -65,9 +75,9 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
         })
       : ms;
   const sections = {
-    blockers: fresh(index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 20 })),
-    decisions: fresh(recentDecisions.length ? recentDecisions : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 5 })),
-    pending: fresh(index.list({ namespaces: ['progress'], statuses: ['active'], limit: 10 })),
+    blockers: fresh(working.blockers),
+    decisions: fresh(working.decisions),
+    pending: fresh(working.pending),
     learnings: fresh(semantic('learnings')),
     patterns: fresh(semantic('patterns')),
   };
@@ -82,14 +92,8 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
 
 /** The working memory alone (active blockers, recent decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
-  const index = await ctx.termIndex();
-  const since = canonicalTime(new Date(ctx.now().getTime() - WEEK_MS));
-  const recent = index.list({ namespaces: ['decisions'], since, statuses: ['active'], limit: 5 });
-  const memories = [
-    ...index.list({ namespaces: ['blockers'], statuses: ['active'], limit: 5 }),
-    ...(recent.length ? recent : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: 3 })),
-    ...index.list({ namespaces: ['progress'], statuses: ['active'], limit: 3 }),
-  ];
+  const working = workingMemory(await ctx.termIndex(), ctx.now(), { blockers: 5, recentDecisions: 5, decisions: 3, pending: 3 });
+  const memories = [...working.blockers, ...working.decisions, ...working.pending];
   return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
 }
 
