@@ -1,4 +1,6 @@
-// Ranking quality of `git mem recall` on a labeled fixture: recall@5 and MRR.
+// Ranking quality of `git mem recall` on a labeled fixture: recall@1, @5, @10 and MRR, on the
+// tuning half (queries at even positions) and the checking half (odd positions). A ranking change
+// is kept only when it helps the checking half.
 // The memories are written as git-mem notes through one git fast-import stream,
 // then every query runs through the compiled binary, as a user would run it.
 //
@@ -10,7 +12,7 @@
 // random word vectors, not a semantic model: with it, hybrid measures the fusion
 // machinery, not what MiniLM would add. The report names the model used.
 //
-// recall@5: per query, the share of its relevant memories in the top 5, averaged.
+// recall@k: per query, the share of its relevant memories in the top k, averaged.
 // MRR: per query, 1 / rank of the first relevant memory in the top 10 (0 if none), averaged.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -43,7 +45,8 @@ function importFixture(dir, env, mems) {
   sh(dir, env, 'git', ['init', '-q']);
   let stream = '';
   mems.forEach((_, i) => {
-    stream += `commit refs/heads/main\nmark :${i + 1}\ncommitter F <f@example.com> ${1767225600 + i * 3600} +0000\ndata 9\nchange ${String(i).padStart(2, '0')}\n`;
+    const message = `change ${String(i).padStart(3, '0')}\n`;
+    stream += `commit refs/heads/main\nmark :${i + 1}\ncommitter F <f@example.com> ${1767225600 + i * 3600} +0000\ndata ${message.length}\n${message}`;
     stream += `M 644 inline f${i}.txt\ndata ${String(i).length + 1}\n${i}\n`;
   });
   const byNs = new Map();
@@ -82,9 +85,6 @@ function findModel() {
 }
 
 function run(mode) {
-  let recallSum = 0;
-  let mrrSum = 0;
-  let misses = 0;
   const notices = new Set();
   const rows = [];
   const modeEnv = mode === 'lexical' ? env : { ...env, GIT_MEM_MODEL_PATH: model.dir, GIT_MEM_MODEL_DOWNLOAD: 'false' };
@@ -96,29 +96,34 @@ function run(mode) {
     const ranked = hits.map((h) => indexOfShortKey.get(h.id.split(':')[2]));
     const scores = hits.map((h) => h.score);
     const relevant = new Set(q.relevant);
-    const top5 = ranked.slice(0, 5);
-    const found = top5.filter((i) => relevant.has(i)).length;
-    const recall5 = found / relevant.size;
+    const recallAt = (k) => ranked.slice(0, k).filter((i) => relevant.has(i)).length / relevant.size;
     const first = ranked.findIndex((i) => relevant.has(i));
     const rr = first < 0 ? 0 : 1 / (first + 1);
-    recallSum += recall5;
-    mrrSum += rr;
-    if (first < 0) misses++;
-    rows.push({ n, query: q.query, relevant: q.relevant, ranked: ranked.slice(0, 5), scores: scores.slice(0, 5), recall5, rr });
+    rows.push({ n, query: q.query, relevant: q.relevant, ranked, scores, r1: recallAt(1), r5: recallAt(5), r10: recallAt(10), rr });
   }
 
   if (opts.verbose) {
     for (const r of rows) {
       const mark = r.rr === 1 ? 'hit ' : r.rr > 0 ? `@${Math.round(1 / r.rr)}  ` : 'MISS';
-      console.log(`${mark} q${String(r.n).padStart(2, '0')} ${r.query}  relevant=${r.relevant.join(',')} top5=${r.ranked.join(',')}`);
+      console.log(`${mark} q${String(r.n).padStart(3, '0')} ${r.n % 2 ? 'C' : 'T'} ${r.query}  relevant=${r.relevant.join(',')} top5=${r.ranked.slice(0, 5).join(',')}`);
     }
     console.log('');
   }
   const fmt = (x) => x.toFixed(3);
   console.log(`ranking (${mode}${mode === 'lexical' ? '' : `, model: ${model.name}`}): ${memories.length} memories, ${queries.length} queries from ${path.relative(process.cwd(), opts.fixture)}`);
-  console.log(`recall@5 ${fmt(recallSum / queries.length)}   MRR ${fmt(mrrSum / queries.length)}   no relevant result in the top 10: ${misses}/${queries.length}`);
+  console.log('half        queries  recall@1 recall@5 recall@10   MRR   no relevant in top 10');
+  for (const [name, half] of Object.entries(halvesOf(rows))) {
+    const mean = (key) => half.reduce((sum, r) => sum + r[key], 0) / half.length;
+    const misses = half.filter((r) => r.rr === 0).length;
+    console.log(`${name.padEnd(10)} ${String(half.length).padStart(8)}  ${fmt(mean('r1')).padStart(8)} ${fmt(mean('r5')).padStart(8)} ${fmt(mean('r10')).padStart(9)} ${fmt(mean('rr')).padStart(6)}   ${misses}`);
+  }
   for (const n of notices) console.log(`  notice: ${n}`);
   if (mode === 'lexical') floors(rows);
+}
+
+/** Tuning half: queries at even positions; checking half: odd positions; and all of them. */
+function halvesOf(rows) {
+  return { tuning: rows.filter((r) => r.n % 2 === 0), checking: rows.filter((r) => r.n % 2 === 1), all: rows };
 }
 
 /**
@@ -128,7 +133,8 @@ function run(mode) {
  * checking half (odd queries).
  */
 function floors(rows) {
-  const halves = { tuning: rows.filter((r) => r.n % 2 === 0), checking: rows.filter((r) => r.n % 2 === 1) };
+  const { tuning, checking } = halvesOf(rows);
+  const halves = { tuning, checking };
   console.log('\nrelevance floor of injected recall (top 5, lexical):');
   console.log('floor   tuning: precision recall injected/query   checking: precision recall injected/query');
   for (const floor of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]) {
@@ -138,7 +144,7 @@ function floors(rows) {
       let relevantTotal = 0;
       for (const r of half) {
         const best = r.scores[0] ?? 0;
-        const kept = r.ranked.filter((_, i) => r.scores[i] >= best * floor);
+        const kept = r.ranked.slice(0, 5).filter((_, i) => r.scores[i] >= best * floor);
         const relevant = new Set(r.relevant);
         injected += kept.length;
         good += kept.filter((i) => relevant.has(i)).length;
