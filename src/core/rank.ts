@@ -19,7 +19,12 @@ export interface Bm25Options {
   k1?: number;
   /** Length normalisation, 0 (none) to 1 (full). */
   b?: number;
+  /** What a synonym's match is worth against the word's own. */
+  synonymWeight?: number;
 }
+
+/** A synonym's match counts a little below the word's own: the word the user chose is the better evidence. */
+export const SYNONYM_WEIGHT = 0.8;
 
 /**
  * English function words plus the filler of questions people ask a memory
@@ -80,10 +85,17 @@ export function queryTerms(text: string): string[] {
   return (content.length ? content : words).slice(0, MAX_TERMS);
 }
 
-/** One query word: matched as its index term, and for the last word also as a prefix of index terms; it scores as the better of the two. */
+/**
+ * One query word: matched as its index term, for the last word also as a
+ * prefix of index terms, and as its synonyms (core/synonyms.ts); it scores as
+ * the best of these, times `weight` (1 unless said: expansion terms weigh less).
+ */
 export interface TermGroup {
   term: string;
   prefix?: string;
+  /** Index terms meaning the same (already analysed), each scored at SYNONYM_WEIGHT of its own BM25F. */
+  synonyms?: string[];
+  weight?: number;
 }
 
 export interface LexicalQuery {
@@ -145,6 +157,7 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   const weights = options.weights ?? DEFAULT_WEIGHTS;
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
+  const synonymWeight = options.synonymWeight ?? SYNONYM_WEIGHT;
   const n = source.docCount;
   const lengths = source.lengths;
   const norms = source.averageLengths.map((avg) => (avg > 1 ? avg : 1));
@@ -164,7 +177,7 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   let groupCount = 0;
 
   // Scores one term (one or more postings lists taken as one) into `group`, keeping the better score per document.
-  const scoreTerm = (lists: readonly Uint32Array[]): void => {
+  const scoreTerm = (lists: readonly Uint32Array[], factor: number): void => {
     let count = 0;
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l]!;
@@ -181,7 +194,7 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
         tf[at + 2] = tf[at + 2]! + (packed & 0xffff);
       }
     }
-    const top = idf(n, count) * (k1 + 1);
+    const top = idf(n, count) * (k1 + 1) * factor;
     for (let j = 0; j < count; j++) {
       const d = termDocs[j]!;
       const at = d * 3;
@@ -199,11 +212,16 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   };
 
   for (const g of groups) {
+    const weight = g.weight ?? 1;
     const exact = source.postings(g.term);
-    if (exact) scoreTerm([exact]);
+    if (exact) scoreTerm([exact], weight);
     if (g.prefix) {
       const lists = source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []);
-      if (lists.length) scoreTerm(lists);
+      if (lists.length) scoreTerm(lists, weight);
+    }
+    for (const synonym of g.synonyms ?? []) {
+      const list = source.postings(synonym);
+      if (list) scoreTerm([list], weight * synonymWeight);
     }
     for (let j = 0; j < groupCount; j++) {
       const d = groupDocs[j]!;

@@ -13,7 +13,8 @@
  */
 import fs from 'node:fs';
 import type { Memory, Status } from '../../core/memory.ts';
-import { ANALYZER_VERSION, bm25f, DEFAULT_WEIGHTS, FIELDS, type LexicalQuery, type PostingsSource } from '../../core/rank.ts';
+import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
+import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
 import { align8, type Header, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { SearchFilter } from './filter.ts';
 import { INDEX_VERSION } from './schema.ts';
@@ -28,7 +29,7 @@ export function sameTips(a: Record<string, string>, b: Record<string, string>): 
 /** Reads `length` bytes at `position` of the file (8-byte aligned when `position` is). */
 type ReadRange = (position: number, length: number) => Uint8Array;
 
-export class TermIndex implements PostingsSource {
+export class TermIndex implements LexicalSource {
   readonly tips: Record<string, string>;
   readonly generation: string;
   /** `<namespace>:<key>` → the objects a memory has copies on, when more than one (the stored one first). */
@@ -221,6 +222,16 @@ export class TermIndex implements PostingsSource {
     return i < this.header.termCount && this.termAt(i) === term ? this.postingsAt(i) : undefined;
   }
 
+  docFrequency(term: string): number {
+    const i = this.lowerBound(term);
+    return i < this.header.termCount && this.termAt(i) === term ? this.postingOffsets[i + 1]! - this.postingOffsets[i]! : 0;
+  }
+
+  fieldTexts(doc: number): readonly string[] {
+    const memory = this.memory(doc);
+    return [memory.summary, memory.tags.join(' '), memory.body];
+  }
+
   termsWithPrefix(prefix: string): string[] {
     const out: string[] = [];
     for (let i = this.lowerBound(prefix); i < this.header.termCount; i++) {
@@ -257,8 +268,8 @@ export class TermIndex implements PostingsSource {
    * Ranked search: BM25F over the postings, then the filter; best first (ties:
    * newer first, then by key), at most `filter.limit`.
    */
-  search(query: LexicalQuery, filter: SearchFilter = {}): Array<{ memory: Memory; score: number }> {
-    const scores = bm25f(this, query.groups, { weights: DEFAULT_WEIGHTS });
+  search(query: LexicalQuery, filter: SearchFilter = {}, options: LexicalOptions = DEFAULT_LEXICAL): Array<{ memory: Memory; score: number }> {
+    const scores = lexicalScores(this, query, this.acceptor(filter), options);
     const candidates = this.matching(filter, scores);
     return this.best(candidates, scores, filter).map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
   }
@@ -292,6 +303,17 @@ export class TermIndex implements PostingsSource {
    * (the rest are checked on the memory itself), and with a score above 0 when `scores` is given.
    */
   private matching(filter: SearchFilter, scores?: Float64Array): number[] {
+    const accept = this.acceptor(filter);
+    const out: number[] = [];
+    for (let d = 0; d < this.docCount; d++) {
+      if (scores && !(scores[d]! > 0)) continue;
+      if (accept(d)) out.push(d);
+    }
+    return out;
+  }
+
+  /** The filter's conditions on the per-document arrays, as a test of one document. */
+  private acceptor(filter: SearchFilter): (doc: number) => boolean {
     const allowed = (names: readonly string[] | undefined, list: readonly string[]): Set<number> | null =>
       names?.length ? new Set(names.map((name) => list.indexOf(name)).filter((i) => i >= 0)) : null;
     const namespaces = allowed(filter.namespaces, this.namespaces);
@@ -300,17 +322,13 @@ export class TermIndex implements PostingsSource {
     const until = filter.until ? Date.parse(filter.until) : Infinity;
     const wanted = this.objectsWithCopies(filter.objects);
     const objects = wanted ? new Set([...wanted].map(objectKey)) : null;
-    const out: number[] = [];
-    for (let d = 0; d < this.docCount; d++) {
-      if (scores && !(scores[d]! > 0)) continue;
-      if (namespaces && !namespaces.has(this.kinds[2 * d]!)) continue;
-      if (statuses && !statuses.has(this.kinds[2 * d + 1]!)) continue;
+    return (d) => {
+      if (namespaces && !namespaces.has(this.kinds[2 * d]!)) return false;
+      if (statuses && !statuses.has(this.kinds[2 * d + 1]!)) return false;
       const created = this.created[d]!;
-      if (created < since || created > until) continue;
-      if (objects && !objects.has(this.objectKeys[d]!)) continue;
-      out.push(d);
-    }
-    return out;
+      if (created < since || created > until) return false;
+      return !objects || objects.has(this.objectKeys[d]!);
+    };
   }
 
   /**

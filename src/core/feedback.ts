@@ -1,0 +1,68 @@
+/**
+ * Pseudo-relevance feedback, RM3-style (Lavrenko and Croft's relevance model,
+ * as Anserini's RM3 applies it to BM25): the best few results of a first pass
+ * are taken as relevant, the words they share are added to the query with a
+ * weight below the query's own, and the memories are scored again. It finds a
+ * memory that says what the best hits say in other words. Pure.
+ */
+import { STOP_WORDS, type TermGroup, termOf, tokenize } from './rank.ts';
+
+export interface FeedbackOptions {
+  /** Results of the first pass taken as relevant. */
+  docs: number;
+  /** Words added at most. */
+  terms: number;
+  /** Weight of the best added word, relative to a query word (1); the others are scaled by their share. */
+  weight: number;
+  /** Words in more than this share of the memories are not added: they say nothing about the topic. */
+  maxDocShare: number;
+}
+
+export const DEFAULT_FEEDBACK: FeedbackOptions = { docs: 5, terms: 8, weight: 0.3, maxDocShare: 0.1 };
+
+export interface FeedbackDocument {
+  /** The first pass's score. */
+  score: number;
+  /** The searched text (summary, tags, body). */
+  fields: readonly string[];
+}
+
+/**
+ * The expansion terms for a query from the best results of a first pass:
+ * each word's weight is the sum over those results of its share of the
+ * result's words times the result's share of their scores (P(w|R) of the
+ * relevance model); the query's own terms, stop words, numbers and words
+ * found in only one memory (nothing new to find) or in too many are left out.
+ */
+export function feedbackTerms(
+  queryTerms: readonly string[],
+  top: readonly FeedbackDocument[],
+  docFrequency: (term: string) => number,
+  docCount: number,
+  options: FeedbackOptions = DEFAULT_FEEDBACK,
+): TermGroup[] {
+  const docs = top.slice(0, options.docs).filter((d) => d.score > 0);
+  const total = docs.reduce((sum, d) => sum + d.score, 0);
+  if (!total || options.terms < 1) return [];
+  const own = new Set(queryTerms);
+  const weights = new Map<string, number>();
+  for (const doc of docs) {
+    const tokens = doc.fields.flatMap((text) => tokenize(text)).filter((t) => t.length > 1 && !STOP_WORDS.has(t) && !/^\d+$/.test(t));
+    if (!tokens.length) continue;
+    const share = doc.score / total / tokens.length;
+    for (const token of tokens) {
+      const term = termOf(token);
+      if (!own.has(term)) weights.set(term, (weights.get(term) ?? 0) + share);
+    }
+  }
+  const maxDf = Math.max(2, options.maxDocShare * docCount);
+  const chosen = [...weights]
+    .filter(([term]) => {
+      const df = docFrequency(term);
+      return df >= 2 && df <= maxDf;
+    })
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, options.terms);
+  const best = chosen[0]?.[1] ?? 0;
+  return chosen.map(([term, w]) => ({ term, weight: (options.weight * w) / best }));
+}

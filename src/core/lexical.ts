@@ -1,0 +1,63 @@
+/**
+ * The lexical ranking pipeline, pure: BM25F over the query's term groups
+ * (core/rank.ts: stop words out, stems, synonyms, the last word as a prefix),
+ * then, when asked, pseudo-relevance feedback (core/feedback.ts). The term
+ * index (stores/index/term-index.ts) supplies postings and texts; the stages
+ * and what each was worth on the labeled fixture are in docs/search.md.
+ */
+import { type FeedbackOptions, feedbackTerms } from './feedback.ts';
+import { bm25f, type Bm25Options, type LexicalQuery, type PostingsSource } from './rank.ts';
+
+export interface LexicalSource extends PostingsSource {
+  /** Memories holding the term in any field (its postings count), without reading the postings. */
+  docFrequency(term: string): number;
+  /** A document's searched text: summary, tags joined by spaces, body. */
+  fieldTexts(doc: number): readonly string[];
+}
+
+export interface LexicalOptions extends Bm25Options {
+  /** Pseudo-relevance feedback; off when absent or false. */
+  feedback?: FeedbackOptions | false;
+}
+
+/**
+ * The ranking recall uses (every path: the command, the hooks, MCP).
+ * k1 0.6: memories are short, so a word's second occurrence says little and a
+ * memory matching more of the query's words should win; b 0.3: lengths vary
+ * less in meaning than in words; summary and tags 2, body 1. Chosen by a sweep
+ * on the tuning half of the fixture (docs/search.md).
+ */
+export const DEFAULT_LEXICAL: LexicalOptions = { k1: 0.6, b: 0.3, weights: [2, 2, 1], feedback: false };
+
+/**
+ * Scores of every document (0: no match). `accept` says which documents the
+ * caller's filter keeps: feedback learns only from those.
+ */
+export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions = {}): Float64Array {
+  const scores = bm25f(source, query.groups, options);
+  const feedback = options.feedback;
+  if (!feedback) return scores;
+  const top = bestDocuments(scores, accept, feedback.docs);
+  if (!top.length) return scores;
+  const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
+  const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.docCount, feedback);
+  if (!expansion.length) return scores;
+  const more = bm25f(source, expansion, options);
+  for (let d = 0; d < scores.length; d++) scores[d] = scores[d]! + more[d]!;
+  return scores;
+}
+
+/** The `count` best-scoring accepted documents, best first (ties: the later document, as search orders newer first). */
+function bestDocuments(scores: Float64Array, accept: (doc: number) => boolean, count: number): number[] {
+  const out: number[] = [];
+  for (let d = 0; d < scores.length; d++) {
+    const s = scores[d]!;
+    if (!(s > 0) || (out.length === count && s <= scores[out[count - 1]!]!)) continue;
+    if (!accept(d)) continue;
+    let i = out.length;
+    while (i > 0 && scores[out[i - 1]!]! <= s) i--;
+    out.splice(i, 0, d);
+    if (out.length > count) out.pop();
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+// In-process ranking evaluation on the labeled fixture, for parameter sweeps: the same core ranking
+// (core/lexical.ts) over an in-memory postings source built as the term index builds its own, so
+// hundreds of settings are compared in seconds. Figures for decisions come from
+// ranking.bench.mjs, which runs the compiled binary; this only finds candidates.
+//
+//   bun test/bench/ranking-sweep.ts [--grid] [--json '{"k1":1.2,...}']
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { lexicalScores, type LexicalOptions, type LexicalSource } from '../../src/core/lexical.ts';
+import { buildLexicalQuery, packFrequencies, termOf, tokenize } from '../../src/core/rank.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    fixture: { type: 'string', default: path.resolve(import.meta.dirname, '../fixtures/ranking.json') },
+    grid: { type: 'boolean', default: false },
+    json: { type: 'string', default: '{}' },
+  },
+});
+interface FixtureMemory { namespace: string; summary: string; body?: string; tags?: string[] }
+const fixture = JSON.parse(fs.readFileSync(opts.fixture, 'utf8')) as { memories: FixtureMemory[]; queries: Array<{ query: string; relevant: number[] }> };
+const { memories, queries } = fixture;
+
+function memorySource(mems: FixtureMemory[]): LexicalSource {
+  const lists = new Map<string, number[]>();
+  const texts = mems.map((m) => [m.summary, (m.tags ?? []).join(' '), m.body ?? '']);
+  const lengths = new Uint32Array(mems.length * 3);
+  texts.forEach((fields, d) => {
+    const freq = new Map<string, number[]>();
+    fields.forEach((text, f) => {
+      const tokens = tokenize(text);
+      lengths[d * 3 + f] = tokens.length;
+      for (const t of tokens) {
+        const term = termOf(t);
+        if (!freq.has(term)) freq.set(term, [0, 0, 0]);
+        freq.get(term)![f]!++;
+      }
+    });
+    for (const [term, f] of freq) {
+      if (!lists.has(term)) lists.set(term, []);
+      lists.get(term)!.push(d, packFrequencies(f[0]!, f[1]!, f[2]!));
+    }
+  });
+  const sorted = [...lists.keys()].sort();
+  const postings = new Map([...lists].map(([t, l]) => [t, new Uint32Array(l)]));
+  const averageLengths = [0, 1, 2].map((f) => {
+    let sum = 0;
+    for (let d = 0; d < mems.length; d++) sum += lengths[d * 3 + f]!;
+    return sum / mems.length;
+  });
+  return {
+    docCount: mems.length,
+    averageLengths,
+    lengths,
+    postings: (t) => postings.get(t),
+    termsWithPrefix: (p) => sorted.filter((t) => t.startsWith(p)),
+    docFrequency: (t) => (postings.get(t)?.length ?? 0) / 2,
+    fieldTexts: (d) => texts[d]!,
+  };
+}
+
+const source = memorySource(memories);
+
+interface Config extends LexicalOptions { prefixLast?: boolean }
+
+export function evaluate(config: Config) {
+  const rows = queries.map((q, n) => {
+    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast })!;
+    const scores = lexicalScores(source, query, () => true, config);
+    // As the term index orders: score, then newer (a higher document number) first.
+    const ranked = [...scores.keys()].filter((d) => scores[d]! > 0).sort((a, b) => scores[b]! - scores[a]! || b - a).slice(0, 10);
+    const relevant = new Set(q.relevant);
+    const at = (k: number) => ranked.slice(0, k).filter((d) => relevant.has(d)).length / relevant.size;
+    const first = ranked.findIndex((d) => relevant.has(d));
+    return { n, r1: at(1), r5: at(5), r10: at(10), rr: first < 0 ? 0 : 1 / (first + 1) };
+  });
+  const half = (h: typeof rows) => {
+    const mean = (k: 'r1' | 'r5' | 'r10' | 'rr') => h.reduce((s, r) => s + r[k], 0) / h.length;
+    return { r1: mean('r1'), r5: mean('r5'), r10: mean('r10'), mrr: mean('rr') };
+  };
+  return { tuning: half(rows.filter((r) => r.n % 2 === 0)), checking: half(rows.filter((r) => r.n % 2 === 1)) };
+}
+
+const fmt = (h: { r1: number; r5: number; r10: number; mrr: number }) => `${h.r1.toFixed(3)} ${h.r5.toFixed(3)} ${h.r10.toFixed(3)} ${h.mrr.toFixed(3)}`;
+const line = (label: string, c: Config) => {
+  const r = evaluate(c);
+  console.log(`${label.padEnd(40)} tuning ${fmt(r.tuning)}   checking ${fmt(r.checking)}`);
+  return r;
+};
+
+const base = JSON.parse(opts.json) as Config;
+console.log(`${''.padEnd(40)} (recall@1 @5 @10 MRR)`);
+line('given', base);
+if (opts.grid) {
+  const results: Array<{ label: string; t: number; c: number }> = [];
+  for (const k1 of [0.6, 0.9, 1.2, 1.5, 2.0]) {
+    for (const b of [0.3, 0.5, 0.75, 0.9]) {
+      for (const weights of [[1, 1, 1], [2, 1, 1], [3, 2, 1], [2, 2, 1], [1.5, 1, 1], [3, 1, 1]]) {
+        const r = evaluate({ ...base, k1, b, weights });
+        results.push({ label: `k1 ${k1} b ${b} w ${weights.join('/')}`, t: r.tuning.mrr + r.tuning.r10, c: r.checking.mrr + r.checking.r10 });
+      }
+    }
+  }
+  results.sort((x, y) => y.t - x.t);
+  for (const r of results.slice(0, 25)) console.log(`${r.label.padEnd(32)} tuning MRR+R@10 ${r.t.toFixed(3)}  checking ${r.c.toFixed(3)}`);
+}
