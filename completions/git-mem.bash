@@ -7,18 +7,21 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget reanchor namespaces recall hydrate blame log index model export import init pull push sync hook mcp doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget related consolidate gc reanchor namespaces recall hydrate blame log index model export import init pull push sync hook mcp doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
 __git_mem_options() {
 	case $1 in
-	capture) printf '%s\n' -m --message -F --file -t --tags --spec --phase --status --relates-to -c --commit --force-truncate --json --color --no-color -h --help ;;
+	capture) printf '%s\n' -m --message -F --file -t --tags --spec --phase --status --relates-to --supersedes -c --commit --force-truncate --json --color --no-color -h --help ;;
 	show) printf '%s\n' --json --color --no-color -h --help ;;
 	list | ls) printf '%s\n' -n --namespace -s --status --since --until -l --limit --json --color --no-color -h --help ;;
-	edit) printf '%s\n' --summary -m --message -F --file -t --tags --status --force-truncate --json --color --no-color -h --help ;;
+	edit) printf '%s\n' --summary -m --message -F --file -t --tags --status --supersedes --force-truncate --json --color --no-color -h --help ;;
 	resolve) printf '%s\n' --json --color --no-color -h --help ;;
-	forget) printf '%s\n' --json --color --no-color -h --help ;;
+	forget) printf '%s\n' --before -n --namespace -s --status -t --tags -q --query --dry-run --json --color --no-color -h --help ;;
+	related) printf '%s\n' -l --limit --json --color --no-color -h --help ;;
+	consolidate) printf '%s\n' -n --namespace --min-size --dry-run --with --json --color --no-color -h --help ;;
+	gc) printf '%s\n' --older-than --dry-run --with --json --color --no-color -h --help ;;
 	reanchor) printf '%s\n' --dry-run -q --quiet --json --color --no-color -h --help ;;
 	namespaces) printf '%s\n' --json --color --no-color -h --help ;;
 	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --at --branch --json --color --no-color -h --help ;;
@@ -51,6 +54,7 @@ __git_mem_option_value() {
 	capture:--phase) echo 'text' ;;
 	capture:--status) echo 'choices active resolved archived' ;;
 	capture:--relates-to) echo 'ids' ;;
+	capture:--supersedes) echo 'text' ;;
 	capture:-c | capture:--commit) echo 'refs' ;;
 	list:-n | list:--namespace | ls:-n | ls:--namespace) echo 'namespaces' ;;
 	list:-s | list:--status | ls:-s | ls:--status) echo 'text' ;;
@@ -62,6 +66,18 @@ __git_mem_option_value() {
 	edit:-F | edit:--file) echo 'file' ;;
 	edit:-t | edit:--tags) echo 'text' ;;
 	edit:--status) echo 'choices active resolved archived' ;;
+	edit:--supersedes) echo 'text' ;;
+	forget:--before) echo 'text' ;;
+	forget:-n | forget:--namespace) echo 'namespaces' ;;
+	forget:-s | forget:--status) echo 'text' ;;
+	forget:-t | forget:--tags) echo 'text' ;;
+	forget:-q | forget:--query) echo 'text' ;;
+	related:-l | related:--limit) echo 'text' ;;
+	consolidate:-n | consolidate:--namespace) echo 'namespaces' ;;
+	consolidate:--min-size) echo 'text' ;;
+	consolidate:--with) echo 'text' ;;
+	gc:--older-than) echo 'text' ;;
+	gc:--with) echo 'text' ;;
 	recall:-n | recall:--namespace) echo 'namespaces' ;;
 	recall:-t | recall:--tags) echo 'text' ;;
 	recall:--spec) echo 'text' ;;
@@ -96,6 +112,7 @@ __git_mem_argument() {
 	edit:1) echo 'ids' ;;
 	resolve:1) echo 'ids' ;;
 	forget:1) echo 'ids' ;;
+	related:1) echo 'ids' ;;
 	recall:*) echo 'text' ;;
 	hydrate:1) echo 'ids' ;;
 	blame:1) echo 'text' ;;

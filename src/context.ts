@@ -17,6 +17,8 @@ export class AppContext {
   private cachedNotes?: NotesStore;
   private cachedIndex?: Promise<MemoryIndex>;
   private cachedTermIndex?: Promise<TermIndex>;
+  /** The term index once opened (by termIndex() or termIndexAsIs()), for synchronous readers. */
+  private openTermIndex?: TermIndex | null;
 
   constructor(
     readonly cwd: string,
@@ -78,9 +80,15 @@ export class AppContext {
         return (await this.index()).termIndex();
       })();
       terms.anchors = chooseAnchors(this.repo, terms.copies);
+      this.openTermIndex = terms;
       return terms;
     })();
     return this.cachedTermIndex;
+  }
+
+  termIndexAsIs(): TermIndex | null {
+    if (this.openTermIndex === undefined) this.openTermIndex = TermIndex.read(this.termIndexFile);
+    return this.openTermIndex;
   }
 
   /**

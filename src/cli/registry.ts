@@ -9,9 +9,11 @@ import type { AppContext } from '../context.ts';
 import { blameCommand } from './commands/blame.ts';
 import { captureCommand } from './commands/capture.ts';
 import { configCommand } from './commands/config.ts';
+import { consolidateCommand } from './commands/consolidate.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { editCommand, resolveCommand } from './commands/edit.ts';
 import { forgetCommand } from './commands/forget.ts';
+import { gcCommand } from './commands/gc.ts';
 import { hookCommand } from './commands/hook.ts';
 import { hydrateCommand } from './commands/hydrate.ts';
 import { indexCommand } from './commands/index-cmd.ts';
@@ -23,6 +25,7 @@ import { modelCommand } from './commands/model.ts';
 import { namespacesCommand } from './commands/namespaces.ts';
 import { reanchorCommand } from './commands/reanchor.ts';
 import { recallCommand } from './commands/recall.ts';
+import { relatedCommand } from './commands/related.ts';
 import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
@@ -39,6 +42,9 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     editCommand(ctx),
     resolveCommand(ctx),
     forgetCommand(ctx),
+    relatedCommand(ctx),
+    consolidateCommand(ctx),
+    gcCommand(ctx),
     reanchorCommand(ctx),
     namespacesCommand(ctx),
     recallCommand(ctx),

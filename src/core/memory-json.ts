@@ -26,6 +26,12 @@ export interface MemoryJson {
   confidence: number | null;
   /** Files its commit changed, recorded at capture. */
   paths: string[];
+  /** Lifecycle links (docs/lifecycle.md), as stored: `<namespace>:<key>`. */
+  consolidates: string[];
+  consolidated_into: string | null;
+  supersedes: string[];
+  superseded_by: string | null;
+  reprieves: number;
 }
 
 export function memoryJson(m: Memory): MemoryJson {
@@ -47,5 +53,10 @@ export function memoryJson(m: Memory): MemoryJson {
     source: m.source ?? null,
     confidence: m.confidence ?? null,
     paths: m.paths ?? [],
+    consolidates: m.consolidates ?? [],
+    consolidated_into: m.consolidatedInto ?? null,
+    supersedes: m.supersedes ?? [],
+    superseded_by: m.supersededBy ?? null,
+    reprieves: m.reprieves ?? 0,
   };
 }

@@ -30,6 +30,14 @@ export interface Memory {
   confidence?: number;
   /** Files the commit changed, recorded at capture: the memory stays tied to them if the commit is rewritten away. */
   paths?: string[];
+  /** Lifecycle links (core/links.ts linkRef): the memories this one consolidated, and the one that consolidated it. */
+  consolidates?: string[];
+  consolidatedInto?: string;
+  /** The older memories this one replaces, and the newer one that replaced it. */
+  supersedes?: string[];
+  supersededBy?: string;
+  /** How many times `git mem gc` found it old and isolated but substantial (kept for good at GC_REPRIEVES_MAX). */
+  reprieves?: number;
   /** Front-matter fields git-mem does not know (another tool's, a newer version's): written back untouched. */
   extra?: Record<string, unknown>;
 }

@@ -70,7 +70,7 @@ function asList(v: unknown): string[] {
 }
 
 /** Front-matter fields with a meaning here; any other is kept in `extra`. */
-const KNOWN_FIELDS = new Set(['id', 'type', 'timestamp', 'created', 'updated', 'summary', 'spec', 'phase', 'tags', 'status', 'relates_to', 'author', 'source', 'confidence', 'paths']);
+const KNOWN_FIELDS = new Set(['id', 'type', 'timestamp', 'created', 'updated', 'summary', 'spec', 'phase', 'tags', 'status', 'relates_to', 'author', 'source', 'confidence', 'paths', 'consolidates', 'consolidated_into', 'supersedes', 'superseded_by', 'reprieves']);
 
 function toDoc(fm: Record<string, unknown>, body: string, raw: string, namespace: string, object: string): NoteDoc {
   const key = (asString(fm.id) ?? deriveKey(namespace, raw)).toLowerCase();
@@ -97,6 +97,15 @@ function toDoc(fm: Record<string, unknown>, body: string, raw: string, namespace
   if (typeof fm.confidence === 'number') memory.confidence = fm.confidence;
   const paths = asList(fm.paths);
   if (paths.length) memory.paths = paths;
+  const consolidates = asList(fm.consolidates);
+  if (consolidates.length) memory.consolidates = consolidates;
+  const supersedes = asList(fm.supersedes);
+  if (supersedes.length) memory.supersedes = supersedes;
+  const consolidatedInto = asString(fm.consolidated_into);
+  if (consolidatedInto) memory.consolidatedInto = consolidatedInto;
+  const supersededBy = asString(fm.superseded_by);
+  if (supersededBy) memory.supersededBy = supersededBy;
+  if (typeof fm.reprieves === 'number' && Number.isInteger(fm.reprieves) && fm.reprieves > 0) memory.reprieves = fm.reprieves;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fm)) if (!KNOWN_FIELDS.has(k)) extra[k] = v;
   // A timestamp that cannot be read is kept as written, not replaced by an empty one.
@@ -145,6 +154,11 @@ export function serializeMemory(m: Memory): string {
   if (m.source) fields.source = m.source;
   if (m.confidence !== undefined) fields.confidence = m.confidence;
   if (m.paths?.length) fields.paths = m.paths;
+  if (m.consolidates?.length) fields.consolidates = m.consolidates;
+  if (m.consolidatedInto) fields.consolidated_into = m.consolidatedInto;
+  if (m.supersedes?.length) fields.supersedes = m.supersedes;
+  if (m.supersededBy) fields.superseded_by = m.supersededBy;
+  if (m.reprieves) fields.reprieves = m.reprieves;
   for (const [k, v] of Object.entries(m.extra ?? {})) if (!(k in fields)) fields[k] = v;
   const body = m.body.trim() ? `\n${m.body.trimEnd()}` : '';
   return `---\n${writeFrontMatter(fields)}---\n${body}`.trimEnd();

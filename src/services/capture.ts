@@ -8,9 +8,12 @@ import { type Redaction, redact } from '../core/redact.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
+import { connectNew, MAX_LINKS } from './connect.ts';
+import { linkRef } from '../core/links.ts';
+import { linkToSimilar } from '../core/similarity.ts';
 
 /** What this file's services use. */
-export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings'>;
+export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'termIndexAsIs'>;
 import { changedPaths } from '../stores/git/changes.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -25,6 +28,8 @@ export interface CaptureInput {
   phase?: string;
   status?: string;
   relatesTo?: string[];
+  /** Links (core/links.ts linkRef) to the memories this one replaces (see markSuperseded). */
+  supersedes?: string[];
   /** Revision to attach to; HEAD by default. */
   commit?: string;
   forceTruncate?: boolean;
@@ -103,6 +108,7 @@ export function buildMemory(ctx: CaptureDeps, input: CaptureInput, object: strin
   if (input.source) draft.source = input.source;
   if (input.confidence !== undefined) draft.confidence = input.confidence;
   if (input.paths?.length) draft.paths = input.paths.slice(0, PATHS_MAX);
+  if (input.supersedes?.length) draft.supersedes = input.supersedes;
   const { memory, found } = sealMemory(ctx, draft);
   return { id: formatId(memory), memory, redacted: found };
 }
@@ -117,9 +123,11 @@ export function captureMemory(ctx: CaptureDeps, input: CaptureInput): CaptureRes
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
-  const result = buildMemory(ctx, { ...input, paths: recordedPaths(ctx.repo, object) }, object);
-  appendMemories(ctx, result.memory.namespace, [result.memory], `capture ${result.id}`);
-  return result;
+  const built = buildMemory(ctx, { ...input, paths: recordedPaths(ctx.repo, object) }, object);
+  // Linked to the memories it resembles (relates_to), from what the index holds now.
+  const [linked] = connectNew(ctx, [built.memory]);
+  const [memory] = appendMemories(ctx, linked!.namespace, [linked!], `capture ${built.id}`, undefined, { connect: ctx.settings.connectThreshold });
+  return { ...built, memory: memory! };
 }
 
 /**
@@ -134,12 +142,19 @@ export function appendMemories(
   memories: readonly Memory[],
   message: string,
   isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
+  options: { connect?: number } = {},
 ): Memory[] {
-  return appendAll(ctx, memories.filter((m) => m.namespace === namespace), message, isDuplicate);
+  return appendAll(ctx, memories.filter((m) => m.namespace === namespace), message, isDuplicate, options);
 }
 
 /** appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none). */
-export function appendAll(ctx: CaptureDeps, memories: readonly Memory[], message: string, isDuplicate?: (existing: Memory, candidate: Memory) => boolean): Memory[] {
+export function appendAll(
+  ctx: CaptureDeps,
+  memories: readonly Memory[],
+  message: string,
+  isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
+  options: { /** Link each memory to the similar ones its note holds, at this threshold. */ connect?: number } = {},
+): Memory[] {
   const namespaces = [...new Set(memories.map((m) => m.namespace))];
   const written = new Map<string, Memory[]>();
   ctx.notes.updateAll(
@@ -150,7 +165,7 @@ export function appendAll(ctx: CaptureDeps, memories: readonly Memory[], message
         namespace,
         objects,
         modify: (current: Map<string, string | null>) => {
-          const fresh = appendToNotes(namespace, objects, mine, current, isDuplicate);
+          const fresh = appendToNotes(namespace, objects, mine, current, isDuplicate, options.connect);
           written.set(namespace, fresh.written);
           return { changes: fresh.changes, message };
         },
@@ -166,6 +181,7 @@ function appendToNotes(
   memories: readonly Memory[],
   current: Map<string, string | null>,
   isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
+  connect?: number,
 ): { changes: Map<string, string | null>; written: Memory[] } {
   const written: Memory[] = [];
   const changes = new Map<string, string | null>();
@@ -176,7 +192,10 @@ function appendToNotes(
       throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
     }
     const held = parsed.docs.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
-    const fresh = memories.filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))));
+    const fresh = memories
+      .filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))))
+      // The note's own memories are linked too: captured since the index last caught up, the search could not see them.
+      .map((m) => (connect ? linkToSimilar(m, held.filter((h) => h.status !== 'archived'), connect, linkRef, MAX_LINKS) : m));
     if (fresh.length === 0) continue;
     written.push(...fresh);
     changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));

@@ -32,4 +32,10 @@ export interface Deps {
   index(refresh?: RefreshOptions): Promise<MemoryIndex>;
   /** The term index (lexical search, listing), caught up with the notes. */
   termIndex(): Promise<TermIndex>;
+  /**
+   * The term index as its file holds it, without catching up with the notes
+   * (null when there is none): for the write path, where a capture links to
+   * what was indexed rather than pay for a catch-up.
+   */
+  termIndexAsIs(): TermIndex | null;
 }

@@ -16,6 +16,7 @@ import type { RecallDeps } from './recall.ts';
 export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
 import { appendMemories, buildMemory, type CaptureDeps, recordedPaths, resolveTarget } from './capture.ts';
 import { recall } from './recall.ts';
+import { connectNew } from './connect.ts';
 import { updateSession } from './session-state.ts';
 
 /** Token-set overlap at or above which two summaries say the same thing. */
@@ -52,7 +53,8 @@ export function sameMemory(a: Memory, b: Memory): boolean {
 /** The stored memory this signal repeats, if any. */
 async function storedAs(ctx: HookCaptureDeps, signal: Signal): Promise<Memory | undefined> {
   try {
-    const { hits } = await recall(ctx, { query: signal.summary, namespaces: [signal.namespace], limit: 5, mode: 'lexical' });
+    // Archived memories too: a statement a consolidation or a newer memory already took in is not new.
+    const { hits } = await recall(ctx, { query: signal.summary, namespaces: [signal.namespace], statuses: ['active', 'resolved', 'archived'], limit: 5, mode: 'lexical' });
     const same = explicit(signal) ? (m: Memory) => sameWords(m.summary, signal.summary) : (m: Memory) => similarity(m.summary, signal.summary) >= SIMILAR;
     return hits.map((h) => h.memory).find(same);
   } catch {
@@ -117,10 +119,12 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
     if (explicit(signal)) explicitKeys.add(memory.key);
     byNamespace.set(memory.namespace, [...(byNamespace.get(memory.namespace) ?? []), memory]);
   }
+  // Linked to the memories they resemble (relates_to): the index is open already, for the novelty check.
+  for (const [ns, memories] of byNamespace) byNamespace.set(ns, connectNew(ctx, memories));
   const duplicate = (existing: Memory, m: Memory) => (explicitKeys.has(m.key) ? existing.namespace === m.namespace && sameWords(existing.summary, m.summary) : sameMemory(existing, m));
   try {
     for (const [ns, memories] of byNamespace) {
-      const written = appendMemories(ctx, ns, memories, `capture (${options.event}) ${memories.map(formatId).join(' ')}`, duplicate);
+      const written = appendMemories(ctx, ns, memories, `capture (${options.event}) ${memories.map(formatId).join(' ')}`, duplicate, { connect: ctx.settings.connectThreshold });
       captured.push(...written.map((memory) => ({ id: formatId(memory), memory })));
     }
   } catch (err) {

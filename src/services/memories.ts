@@ -1,6 +1,8 @@
 /** Finding, listing, editing and forgetting memories. Reads go through the index; writes go to the notes. */
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
-import { formatId, type Memory, parseIdQuery, type Status } from '../core/memory.ts';
+import { linkRef } from '../core/links.ts';
+import { formatId, type Memory, parseIdQuery, revisionTime, type Status } from '../core/memory.ts';
+import { buildLexicalQuery } from '../core/rank.ts';
 import type { NamespaceInfo } from '../core/namespaces.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
@@ -43,6 +45,8 @@ export interface MemoryEdit {
   body?: string;
   tags?: string[];
   status?: string;
+  /** An older memory this one replaces: linked (supersedes, relates_to); markSuperseded archives it. */
+  supersedes?: Memory;
   forceTruncate?: boolean;
 }
 
@@ -53,34 +57,75 @@ export interface MemoryEdit {
  * note; other documents keep their exact bytes. Returns that newest revision.
  */
 async function rewriteEverywhere(ctx: MemoriesDeps, target: Memory, replacement: (m: Memory) => string, message: string): Promise<Memory> {
-  const copies = (await ctx.index()).copiesOf(target.namespace, target.key);
-  const objects = copies.length ? copies : [target.object];
-  let base: Memory | undefined;
-  ctx.notes.update(target.namespace, objects, (current) => {
+  const [base] = await rewriteMemories(ctx, target.namespace, [target], replacement, message);
+  if (!base) throw new NotFoundError(`memory ${formatId(target)} was removed meanwhile`);
+  return base;
+}
+
+/**
+ * rewriteEverywhere for several memories of one namespace, in one notes commit
+ * (one compare-and-swap), and `append` (new memories) in the same commit.
+ * A target removed meanwhile (forgotten by another writer) is left out.
+ * Returns the newest revision of each target rewritten.
+ */
+export async function rewriteMemories(
+  ctx: MemoriesDeps,
+  namespace: string,
+  targets: readonly Memory[],
+  replacement: (m: Memory) => string,
+  message: string,
+  append: readonly Memory[] = [],
+): Promise<Memory[]> {
+  const index = await ctx.index();
+  const copies = new Map<string, string[]>();
+  for (const t of targets) {
+    const found = index.copiesOf(namespace, t.key);
+    copies.set(t.key, found.length ? found : [t.object]);
+  }
+  const objects = [...new Set([...[...copies.values()].flat(), ...append.map((m) => m.object)])];
+  let bases: Memory[] = [];
+  ctx.notes.update(namespace, objects, (current) => {
     const parsed = new Map<string, NoteDoc[]>();
-    const revisions: KeyedDoc[] = [];
     for (const object of objects) {
       const text = current.get(object);
-      if (!text) continue;
-      const docs = parseNote(text, target.namespace, object).docs;
-      parsed.set(object, docs);
-      revisions.push(...docs.filter((d): d is KeyedDoc => d.kind !== 'other' && keyOf(d) === target.key));
+      parsed.set(object, text ? parseNote(text, namespace, object).docs : []);
     }
-    const newest = revisions.length ? winner(revisions) : undefined;
-    if (newest?.kind !== 'memory') throw new NotFoundError(`memory ${formatId(target)} was removed meanwhile`);
-    base = newest.memory;
-    const raw = replacement(newest.memory);
+    const raws = new Map<string, string>();
+    bases = [];
+    for (const t of targets) {
+      const revisions = copies.get(t.key)!.flatMap((o) => (parsed.get(o) ?? []).filter((d): d is KeyedDoc => d.kind !== 'other' && keyOf(d) === t.key));
+      const newest = revisions.length ? winner(revisions) : undefined;
+      if (newest?.kind !== 'memory') continue;
+      bases.push(newest.memory);
+      raws.set(t.key, replacement(newest.memory));
+    }
     const changes = new Map<string, string | null>();
     for (const [object, docs] of parsed) {
-      const at = docs.findIndex((d) => d.kind !== 'other' && keyOf(d) === target.key);
-      if (at < 0) continue;
-      // One document for the memory per note, where its first revision stood.
-      const kept = docs.filter((d, i) => i === at || d.kind === 'other' || keyOf(d) !== target.key);
-      changes.set(object, serializeNote(kept.map((d) => (d === docs[at] ? { raw } : d))));
+      let touched = false;
+      const out: Array<NoteDoc | { raw: string }> = [];
+      const done = new Set<string>();
+      for (const d of docs) {
+        const key = d.kind !== 'other' ? keyOf(d) : undefined;
+        const raw = key !== undefined ? raws.get(key) : undefined;
+        if (raw === undefined) {
+          out.push(d);
+          continue;
+        }
+        touched = true;
+        // One document for the memory per note, where its first revision stood.
+        if (!done.has(key!)) out.push({ raw });
+        done.add(key!);
+      }
+      for (const m of append) {
+        if (m.object !== object || docs.some((d) => d.kind !== 'other' && keyOf(d) === m.key)) continue;
+        out.push({ raw: serializeMemory(m) });
+        touched = true;
+      }
+      if (touched) changes.set(object, serializeNote(out));
     }
     return { changes, message };
   });
-  return base ?? target;
+  return bases;
 }
 
 export async function editMemory(ctx: MemoriesDeps, idText: string, edit: MemoryEdit): Promise<Memory> {
@@ -89,9 +134,11 @@ export async function editMemory(ctx: MemoriesDeps, idText: string, edit: Memory
   const body = edit.body !== undefined ? checkBody(edit.body) : undefined;
   const tags = edit.tags;
   const status: Status | undefined = edit.status !== undefined ? checkStatus(edit.status) : undefined;
-  if (summary === undefined && body === undefined && tags === undefined && status === undefined) {
-    throw new UsageError('nothing to change; give --summary, --message, --tags or --status');
+  const older = edit.supersedes ? linkRef(edit.supersedes) : undefined;
+  if (summary === undefined && body === undefined && tags === undefined && status === undefined && older === undefined) {
+    throw new UsageError('nothing to change; give --summary, --message, --tags, --status or --supersedes');
   }
+  if (edit.supersedes?.key === target.key) throw new UsageError('a memory cannot supersede itself');
   let result = target;
   await rewriteEverywhere(
     ctx,
@@ -103,6 +150,9 @@ export async function editMemory(ctx: MemoriesDeps, idText: string, edit: Memory
         body: body ?? m.body,
         tags: tags ?? m.tags,
         status: status ?? m.status,
+        ...(older ? { supersedes: [...new Set([...(m.supersedes ?? []), older])], relatesTo: m.relatesTo.includes(older) ? m.relatesTo : [...m.relatesTo, older] } : {}),
+        // A retired memory restored on purpose (--status active) keeps its consolidated_into / superseded_by:
+        // the link shows the edit knew of the retirement, so a merge does not archive it again (core/merge.ts).
         updated: canonicalTime(ctx.now()),
       }).memory;
       return serializeMemory(result);
@@ -121,4 +171,72 @@ export async function forgetMemory(ctx: MemoriesDeps, idText: string): Promise<M
     `forget ${formatId(target)}`,
   );
   return target;
+}
+
+export interface ForgetFilter {
+  /** Created before this time (canonical UTC). */
+  before?: string;
+  namespaces?: string[];
+  statuses?: Status[];
+  /** Memories carrying every one of these tags. */
+  tags?: string[];
+  /** Memories matching these words (lexical search). */
+  query?: string;
+}
+
+export interface BulkForget {
+  forgotten: Memory[];
+  dryRun: boolean;
+}
+
+/** The current memories a bulk forget takes: every filter must hold; with no filter at all, none (refused). */
+export async function memoriesMatching(ctx: MemoriesDeps, filter: ForgetFilter): Promise<Memory[]> {
+  const given = [filter.before, filter.namespaces?.length, filter.statuses?.length, filter.tags?.length, filter.query?.trim()].some(Boolean);
+  if (!given) throw new UsageError('forget needs a memory id or at least one filter (--before, --namespace, --status, --tags, --query)');
+  const index = await ctx.termIndex();
+  const known = new Set(ctx.settings.namespaces.map((n) => n.name));
+  for (const ns of filter.namespaces ?? []) if (!known.has(ns) && !index.counts().has(ns)) throw new UsageError(`unknown namespace '${ns}'; see git mem namespaces`);
+  const base = { namespaces: filter.namespaces, statuses: filter.statuses, tags: filter.tags };
+  let found: Memory[];
+  if (filter.query?.trim()) {
+    const query = buildLexicalQuery(filter.query, { prefixLast: false });
+    if (!query) throw new UsageError('--query has no words to search for');
+    // Every memory that matches the words, not only the best few: all of them are forgotten.
+    found = index.search(query, base).map((h) => h.memory);
+  } else {
+    found = index.list(base);
+  }
+  // Strictly before: `--before 2026-01-01` keeps what was captured on that day.
+  return filter.before ? found.filter((m) => revisionTime(m.created) < revisionTime(filter.before!)) : found;
+}
+
+/** Forgets every memory the filter takes: tombstones as `forget <id>` leaves, one notes commit per namespace. */
+export async function forgetMatching(ctx: MemoriesDeps, filter: ForgetFilter, dryRun: boolean): Promise<BulkForget> {
+  const found = await memoriesMatching(ctx, filter);
+  if (dryRun || found.length === 0) return { forgotten: found, dryRun };
+  const forgotten: Memory[] = [];
+  const when = canonicalTime(ctx.now());
+  for (const namespace of new Set(found.map((m) => m.namespace))) {
+    const mine = found.filter((m) => m.namespace === namespace);
+    const done = await rewriteMemories(ctx, namespace, mine, (m) => serializeTombstone({ key: m.key, namespace: m.namespace, object: m.object, updated: when }), `forget ${mine.length} memories`);
+    const keys = new Set(done.map((m) => m.key));
+    forgotten.push(...mine.filter((m) => keys.has(m.key)));
+  }
+  return { forgotten, dryRun };
+}
+
+/**
+ * `newer` replaces `older`: the older is archived and names its successor
+ * (superseded_by), and both link to each other (relates_to). The newer's own
+ * `supersedes` is written where it is captured or edited.
+ */
+export async function markSuperseded(ctx: MemoriesDeps, older: Memory, newer: Memory): Promise<void> {
+  if (older.key === newer.key) throw new UsageError('a memory cannot supersede itself');
+  const by = linkRef(newer);
+  await rewriteEverywhere(
+    ctx,
+    older,
+    (m) => serializeMemory({ ...m, status: 'archived', supersededBy: by, relatesTo: m.relatesTo.includes(by) ? m.relatesTo : [...m.relatesTo, by], updated: canonicalTime(ctx.now()) }),
+    `supersede ${formatId(older)} by ${formatId(newer)}`,
+  );
 }

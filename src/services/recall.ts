@@ -25,6 +25,8 @@ import type { SearchFilter } from '../stores/index/filter.ts';
 
 export { RECALL_MODES, type RecallMode } from './settings.ts';
 export const DEFAULT_RECALL_LIMIT = 10;
+/** What recall searches unless told a status: archived memories have a successor (a consolidation, a newer memory) or aged out. */
+export const CURRENT_STATUSES: Status[] = ['active', 'resolved'];
 /** Hybrid fuses this many of each ranking's best (at least; more when the limit is larger). */
 export const FUSION_DEPTH = 50;
 
@@ -116,7 +118,8 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const pending = requested === 'lexical' ? undefined : import('./model.ts').then((m) => m.openEmbedder(ctx, { download: options.download, threads: 1 }));
   // Awaited below; if opening the index fails first, its rejection must not surface as unhandled.
   pending?.catch(() => {});
-  const filter: SearchFilter = { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses, since: options.since, until: options.until };
+  // Archived memories (consolidated, superseded, aged out) are found only when asked for by status.
+  const filter: SearchFilter = { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses ?? CURRENT_STATUSES, since: options.since, until: options.until };
   const terms = await ctx.termIndex();
   const lexical = (n: number) => {
     const hits = terms.search(query, { ...filter, limit: n });

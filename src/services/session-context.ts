@@ -42,7 +42,8 @@ function workTopic(ctx: SessionContextDeps): string {
  * ones), pending progress; each part at most its limit.
  */
 function workingMemory(index: TermIndex, now: Date, limits: { blockers: number; recentDecisions: number; decisions: number; pending: number }) {
-  const recent = index.list({ namespaces: ['decisions'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: limits.recentDecisions });
+  // Active only: a superseded or consolidated decision is archived, and never offered as current.
+  const recent = index.list({ namespaces: ['decisions'], statuses: ['active'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: limits.recentDecisions });
   return {
     blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: limits.blockers }),
     decisions: recent.length ? recent : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: limits.decisions }),

@@ -37,12 +37,21 @@ export interface Settings {
   modelDownload: boolean;
   /** mem.modelUrl: where the model is fetched from. */
   modelUrl: string;
+  /** mem.lifecycle.connect: lexical similarity (0-1) at or above which a new memory is linked to an existing one. */
+  connectThreshold: number;
+  /** mem.lifecycle.protect: namespaces gc never ages (default decisions). */
+  protectNamespaces: string[];
+  /** mem.lifecycle.timeout: seconds a --with command of consolidate or gc may run. */
+  lifecycleTimeoutMs: number;
   /** core.pager and pager.mem: git's own settings, which `git mem` honours as git does. */
   pager: PagerConfig;
 }
 
 /** The default of mem.hooks.relevanceFloor: chosen on the tuning half of test/fixtures/ranking.json, checked on the other (npm run bench:ranking). */
 export const RELEVANCE_FLOOR = 0.7;
+
+/** The default of mem.lifecycle.connect: see docs/lifecycle.md for how it was chosen. */
+export const CONNECT_THRESHOLD = 0.4;
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
 export type RecallMode = (typeof RECALL_MODES)[number];
@@ -136,8 +145,16 @@ function numberSetting(key: string, env: string, fallback: number, min: number, 
   };
 }
 
-function listSetting(key: string, env: string | undefined, describe: string): SettingDefinition<string[]> {
-  return { key, ...(env ? { env } : {}), kind: 'list', multi: true, defaultText: '(none)', describe, parse: (values) => ({ value: splitList(values) }) };
+function listSetting(key: string, env: string | undefined, describe: string, fallback: string[] = []): SettingDefinition<string[]> {
+  return {
+    key,
+    ...(env ? { env } : {}),
+    kind: 'list',
+    multi: true,
+    defaultText: fallback.length ? fallback.join(', ') : '(none)',
+    describe,
+    parse: (values) => ({ value: values.length ? splitList(values) : fallback }),
+  };
 }
 
 /** Every setting, in the order `git mem config` lists them. */
@@ -160,6 +177,16 @@ export const SETTINGS = {
   modelPath: textSetting('mem.modelPath', 'GIT_MEM_MODEL_PATH', '', 'A local copy of the embedding model (a directory); ~ is your home'),
   modelDownload: boolSetting('mem.modelDownload', 'GIT_MEM_MODEL_DOWNLOAD', true, 'Fetch the embedding model on first semantic use, where a network exists'),
   modelUrl: textSetting('mem.modelUrl', 'GIT_MEM_MODEL_URL', DEFAULT_MODEL_URL, 'Where the embedding model is fetched from'),
+  connectThreshold: numberSetting(
+    'mem.lifecycle.connect',
+    'GIT_MEM_LIFECYCLE_CONNECT',
+    CONNECT_THRESHOLD,
+    0,
+    1,
+    'Word similarity (0-1) at or above which a new memory is linked to an existing one of its namespace (relates_to); 1 links only the same words',
+  ),
+  protectNamespaces: listSetting('mem.lifecycle.protect', 'GIT_MEM_LIFECYCLE_PROTECT', 'Namespaces git mem gc never ages', ['decisions']),
+  lifecycleTimeout: numberSetting('mem.lifecycle.timeout', 'GIT_MEM_LIFECYCLE_TIMEOUT', 60, 1, 86400, 'Seconds a --with command of git mem consolidate or gc may run before it is stopped'),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -222,6 +249,9 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     ...modelPathOf(resolveSetting('modelPath', config, env), env, cwd),
     modelDownload: get('modelDownload'),
     modelUrl: get('modelUrl'),
+    connectThreshold: get('connectThreshold'),
+    protectNamespaces: get('protectNamespaces'),
+    lifecycleTimeoutMs: get('lifecycleTimeout') * 1000,
     pager: { corePager: last('core.pager'), pagerMem: last('pager.mem') },
   };
 }

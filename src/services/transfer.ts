@@ -5,6 +5,7 @@
  * one notes commit per namespace.
  */
 import { UsageError } from '../core/errors.ts';
+import { refKey } from '../core/links.ts';
 import { sha1Hex } from '../core/hash.ts';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +25,7 @@ export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & C
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { appendAll, sealMemory } from './capture.ts';
+import { connectNew } from './connect.ts';
 
 export const EXPORT_FORMATS = ['jsonl', 'md', 'claude-md'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -89,7 +91,7 @@ async function importRecords(
 ): Promise<ImportResult> {
   const progress = options.progress;
   const now = canonicalTime(ctx.now());
-  const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string }> = [];
+  const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string; keyed: boolean }> = [];
   for (const { line, o } of records) {
     const fail = (why: string): never => {
       throw new UsageError(`line ${line}: ${why}; nothing was imported`);
@@ -116,7 +118,15 @@ async function importRecords(
       if (typeof o.confidence === 'number') memory.confidence = o.confidence;
       const paths = list(o.paths);
       if (paths.length) memory.paths = paths.slice(0, PATHS_MAX);
-      parsed.push({ line, memory, commit: str(o.commit) });
+      // Lifecycle links, so an export imported elsewhere keeps its consolidations and supersessions; only what names a memory.
+      const refs = (v: unknown) => list(v).filter((r) => refKey(r) !== null);
+      for (const field of ['consolidates', 'supersedes'] as const) if (refs(o[field]).length) memory[field] = refs(o[field]);
+      const into = refs(o.consolidated_into)[0];
+      const by = refs(o.superseded_by)[0];
+      if (into) memory.consolidatedInto = into;
+      if (by) memory.supersededBy = by;
+      if (typeof o.reprieves === 'number' && Number.isInteger(o.reprieves) && o.reprieves > 0) memory.reprieves = o.reprieves;
+      parsed.push({ line, memory, commit: str(o.commit), keyed: key !== undefined });
     } catch (err) {
       if (err instanceof UsageError && !err.message.startsWith('line ')) fail(err.message);
       throw err;
@@ -144,8 +154,13 @@ async function importRecords(
     seen.add(id);
     return true;
   });
-  if (options.dryRun) return { imported: fresh.length, unchanged: memories.length - fresh.length, memories: fresh };
-  const written = appendAll(ctx, fresh, `import ${fresh.length} ${fresh.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
+  // New content is linked to what it resembles; a memory that comes with its key (an export) keeps its links as they were.
+  const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => p.memory.key));
+  const unkeyed = fresh.filter((m) => !keyed.has(m.key));
+  const linked = new Map(connectNew(ctx, unkeyed).map((m) => [m.key, m]));
+  const toWrite = fresh.map((m) => linked.get(m.key) ?? m);
+  if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite };
+  const written = appendAll(ctx, toWrite, `import ${toWrite.length} ${toWrite.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
   progress?.(memories.length, memories.length);
   return { imported: written.length, unchanged: memories.length - written.length, memories: written };
 }

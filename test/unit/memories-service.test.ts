@@ -28,6 +28,9 @@ const settings: Settings = {
   modelUrl: '',
   pager: {},
   relevanceFloor: 0.7,
+  connectThreshold: 0.4,
+  protectNamespaces: ['decisions'],
+  lifecycleTimeoutMs: 60_000,
 };
 
 function deps(notes: MemoryNotesStore) {
@@ -40,6 +43,7 @@ function deps(notes: MemoryNotesStore) {
     now: () => new Date('2026-02-01T00:00:00Z'),
     index: open,
     termIndex: async () => (await open()).termIndex(),
+    termIndexAsIs: () => null,
   };
 }
 

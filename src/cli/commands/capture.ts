@@ -3,6 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { captureMemory } from '../../services/capture.ts';
+import { findMemory, markSuperseded } from '../../services/memories.ts';
+import { linkRef } from '../../core/links.ts';
 import { jsonOption, readBody } from '../shared.ts';
 
 interface CaptureArgs {
@@ -15,6 +17,7 @@ interface CaptureArgs {
   phase?: string;
   status?: string;
   'relates-to'?: string[];
+  supersedes?: string;
   commit?: string;
   'force-truncate': boolean;
   json: boolean;
@@ -35,6 +38,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         .option('phase', { type: 'string', describe: 'Phase of work (e.g. design, implementation)' })
         .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'Status (default active)' })
         .option('relates-to', { type: 'string', array: true, describe: 'Id of a related memory (repeatable)' })
+        .option('supersedes', { type: 'string', describe: 'Id of an older memory this one replaces (it is archived; both are linked)' })
         .option('commit', { alias: 'c', type: 'string', describe: 'Commit to attach to (default HEAD)' })
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters instead of failing' })
         .option('json', jsonOption)
@@ -43,6 +47,8 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
     handler: async (argv) => {
       let body = await readBody(ctx, argv.message, argv.file);
       if (body === undefined && !ctx.io.stdinIsTTY) body = await ctx.io.readStdin();
+      // Found before anything is written: a wrong id captures nothing.
+      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes) : undefined;
       const result = captureMemory(ctx, {
         namespace: argv.namespace,
         summary: argv.summary.join(' '),
@@ -51,7 +57,8 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         spec: argv.spec,
         phase: argv.phase,
         status: argv.status,
-        relatesTo: argv['relates-to'],
+        relatesTo: older ? [...(argv['relates-to'] ?? []), linkRef(older)] : argv['relates-to'],
+        ...(older ? { supersedes: [linkRef(older)] } : {}),
         commit: argv.commit,
         forceTruncate: argv['force-truncate'],
       });
@@ -59,6 +66,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         const kinds = [...new Set(result.redacted)].join(', ');
         ctx.io.err(ctx.settings.secrets === 'warn' ? `git-mem: warning: stored ${result.redacted.length} possible secret(s) as they are (mem.secrets=warn): ${kinds}` : `git-mem: redacted ${result.redacted.length} secret(s): ${kinds}`);
       }
+      if (older) await markSuperseded(ctx, older, result.memory);
       ctx.io.out(argv.json ? json(memoryJson(result.memory)) : result.id);
     },
   };

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
-import { editMemory } from '../../services/memories.ts';
+import { editMemory, findMemory, markSuperseded } from '../../services/memories.ts';
 import { jsonOption, readBody } from '../shared.ts';
 
 interface EditArgs {
@@ -13,6 +13,7 @@ interface EditArgs {
   file?: string;
   tags?: string;
   status?: string;
+  supersedes?: string;
   'force-truncate': boolean;
   json: boolean;
 }
@@ -29,16 +30,20 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
         .option('file', { alias: 'F', type: 'string', describe: 'Read the new body from a file (- for stdin)' })
         .option('tags', { alias: 't', type: 'string', describe: 'New comma-separated tags (replaces them)' })
         .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'New status' })
+        .option('supersedes', { type: 'string', describe: 'Id of an older memory this one replaces (it is archived; both are linked)' })
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters' })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
+      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes) : undefined;
       const m = await editMemory(ctx, argv.id, {
         summary: argv.summary,
         body: await readBody(ctx, argv.message, argv.file),
         tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
         status: argv.status,
+        ...(older ? { supersedes: older } : {}),
         forceTruncate: argv['force-truncate'],
       });
+      if (older) await markSuperseded(ctx, older, m);
       ctx.io.out(argv.json ? json(memoryJson(m)) : formatId(m));
     },
   };

@@ -1,18 +1,61 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
+import { UsageError } from '../../core/errors.ts';
 import { formatId } from '../../core/memory.ts';
+import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
+import { bulkForgetJson, renderBulkForget } from '../../render/lifecycle.ts';
 import { json } from '../../render/render.ts';
-import { forgetMemory } from '../../services/memories.ts';
-import { jsonOption } from '../shared.ts';
+import { forgetMatching, forgetMemory } from '../../services/memories.ts';
+import { dateOption, jsonOption } from '../shared.ts';
 
-export function forgetCommand(ctx: AppContext): CommandModule<object, { id: string; json: boolean }> {
+interface ForgetArgs {
+  id?: string;
+  before?: string;
+  namespace?: string[];
+  status?: string[];
+  tags?: string;
+  query?: string;
+  'dry-run': boolean;
+  json: boolean;
+}
+
+export function forgetCommand(ctx: AppContext): CommandModule<object, ForgetArgs> {
   return {
-    command: 'forget <id>',
-    describe: 'Remove a memory, leaving a tombstone so merges do not bring it back',
-    builder: (y) => y.positional('id', { type: 'string', demandOption: true, describe: 'Memory id' }).option('json', jsonOption) as never,
+    command: 'forget [id]',
+    describe: 'Remove a memory, or every memory a filter takes, leaving tombstones so merges do not bring them back',
+    builder: (y) =>
+      y
+        .positional('id', { type: 'string', describe: 'Memory id (or give filters instead)' })
+        .option('before', { type: 'string', describe: 'Captured before: a date, an ISO time or an age (90d)' })
+        .option('namespace', { alias: 'n', type: 'string', array: true, describe: 'Only this namespace (repeatable)' })
+        .option('status', { alias: 's', type: 'string', array: true, describe: 'Only this status: active, resolved, archived (repeatable)' })
+        .option('tags', { alias: 't', type: 'string', describe: 'Only memories carrying all these tags (comma-separated)' })
+        .option('query', { alias: 'q', type: 'string', describe: 'Only memories matching these words' })
+        .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be forgotten; write nothing' })
+        .option('json', jsonOption)
+        .example('git mem forget decisions:1a2b3c4:5d6e7f8a9b', '')
+        .example('git mem forget --before 180d --namespace progress --status resolved --dry-run', '')
+        .epilogue('With filters, every one must hold; forget refuses to run with none. One notes commit per namespace.') as never,
     handler: async (argv) => {
-      const m = await forgetMemory(ctx, argv.id);
-      ctx.io.out(argv.json ? json({ id: formatId(m), forgotten: true }) : `forgot ${formatId(m)}`);
+      const filtered = argv.before !== undefined || argv.namespace?.length || argv.status?.length || argv.tags !== undefined || argv.query !== undefined;
+      if (argv.id !== undefined) {
+        if (filtered || argv['dry-run']) throw new UsageError('give a memory id or filters, not both');
+        const m = await forgetMemory(ctx, argv.id);
+        ctx.io.out(argv.json ? json({ id: formatId(m), forgotten: true }) : `forgot ${formatId(m)}`);
+        return;
+      }
+      const result = await forgetMatching(
+        ctx,
+        {
+          before: dateOption(argv.before, 'before', ctx.now()),
+          namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+          statuses: argv.status?.map(checkStatus),
+          tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
+          query: argv.query,
+        },
+        argv['dry-run'],
+      );
+      ctx.io.out(argv.json ? json(bulkForgetJson(result)) : renderBulkForget(result, ctx.io.color, ctx.now()));
     },
   };
 }

@@ -1,0 +1,91 @@
+/**
+ * Links between memories, pure: how a link is written (`<namespace>:<key>`,
+ * which a rebase does not change, unlike the short commit in an id), which
+ * memory a written link names (older notes and users write full ids or key
+ * prefixes), and the groups of memories that links connect.
+ */
+import { type Memory, parseIdQuery } from './memory.ts';
+
+/** A link to `m` as stored in `relates_to`, `consolidates`, `supersedes`: stable across rebases and reanchoring. */
+export function linkRef(m: Pick<Memory, 'namespace' | 'key'>): string {
+  return `${m.namespace}:${m.key}`;
+}
+
+/** Whether `ref` (a link as written: `ns:key`, a full id `ns:commit:key`, or a key prefix) names `m`. */
+export function refersTo(ref: string, m: Pick<Memory, 'namespace' | 'key' | 'object'>): boolean {
+  const q = parseIdQuery(ref);
+  if (!q) return false;
+  if (q.namespace && q.namespace !== m.namespace) return false;
+  if (q.objectPrefix && !m.object.startsWith(q.objectPrefix)) return false;
+  return m.key.startsWith(q.keyPrefix);
+}
+
+/** The key prefix a link names (to look it up), or null when it names no memory. */
+export function refKey(ref: string): { namespace?: string; keyPrefix: string } | null {
+  const q = parseIdQuery(ref);
+  return q ? { ...(q.namespace ? { namespace: q.namespace } : {}), keyPrefix: q.keyPrefix } : null;
+}
+
+/** Every link a memory writes to others: related, consolidated, superseded, and what retired it. */
+export function outgoingRefs(m: Memory): string[] {
+  return [...m.relatesTo, ...(m.consolidates ?? []), ...(m.supersedes ?? []), ...(m.consolidatedInto ? [m.consolidatedInto] : []), ...(m.supersededBy ? [m.supersededBy] : [])];
+}
+
+/** A memory is retired when a consolidation or a newer memory took its place. */
+export function isRetired(m: Pick<Memory, 'consolidatedInto' | 'supersededBy'>): boolean {
+  return Boolean(m.consolidatedInto || m.supersededBy);
+}
+
+/**
+ * Resolves links among `memories` to index pairs (each link once, either way),
+ * by key prefix: a link to a memory not among them is left out.
+ */
+export function linkedPairs(memories: readonly Memory[]): Array<[number, number]> {
+  const byKey = new Map<string, number[]>();
+  memories.forEach((m, i) => {
+    // Links name at least 4 hex digits of a key: the first 4 find the candidates.
+    const k = m.key.slice(0, 4);
+    byKey.set(k, [...(byKey.get(k) ?? []), i]);
+  });
+  const pairs = new Set<string>();
+  const out: Array<[number, number]> = [];
+  memories.forEach((m, i) => {
+    for (const ref of outgoingRefs(m)) {
+      const q = refKey(ref);
+      if (!q) continue;
+      for (const j of byKey.get(q.keyPrefix.slice(0, 4)) ?? []) {
+        if (j === i || !refersTo(ref, memories[j]!)) continue;
+        const id = i < j ? `${i},${j}` : `${j},${i}`;
+        if (pairs.has(id)) continue;
+        pairs.add(id);
+        out.push(i < j ? [i, j] : [j, i]);
+      }
+    }
+  });
+  return out;
+}
+
+/** Connected groups of `n` nodes joined by `edges`, each group's members in ascending order; groups ordered by their first member. */
+export function components(n: number, edges: Iterable<readonly [number, number]>): number[][] {
+  const parent = Int32Array.from({ length: n }, (_, i) => i);
+  const find = (x: number): number => {
+    while (parent[x] !== x) {
+      parent[x] = parent[parent[x]!]!;
+      x = parent[x]!;
+    }
+    return x;
+  };
+  for (const [a, b] of edges) {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const r = find(i);
+    const g = groups.get(r);
+    if (g) g.push(i);
+    else groups.set(r, [i]);
+  }
+  return [...groups.values()];
+}

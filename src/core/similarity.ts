@@ -1,0 +1,97 @@
+/**
+ * Lexical similarity of memories, pure: how close two memories are in words
+ * (their stemmed content terms), and every pair of one namespace above a
+ * threshold (a similarity join through an inverted list of terms). The
+ * lifecycle (links at capture, `related`, consolidation, aging) decides with it
+ * when no embedding model is at hand.
+ */
+import type { Memory } from './memory.ts';
+import { STOP_WORDS, termOf, tokenize } from './rank.ts';
+
+/** The body counts up to this many characters: the start says what it is about; a long body would dilute every overlap. */
+const BODY_CHARS = 600;
+
+/** The distinct stemmed content words of a memory's summary, tags and the start of its body. */
+export function contentTerms(m: Pick<Memory, 'summary' | 'tags' | 'body'>): Set<string> {
+  const words = tokenize(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, BODY_CHARS)}`);
+  const terms = new Set<string>();
+  for (const w of words) {
+    if (w.length < 2 || STOP_WORDS.has(w) || /^\d+$/.test(w)) continue;
+    terms.add(termOf(w));
+  }
+  return terms;
+}
+
+/** Cosine of the two term sets (as 0/1 vectors): shared terms over the geometric mean of the sizes, 0 to 1. */
+export function setCosine(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  if (a.size === 0 || b.size === 0) return 0;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const t of small) if (large.has(t)) shared++;
+  return shared / Math.sqrt(a.size * b.size);
+}
+
+export function lexicalSimilarity(a: Pick<Memory, 'summary' | 'tags' | 'body'>, b: Pick<Memory, 'summary' | 'tags' | 'body'>): number {
+  return setCosine(contentTerms(a), contentTerms(b));
+}
+
+export interface SimilarPair {
+  a: number;
+  b: number;
+  similarity: number;
+}
+
+/**
+ * Every pair of documents whose similarity is at least `threshold`, a < b.
+ * Candidates share at least one term held by few documents (a term in more
+ * than `maxShare` of them, at least 50, is no evidence of kinship and would
+ * make the join quadratic); each candidate's similarity is then exact.
+ */
+export function similarPairs(docs: ReadonlyArray<ReadonlySet<string>>, threshold: number, maxShare = 0.05): SimilarPair[] {
+  const postings = new Map<string, number[]>();
+  docs.forEach((terms, d) => {
+    for (const t of terms) {
+      const list = postings.get(t);
+      if (list) list.push(d);
+      else postings.set(t, [d]);
+    }
+  });
+  const cap = Math.max(50, Math.floor(docs.length * maxShare));
+  const pairs: SimilarPair[] = [];
+  const seen = new Int32Array(docs.length).fill(-1);
+  docs.forEach((terms, d) => {
+    for (const t of terms) {
+      const list = postings.get(t)!;
+      if (list.length > cap) continue;
+      for (const other of list) {
+        if (other <= d || seen[other] === d) continue;
+        seen[other] = d;
+        const similarity = setCosine(terms, docs[other]!);
+        if (similarity >= threshold) pairs.push({ a: d, b: other, similarity });
+      }
+    }
+  });
+  return pairs;
+}
+
+/**
+ * `m` with links (relates_to, as `refOf` writes them) to the closest of
+ * `others` of its namespace at or above the threshold, at most `max` in all.
+ */
+export function linkToSimilar<M extends Pick<Memory, 'key' | 'namespace' | 'summary' | 'tags' | 'body' | 'relatesTo'>>(
+  m: M,
+  others: readonly M[],
+  threshold: number,
+  refOf: (o: M) => string,
+  max: number,
+): M {
+  if (threshold > 1 || m.relatesTo.length >= max) return m;
+  const mine = contentTerms(m);
+  const close = others
+    .filter((o) => o.key !== m.key && o.namespace === m.namespace)
+    .map((o) => ({ ref: refOf(o), similarity: setCosine(mine, contentTerms(o)) }))
+    .filter((o) => o.similarity >= threshold && !m.relatesTo.includes(o.ref))
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, max - m.relatesTo.length);
+  return close.length ? { ...m, relatesTo: [...m.relatesTo, ...close.map((c) => c.ref)] } : m;
+}

@@ -1,0 +1,35 @@
+/**
+ * A user's command that answers JSON with JSON (`consolidate --with CMD`,
+ * `gc --with CMD`): run by the shell, the input on its stdin, its stdout read
+ * as one JSON value. Any failure (it cannot start, exits non-zero, runs past
+ * the time limit, prints no JSON) is one line, so the caller changes nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { GitMemError } from '../core/errors.ts';
+
+export function runJsonCommand(command: string, input: unknown, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): unknown {
+  const r = spawnSync('sh', ['-c', command], {
+    cwd: options.cwd,
+    env: options.env,
+    input: JSON.stringify(input),
+    encoding: 'utf8',
+    timeout: options.timeoutMs,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const name = command.length > 60 ? `${command.slice(0, 57)}...` : command;
+  const hint = 'nothing was changed';
+  if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
+    throw new GitMemError(`'${name}' did not answer within ${Math.round(options.timeoutMs / 1000)} s (mem.lifecycle.timeout)`, hint);
+  }
+  if (r.error) throw new GitMemError(`'${name}' could not run: ${r.error.message}`, hint);
+  if (r.status !== 0) {
+    const why = r.stderr.trim().split('\n').at(-1) ?? '';
+    throw new GitMemError(`'${name}' failed (exit ${r.status ?? r.signal})${why ? `: ${why.slice(0, 200)}` : ''}`, hint);
+  }
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    throw new GitMemError(`'${name}' printed no JSON (${r.stdout.trim().slice(0, 60) || 'nothing'})`, hint);
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Connections: a new memory is linked (relates_to) to the existing memories of
+ * its namespace that say nearly the same, and `related` shows a memory's links
+ * both ways plus its nearest unlinked neighbours. Similarity is lexical
+ * (core/similarity.ts) unless the embedding model is at hand for `related`.
+ */
+import type { Memory } from '../core/memory.ts';
+import { linkRef, outgoingRefs, refersTo } from '../core/links.ts';
+import { buildLexicalQuery } from '../core/rank.ts';
+import { contentTerms, setCosine, similarPairs } from '../core/similarity.ts';
+import type { Deps } from './deps.ts';
+import type { ModelDeps } from './model.ts';
+import type { TermIndex } from '../stores/index/term-index.ts';
+
+/** At most this many links are made for one new memory: its closest. */
+export const MAX_LINKS = 5;
+/** Search depth for candidates: the best lexical matches, then exact similarity. */
+const CANDIDATES = 20;
+/** An import links within itself, and to the stored memories only when it is this small (a search per memory). */
+const SEARCH_IMPORT_MAX = 200;
+
+export type ConnectDeps = Pick<Deps, 'settings' | 'termIndexAsIs'>;
+
+export interface Neighbour {
+  memory: Memory;
+  similarity: number;
+}
+
+/** Stored memories of `m`'s namespace, current and not archived, at or above the threshold; closest first. */
+export function lexicalNeighbours(index: TermIndex, m: Memory, threshold: number, limit = MAX_LINKS): Neighbour[] {
+  const query = buildLexicalQuery(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, 600)}`, { prefixLast: false });
+  if (!query) return [];
+  const mine = contentTerms(m);
+  return index
+    .search(query, { namespaces: [m.namespace], statuses: ['active', 'resolved'], limit: CANDIDATES })
+    .filter((h) => h.memory.key !== m.key)
+    .map((h) => ({ memory: h.memory, similarity: setCosine(mine, contentTerms(h.memory)) }))
+    .filter((n) => n.similarity >= threshold)
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, limit);
+}
+
+function withLinks(m: Memory, refs: readonly string[]): Memory {
+  const fresh = refs.filter((r) => !m.relatesTo.includes(r));
+  return fresh.length ? { ...m, relatesTo: [...m.relatesTo, ...fresh] } : m;
+}
+
+/**
+ * The new memories with links to what they resemble: among themselves, and
+ * among the stored ones the term index holds as it is (a capture does not wait
+ * for the index to catch up). A threshold of 1 or more turns linking off.
+ */
+export function connectNew(ctx: ConnectDeps, memories: readonly Memory[]): Memory[] {
+  const threshold = ctx.settings.connectThreshold;
+  if (memories.length === 0 || threshold > 1) return [...memories];
+  const refs = memories.map(() => [] as Array<{ ref: string; similarity: number }>);
+  // Within the batch (an import, several captures of one hook): one similarity join.
+  const terms = memories.map(contentTerms);
+  for (const p of similarPairs(terms, threshold)) {
+    const [a, b] = [memories[p.a]!, memories[p.b]!];
+    if (a.namespace !== b.namespace) continue;
+    // The later one links to the earlier: a link points back in time, as at capture.
+    refs[p.b]!.push({ ref: linkRef(a), similarity: p.similarity });
+  }
+  const index = memories.length <= SEARCH_IMPORT_MAX ? safely(() => ctx.termIndexAsIs()) : null;
+  if (index) {
+    memories.forEach((m, i) => {
+      for (const n of safely(() => lexicalNeighbours(index, m, threshold)) ?? []) refs[i]!.push({ ref: linkRef(n.memory), similarity: n.similarity });
+    });
+  }
+  return memories.map((m, i) => {
+    const best = refs[i]!.sort((a, b) => b.similarity - a.similarity).map((r) => r.ref);
+    return withLinks(m, [...new Set(best)].slice(0, MAX_LINKS));
+  });
+}
+
+/** Linking is a help, never a reason for a capture to fail (an unreadable index links nothing). */
+function safely<T>(f: () => T): T | null {
+  try {
+    return f();
+  } catch {
+    return null;
+  }
+}
+
+export interface RelatedEntry {
+  memory: Memory;
+  /** Linked: this memory names it (to), it names this memory (from), or both. Unlinked neighbours have none. */
+  direction?: 'to' | 'from' | 'both';
+  /** Similarity to the memory asked about (lexical or cosine, see `measure`); null when the linked memory is not current here. */
+  similarity: number;
+}
+
+export interface RelatedResult {
+  memory: Memory;
+  measure: 'lexical' | 'cosine';
+  threshold: number;
+  linked: RelatedEntry[];
+  similar: RelatedEntry[];
+  notice?: string;
+}
+
+export type RelatedDeps = Pick<Deps, 'settings' | 'termIndex' | 'index' | 'repo'> & ModelDeps;
+
+/**
+ * A memory's links both ways, then the nearest unlinked memories of its
+ * namespace at or above the threshold. With the embedding model (recall mode
+ * not lexical), nearness is the cosine of embeddings at `cosineThreshold`.
+ */
+export async function related(ctx: RelatedDeps, target: Memory, options: { limit: number; cosineThreshold: number }): Promise<RelatedResult> {
+  const index = await ctx.termIndex();
+  const all = index.list({});
+  const mine = contentTerms(target);
+  const similarity = (m: Memory) => setCosine(mine, contentTerms(m));
+  const outgoing = outgoingRefs(target);
+  const linked: RelatedEntry[] = [];
+  for (const m of all) {
+    if (m.key === target.key) continue;
+    const to = outgoing.some((r) => refersTo(r, m));
+    const from = outgoingRefs(m).some((r) => refersTo(r, target));
+    if (to || from) linked.push({ memory: m, direction: to && from ? 'both' : to ? 'to' : 'from', similarity: similarity(m) });
+  }
+  linked.sort((a, b) => b.similarity - a.similarity);
+  const linkedKeys = new Set([target.key, ...linked.map((l) => l.memory.key)]);
+
+  let measure: RelatedResult['measure'] = 'lexical';
+  let threshold = ctx.settings.connectThreshold;
+  let notice: string | undefined;
+  let similar: RelatedEntry[] = [];
+  if (ctx.settings.recallMode !== 'lexical') {
+    const semantic = await cosineNeighbours(ctx, target, options.cosineThreshold, options.limit + linkedKeys.size);
+    if ('notice' in semantic) notice = semantic.notice;
+    else {
+      measure = 'cosine';
+      threshold = options.cosineThreshold;
+      similar = semantic.neighbours.filter((n) => !linkedKeys.has(n.memory.key)).map((n) => ({ memory: n.memory, similarity: n.similarity }));
+    }
+  }
+  if (measure === 'lexical') {
+    similar = lexicalNeighbours(index, target, threshold, options.limit + linkedKeys.size)
+      .filter((n) => !linkedKeys.has(n.memory.key))
+      .map((n) => ({ memory: n.memory, similarity: n.similarity }));
+  }
+  return { memory: target, measure, threshold, linked, similar: similar.slice(0, options.limit), ...(notice ? { notice } : {}) };
+}
+
+async function cosineNeighbours(ctx: RelatedDeps, target: Memory, threshold: number, limit: number): Promise<{ neighbours: Neighbour[] } | { notice: string }> {
+  const { openEmbedder } = await import('./model.ts');
+  const opened = await openEmbedder(ctx, { download: false, threads: 1 });
+  if (!('embedder' in opened)) return { notice: `${opened.notice}; related uses word similarity` };
+  const { semanticRank, memoriesOf } = await import('./semantic.ts');
+  const index = await ctx.index();
+  const text = `${target.summary}\n${target.body}`;
+  const { ranked } = await semanticRank(ctx, index, opened.embedder, text, { namespaces: [target.namespace], statuses: ['active', 'resolved'] }, { limit: limit + 1 });
+  const hits = memoriesOf(index, ranked);
+  return { neighbours: hits.filter((h) => h.memory.key !== target.key && h.score >= threshold).map((h) => ({ memory: h.memory, similarity: h.score })) };
+}
