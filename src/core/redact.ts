@@ -1,5 +1,5 @@
 import { sha256Hex } from './hash.ts';
-import { entropy } from './secret-checks.ts';
+import { entropy, isDocumentationValue } from './secret-checks.ts';
 import { SECRET_RULES, type SecretRule } from './secret-rules.ts';
 
 /**
@@ -73,10 +73,28 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       }
       const span = secretSpan(rule, m);
       if (!span) continue;
+      // A match that proves not to be a secret gives back all but its first character, so that it
+      // does not swallow one that starts inside it (`next session: Snyk token = …`).
+      const retry = () => {
+        if (rule.group !== undefined) re.lastIndex = m!.index + 1;
+      };
       const [start, end, secret] = span;
-      if (!secret.trim() || overlaps(findings, start, end)) continue;
-      if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
-      if (rule.validate && !rule.validate(secret, m)) continue;
+      if (!secret.trim() || overlaps(findings, start, end)) {
+        retry();
+        continue;
+      }
+      // A checksum that holds (GitHub's and npm's CRC32 tail) proves a real token; otherwise the value must not be a documented example or filler.
+      if (!rule.checksum?.(secret)) {
+        if (isDocumentationValue(secret)) {
+          // Claimed, so that no later rule takes a piece of it (a sample JWT's signature).
+          findings.push({ start, end, rule: r, allowed: true });
+          continue;
+        }
+        if ((rule.entropy !== undefined && entropy(secret) < rule.entropy) || (rule.validate && !rule.validate(secret, m))) {
+          retry();
+          continue;
+        }
+      }
       findings.push({ start, end, rule: r, allowed: allowed(secret) });
     }
   }

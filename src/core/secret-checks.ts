@@ -146,7 +146,7 @@ export function isReference(value: string, yaml = false): boolean {
   const v = value.trim();
   if (/^(?:\$[A-Za-z_{(]|%[A-Za-z_]\w*%$|#\{|\{\{|\{%|@[A-Za-z_]+@$)/.test(v)) return true;
   // YAML tags and aliases (`!vault |`, `!Ref DbPassword`, `*default_password`) exist only unquoted.
-  if (yaml && /^(?:![A-Za-z]|&[A-Za-z]|\*[A-Za-z])/.test(v)) return true;
+  if (yaml && /^(?:!!?[A-Za-z]+$|&[A-Za-z]|\*[A-Za-z])/.test(v)) return true;
   if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;
   if (/^(?:ENC\[|vault:|op:\/\/|arn:|ssm:|sm:\/\/|secretsmanager:|secretref:|env:|file:|keyring:|keychain:|akv:|ref\+|gcpsm:|awssm:)/i.test(v)) return true;
   return false;
@@ -176,6 +176,9 @@ export function isSentence(value: string): boolean {
   if (words.length < 3) return false;
   return /\b(?:is|are|was|be|must|should|can|cannot|will|the|to|of|and|or|for|with|your|please|enter|at least|characters?|required|invalid|not|no|too|you)\b/i.test(value);
 }
+
+/** Words before a noun that say nothing about it (`the key …`, `our token …`). */
+const ARTICLES = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'our', 'your', 'my', 'their', 'same', 'new', 'old', 'one', 'of', 'and', 'or', 'with', 'by', 'as', 'is', 'no', 'for', 'to', 'in', 'on']);
 
 /** Lower-case words of an identifier: `dbPassword` → db, password; `AWS_SECRET_ACCESS_KEY` → aws, secret, access, key. */
 export function nameWords(name: string): string[] {
@@ -208,6 +211,8 @@ const PLAIN_TOKENS = new Set([
   'next', 'page', 'continuation', 'cancel', 'cancellation', 'csrf', 'xsrf', 'sync', 'resume', 'pagination', 'current', 'last', 'first',
   'prev', 'previous', 'peek', 'eof', 'start', 'end', 'sentinel', 'lexer', 'parser', 'max', 'min', 'num', 'count', 'input', 'output',
   'total', 'completion', 'prompt', 'special', 'bos', 'eos', 'pad', 'unk', 'mask', 'sep', 'cls', 'stop', 'delimiter', 'design', 'color', 'with',
+  // One-time and tracking tokens that name a request, not a credential to keep.
+  'reset', 'verification', 'verify', 'confirmation', 'confirm', 'invite', 'invitation', 'request', 'trace', 'correlation', 'idempotency', 'unsubscribe',
 ]);
 /** Before `key`: keys that are secrets. */
 const SECRET_KEYS = new Set([
@@ -229,12 +234,16 @@ const PLAIN_KEYS = new Set([
 
 /** Classifies a variable, field, header or flag name by its last word (`DB_PASSWORD`, `x-api-key`, `clientSecret`). */
 export function nameStrength(name: string): Strength {
-  const words = nameWords(name);
+  const words = nameWords(name).filter((w, i, all) => i === all.length - 1 || !ARTICLES.has(w));
+  // `password_hash`, `hashed_password`, `password_digest`: what is stored in place of a password.
+  if (words.some((w) => w === 'hash' || w === 'hashed' || w === 'digest' || w === 'salt' || w === 'salted')) return Strength.None;
   // git config `user.signingkey` names a key id (`3AA5C34371567BD2`), not a key.
   if (words[words.length - 1] === 'signingkey') return Strength.None;
   while (words.length > 1 && SUFFIXES.has(words[words.length - 1]!)) words.pop();
   let last = words[words.length - 1] ?? '';
   let prev = words[words.length - 2] ?? '';
+  // A PAT is a personal access token.
+  if (last === 'pat') return Strength.Medium;
   if (!STRONG_WORDS.has(last) && !['secret', 'token', 'key', 'auth', 'authorization', 'signature', 'sig', 'session', 'sessionid', 'cookie'].includes(last)) {
     const m = COMPOUND.exec(last);
     if (!m) return Strength.None;
@@ -276,7 +285,7 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   if (/^pk_(?:live|test)_/.test(v)) return false;
   // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
   if (v.length >= 12 && base64OfCredentials(v)) return true;
-  if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v)) return false;
+  if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v) || isPasswordHash(v)) return false;
   // Cut short for display: `sk_test_...`, `ghp_…`.
   if (/^(?:\.{2,}|…)/.test(after)) return false;
   if (/\s/.test(v.trim()) && (strength < Strength.Strong || isSentence(v))) return false;
@@ -304,4 +313,88 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
       if (isUuid(v)) return false;
       return looksRandom(v, 16, 3.2) || (/^[0-9a-f]{32,}$/i.test(v) && entropy(v) >= 3.4);
   }
+}
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+/** CRC-32 (IEEE) of an ASCII string. */
+export function crc32(s: string): number {
+  let c = 0xffffffff;
+  for (let i = 0; i < s.length; i++) c = CRC_TABLE[(c ^ s.charCodeAt(i)) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const B62_DIGITS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** `n` in base 62 (digits, then upper, then lower case), left-padded with 0 to `width`. */
+export function base62(n: number, width = 0): string {
+  let s = '';
+  do {
+    s = B62_DIGITS[n % 62] + s;
+    n = Math.floor(n / 62);
+  } while (n > 0);
+  return s.padStart(width, '0');
+}
+
+/**
+ * The checksum that GitHub and npm put in their tokens' last 6 characters:
+ * CRC-32 of the 30 random characters after the prefix, in base 62.
+ */
+export function crc32Tail(token: string, prefixLength: number): boolean {
+  const body = token.slice(prefixLength, prefixLength + 30);
+  const tail = token.slice(prefixLength + 30);
+  return tail.length === 6 && base62(crc32(body), 6) === tail;
+}
+
+/**
+ * Values published in providers' documentation as examples, which leak nothing:
+ * AWS's `…EXAMPLE` keys, Stripe's docs key, jwt.io's sample token. Any value with
+ * EXAMPLE in it counts, as AWS and others mark theirs.
+ */
+const DOCUMENTATION_VALUES = new Set([
+  's' + 'k_test_4eC39HqLyjWDarjtT1zdp7dc',
+  's' + 'k_test_BQokikJOvBiI2HlWgH4olfQ2',
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c',
+]);
+
+/**
+ * A value that stands in for a secret in documentation or a template, whatever rule
+ * found it: EXAMPLE in it, a published sample, or filler after a real prefix
+ * (`ghp_xxxx…`, `dckr_pat_0000…`, `sk_live_****`, `T00000000/B00000000`).
+ */
+export function isDocumentationValue(secret: string): boolean {
+  if (secret.includes('EXAMPLE') || DOCUMENTATION_VALUES.has(secret)) return true;
+  return /x{5,}|X{5,}|\*{4,}|0{8,}|\.{3,}|…/.test(secret);
+}
+
+/** Password hashes (bcrypt, argon2, Django's pbkdf2, crypt's $6$): stored on purpose, not a password. */
+export function isPasswordHash(value: string): boolean {
+  return /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|gy|7|scrypt|pbkdf2(?:-sha\d+)?)\$|(?:pbkdf2_sha\d+|bcrypt(?:_sha256)?|argon2|sha1|md5|scrypt)\$)/.test(value);
+}
+
+/**
+ * Base64 of `user:password` (an HTTP Basic credential, a registry `auth`): the user a
+ * word, the password without spaces and not just digits (`localhost:8080` is an address).
+ */
+export function base64OfUserPassword(s: string): boolean {
+  const bytes = base64Bytes(s);
+  if (bytes === null) return false;
+  const m = /^([\w.@+-]{1,64}):([\x21-\x7e]{6,128})$/.exec(bytes);
+  if (!m) return false;
+  const pw = m[2]!;
+  return !/^\d+$/.test(pw) && /[A-Za-z]/.test(pw) && (/[\d\W_]/.test(pw) || looksRandom(pw, 8, 3.0)) && !isPlaceholder(pw);
+}
+
+/** Base64 of a JWT (`ZXlK…` is "eyJ"): three dot-separated parts once decoded. */
+export function base64OfJwt(s: string): boolean {
+  const bytes = base64Bytes(s.replace(/=+$/, ''));
+  return bytes !== null && /^eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/.test(bytes);
 }

@@ -11,8 +11,11 @@
  */
 import {
   base64OfCredentials,
+  base64OfJwt,
   base64OfText,
+  base64OfUserPassword,
   cardNumber,
+  crc32Tail,
   entropy,
   isPlaceholder,
   isReference,
@@ -36,6 +39,8 @@ export interface SecretRule {
   entropy?: number;
   /** A further check: the secret, and the match it came from (`m.input`, `m.index`). */
   validate?: (secret: string, m: RegExpExecArray) => boolean;
+  /** The format's own checksum: when it holds, the finding stands without the checks above. */
+  checksum?: (secret: string) => boolean;
 }
 
 /** Filler in place of a real token body: `ghp_xxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX`, `sk-…000…`. */
@@ -76,6 +81,10 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   const lineStart = input.lastIndexOf('\n', m.index) + 1;
   const before = input.slice(Math.max(lineStart, m.index - 80), m.index);
   if (HIGH_ENTROPY_SKIP_BEFORE.test(before)) return false;
+  // The path of a URL (`ipfs://Qm…`), and values of names that say what they are (`next_token`, `cache_key`, `etag`).
+  if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
+  const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
+  if (name && /(?:token|key|cursor|hash|digest|checksum|etag|nonce|id|sha|signature|integrity)$/i.test(name) && nameStrength(name) === 0) return false;
   // In a URL without credentials (document ids, cache-busting hashes): URLs have rules of their own.
   if (/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*$/i.test(before)) return false;
   // Public key material: certificates and public keys are published on purpose.
@@ -94,15 +103,96 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 // (`api_key = '…'`, `password := "…"`, `token => '…'`), HTTP headers (`X-API-Key: …`),
 // and prose (`the password is …`). The name must end with the keyword (`password_hash`
 // is not a password); nameStrength() decides how much the name vouches for the value.
-const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie`;
-const NAME = String.raw`((?:${QUALIFIER}[ \t])?(?:[A-Za-z0-9_$]|[.-](?=[A-Za-z0-9_$])){0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
+const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie|pat|PAT`;
+const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?(?:[A-Za-z0-9_$]|[.-](?=[A-Za-z0-9_$])){0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?:=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
-const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
+const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
 const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?))`;
+
+/** The line the match sits on. */
+function lineOf(m: RegExpExecArray): string {
+  const start = m.input.lastIndexOf('\n', m.index) + 1;
+  const end = m.input.indexOf('\n', m.index + m[0].length);
+  return m.input.slice(start, end < 0 ? undefined : end);
+}
+
+/** A weak format counts only with its provider named on the same line: `s.` + 24 is a Vault token next to "vault". */
+const near =
+  (word: RegExp, body = (s: string) => looksRandom(s, 12, 3.0)) =>
+  (s: string, m: RegExpExecArray): boolean =>
+    word.test(lineOf(m)) && body(s);
+
+/**
+ * Provider tokens with a documented prefix, as [type, prefix keywords, body]: the
+ * prefix and its fixed length and alphabet say enough on their own. The body is a
+ * regex source; the token must stand alone (no word character or `-` on either side).
+ */
+const PREFIXED: ReadonlyArray<readonly [type: string, keywords: readonly string[], source: string]> = [
+  ['azure_function_key', ['azfu'], String.raw`[A-Za-z0-9_-]{44}AzFu[A-Za-z0-9_-]{5,6}={0,2}`],
+  ['azure_devops_token', ['azdo'], String.raw`[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{28}`],
+  ['cloudflare_origin_ca_key', ['v1.0-'], String.raw`v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`],
+  ['tencent_secret_id', ['akid'], String.raw`AKID[A-Za-z0-9]{32}`],
+  ['yandex_key', ['aqvn', 't1.'], String.raw`AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Z0-9a-z_-]+={0,2}\.[A-Z0-9a-z_-]{86}={0,2}`],
+  ['openshift_token', ['sha256~'], String.raw`sha256~[A-Za-z0-9_-]{43}`],
+  ['huggingface_token', ['api_org_'], String.raw`api_org_[A-Za-z]{34}`],
+  ['sourcegraph_token', ['sgp_', 'sgs_', 'sgph_'], String.raw`(?:sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}|sgs_[a-f0-9]{64}|sgph_[a-f0-9]{16}_[a-f0-9]{40})`],
+  ['sonar_token', ['squ_', 'sqp_', 'sqa_'], String.raw`sq[upa]_[a-f0-9]{40}`],
+  ['sendinblue_key', ['xkeysib-', 'xsmtpsib-'], String.raw`x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`],
+  ['mailchimp_key', ['-us'], String.raw`[a-f0-9]{32}-us\d{1,2}`],
+  ['mailersend_token', ['mlsn.'], String.raw`mlsn\.[a-f0-9]{64}`],
+  ['resend_key', ['re_'], String.raw`re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}`],
+  ['nuget_key', ['oy2'], String.raw`oy2[a-z0-9]{43}`],
+  ['clojars_token', ['clojars_'], String.raw`CLOJARS_[a-z0-9]{60}`],
+  ['artifactory_key', ['cmvmdgtu'], String.raw`cmVmdGtu[A-Za-z0-9]{56}`],
+  ['circleci_token', ['ccipat_', 'cciprj_'], String.raw`CCI(?:PAT|PRJ)_[A-Za-z0-9]{22}_[a-f0-9]{40}`],
+  ['buildkite_token', ['bkua_'], String.raw`bkua_[a-f0-9]{40}`],
+  ['octopus_key', ['api-'], String.raw`API-[A-Z0-9]{26}`],
+  ['harness_token', ['pat.', 'sat.'], String.raw`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`],
+  ['scalingo_token', ['tk-us-'], String.raw`tk-us-[A-Za-z0-9_-]{48}`],
+  ['prefect_key', ['pnu_'], String.raw`pnu_[A-Za-z0-9]{36}`],
+  ['infracost_key', ['ico-'], String.raw`ico-[A-Za-z0-9]{32}`],
+  ['render_key', ['rnd_'], String.raw`rnd_[A-Za-z0-9]{32}`],
+  ['deno_token', ['ddp_', 'ddw_'], String.raw`dd[pw]_[A-Za-z0-9]{36}`],
+  ['neon_key', ['napi_'], String.raw`napi_[a-z0-9]{64}`],
+  ['honeycomb_key', ['hcaik_', 'hcxik_'], String.raw`hc[ax]ik_[a-z0-9]{58}`],
+  ['langsmith_key', ['lsv2_'], String.raw`lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}`],
+  ['pinecone_key', ['pcsk_'], String.raw`pcsk_[A-Za-z0-9]{4,8}_[A-Za-z0-9]{40,80}`],
+  ['fireworks_key', ['fw_'], String.raw`fw_[A-Za-z0-9]{24}`],
+  ['typeform_token', ['tfp_'], String.raw`tfp_[A-Za-z0-9_.=-]{59}`],
+  ['readme_key', ['rdme_'], String.raw`rdme_[a-z0-9]{70}`],
+  ['contentful_token', ['cfpat-'], String.raw`CFPAT-[A-Za-z0-9_-]{43}`],
+  ['hubspot_token', ['pat-na', 'pat-eu'], String.raw`pat-(?:na|eu)\d-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`],
+  ['trello_token', ['atta'], String.raw`ATTA[a-f0-9]{64}[A-F0-9]{8}`],
+  ['bitbucket_app_password', ['atbb'], String.raw`ATBB[A-Za-z0-9]{32}`],
+  ['asana_token', ['1/', '2/'], String.raw`[12]/\d{12,20}(?:/\d{12,20})?:[a-f0-9]{32}`],
+  ['airtable_token', ['pat'], String.raw`pat[A-Za-z0-9]{14}\.[a-f0-9]{64}`],
+  ['frameio_token', ['fio-u-'], String.raw`fio-u-[A-Za-z0-9_=-]{64}`],
+  ['intra42_secret', ['s-s4t2'], String.raw`s-s4t2(?:ud|af)-[a-f0-9]{64}`],
+  ['defined_networking_key', ['dnkey-'], String.raw`dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}`],
+  ['adobe_client_secret', ['p8e-'], String.raw`p8e-[A-Za-z0-9]{32}`],
+  ['settlemint_token', ['sm_pat_', 'sm_aat_', 'sm_sat_'], String.raw`sm_[pas]at_[A-Za-z0-9]{16}`],
+  ['easypost_key', ['ezak', 'eztk'], String.raw`EZ[AT]K[A-Za-z0-9]{54}`],
+  ['flutterwave_key', ['flwseck', 'flwsec'], String.raw`FLWSECK(?:_TEST)?-[a-h0-9]{12,32}(?:-X)?`],
+  ['duffel_token', ['duffel_'], String.raw`duffel_(?:test|live)_[A-Za-z0-9_=-]{43}`],
+  ['shippo_token', ['shippo_'], String.raw`shippo_(?:live|test)_[a-f0-9]{40}`],
+  ['plaid_token', ['access-'], String.raw`access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`],
+  ['braintree_token', ['access_token$'], String.raw`access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32}`],
+  ['dropbox_token', ['sl.'], String.raw`sl\.[A-Za-z0-9_=-]{130,152}`],
+  ['grafana_token', ['eyjrijoi'], String.raw`eyJrIjoi[A-Za-z0-9]{70,400}={0,2}`],
+  ['newrelic_key', ['nral'], String.raw`[a-f0-9]{36}NRAL`],
+  ['slack_token', ['xoxe-'], String.raw`xoxe-\d-[A-Za-z0-9]{100,}`],
+  ['gitlab_token', ['glcbt-'], String.raw`glcbt-[a-f0-9]{1,5}_[A-Za-z0-9_-]{20}`],
+  ['onepassword_token', ['ops_'], String.raw`ops_eyJ[A-Za-z0-9+/]{100,}={0,3}`],
+];
+
+/** The tokens of PREFIXED as rules: alone in their text, and not filler. */
+function prefixed(type: string, keywords: readonly string[], source: string): SecretRule {
+  return { type, keywords, pattern: new RegExp(String.raw`(?<![A-Za-z0-9_-])(?:${source})(?![A-Za-z0-9_-])`, 'g'), validate: (s) => !isPlaceholder(s.replace(/^[^_.-]+[_.-]/, '')) };
+}
 
 export const SECRET_RULES: readonly SecretRule[] = [
   // --- Private keys (first: they contain base64 that other rules would take piecemeal).
@@ -205,12 +295,46 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'grafana_token', keywords: ['glsa_', 'glc_'], pattern: /\bglsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}\b|\bglc_[A-Za-z0-9+/]{32,}={0,2}/g },
   { type: 'sentry_token', keywords: ['sntry'], pattern: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,}/g },
 
+  ...PREFIXED.map(([type, keywords, source]) => prefixed(type, keywords, source)),
+  {
+    // Azure Functions keys before the AzFu signature: in the `code=` query parameter or the x-functions-key header.
+    type: 'azure_function_key',
+    keywords: ['code=', 'functions-key'],
+    pattern: /(?:[?&]code=|x-functions-key["']?[ \t]*[:=][ \t]*["']?)([A-Za-z0-9_/+%-]{40,100}(?:={1,2}|%3D){0,2})/dgi,
+    group: 1,
+    validate: (s) => looksRandom(decodeURIComponentSafe(s), 32, 3.5),
+  },
+  { type: 'vault_token', keywords: ['vault'], pattern: /(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w-]|\.\w)/g, validate: near(/vault/i) },
+  {
+    // Sidekiq Enterprise credentials: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=8hex:8hex`.
+    type: 'sidekiq_credentials',
+    keywords: ['contribsys', 'sidekiq'],
+    pattern: /(?<![\w:])[a-f0-9]{8}:[a-f0-9]{8}(?![\w:])/g,
+    validate: near(/contribsys|sidekiq/i, (s) => entropy(s) > 2.5),
+  },
+  {
+    // An app access token: the numeric app id, `|` (or %7C), and the secret.
+    type: 'facebook_token',
+    keywords: ['|', '%7c'],
+    pattern: /(?<![\w|])\d{15,16}(?:\||%7C)([A-Za-z0-9_-]{27,40})(?![\w-])/dg,
+    group: 1,
+    validate: (s) => looksRandom(s, 27, 3.5) || /^[a-f0-9]{32}$/.test(s),
+  },
+  {
+    type: 'teams_webhook',
+    keywords: ['webhook.office.com', 'logic.azure.com'],
+    pattern: /https:\/\/[\w-]+\.webhook\.office\.com\/webhookb2\/[\w@-]+\/IncomingWebhook\/[a-f0-9]{32}\/[\w-]+(?:\/[\w-]+)?|https:\/\/[\w.-]+\.logic\.azure\.com(?::\d+)?\/workflows\/[a-f0-9]{32}\/triggers\/[^\s"'<>]*sig=[\w-]{43}/g,
+  },
+  { type: 'zapier_webhook', keywords: ['hooks.zapier.com'], pattern: /https:\/\/hooks\.zapier\.com\/hooks\/catch\/\d+\/[a-z0-9]+\/?/g },
+  { type: 'jwt', keywords: ['zxlk'], pattern: /(?<![A-Za-z0-9+/])ZXlK[A-Za-z0-9+/]{60,}={0,2}(?![A-Za-z0-9+/=])/g, validate: base64OfJwt },
+
   // --- Source hosting and package registries.
   {
     type: 'github_token',
     keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'],
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{40,250})\b/g,
     validate: notFiller(4),
+    checksum: (s) => crc32Tail(s, 4),
   },
   {
     type: 'gitlab_token',
@@ -218,7 +342,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\b(?:gl(?:pat|dt|rt|ptt|cbt|imt|ft|soat|oas|agent|wt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/g,
     validate: (s) => !filler(s.slice(s.indexOf('-') + 1)) && /\d/.test(s),
   },
-  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4) },
+  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4), checksum: (s) => crc32Tail(s, 4) },
   { type: 'pypi_token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
   { type: 'rubygems_token', keywords: ['rubygems_'], pattern: /\brubygems_[a-f0-9]{48}\b/g },
   { type: 'dockerhub_token', keywords: ['dckr_'], pattern: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}/g },
@@ -343,6 +467,28 @@ export const SECRET_RULES: readonly SecretRule[] = [
 
   // --- Command lines and config files.
   {
+    // Base64 of `user:password` on a line of its own (a copied header value, a .dockercfg or Jenkins credential).
+    type: 'basic_auth',
+    pattern: /^[ \t]*([A-Za-z0-9+/]{12,172}={0,2})[ \t]*$/dgm,
+    group: 1,
+    validate: base64OfUserPassword,
+  },
+  {
+    type: 'password',
+    keywords: ['secret set', 'secrets set'],
+    pattern: /\bgh[ \t]+secrets?[ \t]+set[ \t]+\S+[^\n]*?[ \t](?:--body|-b)(?:=|[ \t]+)(["']?)([^\s"']+)\1/dg,
+    group: 2,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    // HCL: a variable's default, named on the block (`variable "db_password" { default = "…" }`).
+    type: 'password',
+    keywords: ['variable'],
+    pattern: /\bvariable[ \t]+"([\w-]+)"[ \t]*\{[^{}]*?\bdefault[ \t]*=[ \t]*"([^"\n]*)"/dg,
+    group: 2,
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), true),
+  },
+  {
     type: 'password',
     keywords: ['curl'],
     pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(["']?)([^\s:"']+):([^\s"']+)\1/dg,
@@ -351,8 +497,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     type: 'password',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'docker'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+)(["']?)([^\s"']+)\1/dg,
+    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli'],
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|redis-cli\b[^\n]*?[ \t]-a[ \t]+)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
@@ -398,11 +544,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
     type: 'password',
-    keywords: ['pass', 'secret', 'token', 'key'],
-    pattern: /\b(pass(?:word|phrase)|secret|token|key)[ \t]+["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
-    group: 2,
-    // Not a UUID or a SHA-1/SHA-256 digest: `the key e3b0c442…`, `token 550e8400-…` name ids and hashes in prose.
-    validate: (s) => looksRandom(s, 16, 3.3) && !isPlaceholder(s) && !base64OfText(s) && !isUuid(s) && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(s),
+    keywords: ['pass', 'secret', 'token', 'key', 'pat'],
+    pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key|pat)[ \t]+["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
+    group: 3,
+    // A UUID or a SHA-1/SHA-256 digest only after a name that makes it a credential (`API key 550e8400-…`,
+    // `Codecov token …`): `the key e3b0c442…`, `sort key 550e…` name ids and hashes in prose.
+    validate: (s, m) => {
+      if (!looksRandom(s, 16, 3.3) || isPlaceholder(s) || base64OfText(s)) return false;
+      if (!isUuid(s) && !/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i.test(s)) return true;
+      const prev = m[1]?.toLowerCase();
+      return !!prev && nameStrength(`${prev}_${m[2]!.toLowerCase()}`) >= 2;
+    },
   },
   {
     // .pgpass: `host:port:database:user:password`.
@@ -411,6 +563,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /^[\w.-]+:(?:\d{2,5}|\*):[\w*.-]+:[\w*.-]+:(\S+)$/dgm,
     group: 1,
     validate: (s) => !isPlaceholder(s) && !isReference(s) && s.length >= 4,
+  },
+  {
+    // A secret named, then given by a pronoun later in the sentence: `rotated the Datadog API key; the leaked one was …`.
+    type: 'password',
+    keywords: ['one ', 'value ', 'it '],
+    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n]{0,80}?\b(?:one|value|it)[ \t]+(?:is|was)[ \t]+["'`]?([^\s"'`,;]*[^\s"'`,;.])/dgi,
+    group: 3,
+    validate: (s, m) => secretValue(s, nameStrength(`${(m[1] ?? '').trim()}_${m[2]!}`), false, true, after(m)),
   },
   {
     type: 'password',

@@ -8,13 +8,13 @@ const cases: Array<{ type: string; secret: string; before?: string; after?: stri
     type: 'private_key',
     secret: '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7bq3x\nq9Zr2Lk8\n-----END RSA PRIVATE KEY-----',
   },
-  { type: 'aws_access_key', secret: 'AKIA' + 'IOSFODNN7EXAMPLE' },
+  { type: 'aws_access_key', secret: 'AKIA' + 'Q3VZ7K2MWD5TRX4N' },
   { type: 'github_token', secret: 'ghp_' + ALNUM36 },
   { type: 'github_token', secret: 'github_pat_' + '11ABCDEFG0' + 'a'.repeat(20) + '_' + 'B9c8D7e6F5g4H3i2J1k0L9m8N7' },
   { type: 'anthropic_key', secret: 'sk-ant-' + 'api03-' + 'Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2' },
   { type: 'openai_key', secret: 'sk-' + 'proj-' + 'Ab12Cd34Ef56Gh78Ij90Kl12' },
   { type: 'slack_token', secret: 'xoxb-' + '123456789012-1234567890123-AbCdEfGhIjKl' },
-  { type: 'slack_webhook', secret: 'https://hooks.slack.com/services/' + 'T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX' },
+  { type: 'slack_webhook', secret: 'https://hooks.slack.com/services/' + 'T04K2M8Q1Z/B07R3X9P2L5W/' + 'q8Zr2LkP9xWm4TnB7vYc3Jd6' },
   { type: 'stripe_key', secret: 'sk_' + 'live_' + '4eC39HqLyjWDarjtT1zdp7dc' },
   { type: 'twilio_key', secret: 'SK' + '0123456789abcdef0123456789abcdef' },
   { type: 'sendgrid_key', secret: 'SG.' + 'abcdefghijklmnopqrstuv' + '.' + 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg' },
@@ -33,7 +33,7 @@ const cases: Array<{ type: string; secret: string; before?: string; after?: stri
   { type: 'phone', secret: '415.555.0123' },
   { type: 'high_entropy', secret: 'Tk9Ab3xQ7vLm2ZpR8sWc4YdE6fGh1JnK' },
   // Detectors that keep the surrounding context and replace only the secret.
-  { type: 'aws_secret_key', before: 'aws_secret_access_key = ', secret: 'wJalrXUtnFEMI/K7MDENG/' + 'bPxRfiCYEXAMPLEKEY' },
+  { type: 'aws_secret_key', before: 'aws_secret_access_key = ', secret: 'kP7vQ2xL9mW4nB8tR3yC6dF1/' + 'gH5jK0sZ+aE2uI7' },
   { type: 'azure_key', before: 'DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=', secret: 'Zm9vYmFyYmF6cXV4cXV1eDEyMzQ1Njc4OTA=', after: ';EndpointSuffix=core.windows.net' },
   { type: 'url_credentials', before: 'https://deploy:', secret: 'S3cr3tPa55', after: '@example.com/repo.git' },
   { type: 'password', before: 'password = "', secret: 'hunter2hunter2', after: '"' },
@@ -54,7 +54,7 @@ describe('redact: each detector', () => {
   }
 
   it('reports one entry per redaction, in detector order', () => {
-    const text = `key AKIA${'IOSFODNN7EXAMPLE'} and ssn 123-45-6789 and another ssn 987-65-4321`;
+    const text = `key AKIA${'Q3VZ7K2MWD5TRX4N'} and ssn 123-45-6789 and another ssn 987-65-4321`;
     const result = redact(text);
     expect(result.text).toBe('key [REDACTED:aws_access_key] and ssn [REDACTED:ssn] and another ssn [REDACTED:ssn]');
     expect(result.found).toEqual(['aws_access_key', 'ssn', 'ssn']);
