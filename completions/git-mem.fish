@@ -131,7 +131,7 @@ complete -c git-mem -n '__git_mem_using_command forget' -l before -x -d 'Capture
 complete -c git-mem -n '__git_mem_using_command forget' -s n -l namespace -x -a '(__git_mem_dynamic namespaces)' -d 'Only this namespace (repeatable)'
 complete -c git-mem -n '__git_mem_using_command forget' -s s -l status -x -d 'Only this status: active, resolved, archived (repeatable)'
 complete -c git-mem -n '__git_mem_using_command forget' -s t -l tags -x -d 'Only memories carrying all these tags (comma-separated)'
-complete -c git-mem -n '__git_mem_using_command forget' -s q -l query -x -d 'Only memories matching these words'
+complete -c git-mem -n '__git_mem_using_command forget' -s q -l query -x -d 'Only memories holding every one of these words (stemmed)'
 complete -c git-mem -n '__git_mem_using_command forget' -l dry-run -d 'Print what would be forgotten; write nothing'
 complete -c git-mem -n '__git_mem_using_command forget' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command forget; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic ids)'

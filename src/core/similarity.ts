@@ -6,7 +6,7 @@
  * when no embedding model is at hand.
  */
 import type { Memory } from './memory.ts';
-import { STOP_WORDS, termOf, tokenize } from './rank.ts';
+import { queryTerms, STOP_WORDS, termOf, tokenize } from './rank.ts';
 
 /** The body counts up to this many characters: the start says what it is about; a long body would dilute every overlap. */
 const BODY_CHARS = 600;
@@ -94,4 +94,16 @@ export function linkToSimilar<M extends Pick<Memory, 'key' | 'namespace' | 'summ
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, max - m.relatesTo.length);
   return close.length ? { ...m, relatesTo: [...m.relatesTo, ...close.map((c) => c.ref)] } : m;
+}
+
+/**
+ * Whether the memory holds every content word of `query` (stemmed), in its
+ * summary, tags or body: the strict match a destructive filter needs, where
+ * ranking would also bring what merely resembles the words.
+ */
+export function holdsEveryWord(m: Pick<Memory, 'summary' | 'tags' | 'body'>, query: string): boolean {
+  const wanted = queryTerms(query).map(termOf);
+  if (wanted.length === 0) return false;
+  const held = new Set(tokenize(`${m.summary} ${m.tags.join(' ')} ${m.body}`).map(termOf));
+  return wanted.every((t) => held.has(t));
 }

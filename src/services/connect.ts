@@ -105,9 +105,9 @@ export type RelatedDeps = Pick<Deps, 'settings' | 'termIndex' | 'index' | 'repo'
 /**
  * A memory's links both ways, then the nearest unlinked memories of its
  * namespace at or above the threshold. With the embedding model (recall mode
- * not lexical), nearness is the cosine of embeddings at `cosineThreshold`.
+ * not lexical), nearness is the cosine of embeddings at mem.lifecycle.connectCosine.
  */
-export async function related(ctx: RelatedDeps, target: Memory, options: { limit: number; cosineThreshold: number }): Promise<RelatedResult> {
+export async function related(ctx: RelatedDeps, target: Memory, options: { limit: number }): Promise<RelatedResult> {
   const index = await ctx.termIndex();
   const all = index.list({});
   const mine = contentTerms(target);
@@ -128,11 +128,11 @@ export async function related(ctx: RelatedDeps, target: Memory, options: { limit
   let notice: string | undefined;
   let similar: RelatedEntry[] = [];
   if (ctx.settings.recallMode !== 'lexical') {
-    const semantic = await cosineNeighbours(ctx, target, options.cosineThreshold, options.limit + linkedKeys.size);
+    const semantic = await cosineNeighbours(ctx, target, ctx.settings.connectCosine, options.limit + linkedKeys.size);
     if ('notice' in semantic) notice = semantic.notice;
     else {
       measure = 'cosine';
-      threshold = options.cosineThreshold;
+      threshold = ctx.settings.connectCosine;
       similar = semantic.neighbours.filter((n) => !linkedKeys.has(n.memory.key)).map((n) => ({ memory: n.memory, similarity: n.similarity }));
     }
   }

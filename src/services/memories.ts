@@ -3,6 +3,7 @@ import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
 import { linkRef } from '../core/links.ts';
 import { formatId, type Memory, parseIdQuery, revisionTime, type Status } from '../core/memory.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
+import { holdsEveryWord } from '../core/similarity.ts';
 import type { NamespaceInfo } from '../core/namespaces.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
@@ -201,8 +202,11 @@ export async function memoriesMatching(ctx: MemoriesDeps, filter: ForgetFilter):
   if (filter.query?.trim()) {
     const query = buildLexicalQuery(filter.query, { prefixLast: false });
     if (!query) throw new UsageError('--query has no words to search for');
-    // Every memory that matches the words, not only the best few: all of them are forgotten.
-    found = index.search(query, base).map((h) => h.memory);
+    // Every memory that holds all the words, not only the best few, and not what ranking finds merely alike.
+    found = index
+      .search(query, base)
+      .map((h) => h.memory)
+      .filter((m) => holdsEveryWord(m, filter.query!));
   } else {
     found = index.list(base);
   }

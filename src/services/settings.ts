@@ -39,6 +39,8 @@ export interface Settings {
   modelUrl: string;
   /** mem.lifecycle.connect: lexical similarity (0-1) at or above which a new memory is linked to an existing one. */
   connectThreshold: number;
+  /** mem.lifecycle.connectCosine: the same, as cosine similarity of embeddings, when the model is at hand. */
+  connectCosine: number;
   /** mem.lifecycle.protect: namespaces gc never ages (default decisions). */
   protectNamespaces: string[];
   /** mem.lifecycle.timeout: seconds a --with command of consolidate or gc may run. */
@@ -185,6 +187,14 @@ export const SETTINGS = {
     1,
     'Word similarity (0-1) at or above which a new memory is linked to an existing one of its namespace (relates_to); 1 links only the same words',
   ),
+  connectCosine: numberSetting(
+    'mem.lifecycle.connectCosine',
+    'GIT_MEM_LIFECYCLE_CONNECT_COSINE',
+    0.6,
+    0,
+    1,
+    'Cosine similarity of embeddings at or above which git mem related counts a memory as near, when the embedding model is at hand (0.6 suits all-MiniLM-L6-v2)',
+  ),
   protectNamespaces: listSetting('mem.lifecycle.protect', 'GIT_MEM_LIFECYCLE_PROTECT', 'Namespaces git mem gc never ages', ['decisions']),
   lifecycleTimeout: numberSetting('mem.lifecycle.timeout', 'GIT_MEM_LIFECYCLE_TIMEOUT', 60, 1, 86400, 'Seconds a --with command of git mem consolidate or gc may run before it is stopped'),
 } as const;
@@ -250,6 +260,7 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     modelDownload: get('modelDownload'),
     modelUrl: get('modelUrl'),
     connectThreshold: get('connectThreshold'),
+    connectCosine: get('connectCosine'),
     protectNamespaces: get('protectNamespaces'),
     lifecycleTimeoutMs: get('lifecycleTimeout') * 1000,
     pager: { corePager: last('core.pager'), pagerMem: last('pager.mem') },

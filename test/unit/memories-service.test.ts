@@ -29,6 +29,7 @@ const settings: Settings = {
   pager: {},
   relevanceFloor: 0.7,
   connectThreshold: 0.4,
+  connectCosine: 0.6,
   protectNamespaces: ['decisions'],
   lifecycleTimeoutMs: 60_000,
 };

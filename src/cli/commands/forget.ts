@@ -30,7 +30,7 @@ export function forgetCommand(ctx: AppContext): CommandModule<object, ForgetArgs
         .option('namespace', { alias: 'n', type: 'string', array: true, describe: 'Only this namespace (repeatable)' })
         .option('status', { alias: 's', type: 'string', array: true, describe: 'Only this status: active, resolved, archived (repeatable)' })
         .option('tags', { alias: 't', type: 'string', describe: 'Only memories carrying all these tags (comma-separated)' })
-        .option('query', { alias: 'q', type: 'string', describe: 'Only memories matching these words' })
+        .option('query', { alias: 'q', type: 'string', describe: 'Only memories holding every one of these words (stemmed)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be forgotten; write nothing' })
         .option('json', jsonOption)
         .example('git mem forget decisions:1a2b3c4:5d6e7f8a9b', '')

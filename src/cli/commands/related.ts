@@ -7,9 +7,6 @@ import { related } from '../../services/connect.ts';
 import { findMemory } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
 
-/** Cosine of sentence embeddings at or above which two memories are near (all-MiniLM-L6-v2: paraphrases score about 0.7 and above). */
-const COSINE_THRESHOLD = 0.6;
-
 interface RelatedArgs {
   id: string;
   limit: number;
@@ -26,12 +23,12 @@ export function relatedCommand(ctx: AppContext): CommandModule<object, RelatedAr
         .option('limit', { alias: 'l', type: 'number', default: 10, describe: 'At most this many unlinked neighbours' })
         .option('json', jsonOption)
         .epilogue(
-          'Linked: the memories this one names (relates_to, consolidates, supersedes) and those that name it. Similar: memories of the same namespace at or above mem.lifecycle.connect in word similarity, or, with the embedding model (mem.recall.mode not lexical), at or above 0.6 cosine similarity.',
+          'Linked: the memories this one names (relates_to, consolidates, supersedes) and those that name it. Similar: memories of the same namespace at or above mem.lifecycle.connect in word similarity, or, with the embedding model (mem.recall.mode not lexical), at or above mem.lifecycle.connectCosine in cosine similarity.',
         ) as never,
     handler: async (argv) => {
       if (!Number.isInteger(argv.limit) || argv.limit < 0) throw new UsageError('--limit must be a whole number');
       const target = await findMemory(ctx, argv.id);
-      const result = await related(ctx, target, { limit: argv.limit, cosineThreshold: COSINE_THRESHOLD });
+      const result = await related(ctx, target, { limit: argv.limit });
       if (result.notice) ctx.io.err(`git-mem: ${result.notice}`);
       ctx.io.out(argv.json ? json(relatedJson(result)) : renderRelated(result, ctx.io.color));
     },

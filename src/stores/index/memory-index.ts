@@ -94,7 +94,16 @@ function rowToMemory(r: Row): Memory {
   const paths = JSON.parse(String(r.paths ?? '[]')) as string[];
   if (paths.length) m.paths = paths;
   if (r.extra) m.extra = JSON.parse(String(r.extra)) as Record<string, unknown>;
+  if (r.lifecycle) Object.assign(m, JSON.parse(String(r.lifecycle)) as Partial<Memory>);
   return m;
+}
+
+const LIFECYCLE_FIELDS = ['consolidates', 'consolidatedInto', 'supersedes', 'supersededBy', 'reprieves'] as const;
+
+/** The lifecycle fields a memory has, as one JSON column (null when it has none: most memories). */
+function lifecycleJson(m: Memory): string | null {
+  const present = LIFECYCLE_FIELDS.filter((f) => m[f] !== undefined);
+  return present.length ? JSON.stringify(Object.fromEntries(present.map((f) => [f, m[f]]))) : null;
 }
 
 export interface IndexOptions {
@@ -262,8 +271,8 @@ export class MemoryIndex {
     }
 
     const insertMemory = this.db.prepare(
-      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, created_ms, updated, author, source, confidence, paths, extra, tiebreak, ehash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, created_ms, updated, author, source, confidence, paths, extra, lifecycle, tiebreak, ehash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
     const CHUNK = 2000;
@@ -280,7 +289,7 @@ export class MemoryIndex {
             insertMemory.run([
               m.key, m.namespace, m.object, m.summary, m.body, JSON.stringify(m.tags), m.status, m.spec ?? null, m.phase ?? null,
               JSON.stringify(m.relatesTo), m.created, createdMs(m.created), m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null,
-              JSON.stringify(m.paths ?? []), m.extra ? JSON.stringify(m.extra) : null, tiebreakOf(doc.raw),
+              JSON.stringify(m.paths ?? []), m.extra ? JSON.stringify(m.extra) : null, lifecycleJson(m), tiebreakOf(doc.raw),
               embeddingHash(m),
             ]);
           } else if (doc.kind === 'tombstone') {

@@ -1,5 +1,5 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '7';
+export const INDEX_VERSION = '8';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -26,6 +26,8 @@ CREATE TABLE memories(
   -- JSON: the files recorded at capture (a list), and front-matter fields git-mem does not know (an object or null).
   paths TEXT NOT NULL DEFAULT '[]',
   extra TEXT,
+  -- JSON: the lifecycle links (consolidates, consolidated_into, supersedes, superseded_by, reprieves), or null.
+  lifecycle TEXT,
   tiebreak TEXT NOT NULL,
   -- Hash of the text semantic search embeds (core/embedding.ts): a stored vector is valid while it matches.
   ehash TEXT NOT NULL DEFAULT '',
