@@ -18,7 +18,7 @@ export interface FeedbackOptions {
   maxDocShare: number;
 }
 
-export const DEFAULT_FEEDBACK: FeedbackOptions = { docs: 5, terms: 8, weight: 0.3, maxDocShare: 0.1 };
+export const DEFAULT_FEEDBACK: FeedbackOptions = { docs: 10, terms: 10, weight: 0.2, maxDocShare: 0.1 };
 
 export interface FeedbackDocument {
   /** The first pass's score. */
@@ -56,13 +56,13 @@ export function feedbackTerms(
     }
   }
   const maxDf = Math.max(2, options.maxDocShare * docCount);
-  const chosen = [...weights]
-    .filter(([term]) => {
-      const df = docFrequency(term);
-      return df >= 2 && df <= maxDf;
-    })
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-    .slice(0, options.terms);
+  const ranked = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  // Frequencies are looked up best first (each is a dictionary search), and only so far.
+  const chosen: Array<[string, number]> = [];
+  for (let i = 0; i < ranked.length && chosen.length < options.terms && i < 4 * options.terms; i++) {
+    const df = docFrequency(ranked[i]![0]);
+    if (df >= 2 && df <= maxDf) chosen.push(ranked[i]!);
+  }
   const best = chosen[0]?.[1] ?? 0;
   return chosen.map(([term, w]) => ({ term, weight: (options.weight * w) / best }));
 }

@@ -5,8 +5,8 @@
  * index (stores/index/term-index.ts) supplies postings and texts; the stages
  * and what each was worth on the labeled fixture are in docs/search.md.
  */
-import { type FeedbackOptions, feedbackTerms } from './feedback.ts';
-import { bm25f, type Bm25Options, type LexicalQuery, type PostingsSource } from './rank.ts';
+import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';
+import { type Bm25Options, bm25fScorer, type LexicalQuery, type PostingsSource } from './rank.ts';
 
 export interface LexicalSource extends PostingsSource {
   /** Memories holding the term in any field (its postings count), without reading the postings. */
@@ -27,14 +27,15 @@ export interface LexicalOptions extends Bm25Options {
  * less in meaning than in words; summary and tags 2, body 1. Chosen by a sweep
  * on the tuning half of the fixture (docs/search.md).
  */
-export const DEFAULT_LEXICAL: LexicalOptions = { k1: 0.6, b: 0.3, weights: [2, 2, 1], feedback: false };
+export const DEFAULT_LEXICAL: LexicalOptions = { k1: 0.6, b: 0.3, weights: [2, 2, 1], feedback: DEFAULT_FEEDBACK };
 
 /**
  * Scores of every document (0: no match). `accept` says which documents the
  * caller's filter keeps: feedback learns only from those.
  */
 export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions = {}): Float64Array {
-  const scores = bm25f(source, query.groups, options);
+  const score = bm25fScorer(source, options);
+  const scores = score(query.groups);
   const feedback = options.feedback;
   if (!feedback) return scores;
   const top = bestDocuments(scores, accept, feedback.docs);
@@ -42,9 +43,7 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
   const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
   const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.docCount, feedback);
   if (!expansion.length) return scores;
-  const more = bm25f(source, expansion, options);
-  for (let d = 0; d < scores.length; d++) scores[d] = scores[d]! + more[d]!;
-  return scores;
+  return score(expansion, scores);
 }
 
 /** The `count` best-scoring accepted documents, best first (ties: the later document, as search orders newer first). */

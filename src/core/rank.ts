@@ -154,6 +154,15 @@ export function idf(totalDocs: number, docsWithTerm: number): number {
  * documents counted once).
  */
 export function bm25f(source: PostingsSource, groups: readonly TermGroup[], options: Bm25Options = {}): Float64Array {
+  return bm25fScorer(source, options)(groups);
+}
+
+/**
+ * BM25F as a function of the term groups, for scoring in passes (feedback):
+ * the per-document work is done once; each call adds its groups' scores to
+ * `total` (a new array when not given) and returns it.
+ */
+export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): (groups: readonly TermGroup[], total?: Float64Array) => Float64Array {
   const weights = options.weights ?? DEFAULT_WEIGHTS;
   const k1 = options.k1 ?? 1.2;
   const b = options.b ?? 0.75;
@@ -163,12 +172,13 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   const norms = source.averageLengths.map((avg) => (avg > 1 ? avg : 1));
   // Plain indexed loops over typed arrays: in a fresh process this code runs
   // interpreted at first, and a broad query passes here tens of thousands of times.
-  // Per document and field (FIELDS has three): weight / length normalisation.
+  // Per document and field (FIELDS has three): weight / length normalisation,
+  // computed for the documents a query reaches (0: not yet; a zero weight is recomputed, harmlessly).
   const scale = new Float64Array(n * 3);
-  for (let d = 0; d < n; d++) {
-    for (let f = 0; f < 3; f++) scale[d * 3 + f] = (weights[f] ?? 1) / (1 - b + (b * lengths[d * 3 + f]!) / norms[f]!);
-  }
-  const total = new Float64Array(n);
+  const w0 = weights[0] ?? 1;
+  const w1 = weights[1] ?? 1;
+  const w2 = weights[2] ?? 1;
+  const [n0, n1, n2] = norms as [number, number, number];
   const group = new Float64Array(n);
   const tf = new Float64Array(n * 3);
   const seen = new Uint8Array(n);
@@ -198,6 +208,11 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
     for (let j = 0; j < count; j++) {
       const d = termDocs[j]!;
       const at = d * 3;
+      if (scale[at] === 0) {
+        scale[at] = w0 / (1 - b + (b * lengths[at]!) / n0);
+        scale[at + 1] = w1 / (1 - b + (b * lengths[at + 1]!) / n1);
+        scale[at + 2] = w2 / (1 - b + (b * lengths[at + 2]!) / n2);
+      }
       const pseudo = tf[at]! * scale[at]! + tf[at + 1]! * scale[at + 1]! + tf[at + 2]! * scale[at + 2]!;
       tf[at] = 0;
       tf[at + 1] = 0;
@@ -211,26 +226,28 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
     }
   };
 
-  for (const g of groups) {
-    const weight = g.weight ?? 1;
-    const exact = source.postings(g.term);
-    if (exact) scoreTerm([exact], weight);
-    if (g.prefix) {
-      const lists = source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []);
-      if (lists.length) scoreTerm(lists, weight);
+  return (groups, total = new Float64Array(n)) => {
+    for (const g of groups) {
+      const weight = g.weight ?? 1;
+      const exact = source.postings(g.term);
+      if (exact) scoreTerm([exact], weight);
+      if (g.prefix) {
+        const lists = source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []);
+        if (lists.length) scoreTerm(lists, weight);
+      }
+      for (const synonym of g.synonyms ?? []) {
+        const list = source.postings(synonym);
+        if (list) scoreTerm([list], weight * synonymWeight);
+      }
+      for (let j = 0; j < groupCount; j++) {
+        const d = groupDocs[j]!;
+        total[d] = total[d]! + group[d]!;
+        group[d] = 0;
+      }
+      groupCount = 0;
     }
-    for (const synonym of g.synonyms ?? []) {
-      const list = source.postings(synonym);
-      if (list) scoreTerm([list], weight * synonymWeight);
-    }
-    for (let j = 0; j < groupCount; j++) {
-      const d = groupDocs[j]!;
-      total[d] = total[d]! + group[d]!;
-      group[d] = 0;
-    }
-    groupCount = 0;
-  }
-  return total;
+    return total;
+  };
 }
 
 /**

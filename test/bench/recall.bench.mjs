@@ -1,6 +1,9 @@
 // Issue 3 speed targets for lexical recall: whole-process wall time of the compiled binary, medians.
 //
-//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15]
+//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15] [--against OTHER_BIN]
+//
+// --against times another build (e.g. the commit before a ranking change) on a copy of each
+// repository, its runs interleaved with this build's, so both see the same machine load.
 //
 // The memories draw their words from a 5,000-word Zipf vocabulary, as prose does: a few words are
 // in most memories, most in few. Two queries per size: a selective one (three mid-frequency words,
@@ -21,6 +24,7 @@ const { values: opts } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,10000,100000' },
     runs: { type: 'string', default: process.env.BENCH_RUNS ?? '15' },
+    against: { type: 'string' },
   },
 });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
@@ -74,9 +78,35 @@ for (const size of sizes) {
     rows.push({ name: `git grep notes ref @${size} (baseline)`, ...grep });
   }
   const baseline = naive ? { name: 'naive reader', ...naive } : grep ? { name: 'git grep', ...grep } : undefined;
-  for (const [label, words] of [['selective', selective], ['broad', broad]]) {
-    const timing = timeRuns(RUNS, () => recall(repo, words));
-    rows.push({ name: `recall lexical @${size} (${label})`, ...timing, target, baseline });
+  if (opts.against) {
+    const other = `${repo}-against`;
+    fs.cpSync(repo, other, { recursive: true });
+    fs.rmSync(path.join(other, '.git/mem'), { recursive: true, force: true });
+    sh(other, env, opts.against, ['index']);
+    for (const [label, words] of [['selective', selective], ['broad', broad]]) {
+      const mine = [];
+      const theirs = [];
+      for (let i = 0; i < RUNS; i++) {
+        let t = performance.now();
+        sh(other, env, opts.against, ['recall', '--mode', 'lexical', ...words]);
+        theirs.push(performance.now() - t);
+        t = performance.now();
+        recall(repo, words);
+        mine.push(performance.now() - t);
+      }
+      const stats = (times) => {
+        times.sort((a, b) => a - b);
+        return { median: times[times.length >> 1], p95: times[Math.min(times.length - 1, Math.floor(times.length * 0.95))], runs: RUNS };
+      };
+      const before = { name: 'the other build', ...stats(theirs) };
+      rows.push({ ...before, name: `recall lexical @${size} (${label}), other build` });
+      rows.push({ name: `recall lexical @${size} (${label})`, ...stats(mine), target, baseline: before });
+    }
+  } else {
+    for (const [label, words] of [['selective', selective], ['broad', broad]]) {
+      const timing = timeRuns(RUNS, () => recall(repo, words));
+      rows.push({ name: `recall lexical @${size} (${label})`, ...timing, target, baseline });
+    }
   }
 
   if (size === 10_000) {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
 import { buildLexicalQuery } from '../../src/core/rank.ts';
 import { buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
+import { DEFAULT_LEXICAL } from '../../src/core/lexical.ts';
 import { TermIndex } from '../../src/stores/index/term-index.ts';
 
 let seq = 0;
@@ -55,7 +56,8 @@ describe('term index', () => {
     const a = memory('Retry the lock', 'x', { namespace: 'learnings', tags: ['ci', 'windows'], spec: 'storage', status: 'resolved' });
     const b = memory('Retry the lock', 'x', { namespace: 'decisions', tags: ['ci'] });
     const { index } = build(new Map([[1, a], [2, b]]));
-    const hits = index.search(buildLexicalQuery('retry lock')!);
+    // Without feedback: it would add 'ci', which weighs differently beside a's second tag.
+    const hits = index.search(buildLexicalQuery('retry lock')!, {}, { ...DEFAULT_LEXICAL, feedback: false });
     expect(hits.map((h) => h.memory)).toEqual([b, a]);
     expect(hits[0]!.score).toBe(hits[1]!.score);
     expect(search(index, 'retry', { namespaces: ['learnings'] })).toHaveLength(1);
