@@ -8,7 +8,7 @@
 import { sha1Hex } from './hash.ts';
 import { revisionTime } from './memory.ts';
 import { currentRevision, newestRevision, tiebreakOf } from './revisions.ts';
-import { type NoteDoc, parseNote, serializeMemory, serializeNote } from './note-format.ts';
+import { type NoteDoc, parseNote, serializeNote } from './note-format.ts';
 
 export interface NoteMerge {
   text: string;
@@ -33,33 +33,14 @@ function sortTime(d: KeyedDoc): number {
   return revisionTime(d.kind === 'memory' ? d.memory.created || d.memory.updated : d.tombstone.updated);
 }
 
-/**
- * The winning document among every revision and tombstone seen for one id
- * (core/revisions.ts decides). Retirement sticks: when a revision records that a
- * consolidation or a newer memory took this one's place, the winner stays
- * archived with that link even if it is a later edit made without knowing it
- * (another clone edited the original), so a merge never brings a retired memory back.
- */
+/** The winning document among every revision and tombstone seen for one id (core/revisions.ts decides). */
 export function winner(docs: readonly KeyedDoc[]): KeyedDoc {
   const memories = docs.filter((d) => d.kind === 'memory');
   const tombstones = docs.filter((d) => d.kind === 'tombstone');
   const rev = (d: KeyedDoc) => ({ updated: updatedOf(d), tiebreak: tiebreakOf(d.raw) });
   const current = currentRevision(memories.map(rev), tombstones.map(rev));
-  if (current >= 0) return keepRetirement(memories[current]!, memories);
+  if (current >= 0) return memories[current]!;
   return tombstones.length ? tombstones[newestRevision(tombstones.map(rev))]! : docs[0]!;
-}
-
-function keepRetirement(win: Extract<KeyedDoc, { kind: 'memory' }>, revisions: ReadonlyArray<Extract<KeyedDoc, { kind: 'memory' }>>): KeyedDoc {
-  // A revision that carries a retirement link knew of it: archived, or restored on purpose (edit --status active).
-  if (win.memory.consolidatedInto || win.memory.supersededBy) return win;
-  const retired = revisions.filter((d) => d.memory.consolidatedInto || d.memory.supersededBy);
-  if (retired.length === 0) return win;
-  // The newest retired revision says by what (the same on every clone that saw the same revisions).
-  const by = retired[newestRevision(retired.map((d) => ({ updated: d.memory.updated, tiebreak: tiebreakOf(d.raw) })))]!.memory;
-  const memory = { ...win.memory, status: 'archived' as const };
-  if (by.consolidatedInto) memory.consolidatedInto = by.consolidatedInto;
-  if (by.supersededBy) memory.supersededBy = by.supersededBy;
-  return { kind: 'memory', raw: serializeMemory(memory), memory };
 }
 
 /** The memories and tombstones of a note, as their trimmed text. */

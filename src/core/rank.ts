@@ -5,6 +5,7 @@
  * that the formula is tested without any file.
  */
 import { porterStem } from './stem.ts';
+import { synonymTable } from './synonyms.ts';
 
 /** The fields of a memory that are searched, in order; weights and lengths are given in this order. */
 export const FIELDS = ['summary', 'tags', 'body'] as const;
@@ -104,14 +105,31 @@ export interface LexicalQuery {
   groups: TermGroup[];
 }
 
-/** The query, or null when the text has no words at all. */
-export function buildLexicalQuery(text: string, options: { prefixLast?: boolean } = {}): LexicalQuery | null {
+let synonyms: Map<string, string[]> | undefined;
+
+/** The other index terms meaning the same as an index term (core/synonyms.ts), or none. */
+export function synonymsOf(term: string): readonly string[] {
+  synonyms ??= synonymTable(termOf);
+  return synonyms.get(term) ?? [];
+}
+
+/**
+ * The query, or null when the text has no words at all. Each word is a group:
+ * its index term, its synonyms (unless `synonyms` is false), and for the last
+ * word the word as typed as a prefix (unless `prefixLast` is false).
+ */
+export function buildLexicalQuery(text: string, options: { prefixLast?: boolean; synonyms?: boolean } = {}): LexicalQuery | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
+  const own = new Set(terms.map(termOf));
   const groups = terms.map((word, i): TermGroup => {
     const last = i === terms.length - 1;
+    const term = termOf(word);
+    // A synonym the query also holds as a word of its own is counted there, once.
+    const synonyms = options.synonyms === false ? [] : synonymsOf(term).filter((t) => !own.has(t));
     // The prefix is the word as typed: a half-typed word has no meaningful stem.
-    return last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term: termOf(word), prefix: word } : { term: termOf(word) };
+    const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
+    return synonyms.length ? { ...group, synonyms } : group;
   });
   return { terms, groups };
 }

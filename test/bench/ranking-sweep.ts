@@ -15,6 +15,8 @@ const { values: opts } = parseArgs({
     fixture: { type: 'string', default: path.resolve(import.meta.dirname, '../fixtures/ranking.json') },
     grid: { type: 'boolean', default: false },
     json: { type: 'string', default: '{}' },
+    // Queries whose reciprocal rank differs between the given settings and these.
+    diff: { type: 'string' },
   },
 });
 interface FixtureMemory { namespace: string; summary: string; body?: string; tags?: string[] }
@@ -61,24 +63,24 @@ function memorySource(mems: FixtureMemory[]): LexicalSource {
 
 const source = memorySource(memories);
 
-interface Config extends LexicalOptions { prefixLast?: boolean }
+interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean }
 
 export function evaluate(config: Config) {
   const rows = queries.map((q, n) => {
-    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast })!;
+    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms })!;
     const scores = lexicalScores(source, query, () => true, config);
     // As the term index orders: score, then newer (a higher document number) first.
     const ranked = [...scores.keys()].filter((d) => scores[d]! > 0).sort((a, b) => scores[b]! - scores[a]! || b - a).slice(0, 10);
     const relevant = new Set(q.relevant);
     const at = (k: number) => ranked.slice(0, k).filter((d) => relevant.has(d)).length / relevant.size;
     const first = ranked.findIndex((d) => relevant.has(d));
-    return { n, r1: at(1), r5: at(5), r10: at(10), rr: first < 0 ? 0 : 1 / (first + 1) };
+    return { n, query: q.query, r1: at(1), r5: at(5), r10: at(10), rr: first < 0 ? 0 : 1 / (first + 1) };
   });
   const half = (h: typeof rows) => {
     const mean = (k: 'r1' | 'r5' | 'r10' | 'rr') => h.reduce((s, r) => s + r[k], 0) / h.length;
     return { r1: mean('r1'), r5: mean('r5'), r10: mean('r10'), mrr: mean('rr') };
   };
-  return { tuning: half(rows.filter((r) => r.n % 2 === 0)), checking: half(rows.filter((r) => r.n % 2 === 1)) };
+  return { rows, tuning: half(rows.filter((r) => r.n % 2 === 0)), checking: half(rows.filter((r) => r.n % 2 === 1)) };
 }
 
 const fmt = (h: { r1: number; r5: number; r10: number; mrr: number }) => `${h.r1.toFixed(3)} ${h.r5.toFixed(3)} ${h.r10.toFixed(3)} ${h.mrr.toFixed(3)}`;
@@ -90,7 +92,14 @@ const line = (label: string, c: Config) => {
 
 const base = JSON.parse(opts.json) as Config;
 console.log(`${''.padEnd(40)} (recall@1 @5 @10 MRR)`);
-line('given', base);
+const given = line('given', base);
+if (opts.diff) {
+  const other = line('diff', { ...base, ...(JSON.parse(opts.diff) as Config) });
+  for (const [i, r] of other.rows.entries()) {
+    const was = given.rows[i]!.rr;
+    if (r.rr !== was) console.log(`${r.n % 2 ? 'C' : 'T'} ${was.toFixed(2)} -> ${r.rr.toFixed(2)}  ${r.query}`);
+  }
+}
 if (opts.grid) {
   const results: Array<{ label: string; t: number; c: number }> = [];
   for (const k1 of [0.6, 0.9, 1.2, 1.5, 2.0]) {

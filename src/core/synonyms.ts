@@ -1,0 +1,80 @@
+/**
+ * Words that mean the same to a developer, applied at query time: a query
+ * word also matches the others of its group (at SYNONYM_WEIGHT of its own
+ * score, core/rank.ts), so "db" finds "database" and "k8s" finds
+ * "kubernetes". Only equivalents (abbreviations, spellings, irregular
+ * plurals), never related words: "login" and "password" are not the same
+ * thing, and matching one for the other would bury the memories that say
+ * exactly what was asked. Pure.
+ */
+/** Groups of words meaning the same, as typed (each is analysed like any query word). */
+export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
+  ['db', 'database', 'databases'],
+  ['auth', 'authentication', 'authn', 'login', 'signin', 'logon'],
+  ['authz', 'authorization', 'authorisation'],
+  ['k8s', 'kubernetes', 'kube'],
+  ['perf', 'performance'],
+  ['repo', 'repository', 'repos', 'repositories'],
+  ['config', 'configuration', 'cfg', 'conf'],
+  ['env', 'environment', 'envs', 'environments'],
+  ['deps', 'dependencies', 'dependency', 'dep'],
+  ['prod', 'production'],
+  ['dev', 'development'],
+  ['docs', 'documentation', 'doc'],
+  ['pg', 'postgres', 'postgresql', 'psql'],
+  ['mongo', 'mongodb'],
+  ['js', 'javascript'],
+  ['ts', 'typescript'],
+  ['py', 'python'],
+  ['infra', 'infrastructure'],
+  ['admin', 'administrator'],
+  ['app', 'application'],
+  ['lib', 'library', 'libraries'],
+  ['pkg', 'package'],
+  ['impl', 'implementation'],
+  ['fn', 'func', 'function'],
+  ['param', 'parameter', 'params', 'parameters'],
+  ['arg', 'argument', 'args', 'arguments'],
+  ['var', 'variable', 'vars', 'variables'],
+  ['msg', 'message', 'msgs', 'messages'],
+  ['err', 'error', 'errors'],
+  ['req', 'request', 'reqs', 'requests'],
+  ['tx', 'txn', 'transaction', 'transactions'],
+  ['ws', 'websocket', 'websockets'],
+  ['dir', 'directory', 'folder', 'dirs', 'directories', 'folders'],
+  ['tmp', 'temp', 'temporary'],
+  ['e2e', 'end-to-end'],
+  ['spec', 'specification'],
+  ['cred', 'creds', 'credential', 'credentials'],
+  ['pw', 'pwd', 'passwd', 'password', 'passwords'],
+  ['async', 'asynchronous'],
+  ['max', 'maximum'],
+  ['min', 'minimum'],
+  ['img', 'image', 'images'],
+  ['pic', 'pics', 'photo', 'photos', 'picture', 'pictures'],
+  ['email', 'e-mail', 'mail'],
+  ['kid', 'kids', 'child', 'children'],
+  ['mom', 'mum', 'mother'],
+  ['dad', 'father'],
+  ['movie', 'film'],
+  ['bike', 'bicycle'],
+  ['tv', 'television'],
+];
+
+/**
+ * Index term → the index terms of its group (itself excluded), with the
+ * groups' words analysed by `analyse` (core/rank.ts termOf). A word in two
+ * groups gets both.
+ */
+export function synonymTable(analyse: (word: string) => string): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  for (const group of SYNONYM_GROUPS) {
+    // A hyphenated spelling is two words to the tokenizer; only single words are kept.
+    const terms = [...new Set(group.filter((w) => /^[a-z0-9]+$/.test(w)).map(analyse))];
+    for (const term of terms) {
+      const others = terms.filter((t) => t !== term);
+      table.set(term, [...new Set([...(table.get(term) ?? []), ...others])]);
+    }
+  }
+  return table;
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { bm25f, buildLexicalQuery, packFrequencies, type PostingsSource, SYNONYM_WEIGHT, synonymsOf, termOf } from '../../src/core/rank.ts';
+import { SYNONYM_GROUPS, synonymTable } from '../../src/core/synonyms.ts';
+
+describe('synonyms', () => {
+  it('maps each word of a group to the others, analysed as index terms', () => {
+    expect(synonymsOf(termOf('db'))).toEqual(expect.arrayContaining([termOf('database')]));
+    expect(synonymsOf(termOf('database'))).toContain('db');
+    expect(synonymsOf('k8s')).toContain(termOf('kubernetes'));
+    expect(synonymsOf(termOf('authentication'))).toEqual(expect.arrayContaining(['auth', termOf('login')]));
+    expect(synonymsOf(termOf('db'))).not.toContain(termOf('db'));
+    expect(synonymsOf('zebra')).toEqual([]);
+  });
+
+  it('keeps single words only, and merges a word found in two groups', () => {
+    const table = synonymTable((w) => w);
+    expect(table.get('e2e')).toEqual([]);
+    expect([...table.values()].flat().some((t) => t.includes('-'))).toBe(false);
+    const merged = synonymTable((w) => (w === 'configuration' ? 'conf' : w));
+    expect(merged.get('conf')).toEqual(expect.arrayContaining(['config', 'cfg']));
+    expect(SYNONYM_GROUPS.every((g) => g.length >= 2)).toBe(true);
+  });
+
+  it('puts synonyms in the query word’s group, not twice when the query holds both words', () => {
+    expect(buildLexicalQuery('db pool')?.groups[0]).toEqual({ term: 'db', synonyms: expect.arrayContaining([termOf('database')]) });
+    const both = buildLexicalQuery('db database pool')!;
+    expect(both.groups[0]!.synonyms ?? []).not.toContain(termOf('database'));
+    expect(buildLexicalQuery('db pool', { synonyms: false })?.groups[0]).toEqual({ term: 'db' });
+  });
+
+  it('scores a synonym’s match below the word’s own, and a group as its best match only', () => {
+    const lists = new Map([
+      ['db', [0, packFrequencies(1, 0, 0)]],
+      [termOf('database'), [1, packFrequencies(1, 0, 0), 2, packFrequencies(1, 0, 0)]],
+    ]);
+    const s: PostingsSource = {
+      docCount: 4,
+      averageLengths: [1, 1, 1],
+      lengths: new Uint32Array(12).fill(1),
+      postings: (t) => (lists.has(t) ? new Uint32Array(lists.get(t)!) : undefined),
+      termsWithPrefix: () => [],
+    };
+    const plain = bm25f(s, [{ term: termOf('database') }]);
+    const viaSynonym = bm25f(s, [{ term: 'db', synonyms: [termOf('database')] }]);
+    expect(viaSynonym[1]).toBeCloseTo(plain[1]! * SYNONYM_WEIGHT, 10);
+    expect(viaSynonym[0]).toBeGreaterThan(0);
+    expect(viaSynonym[3]).toBe(0);
+    // A document holding both words scores its better match, not the sum.
+    lists.set('db', [0, packFrequencies(1, 0, 0), 1, packFrequencies(1, 0, 0)]);
+    const both = bm25f(s, [{ term: 'db', synonyms: [termOf('database')] }]);
+    expect(both[1]).toBeCloseTo(bm25f(s, [{ term: 'db' }])[1]!, 10);
+  });
+});
