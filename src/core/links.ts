@@ -89,3 +89,29 @@ export function components(n: number, edges: Iterable<readonly [number, number]>
   }
   return [...groups.values()];
 }
+
+export interface Retirement {
+  memory: Memory;
+  consolidatedInto?: string;
+  supersededBy?: string;
+}
+
+/**
+ * The memories a current consolidation or supersession names that do not
+ * carry the link back: another clone, not knowing of it yet, edited them, and
+ * that newer revision won the merge. They are archived again, with the link
+ * (their words as edited). A memory that carries a link was archived, or
+ * restored on purpose, by someone who knew: it is left as it is.
+ */
+export function retirementsDue(successors: readonly Memory[], lookup: (ref: string) => Memory | undefined): Retirement[] {
+  const due = new Map<string, Retirement>();
+  for (const s of [...successors].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    const named = [...(s.consolidates ?? []).map((ref) => ({ ref, field: 'consolidatedInto' as const })), ...(s.supersedes ?? []).map((ref) => ({ ref, field: 'supersededBy' as const }))];
+    for (const { ref, field } of named) {
+      const target = lookup(ref);
+      if (!target || target.key === s.key || isRetired(target) || due.has(target.key)) continue;
+      due.set(target.key, { memory: target, [field]: linkRef(s) });
+    }
+  }
+  return [...due.values()];
+}

@@ -8,8 +8,8 @@
 import { UsageError } from '../core/errors.ts';
 import { type ConsolidatedDraft, consolidateExtractive } from '../core/consolidation.ts';
 import { connectionGraph, hubGroups } from '../core/connections.ts';
-import { linkRef } from '../core/links.ts';
-import { formatId, type Memory, SUMMARY_MAX } from '../core/memory.ts';
+import { linkRef, retirementsDue } from '../core/links.ts';
+import { formatId, type Memory, parseIdQuery, SUMMARY_MAX } from '../core/memory.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { runJsonCommand } from '../io/external-command.ts';
@@ -119,4 +119,38 @@ export async function consolidate(ctx: ConsolidateDeps, options: ConsolidateOpti
     }
   }
   return { consolidations: plans.flatMap((p) => p.consolidations), dryRun: options.dryRun };
+}
+
+/**
+ * After a pull: memories a consolidation or supersession names but that came
+ * back without the link (edited in a clone that did not know) are archived
+ * again with it, keeping their words (core/links.ts retirementsDue).
+ */
+export async function repairRetirements(ctx: MemoriesDeps): Promise<Memory[]> {
+  const index = await ctx.index();
+  const lookup = (ref: string) => {
+    const q = parseIdQuery(ref);
+    return q ? index.find(q)[0] : undefined;
+  };
+  const due = retirementsDue(index.withLifecycle(), lookup);
+  const updated = canonicalTime(ctx.now());
+  const repaired: Memory[] = [];
+  for (const namespace of new Set(due.map((d) => d.memory.namespace))) {
+    const mine = due.filter((d) => d.memory.namespace === namespace);
+    const by = new Map(mine.map((d) => [d.memory.key, d]));
+    repaired.push(
+      ...(await rewriteMemories(
+        ctx,
+        namespace,
+        mine.map((d) => d.memory),
+        (m) => {
+          const d = by.get(m.key)!;
+          const link = (d.consolidatedInto ?? d.supersededBy)!;
+          return serializeMemory({ ...m, status: 'archived', ...(d.consolidatedInto ? { consolidatedInto: d.consolidatedInto } : { supersededBy: d.supersededBy }), relatesTo: m.relatesTo.includes(link) ? m.relatesTo : [...m.relatesTo, link], updated });
+        },
+        `archive ${mine.length} retired ${mine.length === 1 ? 'memory' : 'memories'} edited elsewhere`,
+      )),
+    );
+  }
+  return repaired;
 }

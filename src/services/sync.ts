@@ -3,6 +3,7 @@
  * remote-tracking notes refs, merge each namespace memory by memory, and push
  * (never forced: when the remote moved, pull, merge and retry).
  */
+import { repairRetirements } from './consolidate.ts';
 import { GitMemError, UsageError } from '../core/errors.ts';
 import { keyedDocs, mergeNotes } from '../core/merge.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
@@ -10,7 +11,7 @@ import { sha1Hex } from '../core/hash.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo'>;
+export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings' | 'now' | 'termIndex'>;
 import { addConfigValue, configValues } from '../stores/git/config.ts';
 import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from '../stores/git/remotes.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -66,6 +67,8 @@ export interface SyncCounts {
   mergeCommits: number;
   /** Memories moved off orphaned commits after the pull (git mem reanchor). */
   reanchored?: number;
+  /** Memories archived again after the pull: retired here, edited by a clone that did not know (consolidate.ts). */
+  retired?: number;
 }
 
 function gitFailure(action: string, remote: Remote, stderr: string): GitMemError {
@@ -100,6 +103,8 @@ export async function pull(ctx: SyncDeps, remote: Remote, options: { fetch: bool
   await ctx.index(); // bring the index up to date with what came in
   // What came in may sit on commits rewritten here, and a squash merge done on the forge may have come in with the code.
   counts.reanchored = (await reanchor(ctx)).moved.length;
+  // A memory consolidated or superseded here may have come back edited by a clone that did not know: archived again.
+  if (counts.incoming > 0) counts.retired = (await repairRetirements(ctx)).length;
   return counts;
 }
 

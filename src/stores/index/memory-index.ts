@@ -402,6 +402,11 @@ export class MemoryIndex {
     return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, key${limit}`, params).map((r) => this.anchored(rowToMemory(r)));
   }
 
+  /** Current memories that carry lifecycle links (consolidations, supersessions, reprieves): few, read without the rest. */
+  withLifecycle(): Memory[] {
+    return this.all('SELECT * FROM memories WHERE current = 1 AND lifecycle IS NOT NULL ORDER BY key', []).map((r) => this.anchored(rowToMemory(r)));
+  }
+
   /**
    * Current memories whose key starts with the query's key prefix (and in its
    * namespace, when it names one), wherever their copies sit. The commit in an
