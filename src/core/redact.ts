@@ -31,6 +31,7 @@ interface Finding {
   start: number;
   end: number;
   rule: number;
+  type: string;
   /** Allowed by the user, or an earlier marker: kept as it is, but still claims its text so no later rule takes it. */
   allowed: boolean;
 }
@@ -59,7 +60,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
   const findings: Finding[] = [];
   // Markers from an earlier pass are claimed up front, so redacting twice changes nothing.
   if (text.includes('[REDACTED:')) {
-    for (const m of text.matchAll(/\[REDACTED:[a-z0-9_]+\]/g)) findings.push({ start: m.index, end: m.index + m[0].length, rule: -1, allowed: true });
+    for (const m of text.matchAll(/\[REDACTED:[a-z0-9_]+\]/g)) findings.push({ start: m.index, end: m.index + m[0].length, rule: -1, type: '', allowed: true });
   }
   for (let r = 0; r < SECRET_RULES.length; r++) {
     const rule = SECRET_RULES[r]!;
@@ -87,7 +88,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       if (!rule.checksum?.(secret)) {
         if (isDocumentationValue(secret)) {
           // Claimed, so that no later rule takes a piece of it (a sample JWT's signature).
-          findings.push({ start, end, rule: r, allowed: true });
+          findings.push({ start, end, rule: r, type: rule.type, allowed: true });
           continue;
         }
         if ((rule.entropy !== undefined && entropy(secret) < rule.entropy) || (rule.validate && !rule.validate(secret, m))) {
@@ -95,7 +96,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
           continue;
         }
       }
-      findings.push({ start, end, rule: r, allowed: allowed(secret) });
+      findings.push({ start, end, rule: r, type: rule.typeOf?.(m) ?? rule.type, allowed: allowed(secret) });
     }
   }
   const hits = findings.filter((f) => !f.allowed);
@@ -103,11 +104,11 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
   let out = '';
   let at = 0;
   for (const f of [...hits].sort((a, b) => a.start - b.start)) {
-    out += text.slice(at, f.start) + `[REDACTED:${SECRET_RULES[f.rule]!.type}]`;
+    out += text.slice(at, f.start) + `[REDACTED:${f.type}]`;
     at = f.end;
   }
   out += text.slice(at);
   // One entry per redaction, in rule order, then in order of appearance.
-  const found = hits.sort((a, b) => a.rule - b.rule || a.start - b.start).map((f) => SECRET_RULES[f.rule]!.type);
+  const found = hits.sort((a, b) => a.rule - b.rule || a.start - b.start).map((f) => f.type);
   return { text: out, found };
 }

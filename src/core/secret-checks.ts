@@ -144,7 +144,7 @@ export function isPlaceholder(value: string): boolean {
  */
 export function isReference(value: string, yaml = false): boolean {
   const v = value.trim();
-  if (/^(?:\$[A-Za-z_{(]|%[A-Za-z_]\w*%$|#\{|\{\{|\{%|@[A-Za-z_]+@$)/.test(v)) return true;
+  if (/^(?:\$[A-Za-z_{(]|\$[0-9@*#?]$|%[A-Za-z_]\w*%$|#\{|\{\{|\{%|@[A-Za-z_]+@$)/.test(v)) return true;
   // YAML tags and aliases (`!vault |`, `!Ref DbPassword`, `*default_password`) exist only unquoted.
   if (yaml && /^(?:!!?[A-Za-z]+$|&[A-Za-z]|\*[A-Za-z])/.test(v)) return true;
   if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;

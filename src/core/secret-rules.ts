@@ -22,6 +22,7 @@ import {
   isUuid,
   looksRandom,
   nameStrength,
+  Strength,
   secretValue,
   wordiness,
 } from './secret-checks.ts';
@@ -39,6 +40,8 @@ export interface SecretRule {
   entropy?: number;
   /** A further check: the secret, and the match it came from (`m.input`, `m.index`). */
   validate?: (secret: string, m: RegExpExecArray) => boolean;
+  /** The type for this match, when it depends on it (a generic assignment: `password` or `secret` by its name). */
+  typeOf?: (m: RegExpExecArray) => string;
   /** The format's own checksum: when it holds, the finding stands without the checks above. */
   checksum?: (secret: string) => boolean;
 }
@@ -112,6 +115,12 @@ const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
 const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?))`;
+
+/** Generic rules name what they removed by the name it was assigned to: a password, or some other secret. */
+const byName =
+  (group: number) =>
+  (m: RegExpExecArray): string =>
+    nameStrength(m[group] ?? '') === Strength.Strong ? 'password' : 'secret';
 
 /** The line the match sits on. */
 function lineOf(m: RegExpExecArray): string {
@@ -487,6 +496,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\bvariable[ \t]+"([\w-]+)"[ \t]*\{[^{}]*?\bdefault[ \t]*=[ \t]*"([^"\n]*)"/dg,
     group: 2,
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), true),
+    typeOf: byName(1),
   },
   {
     type: 'password',
@@ -508,6 +518,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: new RegExp(String.raw`(?<![\w-])${FLAG}(?:=|[ \t]+)(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"'-][^\s"']*))`, 'dgi'),
     group: [2, 3, 4],
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
+    typeOf: byName(1),
   },
   { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) },
   { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
@@ -517,6 +528,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /<((?:[\w-]+:)?[A-Za-z_][\w.-]*)>([^<>\n]{3,256})<\/\1>/dg,
     group: 2,
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), true),
+    typeOf: byName(1),
   },
   {
     type: 'password',
@@ -524,6 +536,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\bkey=(["'])([^"'\n]{1,64})\1[ \t]+value=(["'])([^"'\n]*)\3/dg,
     group: 4,
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
+    typeOf: byName(2),
   },
   {
     // A name and a value as two string arguments: `define('DB_PASSWORD', '…')`, `headers.put("X-Api-Key", "…")`.
@@ -532,6 +545,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
     group: 4,
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
+    typeOf: byName(2),
   },
   {
     // Prose with words between the name and the value: `the root password for db1 is …`.
@@ -578,6 +592,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     group: [4, 5, 6, 7],
     // Groups: 2 the name, 3 the separator (a word in prose), 4-6 a quoted value, 7 a bare one.
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
+    typeOf: byName(2),
   },
 
   // --- Personal data.

@@ -94,12 +94,12 @@ describe('redact: secrets in the forms developers write them', () => {
     ['password', `docker login registry.acme.io -u ci --password ${R40}`, R40],
     ['password', `machine api.example.com\nlogin dana\npassword ${R40}`, R40],
     ['password', `Server=sql01;Database=hr;User ID=app;Password=Kx9mP2vL5q!;`, 'Kx9mP2vL5q!'],
-    ['password', `api key: ${R40}`, R40],
+    ['secret', `api key: ${R40}`, R40],
     ['password', `**Password:** Tr0ub4dor&3`, 'Tr0ub4dor&3'],
     ['password', `stringData:\n  password: Tr0ub4dor&3`, 'Tr0ub4dor&3'],
     ['password', `token ${R40}`, R40],
-    ['password', `X-API-Key: ${R40}`, R40],
-    ['password', `SECRET_KEY_BASE=${R40}`, R40],
+    ['secret', `X-API-Key: ${R40}`, R40],
+    ['secret', `SECRET_KEY_BASE=${R40}`, R40],
     ['url_credentials', `postgres://app:p@ss#w0rd@db.example.com:5432/prod`, 'p@ss#w0rd'],
     ['url_credentials', `redis://:${R40}@cache.example.com:6379`, R40],
     ['url_secret', `https://api.example.com/v1/export?format=csv&access_token=${R40}`, R40],
@@ -138,7 +138,7 @@ describe('redact: how findings combine', () => {
     const text = `token = "${R40}"`;
     expect(redact(text, { allow: [allowDigest(R40)] })).toEqual({ text, found: [] });
     expect(redact(text, { allow: [allowDigest(R40).slice(0, 12)] })).toEqual({ text, found: [] });
-    expect(redact(text, { allow: [allowDigest(R40).slice(0, 11)] }).found).toEqual(['password']);
+    expect(redact(text, { allow: [allowDigest(R40).slice(0, 11)] }).found).toEqual(['secret']);
   });
 
   it('stays fast on pathological input (100 KB of one identifier, or of repeated keywords)', () => {

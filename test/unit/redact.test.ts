@@ -38,8 +38,8 @@ const cases: Array<{ type: string; secret: string; before?: string; after?: stri
   { type: 'url_credentials', before: 'https://deploy:', secret: 'S3cr3tPa55', after: '@example.com/repo.git' },
   { type: 'password', before: 'password = "', secret: 'hunter2hunter2', after: '"' },
   { type: 'password', before: 'Password: ', secret: 'correcthorse' },
-  { type: 'password', before: "api_key='", secret: 'zzzz-yyyy', after: "'" },
-  { type: 'password', before: 'client_secret=', secret: 'abc123def' },
+  { type: 'secret', before: "api_key='", secret: 'zzzz-yyyy', after: "'" },
+  { type: 'secret', before: 'client_secret=', secret: 'abc123def' },
 ];
 
 describe('redact: each detector', () => {
@@ -79,7 +79,8 @@ describe('redact: each detector', () => {
   it('redacts passwords assigned to prefixed env-var names', () => {
     for (const [name, value] of [['POSTGRES_PASSWORD', 'hunter2hunter2'], ['DB_PASSWORD', 'correcthorse'], ['STRIPE_API_KEY', 'abcd1234'], ['db_password', 'x9x9x9x9']]) {
       const result = redact(`export ${name}=${value}`);
-      expect(result.text).toBe(`export ${name}=[REDACTED:password]`);
+      // Named by what the name says: a password, or another secret (an API key).
+      expect(result.text).toBe(`export ${name}=[REDACTED:${/PASSWORD/i.test(name) ? 'password' : 'secret'}]`);
     }
   });
 
