@@ -5,7 +5,7 @@
  * weight below the query's own, and the memories are scored again. It finds a
  * memory that says what the best hits say in other words. Pure.
  */
-import { STOP_WORDS, type TermGroup, termOf, tokenize } from './rank.ts';
+import { analyzeText, STOP_WORDS, type TermGroup, termOf } from './rank.ts';
 
 export interface FeedbackOptions {
   /** Results of the first pass taken as relevant. */
@@ -47,7 +47,7 @@ export function feedbackTerms(
   const own = new Set(queryTerms);
   const weights = new Map<string, number>();
   for (const doc of docs) {
-    const tokens = doc.fields.flatMap((text) => tokenize(text)).filter((t) => t.length > 1 && !STOP_WORDS.has(t) && !/^\d+$/.test(t));
+    const tokens = doc.fields.flatMap((text) => analyzeText(text)).filter((t) => t.length > 1 && !STOP_WORDS.has(t) && !/^\d+$/.test(t));
     if (!tokens.length) continue;
     const share = doc.score / total / tokens.length;
     for (const token of tokens) {

@@ -43,8 +43,8 @@ whether which while who whom whose why will with within without would yet you yo
     .filter(Boolean),
 );
 
-/** Bump when tokenize or termOf changes what text becomes: a term index written otherwise is rebuilt. */
-export const ANALYZER_VERSION = 1;
+/** Bump when analyzeText, tokenize or termOf changes what text becomes: a term index written otherwise is rebuilt. */
+export const ANALYZER_VERSION = 2;
 
 /** Terms beyond this many are dropped: a pasted paragraph is not a better query. */
 export const MAX_TERMS = 32;
@@ -66,6 +66,42 @@ export function tokenize(text: string): string[] {
     .filter((w) => w.length > 0 && w.length <= MAX_TOKEN_LENGTH);
 }
 
+/**
+ * The words of a text as the index and queries see them: tokenize's words,
+ * and identifiers also as their parts and whole: `getUserById` gives get,
+ * user, by, id and getuserbyid; `created_at` gives created, at and
+ * created_at. So a memory naming an identifier is found by the identifier
+ * and by its words. Parts come before the whole: the last word of a query,
+ * matched as a prefix, is then the identifier as typed.
+ */
+export function analyzeText(text: string): string[] {
+  const out: string[] = [];
+  const push = (w: string) => {
+    if (w.length > 0 && w.length <= MAX_TOKEN_LENGTH) out.push(w);
+  };
+  for (const run of text.replace(LONE_SURROGATE, '\uFFFD').split(/[^A-Za-z0-9_\u0080-\uffff]+/)) {
+    if (!run) continue;
+    const pieces = run.includes('_') ? run.split('_').filter(Boolean) : [run];
+    for (const piece of pieces) {
+      if (CAMEL_HUMP.test(piece)) for (const part of piece.split(CAMEL_SPLIT)) push(lowerAscii(part));
+      push(lowerAscii(piece));
+    }
+    if (pieces.length > 1) push(lowerAscii(pieces.join('_')));
+  }
+  return out;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/**
+ * camelCase as code writes it: two lowercase letters or more, then a capital.
+ * PascalCase is left whole: it is as often a name (GitHub, JavaScript,
+ * PostgreSQL) whose parts would match unrelated words.
+ */
+const CAMEL_HUMP = /^[a-z]{2,}[a-z0-9]*[A-Z]/;
+/** Before a capital that follows a lowercase letter or digit, and before the last capital of a run followed by a lowercase letter (parseHTTPRequest: parse, HTTP, Request). */
+const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+const lowerAscii = (w: string) => w.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
 const stems = new Map<string, string>();
 
 /** The index term of one token: plain English words are stemmed; words with digits or other scripts are kept as they are. */
@@ -81,7 +117,7 @@ export function termOf(token: string): string {
 
 /** The query's distinct words, stop words removed; if nothing but stop words remains, they are kept. */
 export function queryTerms(text: string): string[] {
-  const words = [...new Set(tokenize(text))];
+  const words = [...new Set(analyzeText(text))];
   const content = words.filter((w) => !STOP_WORDS.has(w) && !STOP_WORDS.has(w.replace(/'.*$/, '')));
   return (content.length ? content : words).slice(0, MAX_TERMS);
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lexicalScores, type LexicalOptions, type LexicalSource } from '../../src/core/lexical.ts';
-import { buildLexicalQuery, packFrequencies, termOf, tokenize } from '../../src/core/rank.ts';
+import { analyzeText, buildLexicalQuery, packFrequencies, termOf } from '../../src/core/rank.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -30,7 +30,7 @@ function memorySource(mems: FixtureMemory[]): LexicalSource {
   texts.forEach((fields, d) => {
     const freq = new Map<string, number[]>();
     fields.forEach((text, f) => {
-      const tokens = tokenize(text);
+      const tokens = analyzeText(text);
       lengths[d * 3 + f] = tokens.length;
       for (const t of tokens) {
         const term = termOf(t);
@@ -93,6 +93,7 @@ const line = (label: string, c: Config) => {
 const base = JSON.parse(opts.json) as Config;
 console.log(`${''.padEnd(40)} (recall@1 @5 @10 MRR)`);
 const given = line('given', base);
+if (process.env.DUMP) fs.writeFileSync(process.env.DUMP, given.rows.map((r) => `${r.n % 2 ? 'C' : 'T'} ${r.rr.toFixed(2)} ${r.query}`).join('\n'));
 if (opts.diff) {
   const other = line('diff', { ...base, ...(JSON.parse(opts.diff) as Config) });
   for (const [i, r] of other.rows.entries()) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bm25f, buildLexicalQuery, DEFAULT_WEIGHTS, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
+import { analyzeText, bm25f, buildLexicalQuery, DEFAULT_WEIGHTS, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
 
 /** An in-memory postings source: docs given as field frequencies per term, and field lengths. */
 function source(docs: Array<{ len: [number, number, number]; tf: Record<string, [number, number, number]> }>): PostingsSource {
@@ -41,6 +41,29 @@ describe('query terms', () => {
     expect(termOf('caching')).toBe('cach');
     expect(termOf('sqlite3')).toBe('sqlite3');
     expect(termOf('café')).toBe('café');
+  });
+});
+
+describe('identifiers', () => {
+  it('gives camelCase and snake_case identifiers as their parts, then whole', () => {
+    expect(analyzeText('call getUserById now')).toEqual(['call', 'get', 'user', 'by', 'id', 'getuserbyid', 'now']);
+    expect(analyzeText('parseHTTPRequest')).toEqual(['parse', 'http', 'request', 'parsehttprequest']);
+    expect(analyzeText('the created_at column')).toEqual(['the', 'created', 'at', 'created_at', 'column']);
+    expect(analyzeText('__init__ max_user_watches')).toEqual(['init', 'max', 'user', 'watches', 'max_user_watches']);
+    expect(analyzeText('src/config/loadConfig.ts')).toEqual(['src', 'config', 'load', 'config', 'loadconfig', 'ts']);
+  });
+
+  it('leaves PascalCase names, versions and plain words as tokenize gives them', () => {
+    expect(analyzeText('GitHub JavaScript HTTPServer iPhones v1.2 40M')).toEqual(['github', 'javascript', 'httpserver', 'iphones', 'v1', '2', '40m']);
+    const plain = 'Use sql.js, NOT better-sqlite3! café';
+    expect(analyzeText(plain)).toEqual(tokenize(plain));
+    expect(analyzeText(`a${'B'.repeat(80)}`)).toEqual([]);
+  });
+
+  it('lets a query find an identifier by its words and by the identifier', () => {
+    // (get and by are stop words.)
+    expect(queryTerms('why does getUserById return null')).toEqual(['user', 'id', 'getuserbyid', 'return', 'null']);
+    expect(buildLexicalQuery('loadConf')?.groups.at(-1)).toEqual({ term: 'loadconf', prefix: 'loadconf' });
   });
 });
 

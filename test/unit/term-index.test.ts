@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
-import { buildLexicalQuery } from '../../src/core/rank.ts';
+import { ANALYZER_VERSION, buildLexicalQuery } from '../../src/core/rank.ts';
 import { buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
 import { DEFAULT_LEXICAL } from '../../src/core/lexical.ts';
 import { TermIndex } from '../../src/stores/index/term-index.ts';
@@ -143,7 +143,7 @@ describe('term index', () => {
       copy.set(new TextEncoder().encode(text.replace(from, to)), 12);
       return copy;
     };
-    expect(() => TermIndex.fromBytes(patched('"analyzer":1', '"analyzer":9'))).toThrow(/another version/);
+    expect(() => TermIndex.fromBytes(patched(`"analyzer":${ANALYZER_VERSION}`, `"analyzer":${ANALYZER_VERSION + 1}`))).toThrow(/another version/);
     expect(() => TermIndex.fromBytes(patched(`"indexVersion":"${header.indexVersion}"`, '"indexVersion":"0"'))).toThrow(/another version/);
     // The first posting's document, overwritten with one that does not exist.
     const damaged = bytes.slice();

@@ -5,7 +5,7 @@
  */
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { type Memory, STATUSES } from '../../core/memory.ts';
-import { ANALYZER_VERSION, FIELDS, packFrequencies, termOf, tokenize } from '../../core/rank.ts';
+import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../core/rank.ts';
 import { INDEX_VERSION } from './schema.ts';
 import { align8, type Header, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { TermIndex } from './term-index.ts';
@@ -25,7 +25,7 @@ function analyze(rowid: number, memory: Memory): NewDocument {
   const texts = [memory.summary, memory.tags.join(' '), memory.body];
   const frequencies = new Map<string, number[]>();
   const lengths = texts.map((text, field) => {
-    const tokens = tokenize(text);
+    const tokens = analyzeText(text);
     for (const token of tokens) {
       const term = termOf(token);
       let f = frequencies.get(term);
