@@ -80,7 +80,7 @@ describe('redact: each detector', () => {
     for (const [name, value] of [['POSTGRES_PASSWORD', 'hunter2hunter2'], ['DB_PASSWORD', 'correcthorse'], ['STRIPE_API_KEY', 'abcd1234'], ['db_password', 'x9x9x9x9']]) {
       const result = redact(`export ${name}=${value}`);
       // Named by what the name says: a password, or another secret (an API key).
-      expect(result.text).toBe(`export ${name}=[REDACTED:${/PASSWORD/i.test(name) ? 'password' : 'secret'}]`);
+      expect(result.text).toBe(`export ${name}=[REDACTED:${/PASSWORD/i.test(name ?? '') ? 'password' : 'secret'}]`);
     }
   });
 

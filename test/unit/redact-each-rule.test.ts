@@ -1,0 +1,84 @@
+// Every rule in SECRET_RULES, run alone: a positive example it redacts, and a negative it leaves
+// as it is. Positives come from the corpora (kinds.ts, corpus.ts) or, for the few rules no corpus
+// line needs alone, from the table below; the negative is the same line with the secret's letters
+// and digits turned to filler, as templates write them (`ghp_xxxx…`), which no rule may take.
+// A rule added without any example fails here.
+import { describe, expect, it } from 'vitest';
+import { redact } from '../../src/core/redact.ts';
+import { SECRET_RULES } from '../../src/core/secret-rules.ts';
+import { secretCases } from '../fixtures/secrets/corpus.ts';
+import { providerCases } from '../fixtures/secrets/kinds.ts';
+
+// Fake values, assembled from parts.
+const EXTRA = [
+  'git clone https://' + 'q8Zr2LkP9xWm4TnB7vYc3Jd6' + '@github.com/acme/api.git',
+  'SSN on the form: 512-' + '34-7781',
+  'call me on (415) 555-' + '0199 after six',
+];
+
+const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...EXTRA];
+
+/** The part of `input` that `output` replaced with one marker. */
+function replaced(input: string, output: string): [number, number] {
+  let a = 0;
+  while (a < input.length && input[a] === output[a]) a++;
+  let b = 0;
+  while (b < input.length - a && input[input.length - 1 - b] === output[output.length - 1 - b]) b++;
+  return [a, input.length - b];
+}
+
+describe('redact: each rule alone', () => {
+  SECRET_RULES.forEach((rule, i) => {
+    const name = `rule ${i} (${rule.type}, ${String(rule.pattern.source).slice(0, 40)})`;
+    const positive = corpus.find((t) => redact(t, { rules: [rule] }).found.length > 0);
+
+    it(`${name} has a positive example it redacts`, () => {
+      expect(positive, 'no example in the corpora or EXTRA').toBeDefined();
+      const out = redact(positive!, { rules: [rule] });
+      expect(out.text).not.toBe(positive);
+      expect(out.text).toMatch(/\[REDACTED:[a-z0-9_]+\]/);
+    });
+
+    it(`${name} leaves the same line alone when the secret is filler`, () => {
+      const out = redact(positive!, { rules: [rule] }).text;
+      const [a, b] = replaced(positive!, out);
+      const negative = positive!.slice(0, a) + positive!.slice(a, b).replace(/[A-Za-z0-9]/g, 'x') + positive!.slice(b);
+      expect(redact(negative, { rules: [rule] }).text).toBe(negative);
+    });
+  });
+});
+
+describe('redact: the issue 18 examples', () => {
+  const B = (s: string) => btoa(s);
+  const found = [
+    'curl -u developer:' + 'yqDVtkqPECriaLRi' + ' https://ci.example.com/api/json',
+    'Authorization: Basic ' + B('deploy:Zx81kLq0pWm'),
+    B('jenkins:' + 'S3cretPassw0rd'),
+    'graph.facebook.com/me?access_token=1234567890123456|' + 'aB3dE5fG7hI9jK1lM3nO5pQ7rS9',
+    'CF_ORIGIN_CA_KEY=v1' + '.0-' + '0123456789abcdef01234567-' + '9f8e7d6c5b4a3921'.repeat(9) + '01',
+    'HF_TOKEN=h' + 'f_' + 'AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh',
+    'SRC_ACCESS_TOKEN=sg' + 'p_' + '0123456789abcdef_' + 'a1b2c3d4e5'.repeat(4),
+    'SENTRY_AUTH_TOKEN=sn' + 'tryu_' + 'a1b2c3d4'.repeat(8),
+    'curl "https://acme-fn.azurewebsites.net/api/resize?code=' + 'Onvap1Y9HRHx9Ge7wqRD0VKeTr1YXGY22ZUr4jLjoesx' + 'AzFu' + 'fjFCKH=="',
+    'api_key = "Zk29sLqP0xWm4TnB7vYc3Jd6"',
+  ];
+  for (const text of found) {
+    it(`redacts ${JSON.stringify(text.slice(0, 48))}`, () => {
+      expect(redact(text).found.length).toBeGreaterThan(0);
+    });
+  }
+  const left = [
+    'curl --user "$1:$2" https://api.example.com/upload',
+    'AK' + 'IAIOSFODNN7EXAMPLE',
+    'aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/' + 'bPxRfiCYEXAMPLEKEY',
+    'GITHUB_TOKEN=gh' + 'p_' + 'x'.repeat(36),
+    'STRIPE_SECRET_KEY=s' + 'k_live_' + 'x'.repeat(24),
+    'SLACK_BOT_TOKEN=xo' + 'xb-' + 'xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx',
+    'HF_TOKEN=h' + 'f_' + 'x'.repeat(34),
+  ];
+  for (const text of left) {
+    it(`leaves ${JSON.stringify(text.slice(0, 48))}`, () => {
+      expect(redact(text)).toEqual({ text, found: [] });
+    });
+  }
+});
