@@ -143,10 +143,11 @@ export interface LexicalQuery {
 
 let synonyms: Map<string, string[]> | undefined;
 
-/** The other index terms meaning the same as an index term (core/synonyms.ts), or none. */
-export function synonymsOf(term: string): readonly string[] {
-  synonyms ??= synonymTable(termOf);
-  return synonyms.get(term) ?? [];
+/** The index terms of the words meaning the same as `word` (as typed, lowercase; core/synonyms.ts), `word`'s own term excluded. */
+export function synonymsOf(word: string): string[] {
+  synonyms ??= synonymTable();
+  const own = termOf(word);
+  return [...new Set((synonyms.get(word) ?? []).map(termOf))].filter((t) => t !== own);
 }
 
 /**
@@ -162,7 +163,7 @@ export function buildLexicalQuery(text: string, options: { prefixLast?: boolean;
     const last = i === terms.length - 1;
     const term = termOf(word);
     // A synonym the query also holds as a word of its own is counted there, once.
-    const synonyms = options.synonyms === false ? [] : synonymsOf(term).filter((t) => !own.has(t));
+    const synonyms = options.synonyms === false ? [] : synonymsOf(word).filter((t) => !own.has(t));
     // The prefix is the word as typed: a half-typed word has no meaningful stem.
     const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
     return synonyms.length ? { ...group, synonyms } : group;

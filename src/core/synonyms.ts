@@ -62,18 +62,18 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 ];
 
 /**
- * Index term → the index terms of its group (itself excluded), with the
- * groups' words analysed by `analyse` (core/rank.ts termOf). A word in two
- * groups gets both.
+ * Word as typed (lowercase) → the other words of its groups. Keyed by the
+ * word, not its stem: a cold process then stems only the query's synonyms,
+ * not the whole table (groups list the plural where it matters). A word in
+ * two groups gets both; hyphenated spellings (two words to the tokenizer) are left out.
  */
-export function synonymTable(analyse: (word: string) => string): Map<string, string[]> {
+export function synonymTable(): Map<string, string[]> {
   const table = new Map<string, string[]>();
   for (const group of SYNONYM_GROUPS) {
-    // A hyphenated spelling is two words to the tokenizer; only single words are kept.
-    const terms = [...new Set(group.filter((w) => /^[a-z0-9]+$/.test(w)).map(analyse))];
-    for (const term of terms) {
-      const others = terms.filter((t) => t !== term);
-      table.set(term, [...new Set([...(table.get(term) ?? []), ...others])]);
+    const words = group.filter((w) => /^[a-z0-9]+$/.test(w));
+    for (const word of words) {
+      const others = words.filter((w) => w !== word);
+      table.set(word, [...new Set([...(table.get(word) ?? []), ...others])]);
     }
   }
   return table;
