@@ -2,8 +2,9 @@
  * Pseudo-relevance feedback, RM3-style (Lavrenko and Croft's relevance model,
  * as Anserini's RM3 applies it to BM25): the best few results of a first pass
  * are taken as relevant, the words they share are added to the query with a
- * weight below the query's own, and the memories are scored again. It finds a
- * memory that says what the best hits say in other words. Pure.
+ * weight below the query's own, and the memories matching the query are
+ * scored again (core/lexical.ts): one that also says what the best hits say
+ * moves up. Pure.
  */
 import { analyzeText, STOP_WORDS, type TermGroup, termOf } from './rank.ts';
 

@@ -43,7 +43,13 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
   const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
   const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.docCount, feedback);
   if (!expansion.length) return scores;
-  return score(expansion, scores);
+  // Feedback reorders the memories matching the query and brings in none: a
+  // result always holds a word of the query (or a synonym), which is what a
+  // person reading it, or the hooks' relevance floor, expects. (Letting it
+  // bring in others measured the same on the fixture.)
+  const more = score(expansion);
+  for (let d = 0; d < scores.length; d++) if (scores[d]! > 0) scores[d] = scores[d]! + more[d]!;
+  return scores;
 }
 
 /** The `count` best-scoring accepted documents, best first (ties: the later document, as search orders newer first). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FEEDBACK, feedbackTerms } from '../../src/core/feedback.ts';
+import { type LexicalSource, lexicalScores } from '../../src/core/lexical.ts';
+import { buildLexicalQuery, packFrequencies, termOf } from '../../src/core/rank.ts';
 
 const df = (table: Record<string, number>) => (term: string) => table[term] ?? 0;
 
@@ -35,5 +37,52 @@ describe('feedbackTerms (RM3-style expansion)', () => {
   it('learns only from the given number of results', () => {
     const terms = feedbackTerms(['connect'], top, freq, 100, { ...DEFAULT_FEEDBACK, docs: 1, terms: 20 });
     expect(terms.map((t) => t.term)).not.toContain('transact');
+  });
+});
+
+describe('lexicalScores with feedback', () => {
+  // Four memories: 0 and 1 say "pool exhausted"; 2 says "pool" and "pgbouncer"; 3 says only "pgbouncer".
+  const texts = [
+    ['pool exhausted', '', 'pgbouncer transaction mode'],
+    ['pool exhausted again', '', 'pgbouncer transaction'],
+    ['pool size', '', 'pgbouncer'],
+    ['pgbouncer upgrade', '', 'transaction mode'],
+  ];
+  const lists = new Map<string, number[]>();
+  texts.forEach((fields, d) => {
+    const f = new Map<string, number[]>();
+    fields.forEach((text, i) => text.split(' ').filter(Boolean).forEach((w) => {
+      const t = termOf(w);
+      if (!f.has(t)) f.set(t, [0, 0, 0]);
+      f.get(t)![i]!++;
+    }));
+    for (const [t, v] of f) lists.set(t, [...(lists.get(t) ?? []), d, packFrequencies(v[0]!, v[1]!, v[2]!)]);
+  });
+  const source: LexicalSource = {
+    docCount: texts.length,
+    averageLengths: [2, 1, 2],
+    lengths: new Uint32Array(texts.flatMap((f) => f.map((t) => t.split(' ').filter(Boolean).length))),
+    postings: (t) => (lists.has(t) ? new Uint32Array(lists.get(t)!) : undefined),
+    termsWithPrefix: () => [],
+    docFrequency: (t) => (lists.get(t)?.length ?? 0) / 2,
+    fieldTexts: (d) => texts[d]!,
+  };
+  const query = buildLexicalQuery('pool', { prefixLast: false })!;
+  const feedback = { docs: 2, terms: 3, weight: 0.5, maxDocShare: 1 };
+
+  it('moves up a match that shares the best results’ words, and brings in no memory without a query word', () => {
+    const plain = lexicalScores(source, query, () => true, { feedback: false });
+    const fed = lexicalScores(source, query, () => true, { feedback });
+    expect(plain[3]).toBe(0);
+    expect(fed[3]).toBe(0);
+    expect(fed[2]! - plain[2]!).toBeGreaterThan(0);
+    expect(fed[0]! - plain[0]!).toBeGreaterThan(fed[2]! - plain[2]!);
+  });
+
+  it('learns only from the memories the filter accepts', () => {
+    const fed = lexicalScores(source, query, (d) => d === 2, { feedback });
+    const plain = lexicalScores(source, query, () => true, { feedback: false });
+    // Memory 2 alone: its words (size, pgbouncer) are added; memories 0 and 1 gain by pgbouncer only.
+    expect(fed[2]! - plain[2]!).toBeGreaterThan(fed[0]! - plain[0]!);
   });
 });
