@@ -3,6 +3,7 @@
  * connected when one links to the other (relates_to, consolidates, supersedes)
  * or when their words are similar at or above the threshold, whether or not a
  * link was made at capture (a capture links only to what the index held then).
+ * A threshold of 1 leaves words out: stored links only.
  * Consolidation groups memories by it; aging spares the connected.
  */
 import { linkedPairs } from './links.ts';
@@ -21,39 +22,33 @@ export function connectionGraph(memories: readonly Memory[], threshold: number):
     neighbours[b]!.set(a, Math.max(w, neighbours[b]!.get(a) ?? 0));
   };
   for (const [a, b] of linkedPairs(memories)) join(a, b, 1);
-  if (threshold <= 1) for (const p of similarPairs(memories.map(contentTerms), threshold)) join(p.a, p.b, p.similarity);
+  if (threshold < 1) for (const p of similarPairs(memories.map(contentTerms), threshold)) join(p.a, p.b, p.similarity);
   return { neighbours };
 }
 
 /**
  * Groups for consolidation, each a hub and its direct neighbours (so every
  * member is close to the one whose summary the group takes, and a chain of
- * loosely similar memories never becomes one group). Greedy and deterministic:
- * the hub with the most unassigned neighbours first (ties: the strongest ties,
- * then the earlier position); groups smaller than `minSize` are not formed.
+ * loosely similar memories never becomes one group). Greedy, one pass and
+ * deterministic: hubs are taken by degree (ties: the stronger ties, then the
+ * earlier position), each with its neighbours not yet in a group; a group
+ * smaller than `minSize` is not formed.
  */
 export function hubGroups(graph: ConnectionGraph, minSize: number): number[][] {
   const n = graph.neighbours.length;
+  const weight = graph.neighbours.map((m) => [...m.values()].reduce((s, w) => s + w, 0));
+  const order = Array.from({ length: n }, (_, i) => i)
+    .filter((i) => graph.neighbours[i]!.size + 1 >= minSize)
+    .sort((a, b) => graph.neighbours[b]!.size - graph.neighbours[a]!.size || weight[b]! - weight[a]! || a - b);
   const taken = new Uint8Array(n);
   const groups: number[][] = [];
-  for (;;) {
-    let hub = -1;
-    let best: number[] = [];
-    let bestWeight = 0;
-    for (let i = 0; i < n; i++) {
-      if (taken[i]) continue;
-      const free = [...graph.neighbours[i]!.keys()].filter((j) => !taken[j]);
-      if (free.length + 1 < minSize || free.length < best.length) continue;
-      const weight = free.reduce((s, j) => s + graph.neighbours[i]!.get(j)!, 0);
-      if (free.length > best.length || weight > bestWeight) {
-        hub = i;
-        best = free;
-        bestWeight = weight;
-      }
-    }
-    if (hub < 0) return groups;
-    const group = [hub, ...best].sort((a, b) => a - b);
+  for (const hub of order) {
+    if (taken[hub]) continue;
+    const free = [...graph.neighbours[hub]!.keys()].filter((j) => !taken[j]);
+    if (free.length + 1 < minSize) continue;
+    const group = [hub, ...free].sort((a, b) => a - b);
     for (const i of group) taken[i] = 1;
     groups.push(group);
   }
+  return groups;
 }

@@ -45,9 +45,11 @@ export interface SimilarPair {
  * Every pair of documents whose similarity is at least `threshold`, a < b.
  * Candidates share at least one term held by few documents (a term in more
  * than `maxShare` of them, at least 50, is no evidence of kinship and would
- * make the join quadratic); each candidate's similarity is then exact.
+ * make the join quadratic). The rare terms shared are counted first; the exact
+ * similarity is computed only where that count, plus every common term the
+ * smaller document has, could reach the threshold.
  */
-export function similarPairs(docs: ReadonlyArray<ReadonlySet<string>>, threshold: number, maxShare = 0.05): SimilarPair[] {
+export function similarPairs(docs: ReadonlyArray<ReadonlySet<string>>, threshold: number, maxShare = 0.01): SimilarPair[] {
   const postings = new Map<string, number[]>();
   docs.forEach((terms, d) => {
     for (const t of terms) {
@@ -57,21 +59,34 @@ export function similarPairs(docs: ReadonlyArray<ReadonlySet<string>>, threshold
     }
   });
   const cap = Math.max(50, Math.floor(docs.length * maxShare));
+  const common = docs.map((terms) => {
+    let n = 0;
+    for (const t of terms) if (postings.get(t)!.length > cap) n++;
+    return n;
+  });
   const pairs: SimilarPair[] = [];
-  const seen = new Int32Array(docs.length).fill(-1);
+  const shared = new Int32Array(docs.length);
+  const touched: number[] = [];
   docs.forEach((terms, d) => {
     for (const t of terms) {
       const list = postings.get(t)!;
       if (list.length > cap) continue;
       for (const other of list) {
-        if (other <= d || seen[other] === d) continue;
-        seen[other] = d;
-        const similarity = setCosine(terms, docs[other]!);
-        if (similarity >= threshold) pairs.push({ a: d, b: other, similarity });
+        if (other <= d) continue;
+        if (shared[other] === 0) touched.push(other);
+        shared[other] = shared[other]! + 1;
       }
     }
+    for (const other of touched) {
+      const bound = shared[other]! + Math.min(common[d]!, common[other]!);
+      shared[other] = 0;
+      if (bound < threshold * Math.sqrt(terms.size * docs[other]!.size)) continue;
+      const similarity = setCosine(terms, docs[other]!);
+      if (similarity >= threshold) pairs.push({ a: d, b: other, similarity });
+    }
+    touched.length = 0;
   });
-  return pairs;
+  return pairs.sort((x, y) => x.a - y.a || x.b - y.b);
 }
 
 /**
@@ -85,7 +100,7 @@ export function linkToSimilar<M extends Pick<Memory, 'key' | 'namespace' | 'summ
   refOf: (o: M) => string,
   max: number,
 ): M {
-  if (threshold > 1 || m.relatesTo.length >= max) return m;
+  if (threshold >= 1 || m.relatesTo.length >= max) return m;
   const mine = contentTerms(m);
   const close = others
     .filter((o) => o.key !== m.key && o.namespace === m.namespace)

@@ -48,11 +48,11 @@ function withLinks(m: Memory, refs: readonly string[]): Memory {
 /**
  * The new memories with links to what they resemble: among themselves, and
  * among the stored ones the term index holds as it is (a capture does not wait
- * for the index to catch up). A threshold of 1 or more turns linking off.
+ * for the index to catch up). A threshold of 1 turns linking off.
  */
 export function connectNew(ctx: ConnectDeps, memories: readonly Memory[]): Memory[] {
   const threshold = ctx.settings.connectThreshold;
-  if (memories.length === 0 || threshold > 1) return [...memories];
+  if (memories.length === 0 || threshold >= 1) return [...memories];
   const refs = memories.map(() => [] as Array<{ ref: string; similarity: number }>);
   // Within the batch (an import, several captures of one hook): one similarity join.
   const terms = memories.map(contentTerms);

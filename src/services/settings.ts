@@ -185,7 +185,7 @@ export const SETTINGS = {
     CONNECT_THRESHOLD,
     0,
     1,
-    'Word similarity (0-1) at or above which a new memory is linked to an existing one of its namespace (relates_to); 1 links only the same words',
+    'Word similarity (0-1) at or above which a new memory is linked to an existing one of its namespace (relates_to), and consolidate and gc count two memories as connected; 1 turns this off (stored links only)',
   ),
   connectCosine: numberSetting(
     'mem.lifecycle.connectCosine',
