@@ -15,7 +15,7 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
   ['k8s', 'kubernetes', 'kube'],
   ['perf', 'performance'],
   ['repo', 'repository', 'repos', 'repositories'],
-  ['config', 'configuration', 'cfg', 'conf'],
+  ['configuration', 'config', 'cfg', 'conf'],
   ['env', 'environment', 'envs', 'environments'],
   ['deps', 'dependencies', 'dependency', 'dep'],
   ['prod', 'production'],
