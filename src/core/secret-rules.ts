@@ -36,6 +36,12 @@ export interface SecretRule {
   pattern: RegExp;
   /** The capture group(s) holding the secret, the first that took part in the match; the rest of the match is kept. */
   group?: number | readonly number[];
+  /**
+   * For rules that match within one line: a global, case-insensitive regex of which one match must
+   * be on a line for the rule to run there; the rule then runs on those lines only (and its
+   * match's `input` is the line).
+   */
+  lines?: RegExp;
   /** Minimum Shannon entropy, in bits per character, of the secret. */
   entropy?: number;
   /** A further check: the secret, and the match it came from (`m.input`, `m.index`). */
@@ -115,6 +121,9 @@ const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
 const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?))`;
+
+/** The words a secret's name ends in (KEYWORD's stems), for the generic rules' `lines`. */
+const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|session|cookie|pat/gi;
 
 /** Generic rules name what they removed by the name it was assigned to: a password, or some other secret. */
 const byName =
@@ -542,6 +551,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A name and a value as two string arguments: `define('DB_PASSWORD', '…')`, `headers.put("X-Api-Key", "…")`.
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
+    lines: SECRET_WORDS,
     pattern: /(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
     group: 4,
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
@@ -559,6 +569,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
     type: 'password',
     keywords: ['pass', 'secret', 'token', 'key', 'pat'],
+    lines: SECRET_WORDS,
     pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key|pat)[ \t]+["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
     group: 3,
     // A UUID or a SHA-1/SHA-256 digest only after a name that makes it a credential (`API key 550e8400-…`,
@@ -582,12 +593,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A secret named, then given by a pronoun later in the sentence: `rotated the Datadog API key; the leaked one was …`.
     type: 'password',
     keywords: ['one ', 'value ', 'it '],
+    lines: SECRET_WORDS,
     pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n]{0,80}?\b(?:one|value|it)[ \t]+(?:is|was)[ \t]+["'`]?([^\s"'`,;]*[^\s"'`,;.])/dgi,
     group: 3,
     validate: (s, m) => secretValue(s, nameStrength(`${(m[1] ?? '').trim()}_${m[2]!}`), false, true, after(m)),
   },
   {
     type: 'password',
+    lines: SECRET_WORDS,
     pattern: ASSIGNMENT,
     group: [4, 5, 6, 7],
     // Groups: 2 the name, 3 the separator (a word in prose), 4-6 a quoted value, 7 a bare one.
