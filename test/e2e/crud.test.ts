@@ -103,7 +103,7 @@ describe('memory lifecycle through git mem', () => {
   it('follows mem.secrets: block refuses, warn keeps, and the allowlist skips known values', () => {
     const box = sandbox();
     const repo = makeRepo(box);
-    const key = 'AKIAIOSFODNN7EXAMPLE';
+    const key = 'AKIA' + 'Q3VZ7K2MWD5TRX4N'; // not AWS's documented EXAMPLE key, which is left as it is
     const before = git(repo, box.env, ['for-each-ref', 'refs/notes/']);
     const blocked = mem(repo, { ...box.env, GIT_MEM_SECRETS: 'block' }, ['capture', 'learnings', 'Key handling', '-m', `key ${key}`]);
     expect(blocked.code).toBe(2);

@@ -82,6 +82,94 @@ describe('secrets in every field', () => {
   });
 });
 
+/** Every object in the repository, printed as git cat-file -p prints it (blobs, trees, commits: notes and their history, and anything dangling). */
+function everyObject(dir: string, env: NodeJS.ProcessEnv): string {
+  const ids = git(dir, env, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)']).split('\n').filter(Boolean);
+  return ids.map((id) => git(dir, env, ['cat-file', '-p', id])).join('\n');
+}
+
+/** A hook run through the binary, as Claude Code runs it: the event JSON on stdin. */
+function hookRun(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: Record<string, unknown>): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn('git', ['mem', 'hook', event], { cwd, env, stdio: ['pipe', 'ignore', 'ignore'] });
+    child.on('close', (code) => resolve(code ?? -1));
+    child.stdin.on('error', () => {});
+    child.stdin.end(JSON.stringify({ session_id: 's-1', cwd, hook_event_name: event, permission_mode: 'default', ...payload }));
+  });
+}
+
+/** One MCP tools/call over stdio, then the server is closed. */
+function mcpCapture(cwd: string, env: NodeJS.ProcessEnv, args: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['mem', 'mcp'], { cwd, env });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      out += d;
+      const reply = out.split('\n').find((l) => l.includes('"id":2'));
+      if (reply) {
+        child.kill();
+        resolve(reply);
+      }
+    });
+    child.on('error', reject);
+    const send = (o: unknown) => child.stdin.write(`${JSON.stringify(o)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'e2e', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'capture', arguments: args } });
+  });
+}
+
+// Issue 18's misses, and a few well-known formats, each in the line it was found in. Fake values, assembled from parts.
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+const LEAKS: Array<[secret: string, line: string]> = [
+  ['yqDVtkqPECriaLRi', 'curl -u developer:yqDVtkqPECriaLRi https://ci.example.com/api/json'],
+  [b64('deploy:Zx81kLq0pWm!'), `Authorization: Basic ${b64('deploy:Zx81kLq0pWm!')}`],
+  [b64('jenkins:S3cretPassw0rd'), b64('jenkins:S3cretPassw0rd')],
+  ['aB3dE5fG7hI9jK1lM3nO5pQ7rS9', 'access_token=1234567890123456|' + 'aB3dE5fG7hI9jK1lM3nO5pQ7rS9'],
+  ['9f8e7d6c5b4a3921'.repeat(9), 'v1' + '.0-0123456789abcdef01234567-' + '9f8e7d6c5b4a3921'.repeat(9) + '01'],
+  ['AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh', 'h' + 'f_AbCdEfGhIjKlMnOpQrStUvWxYzAbCdEfGh'],
+  ['a1b2c3d4e5'.repeat(4), 'sg' + 'p_0123456789abcdef_' + 'a1b2c3d4e5'.repeat(4)],
+  ['c0ffee42'.repeat(8), 'sn' + 'tryu_' + 'c0ffee42'.repeat(8)],
+  ['Onvap1Y9HRHx9Ge7wqRD0VKeTr1YXGY22ZUr4jLjoesx', 'x-functions-key: Onvap1Y9HRHx9Ge7wqRD0VKeTr1YXGY22ZUr4jLjoesx' + 'AzFu' + 'fjFCKH=='],
+  ['Zk29sLqP0xWm4TnB7vYc3Jd6', 'api_key = "Zk29sLqP0xWm4TnB7vYc3Jd6"'],
+  ['Q3VZ7K2MWD5TRX4N', 'AK' + 'IA' + 'Q3VZ7K2MWD5TRX4N'],
+  [TOKEN.slice(4), TOKEN],
+  ['Tr0ub4dor&3x', 'postgres://app:Tr0ub4dor&3x@db.example.com:5432/orders'],
+];
+/** A line that holds every leak, and one that holds leak `i` (for fields a line of its own suits: summary, tags). */
+const allLeaks = LEAKS.map(([, line]) => line).join('\n');
+const leak = (i: number) => LEAKS[i % LEAKS.length]![1];
+
+describe('a secret on any path never reaches any object', () => {
+  it('capture, edit, import, hook capture and MCP capture: git cat-file -p of every object holds none of them', async () => {
+    const box = sandbox();
+    const dir = makeRepo(box);
+    // CLI capture: every field.
+    const id = memOk(dir, box.env, ['capture', 'decisions', `Deploy creds ${leak(11)}`, '-m', allLeaks, '--spec', leak(5), '--phase', leak(6), '--relates-to', `r-${TOKEN}`, '--tags', `t-${TOKEN}`]);
+    // Edit: summary, body and tags.
+    memOk(dir, box.env, ['edit', id, '--summary', `Rotated ${leak(10)}`, '-m', `${allLeaks}\nedited`, '--tags', `e-${TOKEN}`]);
+    // Import: every field, and one git-mem does not know.
+    const line = JSON.stringify({ namespace: 'research', summary: `Imported ${leak(5)}`, body: allLeaks, spec: leak(6), phase: leak(7), relates_to: [leak(8)], author: `Eve ${leak(9)}`, source: leak(0), tags: [`t-${TOKEN}`], extra_field: allLeaks });
+    memOk(dir, box.env, ['import', '-'], `${line}\n`);
+    // Hooks: a prompt marker, the transcript at PreCompact, the last reply at Stop.
+    expect(await hookRun(dir, box.env, 'UserPromptSubmit', { prompt: `[remember] the deploy uses these:\n${allLeaks}`, transcript_path: path.join(box.root, 'none.jsonl') })).toBe(0);
+    const transcript = path.join(box.root, 'session.jsonl');
+    fs.writeFileSync(transcript, `${JSON.stringify({ type: 'user', message: { role: 'user', content: `[decision] Keep the staging credentials in the vault:\n${allLeaks}` } })}\n`);
+    expect(await hookRun(dir, box.env, 'PreCompact', { transcript_path: transcript, trigger: 'manual', custom_instructions: null })).toBe(0);
+    expect(await hookRun(dir, box.env, 'Stop', { transcript_path: path.join(box.root, 'none.jsonl'), stop_hook_active: false, last_assistant_message: `[learning] These leaked in the build log:\n${allLeaks}` })).toBe(0);
+    // MCP capture.
+    const reply = await mcpCapture(dir, box.env, { namespace: 'learnings', summary: `MCP ${leak(3)}`, body: allLeaks, tags: [`m-${TOKEN}`] });
+    expect(reply).toContain('captured');
+
+    const sources = new Set((JSON.parse(memOk(dir, box.env, ['list', '--json'])) as Listed[]).map((m) => m.source ?? 'cli'));
+    expect([...sources].sort()).toEqual(expect.arrayContaining(['hook:PreCompact', 'hook:Stop', 'hook:UserPromptSubmit']));
+    const objects = everyObject(dir, box.env);
+    expect(objects).toContain('[REDACTED:');
+    for (const [secret] of LEAKS) expect(objects, secret).not.toContain(secret);
+  });
+});
+
 describe('import is all or nothing, and idempotent', () => {
   function lines(n: number): string {
     return Array.from({ length: n }, (_, i) => JSON.stringify({ namespace: i % 2 ? 'decisions' : 'learnings', summary: `Imported memory ${i}`, body: `Body ${i}` })).join('\n') + '\n';

@@ -299,7 +299,7 @@ describe('Claude Code hooks', () => {
   it('redacts a secret typed in a prompt before it reaches the notes', async () => {
     const box = sandbox();
     const repo = makeRepo(box);
-    const key = 'AKIAIOSFODNN7EXAMPLE';
+    const key = 'AKIA' + 'Q3VZ7K2MWD5TRX4N'; // not AWS's documented EXAMPLE key, which is left as it is
     const r = reply(await hook(repo, box.env, 'UserPromptSubmit', payload(repo, 'UserPromptSubmit', { prompt: `[remember] deploy uses access key ${key} and password=s3cretHunter2` })), 'UserPromptSubmit');
     expect(r.systemMessage).toContain('captured');
     const notes = git(repo, box.env, ['log', '-p', '--all', '--format=']);

@@ -105,7 +105,7 @@ describe('Claude Code sessions: captures', () => {
 
   it('never writes a secret typed in a prompt to the notes', async () => {
     const w = await world();
-    const key = 'AKIAIOSFODNN7EXAMPLE';
+    const key = 'AKIA' + 'Q3VZ7K2MWD5TRX4N'; // not AWS's documented EXAMPLE key, which is left as it is
     const password = 's3cretHunter2';
     w.api.script(`Noted.\n\n▶ learnings ─── Deploy credentials belong in the CI vault\nThe key ${key} and password=${password} must move there.\n───`);
     const t1 = await claudeOk(w, `[remember] the deploy uses access key ${key} and password=${password}\nWe decided to always deploy with key ${key} for now.`);
