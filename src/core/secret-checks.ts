@@ -94,8 +94,9 @@ export function isUuid(s: string): boolean {
 export function looksRandom(s: string, minLength = 16, minEntropy = 3.3): boolean {
   if (s.length < minLength || entropy(s) < minEntropy) return false;
   if (!/[A-Za-z]/.test(s) || !/\d/.test(s)) {
-    // Base64 without digits still carries + or /, and both cases.
-    if (!(/[a-z]/.test(s) && /[A-Z]/.test(s) && /[+/]/.test(s))) return false;
+    // Base64 without digits still carries + or /, and both cases; a random mixed-case token of 20+
+    // letters has no digit one time in thirty, and no words.
+    if (!(/[a-z]/.test(s) && /[A-Z]/.test(s) && (/[+/]/.test(s) || (s.length >= 20 && entropy(s) >= 3.8 && wordiness(s) < 0.35)))) return false;
   }
   const digitRuns = s.match(/\d+/g)?.length ?? 0;
   return wordiness(s) < 0.6 || digitRuns >= 4;

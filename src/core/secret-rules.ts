@@ -207,6 +207,72 @@ const PREFIXED: ReadonlyArray<readonly [type: string, keywords: readonly string[
   ['onepassword_token', ['ops_'], String.raw`ops_eyJ[A-Za-z0-9+/]{100,}={0,3}`],
 ];
 
+/**
+ * Formats with no prefix of their own, as [type, provider words, body]: a token of exactly the
+ * documented length and alphabet counts only on a line that names its provider (in a variable,
+ * a flag, a label or a sentence, on either side). As gitleaks does for these providers, but
+ * with the provider anywhere on the line, since notes say `the Datadog API key (…)` as often as
+ * `DD_API_KEY=…`.
+ */
+const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], source: string]> = [
+  ['datadog_key', ['datadog', 'dd_api', 'dd_app', 'dd-api', 'dd-app'], String.raw`[a-f0-9]{32}|[a-f0-9]{40}`],
+  ['sentry_token', ['sentry'], String.raw`[a-f0-9]{64}`],
+  ['algolia_key', ['algolia'], String.raw`[a-f0-9]{32}`],
+  ['facebook_secret', ['facebook', 'fb_app', 'fb_secret'], String.raw`[a-f0-9]{32}`],
+  ['logdna_key', ['logdna', 'mezmo'], String.raw`[a-f0-9]{32}`],
+  ['rollbar_token', ['rollbar'], String.raw`[a-f0-9]{32}`],
+  ['bugsnag_key', ['bugsnag'], String.raw`[a-f0-9]{32}`],
+  ['twilio_key', ['twilio'], String.raw`[a-f0-9]{32}`],
+  ['gitter_token', ['gitter'], String.raw`[a-f0-9]{40}`],
+  ['sendbird_token', ['sendbird'], String.raw`[a-f0-9]{40}`],
+  ['linode_token', ['linode'], String.raw`[a-f0-9]{64}`],
+  ['cloudflare_key', ['cloudflare', 'cf_api'], String.raw`[a-f0-9]{37}|[A-Za-z0-9_-]{40}`],
+  ['pusher_secret', ['pusher'], String.raw`[a-f0-9]{20}`],
+  ['plaid_secret', ['plaid'], String.raw`[a-f0-9]{30}`],
+  ['uuid_token', ['heroku', 'snyk', 'codecov', 'postmark', 'railway', 'hubspot', 'squarespace', 'mongodb', 'atlas', 'scaleway', 'launchdarkly', 'ld_api'], String.raw`(?:api-|sdk-|mob-)?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`],
+  ['twitch_secret', ['twitch'], String.raw`[a-z0-9]{30}`],
+  ['mattermost_token', ['mattermost'], String.raw`[a-z0-9]{26}`],
+  ['etsy_key', ['etsy'], String.raw`[a-z0-9]{24}`],
+  ['dropbox_secret', ['dropbox'], String.raw`[a-z0-9]{15}`],
+  ['vercel_token', ['vercel'], String.raw`[A-Za-z0-9]{24}`],
+  ['atlassian_token', ['atlassian', 'jira', 'confluence'], String.raw`[A-Za-z0-9]{24}`],
+  ['linkedin_secret', ['linkedin'], String.raw`[A-Za-z0-9]{14,16}`],
+  ['vonage_secret', ['vonage', 'nexmo'], String.raw`[A-Za-z0-9]{16}`],
+  ['airtable_key', ['airtable'], String.raw`key[A-Za-z0-9]{14}`],
+  ['travis_token', ['travis'], String.raw`[A-Za-z0-9_-]{22}`],
+  ['messagebird_key', ['messagebird'], String.raw`[A-Za-z0-9]{25}`],
+  ['pagerduty_token', ['pagerduty'], String.raw`u\+[A-Za-z0-9_+-]{18}`],
+  ['alibaba_secret', ['alibaba', 'aliyun'], String.raw`[A-Za-z0-9]{30}`],
+  ['lob_key', ['lob_', 'lob '], String.raw`(?:live|test)_[a-f0-9]{35}`],
+  ['okta_token', ['okta'], String.raw`00[A-Za-z0-9_-]{40}`],
+  ['twitter_secret', ['twitter'], String.raw`[A-Za-z0-9]{25}|[A-Za-z0-9]{35}|[A-Za-z0-9]{45}|[A-Za-z0-9]{50}|\d{15,25}-[A-Za-z0-9]{20,40}`],
+  ['zendesk_token', ['zendesk'], String.raw`[A-Za-z0-9]{40}`],
+  ['netlify_token', ['netlify'], String.raw`[A-Za-z0-9_-]{40,46}`],
+  ['razorpay_secret', ['razorpay'], String.raw`[A-Za-z0-9]{24}`],
+  ['coinbase_secret', ['coinbase'], String.raw`[A-Za-z0-9]{32}|[A-Za-z0-9+/]{86}==`],
+  ['fastly_token', ['fastly'], String.raw`[A-Za-z0-9_-]{32}`],
+  ['jenkins_token', ['jenkins'], String.raw`11[a-f0-9]{32}|[a-f0-9]{32,34}`],
+  ['vultr_key', ['vultr'], String.raw`[A-Z0-9]{36}`],
+  ['sumologic_key', ['sumo'], String.raw`[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}`],
+  ['ibm_cloud_key', ['ibm'], String.raw`[A-Za-z0-9_-]{44}`],
+];
+
+/** A WEAK format as a rule: standalone, random enough, with its provider named on the line. */
+function weak(type: string, words: readonly string[], source: string): SecretRule {
+  return {
+    type,
+    keywords: words,
+    lines: new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi'),
+    pattern: new RegExp(String.raw`(?<![A-Za-z0-9_+/.-])(?:${source})(?![A-Za-z0-9_+/=-]|\.[A-Za-z0-9])`, 'g'),
+    validate: (s, m) => {
+      const line = lineOf(m).toLowerCase();
+      if (!words.some((w) => line.includes(w)) || isPlaceholder(s) || isReference(s)) return false;
+      const body = s.replace(/^(?:api|sdk|mob)-|^(?:live|test)_|^key/, '');
+      return /^[a-f0-9-]+$/.test(body) ? entropy(body.replace(/-/g, '')) > 3.0 : looksRandom(body, Math.min(body.length, 14), 3.0);
+    },
+  };
+}
+
 /** The tokens of PREFIXED as rules: alone in their text, and not filler. */
 function prefixed(type: string, keywords: readonly string[], source: string): SecretRule {
   return { type, keywords, pattern: new RegExp(String.raw`(?<![A-Za-z0-9_-])(?:${source})(?![A-Za-z0-9_-])`, 'g'), validate: (s) => !isPlaceholder(s.replace(/^[^_.-]+[_.-]/, '')) };
@@ -314,6 +380,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'sentry_token', keywords: ['sntry'], pattern: /\bsntry[su]_[A-Za-z0-9+/=_-]{40,}/g },
 
   ...PREFIXED.map(([type, keywords, source]) => prefixed(type, keywords, source)),
+  ...WEAK.map(([type, words, source]) => weak(type, words, source)),
   {
     // Azure Functions keys before the AzFu signature: in the `code=` query parameter or the x-functions-key header.
     type: 'azure_function_key',
@@ -497,6 +564,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\bgh[ \t]+secrets?[ \t]+set[ \t]+\S+[^\n]*?[ \t](?:--body|-b)(?:=|[ \t]+)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    // A name and its value as two fields: Kubernetes and ECS environment entries (`- name: DB_PASSWORD` then
+    // `value: …`, `{"name": "API_KEY", "value": "…"}`), secret-manager commands (`--name /prod/api_key --value …`).
+    type: 'password',
+    keywords: ['value'],
+    pattern: /\bname["']?[ \t]*[:=][ \t]*["']?([\w./-]{2,128})["']?[ \t]*(?:,[ \t]*|\r?\n[ \t]*)["']?value["']?[ \t]*:[ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"',}]+))|--name[ =]["']?([\w./-]{2,128})["']?(?:[ \t]+(?!--value)[^\s]+)*?[ \t]+--value[ =](?:"([^"\n]*)"|'([^'\n]*)'|([^\s"']+))/dg,
+    group: [2, 3, 4, 6, 7, 8],
+    validate: (s, m) => secretValue(s, nameStrength((m[1] ?? m[5] ?? '').replace(/^.*\//, '')), m[4] === undefined && m[8] === undefined),
+    typeOf: (m) => (nameStrength((m[1] ?? m[5] ?? '').replace(/^.*\//, '')) === Strength.Strong ? 'password' : 'secret'),
   },
   {
     // HCL: a variable's default, named on the block (`variable "db_password" { default = "…" }`).

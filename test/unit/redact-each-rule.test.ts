@@ -14,6 +14,7 @@ const EXTRA = [
   'git clone https://' + 'q8Zr2LkP9xWm4TnB7vYc3Jd6' + '@github.com/acme/api.git',
   'SSN on the form: 512-' + '34-7781',
   'call me on (415) 555-' + '0199 after six',
+  '      - name: ROLLBAR_ACCESS_TOKEN\n        value: "adbc85d806a2' + '4884ab1fcedcc1bf4a5d"',
 ];
 
 const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...EXTRA];
