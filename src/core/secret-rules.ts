@@ -215,7 +215,9 @@ const PREFIXED: ReadonlyArray<readonly [type: string, keywords: readonly string[
  * `DD_API_KEY=…`.
  */
 const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], source: string]> = [
-  ['datadog_key', ['datadog', 'dd_api', 'dd_app', 'dd-api', 'dd-app'], String.raw`[a-f0-9]{32}|[a-f0-9]{40}`],
+  ['datadog_key', ['datadog', 'dd_api', 'dd-api'], String.raw`[a-f0-9]{32}`],
+  // 40 hex is also a commit id: only as an application key.
+  ['datadog_key', ['dd_app', 'dd-app', 'datadog app', 'datadog_app', 'datadog application'], String.raw`[a-f0-9]{40}`],
   ['sentry_token', ['sentry'], String.raw`[a-f0-9]{64}`],
   ['algolia_key', ['algolia'], String.raw`[a-f0-9]{32}`],
   ['facebook_secret', ['facebook', 'fb_app', 'fb_secret'], String.raw`[a-f0-9]{32}`],
@@ -226,10 +228,11 @@ const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], sour
   ['gitter_token', ['gitter'], String.raw`[a-f0-9]{40}`],
   ['sendbird_token', ['sendbird'], String.raw`[a-f0-9]{40}`],
   ['linode_token', ['linode'], String.raw`[a-f0-9]{64}`],
-  ['cloudflare_key', ['cloudflare', 'cf_api'], String.raw`[a-f0-9]{37}|[A-Za-z0-9_-]{40}`],
+  ['cloudflare_key', ['cloudflare', 'cf_api'], String.raw`[a-f0-9]{37}`],
+  ['cloudflare_key', ['cloudflare', 'cf_api'], String.raw`[A-Za-z0-9_-]{40}`],
   ['pusher_secret', ['pusher'], String.raw`[a-f0-9]{20}`],
   ['plaid_secret', ['plaid'], String.raw`[a-f0-9]{30}`],
-  ['uuid_token', ['heroku', 'snyk', 'codecov', 'postmark', 'railway', 'hubspot', 'squarespace', 'mongodb', 'atlas', 'scaleway', 'launchdarkly', 'ld_api'], String.raw`(?:api-|sdk-|mob-)?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`],
+  ['uuid_token', ['heroku', 'snyk', 'codecov', 'postmark', 'railway', 'hubspot', 'squarespace', 'scaleway', 'launchdarkly', 'ld_api'], String.raw`(?:api-|sdk-|mob-)?[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}`],
   ['twitch_secret', ['twitch'], String.raw`[a-z0-9]{30}`],
   ['mattermost_token', ['mattermost'], String.raw`[a-z0-9]{26}`],
   ['etsy_key', ['etsy'], String.raw`[a-z0-9]{24}`],
@@ -259,6 +262,8 @@ const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], sour
 
 /** A WEAK format as a rule: standalone, random enough, with its provider named on the line. */
 function weak(type: string, words: readonly string[], source: string): SecretRule {
+  // Hex formats have no other letter class (UUIDs and `live_` + hex included).
+  const hexFormat = !/A-Z|a-z/.test(source);
   return {
     type,
     keywords: words,
@@ -268,6 +273,8 @@ function weak(type: string, words: readonly string[], source: string): SecretRul
       const line = lineOf(m).toLowerCase();
       if (!words.some((w) => line.includes(w)) || isPlaceholder(s) || isReference(s)) return false;
       const body = s.replace(/^(?:api|sdk|mob)-|^(?:live|test)_|^key/, '');
+      // A format that is not hex does not take a hex value: that is a commit id or a digest.
+      if (!hexFormat && /^[a-f0-9]+$/.test(body)) return false;
       return /^[a-f0-9-]+$/.test(body) ? entropy(body.replace(/-/g, '')) > 3.0 : looksRandom(body, Math.min(body.length, 14), 3.0);
     },
   };

@@ -76,6 +76,9 @@ describe('redact: the issue 18 examples', () => {
     'STRIPE_SECRET_KEY=s' + 'k_live_' + 'x'.repeat(24),
     'SLACK_BOT_TOKEN=xo' + 'xb-' + 'xxxxxxxxxxxx-xxxxxxxxxxxxx-xxxxxxxxxxxxxxxxxxxxxxxx',
     'HF_TOKEN=h' + 'f_' + 'x'.repeat(34),
+    // A weak format's provider named on the line does not make a commit id a key.
+    'Bumped the cloudflare worker to 3f2a9c0b1d4e5f60718293a4b5c6d7e8f9012345 today',
+    'datadog-agent pinned to 3f2a9c0b1d4e5f60718293a4b5c6d7e8f9012345',
   ];
   for (const text of left) {
     it(`leaves ${JSON.stringify(text.slice(0, 48))}`, () => {
