@@ -391,7 +391,9 @@ export function base64OfUserPassword(s: string): boolean {
   const m = /^([\w.@+-]{1,64}):([\x21-\x7e]{6,128})$/.exec(bytes);
   if (!m) return false;
   const pw = m[2]!;
-  return !/^\d+$/.test(pw) && /[A-Za-z]/.test(pw) && (/[\d\W_]/.test(pw) || looksRandom(pw, 8, 3.0)) && !isPlaceholder(pw);
+  // `Content-Type:application/json`, `host:8080`, `path:/usr/lib`: data, not a login.
+  if (/^\d+$/.test(pw) || !/[A-Za-z]/.test(pw) || isPlaceholder(pw) || isPathOrUrl(pw) || /^[a-z]+\/[\w.+-]+$/i.test(pw)) return false;
+  return (/\d/.test(pw) && wordiness(pw) < 0.9) || looksRandom(pw, 8, 3.0);
 }
 
 /** Base64 of a JWT (`ZXlK…` is "eyJ"): three dot-separated parts once decoded. */
