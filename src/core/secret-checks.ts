@@ -5,12 +5,29 @@
  */
 
 /** Shannon entropy in bits per character. */
+const ASCII_COUNTS = new Int32Array(128);
+
 export function entropy(s: string): number {
   if (!s) return 0;
-  const counts = new Map<string, number>();
-  for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
+  // ASCII (nearly every token) is counted in a reused array; anything else by code point in a map.
+  let other: Map<string, number> | null = null;
+  let length = 0;
+  for (const c of s) {
+    length++;
+    const code = c.charCodeAt(0);
+    if (code < 128) ASCII_COUNTS[code]!++;
+    else (other ??= new Map()).set(c, (other.get(c) ?? 0) + 1);
+  }
   let h = 0;
-  for (const n of counts.values()) h -= (n / s.length) * Math.log2(n / s.length);
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (code >= 128) continue;
+    const n = ASCII_COUNTS[code]!;
+    if (n === 0) continue;
+    h -= (n / length) * Math.log2(n / length);
+    ASCII_COUNTS[code] = 0;
+  }
+  if (other) for (const n of other.values()) h -= (n / length) * Math.log2(n / length);
   return h;
 }
 

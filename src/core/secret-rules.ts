@@ -97,7 +97,11 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   // In a URL without credentials (document ids, cache-busting hashes): URLs have rules of their own.
   if (/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*$/i.test(before)) return false;
   // Public key material: certificates and public keys are published on purpose.
-  const begin = input.lastIndexOf('-----BEGIN ', m.index);
+  // Within the 64 KB before (a certificate chain is shorter): a search back to the start for every match
+  // would cost a 1 MB transcript seconds.
+  const from = Math.max(0, m.index - 65536);
+  const near = input.slice(from, m.index).lastIndexOf('-----BEGIN ');
+  const begin = near < 0 ? -1 : from + near;
   if (begin >= 0 && !/^-----BEGIN [A-Z0-9 ]*PRIVATE/.test(input.slice(begin, begin + 48))) {
     const end = input.indexOf('-----END ', begin);
     if (end < 0 || end > m.index) return false;
@@ -113,7 +117,7 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 // and prose (`the password is …`). The name must end with the keyword (`password_hash`
 // is not a password); nameStrength() decides how much the name vouches for the value.
 const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie|pat|PAT`;
-const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?(?:[A-Za-z0-9_$]|[.-](?=[A-Za-z0-9_$])){0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
+const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?:=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
@@ -124,12 +128,24 @@ const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass
 
 /** The words a secret's name ends in (KEYWORD's stems), for the generic rules' `lines`. */
 const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|session|cookie|pat/gi;
+/** The same as whole words, for the rules that read prose (`the API key …`, `… is the admin password`). */
+const SECRET_NOUNS = /\b(?:pass(?:word|phrase)|secret|token|key|pat)\b/gi;
 
 /** Generic rules name what they removed by the name it was assigned to: a password, or some other secret. */
 const byName =
   (group: number) =>
   (m: RegExpExecArray): string =>
     nameStrength(m[group] ?? '') === Strength.Strong ? 'password' : 'secret';
+
+/** Whether the line at `at` is a value under `data:` (or `stringData:`) of a document with `kind: Secret`. */
+function kubernetesSecretData(input: string, at: number): boolean {
+  const doc = input.lastIndexOf('\n---', at);
+  const head = input.slice(doc < 0 ? 0 : doc, at);
+  if (!/^kind:[ \t]*Secret[ \t]*$/m.test(head) && !/^kind:[ \t]*Secret[ \t]*$/m.test(input.slice(at, input.indexOf('\n---', at) < 0 ? undefined : input.indexOf('\n---', at)))) return false;
+  // The nearest line above that is not indented opens the block.
+  const above = head.split('\n').reverse().find((l) => /^\S/.test(l));
+  return above !== undefined && /^(?:data|stringData):[ \t]*$/.test(above);
+}
 
 /** The line the match sits on. */
 function lineOf(m: RegExpExecArray): string {
@@ -205,6 +221,9 @@ const PREFIXED: ReadonlyArray<readonly [type: string, keywords: readonly string[
   ['slack_token', ['xoxe-'], String.raw`xoxe-\d-[A-Za-z0-9]{100,}`],
   ['gitlab_token', ['glcbt-'], String.raw`glcbt-[a-f0-9]{1,5}_[A-Za-z0-9_-]{20}`],
   ['onepassword_token', ['ops_'], String.raw`ops_eyJ[A-Za-z0-9+/]{100,}={0,3}`],
+  ['mailgun_key', ['pubkey-'], String.raw`pubkey-[a-f0-9]{32}`],
+  ['maxmind_key', ['_mmk'], String.raw`[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk`],
+  ['authress_key', ['.acc_', '.acc-'], String.raw`(?:sc|ext|scauth|authress)_[a-z0-9]{5,30}\.[a-z0-9]{4,6}\.acc[_-][a-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}`],
 ];
 
 /**
@@ -258,6 +277,33 @@ const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], sour
   ['vultr_key', ['vultr'], String.raw`[A-Z0-9]{36}`],
   ['sumologic_key', ['sumo'], String.raw`[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}`],
   ['ibm_cloud_key', ['ibm'], String.raw`[A-Za-z0-9_-]{44}`],
+  ['adafruit_key', ['adafruit', 'aio_key'], String.raw`[A-Za-z0-9_-]{32}`],
+  ['adobe_client_id', ['adobe'], String.raw`[a-f0-9]{32}`],
+  ['asana_secret', ['asana'], String.raw`[a-z0-9]{32}`],
+  ['beamer_key', ['beamer'], String.raw`b_[A-Za-z0-9=_-]{44}`],
+  ['bitbucket_secret', ['bitbucket'], String.raw`[A-Za-z0-9]{32}|[A-Za-z0-9=_-]{64}`],
+  ['bittrex_key', ['bittrex'], String.raw`[a-z0-9]{32}`],
+  ['confluent_key', ['confluent'], String.raw`[A-Za-z0-9]{16}|[A-Za-z0-9+/]{64}`],
+  ['contentful_token', ['contentful'], String.raw`[A-Za-z0-9=_-]{43}`],
+  ['discord_secret', ['discord'], String.raw`[a-f0-9]{64}`],
+  ['discord_secret', ['discord'], String.raw`[A-Za-z0-9=_-]{32}`],
+  ['drone_token', ['drone'], String.raw`[A-Za-z0-9]{32}`],
+  ['finicity_secret', ['finicity'], String.raw`[A-Za-z0-9]{20}|[a-f0-9]{32}`],
+  ['finnhub_key', ['finnhub'], String.raw`[a-z0-9]{20}`],
+  ['flickr_key', ['flickr'], String.raw`[a-z0-9]{32}`],
+  ['freshbooks_token', ['freshbooks'], String.raw`[a-z0-9]{64}`],
+  ['gocardless_token', ['gocardless'], String.raw`live_[A-Za-z0-9_=-]{40}`],
+  ['intercom_token', ['intercom'], String.raw`[A-Za-z0-9=_+/-]{59,60}`],
+  ['jfrog_key', ['jfrog', 'artifactory'], String.raw`[A-Za-z0-9]{73}|[A-Za-z0-9]{64}`],
+  ['kraken_secret', ['kraken'], String.raw`[A-Za-z0-9/=_+-]{80,90}`],
+  ['kucoin_secret', ['kucoin'], String.raw`[a-f0-9]{24}`],
+  ['launchdarkly_token', ['launchdarkly'], String.raw`[A-Za-z0-9=_-]{40}`],
+  ['linear_secret', ['linear'], String.raw`[a-f0-9]{32}`],
+  ['looker_secret', ['looker'], String.raw`[A-Za-z0-9]{20}|[A-Za-z0-9]{24}`],
+  ['nytimes_key', ['nytimes', 'new-york-times', 'newyorktimes'], String.raw`[A-Za-z0-9=_-]{32}`],
+  ['rapidapi_key', ['rapidapi'], String.raw`[A-Za-z0-9_-]{50}`],
+  ['cohere_key', ['co_api', 'cohere'], String.raw`[A-Za-z0-9]{40}`],
+  ['mistral_key', ['mistral'], String.raw`[A-Za-z0-9]{32}`],
 ];
 
 /** A WEAK format as a rule: standalone, random enough, with its provider named on the line. */
@@ -275,7 +321,11 @@ function weak(type: string, words: readonly string[], source: string): SecretRul
       const body = s.replace(/^(?:api|sdk|mob)-|^(?:live|test)_|^key/, '');
       // A format that is not hex does not take a hex value: that is a commit id or a digest.
       if (!hexFormat && /^[a-f0-9]+$/.test(body)) return false;
-      return /^[a-f0-9-]+$/.test(body) ? entropy(body.replace(/-/g, '')) > 3.0 : looksRandom(body, Math.min(body.length, 14), 3.0);
+      if (/^[a-f0-9-]+$/.test(body)) return entropy(body.replace(/-/g, '')) > 3.0;
+      // The provider is named and the length is exact, so a lower bar than looksRandom: random, not words.
+      const classes = Number(/[a-z]/.test(body)) + Number(/[A-Z]/.test(body)) + Number(/\d/.test(body));
+      const digitRuns = body.match(/\d+/g)?.length ?? 0;
+      return entropy(body) >= 3.0 && classes >= 2 && (wordiness(body) < 0.5 || (digitRuns >= 2 && wordiness(body) < 0.9));
     },
   };
 }
@@ -583,6 +633,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     typeOf: (m) => (nameStrength((m[1] ?? m[5] ?? '').replace(/^.*\//, '')) === Strength.Strong ? 'password' : 'secret'),
   },
   {
+    // A Kubernetes Secret's data: each value is base64 of the secret itself.
+    type: 'kubernetes_secret',
+    keywords: ['kind: secret'],
+    pattern: /^([ \t]+[\w.-]+:[ \t]*)([A-Za-z0-9+/]{4,}={0,2})[ \t]*$/dgm,
+    group: 2,
+    validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s),
+  },
+  {
     // HCL: a variable's default, named on the block (`variable "db_password" { default = "…" }`).
     type: 'password',
     keywords: ['variable'],
@@ -653,7 +711,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
     type: 'password',
     keywords: ['pass', 'secret', 'token', 'key', 'pat'],
-    lines: SECRET_WORDS,
+    lines: SECRET_NOUNS,
     pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key|pat)[ \t]+["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
     group: 3,
     // A UUID or a SHA-1/SHA-256 digest only after a name that makes it a credential (`API key 550e8400-…`,
@@ -664,6 +722,48 @@ export const SECRET_RULES: readonly SecretRule[] = [
       const prev = m[1]?.toLowerCase();
       return !!prev && nameStrength(`${prev}_${m[2]!.toLowerCase()}`) >= 2;
     },
+  },
+  {
+    // A password named in prose, then given: `the database password Gantern1423* stays in the vault`.
+    type: 'password',
+    keywords: ['pass'],
+    lines: /pass/gi,
+    pattern: /\b(pass(?:word|phrase))[ \t]+["'`]?([^\s"'`]{5,63}[^\s"'`.,;:!?)])(?=["'`]?(?:[\s.,;:!?)]|$))/dgi,
+    group: 2,
+    validate: (s, m) => /\d/.test(s) && /[A-Za-z]/.test(s) && !/^v?\d+(?:\.\d+)+$/.test(s) && secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
+  },
+  {
+    // A value in brackets after a secret's name in a sentence: `the passphrase in the old runbook (…) is still live`.
+    type: 'password',
+    keywords: ['('],
+    lines: SECRET_NOUNS,
+    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n.;()]{0,50}?\([ \t]*["'`]?([^\s"'`()]{8,}[^\s"'`().,;:])["'`]?[ \t]*\)/dgi,
+    group: 3,
+    validate: (s, m) => secretValue(s, nameStrength(`${(m[1] ?? '').trim()}_${m[2]!}`), false, true, after(m)),
+  },
+  {
+    // A value, then what it is: `try with … ? it's the admin password`, `use … as the API key`. Not a hex
+    // value or a UUID: `3f2a… is the commit that fixed the token` names a commit.
+    type: 'password',
+    keywords: ['pass', 'secret', 'token', 'key', 'pat'],
+    lines: SECRET_NOUNS,
+    pattern: /(?<![^\s("'`])["'`]?([^\s"'`()]{8,64}[^\s"'`().,;:?!])["'`]?[^\n.]{0,20}?\b(?:is|was|as|it'?s|that'?s)[ \t]+(?:(?:the|our|my|a|an|your)[ \t]+)?((?:[\w-]+[ \t]+){0,3}?)(pass(?:word|phrase)|secret|token|key|pat)\b/dgi,
+    group: 1,
+    validate: (s, m) => {
+      if (/^[a-f0-9-]+$/i.test(s) || isUuid(s)) return false;
+      const strength = nameStrength(`${(m[2] ?? '').trim().split(/\s+/).pop() ?? ''}_${m[3]!}`);
+      return strength >= 2 ? looksRandom(s, 12, 3.0) || (strength === 3 && /\d/.test(s) && /[A-Za-z]/.test(s) && /[^A-Za-z0-9]/.test(s)) : looksRandom(s, 20, 3.5);
+    },
+  },
+  {
+    // A markdown table row: a secret's name in one cell, its value in the next.
+    type: 'password',
+    keywords: ['|'],
+    lines: /^[ \t]*\|/gm,
+    pattern: /^[ \t]*\|[ \t]*\x60?([A-Za-z_][\w.-]{1,64})\x60?[ \t]*\|[ \t]*(?:\x60([^\x60\n|]+)\x60|([^|\n]*[^|\s]))[ \t]*\|/dgm,
+    group: [2, 3],
+    validate: (s, m) => secretValue(s.trim(), nameStrength(m[1] ?? ''), m[2] !== undefined),
+    typeOf: byName(1),
   },
   {
     // .pgpass: `host:port:database:user:password`.
@@ -677,8 +777,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A secret named, then given by a pronoun later in the sentence: `rotated the Datadog API key; the leaked one was …`.
     type: 'password',
     keywords: ['one ', 'value ', 'it '],
-    lines: SECRET_WORDS,
-    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n]{0,80}?\b(?:one|value|it)[ \t]+(?:is|was)[ \t]+["'`]?([^\s"'`,;]*[^\s"'`,;.])/dgi,
+    lines: SECRET_NOUNS,
+    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n]{0,80}?\b(?:(?:one|value|it)[ \t]+(?:is|was)|value)[ \t]+["'`]?([^\s"'`,;)]*[^\s"'`,;.)])/dgi,
     group: 3,
     validate: (s, m) => secretValue(s, nameStrength(`${(m[1] ?? '').trim()}_${m[2]!}`), false, true, after(m)),
   },
