@@ -739,7 +739,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
     lines: SECRET_NOUNS,
     pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n.;()]{0,50}?\([ \t]*["'`]?([^\s"'`()]{8,}[^\s"'`().,;:])["'`]?[ \t]*\)/dgi,
     group: 3,
-    validate: (s, m) => secretValue(s, nameStrength(`${(m[1] ?? '').trim()}_${m[2]!}`), false, true, after(m)),
+    // Brackets in prose also hold names (`a secret (aws_access_key)`): the value must not read as words.
+    validate: (s, m) => {
+      const strength = nameStrength(`${(m[1] ?? '').trim()}_${m[2]!}`);
+      return (wordiness(s) < 0.6 || (strength === Strength.Strong && /\d/.test(s))) && secretValue(s, strength, false, true, after(m));
+    },
   },
   {
     // A value, then what it is: `try with … ? it's the admin password`, `use … as the API key`. Not a hex
