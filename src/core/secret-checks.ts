@@ -132,7 +132,7 @@ const WORD_VALUES = new Set(
     'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
     'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key ' +
     'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
-    '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat'
+    '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt'
   ).split(' '),
 );
 
@@ -299,6 +299,8 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   const v = value;
   if (strength === Strength.None || v.trim().length < 3) return false;
   if (v.startsWith('[REDACTED')) return false;
+  // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`.
+  if (/^(?:0x[0-9a-f]+|\d+\.\d+)$/i.test(v)) return false;
   // Stripe publishable keys are public by design.
   if (/^pk_(?:live|test)_/.test(v)) return false;
   // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
@@ -314,7 +316,7 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
     // `password: string`, `token: Token`, `secret: SecretStr`: a type.
     if (/^(?:[A-Z][a-z]+)+$/.test(v) && !/\d/.test(v)) return false;
     // Prose: `password: must be …`.
-    if (/^[a-z]+$/.test(v) && /^ +[a-z]/.test(after)) return false;
+    if (/^[a-z]+$/.test(v) && /^ +[A-Za-z]/.test(after)) return false;
   }
   if (quoted && /^[A-Z][a-z]+(?: [A-Z]?[a-z]+)*$/.test(v)) return false; // a label: "Password", "Mot de passe"
   const hasDigit = /\d/.test(v);
@@ -325,7 +327,9 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
     case Strength.Strong:
       return v.length >= 4 && !(prose && v.length < 6);
     case Strength.Medium:
+      // A word, or words joined (`github_webhook`, `same-origin`): a name or an enum value.
       if (/^[A-Za-z]+$/.test(v) && !looksRandom(v, 16, 3.5)) return false;
+      if (/^[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(v) && wordiness(v) >= 0.6) return false;
       return v.length >= 8 || (v.length >= 5 && hasDigit && hasLetter);
     default:
       if (isUuid(v)) return false;

@@ -77,7 +77,7 @@ function opaqueToken(s: string): boolean {
   return looksRandom(s, 12, 3.0) || (/^[0-9a-f]{32,}$/i.test(s) && entropy(s) > 3.3);
 }
 
-const HIGH_ENTROPY_SKIP_BEFORE = /(?:\$[0-9a-z]{1,8}\$\S*|\b(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?|xxh64|sha3-\d+)[-:=]|base64,|\bQm|(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)[ \t]+)$/i;
+const HIGH_ENTROPY_SKIP_BEFORE = /(?:\$[0-9a-z]{1,8}\$\S*|\b(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?|xxh64|sha3-\d+)(?:[-:=]|[:=][ \t]*["']?|:[ \t]+)|base64,|\bQm|(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)[ \t]+)$/i;
 
 /** Generic high-entropy tokens (no keyword, no known format): random, not text in base64, not in a URL, a hash or public key material. */
 function highEntropy(s: string, m: RegExpExecArray): boolean {
@@ -85,6 +85,8 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/^(?:sha(?:1|256|384|512)|md5)-|^pk_(?:live|test)_/i.test(s)) return false;
   if (/^[0-9a-f]+$/i.test(s.replace(/[-_]/g, ''))) return false; // commit ids, digests, UUIDs
   if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
+  // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`).
+  if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
   if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;
   const input = m.input;
   const lineStart = input.lastIndexOf('\n', m.index) + 1;
@@ -792,18 +794,24 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: ASSIGNMENT,
     group: [4, 5, 6, 7],
     // Groups: 2 the name, 3 the separator (a word in prose), 4-6 a quoted value, 7 a bare one.
-    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
+    // Not a TypeScript type (`type RequestCredentials = "include" | "omit"`).
+    validate: (s, m) =>
+      !/\btype[ \t]+$/.test(m.input.slice(Math.max(0, m.index - 8), m.index)) &&
+      !/^["'\x60]?[ \t]*\|/.test(after(m)) &&
+      secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
     typeOf: byName(2),
   },
 
   // --- Personal data.
   { type: 'ssn', keywords: ['-'], pattern: /\b\d{3}-\d{2}-\d{4}\b/g, validate: (s) => !/^(?:000|666)|^\d{3}-00|0000$/.test(s) },
-  { type: 'credit_card', pattern: /\b(?:\d[ -]?){12,18}\d\b/g, validate: cardNumber },
+  // Not the digits of a decimal fraction (`score: 0.5768911502526741`).
+  { type: 'credit_card', pattern: /(?<![\d.])\b(?:\d[ -]?){12,18}\d\b(?!\.\d)/g, validate: cardNumber },
   {
     type: 'phone',
     pattern: /(?<![\w.@/=:#+-])(?:\+\d{1,3}[ .-]?)?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}(?![\w.-])/g,
     // `version 202.405.1234`, `bump from 100.200.3000`: a version, not a number to call.
-    validate: (s, m) => !/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index)),
+    // 555 numbers are the ones films and documentation use (NANP reserves 555-0100 to 555-0199).
+    validate: (s, m) => !/(?:^|\D)555[ .-]\d{4}$/.test(s) && (!/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index))),
   },
 
   // --- Last: anything long and random that nothing above claimed.

@@ -14,7 +14,7 @@ import { unseenCases } from '../fixtures/secrets/unseen.ts';
 const EXTRA = [
   'git clone https://' + 'q8Zr2LkP9xWm4TnB7vYc3Jd6' + '@github.com/acme/api.git',
   'SSN on the form: 512-' + '34-7781',
-  'call me on (415) 555-' + '0199 after six',
+  'call me on (415) 723-' + '0148 after six',
   '      - name: ROLLBAR_ACCESS_TOKEN\n        value: "adbc85d806a2' + '4884ab1fcedcc1bf4a5d"',
 ];
 
@@ -80,6 +80,16 @@ describe('redact: the issue 18 examples', () => {
     // A weak format's provider named on the line does not make a commit id a key.
     'Bumped the cloudflare worker to 3f2a9c0b1d4e5f60718293a4b5c6d7e8f9012345 today',
     'datadog-agent pinned to 3f2a9c0b1d4e5f60718293a4b5c6d7e8f9012345',
+    // Ordinary text that a broader run over node_modules' docs and type definitions (230,220 lines) caught.
+    "  { label: 'Cat', score: 0.22365376353263855 },",
+    'readonly STENCIL_PASS_DEPTH_PASS: 0x0B96;',
+    'readonly COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR: 0x93DB;',
+    'type RequestCredentials = "include" | "omit" | "same-origin";',
+    'Server-attested source token: "github_webhook" | "trigger_fire"',
+    "const key1 = scryptSync('password', 'salt', 64);",
+    'headers: max-age=0; pin-sha256="WoiWRyIOVNa9ihaBciRSC7XHjliYS9VwUGOIud4PB18=";',
+    '<phone type="home">123-555-4567</phone>',
+    'the analysis is not a validation pass: valid JS source is always analyzed correctly',
   ];
   for (const text of left) {
     it(`leaves ${JSON.stringify(text.slice(0, 48))}`, () => {

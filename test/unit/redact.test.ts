@@ -28,9 +28,9 @@ const cases: Array<{ type: string; secret: string; before?: string; after?: stri
   { type: 'credit_card', secret: '4111 1111 1111 1111' },
   { type: 'credit_card', secret: '4111-1111-1111-1111' },
   { type: 'credit_card', secret: '4111111111111111' },
-  { type: 'phone', secret: '(415) 555-0123' },
-  { type: 'phone', secret: '+1 415-555-0123' },
-  { type: 'phone', secret: '415.555.0123' },
+  { type: 'phone', secret: '(415) 723-0148' },
+  { type: 'phone', secret: '+1 415-723-0148' },
+  { type: 'phone', secret: '415.723.0148' },
   { type: 'high_entropy', secret: 'Tk9Ab3xQ7vLm2ZpR8sWc4YdE6fGh1JnK' },
   // Detectors that keep the surrounding context and replace only the secret.
   { type: 'aws_secret_key', before: 'aws_secret_access_key = ', secret: 'kP7vQ2xL9mW4nB8tR3yC6dF1/' + 'gH5jK0sZ+aE2uI7' },
