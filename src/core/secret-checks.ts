@@ -132,7 +132,9 @@ const WORD_VALUES = new Set(
     'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
     'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key ' +
     'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
-    '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt'
+    '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt ' +
+    // fetch()'s credentials modes, cookie SameSite values.
+    'same-origin include omit lax strict'
   ).split(' '),
 );
 
@@ -271,6 +273,9 @@ export function nameStrength(name: string): Strength {
     last = m[1]!;
     prev = head;
   }
+  // `allPass`, `anyPass`, `STENCIL_PASS`: a bare `pass` after another word is often not a password;
+  // `SMTP_PASS=Fluffy12` still counts (Medium takes any literal that is not a word).
+  if (last === 'pass' && prev && !['smtp', 'db', 'database', 'mail', 'email', 'user', 'admin', 'root', 'ftp', 'redis', 'mysql', 'pg', 'ldap', 'http', 'proxy', 'auth', 'login', 'app'].includes(prev)) return Strength.Medium;
   if (STRONG_WORDS.has(last)) return Strength.Strong;
   switch (last) {
     case 'secret':

@@ -85,6 +85,8 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/^(?:sha(?:1|256|384|512)|md5)-|^pk_(?:live|test)_/i.test(s)) return false;
   if (/^[0-9a-f]+$/i.test(s.replace(/[-_]/g, ''))) return false; // commit ids, digests, UUIDs
   if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
+  // Alphabets (`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef…`, `0123456789…`), written out in code.
+  if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
   // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`).
   if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
   if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;

@@ -63,6 +63,8 @@ describe('redact: the issue 18 examples', () => {
     'SENTRY_AUTH_TOKEN=sn' + 'tryu_' + 'a1b2c3d4'.repeat(8),
     'curl "https://acme-fn.azurewebsites.net/api/resize?code=' + 'Onvap1Y9HRHx9Ge7wqRD0VKeTr1YXGY22ZUr4jLjoesx' + 'AzFu' + 'fjFCKH=="',
     'api_key = "Zk29sLqP0xWm4TnB7vYc3Jd6"',
+    'SMTP_PASS=Fluffy12',
+    "auth: { user: 'mailer', pass: 'Tr0ub4dor&3' }",
   ];
   for (const text of found) {
     it(`redacts ${JSON.stringify(text.slice(0, 48))}`, () => {
@@ -90,6 +92,10 @@ describe('redact: the issue 18 examples', () => {
     'headers: max-age=0; pin-sha256="WoiWRyIOVNa9ihaBciRSC7XHjliYS9VwUGOIud4PB18=";',
     '<phone type="home">123-555-4567</phone>',
     'the analysis is not a validation pass: valid JS source is always analyzed correctly',
+    // And over 2,175 of its JavaScript files (128,069 lines).
+    "var intToCharMap = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.split('');",
+    "'allPass': 'overEvery',",
+    'return fetch(N,{credentials:"same-origin"}).then(function(f){return f})',
   ];
   for (const text of left) {
     it(`leaves ${JSON.stringify(text.slice(0, 48))}`, () => {
