@@ -166,8 +166,10 @@ export function isReference(value: string, yaml = false): boolean {
   const v = value.trim();
   if (/^(?:\$[A-Za-z_{(]|\$[0-9@*#?]$|%[A-Za-z_]\w*%$|#\{|\{\{|\{%|@[A-Za-z_]+@$)/.test(v)) return true;
   // YAML tags and aliases (`!vault |`, `!Ref DbPassword`, `*default_password`) exist only unquoted.
-  if (yaml && /^(?:!!?[A-Za-z]+$|&[A-Za-z]|\*[A-Za-z])/.test(v)) return true;
+  if (yaml && /^(?:!!?[A-Za-z]+|&[A-Za-z][\w-]*|\*[A-Za-z][\w-]*)$/.test(v)) return true;
   if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;
+  // Environment look-ups, also when quotes inside cut them short (`"os.environ["DB_PASSWORD"]"`).
+  if (/^(?:os\.environ|os\.getenv|process\.env|System\.getenv|getenv|ENV\[|env\(|Deno\.env)/.test(v)) return true;
   if (/^(?:ENC\[|vault:|op:\/\/|arn:|ssm:|sm:\/\/|secretsmanager:|secretref:|env:|file:|keyring:|keychain:|akv:|ref\+|gcpsm:|awssm:)/i.test(v)) return true;
   return false;
 }
@@ -177,7 +179,8 @@ export function isCode(value: string): boolean {
   const v = value.trim();
   if (/[([]|->|::/.test(v)) return true;
   // Member chains: `settings.SECRET_KEY`, `this.token`, `process.env.API_KEY`, `user?.password`.
-  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v)) return true;
+  // (Not a random token that has a dot in it: `t.coOAwAkbb79xx7aJcn`.)
+  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v) && (wordiness(v) >= 0.5 || !/\d/.test(v))) return true;
   return false;
 }
 

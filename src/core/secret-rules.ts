@@ -174,6 +174,8 @@ const PREFIXED: ReadonlyArray<readonly [type: string, keywords: readonly string[
   ['azure_devops_token', ['azdo'], String.raw`[A-Za-z0-9]{52}AZDO[A-Za-z0-9]{28}`],
   ['cloudflare_origin_ca_key', ['v1.0-'], String.raw`v1\.0-[a-f0-9]{24}-[a-f0-9]{146}`],
   ['tencent_secret_id', ['akid'], String.raw`AKID[A-Za-z0-9]{32}`],
+  // Cloud Storage HMAC access ids: 61 characters for a service account, 24 for a user.
+  ['gcp_hmac_key', ['goog'], String.raw`GOOG[0-9A-Z]{20}(?:[0-9A-Z]{37})?`],
   ['yandex_key', ['aqvn', 't1.'], String.raw`AQVN[A-Za-z0-9_-]{35,38}|t1\.[A-Z0-9a-z_-]+={0,2}\.[A-Z0-9a-z_-]{86}={0,2}`],
   ['openshift_token', ['sha256~'], String.raw`sha256~[A-Za-z0-9_-]{43}`],
   ['huggingface_token', ['api_org_'], String.raw`api_org_[A-Za-z]{34}`],
@@ -281,6 +283,9 @@ const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], sour
   ['vultr_key', ['vultr'], String.raw`[A-Z0-9]{36}`],
   ['sumologic_key', ['sumo'], String.raw`[A-Za-z0-9]{64}|su[A-Za-z0-9]{12}`],
   ['ibm_cloud_key', ['ibm'], String.raw`[A-Za-z0-9_-]{44}`],
+  ['gcp_hmac_secret', ['hmac', 'goog'], String.raw`[A-Za-z0-9+/]{40}`],
+  ['tencent_secret', ['tencent'], String.raw`[A-Za-z0-9]{32}`],
+  ['huawei_key', ['huawei'], String.raw`[A-Z0-9]{20}|[A-Za-z0-9]{40}`],
   ['adafruit_key', ['adafruit', 'aio_key'], String.raw`[A-Za-z0-9_-]{32}`],
   ['adobe_client_id', ['adobe'], String.raw`[a-f0-9]{32}`],
   ['asana_secret', ['asana'], String.raw`[a-z0-9]{32}`],
@@ -329,7 +334,7 @@ function weak(type: string, words: readonly string[], source: string): SecretRul
       // The provider is named and the length is exact, so a lower bar than looksRandom: random, not words.
       const classes = Number(/[a-z]/.test(body)) + Number(/[A-Z]/.test(body)) + Number(/\d/.test(body));
       const digitRuns = body.match(/\d+/g)?.length ?? 0;
-      return entropy(body) >= 3.0 && classes >= 2 && (wordiness(body) < 0.5 || (digitRuns >= 2 && wordiness(body) < 0.9));
+      return entropy(body) >= 3.0 && classes >= 2 && (wordiness(body) < 0.5 || ((digitRuns >= 2 || classes === 3) && wordiness(body) < 0.9));
     },
   };
 }
@@ -645,6 +650,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s),
   },
   {
+    // A setter or builder given the secret: `ds.setPassword("…")`, `.withApiKey('…')`, `set_token("…")`.
+    type: 'password',
+    keywords: ['set', 'with'],
+    pattern: /\b(?:set|with)_?([A-Za-z_]*?(?:[Pp]assword|PASSWORD|[Pp]asswd|[Ss]ecret|SECRET|[Tt]oken|TOKEN|[Aa]pi_?[Kk]ey|API_?KEY|[Cc]redentials?))[ \t]*\([ \t]*(["'])([^"'\n]{3,256})\2[ \t]*\)/dg,
+    group: 3,
+    // Setting a token is as good as naming it an access token.
+    validate: (s, m) => secretValue(s, Math.max(nameStrength(m[1] ?? ''), Strength.Medium) as Strength, true),
+    typeOf: byName(1),
+  },
+  {
     // HCL: a variable's default, named on the block (`variable "db_password" { default = "…" }`).
     type: 'password',
     keywords: ['variable'],
@@ -662,8 +677,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     type: 'password',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|redis-cli\b[^\n]*?[ \t]-a[ \t]+)(["']?)([^\s"']+)\1/dg,
+    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient'],
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|redis-cli\b[^\n]*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b[^\n]*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
