@@ -50,10 +50,6 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number, stri
   return null;
 }
 
-function overlaps(findings: readonly Finding[], start: number, end: number): boolean {
-  for (const f of findings) if (start < f.end && f.start < end) return true;
-  return false;
-}
 
 /**
  * Which rule keywords can occur in the text, from one pass over it: the 1-, 2- and 3-character
@@ -95,9 +91,21 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
   const allowed = (secret: string) => allow.length > 0 && allow.some((h) => allowDigest(secret).startsWith(h));
   const present = keywordFilter(text);
   const findings: Finding[] = [];
+  // Which characters a finding has claimed: an overlap test costs the span's length, not the number of findings.
+  let claimed: Uint8Array | null = null;
+  const claim = (f: Finding) => {
+    findings.push(f);
+    claimed ??= new Uint8Array(text.length);
+    claimed.fill(1, f.start, f.end);
+  };
+  const overlaps = (start: number, end: number) => {
+    if (!claimed) return false;
+    for (let i = start; i < end; i++) if (claimed[i]) return true;
+    return false;
+  };
   // Markers from an earlier pass are claimed up front, so redacting twice changes nothing.
   if (text.includes('[REDACTED:')) {
-    for (const m of text.matchAll(/\[REDACTED:[a-z0-9_]+\]/g)) findings.push({ start: m.index, end: m.index + m[0].length, rule: -1, type: '', allowed: true });
+    for (const m of text.matchAll(/\[REDACTED:[a-z0-9_]+\]/g)) claim({ start: m.index, end: m.index + m[0].length, rule: -1, type: '', allowed: true });
   }
   const rules = options.rules ?? SECRET_RULES;
   for (let r = 0; r < rules.length; r++) {
@@ -138,7 +146,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       const start = span[0] + offset;
       const end = span[1] + offset;
       const secret = span[2];
-      if (!secret.trim() || overlaps(findings, start, end)) {
+      if (!secret.trim() || overlaps(start, end)) {
         retry();
         continue;
       }
@@ -146,7 +154,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       if (!rule.checksum?.(secret)) {
         if (isDocumentationValue(secret)) {
           // Claimed, so that no later rule takes a piece of it (a sample JWT's signature).
-          findings.push({ start, end, rule: r, type: rule.type, allowed: true });
+          claim({ start, end, rule: r, type: rule.type, allowed: true });
           continue;
         }
         if ((rule.entropy !== undefined && entropy(secret) < rule.entropy) || (rule.validate && !rule.validate(secret, m))) {
@@ -154,7 +162,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
           continue;
         }
       }
-      findings.push({ start, end, rule: r, type: rule.typeOf?.(m) ?? rule.type, allowed: allowed(secret) });
+      claim({ start, end, rule: r, type: rule.typeOf?.(m) ?? rule.type, allowed: allowed(secret) });
     }
   }
   const hits = findings.filter((f) => !f.allowed);
