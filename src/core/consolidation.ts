@@ -30,7 +30,7 @@ function byAge(a: Memory, b: Memory): number {
 }
 
 /** The memory most similar to the rest of the group (sum of similarities; ties: the older). */
-export function centralMemory(group: readonly Memory[]): Memory {
+function centralMemory(group: readonly Memory[]): Memory {
   const sorted = [...group].sort(byAge);
   const terms = sorted.map(contentTerms);
   let best = 0;

@@ -20,14 +20,14 @@ export interface LexicalOptions extends Bm25Options {
   feedback?: FeedbackOptions | false;
 }
 
+/** The ranking recall uses (every path: the command, the hooks, MCP): BM25F at rank.ts's defaults, then feedback. */
+export const DEFAULT_LEXICAL: LexicalOptions = { feedback: DEFAULT_FEEDBACK };
+
 /**
- * The ranking recall uses (every path: the command, the hooks, MCP).
- * k1 0.6: memories are short, so a word's second occurrence says little and a
- * memory matching more of the query's words should win; b 0.3: lengths vary
- * less in meaning than in words; summary and tags 2, body 1. Chosen by a sweep
- * on the tuning half of the fixture (docs/search.md).
+ * BM25F alone: for callers that compare the words themselves after the search
+ * (links at capture, forget --query), where feedback would only cost time.
  */
-export const DEFAULT_LEXICAL: LexicalOptions = { k1: 0.6, b: 0.3, weights: [2, 2, 1], feedback: DEFAULT_FEEDBACK };
+export const PLAIN_LEXICAL: LexicalOptions = {};
 
 /**
  * Scores of every document (0: no match). `accept` says which documents the

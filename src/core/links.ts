@@ -32,7 +32,7 @@ export function outgoingRefs(m: Memory): string[] {
 }
 
 /** A memory is retired when a consolidation or a newer memory took its place. */
-export function isRetired(m: Pick<Memory, 'consolidatedInto' | 'supersededBy'>): boolean {
+function isRetired(m: Pick<Memory, 'consolidatedInto' | 'supersededBy'>): boolean {
   return Boolean(m.consolidatedInto || m.supersededBy);
 }
 
@@ -65,35 +65,24 @@ export function linkedPairs(memories: readonly Memory[]): Array<[number, number]
   return out;
 }
 
-/** Connected groups of `n` nodes joined by `edges`, each group's members in ascending order; groups ordered by their first member. */
-export function components(n: number, edges: Iterable<readonly [number, number]>): number[][] {
-  const parent = Int32Array.from({ length: n }, (_, i) => i);
-  const find = (x: number): number => {
-    while (parent[x] !== x) {
-      parent[x] = parent[parent[x]!]!;
-      x = parent[x]!;
-    }
-    return x;
-  };
-  for (const [a, b] of edges) {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  }
-  const groups = new Map<number, number[]>();
-  for (let i = 0; i < n; i++) {
-    const r = find(i);
-    const g = groups.get(r);
-    if (g) g.push(i);
-    else groups.set(r, [i]);
-  }
-  return [...groups.values()];
+/** `m` with these links added to `relates_to`, each once, after the ones it has. */
+export function withLinks<M extends Pick<Memory, 'relatesTo'>>(m: M, refs: readonly string[]): M {
+  const fresh = [...new Set(refs)].filter((r) => !m.relatesTo.includes(r));
+  return fresh.length ? { ...m, relatesTo: [...m.relatesTo, ...fresh] } : m;
 }
+
+/** `m` archived because `by` took its place (a consolidation or a newer memory), linked to it, as of `updated`. */
+export function retire(m: Memory, by: RetiredBy, updated: string): Memory {
+  const link = 'consolidatedInto' in by ? by.consolidatedInto : by.supersededBy;
+  return withLinks({ ...m, ...by, status: 'archived', updated }, [link]);
+}
+
+/** What took a memory's place: the argument `retire` takes. */
+export type RetiredBy = { consolidatedInto: string } | { supersededBy: string };
 
 export interface Retirement {
   memory: Memory;
-  consolidatedInto?: string;
-  supersededBy?: string;
+  by: RetiredBy;
 }
 
 /**
@@ -110,7 +99,7 @@ export function retirementsDue(successors: readonly Memory[], lookup: (ref: stri
     for (const { ref, field } of named) {
       const target = lookup(ref);
       if (!target || target.key === s.key || isRetired(target) || due.has(target.key)) continue;
-      due.set(target.key, { memory: target, [field]: linkRef(s) });
+      due.set(target.key, { memory: target, by: field === 'consolidatedInto' ? { consolidatedInto: linkRef(s) } : { supersededBy: linkRef(s) } });
     }
   }
   return [...due.values()];

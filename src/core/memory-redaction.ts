@@ -1,6 +1,6 @@
 /**
  * Redaction of a whole memory: every text it carries (summary, body, tags,
- * spec, phase, relates_to, author, source, paths, and the text inside fields
+ * spec, phase, relates_to, author, source, paths, the lifecycle links, and the text inside fields
  * git-mem does not know) goes through the same redactor, so no field can be
  * forgotten on one path. Applied just before a memory is written.
  */
@@ -34,6 +34,8 @@ export function redactMemory(memory: Memory, redact: Redactor): { memory: Memory
     if (v !== undefined) out[field] = text(v);
   }
   if (memory.paths) out.paths = list(memory.paths);
+  for (const field of ['consolidates', 'supersedes'] as const) if (memory[field]) out[field] = list(memory[field]!);
+  for (const field of ['consolidatedInto', 'supersededBy'] as const) if (memory[field] !== undefined) out[field] = text(memory[field]!);
   if (memory.extra) out.extra = redactValue(memory.extra, redact, found) as Record<string, unknown>;
   return { memory: out, found };
 }

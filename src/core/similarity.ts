@@ -6,14 +6,16 @@
  * when no embedding model is at hand.
  */
 import type { Memory } from './memory.ts';
-import { queryTerms, STOP_WORDS, termOf, tokenize } from './rank.ts';
+import { withLinks } from './links.ts';
+import { analyzeText, queryTerms, STOP_WORDS, termOf } from './rank.ts';
 
 /** The body counts up to this many characters: the start says what it is about; a long body would dilute every overlap. */
 const BODY_CHARS = 600;
 
 /** The distinct stemmed content words of a memory's summary, tags and the start of its body. */
 export function contentTerms(m: Pick<Memory, 'summary' | 'tags' | 'body'>): Set<string> {
-  const words = tokenize(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, BODY_CHARS)}`);
+  // Analysed as the index analyses text: identifiers count as their parts and whole.
+  const words = analyzeText(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, BODY_CHARS)}`);
   const terms = new Set<string>();
   for (const w of words) {
     if (w.length < 2 || STOP_WORDS.has(w) || /^\d+$/.test(w)) continue;
@@ -29,10 +31,6 @@ export function setCosine(a: ReadonlySet<string>, b: ReadonlySet<string>): numbe
   let shared = 0;
   for (const t of small) if (large.has(t)) shared++;
   return shared / Math.sqrt(a.size * b.size);
-}
-
-export function lexicalSimilarity(a: Pick<Memory, 'summary' | 'tags' | 'body'>, b: Pick<Memory, 'summary' | 'tags' | 'body'>): number {
-  return setCosine(contentTerms(a), contentTerms(b));
 }
 
 export interface SimilarPair {
@@ -108,7 +106,7 @@ export function linkToSimilar<M extends Pick<Memory, 'key' | 'namespace' | 'summ
     .filter((o) => o.similarity >= threshold && !m.relatesTo.includes(o.ref))
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, max - m.relatesTo.length);
-  return close.length ? { ...m, relatesTo: [...m.relatesTo, ...close.map((c) => c.ref)] } : m;
+  return withLinks(m, close.map((c) => c.ref));
 }
 
 /**
@@ -119,6 +117,6 @@ export function linkToSimilar<M extends Pick<Memory, 'key' | 'namespace' | 'summ
 export function holdsEveryWord(m: Pick<Memory, 'summary' | 'tags' | 'body'>, query: string): boolean {
   const wanted = queryTerms(query).map(termOf);
   if (wanted.length === 0) return false;
-  const held = new Set(tokenize(`${m.summary} ${m.tags.join(' ')} ${m.body}`).map(termOf));
+  const held = new Set(analyzeText(`${m.summary} ${m.tags.join(' ')} ${m.body}`).map(termOf));
   return wanted.every((t) => held.has(t));
 }

@@ -195,7 +195,7 @@ function appendToNotes(
     const fresh = memories
       .filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))))
       // The note's own memories are linked too: captured since the index last caught up, the search could not see them.
-      .map((m) => (connect ? linkToSimilar(m, held.filter((h) => h.status !== 'archived'), connect, linkRef, MAX_LINKS) : m));
+      .map((m) => (connect !== undefined ? linkToSimilar(m, held.filter((h) => h.status !== 'archived'), connect, linkRef, MAX_LINKS) : m));
     if (fresh.length === 0) continue;
     written.push(...fresh);
     changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));

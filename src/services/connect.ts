@@ -5,7 +5,8 @@
  * (core/similarity.ts) unless the embedding model is at hand for `related`.
  */
 import type { Memory } from '../core/memory.ts';
-import { linkRef, outgoingRefs, refersTo } from '../core/links.ts';
+import { linkRef, outgoingRefs, refersTo, withLinks } from '../core/links.ts';
+import { PLAIN_LEXICAL } from '../core/lexical.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { contentTerms, setCosine, similarPairs } from '../core/similarity.ts';
 import type { Deps } from './deps.ts';
@@ -27,22 +28,18 @@ export interface Neighbour {
 }
 
 /** Stored memories of `m`'s namespace, current and not archived, at or above the threshold; closest first. */
-export function lexicalNeighbours(index: TermIndex, m: Memory, threshold: number, limit = MAX_LINKS): Neighbour[] {
-  const query = buildLexicalQuery(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, 600)}`, { prefixLast: false });
+function lexicalNeighbours(index: TermIndex, m: Memory, threshold: number, limit = MAX_LINKS): Neighbour[] {
+  // Plain words: candidates are judged by their own words next (setCosine), which synonyms and feedback cannot raise.
+  const query = buildLexicalQuery(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, 600)}`, { prefixLast: false, synonyms: false });
   if (!query) return [];
   const mine = contentTerms(m);
   return index
-    .search(query, { namespaces: [m.namespace], statuses: ['active', 'resolved'], limit: CANDIDATES })
+    .search(query, { namespaces: [m.namespace], statuses: ['active', 'resolved'], limit: CANDIDATES }, PLAIN_LEXICAL)
     .filter((h) => h.memory.key !== m.key)
     .map((h) => ({ memory: h.memory, similarity: setCosine(mine, contentTerms(h.memory)) }))
     .filter((n) => n.similarity >= threshold)
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, limit);
-}
-
-function withLinks(m: Memory, refs: readonly string[]): Memory {
-  const fresh = refs.filter((r) => !m.relatesTo.includes(r));
-  return fresh.length ? { ...m, relatesTo: [...m.relatesTo, ...fresh] } : m;
 }
 
 /**
@@ -87,7 +84,7 @@ export interface RelatedEntry {
   memory: Memory;
   /** Linked: this memory names it (to), it names this memory (from), or both. Unlinked neighbours have none. */
   direction?: 'to' | 'from' | 'both';
-  /** Similarity to the memory asked about (lexical or cosine, see `measure`); null when the linked memory is not current here. */
+  /** Similarity to the memory asked about: lexical for linked memories, lexical or cosine (see `measure`) for the rest. */
   similarity: number;
 }
 

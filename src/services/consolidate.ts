@@ -8,7 +8,7 @@
 import { UsageError } from '../core/errors.ts';
 import { type ConsolidatedDraft, consolidateExtractive } from '../core/consolidation.ts';
 import { connectionGraph, hubGroups } from '../core/connections.ts';
-import { linkRef, retirementsDue } from '../core/links.ts';
+import { linkRef, retire, retirementsDue } from '../core/links.ts';
 import { formatId, type Memory, parseIdQuery, SUMMARY_MAX } from '../core/memory.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
@@ -109,10 +109,7 @@ export async function consolidate(ctx: ConsolidateDeps, options: ConsolidateOpti
         ctx,
         namespace,
         originals,
-        (m) => {
-          const target = linkRef(into.get(m.key)!);
-          return serializeMemory({ ...m, status: 'archived', consolidatedInto: target, relatesTo: m.relatesTo.includes(target) ? m.relatesTo : [...m.relatesTo, target], updated });
-        },
+        (m) => serializeMemory(retire(m, { consolidatedInto: linkRef(into.get(m.key)!) }, updated)),
         `consolidate ${consolidations.map((c) => formatId(c.memory)).join(' ')}`,
         consolidations.map((c) => c.memory),
       );
@@ -137,17 +134,13 @@ export async function repairRetirements(ctx: MemoriesDeps): Promise<Memory[]> {
   const repaired: Memory[] = [];
   for (const namespace of new Set(due.map((d) => d.memory.namespace))) {
     const mine = due.filter((d) => d.memory.namespace === namespace);
-    const by = new Map(mine.map((d) => [d.memory.key, d]));
+    const by = new Map(mine.map((d) => [d.memory.key, d.by]));
     repaired.push(
       ...(await rewriteMemories(
         ctx,
         namespace,
         mine.map((d) => d.memory),
-        (m) => {
-          const d = by.get(m.key)!;
-          const link = (d.consolidatedInto ?? d.supersededBy)!;
-          return serializeMemory({ ...m, status: 'archived', ...(d.consolidatedInto ? { consolidatedInto: d.consolidatedInto } : { supersededBy: d.supersededBy }), relatesTo: m.relatesTo.includes(link) ? m.relatesTo : [...m.relatesTo, link], updated });
-        },
+        (m) => serializeMemory(retire(m, by.get(m.key)!, updated)),
         `archive ${mine.length} retired ${mine.length === 1 ? 'memory' : 'memories'} edited elsewhere`,
       )),
     );

@@ -1,7 +1,8 @@
 /** Finding, listing, editing and forgetting memories. Reads go through the index; writes go to the notes. */
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
-import { linkRef } from '../core/links.ts';
+import { linkRef, retire, withLinks } from '../core/links.ts';
 import { formatId, type Memory, parseIdQuery, revisionTime, type Status } from '../core/memory.ts';
+import { PLAIN_LEXICAL } from '../core/lexical.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { holdsEveryWord } from '../core/similarity.ts';
 import type { NamespaceInfo } from '../core/namespaces.ts';
@@ -151,9 +152,9 @@ export async function editMemory(ctx: MemoriesDeps, idText: string, edit: Memory
         body: body ?? m.body,
         tags: tags ?? m.tags,
         status: status ?? m.status,
-        ...(older ? { supersedes: [...new Set([...(m.supersedes ?? []), older])], relatesTo: m.relatesTo.includes(older) ? m.relatesTo : [...m.relatesTo, older] } : {}),
+        ...(older ? withLinks({ relatesTo: m.relatesTo, supersedes: [...new Set([...(m.supersedes ?? []), older])] }, [older]) : {}),
         // A retired memory restored on purpose (--status active) keeps its consolidated_into / superseded_by:
-        // the link shows the edit knew of the retirement, so a merge does not archive it again (core/merge.ts).
+        // the link shows the edit knew of the retirement, so a pull does not archive it again (core/links.ts retirementsDue).
         updated: canonicalTime(ctx.now()),
       }).memory;
       return serializeMemory(result);
@@ -181,7 +182,7 @@ export interface ForgetFilter {
   statuses?: Status[];
   /** Memories carrying every one of these tags. */
   tags?: string[];
-  /** Memories matching these words (lexical search). */
+  /** Memories holding every word of this text (stemmed): a strict match, since this deletes. */
   query?: string;
 }
 
@@ -200,11 +201,11 @@ export async function memoriesMatching(ctx: MemoriesDeps, filter: ForgetFilter):
   const base = { namespaces: filter.namespaces, statuses: filter.statuses, tags: filter.tags };
   let found: Memory[];
   if (filter.query?.trim()) {
-    const query = buildLexicalQuery(filter.query, { prefixLast: false });
+    const query = buildLexicalQuery(filter.query, { prefixLast: false, synonyms: false });
     if (!query) throw new UsageError('--query has no words to search for');
     // Every memory that holds all the words, not only the best few, and not what ranking finds merely alike.
     found = index
-      .search(query, base)
+      .search(query, base, PLAIN_LEXICAL)
       .map((h) => h.memory)
       .filter((m) => holdsEveryWord(m, filter.query!));
   } else {
@@ -240,7 +241,7 @@ export async function markSuperseded(ctx: MemoriesDeps, older: Memory, newer: Me
   await rewriteEverywhere(
     ctx,
     older,
-    (m) => serializeMemory({ ...m, status: 'archived', supersededBy: by, relatesTo: m.relatesTo.includes(by) ? m.relatesTo : [...m.relatesTo, by], updated: canonicalTime(ctx.now()) }),
+    (m) => serializeMemory(retire(m, { supersededBy: by }, canonicalTime(ctx.now()))),
     `supersede ${formatId(older)} by ${formatId(newer)}`,
   );
 }

@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { agingVerdict, GC_REPRIEVES_MAX, hasSubstance } from '../../src/core/aging.ts';
 import { connectionGraph, hubGroups } from '../../src/core/connections.ts';
 import { consolidateExtractive, consolidationKey, rationaleLines } from '../../src/core/consolidation.ts';
-import { components, linkedPairs, linkRef, refersTo, retirementsDue } from '../../src/core/links.ts';
+import { linkedPairs, linkRef, refersTo, retire, retirementsDue, withLinks } from '../../src/core/links.ts';
 import type { Memory } from '../../src/core/memory.ts';
-import { contentTerms, holdsEveryWord, lexicalSimilarity, linkToSimilar, similarPairs } from '../../src/core/similarity.ts';
+import { contentTerms, holdsEveryWord, linkToSimilar, setCosine, similarPairs } from '../../src/core/similarity.ts';
 import { prng } from '../helpers/prng.ts';
 
 const OBJ = 'c0ffee'.padEnd(40, '0');
@@ -34,8 +34,9 @@ function mem(summary: string, over: Partial<Memory> = {}): Memory {
 describe('similarity', () => {
   it('stems and drops stop words, so word forms and filler do not matter', () => {
     expect([...contentTerms(mem('We retried the uploads'))].sort()).toEqual([...contentTerms(mem('retry upload'))].sort());
-    expect(lexicalSimilarity(mem('Retry uploads with backoff'), mem('uploads are retried with backoff'))).toBe(1);
-    expect(lexicalSimilarity(mem('Retry uploads with backoff'), mem('CSS grid breaks in Safari'))).toBe(0);
+    const similarity = (a: string, b: string) => setCosine(contentTerms(mem(a)), contentTerms(mem(b)));
+    expect(similarity('Retry uploads with backoff', 'uploads are retried with backoff')).toBe(1);
+    expect(similarity('Retry uploads with backoff', 'CSS grid breaks in Safari')).toBe(0);
   });
 
   it('the join finds exactly the pairs at or above the threshold (checked against all pairs)', () => {
@@ -68,6 +69,10 @@ describe('similarity', () => {
     expect(holdsEveryWord(mem('Shipped the exporter'), 'importer')).toBe(false);
     expect(holdsEveryWord(mem('Uploads retried', { body: 'storage' }), 'upload storage')).toBe(true);
     expect(holdsEveryWord(mem('Uploads retried'), 'upload storage')).toBe(false);
+    // Identifiers as the index reads them: whole, and as their parts.
+    const code = mem('Index created_at', { body: 'getUserById is slow' });
+    for (const q of ['created_at', 'getUserById', 'user created']) expect(holdsEveryWord(code, q), q).toBe(true);
+    expect(holdsEveryWord(code, 'updated_at')).toBe(false);
   });
 });
 
@@ -81,13 +86,23 @@ describe('links', () => {
     expect(refersTo('not an id', m)).toBe(false);
   });
 
-  it('resolves the links among memories to pairs, each once, and groups them', () => {
+  it('resolves the links among memories to pairs, each once', () => {
     const a = mem('a');
     const b = mem('b', { relatesTo: [linkRef(a)] });
     const c = mem('c', { consolidates: [linkRef(a)], relatesTo: [linkRef(a)] });
     const d = mem('d', { relatesTo: ['learnings:ffffffffffffffff'] });
     expect(linkedPairs([a, b, c, d])).toEqual([[0, 1], [0, 2]]);
-    expect(components(4, linkedPairs([a, b, c, d]))).toEqual([[0, 1, 2], [3]]);
+  });
+});
+
+describe('retire and withLinks', () => {
+  it('archive with the link, add it to relates_to once, and keep the links already held', () => {
+    const m = mem('x', { relatesTo: ['learnings:aaaa'] });
+    const r = retire(m, { supersededBy: 'learnings:bbbb' }, '2026-05-01T00:00:00Z');
+    expect(r).toMatchObject({ status: 'archived', supersededBy: 'learnings:bbbb', updated: '2026-05-01T00:00:00Z', relatesTo: ['learnings:aaaa', 'learnings:bbbb'] });
+    expect(retire(r, { supersededBy: 'learnings:bbbb' }, r.updated).relatesTo).toEqual(r.relatesTo);
+    expect(withLinks(m, ['learnings:aaaa', 'learnings:cccc', 'learnings:cccc']).relatesTo).toEqual(['learnings:aaaa', 'learnings:cccc']);
+    expect(withLinks(m, ['learnings:aaaa'])).toBe(m);
   });
 });
 
@@ -179,8 +194,8 @@ describe('retirements after a merge', () => {
     const newer = mem('Deploy with Fly.io', { supersedes: [linkRef(older)] });
     const due = retirementsDue([consolidated, newer], lookupIn([edited, other, older]));
     expect(due.map((d) => d.memory.key).sort()).toEqual([edited.key, other.key, older.key].sort());
-    expect(due.find((d) => d.memory.key === edited.key)).toMatchObject({ consolidatedInto: linkRef(consolidated), memory: { body: 'Edited elsewhere.' } });
-    expect(due.find((d) => d.memory.key === older.key)).toMatchObject({ supersededBy: linkRef(newer) });
+    expect(due.find((d) => d.memory.key === edited.key)).toMatchObject({ by: { consolidatedInto: linkRef(consolidated) }, memory: { body: 'Edited elsewhere.' } });
+    expect(due.find((d) => d.memory.key === older.key)).toMatchObject({ by: { supersededBy: linkRef(newer) } });
   });
 
   it('leaves alone what carries the link: archived, or restored on purpose by someone who knew', () => {
