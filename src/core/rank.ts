@@ -10,8 +10,16 @@ import { synonymTable } from './synonyms.ts';
 /** The fields of a memory that are searched, in order; weights and lengths are given in this order. */
 export const FIELDS = ['summary', 'tags', 'body'] as const;
 
-/** Summary and tags say what a memory is about; the body mostly how. */
-export const DEFAULT_WEIGHTS: readonly number[] = [3, 2, 1];
+/**
+ * The BM25F parameters recall uses, chosen by a sweep on the tuning half of
+ * the ranking fixture (docs/search.md). Summary and tags say what a memory is
+ * about, the body mostly how: weights 2, 2, 1. k1 0.6: memories are short, so
+ * a word's second occurrence says little and a memory matching more of the
+ * query's words should win. b 0.3: lengths vary less in meaning than in words.
+ */
+export const DEFAULT_WEIGHTS: readonly number[] = [2, 2, 1];
+export const DEFAULT_K1 = 0.6;
+export const DEFAULT_B = 0.3;
 
 export interface Bm25Options {
   /** One weight per field (FIELDS order). */
@@ -219,8 +227,8 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
  */
 export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): (groups: readonly TermGroup[], total?: Float64Array) => Float64Array {
   const weights = options.weights ?? DEFAULT_WEIGHTS;
-  const k1 = options.k1 ?? 1.2;
-  const b = options.b ?? 0.75;
+  const k1 = options.k1 ?? DEFAULT_K1;
+  const b = options.b ?? DEFAULT_B;
   const synonymWeight = options.synonymWeight ?? SYNONYM_WEIGHT;
   const n = source.docCount;
   const lengths = source.lengths;
