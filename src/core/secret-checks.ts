@@ -4,9 +4,9 @@
  * a reference to one (`${{ secrets.X }}`, `process.env.X`) or ordinary text.
  */
 
-/** Shannon entropy in bits per character. */
 const ASCII_COUNTS = new Int32Array(128);
 
+/** Shannon entropy in bits per character. */
 export function entropy(s: string): number {
   if (!s) return 0;
   // ASCII (nearly every token) is counted in a reused array; anything else by code point in a map.
@@ -109,11 +109,13 @@ export function isUuid(s: string): boolean {
  * mixed, and not made of words (identifiers, paths, kebab-case names).
  */
 export function looksRandom(s: string, minLength = 16, minEntropy = 3.3): boolean {
-  if (s.length < minLength || entropy(s) < minEntropy) return false;
+  if (s.length < minLength) return false;
+  const bits = entropy(s);
+  if (bits < minEntropy) return false;
   if (!/[A-Za-z]/.test(s) || !/\d/.test(s)) {
     // Base64 without digits still carries + or /, and both cases; a random mixed-case token of 20+
     // letters has no digit one time in thirty, and no words.
-    if (!(/[a-z]/.test(s) && /[A-Z]/.test(s) && (/[+/]/.test(s) || (s.length >= 20 && entropy(s) >= 3.8 && wordiness(s) < 0.35)))) return false;
+    if (!(/[a-z]/.test(s) && /[A-Z]/.test(s) && (/[+/]/.test(s) || (s.length >= 20 && bits >= 3.8 && wordiness(s) < 0.35)))) return false;
   }
   const digitRuns = s.match(/\d+/g)?.length ?? 0;
   return wordiness(s) < 0.6 || digitRuns >= 4;
@@ -406,7 +408,7 @@ export function isDocumentationValue(secret: string): boolean {
 }
 
 /** Password hashes (bcrypt, argon2, Django's pbkdf2, crypt's $6$): stored on purpose, not a password. */
-export function isPasswordHash(value: string): boolean {
+function isPasswordHash(value: string): boolean {
   return /^(?:\$(?:2[abxy]?|argon2(?:id|i|d)|[156]|y|gy|7|scrypt|pbkdf2(?:-sha\d+)?)\$|(?:pbkdf2_sha\d+|bcrypt(?:_sha256)?|argon2|sha1|md5|scrypt)\$)/.test(value);
 }
 

@@ -151,19 +151,6 @@ function kubernetesSecretData(input: string, at: number): boolean {
   return above !== undefined && /^(?:data|stringData):[ \t]*$/.test(above);
 }
 
-/** The line the match sits on. */
-function lineOf(m: RegExpExecArray): string {
-  const start = m.input.lastIndexOf('\n', m.index) + 1;
-  const end = m.input.indexOf('\n', m.index + m[0].length);
-  return m.input.slice(start, end < 0 ? undefined : end);
-}
-
-/** A weak format counts only with its provider named on the same line: `s.` + 24 is a Vault token next to "vault". */
-const near =
-  (word: RegExp, body = (s: string) => looksRandom(s, 12, 3.0)) =>
-  (s: string, m: RegExpExecArray): boolean =>
-    word.test(lineOf(m)) && body(s);
-
 /**
  * Provider tokens with a documented prefix, as [type, prefix keywords, body]: the
  * prefix and its fixed length and alphabet say enough on their own. The body is a
@@ -324,9 +311,9 @@ function weak(type: string, words: readonly string[], source: string): SecretRul
     keywords: words,
     lines: new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'gi'),
     pattern: new RegExp(String.raw`(?<![A-Za-z0-9_+/.-])(?:${source})(?![A-Za-z0-9_+/=-]|\.[A-Za-z0-9])`, 'g'),
-    validate: (s, m) => {
-      const line = lineOf(m).toLowerCase();
-      if (!words.some((w) => line.includes(w)) || isPlaceholder(s) || isReference(s)) return false;
+    // `lines`: the rule runs only on the lines naming the provider, so the line need not be checked again.
+    validate: (s) => {
+      if (isPlaceholder(s) || isReference(s)) return false;
       const body = s.replace(/^(?:api|sdk|mob)-|^(?:live|test)_|^key/, '');
       // A format that is not hex does not take a hex value: that is a commit id or a digest.
       if (!hexFormat && /^[a-f0-9]+$/.test(body)) return false;
@@ -455,13 +442,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     group: 1,
     validate: (s) => looksRandom(decodeURIComponentSafe(s), 32, 3.5),
   },
-  { type: 'vault_token', keywords: ['vault'], pattern: /(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w-]|\.\w)/g, validate: near(/vault/i) },
+  { type: 'vault_token', keywords: ['vault'], pattern: /(?<![\w.-])s\.[A-Za-z0-9]{24}(?![\w-]|\.\w)/g, lines: /vault/gi, validate: (s) => looksRandom(s, 12, 3.0) },
   {
     // Sidekiq Enterprise credentials: `BUNDLE_ENTERPRISE__CONTRIBSYS__COM=8hex:8hex`.
     type: 'sidekiq_credentials',
     keywords: ['contribsys', 'sidekiq'],
     pattern: /(?<![\w:])[a-f0-9]{8}:[a-f0-9]{8}(?![\w:])/g,
-    validate: near(/contribsys|sidekiq/i, (s) => entropy(s) > 2.5),
+    lines: /contribsys|sidekiq/gi,
+    validate: (s) => entropy(s) > 2.5,
   },
   {
     // An app access token: the numeric app id, `|` (or %7C), and the secret.

@@ -38,8 +38,8 @@ function perKind<T>(rows: T[], kind: (r: T) => string, bad: (r: T) => boolean): 
   return [...by].map(([k, [n, b]]) => `${k} ${n - b}/${n}`).join(', ');
 }
 
-// Lines of kinds the rules were first tuned without (unseen.ts): recall 0.9073 at first run,
-// 0.9919 after the weak-format table and the name/value rule it led to.
+// Lines of kinds the rules were first tuned without (unseen.ts): recall 0.9073 at first run; the
+// weak-format table and the name/value rule came from it, so it is reported, not held out.
 const unseen = unseenCases().map((c) => ({ c, output: redact(c.text).text }));
 const unseenMissed = unseen.filter((r) => !r.output.includes('[REDACTED:') || r.c.secrets.some((s) => r.output.includes(s)));
 const unseenNeg = unseenNegatives();
