@@ -28,27 +28,27 @@ export function connectionGraph(memories: readonly Memory[], threshold: number):
 
 /**
  * Groups for consolidation, each a hub and its direct neighbours (so every
- * member is close to the one whose summary the group takes, and a chain of
+ * member is close to the hub, whose summary the group takes, and a chain of
  * loosely similar memories never becomes one group). Greedy, one pass and
  * deterministic: hubs are taken by degree (ties: the stronger ties, then the
  * earlier position), each with its neighbours not yet in a group; a group
  * smaller than `minSize` is not formed.
  */
-export function hubGroups(graph: ConnectionGraph, minSize: number): number[][] {
+export function hubGroups(graph: ConnectionGraph, minSize: number): Array<{ hub: number; members: number[] }> {
   const n = graph.neighbours.length;
   const weight = graph.neighbours.map((m) => [...m.values()].reduce((s, w) => s + w, 0));
   const order = Array.from({ length: n }, (_, i) => i)
     .filter((i) => graph.neighbours[i]!.size + 1 >= minSize)
     .sort((a, b) => graph.neighbours[b]!.size - graph.neighbours[a]!.size || weight[b]! - weight[a]! || a - b);
   const taken = new Uint8Array(n);
-  const groups: number[][] = [];
+  const groups: Array<{ hub: number; members: number[] }> = [];
   for (const hub of order) {
     if (taken[hub]) continue;
     const free = [...graph.neighbours[hub]!.keys()].filter((j) => !taken[j]);
     if (free.length + 1 < minSize) continue;
-    const group = [hub, ...free].sort((a, b) => a - b);
-    for (const i of group) taken[i] = 1;
-    groups.push(group);
+    const members = [hub, ...free].sort((a, b) => a - b);
+    for (const i of members) taken[i] = 1;
+    groups.push({ hub, members });
   }
   return groups;
 }

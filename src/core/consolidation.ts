@@ -1,7 +1,7 @@
 /**
  * Extractive consolidation, pure and deterministic: a group of connected
- * memories becomes one. The summary is the most central memory's (the one
- * closest to all the others); the body keeps each original's summary and the
+ * memories becomes one. The summary is the central memory's (the hub the
+ * others are connected to); the body keeps each original's summary and the
  * lines that carry its rationale; the tags are the union. The new memory's key
  * is derived from the originals' keys, so two clones that consolidate the same
  * group write the same memory, and their merge holds one.
@@ -9,7 +9,6 @@
 import { sha1Hex } from './hash.ts';
 import { linkRef } from './links.ts';
 import { KEY_LENGTH, type Memory, PATHS_MAX } from './memory.ts';
-import { contentTerms, setCosine } from './similarity.ts';
 
 /** Lines that say why: the part of a memory worth keeping when its words are merged into another. */
 const RATIONALE = /\b(?:because|so that|instead of|rather than|in order to|to avoid|due to|since|otherwise|trade-?off|the reason)\b/i;
@@ -29,25 +28,6 @@ function byAge(a: Memory, b: Memory): number {
   return a.created < b.created ? -1 : a.created > b.created ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-/** The memory most similar to the rest of the group (sum of similarities; ties: the older). */
-function centralMemory(group: readonly Memory[]): Memory {
-  const sorted = [...group].sort(byAge);
-  const terms = sorted.map(contentTerms);
-  let best = 0;
-  let bestScore = -1;
-  sorted.forEach((_, i) => {
-    let score = 0;
-    terms.forEach((t, j) => {
-      if (i !== j) score += setCosine(terms[i]!, t);
-    });
-    if (score > bestScore) {
-      best = i;
-      bestScore = score;
-    }
-  });
-  return sorted[best]!;
-}
-
 /** The rationale lines of a body, each once, as written (list markers and surrounding space removed). */
 export function rationaleLines(body: string): string[] {
   const out: string[] = [];
@@ -63,16 +43,16 @@ export interface ConsolidatedDraft {
   summary: string;
   body: string;
   tags: string[];
-  /** The central memory: the consolidated one is attached to its commit. */
+  /** The central memory: the consolidated one takes its summary and is attached to its commit. */
   central: Memory;
   /** linkRef of each original, oldest first. */
   consolidates: string[];
   paths: string[];
 }
 
-export function consolidateExtractive(group: readonly Memory[]): ConsolidatedDraft {
+/** `central`: the member the others are connected to (core/connections.ts hubGroups' hub); the group takes its summary and commit. */
+export function consolidateExtractive(group: readonly Memory[], central: Memory): ConsolidatedDraft {
   const sorted = [...group].sort(byAge);
-  const central = centralMemory(sorted);
   const lines = [`Consolidated from ${sorted.length} memories.`, ''];
   for (const m of sorted) {
     lines.push(`- ${m.summary}`);

@@ -92,9 +92,9 @@ export async function consolidate(ctx: ConsolidateDeps, options: ConsolidateOpti
   for (const [namespace, memories] of byNamespace) {
     const graph = connectionGraph(memories, ctx.settings.connectThreshold);
     const consolidations: Consolidation[] = [];
-    for (const positions of hubGroups(graph, options.minSize)) {
-      const group = positions.map((i) => memories[i]!);
-      const draft = consolidateExtractive(group);
+    for (const { hub, members } of hubGroups(graph, options.minSize)) {
+      const group = members.map((i) => memories[i]!);
+      const draft = consolidateExtractive(group, memories[hub]!);
       const written = options.with ? fromCommand(options.with, namespace, group, ctx) : draft;
       consolidations.push({ memory: consolidatedMemory(ctx, namespace, draft, { summary: written.summary, body: written.body, tags: written.tags ?? draft.tags }), originals: group });
     }

@@ -116,12 +116,13 @@ describe('hub groups', () => {
       neighbours[b]!.set(a, 0.5);
     }
     const groups = hubGroups({ neighbours }, 3);
-    for (const g of groups) {
-      const hub = g.find((i) => g.every((j) => j === i || neighbours[i]!.has(j)));
-      expect(hub, JSON.stringify(g)).toBeDefined();
+    for (const { hub, members } of groups) {
+      expect(members).toContain(hub);
+      for (const j of members) if (j !== hub) expect(neighbours[hub]!.has(j), `${hub}-${j}`).toBe(true);
     }
-    expect(new Set(groups.flat()).size).toBe(groups.flat().length);
-    expect(groups.flat().length).toBeLessThan(8);
+    const all = groups.flatMap((g) => g.members);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBeLessThan(8);
   });
 
   it('connects by stored link as well as by words, and forms no group below the minimum size', () => {
@@ -132,25 +133,26 @@ describe('hub groups', () => {
     const graph = connectionGraph([a, b, c, d], 0.4);
     expect([...graph.neighbours[0]!.keys()].sort()).toEqual([1, 2]);
     expect(graph.neighbours[3]!.size).toBe(0);
-    expect(hubGroups(graph, 3)).toEqual([[0, 1, 2]]);
+    expect(hubGroups(graph, 3)).toEqual([{ hub: 0, members: [0, 1, 2] }]);
     expect(hubGroups(graph, 4)).toEqual([]);
   });
 });
 
 describe('extractive consolidation', () => {
-  it('takes the central summary, every original summary and the rationale lines, and the union of tags', () => {
+  it('takes the summary of the hub, every original summary and the rationale lines, and the union of tags', () => {
     const a = mem('Retry storage uploads with exponential backoff', { body: 'Because the API throttles.\nSome detail.', tags: ['storage'] });
     const b = mem('Storage uploads need exponential backoff retries', { tags: ['retry'] });
     const c = mem('Exponential backoff avoids 503 errors', { body: '- Use jitter so that clients do not sync up', tags: ['storage'] });
-    const draft = consolidateExtractive([c, a, b]);
-    expect([a.summary, b.summary]).toContain(draft.summary);
+    const draft = consolidateExtractive([c, a, b], a);
+    expect(draft.summary).toBe(a.summary);
+    expect(draft.central).toBe(a);
     for (const m of [a, b, c]) expect(draft.body).toContain(m.summary);
     expect(draft.body).toContain('Because the API throttles.');
     expect(draft.body).toContain('Use jitter so that clients do not sync up');
     expect(draft.body).not.toContain('Some detail.');
     expect(draft.tags.sort()).toEqual(['retry', 'storage']);
     // The same originals give the same key, in any order; other originals another.
-    expect(draft.key).toBe(consolidateExtractive([b, c, a]).key);
+    expect(draft.key).toBe(consolidateExtractive([b, c, a], b).key);
     expect(draft.key).not.toBe(consolidationKey([a, b]));
     expect(rationaleLines('x\n* instead of polling, we subscribe\n* instead of polling, we subscribe')).toEqual(['instead of polling, we subscribe']);
   });
