@@ -19,6 +19,7 @@ import { editMemory, forgetMemory, listMemories } from '../services/memories.ts'
 import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
 import { stalenessOf } from '../services/staleness.ts';
 import type { Tool } from './protocol.ts';
+import { countUses } from '../services/usage.ts';
 
 /** stdout is the protocol's: anything a service would print goes to stderr. */
 function quietIo(): Io {
@@ -100,6 +101,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const result = await recall(ctx, { query: text(args, 'query', true), namespaces: namespace ? [namespace] : undefined, limit: count(args, 'limit'), mode: oneOf<RecallMode>(args, 'mode', RECALL_MODES) });
         if (result.hits.length === 0) return 'No memories match.';
         const memories = result.hits.map((h) => h.memory);
+        countUses(ctx, memories);
         const shown = lines(ctx, memories);
         return result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n');
       },
@@ -145,7 +147,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const hits = await recall(ctx, { query: summary, namespaces: [namespace], limit: 5, mode: 'lexical' }).then((r) => r.hits, () => []);
         const existing = hits.map((h) => h.memory).find((m) => normalizeForNovelty(m.summary) === normalizeForNovelty(summary));
         if (existing) return `already stored as ${existing.namespace}:${existing.object.slice(0, 7)}:${existing.key.slice(0, 10)}`;
-        const r = captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit') });
+        const r = await captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit') });
         return `captured ${r.id}${r.redacted.length ? ` (redacted: ${[...new Set(r.redacted)].join(', ')})` : ''}`;
       },
     },

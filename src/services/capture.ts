@@ -9,6 +9,7 @@ import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 import { connectNew, MAX_LINKS } from './connect.ts';
+import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
 import { linkRef } from '../core/links.ts';
 import { linkToSimilar } from '../core/similarity.ts';
 
@@ -119,14 +120,17 @@ export function recordedPaths(repo: Repo, object: string): string[] | undefined 
   return paths?.length ? paths : undefined;
 }
 
-export function captureMemory(ctx: CaptureDeps, input: CaptureInput): CaptureResult {
+/** A capture from the command line or MCP (the hooks use services/hook-capture.ts). */
+export async function captureMemory(ctx: CaptureDeps & CosineLinkDeps, input: CaptureInput): Promise<CaptureResult> {
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
   const built = buildMemory(ctx, { ...input, paths: recordedPaths(ctx.repo, object) }, object);
   // Linked to the memories it resembles (relates_to), from what the index holds now.
-  const [linked] = connectNew(ctx, [built.memory]);
+  const cosine = await cosineLinks(ctx, [built.memory]);
+  const [linked] = connectNew(ctx, [built.memory], cosine?.judge);
   const [memory] = appendMemories(ctx, linked!.namespace, [linked!], `capture ${built.id}`, undefined, { connect: ctx.settings.connectThreshold });
+  await cosine?.keep([memory!]);
   return { ...built, memory: memory! };
 }
 

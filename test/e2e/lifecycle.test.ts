@@ -88,6 +88,62 @@ describe('connections', () => {
   });
 });
 
+describe('links by embeddings at capture', () => {
+  // The test model is a bag of random word vectors: unrelated texts score about 0.7 there, so its threshold is set higher.
+  const withModel = (box: Sandbox, connect: string) => ({ ...box.env, GIT_MEM_MODEL_PATH: testModelDir(), GIT_MEM_RECALL_MODE: 'hybrid', GIT_MEM_LIFECYCLE_CONNECT: connect, GIT_MEM_LIFECYCLE_CONNECT_COSINE: '0.78' });
+  const linkedKeys = (m: Json) => m.relates_to.map((r) => r.split(':')[1]!.slice(0, 10)).sort();
+  const keyOf = (id: string) => id.split(':')[2]!;
+
+  it('with the model, a capture links by cosine (words alone would link nothing) and keeps its vector for recall', () => {
+    const box = sandbox();
+    // A word threshold no pair here reaches: any link comes from the embeddings.
+    const env = withModel(box, '0.99');
+    const { repo, a, b, c, d } = backoffRepo(box, env);
+    const links = linkedKeys(show(repo, env, c));
+    expect(links.length).toBeGreaterThan(0);
+    for (const k of links) expect([keyOf(a), keyOf(b)]).toContain(k);
+    expect(linkedKeys(show(repo, env, d))).toEqual([]);
+    // The same captures without the model link nothing at this word threshold.
+    const box2 = sandbox();
+    const plain = { ...lexical(box2), GIT_MEM_LIFECYCLE_CONNECT: '0.99' };
+    const other = backoffRepo(box2, plain);
+    expect(linkedKeys(show(other.repo, plain, other.c))).toEqual([]);
+    // Each capture stored its vector: every memory has one without a recall having embedded anything.
+    const status = JSON.parse(memOk(repo, env, ['model', 'status', '--json']));
+    expect(status.vectors.embedded).toBe(4);
+    expect(status.vectors.memories).toBe(4);
+  });
+
+  it('with the model, a stored memory that has no vector yet is judged by its words', () => {
+    const box = sandbox();
+    const env = withModel(box, '0.4');
+    const repo = makeRepo(box);
+    // Captured lexically: no vectors are stored for these two.
+    const a = memOk(repo, lexical(box), ['capture', 'learnings', 'Retry storage uploads with exponential backoff on 503', '-m', 'Because the storage API throttles bursts.']);
+    const b = memOk(repo, lexical(box), ['capture', 'learnings', 'Storage uploads need exponential backoff retries', '-m', 'The storage API answers 503 when it throttles.']);
+    const c = memOk(repo, env, ['capture', 'learnings', 'Exponential backoff for storage uploads avoids 503 errors']);
+    expect(linkedKeys(show(repo, env, c))).toEqual([keyOf(a), keyOf(b)].sort());
+  });
+
+  it('an import with the model links its memories to each other by cosine', () => {
+    const box = sandbox();
+    const env = withModel(box, '0.99');
+    const repo = makeRepo(box);
+    const lines = [
+      { namespace: 'learnings', summary: 'Retry storage uploads with exponential backoff on 503', body: 'Because the storage API throttles bursts.' },
+      { namespace: 'learnings', summary: 'Exponential backoff for storage uploads avoids 503 errors', body: '' },
+      { namespace: 'learnings', summary: 'The CSS grid layout breaks in Safari 15', body: 'Use flexbox there instead of grid, so that old iPads render it.' },
+    ];
+    const file = path.join(box.root, "import.jsonl");
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
+    memOk(repo, env, ['import', file]);
+    const byText = new Map(all(repo, env).map((m) => [m.summary, m]));
+    const first = byText.get(lines[0]!.summary)!;
+    expect(linkedKeys(byText.get(lines[1]!.summary)!)).toEqual([first.key.slice(0, 10)]);
+    expect(linkedKeys(byText.get(lines[2]!.summary)!)).toEqual([]);
+  });
+});
+
 describe('consolidate', () => {
   it('--dry-run prints the plan and changes no ref; then the group becomes one memory and the originals are archived', () => {
     const box = sandbox();
@@ -199,6 +255,34 @@ describe('supersession', () => {
 describe('gc', () => {
   const OLD = '2026-01-01T00:00:00Z';
   const NOW = '2026-06-01T00:00:00Z';
+
+  it('a memory that recalls keep showing is in use: spared as recalled, counted in this clone only', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box);
+    const cap = (...args: string[]) => memOk(repo, at(env, OLD), ['capture', ...args]);
+    const used = cap('learnings', 'tests flaky today');
+    const twice = cap('learnings', 'lint noisy again');
+    const unused = cap('learnings', 'coffee machine broken');
+    // Three uses: two recalls that show it and one hydrate; the other is shown twice only.
+    memOk(repo, env, ['recall', 'flaky tests']);
+    memOk(repo, env, ['recall', 'flaky']);
+    memOk(repo, env, ['hydrate', used]);
+    memOk(repo, env, ['recall', 'lint noisy']);
+    memOk(repo, env, ['recall', 'noisy']);
+    const refsBefore = noteRefs(repo, env);
+    const plan = JSON.parse(memOk(repo, at(env, NOW), ['gc', '--dry-run', '--json']));
+    // Counting uses wrote no note.
+    expect(noteRefs(repo, env)).toBe(refsBefore);
+    expect(plan.archived.map((m: { id: string }) => m.id).sort()).toEqual([twice, unused].sort());
+    expect(plan.spared).toMatchObject({ recalled: 1 });
+    // The counts stay in this clone: a fresh clone of the notes would archive it.
+    const clone = path.join(box.root, 'clone');
+    git(box.root, env, ['clone', '-q', repo, clone]);
+    git(clone, env, ['fetch', '-q', 'origin', 'refs/notes/mem/*:refs/notes/mem/*']);
+    const there = JSON.parse(memOk(clone, at(env, NOW), ['gc', '--dry-run', '--json']));
+    expect(there.archived.map((m: { id: string }) => m.id.split(':')[2]).sort()).toEqual([used, twice, unused].map((id) => id.split(':')[2]).sort());
+  });
 
   it('archives old isolated memories without substance, reprieves the rest, and spares every protected kind', () => {
     const box = sandbox();

@@ -111,7 +111,8 @@ describe('semantic recall with a model', () => {
   it('model status reports the model, its source and the vectors; embed fills them', (ctx) => {
     const box = sandbox();
     const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
-    const { repo } = seeded(box, env);
+    // Captured in lexical mode: with the model, a capture would store its own vector.
+    const { repo } = seeded(box, { ...env, GIT_MEM_RECALL_MODE: 'lexical' });
     needModelCommand(ctx, repo, env);
     const text = memOk(repo, env, ['model', 'status']);
     expect(text).toContain(MODEL);

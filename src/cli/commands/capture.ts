@@ -49,7 +49,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
       if (body === undefined && !ctx.io.stdinIsTTY) body = await ctx.io.readStdin();
       // Found before anything is written: a wrong id captures nothing.
       const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes) : undefined;
-      const result = captureMemory(ctx, {
+      const result = await captureMemory(ctx, {
         namespace: argv.namespace,
         summary: argv.summary.join(' '),
         body,
