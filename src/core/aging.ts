@@ -11,6 +11,8 @@ import type { Memory } from './memory.ts';
 export const GC_REPRIEVES_MAX = 3;
 /** A memory whose summary and body together are shorter than this says too little to stand alone. */
 export const SHORT_CHARS = 120;
+/** Shown by this many recalls (or hydrated as often), a memory is in use: it counts as connected. */
+export const RECALLED_MIN = 3;
 /** The tag that keeps a memory out of aging. */
 export const KEEP_TAG = 'keep';
 
@@ -31,6 +33,7 @@ export type AgingVerdict =
   | 'young'
   | 'kept-for-good'
   | 'connected'
+  | 'recalled'
   /** Judged: */
   | 'reprieve'
   | 'archive';
@@ -41,8 +44,11 @@ export interface AgingRules {
   protectedNamespaces: ReadonlySet<string>;
 }
 
-/** What gc does with one memory before any judge: a verdict, or 'judge' when it must be judged for substance. */
-export function agingVerdict(m: Memory, connected: boolean, rules: AgingRules): Exclude<AgingVerdict, 'reprieve' | 'archive'> | 'judge' {
+/**
+ * What gc does with one memory before any judge: a verdict, or 'judge' when it
+ * must be judged for substance. `uses`: how often recalls showed it (this clone's count).
+ */
+export function agingVerdict(m: Memory, connected: boolean, rules: AgingRules, uses = 0): Exclude<AgingVerdict, 'reprieve' | 'archive'> | 'judge' {
   if (rules.protectedNamespaces.has(m.namespace)) return 'protected-namespace';
   if (m.tags.some((t) => t.toLowerCase() === KEEP_TAG)) return 'kept-tag';
   if (m.status !== 'active') return 'not-active';
@@ -50,5 +56,6 @@ export function agingVerdict(m: Memory, connected: boolean, rules: AgingRules): 
   if (Number.isNaN(created) || created >= rules.cutoffMs) return 'young';
   if ((m.reprieves ?? 0) >= GC_REPRIEVES_MAX) return 'kept-for-good';
   if (connected || m.relatesTo.length || m.consolidates?.length || m.consolidatedInto || m.supersedes?.length || m.supersededBy) return 'connected';
+  if (uses >= RECALLED_MIN) return 'recalled';
   return 'judge';
 }

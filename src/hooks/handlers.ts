@@ -22,6 +22,7 @@ import { readCompactSummary, readCurrentTurnText, readTranscriptText } from './t
 import type { HookEvent } from '../core/hook-events.ts';
 import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
+import { countUses } from '../services/usage.ts';
 
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -124,6 +125,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
     // The question is in the first words; a whole paste as a query would score thousands of terms.
     const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
     const memories = aboveFloor(hits, () => ctx.settings.relevanceFloor).map((h) => h.memory);
+    countUses(ctx, memories);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
   }

@@ -14,6 +14,9 @@ import { canonicalTime } from '../core/time.ts';
 import { runJsonCommand } from '../io/external-command.ts';
 import type { ConsolidateDeps } from './consolidate.ts';
 import { rewriteMemories } from './memories.ts';
+import { usageFile, type UsageDeps } from './usage.ts';
+import { foldUses, readUses } from '../stores/index/usage-log.ts';
+import { linkRef } from '../core/links.ts';
 
 export interface GcOptions {
   /** Memories created before this are old. */
@@ -40,7 +43,7 @@ function judged(ctx: ConsolidateDeps, command: string, candidates: readonly Memo
   return new Set(keep as string[]);
 }
 
-export async function gc(ctx: ConsolidateDeps, options: GcOptions): Promise<GcResult> {
+export async function gc(ctx: ConsolidateDeps & UsageDeps, options: GcOptions): Promise<GcResult> {
   const index = await ctx.termIndex();
   const protectedNamespaces = new Set(ctx.settings.protectNamespaces);
   const rules = { cutoffMs: options.olderThan.getTime(), protectedNamespaces };
@@ -48,7 +51,10 @@ export async function gc(ctx: ConsolidateDeps, options: GcOptions): Promise<GcRe
   const candidates: Memory[] = [];
   // Isolation is judged among each namespace's current memories, archived ones included (a link to them still connects).
   const byNamespace = new Map<string, Memory[]>();
-  for (const m of index.list({}).reverse()) byNamespace.set(m.namespace, [...(byNamespace.get(m.namespace) ?? []), m]);
+  const current = index.list({});
+  for (const m of current.reverse()) byNamespace.set(m.namespace, [...(byNamespace.get(m.namespace) ?? []), m]);
+  // A memory recalls keep showing is in use, though nothing links to it.
+  const uses = readUses(usageFile(ctx));
   for (const [namespace, memories] of byNamespace) {
     if (protectedNamespaces.has(namespace)) {
       spared['protected-namespace'] = (spared['protected-namespace'] ?? 0) + memories.length;
@@ -56,7 +62,7 @@ export async function gc(ctx: ConsolidateDeps, options: GcOptions): Promise<GcRe
     }
     const graph = connectionGraph(memories, ctx.settings.connectThreshold);
     memories.forEach((m, i) => {
-      const verdict = agingVerdict(m, graph.neighbours[i]!.size > 0, rules);
+      const verdict = agingVerdict(m, graph.neighbours[i]!.size > 0, rules, uses.get(linkRef(m)));
       if (verdict === 'judge') candidates.push(m);
       else spared[verdict] = (spared[verdict] ?? 0) + 1;
     });
@@ -66,6 +72,8 @@ export async function gc(ctx: ConsolidateDeps, options: GcOptions): Promise<GcRe
   const archived = candidates.filter((m) => !substantial(m));
   const reprieved = candidates.filter(substantial);
   if (!options.dryRun) {
+    const live = new Set(current.map(linkRef));
+    if (uses.size) foldUses(usageFile(ctx), uses, (ref) => live.has(ref));
     const updated = canonicalTime(ctx.now());
     const archive = new Set(archived.map((m) => m.key));
     for (const namespace of new Set(candidates.map((m) => m.namespace))) {

@@ -12,10 +12,11 @@ import type { Deps } from './deps.ts';
 import type { MemoriesDeps } from './memories.ts';
 
 /** What this file's services use. */
-export type HydrateDeps = Pick<Deps, 'repo'> & MemoriesDeps;
+export type HydrateDeps = Pick<Deps, 'repo'> & MemoriesDeps & UsageDeps;
 import { hashObject, readBatch } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { findMemory } from './memories.ts';
+import { countUses, type UsageDeps } from './usage.ts';
 
 export const HYDRATE_LEVELS = ['full', 'files'] as const;
 export type HydrateLevel = (typeof HYDRATE_LEVELS)[number];
@@ -147,7 +148,9 @@ export async function hydrate(ctx: HydrateDeps, idText: string, options: Hydrate
   if (!HYDRATE_LEVELS.includes(level)) throw new UsageError(`unknown level '${level}'; valid: ${HYDRATE_LEVELS.join(', ')}`);
   const maxFiles = checkLimit(options.maxFiles, DEFAULT_MAX_FILES, 'max-files');
   const maxBytes = checkLimit(options.maxBytes, DEFAULT_MAX_BYTES, 'max-bytes');
-  return hydrateMemory(ctx, await findMemory(ctx, idText), { level, maxFiles, maxBytes });
+  const memory = await findMemory(ctx, idText);
+  countUses(ctx, [memory]);
+  return hydrateMemory(ctx, memory, { level, maxFiles, maxBytes });
 }
 
 /** Hydrates a memory already in hand (recall --level files). */

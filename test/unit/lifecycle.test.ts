@@ -4,7 +4,7 @@
  * rules, and which retired memories a pull archives again.
  */
 import { describe, expect, it } from 'vitest';
-import { agingVerdict, GC_REPRIEVES_MAX, hasSubstance } from '../../src/core/aging.ts';
+import { agingVerdict, GC_REPRIEVES_MAX, hasSubstance, RECALLED_MIN } from '../../src/core/aging.ts';
 import { connectionGraph, hubGroups } from '../../src/core/connections.ts';
 import { consolidateExtractive, consolidationKey, rationaleLines } from '../../src/core/consolidation.ts';
 import { linkedPairs, linkRef, refersTo, retire, retirementsDue, withLinks } from '../../src/core/links.ts';
@@ -170,6 +170,8 @@ describe('aging', () => {
     expect(agingVerdict(mem('meh', { created: '2026-04-01T00:00:00Z' }), false, rules)).toBe('young');
     expect(agingVerdict(old('meh', { reprieves: GC_REPRIEVES_MAX }), false, rules)).toBe('kept-for-good');
     expect(agingVerdict(old('meh'), true, rules)).toBe('connected');
+    expect(agingVerdict(old('meh'), false, rules, RECALLED_MIN)).toBe('recalled');
+    expect(agingVerdict(old('meh'), false, rules, RECALLED_MIN - 1)).toBe('judge');
     expect(agingVerdict(old('meh', { supersedes: ['learnings:aaaa'] }), false, rules)).toBe('connected');
   });
 

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } fr
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
 import { recallAt } from '../../services/recall-at.ts';
 import { dateOption, jsonOption } from '../shared.ts';
+import { countUses } from '../../services/usage.ts';
 
 const LEVELS = ['summary', 'full', 'files'] as const;
 
@@ -87,6 +88,7 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
   };
   const result = argv.at === undefined ? await recall(ctx, options) : recallAt(ctx, { ...options, at: argv.at });
   const memories = result.hits.map((h) => h.memory);
+  countUses(ctx, memories);
   if (argv.level === 'files') {
     const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
     return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, hydrated: hydrateMemory(ctx, h.memory, limits) })) };

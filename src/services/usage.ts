@@ -1,0 +1,22 @@
+/**
+ * Recall usage as a use case: which memories a person or an agent was shown
+ * (recall, the hooks' context, MCP) or expanded (hydrate), counted in this
+ * clone's cache (stores/index/usage-log.ts). gc treats a memory in use as
+ * connected (core/aging.ts).
+ */
+import path from 'node:path';
+import { linkRef } from '../core/links.ts';
+import type { Memory } from '../core/memory.ts';
+import type { Deps } from './deps.ts';
+import { recordUses } from '../stores/index/usage-log.ts';
+
+export type UsageDeps = Pick<Deps, 'indexFile'>;
+
+export function usageFile(ctx: UsageDeps): string {
+  return path.join(path.dirname(ctx.indexFile), 'usage.log');
+}
+
+/** Counts one use of each memory shown. */
+export function countUses(ctx: UsageDeps, memories: readonly Memory[]): void {
+  recordUses(usageFile(ctx), memories.map(linkRef));
+}
