@@ -19,6 +19,8 @@ export interface FeedbackOptions {
   maxDocShare: number;
 }
 
+const NUMBER = /^\d+$/;
+
 export const DEFAULT_FEEDBACK: FeedbackOptions = { docs: 10, terms: 10, weight: 0.2, maxDocShare: 0.1 };
 
 export interface FeedbackDocument {
@@ -46,15 +48,25 @@ export function feedbackTerms(
   const total = docs.reduce((sum, d) => sum + d.score, 0);
   if (!total || options.terms < 1) return [];
   const own = new Set(queryTerms);
+  // Each distinct word is judged and stemmed once (the results share many): its term, or null when it cannot be added.
+  const judged = new Map<string, string | null>();
   const weights = new Map<string, number>();
+  const terms: string[] = [];
   for (const doc of docs) {
-    const tokens = doc.fields.flatMap((text) => analyzeText(text)).filter((t) => t.length > 1 && !STOP_WORDS.has(t) && !/^\d+$/.test(t));
-    if (!tokens.length) continue;
-    const share = doc.score / total / tokens.length;
-    for (const token of tokens) {
-      const term = termOf(token);
-      if (!own.has(term)) weights.set(term, (weights.get(term) ?? 0) + share);
+    terms.length = 0;
+    for (const text of doc.fields) {
+      for (const token of analyzeText(text)) {
+        let term = judged.get(token);
+        if (term === undefined) {
+          term = token.length > 1 && !STOP_WORDS.has(token) && !NUMBER.test(token) ? termOf(token) : null;
+          judged.set(token, term);
+        }
+        if (term !== null) terms.push(term);
+      }
     }
+    if (!terms.length) continue;
+    const share = doc.score / total / terms.length;
+    for (const term of terms) if (!own.has(term)) weights.set(term, (weights.get(term) ?? 0) + share);
   }
   const maxDf = Math.max(2, options.maxDocShare * docCount);
   const ranked = [...weights].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));

@@ -83,6 +83,7 @@ export function tokenize(text: string): string[] {
  * matched as a prefix, is then the identifier as typed.
  */
 export function analyzeText(text: string): string[] {
+  if (!NOT_PLAIN.test(text)) return plainWords(text);
   const out: string[] = [];
   const push = (w: string) => {
     if (w.length > 0 && w.length <= MAX_TOKEN_LENGTH) out.push(w);
@@ -97,6 +98,25 @@ export function analyzeText(text: string): string[] {
     if (pieces.length > 1) push(lowerAscii(pieces.join('_')));
   }
   return out;
+}
+
+/**
+ * Text this matches may hold identifiers or other scripts. Text it does not
+ * (plain ASCII prose, most memories) has neither underscores nor camel humps
+ * (a lowercase letter or digit, then a capital): its words are its runs of
+ * letters and digits, lowercased, which plainWords gives in two native passes.
+ */
+const NOT_PLAIN = /[_\u0080-\uffff]|[a-z0-9][A-Z]/;
+
+function plainWords(text: string): string[] {
+  const words = text.toLowerCase().split(/[^a-z0-9]+/);
+  let kept = 0;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w.length > 0 && w.length <= MAX_TOKEN_LENGTH) words[kept++] = w;
+  }
+  words.length = kept;
+  return words;
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -221,11 +241,24 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
 }
 
 /**
- * BM25F as a function of the term groups, for scoring in passes (feedback):
- * the per-document work is done once; each call adds its groups' scores to
- * `total` (a new array when not given) and returns it.
+ * Adds the groups' scores to `total` (a new array when not given) and returns
+ * it. With `matchedOnly`, only the documents whose `total` is already above 0
+ * gain (a term's IDF still counts all its documents): a pass that reorders an
+ * earlier one's matches skips the rest of the postings.
  */
-export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): (groups: readonly TermGroup[], total?: Float64Array) => Float64Array {
+export type Bm25fScorer = (groups: readonly TermGroup[], total?: Float64Array, matchedOnly?: boolean) => Float64Array;
+
+/**
+ * BM25F as a function of the term groups, for scoring in passes (feedback).
+ * Plain indexed loops over typed arrays: in a fresh process this code runs
+ * interpreted at first, and a broad query passes here tens of thousands of
+ * times. Most groups are one postings list (a word without synonyms or a
+ * prefix, every feedback word): those are scored straight into `total`; the
+ * arrays for the others (a word's best of several, a prefix's lists summed)
+ * are made only when one comes, since allocating them for every search cost
+ * more than scoring (a collection of the young heap, a few ms, at 10,000).
+ */
+export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): Bm25fScorer {
   const weights = options.weights ?? DEFAULT_WEIGHTS;
   const k1 = options.k1 ?? DEFAULT_K1;
   const b = options.b ?? DEFAULT_B;
@@ -233,24 +266,46 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
   const n = source.docCount;
   const lengths = source.lengths;
   const norms = source.averageLengths.map((avg) => (avg > 1 ? avg : 1));
-  // Plain indexed loops over typed arrays: in a fresh process this code runs
-  // interpreted at first, and a broad query passes here tens of thousands of times.
-  // Per document and field (FIELDS has three): weight / length normalisation,
-  // computed for the documents a query reaches (0: not yet; a zero weight is recomputed, harmlessly).
-  const scale = new Float64Array(n * 3);
   const w0 = weights[0] ?? 1;
   const w1 = weights[1] ?? 1;
   const w2 = weights[2] ?? 1;
   const [n0, n1, n2] = norms as [number, number, number];
-  const group = new Float64Array(n);
-  const tf = new Float64Array(n * 3);
-  const seen = new Uint8Array(n);
-  const termDocs = new Int32Array(n);
-  const groupDocs = new Int32Array(n);
+  // A word's best score per document, over its term, prefix and synonyms, and the documents holding one.
+  let group: Float64Array | undefined;
+  let groupDocs: Int32Array | undefined;
   let groupCount = 0;
+  // A prefix's field frequencies per document (whole numbers, at most 8, 8 and 16 bits each), summed over its terms.
+  let tf: Uint32Array | undefined;
+  let seen: Uint8Array | undefined;
+  let termDocs: Int32Array | undefined;
 
-  // Scores one term (one or more postings lists taken as one) into `group`, keeping the better score per document.
-  const scoreTerm = (lists: readonly Uint32Array[], factor: number): void => {
+  // BM25F of one document from its field frequencies: each field length-normalised and weighted, summed, saturated once.
+  const saturate = (at: number, f0: number, f1: number, f2: number, top: number): number => {
+    const pseudo = f0 * (w0 / (1 - b + (b * lengths[at]!) / n0)) + f1 * (w1 / (1 - b + (b * lengths[at + 1]!) / n1)) + f2 * (w2 / (1 - b + (b * lengths[at + 2]!) / n2));
+    return (top * pseudo) / (pseudo + k1);
+  };
+
+  // One postings list (each document once): added to `total`, or kept as the better score in `group` when `best`.
+  const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean): void => {
+    const top = idf(n, list.length >>> 1) * (k1 + 1) * factor;
+    for (let i = 0; i < list.length; i += 2) {
+      const d = list[i]!;
+      if (only !== null && only[d] === 0) continue;
+      const packed = list[i + 1]!;
+      const score = saturate(d * 3, packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff, top);
+      if (!best) total[d] = total[d]! + score;
+      else if (score > group![d]!) {
+        if (group![d] === 0) groupDocs![groupCount++] = d;
+        group![d] = score;
+      }
+    }
+  };
+
+  // Several lists taken as one term (a prefix): frequencies summed per document, documents counted once; into `group`.
+  const scoreLists = (lists: readonly Uint32Array[], factor: number): void => {
+    tf ??= new Uint32Array(n * 3);
+    seen ??= new Uint8Array(n);
+    termDocs ??= new Int32Array(n);
     let count = 0;
     for (let l = 0; l < lists.length; l++) {
       const list = lists[l]!;
@@ -271,40 +326,38 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
     for (let j = 0; j < count; j++) {
       const d = termDocs[j]!;
       const at = d * 3;
-      if (scale[at] === 0) {
-        scale[at] = w0 / (1 - b + (b * lengths[at]!) / n0);
-        scale[at + 1] = w1 / (1 - b + (b * lengths[at + 1]!) / n1);
-        scale[at + 2] = w2 / (1 - b + (b * lengths[at + 2]!) / n2);
-      }
-      const pseudo = tf[at]! * scale[at]! + tf[at + 1]! * scale[at + 1]! + tf[at + 2]! * scale[at + 2]!;
+      const score = saturate(at, tf[at]!, tf[at + 1]!, tf[at + 2]!, top);
       tf[at] = 0;
       tf[at + 1] = 0;
       tf[at + 2] = 0;
       seen[d] = 0;
-      const score = (top * pseudo) / (pseudo + k1);
-      if (score > group[d]!) {
-        if (group[d] === 0) groupDocs[groupCount++] = d;
-        group[d] = score;
+      if (score > group![d]!) {
+        if (group![d] === 0) groupDocs![groupCount++] = d;
+        group![d] = score;
       }
     }
   };
 
-  return (groups, total = new Float64Array(n)) => {
+  return (groups, total = new Float64Array(n), matchedOnly = false) => {
+    const only = matchedOnly ? total : null;
     for (const g of groups) {
       const weight = g.weight ?? 1;
       const exact = source.postings(g.term);
-      if (exact) scoreTerm([exact], weight);
-      if (g.prefix) {
-        const lists = source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []);
-        if (lists.length) scoreTerm(lists, weight);
+      const prefixed = g.prefix ? source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []) : [];
+      const synonyms = (g.synonyms ?? []).flatMap((t) => source.postings(t) ?? []);
+      if (!prefixed.length && !synonyms.length) {
+        if (exact) scoreList(exact, weight, only, total, false);
+        continue;
       }
-      for (const synonym of g.synonyms ?? []) {
-        const list = source.postings(synonym);
-        if (list) scoreTerm([list], weight * synonymWeight);
-      }
+      group ??= new Float64Array(n);
+      groupDocs ??= new Int32Array(n);
+      if (exact) scoreList(exact, weight, only, total, true);
+      if (prefixed.length === 1) scoreList(prefixed[0]!, weight, only, total, true);
+      else if (prefixed.length) scoreLists(prefixed, weight);
+      for (const list of synonyms) scoreList(list, weight * synonymWeight, only, total, true);
       for (let j = 0; j < groupCount; j++) {
         const d = groupDocs[j]!;
-        total[d] = total[d]! + group[d]!;
+        if (only === null || total[d]! > 0) total[d] = total[d]! + group[d]!;
         group[d] = 0;
       }
       groupCount = 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeText, bm25f, buildLexicalQuery, DEFAULT_B, DEFAULT_K1, DEFAULT_WEIGHTS, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
+import { analyzeText, bm25f, bm25fScorer, buildLexicalQuery, DEFAULT_B, DEFAULT_K1, DEFAULT_WEIGHTS, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
 
 /** An in-memory postings source: docs given as field frequencies per term, and field lengths. */
 function source(docs: Array<{ len: [number, number, number]; tf: Record<string, [number, number, number]> }>): PostingsSource {
@@ -58,6 +58,15 @@ describe('identifiers', () => {
     const plain = 'Use sql.js, NOT better-sqlite3! café';
     expect(analyzeText(plain)).toEqual(tokenize(plain));
     expect(analyzeText(`a${'B'.repeat(80)}`)).toEqual([]);
+  });
+
+  it('gives plain ASCII text the words the identifier-aware path gives it', () => {
+    // Plain text takes a shorter path; an accented word at the end sends the same text down the general one.
+    const texts = ['Connection POOL exhausted, v1.2 at 40M; see RFC-7231 (HTTPServer).', 'GitHub iPhones SQL 3D a1B', `${'x'.repeat(64)} ${'y'.repeat(65)} ${'Z'.repeat(70)}`, '  ', 'a', ''];
+    for (const text of texts) {
+      expect(analyzeText(`${text} é`)).toEqual([...analyzeText(text), 'é']);
+    }
+    expect(analyzeText('Cache MISS, x2')).toEqual(['cache', 'miss', 'x2']);
   });
 
   it('lets a query find an identifier by its words and by the identifier', () => {
@@ -159,6 +168,26 @@ describe('bm25f', () => {
     // Prefix document frequency: two documents hold a term starting with "cache", whatever the number of terms.
     expect(prefixOnly[1]).toBeGreaterThan(0);
     expect(prefixOnly[0]).toBeGreaterThan(prefixOnly[1]!);
+  });
+
+  it('scores a later pass over the earlier matches only, with the IDF of all the documents', () => {
+    const s = source([
+      { len: [5, 2, 20], tf: { pool: [1, 0, 0], bouncer: [0, 0, 2] } },
+      { len: [5, 2, 20], tf: { bouncer: [1, 0, 0] } },
+      { len: [5, 2, 20], tf: { pool: [0, 0, 1] } },
+      ...filler(5),
+    ]);
+    const score = bm25fScorer(s);
+    const first = score([{ term: 'pool' }]);
+    const before = [...first];
+    const alone = bm25f(s, [{ term: 'bouncer' }, { term: 'x', synonyms: ['bouncer'] }]);
+    const total = score([{ term: 'bouncer' }, { term: 'x', synonyms: ['bouncer'] }], first, true);
+    expect(total).toBe(first);
+    // Document 0 matched and gains what bouncer alone scores there; 1 (bouncer, no pool) stays out; 2 gains nothing.
+    expect(total[0]! - before[0]!).toBeCloseTo(alone[0]!, 12);
+    expect(alone[1]).toBeGreaterThan(0);
+    expect(total[1]).toBe(0);
+    expect(total[2]).toBe(before[2]);
   });
 
   it('is zero for unknown terms, copes with empty fields, and has a positive IDF for a term everywhere', () => {
