@@ -240,13 +240,21 @@ export function bm25f(source: PostingsSource, groups: readonly TermGroup[], opti
   return bm25fScorer(source, options)(groups);
 }
 
-/**
- * Adds the groups' scores to `total` (a new array when not given) and returns
- * it. With `matchedOnly`, only the documents whose `total` is already above 0
- * gain (a term's IDF still counts all its documents): a pass that reorders an
- * earlier one's matches skips the rest of the postings.
- */
-export type Bm25fScorer = (groups: readonly TermGroup[], total?: Float64Array, matchedOnly?: boolean) => Float64Array;
+export interface Bm25fScorer {
+  /**
+   * Adds the groups' scores to `total` (a new array when not given) and
+   * returns it. With `matchedOnly`, only the documents whose `total` is
+   * already above 0 gain (a term's IDF still counts all its documents): a
+   * pass that reorders an earlier one's matches skips the rest of the postings.
+   */
+  (groups: readonly TermGroup[], total?: Float64Array, matchedOnly?: boolean): Float64Array;
+  /**
+   * The documents the calls so far brought above 0, in no set order; null
+   * when they are more than a quarter of the collection (read the scores then):
+   * a selective query's best are found without a pass over every document.
+   */
+  matched(): Int32Array | null;
+}
 
 /**
  * BM25F as a function of the term groups, for scoring in passes (feedback).
@@ -278,6 +286,16 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
   let tf: Uint32Array | undefined;
   let seen: Uint8Array | undefined;
   let termDocs: Int32Array | undefined;
+  // The documents brought above 0, while they are few.
+  const cap = n >>> 2;
+  let listing = true;
+  let matched: Int32Array | undefined;
+  let matchedCount = 0;
+  const keepListing = (more: number): boolean => {
+    listing &&= matchedCount + more <= cap;
+    if (listing) matched ??= new Int32Array(cap);
+    return listing;
+  };
 
   // BM25F of one document from its field frequencies: each field length-normalised and weighted, summed, saturated once.
   const saturate = (at: number, f0: number, f1: number, f2: number, top: number): number => {
@@ -285,16 +303,19 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
     return (top * pseudo) / (pseudo + k1);
   };
 
-  // One postings list (each document once): added to `total`, or kept as the better score in `group` when `best`.
-  const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean): void => {
+  // One postings list (each document once): added to `total` (listing the documents it brings above 0 when `record`), or kept as the better score in `group` when `best`.
+  const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean, record = false): void => {
     const top = idf(n, list.length >>> 1) * (k1 + 1) * factor;
     for (let i = 0; i < list.length; i += 2) {
       const d = list[i]!;
       if (only !== null && only[d] === 0) continue;
       const packed = list[i + 1]!;
       const score = saturate(d * 3, packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff, top);
-      if (!best) total[d] = total[d]! + score;
-      else if (score > group![d]!) {
+      if (!best) {
+        const was = total[d]!;
+        total[d] = was + score;
+        if (record && was === 0 && score > 0) matched![matchedCount++] = d;
+      } else if (score > group![d]!) {
         if (group![d] === 0) groupDocs![groupCount++] = d;
         group![d] = score;
       }
@@ -338,7 +359,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
     }
   };
 
-  return (groups, total = new Float64Array(n), matchedOnly = false) => {
+  const score = (groups: readonly TermGroup[], total: Float64Array = new Float64Array(n), matchedOnly = false): Float64Array => {
     const only = matchedOnly ? total : null;
     for (const g of groups) {
       const weight = g.weight ?? 1;
@@ -346,7 +367,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
       const prefixed = g.prefix ? source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []) : [];
       const synonyms = (g.synonyms ?? []).flatMap((t) => source.postings(t) ?? []);
       if (!prefixed.length && !synonyms.length) {
-        if (exact) scoreList(exact, weight, only, total, false);
+        if (exact) scoreList(exact, weight, only, total, false, only === null && keepListing(exact.length >>> 1));
         continue;
       }
       group ??= new Float64Array(n);
@@ -355,15 +376,19 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
       if (prefixed.length === 1) scoreList(prefixed[0]!, weight, only, total, true);
       else if (prefixed.length) scoreLists(prefixed, weight);
       for (const list of synonyms) scoreList(list, weight * synonymWeight, only, total, true);
+      const record = only === null && keepListing(groupCount);
       for (let j = 0; j < groupCount; j++) {
         const d = groupDocs[j]!;
-        if (only === null || total[d]! > 0) total[d] = total[d]! + group[d]!;
+        const was = total[d]!;
+        if (only === null || was > 0) total[d] = was + group[d]!;
+        if (record && was === 0) matched![matchedCount++] = d;
         group[d] = 0;
       }
       groupCount = 0;
     }
     return total;
   };
+  return Object.assign(score, { matched: () => (listing ? (matched?.subarray(0, matchedCount) ?? new Int32Array(0)) : null) });
 }
 
 /**

@@ -190,6 +190,28 @@ describe('bm25f', () => {
     expect(total[2]).toBe(before[2]);
   });
 
+  it('lists the documents it brought above 0 while they are at most a quarter of the collection', () => {
+    const s = source([
+      { len: [5, 2, 20], tf: { pool: [1, 0, 0], cache: [1, 0, 0] } },
+      { len: [5, 2, 20], tf: { cached: [1, 0, 0] } },
+      { len: [5, 2, 20], tf: { cache: [0, 0, 1] } },
+      ...filler(19),
+      { len: [5, 2, 20], tf: { pool: [0, 1, 0] } },
+    ]);
+    const score = bm25fScorer(s);
+    const scores = score([{ term: 'pool' }, { term: 'cache', prefix: 'cache' }]);
+    const positive = [...scores.keys()].filter((d) => scores[d]! > 0);
+    expect(positive).toEqual([0, 1, 2, 22]);
+    expect([...score.matched()!].sort((a, b) => a - b)).toEqual(positive);
+    // A later pass over the matches brings in none.
+    score([{ term: 'other' }], scores, true);
+    expect(score.matched()!.length).toBe(4);
+    // The 19 memories saying "other" would make more than a quarter of 23.
+    score([{ term: 'other' }], scores);
+    expect(score.matched()).toBeNull();
+    expect(bm25fScorer(s).matched()).toEqual(new Int32Array(0));
+  });
+
   it('is zero for unknown terms, copes with empty fields, and has a positive IDF for a term everywhere', () => {
     const s = source([{ len: [0, 0, 0], tf: {} }, { len: [1, 0, 0], tf: { x: [1, 0, 0] } }]);
     expect([...bm25f(s, [{ term: 'nope', prefix: 'nop' }])]).toEqual([0, 0]);
