@@ -7,6 +7,7 @@ import { chooseAnchors } from './services/anchors.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { TermIndex } from './stores/index/term-index.ts';
+import { catchUpByAdding } from './stores/index/term-catchup.ts';
 import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
 import { Git } from './stores/git/git.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
@@ -75,8 +76,12 @@ export class AppContext {
         // The index already open has checked the refs: ask it, with no second look at them.
         if (this.cachedIndex) return (await this.cachedIndex).termIndex();
         const file = TermIndex.read(this.termIndexFile);
-        if (file?.reflects(Object.fromEntries(this.notes.tips()))) return file;
+        const tips = Object.fromEntries(this.notes.tips());
+        if (file?.reflects(tips)) return file;
+        // Only new memories since: appended to the term index, without sql.js (stores/index/term-catchup.ts).
+        const advanced = file && catchUpByAdding(file, this.notes, tips, { termFile: this.termIndexFile, lockFile: `${this.indexFile}.lock` });
         file?.close();
+        if (advanced) return advanced;
         return (await this.index()).termIndex();
       })();
       terms.anchors = chooseAnchors(this.repo, terms.copies);

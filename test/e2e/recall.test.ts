@@ -211,6 +211,8 @@ describe('git mem recall', () => {
     fs.writeFileSync(terms, stale);
     expect(recallIds(repo, box.env, ['caching'])).toHaveLength(2);
     // git mem index brings back a missing one even when the index itself is current (doctor's fix).
+    // (The capture's memory reached only the term index, appended: the SQLite index catches up first.)
+    expect(memOk(repo, box.env, ['index'])).toMatch(/^index updated/);
     fs.rmSync(terms);
     expect(memOk(repo, box.env, ['index'])).toMatch(/^index already up to date/);
     expect(fs.existsSync(terms)).toBe(true);

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
 import { ANALYZER_VERSION, buildLexicalQuery } from '../../src/core/rank.ts';
-import { buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
+import { appendToTermIndex, buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
+import { keyHashesOf } from '../../src/stores/index/term-index-format.ts';
 import { DEFAULT_LEXICAL } from '../../src/core/lexical.ts';
 import { TermIndex } from '../../src/stores/index/term-index.ts';
 
@@ -169,5 +170,42 @@ describe('term index', () => {
     fs.writeFileSync(file, 'SQLite format 3\0 and then some');
     expect(TermIndex.read(file)).toBeNull();
     fs.rmSync(dir, { recursive: true });
+  });
+
+  describe('built in steps, byte for byte the index built at once', () => {
+    // Words drawn from a small vocabulary with multi-byte ones (byte order differs from UTF-16 order past U+FFFF).
+    const words = ['cache', 'index', 'merge', 'rebase', 'zebra', 'ärger', 'naïve', 'über', '日本', '😀emoji', 'a', 'ab', 'abc', 'worktree', 'lock'];
+    let r = 7;
+    const pick = () => words[(r = (r * 1103515245 + 12345) % 2147483648) % words.length]!;
+    const sentence = (n: number) => Array.from({ length: n }, pick).join(' ');
+    const rows = new Map<number, Memory>(Array.from({ length: 60 }, (_, i) => [i + 1, memory(sentence(4), sentence(12), { tags: [pick()] })] as [number, Memory]));
+
+    it('new documents appended to a previous index (rebuilt, or appended without row ids)', () => {
+      const all = [...rows.keys()];
+      const whole = buildTermIndex(source, all, null, (ids) => ids.map((rowid) => ({ rowid, memory: rows.get(rowid)! })));
+      const first = build(new Map(all.slice(0, 35).map((id) => [id, rows.get(id)!]))).index;
+      const stepped = buildTermIndex(source, all, first, (ids) => ids.map((rowid) => ({ rowid, memory: rows.get(rowid)! })));
+      expect(Buffer.from(stepped).equals(Buffer.from(whole))).toBe(true);
+
+      // Appended: the same index, but the new documents have row id 0 until the SQLite index reads them.
+      const appended = TermIndex.fromBytes(appendToTermIndex(first, { ...source, keyHashes: keyHashesOf([...rows.values()].map((m) => m.key)) }, all.slice(35).map((id) => rows.get(id)!)));
+      const full = TermIndex.fromBytes(whole);
+      expect([...appended.rowids]).toEqual([...all.slice(0, 35), ...all.slice(35).map(() => 0)]);
+      for (const q of ['cache merge', 'über', '日本 naïve', 'ab', '😀emoji', 'wor']) expect(search(appended, q)).toEqual(search(full, q));
+      expect(appended.termCount).toBe(full.termCount);
+      for (const m of rows.values()) expect(appended.mayHoldKey(m.key)).toBe(true);
+      expect(appended.mayHoldKey('ffffffff00000000')).toBe(false);
+    });
+
+    it('documents dropped from a previous index renumber their postings and drop terms left empty', () => {
+      const all = [...rows.keys()];
+      const first = build(rows).index;
+      const kept = all.filter((id) => id % 3 !== 0);
+      const stepped = TermIndex.fromBytes(buildTermIndex(source, kept, first, () => []));
+      const whole = build(new Map(kept.map((id) => [id, rows.get(id)!]))).index;
+      for (const q of ['cache merge', 'über', '日本 naïve', 'ab', '😀emoji', 'zebra lock']) expect(search(stepped, q)).toEqual(search(whole, q));
+      expect(stepped.termCount).toBe(whole.termCount);
+      expect(stepped.docCount).toBe(kept.length);
+    });
   });
 });

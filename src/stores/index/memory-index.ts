@@ -18,6 +18,7 @@ import { acquireLock } from './lock.ts';
 import { removeDeadTemps, writeFileAtomic } from '../../io/atomic-write.ts';
 import { buildTermIndex, writeTermIndex } from './term-index-build.ts';
 import { sameTips, TermIndex } from './term-index.ts';
+import { keyHashesOf } from './term-index-format.ts';
 import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
 import type { ListFilter, SearchFilter } from './filter.ts';
@@ -310,7 +311,8 @@ export class MemoryIndex {
 
   /** One current revision per key: the newest, unless a tombstone hides it. */
   private markCurrent(keys: Set<string>): void {
-    const revisions = this.db.prepare('SELECT id, updated, tiebreak FROM memories WHERE key = ?');
+    // In object order: identical revisions on several commits (a rewrite's copies) tie, and the first wins, the same in every clone and after a rebuild.
+    const revisions = this.db.prepare('SELECT id, updated, tiebreak FROM memories WHERE key = ? ORDER BY object');
     const tombs = this.db.prepare('SELECT updated FROM tombstones WHERE key = ?');
     const set = this.db.prepare('UPDATE memories SET current = ? WHERE id = ?');
     for (const key of keys) {
@@ -377,7 +379,10 @@ export class MemoryIndex {
     const list = this.db.exec('SELECT group_concat(id) FROM memories WHERE current = 1')[0]?.values[0]?.[0];
     const rowids = list ? String(list).split(',').map(Number) : [];
     const copies = Object.fromEntries(this.copies());
-    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies }, rowids, previous, (ids) => {
+    // Every key the notes hold, so that an update adding only new keys can be told apart (term-catchup.ts).
+    const keys = this.db.exec('SELECT group_concat(key) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
+    const keyHashes = keyHashesOf(keys ? String(keys).split(',') : []);
+    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes }, rowids, previous, (ids) => {
       const rows = this.rowsById(ids);
       return ids.flatMap((id) => {
         const row = rows.get(id);

@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { type Memory, STATUSES } from '../../core/memory.ts';
 import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../core/rank.ts';
 import { INDEX_VERSION } from './schema.ts';
-import { align8, type Header, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
+import { align8, compareBytes, type Header, keyHashesOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { TermIndex } from './term-index.ts';
 
 const encoder = new TextEncoder();
@@ -47,6 +47,8 @@ export interface TermIndexSource {
   tips: Record<string, string>;
   generation: string;
   copies: Record<string, string[]>;
+  /** keyHashesOf() every key the notes hold, revisions and tombstones too (default: the documents' keys). */
+  keyHashes?: Uint32Array;
 }
 
 export function buildTermIndex(
@@ -69,6 +71,17 @@ export function buildTermIndex(
   return encode(source, base, keep, added);
 }
 
+/**
+ * The base with memories added, every base document kept: an update that only
+ * adds new memories (stores/index/term-catchup.ts). The added documents have
+ * row id 0 (the SQLite index has not read them): a later build from the
+ * SQLite index loads them afresh.
+ */
+export function appendToTermIndex(base: TermIndex, source: TermIndexSource, memories: readonly Memory[]): Uint8Array {
+  const keep = Array.from({ length: base.docCount }, (_, d) => d);
+  return encode(source, base, keep, memories.map((m) => analyze(0, m)));
+}
+
 function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly number[], added: readonly NewDocument[]): Uint8Array {
   const fields = FIELDS.length;
   const old = keep.length;
@@ -77,6 +90,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
   const statuses = [...new Set([...STATUSES, ...(base?.statuses ?? []), ...added.map((d) => d.memory.status)])];
   const nsOf = (base?.namespaces ?? []).map((ns) => namespaces.indexOf(ns));
   const statusOf = (base?.statuses ?? []).map((st) => statuses.indexOf(st));
+  const sameLists = nsOf.every((i, j) => i === j) && statusOf.every((i, j) => i === j);
 
   // Documents: the kept ones copied from the base, then the added ones.
   const rowidsOut = new Uint32Array(n);
@@ -100,7 +114,10 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     created.set(base!.created.subarray(first, end), at);
     objectKeys.set(base!.objectKeys.subarray(first, end), at);
     const shift = docBytes - base!.docOffsets[first]!;
-    for (let d = first; d < end; d++) {
+    if (sameLists) kinds.set(base!.kinds.subarray(2 * first, 2 * end), 2 * at);
+    if (shift === 0) docOffsets.set(base!.docOffsets.subarray(first, end), at);
+    // Element by element only where something moved (a dropped document, a new namespace): the usual update copies blocks.
+    for (let d = first; d < end && (!sameLists || shift !== 0); d++) {
       const j = at + d - first;
       kinds[2 * j] = nsOf[base!.kinds[2 * d]!]!;
       kinds[2 * j + 1] = statusOf[base!.kinds[2 * d + 1]!]!;
@@ -124,70 +141,12 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
   const docs = new Uint8Array(docBytes);
   for (const [first, end, at] of runs) docs.set(base!.documentRange(first, end), docOffsets[at]!);
   added.forEach((doc, i) => docs.set(doc.json, docOffsets[old + i]!));
-  const totals = new Array<number>(fields).fill(0);
-  for (let i = 0; i < lengths.length; i++) totals[i % fields]! += lengths[i]!;
+  // Field totals: the base's (from its averages) when it is kept whole, else summed again.
+  const whole = base !== null && old === base.docCount;
+  const totals = whole ? base.averageLengths.map((a) => Math.round(a * base.docCount)) : new Array<number>(fields).fill(0);
+  for (let i = whole ? old * fields : 0; i < lengths.length; i++) totals[i % fields]! += lengths[i]!;
 
-  // Postings per term: the base's (as they are when no document was dropped, else renumbered), then the added documents'.
-  const fromBase = new Map<string, Uint32Array>();
-  if (base) {
-    base.loadAllPostings();
-    base.loadAllDocuments();
-    // Identity: nothing dropped, so the lists are copied as they are. Otherwise a document
-    // number the base does not have (a damaged file) renumbers to -1 and is dropped.
-    const identity = old === base.docCount;
-    const renumber = new Int32Array(base.docCount).fill(-1);
-    keep.forEach((d, j) => (renumber[d] = j));
-    for (let t = 0; t < base.termCount; t++) {
-      const list = base.postingsAt(t);
-      if (identity) {
-        fromBase.set(base.termAt(t), list);
-        continue;
-      }
-      const out = new Uint32Array(list.length);
-      let k = 0;
-      for (let i = 0; i < list.length; i += 2) {
-        const doc = renumber[list[i]!] ?? -1;
-        if (doc < 0) continue;
-        out[k++] = doc;
-        out[k++] = list[i + 1]!;
-      }
-      if (k > 0) fromBase.set(base.termAt(t), out.subarray(0, k));
-    }
-  }
-  const fromAdded = new Map<string, number[]>();
-  added.forEach((doc, i) => {
-    for (const [term, f] of doc.frequencies) {
-      let list = fromAdded.get(term);
-      if (!list) fromAdded.set(term, (list = []));
-      list.push(old + i, packFrequencies(f[0]!, f[1]!, f[2]!));
-    }
-  });
-  const terms = [...new Set([...fromBase.keys(), ...fromAdded.keys()])].sort();
-
-  const encodedTerms = terms.map((t) => encoder.encode(t));
-  const termOffsets = new Uint32Array(terms.length + 1);
-  const postingOffsets = new Uint32Array(terms.length + 1);
-  let termBytes = 0;
-  let pairs = 0;
-  terms.forEach((t, i) => {
-    termOffsets[i] = termBytes;
-    termBytes += encodedTerms[i]!.byteLength;
-    postingOffsets[i] = pairs;
-    pairs += ((fromBase.get(t)?.length ?? 0) + (fromAdded.get(t)?.length ?? 0)) / 2;
-  });
-  termOffsets[terms.length] = termBytes;
-  postingOffsets[terms.length] = pairs;
-  const termBlob = new Uint8Array(termBytes);
-  const postingData = new Uint32Array(pairs * 2);
-  terms.forEach((t, i) => {
-    termBlob.set(encodedTerms[i]!, termOffsets[i]!);
-    const at = 2 * postingOffsets[i]!;
-    const a = fromBase.get(t);
-    if (a) postingData.set(a, at);
-    const b = fromAdded.get(t);
-    if (b) postingData.set(b, at + (a?.length ?? 0));
-  });
-
+  const dictionary = mergeTerms(base ? baseTerms(base, keep) : null, addedTerms(added, old));
   const parts: Record<Section, Uint8Array> = {
     rowids: bytesOf(rowidsOut),
     lengths: bytesOf(lengths),
@@ -196,10 +155,11 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     objectKeys: bytesOf(objectKeys),
     docOffsets: bytesOf(docOffsets),
     docs,
-    termOffsets: bytesOf(termOffsets),
-    terms: termBlob,
-    postingOffsets: bytesOf(postingOffsets),
-    postings: bytesOf(postingData),
+    termOffsets: bytesOf(dictionary.termOffsets),
+    terms: dictionary.termBytes,
+    postingOffsets: bytesOf(dictionary.postingOffsets),
+    postings: bytesOf(dictionary.postings),
+    keyHashes: bytesOf(source.keyHashes ?? keyHashesOf([...(base ? keep.map((d) => base.memory(d).key) : []), ...added.map((d) => d.memory.key)])),
   };
   const header: Header = {
     format: TERM_INDEX_FORMAT,
@@ -209,7 +169,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     generation: source.generation,
     copies: source.copies,
     docCount: n,
-    termCount: terms.length,
+    termCount: dictionary.count,
     averageLengths: totals.map((t) => (n ? t / n : 0)),
     namespaces,
     statuses,
@@ -239,4 +199,132 @@ function bytesOf(array: Uint32Array | Uint16Array | Float64Array): Uint8Array {
 /** Writes the index atomically: readers see the old file or the new one, never half of one. */
 export function writeTermIndex(file: string, bytes: Uint8Array): void {
   writeFileAtomic(file, bytes);
+}
+
+/** A dictionary in the file's layout: terms in byte order, each with its postings (doc, packed frequencies). */
+interface Dictionary {
+  count: number;
+  termBytes: Uint8Array;
+  termOffsets: Uint32Array;
+  /** In pairs. */
+  postingOffsets: Uint32Array;
+  postings: Uint32Array;
+}
+
+/**
+ * The base's dictionary for the kept documents, renumbered to their new
+ * places: as it is when every document is kept (the usual update), else with
+ * dropped documents' postings removed and terms left without any dropped.
+ * Works on the raw arrays: no term is decoded.
+ */
+function baseTerms(base: TermIndex, keep: readonly number[]): Dictionary {
+  const raw = base.rawDictionary();
+  if (keep.length === base.docCount && keep.every((d, j) => d === j)) return raw;
+  // A document number the base does not have (a damaged file) renumbers to -1 and is dropped.
+  const renumber = new Int32Array(base.docCount).fill(-1);
+  keep.forEach((d, j) => (renumber[d] = j));
+  const postings = new Uint32Array(raw.postings.length);
+  const termOffsets = new Uint32Array(raw.count + 1);
+  const postingOffsets = new Uint32Array(raw.count + 1);
+  const termBytes = new Uint8Array(raw.termBytes.length);
+  let count = 0;
+  let pairs = 0;
+  let bytes = 0;
+  for (let t = 0; t < raw.count; t++) {
+    const from = pairs;
+    for (let i = 2 * raw.postingOffsets[t]!; i < 2 * raw.postingOffsets[t + 1]!; i += 2) {
+      const doc = renumber[raw.postings[i]!] ?? -1;
+      if (doc < 0) continue;
+      postings[2 * pairs] = doc;
+      postings[2 * pairs + 1] = raw.postings[i + 1]!;
+      pairs++;
+    }
+    if (pairs === from) continue;
+    const term = raw.termBytes.subarray(raw.termOffsets[t]!, raw.termOffsets[t + 1]!);
+    termOffsets[count] = bytes;
+    postingOffsets[count] = from;
+    termBytes.set(term, bytes);
+    bytes += term.length;
+    count++;
+  }
+  termOffsets[count] = bytes;
+  postingOffsets[count] = pairs;
+  return { count, termBytes: termBytes.subarray(0, bytes), termOffsets: termOffsets.subarray(0, count + 1), postingOffsets: postingOffsets.subarray(0, count + 1), postings: postings.subarray(0, 2 * pairs) };
+}
+
+/** The added documents' terms, in byte order, each with its postings (documents numbered from `first`). */
+function addedTerms(added: readonly NewDocument[], first: number): Array<{ term: Uint8Array; postings: number[] }> {
+  const byTerm = new Map<string, number[]>();
+  added.forEach((doc, i) => {
+    for (const [term, f] of doc.frequencies) {
+      let list = byTerm.get(term);
+      if (!list) byTerm.set(term, (list = []));
+      list.push(first + i, packFrequencies(f[0]!, f[1]!, f[2]!));
+    }
+  });
+  return [...byTerm].map(([term, postings]) => ({ term: encoder.encode(term), postings })).sort((a, b) => compareBytes(a.term, b.term));
+}
+
+/**
+ * The base dictionary with the added terms merged in, in one pass: runs of
+ * base terms between two added ones are copied as blocks (their offsets
+ * shifted), so an update costs copying, not decoding and sorting every term.
+ */
+function mergeTerms(base: Dictionary | null, added: ReadonlyArray<{ term: Uint8Array; postings: number[] }>): Dictionary {
+  const b = base ?? { count: 0, termBytes: new Uint8Array(0), termOffsets: new Uint32Array(1), postingOffsets: new Uint32Array(1), postings: new Uint32Array(0) };
+  const addedBytes = added.reduce((n, a) => n + a.term.length, 0);
+  const addedPairs = added.reduce((n, a) => n + a.postings.length / 2, 0);
+  const termBytes = new Uint8Array(b.termBytes.length + addedBytes);
+  const termOffsets = new Uint32Array(b.count + added.length + 1);
+  const postingOffsets = new Uint32Array(b.count + added.length + 1);
+  const postings = new Uint32Array(b.postings.length + 2 * addedPairs);
+  let count = 0;
+  let bytes = 0;
+  let pairs = 0;
+  const copyBase = (from: number, to: number) => {
+    if (to <= from) return;
+    const byteShift = bytes - b.termOffsets[from]!;
+    const pairShift = pairs - b.postingOffsets[from]!;
+    for (let t = from; t < to; t++) {
+      termOffsets[count] = b.termOffsets[t]! + byteShift;
+      postingOffsets[count] = b.postingOffsets[t]! + pairShift;
+      count++;
+    }
+    termBytes.set(b.termBytes.subarray(b.termOffsets[from]!, b.termOffsets[to]!), bytes);
+    bytes += b.termOffsets[to]! - b.termOffsets[from]!;
+    postings.set(b.postings.subarray(2 * b.postingOffsets[from]!, 2 * b.postingOffsets[to]!), 2 * pairs);
+    pairs += b.postingOffsets[to]! - b.postingOffsets[from]!;
+  };
+  const termOf = (t: number) => b.termBytes.subarray(b.termOffsets[t]!, b.termOffsets[t + 1]!);
+  let next = 0;
+  for (const a of added) {
+    // The first base term not below this one (added terms are sorted: the search starts where the last ended).
+    let lo = next;
+    let hi = b.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBytes(termOf(mid), a.term) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    copyBase(next, lo);
+    next = lo;
+    const same = lo < b.count && compareBytes(termOf(lo), a.term) === 0;
+    if (same) {
+      // The base's postings first, then the added documents' (numbered after every base document).
+      copyBase(lo, lo + 1);
+      next = lo + 1;
+    } else {
+      termOffsets[count] = bytes;
+      postingOffsets[count] = pairs;
+      count++;
+      termBytes.set(a.term, bytes);
+      bytes += a.term.length;
+    }
+    postings.set(a.postings, 2 * pairs);
+    pairs += a.postings.length / 2;
+  }
+  copyBase(next, b.count);
+  termOffsets[count] = bytes;
+  postingOffsets[count] = pairs;
+  return { count, termBytes: termBytes.subarray(0, bytes), termOffsets: termOffsets.subarray(0, count + 1), postingOffsets: postingOffsets.subarray(0, count + 1), postings: postings.subarray(0, 2 * pairs) };
 }

@@ -11,17 +11,18 @@
  *   kinds u16[N*2]        namespace and status, as indexes into header lists
  *   objectKeys u32[N]     the first 32 bits of the object each memory is attached to
  *   docOffsets u32[N+1]   into docs
- *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted
+ *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted by their bytes
  *   postingOffsets u32[T+1], postings u32[2P]: see core/rank.ts
+ *   keyHashes u32[K]      keyHash() of every key the notes hold (any revision, tombstones too), sorted, unique
  *   docs                  each document's Memory as JSON
  * A reader loads the per-document arrays and the dictionary, then reads the
  * postings of the terms it searches for and the documents it returns.
  */
 export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
-export const TERM_INDEX_FORMAT = 4;
+export const TERM_INDEX_FORMAT = 5;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
-export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'docs'] as const;
+export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'keyHashes', 'docs'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Header {
@@ -52,4 +53,29 @@ export const align8 = (x: number): number => Math.ceil(x / 8) * 8;
 export function objectKey(object: string): number {
   const key = Number.parseInt(object.slice(0, 8), 16);
   return Number.isNaN(key) ? 0 : key >>> 0;
+}
+
+/**
+ * A memory key's first 32 bits (keys are hex digests): whether a key may
+ * already be stored is answered from these; a collision only sends an update
+ * down the full path (stores/index/term-catchup.ts).
+ */
+export function keyHash(key: string): number {
+  const h = Number.parseInt(key.slice(0, 8), 16);
+  return Number.isNaN(h) ? 0 : h >>> 0;
+}
+
+/** Sorted, unique key hashes. */
+export function keyHashesOf(keys: Iterable<string>): Uint32Array {
+  const all = Uint32Array.from(keys, keyHash).sort();
+  let n = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
+  return all.slice(0, n);
+}
+
+/** Byte order of UTF-8 strings: the dictionary's order (a prefix's terms are contiguous in it). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return a.length - b.length;
 }

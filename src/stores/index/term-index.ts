@@ -15,11 +15,12 @@ import fs from 'node:fs';
 import type { Memory, Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
 import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
-import { align8, type Header, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
+import { align8, compareBytes, type Header, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { SearchFilter } from './filter.ts';
 import { INDEX_VERSION } from './schema.ts';
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 export function sameTips(a: Record<string, string>, b: Record<string, string>): boolean {
   const ka = Object.keys(a);
@@ -60,6 +61,7 @@ export class TermIndex implements LexicalSource {
   /** The whole postings section, once something needed all of it (the builder). */
   private allPostings?: Uint32Array;
   private cachedRowids?: Uint32Array;
+  private cachedKeyHashes?: Uint32Array;
   private readonly header: Header;
   private readonly dataStart: number;
 
@@ -177,34 +179,65 @@ export class TermIndex implements LexicalSource {
     return this.cachedRowids;
   }
 
-  /** @internal Reads all postings at once (the builder walks every term). */
-  loadAllPostings(): void {
+  /**
+   * @internal The whole dictionary as the builder merges it: term bytes,
+   * offsets and every posting, read at once.
+   */
+  rawDictionary(): { count: number; termBytes: Uint8Array; termOffsets: Uint32Array; postingOffsets: Uint32Array; postings: Uint32Array } {
     this.allPostings ??= new Uint32Array(this.buffer('postings', 4));
+    return { count: this.header.termCount, termBytes: this.terms, termOffsets: this.termOffsets, postingOffsets: this.postingOffsets, postings: this.allPostings };
   }
 
   get termCount(): number {
     return this.header.termCount;
   }
 
-  /** @internal */
-  termAt(i: number): string {
-    return decoder.decode(this.terms.subarray(this.termOffsets[i]!, this.termOffsets[i + 1]!));
+  private termAt(i: number): string {
+    return decoder.decode(this.termBytesAt(i));
   }
 
-  /** The first term position whose term is not below `key`. */
+  private termBytesAt(i: number): Uint8Array {
+    return this.terms.subarray(this.termOffsets[i]!, this.termOffsets[i + 1]!);
+  }
+
+  /** The first term position whose term is not below `key`, in the dictionary's byte order. */
   private lowerBound(key: string): number {
+    const bytes = encoder.encode(key);
     let lo = 0;
     let hi = this.header.termCount;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.termAt(mid) < key) lo = mid + 1;
+      if (compareBytes(this.termBytesAt(mid), bytes) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  /** @internal */
-  postingsAt(i: number): Uint32Array {
+  private has(i: number, term: string): boolean {
+    return i < this.header.termCount && this.termAt(i) === term;
+  }
+
+  /** Every stored key's hash (keyHash()), sorted: read on first use. */
+  get keyHashes(): Uint32Array {
+    this.cachedKeyHashes ??= new Uint32Array(this.buffer('keyHashes', 4));
+    return this.cachedKeyHashes;
+  }
+
+  /** Whether the notes may hold this key already (as a memory, another revision or a tombstone); false means surely not. */
+  mayHoldKey(key: string): boolean {
+    const hashes = this.keyHashes;
+    const h = keyHash(key);
+    let lo = 0;
+    let hi = hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (hashes[mid]! < h) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < hashes.length && hashes[lo] === h;
+  }
+
+  private postingsAt(i: number): Uint32Array {
     const from = 2 * this.postingOffsets[i]!;
     const to = 2 * this.postingOffsets[i + 1]!;
     // (The builder, which loads them all, checks document numbers as it renumbers them.)
@@ -219,12 +252,12 @@ export class TermIndex implements LexicalSource {
 
   postings(term: string): Uint32Array | undefined {
     const i = this.lowerBound(term);
-    return i < this.header.termCount && this.termAt(i) === term ? this.postingsAt(i) : undefined;
+    return this.has(i, term) ? this.postingsAt(i) : undefined;
   }
 
   docFrequency(term: string): number {
     const i = this.lowerBound(term);
-    return i < this.header.termCount && this.termAt(i) === term ? this.postingOffsets[i + 1]! - this.postingOffsets[i]! : 0;
+    return this.has(i, term) ? this.postingOffsets[i + 1]! - this.postingOffsets[i]! : 0;
   }
 
   fieldTexts(doc: number): readonly string[] {

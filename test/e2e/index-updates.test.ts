@@ -1,0 +1,115 @@
+// How the index follows the notes, through the compiled binary on real repositories: a change
+// that only adds memories is appended to the term index without sql.js (index.sqlite is left as
+// it was); anything else goes the full path; either way every answer equals that of an index
+// rebuilt from the notes. And a process killed at any moment of an update leaves an index that
+// every command can use and that agrees with the notes.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, git, makeRepo, mem, memOk, sandbox, type Sandbox } from './helpers.ts';
+
+const lexical = (box: Sandbox) => ({ ...box.env, GIT_MEM_RECALL_MODE: 'lexical', GIT_MEM_LIFECYCLE_CONNECT: '1' });
+const memDir = (repo: string) => path.join(repo, '.git', 'mem');
+/** Identifies the SQLite index file: it is replaced by rename whenever it is rewritten. */
+const sqliteStamp = (repo: string) => {
+  const st = fs.statSync(path.join(memDir(repo), 'index.sqlite'));
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+};
+
+/** What the commands answer: every current memory, and a few searches. */
+function answers(repo: string, env: NodeJS.ProcessEnv): string {
+  const out = [memOk(repo, env, ['list', '--json', '--status', 'active', '--status', 'resolved', '--status', 'archived'])];
+  for (const q of ['cache', 'retry backoff', 'zebra', 'parser']) out.push(memOk(repo, env, ['recall', q, '--json', '--status', 'active', '--status', 'resolved', '--status', 'archived']));
+  out.push(memOk(repo, env, ['namespaces', '--json']));
+  return out.join('\n');
+}
+
+/** The answers, then the answers of an index rebuilt from the notes: they must be equal. */
+function expectAgreesWithRebuild(repo: string, env: NodeJS.ProcessEnv): string {
+  const now = answers(repo, env);
+  const fresh = path.join(path.dirname(repo), `${path.basename(repo)}-rebuilt-${Date.now()}`);
+  fs.cpSync(repo, fresh, { recursive: true });
+  fs.rmSync(memDir(fresh), { recursive: true, force: true });
+  expect(now.split('\n')).toEqual(answers(fresh, env).split('\n'));
+  return now;
+}
+
+describe('index updates', () => {
+  it('new memories (a capture, a new namespace, an import) are appended without sql.js, and agree with a rebuild', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 3);
+    memOk(repo, env, ['capture', 'decisions', 'Cache the notes tree per process', '-m', 'Because ls-tree is slow.']);
+    memOk(repo, env, ['capture', 'learnings', 'Retry with backoff on 503', '--commit', 'HEAD~1']);
+    memOk(repo, env, ['recall', 'cache']);
+    const stamp = sqliteStamp(repo);
+
+    memOk(repo, env, ['capture', 'decisions', 'The zebra parser cache is per file', '-m', 'So that edits stay local.']);
+    memOk(repo, env, ['capture', 'blockers', 'Parser crashes on empty notes', '--commit', 'HEAD~2']);
+    expect(JSON.parse(memOk(repo, env, ['recall', 'parser', '--json'])).map((h: { summary: string }) => h.summary).sort()).toEqual(['Parser crashes on empty notes', 'The zebra parser cache is per file']);
+    // The update read only the changed notes: the SQLite index file was not rewritten.
+    expect(sqliteStamp(repo)).toBe(stamp);
+    // An import looks up which keys the notes hold in the SQLite index: it catches up there.
+    const file = path.join(box.root, 'more.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify({ namespace: 'research', summary: 'Zebra stripes and cache lines', body: 'Retry later.' })}\n`);
+    memOk(repo, env, ['import', file]);
+    const found = JSON.parse(memOk(repo, env, ['recall', 'zebra', '--json'])) as Array<{ summary: string }>;
+    expect(found.map((h) => h.summary).sort()).toEqual(['The zebra parser cache is per file', 'Zebra stripes and cache lines']);
+    expectAgreesWithRebuild(repo, env);
+  });
+
+  it('an edit, a forget, and a memory copied onto another commit take the full path, and agree with a rebuild', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 2);
+    const a = memOk(repo, env, ['capture', 'decisions', 'Cache the notes tree per process']);
+    const b = memOk(repo, env, ['capture', 'decisions', 'Retry with backoff on 503']);
+    memOk(repo, env, ['recall', 'cache']);
+
+    let stamp = sqliteStamp(repo);
+    memOk(repo, env, ['edit', a, '--summary', 'Cache the zebra tree per process']);
+    expect(JSON.parse(memOk(repo, env, ['recall', 'zebra', '--json']))[0].summary).toBe('Cache the zebra tree per process');
+    expect(sqliteStamp(repo)).not.toBe(stamp);
+    expectAgreesWithRebuild(repo, env);
+
+    stamp = sqliteStamp(repo);
+    memOk(repo, env, ['forget', b]);
+    expect(JSON.parse(memOk(repo, env, ['recall', 'retry', '--json']))).toEqual([]);
+    expect(sqliteStamp(repo)).not.toBe(stamp);
+    expectAgreesWithRebuild(repo, env);
+
+    // The same memory, word for word, on a new commit (as an amend that copies notes leaves it): one memory with two copies.
+    const note = git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'show', 'HEAD']);
+    git(repo, { ...env, GIT_COMMITTER_DATE: '2030-01-01T00:00:00Z' }, ['commit', '-q', '--allow-empty', '-m', 'later']);
+    git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'add', '-f', '-m', note.trimEnd(), 'HEAD']);
+    const listed = JSON.parse(memOk(repo, env, ['list', '--json'])) as unknown[];
+    expect(listed).toHaveLength(1);
+    expectAgreesWithRebuild(repo, env);
+  });
+
+  it('a process killed at any moment of an update leaves an index every command uses, in agreement with the notes', async () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 2);
+    for (let i = 0; i < 30; i++) memOk(repo, env, ['capture', 'decisions', `Seed memory ${i} about the cache`, '-m', `Body ${i}: retry later.`]);
+    memOk(repo, env, ['recall', 'cache']);
+    // Kill points spread over a whole update, from before it starts to after it ends.
+    const delays = [0, 5, 10, 15, 20, 30, 40, 60, 80, 120];
+    for (const [i, delay] of delays.entries()) {
+      // Alternately a change the term index appends and one that needs the full path.
+      if (i % 2 === 0) memOk(repo, env, ['capture', i % 4 === 0 ? 'decisions' : 'learnings', `Zebra memory ${i}`]);
+      else memOk(repo, env, ['edit', JSON.parse(memOk(repo, env, ['list', '--json', '--limit', '1']))[0].id, '--summary', `Zebra memory edited ${i}`]);
+      // The binary itself (not through git): the kill must reach the process doing the update.
+      const child = spawn(BIN, [delay % 20 === 0 ? 'recall' : 'list', 'zebra'], { cwd: repo, env, stdio: 'ignore' });
+      const closed = new Promise((resolve) => child.on('close', resolve));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      child.kill('SIGKILL');
+      await closed;
+      // Doctor may warn of a killed writer's temporary file (the next write removes it); nothing may fail.
+      const doctor = JSON.parse(mem(repo, env, ['doctor', '--json']).stdout) as { checks: Array<{ id: string; status: string }> };
+      expect(doctor.checks.filter((c) => c.status === 'fail')).toEqual([]);
+      expectAgreesWithRebuild(repo, env);
+    }
+  }, 120_000);
+});
