@@ -6,8 +6,7 @@
  * and what each was worth on the labeled fixture are in docs/search.md.
  */
 import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';
-import { type ProximityOptions, proximityBonus, queryWordOf } from './proximity.ts';
-import { type Bm25Options, bm25fScorer, idf, type LexicalQuery, type PostingsSource } from './rank.ts';
+import { type Bm25Options, bm25fScorer, type LexicalQuery, type PostingsSource } from './rank.ts';
 
 export interface LexicalSource extends PostingsSource {
   /** Memories holding the term in any field (its postings count), without reading the postings. */
@@ -19,8 +18,6 @@ export interface LexicalSource extends PostingsSource {
 export interface LexicalOptions extends Bm25Options {
   /** Pseudo-relevance feedback; off when absent or false. */
   feedback?: FeedbackOptions | false;
-  /** A bonus for query words close together, re-ranking the best candidates; off when absent or false. */
-  proximity?: ProximityOptions | false;
 }
 
 /** The ranking recall uses (every path: the command, the hooks, MCP): BM25F at rank.ts's defaults, then feedback. */
@@ -39,53 +36,19 @@ export const PLAIN_LEXICAL: LexicalOptions = {};
 export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions = {}): Float64Array {
   const score = bm25fScorer(source, options);
   const scores = score(query.groups);
-  const texts = new Map<number, readonly string[]>();
-  const textOf = (d: number) => texts.get(d) ?? texts.set(d, source.fieldTexts(d)).get(d)!;
-  if (options.feedback) feedback(source, query, scores, score, accept, textOf, options.feedback);
-  if (options.proximity && query.groups.length > 1) proximity(source, query, scores, score.matched(), accept, textOf, options.proximity);
-  return scores;
-}
-
-/** Adds the proximity bonus (core/proximity.ts) to the best candidates' scores. */
-function proximity(
-  source: LexicalSource,
-  query: LexicalQuery,
-  scores: Float64Array,
-  matched: Int32Array | null,
-  accept: (doc: number) => boolean,
-  textOf: (doc: number) => readonly string[],
-  options: ProximityOptions,
-): void {
-  const wordOf = queryWordOf(query.groups);
-  const idfs = query.groups.map((g) => idf(source.docCount, source.docFrequency(g.term)));
-  const candidates = bestDocuments(scores, matched, accept, options.candidates);
-  // All bonuses are computed before any is added: the candidates' order is read once.
-  const bonuses = candidates.map((d) => proximityBonus(textOf(d), wordOf, idfs, options));
-  candidates.forEach((d, i) => {
-    scores[d] = scores[d]! + bonuses[i]!;
-  });
-}
-
-function feedback(
-  source: LexicalSource,
-  query: LexicalQuery,
-  scores: Float64Array,
-  score: ReturnType<typeof bm25fScorer>,
-  accept: (doc: number) => boolean,
-  textOf: (doc: number) => readonly string[],
-  options: FeedbackOptions,
-): void {
-  const top = bestDocuments(scores, score.matched(), accept, options.docs);
-  if (!top.length) return;
+  const feedback = options.feedback;
+  if (!feedback) return scores;
+  const top = bestDocuments(scores, score.matched(), accept, feedback.docs);
+  if (!top.length) return scores;
   const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
-  const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: textOf(d) })), (t) => source.docFrequency(t), source.docCount, options);
-  if (!expansion.length) return;
+  const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.docCount, feedback);
+  if (!expansion.length) return scores;
   // Feedback reorders the memories matching the query and brings in none: a
   // result always holds a word of the query (or a synonym), which is what a
   // person reading it, or the hooks' relevance floor, expects. (Letting it
   // bring in others was no better on the fixture: checking recall@10 0.501 vs 0.504.)
   // So only their postings entries are scored, into the same array.
-  score(expansion, scores, true);
+  return score(expansion, scores, true);
 }
 
 /**
