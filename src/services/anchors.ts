@@ -20,6 +20,8 @@ interface PlacementCache {
   places: Record<string, [string, number]>;
   /** object → [type, committer time]: true whatever the refs. */
   facts: Record<string, [string, number]>;
+  /** Under `refs`: commits HEAD does not reach, left unplaced because their place did not matter (settled). */
+  offHead?: string[];
 }
 
 export function anchorsFile(repo: Repo): string {
@@ -52,20 +54,26 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const places = cache.refs === refs && cache.places ? cache.places : {};
   const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
   for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
-  const open = wanted.filter((o) => !placed.has(o) && !settled?.(o, (x) => placed.get(x)));
+  // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
+  const offHead = new Set(cache.refs === refs ? (cache.offHead ?? []) : []);
+  const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
   if (open.length) {
     const factCount = facts.size;
+    const offHeadCount = offHead.size;
     // What this run places first, then what the cache already knew.
     const fresh = placeObjects(repo, open, { facts, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
     for (const [o, p] of fresh) placed.set(o, p);
+    // Left out by placeObjects: asked after its HEAD step, so HEAD does not reach them.
+    for (const o of open) if (!fresh.has(o) && facts.get(o)?.type === 'commit') offHead.add(o);
     try {
       const next: PlacementCache = {
         refs,
         // Missing objects may arrive with the next fetch: their place is not kept.
         places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
         facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
+        offHead: [...offHead],
       };
-      if (fresh.size || facts.size !== factCount || cache.refs !== refs) writeFileAtomic(file, JSON.stringify(next));
+      if (fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs) writeFileAtomic(file, JSON.stringify(next));
     } catch {
       // A cache: the next reader places them again.
     }

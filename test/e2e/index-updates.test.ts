@@ -88,6 +88,27 @@ describe('index updates', () => {
     expectAgreesWithRebuild(repo, env);
   });
 
+  it('a copy that appears on a commit HEAD reaches is weighed, though the anchors were cached before it', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 0);
+    // Commits with one time: between copies HEAD reaches, the smaller object id is the anchor.
+    const dated = { ...env, GIT_COMMITTER_DATE: '2030-01-01T00:00:00Z', GIT_AUTHOR_DATE: '2030-01-01T00:00:00Z' };
+    const commits: string[] = [];
+    for (let i = 0; commits.length < 2 || commits.at(-1)! < commits.slice(0, -1).sort()[0]!; i++) {
+      git(repo, dated, ['commit', '-q', '--allow-empty', '-m', `c${i}`]);
+      commits.push(git(repo, env, ['rev-parse', 'HEAD']).trim());
+    }
+    const target = commits.slice(0, -1).sort()[0]!;
+    memOk(repo, env, ['capture', 'decisions', 'Cache the notes tree per process']);
+    memOk(repo, env, ['list']);
+    const note = git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'show', 'HEAD']);
+    git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'add', '-f', '-m', note.trimEnd(), target]);
+    const shown = JSON.parse(memOk(repo, env, ['list', '--json']))[0].commit;
+    expect(shown).toBe(target);
+    expect(expectAgreesWithRebuild(repo, env)).toContain(target);
+  });
+
   it('a process killed at any moment of an update leaves an index every command uses, in agreement with the notes', async () => {
     const box = sandbox();
     const env = lexical(box);
