@@ -147,7 +147,10 @@ async function importRecords(
     return sealMemory(ctx, { ...p.memory, object }).memory;
   });
 
-  const present = (await ctx.index()).presentKeys(memories.map((m) => m.key));
+  // Keys the term index has surely never seen need no look-up; the others are asked of the SQLite index, which knows every revision and tombstone.
+  const terms = await ctx.termIndex();
+  const maybe = memories.filter((m) => terms.mayHoldKey(m.key)).map((m) => m.key);
+  const present = maybe.length ? (await ctx.index()).presentKeys(maybe) : new Set<string>();
   const seen = new Set<string>();
   const fresh = memories.filter((m) => {
     const id = `${m.namespace}:${m.key}`;

@@ -50,12 +50,15 @@ describe('index updates', () => {
     expect(JSON.parse(memOk(repo, env, ['recall', 'parser', '--json'])).map((h: { summary: string }) => h.summary).sort()).toEqual(['Parser crashes on empty notes', 'The zebra parser cache is per file']);
     // The update read only the changed notes: the SQLite index file was not rewritten.
     expect(sqliteStamp(repo)).toBe(stamp);
-    // An import looks up which keys the notes hold in the SQLite index: it catches up there.
     const file = path.join(box.root, 'more.jsonl');
     fs.writeFileSync(file, `${JSON.stringify({ namespace: 'research', summary: 'Zebra stripes and cache lines', body: 'Retry later.' })}\n`);
     memOk(repo, env, ['import', file]);
     const found = JSON.parse(memOk(repo, env, ['recall', 'zebra', '--json'])) as Array<{ summary: string }>;
     expect(found.map((h) => h.summary).sort()).toEqual(['The zebra parser cache is per file', 'Zebra stripes and cache lines']);
+    // The import asked the term index which keys it may hold: none, so no SQLite look-up either.
+    expect(sqliteStamp(repo)).toBe(stamp);
+    // Imported again: every key is held, the SQLite index answers, nothing is written twice.
+    expect(memOk(repo, env, ['import', file])).toMatch(/0 imported|imported 0/);
     expectAgreesWithRebuild(repo, env);
   });
 
