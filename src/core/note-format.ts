@@ -142,6 +142,30 @@ export function parseNote(text: string, namespace: string, object: string): Pars
   return { docs, warnings, binary: false };
 }
 
+/**
+ * What a note gained at its end, when an append is all that changed and the
+ * old part reads the same with it (so only the new text needs parsing; it
+ * parses as its own note): the text after the old content, starting at a
+ * blank line. Null otherwise, and whenever the old text's last `---` line
+ * could open a front matter that the new text would close (preceded by a
+ * blank line: a horizontal rule in a body, say); then the whole note must be read.
+ */
+export function appendedText(before: string, after: string): string | null {
+  const old = before.trimEnd();
+  if (!old || before.includes('\r') || after.includes('\r') || after.includes('\0')) return null;
+  if (!after.startsWith(old) || !after.startsWith('\n\n', old.length)) return null;
+  const lines = old.split('\n');
+  let last = -1;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (FENCE.test(lines[i]!)) {
+      last = i;
+      break;
+    }
+  }
+  if (last === 0 || (last > 0 && lines[last - 1]!.trim() === '')) return null;
+  return after.slice(old.length);
+}
+
 /** Field names follow the earlier system (type, timestamp, summary, spec, phase, tags, status, relates_to), so its readers still understand ours. */
 export function serializeMemory(m: Memory): string {
   const fields: Record<string, unknown> = { id: m.key, type: m.namespace, timestamp: m.created || m.extra?.timestamp || '', updated: m.updated, summary: m.summary };

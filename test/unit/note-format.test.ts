@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Memory, Tombstone } from '../../src/core/memory.ts';
 import { PYTHON_DOC } from '../fixtures/python-note.ts';
-import { deriveKey, type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
+import { appendedText, deriveKey, type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
 
 const OBJ_A = 'a'.repeat(40);
 const OBJ_B = '0123456789abcdef0123456789abcdef01234567';
@@ -416,5 +416,45 @@ describe('deriveKey', () => {
     expect(before.object).toBe(OBJ_A);
     expect(after.object).toBe(OBJ_B);
     expect(after.key).toBe(before.key);
+  });
+});
+
+describe('appendedText', () => {
+  // Notes built as git-mem writes them, bodies with the markdown that can look like front matter.
+  const bodies = ['', 'Plain body.', 'A rule below.\n\n---\n\nAfter the rule.', 'Ends in what reads as a field.\n\n---\nsummary: looks like a header', 'Ends with a rule.\n\n---', '---\nsummary: not a header\n---', 'Code:\n```\n---\n```', 'type: decisions'];
+  const memoryDoc = (i: number) => serializeMemory({ key: (0x1000 + i).toString(16).padStart(16, '0'), namespace: 'decisions', object: 'a'.repeat(40), summary: `Memory ${i}`, body: bodies[i % bodies.length]!, created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', tags: [], status: 'active', relatesTo: [] });
+
+  it('gives the new documents exactly as parsing the whole note does, or null', () => {
+    let fast = 0;
+    for (let before = 1; before <= 8; before++) {
+      for (let added = 1; added <= 3; added++) {
+        for (let shift = 0; shift < bodies.length; shift++) {
+          const docs = Array.from({ length: before + added }, (_, i) => ({ raw: memoryDoc(i + shift) }));
+          const old = serializeNote(docs.slice(0, before));
+          const now = serializeNote(docs);
+          const tail = appendedText(old, now);
+          const whole = parseNote(now, 'decisions', 'a'.repeat(40));
+          const oldDocs = parseNote(old, 'decisions', 'a'.repeat(40)).docs;
+          if (tail === null) continue;
+          fast++;
+          // The old part reads the same inside the new note, and the tail parses to the rest.
+          expect(whole.docs.slice(0, oldDocs.length)).toEqual(oldDocs);
+          expect(parseNote(tail, 'decisions', 'a'.repeat(40)).docs).toEqual(whole.docs.slice(oldDocs.length));
+        }
+      }
+    }
+    // Most appends take the fast way: only a trailing rule in the last old body sends one to the whole note.
+    expect(fast).toBeGreaterThan(100);
+  });
+
+  it('is null when the old text was changed, not only appended to', () => {
+    const a = serializeNote([{ raw: memoryDoc(1) }]);
+    const b = serializeNote([{ raw: memoryDoc(1).replace('Memory 1', 'Memory one') }, { raw: memoryDoc(2) }]);
+    expect(appendedText(a, b)).toBeNull();
+    expect(appendedText('', b)).toBeNull();
+    expect(appendedText(a, a)).toBeNull();
+    // An old text ending in a bare rule after a blank line: its fence could pair with the new header's.
+    const ruled = `${a.trimEnd()}\n\n---\n`;
+    expect(appendedText(ruled, `${ruled.trimEnd()}\n\n${memoryDoc(3)}\n`)).toBeNull();
   });
 });

@@ -15,7 +15,7 @@
  * command needs it, and then finds the term index already at those tips.
  */
 import type { Memory } from '../../core/memory.ts';
-import { parseNote } from '../../core/note-format.ts';
+import { appendedText, parseNote } from '../../core/note-format.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { acquireLock } from './lock.ts';
 import { appendToTermIndex, writeTermIndex } from './term-index-build.ts';
@@ -49,8 +49,10 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
     const text = texts.get(c.blob);
     const before = c.oldBlob ? texts.get(c.oldBlob) : '';
     if (text === undefined || before === undefined) return null;
-    const now = parseNote(text, c.ns, c.object);
-    const was = parseNote(before, c.ns, c.object);
+    // Usually the note gained documents at its end: only those are parsed (a note can hold hundreds).
+    const tail = before ? appendedText(before, text) : null;
+    const now = parseNote(tail ?? text, c.ns, c.object);
+    const was = tail === null ? parseNote(before, c.ns, c.object) : { docs: [], warnings: [] };
     // Warnings are the full path's to report.
     if (now.warnings.length || was.warnings.length) return null;
     const unchanged = new Map<string, number>();
@@ -62,6 +64,7 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
         continue;
       }
       if (doc.kind === 'tombstone') return null;
+      // Text that is not a memory: neither index holds it.
       if (doc.kind !== 'memory') continue;
       const h = keyHash(doc.memory.key);
       if (index.mayHoldKey(doc.memory.key) || newKeys.has(h)) return null;
