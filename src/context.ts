@@ -7,7 +7,7 @@ import { chooseAnchors } from './services/anchors.ts';
 import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { TermIndex } from './stores/index/term-index.ts';
-import { catchUpByAdding } from './stores/index/term-catchup.ts';
+import { catchUpByAdding, readTermIndex, type TermFiles } from './stores/index/term-catchup.ts';
 import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
 import { Git } from './stores/git/git.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
@@ -79,9 +79,9 @@ export class AppContext {
         const tips = Object.fromEntries(this.notes.tips());
         if (file?.reflects(tips)) return file;
         // Only new memories since: appended to the term index, without sql.js (stores/index/term-catchup.ts).
-        const advanced = file && catchUpByAdding(file, this.notes, tips, { termFile: this.termIndexFile, lockFile: `${this.indexFile}.lock` });
-        file?.close();
+        const advanced = file && catchUpByAdding(file, this.notes, tips, this.termFiles);
         if (advanced) return advanced;
+        file?.close();
         return (await this.index()).termIndex();
       })();
       terms.anchors = chooseAnchors(this.repo, terms.copies);
@@ -92,8 +92,12 @@ export class AppContext {
   }
 
   termIndexAsIs(): TermIndex | null {
-    if (this.openTermIndex === undefined) this.openTermIndex = TermIndex.read(this.termIndexFile);
+    if (this.openTermIndex === undefined) this.openTermIndex = readTermIndex(this.termFiles);
     return this.openTermIndex;
+  }
+
+  private get termFiles(): TermFiles {
+    return { termFile: this.termIndexFile, overlayFile: path.join(this.repo.commonDir, 'mem', 'terms.add'), lockFile: `${this.indexFile}.lock` };
   }
 
   /**

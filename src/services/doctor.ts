@@ -22,7 +22,6 @@ import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
 import { probeIndex } from '../stores/index/index-probe.ts';
-import { TermIndex } from '../stores/index/term-index.ts';
 import { inspectLock, lockFileFor } from '../stores/index/lock.ts';
 import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from './session-state.ts';
@@ -232,7 +231,8 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
     checks.push({ id: 'term-index', status: 'info', message: `no term index yet at ${file}; the first recall builds it`, fix: 'git mem index' });
     return;
   }
-  const terms = TermIndex.read(file);
+  // The file with the overlay of memories appended since (stores/index/term-catchup.ts), as recall reads it.
+  const terms = ctx.termIndexAsIs();
   if (!terms) {
     checks.push({ id: 'term-index', status: 'info', message: `term index ${file} is unreadable or from another version; the next recall rebuilds it`, fix: 'git mem index --rebuild' });
     return;

@@ -11,11 +11,12 @@ import { BIN, git, makeRepo, mem, memOk, sandbox, type Sandbox } from './helpers
 
 const lexical = (box: Sandbox) => ({ ...box.env, GIT_MEM_RECALL_MODE: 'lexical', GIT_MEM_LIFECYCLE_CONNECT: '1' });
 const memDir = (repo: string) => path.join(repo, '.git', 'mem');
-/** Identifies the SQLite index file: it is replaced by rename whenever it is rewritten. */
-const sqliteStamp = (repo: string) => {
-  const st = fs.statSync(path.join(memDir(repo), 'index.sqlite'));
+/** Identifies a cache file: each is replaced by rename whenever it is rewritten. */
+const stampOf = (repo: string, name: string) => {
+  const st = fs.statSync(path.join(memDir(repo), name));
   return `${st.ino}:${st.size}:${st.mtimeMs}`;
 };
+const sqliteStamp = (repo: string) => stampOf(repo, 'index.sqlite');
 
 /** What the commands answer: every current memory, and a few searches. */
 function answers(repo: string, env: NodeJS.ProcessEnv): string {
@@ -44,12 +45,16 @@ describe('index updates', () => {
     memOk(repo, env, ['capture', 'learnings', 'Retry with backoff on 503', '--commit', 'HEAD~1']);
     memOk(repo, env, ['recall', 'cache']);
     const stamp = sqliteStamp(repo);
+    const terms = stampOf(repo, 'terms.idx');
 
     memOk(repo, env, ['capture', 'decisions', 'The zebra parser cache is per file', '-m', 'So that edits stay local.']);
     memOk(repo, env, ['capture', 'blockers', 'Parser crashes on empty notes', '--commit', 'HEAD~2']);
     expect(JSON.parse(memOk(repo, env, ['recall', 'parser', '--json'])).map((h: { summary: string }) => h.summary).sort()).toEqual(['Parser crashes on empty notes', 'The zebra parser cache is per file']);
-    // The update read only the changed notes: the SQLite index file was not rewritten.
+    // The update read only the changed notes: neither the SQLite index nor the term index file was
+    // rewritten; the new memories sit in the overlay beside it.
     expect(sqliteStamp(repo)).toBe(stamp);
+    expect(stampOf(repo, 'terms.idx')).toBe(terms);
+    expect(fs.existsSync(path.join(memDir(repo), 'terms.add'))).toBe(true);
     const file = path.join(box.root, 'more.jsonl');
     fs.writeFileSync(file, `${JSON.stringify({ namespace: 'research', summary: 'Zebra stripes and cache lines', body: 'Retry later.' })}\n`);
     memOk(repo, env, ['import', file]);

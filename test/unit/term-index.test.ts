@@ -197,6 +197,30 @@ describe('term index', () => {
       expect(appended.mayHoldKey('ffffffff00000000')).toBe(false);
     });
 
+    it('a main index layered with an overlay of the rest answers as the index built at once', () => {
+      const all = [...rows.keys()];
+      const main = build(new Map(all.slice(0, 40).map((id) => [id, rows.get(id)!]))).index;
+      const rest = all.slice(40).map((id) => rows.get(id)!);
+      // The overlay brings a namespace and a status the main file does not have.
+      rest[0] = { ...rest[0]!, namespace: 'research' };
+      rest[1] = { ...rest[1]!, status: 'archived' };
+      const overlay = TermIndex.fromBytes(appendToTermIndex(null, { ...source, base: { tips: source.tips, generation: source.generation } }, rest));
+      const layered = TermIndex.layered(main, overlay);
+      const whole = TermIndex.fromBytes(appendToTermIndex(null, source, [...all.slice(0, 40).map((id) => rows.get(id)!), ...rest]));
+      for (const q of ['cache merge', 'über', '日本 naïve', 'ab', '😀emoji', 'wor', 'zebra lock']) {
+        expect(search(layered, q)).toEqual(search(whole, q));
+        expect(search(layered, q, { namespaces: ['research'] })).toEqual(search(whole, q, { namespaces: ['research'] }));
+        expect(search(layered, q, { statuses: ['archived'] })).toEqual(search(whole, q, { statuses: ['archived'] }));
+      }
+      expect(layered.list({ limit: 70 }).map((m) => m.key)).toEqual(whole.list({ limit: 70 }).map((m) => m.key));
+      expect([...layered.counts()].sort()).toEqual([...whole.counts()].sort());
+      expect(layered.docCount).toBe(60);
+      for (const m of rows.values()) expect(layered.mayHoldKey(m.key)).toBe(true);
+      // Neither input changed.
+      expect(main.docCount).toBe(40);
+      expect(search(main, 'zebra lock').length).toBeLessThanOrEqual(search(whole, 'zebra lock').length);
+    });
+
     it('documents dropped from a previous index renumber their postings and drop terms left empty', () => {
       const all = [...rows.keys()];
       const first = build(rows).index;

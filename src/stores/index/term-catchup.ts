@@ -20,7 +20,8 @@ import type { NotesStore } from '../git/notes-store.ts';
 import { acquireLock } from './lock.ts';
 import { appendToTermIndex, writeTermIndex } from './term-index-build.ts';
 import { keyHash } from './term-index-format.ts';
-import { TermIndex } from './term-index.ts';
+import fs from 'node:fs';
+import { sameTips, TermIndex } from './term-index.ts';
 import { tracePhase } from '../../io/trace.ts';
 
 /**
@@ -77,34 +78,104 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
   return added;
 }
 
+/** Where the term index lives: its file, the overlay beside it, and the index lock. */
+export interface TermFiles {
+  termFile: string;
+  overlayFile: string;
+  lockFile: string;
+}
+
+/** The overlay's documents may make up this share of the main file's before they are folded into it. */
+const FOLD_SHARE = 0.1;
+/** ... but an overlay of this many documents is always kept as one. */
+const FOLD_MIN = 2000;
+
+/** The overlay in `file` when it extends exactly this main file (its tips and generation); else null. */
+function readOverlay(file: string, main: TermIndex): TermIndex | null {
+  const overlay = TermIndex.read(file);
+  if (overlay?.base && overlay.base.generation === main.generation && sameTips(overlay.base.tips, main.tips)) return overlay;
+  overlay?.close();
+  return null;
+}
+
 /**
- * The term index at `tips`, from `index` plus the memories the notes gained,
- * or null when the change is not only additions. Written in place (under the
- * index lock, temp file + rename) unless the lock is busy or another process
- * replaced the file meanwhile: then this process uses it in memory.
+ * The term index as its files hold it: the main file, with the overlay of
+ * memories appended since when there is one for it. Null without a readable main file.
  */
-export function catchUpByAdding(index: TermIndex, notes: NotesStore, tips: Record<string, string>, files: { termFile: string; lockFile: string }): TermIndex | null {
-  const added = addedMemories(index, notes, tips);
+export function readTermIndex(files: TermFiles): TermIndex | null {
+  const main = TermIndex.read(files.termFile);
+  if (!main) return null;
+  const overlay = readOverlay(files.overlayFile, main);
+  return overlay ? TermIndex.layered(main, overlay) : main;
+}
+
+/** Sorted key hashes of several lists and some keys. */
+function joinedHashes(lists: readonly Uint32Array[], keys: readonly string[]): Uint32Array {
+  const out = new Uint32Array(lists.reduce((n, l) => n + l.length, 0) + keys.length);
+  let at = 0;
+  for (const l of lists) {
+    out.set(l, at);
+    at += l.length;
+  }
+  keys.forEach((k, i) => (out[at + i] = keyHash(k)));
+  return out.sort();
+}
+
+/**
+ * The term index at `tips`, from the files plus the memories the notes
+ * gained, or null when the change is not only additions. The new memories go
+ * to the overlay (`terms.add`, small: rewritten whole), which readers layer
+ * over the main file; once it holds more than a tenth of the main file's
+ * documents (and at least 2,000), both are folded into a new main file.
+ * Written under the index lock (temp file + rename) unless the lock is busy
+ * or another process changed the files meanwhile: then this process uses the
+ * result in memory.
+ */
+export function catchUpByAdding(main: TermIndex, notes: NotesStore, tips: Record<string, string>, files: TermFiles): TermIndex | null {
+  const overlay = readOverlay(files.overlayFile, main);
+  const current = overlay ? TermIndex.layered(main, overlay) : main;
+  if (current.reflects(tips)) return current;
+  const added = addedMemories(current, notes, tips);
   tracePhase(added ? `term index: ${added.length} memories added` : 'term index: not only additions');
-  if (!added) return null;
-  const hashes = new Uint32Array(index.keyHashes.length + added.length);
-  hashes.set(index.keyHashes);
-  added.forEach((m, i) => (hashes[index.keyHashes.length + i] = keyHash(m.key)));
-  hashes.sort();
-  const bytes = appendToTermIndex(index, { tips, generation: index.generation, copies: Object.fromEntries([...index.copies].map(([k, v]) => [k, [...v]])), keyHashes: hashes }, added);
+  if (!added) {
+    overlay?.close();
+    return null;
+  }
+  const kept = overlay ? Array.from({ length: overlay.docCount }, (_, d) => overlay.memory(d)) : [];
+  const fold = kept.length + added.length > Math.max(FOLD_MIN, FOLD_SHARE * main.docCount);
+  const copies = Object.fromEntries([...main.copies].map(([k, v]) => [k, [...v]]));
+  const keyHashes = joinedHashes(fold ? [main.keyHashes, ...(overlay ? [overlay.keyHashes] : [])] : overlay ? [overlay.keyHashes] : [], added.map((m) => m.key));
+  const bytes = fold
+    ? appendToTermIndex(main, { tips, generation: main.generation, copies, keyHashes }, [...kept, ...added])
+    : appendToTermIndex(overlay, { tips, generation: main.generation, copies: {}, keyHashes, base: { tips: main.tips, generation: main.generation } }, added);
+  tracePhase(fold ? 'term index folded' : 'term index overlay built');
   // A busy lock means another process is updating: this one does not wait for it.
-  tracePhase('term index appended');
   const release = acquireLock(files.lockFile, 50);
   if (release) {
     try {
+      // Written only over what this was computed from: the same main file, and the same overlay or none.
       const onDisk = TermIndex.read(files.termFile);
-      const same = onDisk !== null && onDisk.generation === index.generation && onDisk.reflects(index.tips);
+      const diskOverlay = onDisk ? readOverlay(files.overlayFile, onDisk) : null;
+      const sameMain = onDisk !== null && onDisk.generation === main.generation && onDisk.reflects(main.tips);
+      const sameOverlay = overlay ? diskOverlay !== null && sameTips(diskOverlay.tips, overlay.tips) : diskOverlay === null;
+      const same = sameMain && sameOverlay;
       onDisk?.close();
-      if (same) writeTermIndex(files.termFile, bytes);
-      tracePhase('term index written');
+      diskOverlay?.close();
+      if (same) {
+        if (fold) {
+          writeTermIndex(files.termFile, bytes);
+          fs.rmSync(files.overlayFile, { force: true });
+        } else writeTermIndex(files.overlayFile, bytes);
+        tracePhase('term index written');
+      }
     } finally {
       release();
     }
   }
-  return TermIndex.fromBytes(bytes);
+  const built = TermIndex.fromBytes(bytes);
+  if (fold) {
+    overlay?.close();
+    return built;
+  }
+  return TermIndex.layered(main, built);
 }

@@ -49,6 +49,8 @@ export interface TermIndexSource {
   copies: Record<string, string[]>;
   /** keyHashesOf() every key the notes hold, revisions and tombstones too (default: the documents' keys). */
   keyHashes?: Uint32Array;
+  /** For an overlay: the tips and generation of the term index it extends. */
+  base?: { tips: Record<string, string>; generation: string };
 }
 
 export function buildTermIndex(
@@ -77,8 +79,8 @@ export function buildTermIndex(
  * row id 0 (the SQLite index has not read them): a later build from the
  * SQLite index loads them afresh.
  */
-export function appendToTermIndex(base: TermIndex, source: TermIndexSource, memories: readonly Memory[]): Uint8Array {
-  const keep = Array.from({ length: base.docCount }, (_, d) => d);
+export function appendToTermIndex(base: TermIndex | null, source: TermIndexSource, memories: readonly Memory[]): Uint8Array {
+  const keep = Array.from({ length: base?.docCount ?? 0 }, (_, d) => d);
   return encode(source, base, keep, memories.map((m) => analyze(0, m)));
 }
 
@@ -168,6 +170,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     tips: source.tips,
     generation: source.generation,
     copies: source.copies,
+    ...(source.base ? { base: source.base } : {}),
     docCount: n,
     termCount: dictionary.count,
     averageLengths: totals.map((t) => (n ? t / n : 0)),

@@ -39,6 +39,8 @@ export interface Header {
    * HEAD and the branches, so it is chosen when read (services/anchors.ts).
    */
   copies: Record<string, string[]>;
+  /** An overlay (stores/index/term-catchup.ts): the tips and generation of the term index it extends. */
+  base?: { tips: Record<string, string>; generation: string };
   docCount: number;
   termCount: number;
   averageLengths: number[];

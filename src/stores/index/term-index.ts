@@ -31,7 +31,7 @@ export function sameTips(a: Record<string, string>, b: Record<string, string>): 
 type ReadRange = (position: number, length: number) => Uint8Array;
 
 export class TermIndex implements LexicalSource {
-  readonly tips: Record<string, string>;
+  tips: Record<string, string>;
   readonly generation: string;
   /** `<namespace>:<key>` → the objects a memory has copies on, when more than one (the stored one first). */
   readonly copies: ReadonlyMap<string, readonly string[]>;
@@ -40,17 +40,17 @@ export class TermIndex implements LexicalSource {
    * returned by search and list name it as their object.
    */
   anchors: ReadonlyMap<string, string> = new Map();
-  readonly docCount: number;
-  readonly averageLengths: readonly number[];
-  readonly lengths: Uint32Array;
-  readonly namespaces: readonly string[];
-  readonly statuses: readonly string[];
+  docCount: number;
+  averageLengths: readonly number[];
+  lengths: Uint32Array;
+  namespaces: readonly string[];
+  statuses: readonly string[];
   /** @internal (the builder copies it) */
-  readonly created: Float64Array;
+  created: Float64Array;
   /** @internal (the builder copies it) */
-  readonly kinds: Uint16Array;
+  kinds: Uint16Array;
   /** @internal (the builder copies it) */
-  readonly objectKeys: Uint32Array;
+  objectKeys: Uint32Array;
   /** The whole docs section, once many documents were needed. */
   private allDocs?: Uint8Array;
   /** @internal (the builder copies it) */
@@ -62,6 +62,12 @@ export class TermIndex implements LexicalSource {
   private allPostings?: Uint32Array;
   private cachedRowids?: Uint32Array;
   private cachedKeyHashes?: Uint32Array;
+  /** Documents appended since this file was written (layered()), numbered after its own. */
+  private overlay?: TermIndex;
+  /** How many documents the file itself holds. */
+  private ownDocs = 0;
+  /** For an overlay file: the tips and generation of the term index it extends. */
+  readonly base?: { tips: Record<string, string>; generation: string };
   private readonly header: Header;
   private readonly dataStart: number;
 
@@ -89,6 +95,8 @@ export class TermIndex implements LexicalSource {
     this.namespaces = header.namespaces;
     this.statuses = header.statuses;
     this.docCount = header.docCount;
+    this.ownDocs = header.docCount;
+    if (header.base) this.base = header.base;
     this.averageLengths = header.averageLengths;
     this.lengths = new Uint32Array(this.buffer('lengths', 4));
     this.created = new Float64Array(this.buffer('created', 8));
@@ -136,6 +144,42 @@ export class TermIndex implements LexicalSource {
   }
 
   /**
+   * `main` with `overlay`'s documents after its own (what the notes gained
+   * since main was written, stores/index/term-catchup.ts): per-document arrays
+   * joined, postings, dictionary and documents answered by both. Neither is
+   * changed. Only for reading: the builder takes a single file's index.
+   */
+  static layered(main: TermIndex, overlay: TermIndex): TermIndex {
+    const out = Object.assign(Object.create(TermIndex.prototype) as TermIndex, main);
+    const n = main.ownDocs;
+    const m = overlay.docCount;
+    out.overlay = overlay;
+    out.tips = overlay.tips;
+    out.docCount = n + m;
+    out.namespaces = [...new Set([...main.namespaces, ...overlay.namespaces])];
+    out.statuses = [...new Set([...main.statuses, ...overlay.statuses])];
+    const nsOf = overlay.namespaces.map((x) => out.namespaces.indexOf(x));
+    const statusOf = overlay.statuses.map((x) => out.statuses.indexOf(x));
+    const join = <T extends Uint32Array | Float64Array | Uint16Array>(a: T, b: T, make: (n: number) => T): T => {
+      const joined = make(a.length + b.length);
+      joined.set(a);
+      joined.set(b, a.length);
+      return joined;
+    };
+    out.lengths = join(main.lengths, overlay.lengths, (k) => new Uint32Array(k));
+    out.created = join(main.created, overlay.created, (k) => new Float64Array(k));
+    out.objectKeys = join(main.objectKeys, overlay.objectKeys, (k) => new Uint32Array(k));
+    out.kinds = join(main.kinds, overlay.kinds, (k) => new Uint16Array(k));
+    for (let d = 0; d < m; d++) {
+      out.kinds[2 * (n + d)] = nsOf[overlay.kinds[2 * d]!]!;
+      out.kinds[2 * (n + d) + 1] = statusOf[overlay.kinds[2 * d + 1]!]!;
+    }
+    out.averageLengths = main.averageLengths.map((a, f) => (n + m ? (a * n + (overlay.averageLengths[f] ?? 0) * m) / (n + m) : 0));
+    out.cachedRowids = undefined;
+    return out;
+  }
+
+  /**
    * The index in `file`, or null when there is none or it cannot be read (it
    * is then rebuilt). Only the dictionary and per-document arrays are read at
    * once; a search reads the postings of its terms and the documents it returns.
@@ -171,11 +215,16 @@ export class TermIndex implements LexicalSource {
   /** Releases the file (a read index keeps it open for documents and postings). */
   close(): void {
     this.onClose?.();
+    this.overlay?.close();
   }
 
   /** The memories row of each document (for the builder). */
   get rowids(): Uint32Array {
-    this.cachedRowids ??= new Uint32Array(this.buffer('rowids', 4));
+    if (!this.cachedRowids) {
+      // Overlay documents are not in the SQLite index yet: row id 0.
+      const own = new Uint32Array(this.buffer('rowids', 4));
+      this.cachedRowids = this.overlay ? Uint32Array.from({ length: this.docCount }, (_, d) => (d < this.ownDocs ? own[d]! : 0)) : own;
+    }
     return this.cachedRowids;
   }
 
@@ -188,8 +237,9 @@ export class TermIndex implements LexicalSource {
     return { count: this.header.termCount, termBytes: this.terms, termOffsets: this.termOffsets, postingOffsets: this.postingOffsets, postings: this.allPostings };
   }
 
+  /** Terms in the file (an overlay's are counted too, those in both twice). */
   get termCount(): number {
-    return this.header.termCount;
+    return this.header.termCount + (this.overlay?.termCount ?? 0);
   }
 
   private termAt(i: number): string {
@@ -234,7 +284,7 @@ export class TermIndex implements LexicalSource {
       if (hashes[mid]! < h) lo = mid + 1;
       else hi = mid;
     }
-    return lo < hashes.length && hashes[lo] === h;
+    return (lo < hashes.length && hashes[lo] === h) || (this.overlay?.mayHoldKey(key) ?? false);
   }
 
   private postingsAt(i: number): Uint32Array {
@@ -252,12 +302,22 @@ export class TermIndex implements LexicalSource {
 
   postings(term: string): Uint32Array | undefined {
     const i = this.lowerBound(term);
-    return this.has(i, term) ? this.postingsAt(i) : undefined;
+    const own = this.has(i, term) ? this.postingsAt(i) : undefined;
+    const more = this.overlay?.postings(term);
+    if (!more) return own;
+    const out = new Uint32Array((own?.length ?? 0) + more.length);
+    if (own) out.set(own);
+    const at = own?.length ?? 0;
+    for (let k = 0; k < more.length; k += 2) {
+      out[at + k] = more[k]! + this.ownDocs;
+      out[at + k + 1] = more[k + 1]!;
+    }
+    return out;
   }
 
   docFrequency(term: string): number {
     const i = this.lowerBound(term);
-    return this.has(i, term) ? this.postingOffsets[i + 1]! - this.postingOffsets[i]! : 0;
+    return (this.has(i, term) ? this.postingOffsets[i + 1]! - this.postingOffsets[i]! : 0) + (this.overlay?.docFrequency(term) ?? 0);
   }
 
   fieldTexts(doc: number): readonly string[] {
@@ -272,7 +332,9 @@ export class TermIndex implements LexicalSource {
       if (!term.startsWith(prefix)) break;
       out.push(term);
     }
-    return out;
+    if (!this.overlay) return out;
+    const own = new Set(out);
+    return [...out, ...this.overlay.termsWithPrefix(prefix).filter((t) => !own.has(t))];
   }
 
   /** The memory stored for a document. */
@@ -286,6 +348,16 @@ export class TermIndex implements LexicalSource {
 
   /** Documents first to end - 1 (a contiguous run), as one block. */
   documentRange(first: number, end: number): Uint8Array {
+    const n = this.ownDocs;
+    if (this.overlay && end > n) {
+      if (first >= n) return this.overlay.documentRange(first - n, end - n);
+      const a = this.documentRange(first, n);
+      const b = this.overlay.documentRange(0, end - n);
+      const out = new Uint8Array(a.length + b.length);
+      out.set(a);
+      out.set(b, a.length);
+      return out;
+    }
     const from = this.docOffsets[first]!;
     const to = this.docOffsets[end]!;
     if (this.allDocs) return this.allDocs.subarray(from, to);
@@ -294,6 +366,7 @@ export class TermIndex implements LexicalSource {
 
   /** Reads every document at once (listing many, or the builder). */
   loadAllDocuments(): void {
+    this.overlay?.loadAllDocuments();
     this.allDocs ??= new Uint8Array(this.buffer('docs', 1));
   }
 
