@@ -8,6 +8,7 @@ import { loadSettings } from './services/settings.ts';
 import type { MemoryIndex, RefreshOptions } from './stores/index/memory-index.ts';
 import { TermIndex } from './stores/index/term-index.ts';
 import { catchUpByAdding, readTermIndex, type TermFiles } from './stores/index/term-catchup.ts';
+import { overlayFileOf } from './stores/index/term-index-format.ts';
 import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
 import { Git } from './stores/git/git.ts';
 import { openRepo, type Repo } from './stores/git/repo.ts';
@@ -97,7 +98,7 @@ export class AppContext {
   }
 
   private get termFiles(): TermFiles {
-    return { termFile: this.termIndexFile, overlayFile: path.join(this.repo.commonDir, 'mem', 'terms.add'), lockFile: `${this.indexFile}.lock` };
+    return { termFile: this.termIndexFile, overlayFile: overlayFileOf(this.termIndexFile), lockFile: `${this.indexFile}.lock` };
   }
 
   /**

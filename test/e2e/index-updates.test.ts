@@ -96,6 +96,34 @@ describe('index updates', () => {
     expectAgreesWithRebuild(repo, env);
   });
 
+  it('a paragraph appended to a note by hand is an edit of the memory before it, not an addition', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 1);
+    memOk(repo, env, ['capture', 'decisions', 'Use sqlite for storage', '-m', 'Body one about storage.']);
+    memOk(repo, env, ['recall', 'storage']);
+    git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'append', '-m', 'Zebra paragraph added by hand.', 'HEAD']);
+    memOk(repo, env, ['capture', 'decisions', 'Giraffe decision', '-m', 'Giraffe body.']);
+    const hits = JSON.parse(memOk(repo, env, ['recall', 'zebra', '--json'])) as Array<{ summary: string }>;
+    expect(hits.map((h) => h.summary)).toEqual(['Use sqlite for storage']);
+    expectAgreesWithRebuild(repo, env);
+  });
+
+  it('a notes history squashed and collected under the index: reads fall back to the full path', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 1);
+    memOk(repo, env, ['capture', 'decisions', 'One storage decision']);
+    memOk(repo, env, ['recall', 'storage']);
+    memOk(repo, env, ['capture', 'decisions', 'Two storage decision']);
+    const ref = 'refs/notes/mem/decisions';
+    git(repo, env, ['update-ref', ref, git(repo, env, ['commit-tree', `${ref}^{tree}`, '-m', 'squash']).trim()]);
+    git(repo, env, ['reflog', 'expire', '--expire=now', '--all']);
+    git(repo, env, ['gc', '-q', '--prune=now']);
+    expect((JSON.parse(memOk(repo, env, ['recall', 'storage', '--json'])) as unknown[]).length).toBe(2);
+    expectAgreesWithRebuild(repo, env);
+  });
+
   it('a copy that appears on a commit HEAD reaches is weighed, though the anchors were cached before it', () => {
     const box = sandbox();
     const env = lexical(box);

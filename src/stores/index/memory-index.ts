@@ -18,7 +18,7 @@ import { acquireLock } from './lock.ts';
 import { removeDeadTemps, writeFileAtomic } from '../../io/atomic-write.ts';
 import { buildTermIndex, writeTermIndex } from './term-index-build.ts';
 import { sameTips, TermIndex } from './term-index.ts';
-import { keyHashesOf } from './term-index-format.ts';
+import { keyHashesOf, overlayFileOf } from './term-index-format.ts';
 import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
 import type { ListFilter, SearchFilter } from './filter.ts';
@@ -391,7 +391,11 @@ export class MemoryIndex {
     });
     previous?.close();
     tracePhase('term index built');
-    if (locked) writeTermIndex(this.options.termFile, bytes);
+    if (locked) {
+      writeTermIndex(this.options.termFile, bytes);
+      // The overlay extended the file just replaced: if the notes went back to that file's tips, it would apply again, to no purpose.
+      fs.rmSync(overlayFileOf(this.options.termFile), { force: true });
+    }
     return TermIndex.fromBytes(bytes);
   }
 

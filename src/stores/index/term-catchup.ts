@@ -21,6 +21,9 @@ import { acquireLock } from './lock.ts';
 import { appendToTermIndex, writeTermIndex } from './term-index-build.ts';
 import { keyHash } from './term-index-format.ts';
 import fs from 'node:fs';
+import path from 'node:path';
+import { GitError } from '../../core/errors.ts';
+import { removeDeadTemps } from '../../io/atomic-write.ts';
 import { sameTips, TermIndex } from './term-index.ts';
 import { tracePhase } from '../../io/trace.ts';
 
@@ -37,7 +40,14 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
     if (from === to) continue;
     // A namespace's ref deleted: its memories go, which only the full path does.
     if (!to) return null;
-    const diff = from ? notes.diffNotes(from, to) : notes.listNotes(to).map((n) => ({ object: n.object, oldBlob: null, blob: n.blob }));
+    let diff: Array<{ object: string; oldBlob: string | null; blob: string | null }>;
+    try {
+      diff = from ? notes.diffNotes(from, to) : notes.listNotes(to).map((n) => ({ object: n.object, oldBlob: null, blob: n.blob }));
+    } catch (err) {
+      // The tip it was built at is gone (a squashed notes history, then gc): the full path lists the notes afresh.
+      if (err instanceof GitError) return null;
+      throw err;
+    }
     for (const d of diff) {
       if (!d.blob) return null;
       changes.push({ ns, object: d.object, oldBlob: d.oldBlob, blob: d.blob });
@@ -51,9 +61,13 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
     const before = c.oldBlob ? texts.get(c.oldBlob) : '';
     if (text === undefined || before === undefined) return null;
     // Usually the note gained documents at its end: only those are parsed (a note can hold hundreds).
+    // Text in the tail that is not a memory (a paragraph appended by hand) belongs to the memory before
+    // it in the whole note: then the whole note is compared.
     const tail = before ? appendedText(before, text) : null;
-    const now = parseNote(tail ?? text, c.ns, c.object);
-    const was = tail === null ? parseNote(before, c.ns, c.object) : { docs: [], warnings: [] };
+    const tailDocs = tail === null ? null : parseNote(tail, c.ns, c.object);
+    const fromTail = tailDocs !== null && tailDocs.docs.every((d) => d.kind !== 'other');
+    const now = fromTail ? tailDocs : parseNote(text, c.ns, c.object);
+    const was = fromTail ? { docs: [], warnings: [] } : parseNote(before, c.ns, c.object);
     // Warnings are the full path's to report.
     if (now.warnings.length || was.warnings.length) return null;
     const unchanged = new Map<string, number>();
@@ -162,11 +176,16 @@ export function catchUpByAdding(main: TermIndex, notes: NotesStore, tips: Record
       onDisk?.close();
       diskOverlay?.close();
       if (same) {
-        if (fold) {
-          writeTermIndex(files.termFile, bytes);
-          fs.rmSync(files.overlayFile, { force: true });
-        } else writeTermIndex(files.overlayFile, bytes);
-        tracePhase('term index written');
+        try {
+          if (fold) {
+            writeTermIndex(files.termFile, bytes);
+            fs.rmSync(files.overlayFile, { force: true });
+          } else writeTermIndex(files.overlayFile, bytes);
+          removeDeadTemps(path.dirname(files.termFile));
+          tracePhase('term index written');
+        } catch {
+          // A full disk, a read-only cache: this process still answers from memory; a later one writes.
+        }
       }
     } finally {
       release();

@@ -47,7 +47,11 @@ export interface TermIndexSource {
   tips: Record<string, string>;
   generation: string;
   copies: Record<string, string[]>;
-  /** keyHashesOf() every key the notes hold, revisions and tombstones too (default: the documents' keys). */
+  /**
+   * keyHashesOf() every key the notes hold, revisions and tombstones too. The
+   * default (the documents' own keys) is right only for an index that is never
+   * appended to: every file on disk is given them.
+   */
   keyHashes?: Uint32Array;
   /** For an overlay: the tips and generation of the term index it extends. */
   base?: { tips: Record<string, string>; generation: string };
@@ -298,7 +302,7 @@ function mergeTerms(base: Dictionary | null, added: ReadonlyArray<{ term: Uint8A
     postings.set(b.postings.subarray(2 * b.postingOffsets[from]!, 2 * b.postingOffsets[to]!), 2 * pairs);
     pairs += b.postingOffsets[to]! - b.postingOffsets[from]!;
   };
-  const termOf = (t: number) => b.termBytes.subarray(b.termOffsets[t]!, b.termOffsets[t + 1]!);
+  const baseTerm = (t: number) => b.termBytes.subarray(b.termOffsets[t]!, b.termOffsets[t + 1]!);
   let next = 0;
   for (const a of added) {
     // The first base term not below this one (added terms are sorted: the search starts where the last ended).
@@ -306,12 +310,12 @@ function mergeTerms(base: Dictionary | null, added: ReadonlyArray<{ term: Uint8A
     let hi = b.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareBytes(termOf(mid), a.term) < 0) lo = mid + 1;
+      if (compareBytes(baseTerm(mid), a.term) < 0) lo = mid + 1;
       else hi = mid;
     }
     copyBase(next, lo);
     next = lo;
-    const same = lo < b.count && compareBytes(termOf(lo), a.term) === 0;
+    const same = lo < b.count && compareBytes(baseTerm(lo), a.term) === 0;
     if (same) {
       // The base's postings first, then the added documents' (numbered after every base document).
       copyBase(lo, lo + 1);

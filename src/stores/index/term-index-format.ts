@@ -58,9 +58,10 @@ export function objectKey(object: string): number {
 }
 
 /**
- * A memory key's first 32 bits (keys are hex digests): whether a key may
- * already be stored is answered from these; a collision only sends an update
- * down the full path (stores/index/term-catchup.ts).
+ * A memory key's first 32 bits, read as hex (keys git-mem makes are hex
+ * digests; a hand-written id that is not hex hashes to its hex prefix, or 0):
+ * whether a key may already be stored is answered from these, and a collision
+ * only sends an update down the full path (stores/index/term-catchup.ts).
  */
 export function keyHash(key: string): number {
   const h = Number.parseInt(key.slice(0, 8), 16);
@@ -80,4 +81,9 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
+}
+
+/** The overlay of memories appended since the term index file was written (stores/index/term-catchup.ts), beside it. */
+export function overlayFileOf(termFile: string): string {
+  return termFile.replace(/[^/\\]*$/, 'terms.add');
 }
