@@ -128,6 +128,9 @@ function measure(bin, repo, tips, size) {
       const t = timed(() => run(['recall', query, '--limit', '10']));
       sh(repo, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tips.tipA]);
       run(['index']);
+      // The overlay of the memories just appended still extends the main file at tipA and would
+      // answer the next move to tipB at once: each run starts from the main file alone.
+      fs.rmSync(path.join(repo, '.git', 'mem', 'terms.add'), { force: true });
       return t;
     }),
   );
