@@ -221,6 +221,39 @@ describe('term index', () => {
       expect(search(main, 'zebra lock').length).toBeLessThanOrEqual(search(whole, 'zebra lock').length);
     });
 
+    it('compressed blocks: unchanged full blocks are copied, the rest deflated again, every document read back whole', () => {
+      const many = new Map<number, Memory>(Array.from({ length: 150 }, (_, i) => [i + 1, memory(sentence(5), sentence(30), { tags: [pick()] })] as [number, Memory]));
+      const all = [...many.keys()];
+      const load = (ids: number[]) => ids.map((rowid) => ({ rowid, memory: many.get(rowid)! }));
+      const first = build(many).index;
+      // One memory dropped in the fourth block (documents 96-127), one added: three blocks copied, the rest deflated.
+      const kept = [...all.filter((id) => id !== 100), 999];
+      many.set(999, memory('a memory added later', sentence(30)));
+      const stepped = buildTermIndex(source, kept, first, load);
+      const whole = buildTermIndex(source, kept, null, load);
+      expect(Buffer.from(stepped).equals(Buffer.from(whole))).toBe(true);
+      const index = TermIndex.fromBytes(stepped);
+      expect(Array.from({ length: index.docCount }, (_, d) => index.memory(d))).toEqual(kept.map((id) => many.get(id)));
+      // A range across blocks reads as the documents one by one.
+      const one = Array.from({ length: 70 }, (_, d) => Buffer.from(index.documentBytes(d + 20)).toString()).join('');
+      expect(Buffer.from(index.documentRange(20, 90)).toString()).toBe(one);
+      // The documents take less than half their JSON.
+      const json = kept.reduce((n, id) => n + Buffer.byteLength(JSON.stringify(many.get(id))), 0);
+      expect(stepped.byteLength).toBeLessThan(json);
+    });
+
+    it('a damaged block of documents is an error when read, not a wrong memory', () => {
+      const bytes = buildTermIndex(source, [...rows.keys()], null, (ids) => ids.map((rowid) => ({ rowid, memory: rows.get(rowid)! })));
+      const index = TermIndex.fromBytes(bytes);
+      const at = bytes.byteLength - 40;
+      const damaged = bytes.slice();
+      damaged[at] = damaged[at]! ^ 0xff;
+      damaged[at + 1] = damaged[at + 1]! ^ 0xff;
+      const broken = TermIndex.fromBytes(damaged);
+      expect(() => Array.from({ length: broken.docCount }, (_, d) => broken.memory(d))).toThrow();
+      expect(index.memory(index.docCount - 1)).toEqual([...rows.values()].at(-1));
+    });
+
     it('documents dropped from a previous index renumber their postings and drop terms left empty', () => {
       const all = [...rows.keys()];
       const first = build(rows).index;

@@ -6,6 +6,7 @@
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { type Memory, STATUSES } from '../../core/memory.ts';
 import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../core/rank.ts';
+import { DOC_BLOCK, encodeBlocks } from './doc-blocks.ts';
 import { INDEX_VERSION } from './schema.ts';
 import { align8, compareBytes, type Header, keyHashesOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { TermIndex } from './term-index.ts';
@@ -144,9 +145,20 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     docBytes += doc.json.byteLength;
   });
   docOffsets[n] = docBytes;
-  const docs = new Uint8Array(docBytes);
-  for (const [first, end, at] of runs) docs.set(base!.documentRange(first, end), docOffsets[at]!);
-  added.forEach((doc, i) => docs.set(doc.json, docOffsets[old + i]!));
+  // Full blocks of the base whose documents all stay where they were are copied compressed; the rest are deflated again.
+  let prefix = 0;
+  while (prefix < old && keep[prefix] === prefix) prefix++;
+  const reusable = base ? Math.min(Math.floor(prefix / DOC_BLOCK), base.fullBlocks) : 0;
+  const reused = Array.from({ length: reusable }, (_, b) => base!.rawBlock(b));
+  const tailDoc = reusable * DOC_BLOCK;
+  const tailStart = docOffsets[tailDoc]!;
+  const tail = new Uint8Array(docBytes - tailStart);
+  for (const [first, end, at] of runs) {
+    const skip = Math.max(0, tailDoc - at);
+    if (first + skip < end) tail.set(base!.documentRange(first + skip, end), docOffsets[at + skip]! - tailStart);
+  }
+  added.forEach((doc, i) => tail.set(doc.json, docOffsets[old + i]! - tailStart));
+  const { docs, blockOffsets } = encodeBlocks(docOffsets, reused, tail);
   // Field totals: the base's (from its averages) when it is kept whole, else summed again.
   const whole = base !== null && old === base.docCount;
   const totals = whole ? base.averageLengths.map((a) => Math.round(a * base.docCount)) : new Array<number>(fields).fill(0);
@@ -160,6 +172,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     kinds: bytesOf(kinds),
     objectKeys: bytesOf(objectKeys),
     docOffsets: bytesOf(docOffsets),
+    docBlocks: bytesOf(blockOffsets),
     docs,
     termOffsets: bytesOf(dictionary.termOffsets),
     terms: dictionary.termBytes,

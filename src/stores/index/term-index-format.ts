@@ -10,19 +10,20 @@
  *   created f64[N]        creation time (ms), for --since/--until and ties
  *   kinds u16[N*2]        namespace and status, as indexes into header lists
  *   objectKeys u32[N]     the first 32 bits of the object each memory is attached to
- *   docOffsets u32[N+1]   into docs
+ *   docOffsets u32[N+1]   each document's place in the documents once inflated
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted by their bytes
  *   postingOffsets u32[T+1], postings u32[2P]: see core/rank.ts
  *   keyHashes u32[K]      keyHash() of every key the notes hold (any revision, tombstones too), sorted, unique
- *   docs                  each document's Memory as JSON
+ *   docBlocks u32[B+1]    into docs: where each block of DOC_BLOCK documents starts (doc-blocks.ts)
+ *   docs                  each document's Memory as JSON, in deflated blocks
  * A reader loads the per-document arrays and the dictionary, then reads the
  * postings of the terms it searches for and the documents it returns.
  */
 export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
-export const TERM_INDEX_FORMAT = 5;
+export const TERM_INDEX_FORMAT = 6;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
-export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'keyHashes', 'docs'] as const;
+export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'keyHashes', 'docBlocks', 'docs'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Header {

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import type { Memory, Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
 import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
+import { blockCount, DOC_BLOCK, inflateBlock } from './doc-blocks.ts';
 import { align8, compareBytes, type Header, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { SearchFilter } from './filter.ts';
 import { INDEX_VERSION } from './schema.ts';
@@ -51,10 +52,14 @@ export class TermIndex implements LexicalSource {
   kinds: Uint16Array;
   /** @internal (the builder copies it) */
   objectKeys: Uint32Array;
-  /** The whole docs section, once many documents were needed. */
+  /** Every document inflated, once many documents were needed. */
   private allDocs?: Uint8Array;
-  /** @internal (the builder copies it) */
+  /** @internal (the builder copies it) Each document's place in the inflated documents. */
   readonly docOffsets: Uint32Array;
+  /** Where each compressed block of documents starts in the docs section (doc-blocks.ts). */
+  private readonly docBlocks: Uint32Array;
+  /** Blocks inflated so far, by number. */
+  private readonly inflated = new Map<number, Uint8Array>();
   private readonly termOffsets: Uint32Array;
   private readonly terms: Uint8Array;
   private readonly postingOffsets: Uint32Array;
@@ -103,15 +108,17 @@ export class TermIndex implements LexicalSource {
     this.kinds = new Uint16Array(this.buffer('kinds', 2));
     this.objectKeys = new Uint32Array(this.buffer('objectKeys', 4));
     this.docOffsets = new Uint32Array(this.buffer('docOffsets', 4));
+    this.docBlocks = new Uint32Array(this.buffer('docBlocks', 4));
     this.termOffsets = new Uint32Array(this.buffer('termOffsets', 4));
     this.terms = new Uint8Array(this.buffer('terms', 1));
     this.postingOffsets = new Uint32Array(this.buffer('postingOffsets', 4));
     const n = this.docCount;
     const t = header.termCount;
     if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n || this.objectKeys.length !== n) throw new Error('term index document sections disagree');
-    if (this.docOffsets.length !== n + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
-    if (this.docOffsets[n] !== docsLength || 8 * this.postingOffsets[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
-    if (this.termOffsets[t] !== header.sections.terms[1] || !ascending(this.docOffsets) || !ascending(this.termOffsets) || !ascending(this.postingOffsets)) {
+    const blocks = blockCount(n);
+    if (this.docOffsets.length !== n + 1 || this.docBlocks.length !== blocks + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
+    if (this.docBlocks[blocks] !== docsLength || 8 * this.postingOffsets[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
+    if (this.termOffsets[t] !== header.sections.terms[1] || !ascending(this.docOffsets) || !ascending(this.docBlocks) || !ascending(this.termOffsets) || !ascending(this.postingOffsets)) {
       throw new Error('term index offsets are out of order');
     }
   }
@@ -361,13 +368,50 @@ export class TermIndex implements LexicalSource {
     const from = this.docOffsets[first]!;
     const to = this.docOffsets[end]!;
     if (this.allDocs) return this.allDocs.subarray(from, to);
-    return this.read(this.dataStart + this.header.sections.docs[0] + from, to - from);
+    if (from === to) return new Uint8Array(0);
+    const firstBlock = Math.floor(first / DOC_BLOCK);
+    const lastBlock = Math.floor(Math.max(first, end - 1) / DOC_BLOCK);
+    const start = (b: number) => this.docOffsets[b * DOC_BLOCK]!;
+    if (firstBlock === lastBlock) return this.block(firstBlock).subarray(from - start(firstBlock), to - start(firstBlock));
+    const out = new Uint8Array(to - from);
+    for (let b = firstBlock; b <= lastBlock; b++) {
+      const block = this.block(b);
+      const lo = Math.max(from, start(b));
+      out.set(block.subarray(lo - start(b), Math.min(to, start(b) + block.byteLength) - start(b)), lo - from);
+    }
+    return out;
   }
 
-  /** Reads every document at once (listing many, or the builder). */
+  /** Block `b` of this file's documents, inflated (kept for later reads). */
+  private block(b: number): Uint8Array {
+    let block = this.inflated.get(b);
+    if (!block) {
+      const length = this.docOffsets[Math.min((b + 1) * DOC_BLOCK, this.ownDocs)]! - this.docOffsets[b * DOC_BLOCK]!;
+      block = inflateBlock(this.rawBlock(b), length);
+      this.inflated.set(b, block);
+    }
+    return block;
+  }
+
+  /** @internal Block `b` of this file's documents as stored (compressed): the builder copies unchanged blocks. */
+  rawBlock(b: number): Uint8Array {
+    const from = this.docBlocks[b]!;
+    return new Uint8Array(this.buffer('docs', 1, from, this.docBlocks[b + 1]! - from));
+  }
+
+  /** @internal How many of this file's own blocks hold a full DOC_BLOCK documents. */
+  get fullBlocks(): number {
+    return Math.floor(this.ownDocs / DOC_BLOCK);
+  }
+
+  /** Inflates every document at once (listing many, or the builder). */
   loadAllDocuments(): void {
     this.overlay?.loadAllDocuments();
-    this.allDocs ??= new Uint8Array(this.buffer('docs', 1));
+    if (this.allDocs) return;
+    const all = new Uint8Array(this.docOffsets[this.ownDocs]!);
+    for (let b = 0; b < blockCount(this.ownDocs); b++) all.set(this.block(b), this.docOffsets[b * DOC_BLOCK]!);
+    this.allDocs = all;
+    this.inflated.clear();
   }
 
   /**
