@@ -6,7 +6,8 @@ export default defineConfig({
     maxWorkers: 2,
     projects: [
       // Pure logic, and the store contracts: no binary needed, so no build before it (npm run test:unit).
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'] } },
+      // Property tests run thousands of cases: 2-3 s alone, past the 5 s default beside e2e tests on two cores.
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/contract/**/*.test.ts'], testTimeout: 30_000 } },
       {
         test: {
           name: 'e2e',

@@ -145,7 +145,7 @@ describe('term index', () => {
       return copy;
     };
     expect(() => TermIndex.fromBytes(patched(`"analyzer":${ANALYZER_VERSION}`, `"analyzer":${ANALYZER_VERSION + 1}`))).toThrow(/another version/);
-    expect(() => TermIndex.fromBytes(patched(`"indexVersion":"${header.indexVersion}"`, '"indexVersion":"0"'))).toThrow(/another version/);
+    expect(() => TermIndex.fromBytes(patched(`"indexVersion":"${header.indexVersion}"`, `"indexVersion":"${'0'.repeat(header.indexVersion.length)}"`))).toThrow(/another version/);
     // The first posting's document, overwritten with one that does not exist.
     const damaged = bytes.slice();
     const postingsAt = Math.ceil((12 + headerLength) / 8) * 8 + header.sections.postings[0];

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
 import { errorMessage, GitError } from '../../core/errors.ts';
-import { type IdQuery, type Memory, type Status, type Tombstone } from '../../core/memory.ts';
+import { type IdQuery, type Memory, type Tombstone } from '../../core/memory.ts';
 import { parseNote } from '../../core/note-format.ts';
 import { embeddingHash } from '../../core/embedding.ts';
 import { currentRevision, tiebreakOf } from '../../core/revisions.ts';
@@ -74,31 +74,6 @@ function createdMs(iso: string): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-function rowToMemory(r: Row): Memory {
-  const m: Memory = {
-    key: String(r.key),
-    namespace: String(r.ns),
-    object: String(r.object),
-    summary: String(r.summary),
-    body: String(r.body),
-    created: String(r.created),
-    updated: String(r.updated),
-    tags: JSON.parse(String(r.tags)) as string[],
-    status: r.status as Status,
-    relatesTo: JSON.parse(String(r.relates_to)) as string[],
-  };
-  if (r.spec) m.spec = String(r.spec);
-  if (r.phase) m.phase = String(r.phase);
-  if (r.author) m.author = String(r.author);
-  if (r.source) m.source = String(r.source);
-  if (typeof r.confidence === 'number') m.confidence = r.confidence;
-  const paths = JSON.parse(String(r.paths ?? '[]')) as string[];
-  if (paths.length) m.paths = paths;
-  if (r.extra) m.extra = JSON.parse(String(r.extra)) as Record<string, unknown>;
-  if (r.lifecycle) Object.assign(m, JSON.parse(String(r.lifecycle)) as Partial<Memory>);
-  return m;
-}
-
 const LIFECYCLE_FIELDS = ['consolidates', 'consolidatedInto', 'supersedes', 'supersededBy', 'reprieves'] as const;
 
 /** The lifecycle fields a memory has, as one JSON column (null when it has none: most memories). */
@@ -125,6 +100,12 @@ export class MemoryIndex {
 
   /** What the refresh done by open() did. */
   opened: { updated: boolean } = { updated: false };
+
+  /** Memories read from the notes by this process, by row: the term index takes their text from here (the table keeps none). */
+  private readonly fresh = new Map<number, Memory>();
+
+  /** The term index of exactly this index (termIndex()), once read or built. */
+  private terms?: TermIndex;
 
   /** Opens the index and brings it up to date (`refresh` options: a forced rebuild, a progress callback). */
   static async open(options: IndexOptions, refresh: RefreshOptions = {}): Promise<MemoryIndex> {
@@ -207,12 +188,14 @@ export class MemoryIndex {
         // Another process wrote the index since we read it (it may have caught up while we waited).
         this.db.close();
         this.db = MemoryIndex.load(this.sql, { ...this.options, notice: () => {} });
+        this.forgetRows();
         this.loadedStamp = stamp;
         if (same(this.indexedTips())) return { updated: false };
       }
       if (options.rebuild) {
         this.db.close();
         this.db = MemoryIndex.create(this.sql);
+        this.forgetRows();
       }
       // Without the lock this update stays in memory, where new rows get ids the file's rows
       // (and the term index on disk) may give to other memories: a generation of its own keeps them apart.
@@ -232,6 +215,12 @@ export class MemoryIndex {
     } finally {
       release?.();
     }
+  }
+
+  /** Row ids of another database (reloaded, rebuilt) mean nothing here. */
+  private forgetRows(): void {
+    this.fresh.clear();
+    this.terms = undefined;
   }
 
   private apply(tips: Record<string, string>, progress?: (done: number, total: number) => void): void {
@@ -272,9 +261,11 @@ export class MemoryIndex {
     }
 
     const insertMemory = this.db.prepare(
-      `INSERT INTO memories(key, ns, object, summary, body, tags, status, spec, phase, relates_to, created, created_ms, updated, author, source, confidence, paths, extra, lifecycle, tiebreak, ehash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO memories(id, key, ns, object, summary, tags, status, spec, created, created_ms, updated, paths, lifecycle, tiebreak, ehash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // Row ids given here, as AUTOINCREMENT would (never reused): the term index is built from the memories by row.
+    let rowid = Number(this.db.exec("SELECT seq FROM sqlite_sequence WHERE name = 'memories'")[0]?.values[0]?.[0] ?? 0);
     const insertTombstone = this.db.prepare('INSERT INTO tombstones(key, ns, object, updated) VALUES (?, ?, ?, ?)');
     const CHUNK = 2000;
     for (let i = 0; i < work.length; i += CHUNK) {
@@ -288,11 +279,10 @@ export class MemoryIndex {
             const m = doc.memory;
             touchedKeys.add(m.key);
             insertMemory.run([
-              m.key, m.namespace, m.object, m.summary, m.body, JSON.stringify(m.tags), m.status, m.spec ?? null, m.phase ?? null,
-              JSON.stringify(m.relatesTo), m.created, createdMs(m.created), m.updated, m.author ?? null, m.source ?? null, m.confidence ?? null,
-              JSON.stringify(m.paths ?? []), m.extra ? JSON.stringify(m.extra) : null, lifecycleJson(m), tiebreakOf(doc.raw),
-              embeddingHash(m),
+              ++rowid, m.key, m.namespace, m.object, m.summary, JSON.stringify(m.tags), m.status, m.spec ?? null, m.created, createdMs(m.created), m.updated,
+              JSON.stringify(m.paths ?? []), lifecycleJson(m), tiebreakOf(doc.raw), embeddingHash(m),
             ]);
+            this.fresh.set(rowid, m);
           } else if (doc.kind === 'tombstone') {
             const t: Tombstone = doc.tombstone;
             touchedKeys.add(t.key);
@@ -352,11 +342,13 @@ export class MemoryIndex {
   /**
    * The term index (lexical search) for what this index holds: the file when
    * it matches, else brought up to date from it, re-tokenizing only the
-   * memories it lacks, and written back when the lock can be had.
+   * memories it lacks, and written back when the lock can be had. It also
+   * holds the text of every current memory, which this index does not keep.
    */
   termIndex(): TermIndex {
+    if (this.terms && this.describes(this.terms)) return this.terms;
     const current = TermIndex.read(this.options.termFile);
-    if (current && this.describes(current)) return current;
+    if (current && this.describes(current)) return this.use(current);
     current?.close();
     const release = acquireLock(`${this.options.file}.lock`, 2000);
     try {
@@ -366,6 +358,12 @@ export class MemoryIndex {
     }
   }
 
+  /** Kept for later reads (an index handed out earlier stays open: its reader may still read documents from it). */
+  private use(terms: TermIndex): TermIndex {
+    this.terms = terms;
+    return terms;
+  }
+
   /** Whether a term index reflects exactly this index: the same tips, the same row ids. */
   private describes(terms: TermIndex): boolean {
     return terms.generation === this.meta('generation') && terms.reflects(this.indexedTips());
@@ -373,7 +371,7 @@ export class MemoryIndex {
 
   private syncTermIndex(locked: boolean): TermIndex {
     const previous = TermIndex.read(this.options.termFile);
-    if (previous && this.describes(previous)) return previous;
+    if (previous && this.describes(previous)) return this.use(previous);
     const tips = this.indexedTips();
     // One string across the wasm boundary rather than a row object per memory.
     const list = this.db.exec('SELECT group_concat(id) FROM memories WHERE current = 1')[0]?.values[0]?.[0];
@@ -382,21 +380,67 @@ export class MemoryIndex {
     // Every key the notes hold, so that an update adding only new keys can be told apart (term-catchup.ts).
     const keys = this.db.exec('SELECT group_concat(key) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
     const keyHashes = keyHashesOf(keys ? String(keys).split(',') : []);
-    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes }, rowids, previous, (ids) => {
-      const rows = this.rowsById(ids);
-      return ids.flatMap((id) => {
-        const row = rows.get(id);
-        return row ? [{ rowid: id, memory: rowToMemory(row) }] : [];
-      });
-    });
+    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes }, rowids, previous, (ids) => this.memoriesOfRows(ids));
     previous?.close();
+    this.fresh.clear();
     tracePhase('term index built');
     if (locked) {
       writeTermIndex(this.options.termFile, bytes);
       // The overlay extended the file just replaced: if the notes went back to that file's tips, it would apply again, to no purpose.
       fs.rmSync(overlayFileOf(this.options.termFile), { force: true });
     }
-    return TermIndex.fromBytes(bytes);
+    return this.use(TermIndex.fromBytes(bytes));
+  }
+
+  /**
+   * The memories of these rows, for a term index that lacks them: those this
+   * process read from the notes, else read again from the notes (a term index
+   * lost or left behind by a process that stopped between its two writes).
+   */
+  private memoriesOfRows(ids: readonly number[]): Array<{ rowid: number; memory: Memory }> {
+    const out: Array<{ rowid: number; memory: Memory }> = [];
+    const missing: number[] = [];
+    for (const id of ids) {
+      const memory = this.fresh.get(id);
+      if (memory) out.push({ rowid: id, memory });
+      else missing.push(id);
+    }
+    if (!missing.length) return out;
+    // Rows by note: the note's revisions are told apart by key and tiebreak (the hash of the document).
+    const wanted = new Map<string, Map<string, number>>();
+    for (let i = 0; i < missing.length; i += 500) {
+      const chunk = missing.slice(i, i + 500);
+      for (const r of this.all(`SELECT id, ns, object, key, tiebreak FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
+        const note = `${String(r.ns)} ${String(r.object)}`;
+        if (!wanted.has(note)) wanted.set(note, new Map());
+        wanted.get(note)!.set(`${String(r.key)} ${String(r.tiebreak)}`, Number(r.id));
+      }
+    }
+    const tips = this.indexedTips();
+    for (const ns of new Set([...wanted.keys()].map((note) => note.split(' ')[0]!))) {
+      const tip = tips[ns];
+      if (!tip) continue;
+      const notes = this.options.notes.listNotes(tip).filter((n) => wanted.has(`${ns} ${n.object}`));
+      const texts = this.options.notes.readTexts(notes.map((n) => n.blob));
+      for (const n of notes) {
+        const rows = wanted.get(`${ns} ${n.object}`)!;
+        for (const doc of parseNote(texts.get(n.blob) ?? '', ns, n.object).docs) {
+          if (doc.kind !== 'memory') continue;
+          const id = rows.get(`${doc.memory.key} ${tiebreakOf(doc.raw)}`);
+          if (id !== undefined) out.push({ rowid: id, memory: doc.memory });
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The current memories of these rows, from the term index, in the order given (rows it does not hold are skipped). */
+  private memoriesById(ids: readonly number[]): Memory[] {
+    const terms = this.termIndex();
+    return ids.flatMap((id) => {
+      const doc = terms.documentOfRow(id);
+      return doc === undefined ? [] : [this.anchored(terms.memory(doc))];
+    });
   }
 
   /** Write to a temporary file, then rename: readers never see a half-written index. Temp files of killed writers go. */
@@ -405,15 +449,16 @@ export class MemoryIndex {
     removeDeadTemps(path.dirname(this.options.file));
   }
 
+  /** Current memories matching the filter, newest first (ties by key): the term index's listing, the one filter. */
   list(filter: ListFilter = {}): Memory[] {
-    const { where, params } = filterClause(filter);
-    const limit = filter.limit && filter.limit > 0 ? ` LIMIT ${Math.floor(filter.limit)}` : '';
-    return this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, key${limit}`, params).map((r) => this.anchored(rowToMemory(r)));
+    const terms = this.termIndex();
+    terms.anchors = this.anchors;
+    return terms.list(filter);
   }
 
   /** Current memories that carry lifecycle links (consolidations, supersessions, reprieves): few, read without the rest. */
   withLifecycle(): Memory[] {
-    return this.all('SELECT * FROM memories WHERE current = 1 AND lifecycle IS NOT NULL ORDER BY key', []).map((r) => this.anchored(rowToMemory(r)));
+    return this.memoriesById(this.all('SELECT id FROM memories WHERE current = 1 AND lifecycle IS NOT NULL ORDER BY key').map((r) => Number(r.id)));
   }
 
   /**
@@ -429,13 +474,14 @@ export class MemoryIndex {
       where.push('ns = ?');
       params.push(query.namespace);
     }
-    const found = this.all(`SELECT * FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map(rowToMemory);
+    const found = this.memoriesById(this.all(`SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map((r) => Number(r.id)));
     const hint = query.objectPrefix;
     if (hint && new Set(found.map((m) => m.key)).size > 1) {
+      // Any copy counts, not only the one shown.
       const narrowed = found.filter((m) => this.copiesOf(m.namespace, m.key).some((o) => o.startsWith(hint)));
-      if (narrowed.length) return narrowed.map((m) => this.anchored(m));
+      if (narrowed.length) return narrowed;
     }
-    return found.map((m) => this.anchored(m));
+    return found;
   }
 
   /** Every object holding a revision of the memory (its copies), in object order. */
@@ -495,22 +541,9 @@ export class MemoryIndex {
     return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
 
-  private rowsById(ids: readonly number[]): Map<number, Row> {
-    const rows = new Map<number, Row>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const chunk = ids.slice(i, i + 500);
-      for (const r of this.all(`SELECT * FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) rows.set(Number(r.id), r);
-    }
-    return rows;
-  }
-
   /** Memories by row id (as embeddingCandidates() gives them), in the order given; ids no longer present are skipped. */
   byIds(ids: readonly number[]): Memory[] {
-    const rows = this.rowsById(ids);
-    return ids.flatMap((id) => {
-      const row = rows.get(id);
-      return row ? [this.anchored(rowToMemory(row))] : [];
-    });
+    return this.memoriesById(ids);
   }
 
   /**
@@ -541,7 +574,7 @@ export class MemoryIndex {
   }
 
   counts(): Map<string, number> {
-    return new Map(this.all('SELECT ns, count(*) AS n FROM memories INDEXED BY memories_ns_created WHERE current = 1 GROUP BY ns').map((r) => [String(r.ns), Number(r.n)]));
+    return this.termIndex().counts();
   }
 
   /** Sizes for `git mem index`: current memories per namespace, all stored revisions, tombstones. */
@@ -558,5 +591,6 @@ export class MemoryIndex {
 
   close(): void {
     this.db.close();
+    this.terms?.close();
   }
 }

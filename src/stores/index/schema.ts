@@ -1,5 +1,5 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '9';
+export const INDEX_VERSION = '10';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -9,23 +9,18 @@ CREATE TABLE memories(
   key TEXT NOT NULL,
   ns TEXT NOT NULL,
   object TEXT NOT NULL,
+  -- No body or other free text: current memories are read from the term index (term-index.ts,
+  -- compressed), and the notes hold every revision. The summary stays for completion.
   summary TEXT NOT NULL,
-  body TEXT NOT NULL,
   tags TEXT NOT NULL,
   status TEXT NOT NULL,
   spec TEXT,
-  phase TEXT,
-  relates_to TEXT NOT NULL,
   created TEXT NOT NULL,
   -- created in ms: filters and order compare times as numbers, as the term index does (text sorts '00.5Z' before '00Z').
   created_ms REAL NOT NULL DEFAULT 0,
   updated TEXT NOT NULL,
-  author TEXT,
-  source TEXT,
-  confidence REAL,
-  -- JSON: the files recorded at capture (a list), and front-matter fields git-mem does not know (an object or null).
+  -- JSON: the files recorded at capture (a list).
   paths TEXT NOT NULL DEFAULT '[]',
-  extra TEXT,
   -- JSON: the lifecycle links (consolidates, consolidated_into, supersedes, superseded_by, reprieves), or null.
   lifecycle TEXT,
   tiebreak TEXT NOT NULL,
@@ -35,9 +30,7 @@ CREATE TABLE memories(
 );
 CREATE INDEX memories_key ON memories(key);
 CREATE INDEX memories_note ON memories(ns, object);
-CREATE INDEX memories_created ON memories(current, created_ms);
--- Listing one namespace newest first, and counting by namespace, without walking the others.
-CREATE INDEX memories_ns_created ON memories(ns, current, created_ms);
+-- Listing and counting go through the term index: no index on creation time.
 CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
 CREATE INDEX tombstones_key ON tombstones(key);
 CREATE INDEX tombstones_note ON tombstones(ns, object);

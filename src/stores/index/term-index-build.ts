@@ -7,6 +7,7 @@ import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { type Memory, STATUSES } from '../../core/memory.ts';
 import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../core/rank.ts';
 import { DOC_BLOCK, encodeBlocks } from './doc-blocks.ts';
+import { encodePostings } from './postings-codec.ts';
 import { INDEX_VERSION } from './schema.ts';
 import { align8, compareBytes, type Header, keyHashesOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { TermIndex } from './term-index.ts';
@@ -165,6 +166,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
   for (let i = whole ? old * fields : 0; i < lengths.length; i++) totals[i % fields]! += lengths[i]!;
 
   const dictionary = mergeTerms(base ? baseTerms(base, keep) : null, addedTerms(added, old));
+  const postings = encodePostings(dictionary.postings, dictionary.postingOffsets);
   const parts: Record<Section, Uint8Array> = {
     rowids: bytesOf(rowidsOut),
     lengths: bytesOf(lengths),
@@ -177,7 +179,8 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     termOffsets: bytesOf(dictionary.termOffsets),
     terms: dictionary.termBytes,
     postingOffsets: bytesOf(dictionary.postingOffsets),
-    postings: bytesOf(dictionary.postings),
+    postingBytes: bytesOf(postings.byteOffsets),
+    postings: postings.bytes,
     keyHashes: bytesOf(source.keyHashes ?? keyHashesOf([...(base ? keep.map((d) => base.memory(d).key) : []), ...added.map((d) => d.memory.key)])),
   };
   const header: Header = {

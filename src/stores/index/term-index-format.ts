@@ -12,7 +12,9 @@
  *   objectKeys u32[N]     the first 32 bits of the object each memory is attached to
  *   docOffsets u32[N+1]   each document's place in the documents once inflated
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted by their bytes
- *   postingOffsets u32[T+1], postings u32[2P]: see core/rank.ts
+ *   postingOffsets u32[T+1]  where each term's list starts, counted in (document, frequencies) pairs (core/rank.ts)
+ *   postingBytes u32[T+1]    where each term's list starts in postings, in bytes
+ *   postings                 every term's list, as varints (postings-codec.ts)
  *   keyHashes u32[K]      keyHash() of every key the notes hold (any revision, tombstones too), sorted, unique
  *   docBlocks u32[B+1]    into docs: where each block of DOC_BLOCK documents starts (doc-blocks.ts)
  *   docs                  each document's Memory as JSON, in deflated blocks
@@ -23,7 +25,7 @@ export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
 export const TERM_INDEX_FORMAT = 6;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
-export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postings', 'keyHashes', 'docBlocks', 'docs'] as const;
+export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postingBytes', 'postings', 'keyHashes', 'docBlocks', 'docs'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Header {

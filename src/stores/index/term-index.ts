@@ -16,6 +16,7 @@ import type { Memory, Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
 import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './doc-blocks.ts';
+import { decodePostings } from './postings-codec.ts';
 import { align8, compareBytes, type Header, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { SearchFilter } from './filter.ts';
 import { INDEX_VERSION } from './schema.ts';
@@ -63,9 +64,11 @@ export class TermIndex implements LexicalSource {
   private readonly termOffsets: Uint32Array;
   private readonly terms: Uint8Array;
   private readonly postingOffsets: Uint32Array;
+  private readonly postingBytes: Uint32Array;
   /** The whole postings section, once something needed all of it (the builder). */
   private allPostings?: Uint32Array;
   private cachedRowids?: Uint32Array;
+  private byRow?: Map<number, number>;
   private cachedKeyHashes?: Uint32Array;
   /** Documents appended since this file was written (layered()), numbered after its own. */
   private overlay?: TermIndex;
@@ -112,13 +115,16 @@ export class TermIndex implements LexicalSource {
     this.termOffsets = new Uint32Array(this.buffer('termOffsets', 4));
     this.terms = new Uint8Array(this.buffer('terms', 1));
     this.postingOffsets = new Uint32Array(this.buffer('postingOffsets', 4));
+    this.postingBytes = new Uint32Array(this.buffer('postingBytes', 4));
     const n = this.docCount;
     const t = header.termCount;
     if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n || this.objectKeys.length !== n) throw new Error('term index document sections disagree');
     const blocks = blockCount(n);
-    if (this.docOffsets.length !== n + 1 || this.docBlocks.length !== blocks + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1) throw new Error('term index offsets disagree');
-    if (this.docBlocks[blocks] !== docsLength || 8 * this.postingOffsets[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
-    if (this.termOffsets[t] !== header.sections.terms[1] || !ascending(this.docOffsets) || !ascending(this.docBlocks) || !ascending(this.termOffsets) || !ascending(this.postingOffsets)) {
+    if (this.docOffsets.length !== n + 1 || this.docBlocks.length !== blocks + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1 || this.postingBytes.length !== t + 1) {
+      throw new Error('term index offsets disagree');
+    }
+    if (this.docBlocks[blocks] !== docsLength || this.postingBytes[t]! !== header.sections.postings[1]) throw new Error('term index sections disagree');
+    if (this.termOffsets[t] !== header.sections.terms[1] || !ascending(this.docOffsets) || !ascending(this.docBlocks) || !ascending(this.termOffsets) || !ascending(this.postingOffsets) || !ascending(this.postingBytes)) {
       throw new Error('term index offsets are out of order');
     }
   }
@@ -183,6 +189,7 @@ export class TermIndex implements LexicalSource {
     }
     out.averageLengths = main.averageLengths.map((a, f) => (n + m ? (a * n + (overlay.averageLengths[f] ?? 0) * m) / (n + m) : 0));
     out.cachedRowids = undefined;
+    out.byRow = undefined;
     return out;
   }
 
@@ -235,12 +242,31 @@ export class TermIndex implements LexicalSource {
     return this.cachedRowids;
   }
 
+  /** The document of a memories row (for the SQLite index, which keeps no text), or undefined. */
+  documentOfRow(rowid: number): number | undefined {
+    if (!this.byRow) {
+      this.byRow = new Map();
+      const rowids = this.rowids;
+      for (let d = 0; d < rowids.length; d++) if (rowids[d]) this.byRow.set(rowids[d]!, d);
+    }
+    return this.byRow.get(rowid);
+  }
+
   /**
    * @internal The whole dictionary as the builder merges it: term bytes,
    * offsets and every posting, read at once.
    */
   rawDictionary(): { count: number; termBytes: Uint8Array; termOffsets: Uint32Array; postingOffsets: Uint32Array; postings: Uint32Array } {
-    this.allPostings ??= new Uint32Array(this.buffer('postings', 4));
+    if (!this.allPostings) {
+      const bytes = new Uint8Array(this.buffer('postings', 1));
+      const all = new Uint32Array(2 * this.postingOffsets[this.header.termCount]!);
+      for (let t = 0; t < this.header.termCount; t++) {
+        const count = this.postingOffsets[t + 1]! - this.postingOffsets[t]!;
+        const list = bytes.subarray(this.postingBytes[t]!, this.postingBytes[t + 1]!);
+        if (decodePostings(list, count, all, this.postingOffsets[t]!) !== count) throw new Error('term index postings are damaged');
+      }
+      this.allPostings = all;
+    }
     return { count: this.header.termCount, termBytes: this.terms, termOffsets: this.termOffsets, postingOffsets: this.postingOffsets, postings: this.allPostings };
   }
 
@@ -299,7 +325,10 @@ export class TermIndex implements LexicalSource {
     const to = 2 * this.postingOffsets[i + 1]!;
     // (The builder, which loads them all, checks document numbers as it renumbers them.)
     if (this.allPostings) return this.allPostings.subarray(from, to);
-    const list = new Uint32Array(this.buffer('postings', 4, 4 * from, 4 * (to - from)));
+    const bytes = new Uint8Array(this.buffer('postings', 1, this.postingBytes[i]!, this.postingBytes[i + 1]! - this.postingBytes[i]!));
+    const list = new Uint32Array(to - from);
+    const decoded = decodePostings(bytes, (to - from) / 2, list);
+    if (2 * decoded < list.length) return validPostings(list.subarray(0, 2 * decoded), this.docCount);
     // A damaged file must not index outside the per-document arrays: such postings are dropped.
     for (let i = 0; i < list.length; i += 2) {
       if (list[i]! >= this.docCount) return validPostings(list, this.docCount);

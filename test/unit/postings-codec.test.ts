@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { packFrequencies } from '../../src/core/rank.ts';
+import { decodePostings, encodePostings } from '../../src/stores/index/postings-codec.ts';
+
+describe('postings codec', () => {
+  let r = 11;
+  const next = (n: number) => (r = (r * 1103515245 + 12345) % 2147483648) % n;
+
+  /** Lists of ascending documents with frequencies small (most) and large (a few, and the maxima). */
+  function lists(terms: number): { pairs: Uint32Array; offsets: Uint32Array } {
+    const pairs: number[] = [];
+    const offsets = [0];
+    for (let t = 0; t < terms; t++) {
+      let doc = next(3) === 0 ? 4_000_000_000 : next(50);
+      const count = next(40);
+      for (let i = 0; i < count && doc <= 0xffffffff; i++) {
+        const big = next(10) === 0;
+        pairs.push(doc, packFrequencies(big ? next(300) : next(3), big ? next(300) : next(2), big ? 65535 : next(9)));
+        doc += 1 + (next(5) === 0 ? next(100_000) : next(4));
+      }
+      offsets.push(pairs.length / 2);
+    }
+    return { pairs: Uint32Array.from(pairs), offsets: Uint32Array.from(offsets) };
+  }
+
+  it('decodes every list as it was, in about a quarter of the bytes', () => {
+    const { pairs, offsets } = lists(300);
+    const { bytes, byteOffsets } = encodePostings(pairs, offsets);
+    for (let t = 0; t < 300; t++) {
+      const count = offsets[t + 1]! - offsets[t]!;
+      const out = new Uint32Array(2 * count);
+      expect(decodePostings(bytes.subarray(byteOffsets[t]!, byteOffsets[t + 1]!), count, out)).toBe(count);
+      expect([...out]).toEqual([...pairs.subarray(2 * offsets[t]!, 2 * offsets[t + 1]!)]);
+    }
+    // Small frequencies and gaps, as most are: two bytes a pair instead of eight.
+    const small = encodePostings(Uint32Array.from([0, packFrequencies(1, 0, 2), 3, packFrequencies(0, 1, 1)]), Uint32Array.from([0, 2]));
+    expect(small.bytes.length).toBe(4);
+  });
+
+  it('a damaged or cut list gives the pairs before the damage, never more', () => {
+    const pairs = Uint32Array.from([5, packFrequencies(1, 0, 1), 9, packFrequencies(200, 3, 1000), 12, packFrequencies(0, 0, 1)]);
+    const { bytes } = encodePostings(pairs, Uint32Array.from([0, 3]));
+    const out = new Uint32Array(6);
+    expect(decodePostings(bytes.subarray(0, bytes.length - 1), 3, out)).toBe(2);
+    expect([...out.subarray(0, 4)]).toEqual([...pairs.subarray(0, 4)]);
+    expect(decodePostings(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff]), 3, out)).toBe(0);
+  });
+});
