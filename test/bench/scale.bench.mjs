@@ -105,7 +105,7 @@ function noteTextBytes(repo) {
 }
 function cacheBytes(repo) {
   const dir = path.join(repo, '.git', 'mem');
-  return fs.readdirSync(dir).filter((f) => /\.(sqlite|idx)$/.test(f)).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
+  return fs.readdirSync(dir).filter((f) => /\.(sqlite|idx|add)$/.test(f)).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
 }
 
 /** Every figure for one build on one repository (its notes ref at tipA, the index current). */

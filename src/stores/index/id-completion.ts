@@ -29,8 +29,8 @@ export async function indexedIdCandidates(file: string, prefix: string, max: num
     const version = db.query("SELECT value FROM meta WHERE key = 'version'").get() as { value: string } | null;
     if (version?.value !== INDEX_VERSION) return [];
     type Row = { ns: string; object: string; key: string; summary: string; created: string };
-    // Each query walks one index of the schema (schema.ts); `+current` keeps SQLite from scanning
-    // memories_created instead, which reads every row of a large index.
+    // Each query walks one index of the schema (schema.ts) where it can; `+current` keeps SQLite
+    // from choosing a scan of every row for the condition on current.
     const select = 'SELECT ns, object, key, summary, created FROM memories WHERE';
     const [ns = '', object, key] = prefix.split(':');
     const out: IdCandidate[] = [];
