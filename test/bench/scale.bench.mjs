@@ -3,7 +3,7 @@
 // for the memories), each beside the same figure of another build timed in the same run on a copy
 // of the same repository (--against BIN, or --against-rev REV, which builds REV first):
 //
-//   node test/bench/scale.bench.mjs [--sizes 1000,10000,100000] [--runs 7] [--against BIN | --against-rev REV]
+//   node test/bench/scale.bench.mjs [--sizes 1000,10000,100000] [--runs 7] [--against BIN | --against-rev REV] [--keep]
 //
 // Figures: lexical recall with the index current; the first recall after one capture; the first
 // recall after a pull brought 1,000 new memories (the notes ref moved from a tip to one with 1,000
@@ -27,6 +27,8 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: process.env.BENCH_RUNS ?? '7' },
     against: { type: 'string' },
     'against-rev': { type: 'string' },
+    // Leave the repositories for a closer look (the path is printed).
+    keep: { type: 'boolean', default: false },
   },
 });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
@@ -34,7 +36,7 @@ const RUNS = Number(opts.runs);
 const COMMITS = 2000;
 const PULLED = 1000;
 const root = tmpRoot('scale');
-process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+process.on('exit', () => (opts.keep ? console.log(`repositories kept in ${root}`) : fs.rmSync(root, { recursive: true, force: true })));
 const env = { ...benchEnv(root), GIT_MEM_RECALL_MODE: 'lexical', GIT_MEM_LIFECYCLE_CONNECT: '1' };
 const vocabulary = zipfVocabulary(5000);
 const query = [vocabulary.words[400], vocabulary.words[900], vocabulary.words[1500]].join(' ');
