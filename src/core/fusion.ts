@@ -9,7 +9,7 @@ export const RRF_K = 60;
 
 export interface Fused<T> {
   item: T;
-  /** Sum of 1 / (k + rank) over the lists that hold the item. */
+  /** Sum of weight / (k + rank) over the lists that hold the item (each list's weight 1 unless given). */
   score: number;
   /** The item's rank (from 1) in each list, or null where it is absent. */
   ranks: Array<number | null>;
@@ -19,10 +19,20 @@ export interface Fused<T> {
  * Fuses ranked lists (best first) of items identified by `keyOf`. Ties are
  * broken by the best single rank, then by the order of the lists (an item of
  * the first list first), so the result is deterministic. An item repeated
- * within one list counts at its first (best) rank.
+ * within one list counts at its first (best) rank. `weights`, one per list
+ * (default all 1), multiply each list's votes (weighted RRF); recall uses
+ * equal weights (docs/semantic.md, "Ranking and fusion", says why).
  */
-export function reciprocalRankFusion<T>(lists: readonly (readonly T[])[], keyOf: (item: T) => string, k: number = RRF_K): Fused<T>[] {
+export function reciprocalRankFusion<T>(
+  lists: readonly (readonly T[])[],
+  keyOf: (item: T) => string,
+  k: number = RRF_K,
+  weights?: readonly number[],
+): Fused<T>[] {
   if (!(k >= 0)) throw new RangeError(`k must be >= 0, got ${k}`);
+  if (weights && (weights.length !== lists.length || !weights.every((w) => w >= 0 && Number.isFinite(w)))) {
+    throw new RangeError(`weights must be ${lists.length} finite numbers >= 0, got [${weights.join(', ')}]`);
+  }
   const byKey = new Map<string, Fused<T> & { first: number }>();
   let seen = 0;
   lists.forEach((list, li) => {
@@ -35,7 +45,7 @@ export function reciprocalRankFusion<T>(lists: readonly (readonly T[])[], keyOf:
       }
       if (entry.ranks[li] !== null) return;
       entry.ranks[li] = i + 1;
-      entry.score += 1 / (k + i + 1);
+      entry.score += (weights?.[li] ?? 1) / (k + i + 1);
     });
   });
   const bestRank = (f: Fused<T>) => Math.min(...f.ranks.map((r) => r ?? Infinity));

@@ -4,7 +4,11 @@
 // The memories are written as git-mem notes through one git fast-import stream,
 // then every query runs through the compiled binary, as a user would run it.
 //
-//   node test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic] [--fixture FILE] [--verbose]
+//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic] [--fusion] [--fixture FILE] [--verbose]
+//
+// --fusion also sweeps the weights (lexical:semantic) and k of the fusion on the binary's lexical
+// and semantic top 50, with core/fusion.ts (TypeScript, hence bun), and checks that 1:1, k = 60
+// is what --mode hybrid returns.
 //
 // Modes other than lexical need an embedding model; the first found is used:
 // GIT_MEM_MODEL_PATH, else all-MiniLM-L6-v2 in the user's cache (git mem model pull),
@@ -27,6 +31,7 @@ const { values: opts } = parseArgs({
     mode: { type: 'string', default: 'lexical,hybrid' },
     fixture: { type: 'string', default: path.resolve(import.meta.dirname, '../fixtures/ranking.json') },
     verbose: { type: 'boolean', short: 'v', default: false },
+    fusion: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -84,24 +89,38 @@ function findModel() {
   return { dir: writeTestModel(path.join(root, 'tiny-model'), { kind: 'tiny' }), name: 'the generated tiny test model (random word vectors, NOT a semantic model)' };
 }
 
-function run(mode) {
+/** Per query, the fixture indices `git mem recall --mode <mode>` returns (best first), their scores, and what it said on stderr. */
+function recallAll(mode, limit) {
   const notices = new Set();
-  const rows = [];
   const modeEnv = mode === 'lexical' ? env : { ...env, GIT_MEM_MODEL_PATH: model.dir, GIT_MEM_MODEL_DOWNLOAD: 'false' };
-  for (const [n, q] of queries.entries()) {
-    const r = spawnSync(BIN, ['recall', '--mode', mode, '--json', '--limit', '10', q.query], { cwd: repo, env: modeEnv, encoding: 'utf8' });
+  const results = queries.map((q) => {
+    const r = spawnSync(BIN, ['recall', '--mode', mode, '--json', '--limit', String(limit), q.query], { cwd: repo, env: modeEnv, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`recall --mode ${mode}: ${r.stderr}`);
     if (r.stderr.trim()) notices.add(r.stderr.trim());
     const hits = JSON.parse(r.stdout);
-    const ranked = hits.map((h) => indexOfShortKey.get(h.id.split(':')[2]));
-    const scores = hits.map((h) => h.score);
+    return { ranked: hits.map((h) => indexOfShortKey.get(h.id.split(':')[2])), scores: hits.map((h) => h.score) };
+  });
+  return { results, notices };
+}
+
+/** Recall@1, @5, @10 and reciprocal rank of each query's ranking (fixture indices, best first). */
+function scoreRows(rankings) {
+  return rankings.map(({ ranked, scores }, n) => {
+    const q = queries[n];
     const relevant = new Set(q.relevant);
     const recallAt = (k) => ranked.slice(0, k).filter((i) => relevant.has(i)).length / relevant.size;
-    const first = ranked.findIndex((i) => relevant.has(i));
+    const first = ranked.slice(0, 10).findIndex((i) => relevant.has(i));
     const rr = first < 0 ? 0 : 1 / (first + 1);
-    rows.push({ n, query: q.query, relevant: q.relevant, ranked, scores, r1: recallAt(1), r5: recallAt(5), r10: recallAt(10), rr });
-  }
+    return { n, query: q.query, relevant: q.relevant, ranked, scores, r1: recallAt(1), r5: recallAt(5), r10: recallAt(10), rr };
+  });
+}
 
+const fmt = (x) => x.toFixed(3);
+const mean = (rows, key) => rows.reduce((sum, r) => sum + r[key], 0) / rows.length;
+
+function run(mode) {
+  const { results, notices } = recallAll(mode, 10);
+  const rows = scoreRows(results);
   if (opts.verbose) {
     for (const r of rows) {
       const mark = r.rr === 1 ? 'hit ' : r.rr > 0 ? `@${Math.round(1 / r.rr)}  ` : 'MISS';
@@ -109,16 +128,65 @@ function run(mode) {
     }
     console.log('');
   }
-  const fmt = (x) => x.toFixed(3);
   console.log(`ranking (${mode}${mode === 'lexical' ? '' : `, model: ${model.name}`}): ${memories.length} memories, ${queries.length} queries from ${path.relative(process.cwd(), opts.fixture)}`);
   console.log('half        queries  recall@1 recall@5 recall@10   MRR   no relevant in top 10');
   for (const [name, half] of Object.entries(halvesOf(rows))) {
-    const mean = (key) => half.reduce((sum, r) => sum + r[key], 0) / half.length;
     const misses = half.filter((r) => r.rr === 0).length;
-    console.log(`${name.padEnd(10)} ${String(half.length).padStart(8)}  ${fmt(mean('r1')).padStart(8)} ${fmt(mean('r5')).padStart(8)} ${fmt(mean('r10')).padStart(9)} ${fmt(mean('rr')).padStart(6)}   ${misses}`);
+    console.log(`${name.padEnd(10)} ${String(half.length).padStart(8)}  ${fmt(mean(half, 'r1')).padStart(8)} ${fmt(mean(half, 'r5')).padStart(8)} ${fmt(mean(half, 'r10')).padStart(9)} ${fmt(mean(half, 'rr')).padStart(6)}   ${misses}`);
   }
   for (const n of notices) console.log(`  notice: ${n}`);
   if (mode === 'lexical') floors(rows);
+}
+
+/**
+ * Weighted reciprocal rank fusion of the binary's lexical and semantic top 50 (what hybrid recall
+ * fuses: FUSION_DEPTH in services/recall.ts), computed here with core/fusion.ts, for weights
+ * (lexical:semantic) and k. The 1:1, k = 60 row must rank every query as `--mode hybrid` does, or
+ * the sweep would not measure the product; that is checked, and a difference fails the bench.
+ */
+async function fusionSweep() {
+  // core/fusion.ts is TypeScript: this needs bun (npm run bench:ranking uses it).
+  const { reciprocalRankFusion, RRF_K } = await import('../../src/core/fusion.ts');
+  const depth = 50;
+  const lexical = recallAll('lexical', depth).results;
+  const semantic = recallAll('semantic', depth);
+  const hybrid = recallAll('hybrid', 10).results;
+  const fuse = (n, k, weights) =>
+    reciprocalRankFusion([lexical[n].ranked, semantic.results[n].ranked], String, k, weights)
+      .slice(0, 10)
+      .map((f) => f.item);
+
+  const same = hybrid.filter((h, n) => JSON.stringify(h.ranked) === JSON.stringify(fuse(n, RRF_K, [1, 1]))).length;
+  console.log(`\nfusion sweep (model: ${model.name}): lexical and semantic top ${depth} of each query from the binary, fused by core/fusion.ts`);
+  console.log(`1:1, k = ${RRF_K} against --mode hybrid through the binary: ${same} of ${queries.length} queries ranked identically`);
+  if (same !== queries.length) process.exitCode = 1;
+  for (const n of semantic.notices) console.log(`  notice: ${n}`);
+
+  const cell = (rows) => ['r1', 'r5', 'r10', 'rr'].map((key) => fmt(mean(rows, key)).padStart(6)).join(' ');
+  console.log('lex:sem    k    tuning: R@1    R@5   R@10    MRR   checking: R@1    R@5   R@10    MRR');
+  const line = (label, k, rankings) => {
+    const { tuning, checking } = halvesOf(scoreRows(rankings));
+    console.log(`${label.padEnd(8)} ${String(k).padStart(3)}        ${cell(tuning)}             ${cell(checking)}`);
+  };
+  line('lexical', '-', lexical);
+  line('semantic', '-', semantic.results);
+  // Weight 0 makes a list add nothing, but its memories still follow the others (score 0), so 1:0
+  // is the lexical ranking with the semantic one filling the top 10 where fewer than 10 memories
+  // match lexically, and 0:1 the reverse. Either alone ranks the same for every k.
+  const weightings = [[1, 0], [2, 1], [1.5, 1], [1, 1], [1, 1.5], [1, 2], [0, 1]];
+  for (const [lex, sem] of weightings) {
+    for (const k of lex && sem ? [10, 30, 60] : [RRF_K]) {
+      line(`${lex}:${sem}`, lex && sem ? k : '-', queries.map((_, n) => ({ ranked: fuse(n, k, [lex, sem]), scores: [] })));
+    }
+  }
+  line('hybrid', RRF_K, hybrid);
+  const short = lexical.filter((l) => l.ranked.length < 10).length;
+  console.log(`(${short} of ${queries.length} queries match fewer than 10 memories lexically)`);
+  // Where only the semantic ranking can help: no relevant memory in the lexical top 50.
+  const unreachable = (rows) => rows.filter((r) => !r.relevant.some((i) => lexical[r.n].ranked.includes(i)));
+  const { tuning, checking } = halvesOf(scoreRows(lexical));
+  const found = (rows) => unreachable(rows).filter((r) => r.relevant.some((i) => semantic.results[r.n].ranked.includes(i))).length;
+  console.log(`no relevant memory in the lexical top ${depth}: tuning ${unreachable(tuning).length} of ${tuning.length} queries (${found(tuning)} with one in the semantic top ${depth}), checking ${unreachable(checking).length} of ${checking.length} (${found(checking)})`);
 }
 
 /** Tuning half: queries at even positions; checking half: odd positions; and all of them. */
@@ -157,6 +225,7 @@ function floors(rows) {
 }
 
 const modes = opts.mode.split(',').map((m) => m.trim()).filter(Boolean);
-const model = modes.some((m) => m !== 'lexical') ? findModel() : null;
+const model = opts.fusion || modes.some((m) => m !== 'lexical') ? findModel() : null;
 for (const mode of modes) run(mode);
+if (opts.fusion) await fusionSweep();
 if (opts.keep) console.log(`repository kept at ${repo}`);

@@ -39,6 +39,27 @@ describe('reciprocal rank fusion', () => {
     expect(fused[0]!.item.from).toBe('lexical');
   });
 
+  it('multiplies the votes of each list by its weight', () => {
+    // Equal weights: a tie (1/61 + 1/62 each), broken by list order.
+    expect(reciprocalRankFusion([['a', 'b'], ['b', 'a']], id).map((f) => f.item)).toEqual(['a', 'b']);
+    expect(reciprocalRankFusion([['a', 'b'], ['b', 'a']], id, RRF_K, [1, 1]).map((f) => f.item)).toEqual(['a', 'b']);
+    // The second list weighs twice: its first item wins.
+    const fused = reciprocalRankFusion([['a', 'b'], ['b', 'a']], id, RRF_K, [1, 2]);
+    expect(fused.map((f) => f.item)).toEqual(['b', 'a']);
+    expect(fused[0]!.score).toBeCloseTo(1 / 62 + 2 / 61, 12);
+    expect(fused[1]!.score).toBeCloseTo(1 / 61 + 2 / 62, 12);
+    // Weight 0: the list still records ranks but adds nothing.
+    const lexicalOnly = reciprocalRankFusion([['x', 'y'], ['y', 'z']], id, 10, [1, 0]);
+    expect(lexicalOnly.map((f) => [f.item, f.score])).toEqual([['x', 1 / 11], ['y', 1 / 12], ['z', 0]]);
+    expect(lexicalOnly[1]!.ranks).toEqual([2, 1]);
+  });
+
+  it('rejects weights that are not one non-negative number per list', () => {
+    expect(() => reciprocalRankFusion([['a'], ['b']], id, RRF_K, [1])).toThrow(RangeError);
+    expect(() => reciprocalRankFusion([['a'], ['b']], id, RRF_K, [1, -1])).toThrow(RangeError);
+    expect(() => reciprocalRankFusion([['a'], ['b']], id, RRF_K, [1, Number.NaN])).toThrow(RangeError);
+  });
+
   it('handles empty lists, other k, and normalises by the maximum', () => {
     expect(reciprocalRankFusion([], id)).toEqual([]);
     expect(reciprocalRankFusion([[], []], id)).toEqual([]);
