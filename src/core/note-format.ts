@@ -154,15 +154,17 @@ export function appendedText(before: string, after: string): string | null {
   const old = before.trimEnd();
   if (!old || before.includes('\r') || after.includes('\r') || after.includes('\0')) return null;
   if (!after.startsWith(old) || !after.startsWith('\n\n', old.length)) return null;
-  const lines = old.split('\n');
-  let last = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (FENCE.test(lines[i]!)) {
-      last = i;
+  // The old text's last `---` line, found from its end (a note can hold hundreds of memories: no split of it all).
+  for (let end = old.length; ; ) {
+    const start = old.lastIndexOf('\n', end - 1) + 1;
+    if (FENCE.test(old.slice(start, end))) {
+      // The first line, or one after a blank line: it could open a front matter.
+      if (start === 0 || old.slice(old.lastIndexOf('\n', start - 2) + 1, start - 1).trim() === '') return null;
       break;
     }
+    if (start === 0) break;
+    end = start - 1;
   }
-  if (last === 0 || (last > 0 && lines[last - 1]!.trim() === '')) return null;
   return after.slice(old.length);
 }
 

@@ -121,7 +121,7 @@ async function countOutgoing(ctx: SyncDeps, remote: Remote): Promise<number> {
       continue;
     }
     const changed = ctx.notes.diffNotes(base, ours).filter((d) => d.blob);
-    const texts = ctx.notes.readTexts(changed.flatMap((d) => (d.oldBlob ? [d.blob!, d.oldBlob] : [d.blob!])));
+    const texts = ctx.notes.readChangedTexts(changed.map((d) => ({ oldBlob: d.oldBlob, blob: d.blob! })));
     for (const d of changed) {
       const old = new Set(keyedDocs(d.oldBlob ? (texts.get(d.oldBlob) ?? null) : null, ns, d.object));
       n += keyedDocs(texts.get(d.blob!) ?? null, ns, d.object).filter((raw) => !old.has(raw)).length;

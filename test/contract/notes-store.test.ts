@@ -74,6 +74,17 @@ for (const [name, make] of [['GitNotesStore', gitSubject], ['MemoryNotesStore', 
       expect(store.diffNotes(first.commit, second.commit)).toEqual([{ object: A, oldBlob: store.listNotes(first.commit).find((n) => n.object === A)!.blob, blob: null }]);
     });
 
+    it('reads changed notes old and new: appended, edited in place, new, and with multi-byte text', () => {
+      const { store } = make();
+      const first = put(store, 'decisions', { [A]: 'über one\n', [B]: 'two\n' })!;
+      const second = put(store, 'decisions', { [A]: 'über one\nand more ✓\n', [B]: 'TWO\n', [C]: 'three\n' })!;
+      const changes = store.diffNotes(first.commit, second.commit).map((d) => ({ oldBlob: d.oldBlob, blob: d.blob! }));
+      expect(changes).toHaveLength(3);
+      const all = changes.flatMap((c) => (c.oldBlob ? [c.oldBlob, c.blob] : [c.blob]));
+      expect(store.readChangedTexts(changes)).toEqual(store.readTexts(all));
+      expect([...store.readChangedTexts(changes).values()].sort()).toEqual(['TWO\n', 'three\n', 'two\n', 'über one\n', 'über one\nand more ✓\n']);
+    });
+
     it('writes nothing when modify returns null or changes nothing', () => {
       const { store } = make();
       const first = put(store, 'decisions', { [A]: 'one\n' })!;

@@ -54,6 +54,10 @@ export class MemoryNotesStore implements NotesStore {
     return out;
   }
 
+  readChangedTexts(changes: ReadonlyArray<{ oldBlob: string | null; blob: string }>): Map<string, string> {
+    return this.readTexts(changes.flatMap((c) => (c.oldBlob ? [c.oldBlob, c.blob] : [c.blob])));
+  }
+
   update(namespace: string, objects: readonly string[], modify: NotesRequest['modify']): UpdateResult | null {
     return this.updateAll([{ namespace, objects, modify }])[0] ?? null;
   }

@@ -15,7 +15,7 @@ function frame(type: ObjectType, content: Buffer): Buffer {
 }
 
 export function hashObject(format: Repo['objectFormat'], type: ObjectType, content: Buffer): string {
-  return createHash(format).update(frame(type, content)).digest('hex');
+  return createHash(format).update(`${type} ${content.length}\0`).update(content).digest('hex');
 }
 
 /** Writes a loose object atomically (temp file, then rename) and returns its id. */
@@ -60,6 +60,19 @@ export function readBatch(repo: Repo, specs: readonly string[]): Array<GitObject
     const size = Number(header[2]);
     out.push({ oid: header[0]!, type: header[1]!, content: buf.subarray(pos, pos + size) });
     pos += size + 1;
+  }
+  return out;
+}
+
+/** Sizes of objects by id, with one process and without reading their content. Missing objects are absent. */
+export function objectSizes(repo: Repo, oids: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return out;
+  const text = repo.git.run(['cat-file', '--batch-check=%(objectname) %(objectsize)'], { input: unique.join('\n') + '\n' });
+  for (const line of text.split('\n')) {
+    const [oid, size] = line.split(' ');
+    if (oid && size && /^\d+$/.test(size)) out.set(oid, Number(size));
   }
   return out;
 }

@@ -53,7 +53,7 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
       changes.push({ ns, object: d.object, oldBlob: d.oldBlob, blob: d.blob });
     }
   }
-  const texts = notes.readTexts(changes.flatMap((c) => (c.oldBlob ? [c.oldBlob, c.blob] : [c.blob])));
+  const texts = notes.readChangedTexts(changes);
   const added: Memory[] = [];
   const newKeys = new Set<number>();
   for (const c of changes) {
