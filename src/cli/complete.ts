@@ -14,7 +14,8 @@ import { configValues } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
 import { openRepo } from '../stores/git/repo.ts';
-import { type IdCandidate, indexedIdCandidates } from '../stores/index/id-completion.ts';
+import { Index, type IdCandidate } from '../stores/index/index.ts';
+import { GitNotesStore } from '../stores/git/notes-store.ts';
 
 export const COMPLETE_KINDS = ['namespaces', 'ids', 'remotes'] as const;
 const MAX_IDS = 200;
@@ -33,7 +34,9 @@ export function namespaceCandidates(cwd: string, env: NodeJS.ProcessEnv): Candid
 
 /** Current memories whose id (or, for a hex prefix, key) starts with `prefix`, from the index file as it is. */
 export async function idCandidates(cwd: string, env: NodeJS.ProcessEnv, prefix: string): Promise<Candidate[]> {
-  return indexedIdCandidates(path.join(openRepo(cwd, env).commonDir, 'mem', 'index.sqlite'), prefix, MAX_IDS);
+  const repo = openRepo(cwd, env);
+  const index = new Index({ notes: new GitNotesStore(repo, () => ''), file: path.join(repo.commonDir, 'mem', 'index.sqlite'), anchors: () => new Map(), notice: () => {} });
+  return index.idCandidates(prefix, MAX_IDS);
 }
 
 export function remoteCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {

@@ -14,7 +14,7 @@ import { linkRef } from '../core/links.ts';
 import { linkToSimilar } from '../core/similarity.ts';
 
 /** What this file's services use. */
-export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'termIndexAsIs'>;
+export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
 import { changedPaths } from '../stores/git/changes.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';

@@ -10,12 +10,12 @@ import type { Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type CodeMemoriesDeps = Pick<Deps, 'repo' | 'termIndex'>;
+export type CodeMemoriesDeps = Pick<Deps, 'repo' | 'index'>;
 import { blameLines, commitsInRange, defaultRange } from '../stores/git/history.ts';
-import type { TermIndex } from '../stores/index/term-index.ts';
+import type { MemoryReader } from '../stores/index/index.ts';
 
 /** The commits among `wanted` a memory sits on: its anchor, and every copy. */
-function commitsOf(terms: TermIndex, memory: Memory, wanted: ReadonlySet<string>): string[] {
+function commitsOf(terms: MemoryReader, memory: Memory, wanted: ReadonlySet<string>): string[] {
   const copies = terms.copies.get(`${memory.namespace}:${memory.key}`) ?? [];
   return [...new Set([memory.object, ...copies])].filter((o) => wanted.has(o));
 }
@@ -45,7 +45,7 @@ export async function blameMemories(ctx: CodeMemoriesDeps, target: string): Prom
   const byCommit = new Map<string, number[]>();
   for (const l of lines) byCommit.set(l.commit, [...(byCommit.get(l.commit) ?? []), l.line]);
   const wanted = new Set(byCommit.keys());
-  const terms = await ctx.termIndex();
+  const terms = await ctx.index.current();
   const entries = (wanted.size ? terms.list({ objects: [...wanted] }) : []).map((memory) => {
     const commits = commitsOf(terms, memory, wanted);
     return { memory, commits, ranges: lineRanges(commits.flatMap((c) => byCommit.get(c) ?? [])) };
@@ -74,7 +74,7 @@ export async function branchLog(ctx: CodeMemoriesDeps, range?: string): Promise<
   if (!chosen) throw new UsageError('on the default branch with no upstream: name a range, e.g. git mem log main~10..HEAD');
   const commits = commitsInRange(ctx.repo, chosen);
   const wanted = new Set(commits.map((c) => c.commit));
-  const terms = await ctx.termIndex();
+  const terms = await ctx.index.current();
   const position = new Map(commits.map((c, i) => [c.commit, i]));
   const byCommit = new Map<string, Memory[]>();
   // Oldest first within a commit, as the branch told its story.

@@ -13,7 +13,7 @@ import { buildLexicalQuery } from '../core/rank.ts';
 import { contentTerms, setCosine, similarPairs } from '../core/similarity.ts';
 import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
-import type { TermIndex } from '../stores/index/term-index.ts';
+import type { MemoryReader } from '../stores/index/index.ts';
 
 /** At most this many links are made for one new memory: its closest. */
 export const MAX_LINKS = 5;
@@ -22,7 +22,7 @@ const CANDIDATES = 20;
 /** An import links within itself, and to the stored memories only when it is this small (a search per memory). */
 const SEARCH_IMPORT_MAX = 200;
 
-export type ConnectDeps = Pick<Deps, 'settings' | 'termIndexAsIs'>;
+export type ConnectDeps = Pick<Deps, 'settings' | 'index'>;
 
 export interface Neighbour {
   memory: Memory;
@@ -30,7 +30,7 @@ export interface Neighbour {
 }
 
 /** Stored memories of `m`'s namespace, current and not archived, at or above the threshold; closest first. */
-function lexicalNeighbours(index: TermIndex, m: Memory, threshold: number, limit = MAX_LINKS): Neighbour[] {
+function lexicalNeighbours(index: MemoryReader, m: Memory, threshold: number, limit = MAX_LINKS): Neighbour[] {
   // Plain words: candidates are judged by their own words next (setCosine), which synonyms and feedback cannot raise.
   const query = buildLexicalQuery(`${m.summary} ${m.tags.join(' ')} ${m.body.slice(0, 600)}`, { prefixLast: false, synonyms: false });
   if (!query) return [];
@@ -79,7 +79,7 @@ export function connectNew(ctx: ConnectDeps, memories: readonly Memory[], cosine
       refs[p.b]!.push({ ref: linkRef(a), strength: p.similarity / threshold });
     }
   }
-  const index = memories.length <= SEARCH_IMPORT_MAX ? safely(() => ctx.termIndexAsIs()) : null;
+  const index = memories.length <= SEARCH_IMPORT_MAX ? safely(() => ctx.index.asIs()) : null;
   if (index) {
     memories.forEach((m, i) => {
       for (const n of safely(() => lexicalNeighbours(index, m, threshold)) ?? []) {
@@ -120,7 +120,7 @@ export interface RelatedResult {
   notice?: string;
 }
 
-export type RelatedDeps = Pick<Deps, 'settings' | 'termIndex' | 'index' | 'repo'> & ModelDeps;
+export type RelatedDeps = Pick<Deps, 'settings' | 'index' | 'repo'> & ModelDeps;
 
 /**
  * A memory's links both ways, then the nearest unlinked memories of its
@@ -128,7 +128,7 @@ export type RelatedDeps = Pick<Deps, 'settings' | 'termIndex' | 'index' | 'repo'
  * not lexical), nearness is the cosine of embeddings at mem.lifecycle.connectCosine.
  */
 export async function related(ctx: RelatedDeps, target: Memory, options: { limit: number }): Promise<RelatedResult> {
-  const index = await ctx.termIndex();
+  const index = await ctx.index.current();
   const all = index.list({});
   const mine = contentTerms(target);
   const similarity = (m: Memory) => setCosine(mine, contentTerms(m));
@@ -169,9 +169,8 @@ async function cosineNeighbours(ctx: RelatedDeps, target: Memory, threshold: num
   const opened = await openEmbedder(ctx, { download: false, threads: 1 });
   if (!('embedder' in opened)) return { notice: `${opened.notice}; related uses word similarity` };
   const { semanticRank, memoriesOf } = await import('./semantic.ts');
-  const index = await ctx.index();
   const text = `${target.summary}\n${target.body}`;
-  const { ranked } = await semanticRank(ctx, index, opened.embedder, text, { namespaces: [target.namespace], statuses: ['active', 'resolved'] }, { limit: limit + 1 });
-  const hits = memoriesOf(index, ranked);
+  const { ranked } = await semanticRank(ctx, opened.embedder, text, { namespaces: [target.namespace], statuses: ['active', 'resolved'] }, { limit: limit + 1 });
+  const hits = await memoriesOf(ctx, ranked);
   return { neighbours: hits.filter((h) => h.memory.key !== target.key && h.score >= threshold).map((h) => ({ memory: h.memory, similarity: h.score })) };
 }

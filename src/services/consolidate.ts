@@ -39,7 +39,7 @@ export interface ConsolidateResult {
 
 /** Active memories of each namespace asked for (all when none), grouped by namespace. */
 async function activeByNamespace(ctx: MemoriesDeps, namespaces?: string[]): Promise<Map<string, Memory[]>> {
-  const index = await ctx.termIndex();
+  const index = await ctx.index.current();
   const out = new Map<string, Memory[]>();
   // Oldest first: positions, and so groups, come out the same on every clone.
   const memories = index.list({ ...(namespaces?.length ? { namespaces } : {}), statuses: ['active'] }).reverse();
@@ -124,12 +124,15 @@ export async function consolidate(ctx: ConsolidateDeps, options: ConsolidateOpti
  * again with it, keeping their words (core/links.ts retirementsDue).
  */
 export async function repairRetirements(ctx: MemoriesDeps): Promise<Memory[]> {
-  const index = await ctx.index();
-  const lookup = (ref: string) => {
+  const successors = await ctx.index.withLifecycle();
+  // Every memory a successor names, looked up once.
+  const named = new Map<string, Memory | undefined>();
+  for (const ref of successors.flatMap((s) => [...(s.consolidates ?? []), ...(s.supersedes ?? [])])) {
+    if (named.has(ref)) continue;
     const q = parseIdQuery(ref);
-    return q ? index.find(q)[0] : undefined;
-  };
-  const due = retirementsDue(index.withLifecycle(), lookup);
+    named.set(ref, q ? (await ctx.index.find(q))[0] : undefined);
+  }
+  const due = retirementsDue(successors, (ref) => named.get(ref));
   const updated = canonicalTime(ctx.now());
   const repaired: Memory[] = [];
   for (const namespace of new Set(due.map((d) => d.memory.namespace))) {

@@ -18,7 +18,7 @@ import { VectorStore } from '../stores/embed/vector-store.ts';
 import { vectorsFile } from './semantic.ts';
 import type { CosineJudge } from './connect.ts';
 
-export type CosineLinkDeps = ModelDeps & Pick<Deps, 'termIndex'>;
+export type CosineLinkDeps = ModelDeps & Pick<Deps, 'index'>;
 
 /** Embedding this many new memories at once is still quick; a larger import links by words. */
 export const COSINE_BATCH_MAX = 200;
@@ -54,7 +54,7 @@ async function judgeWith(ctx: CosineLinkDeps, embedder: Embedder, memories: read
   const stored = await store.vectors(embedder.modelId);
   const namespaces = [...new Set(memories.map((m) => m.namespace))];
   // Caught up with the notes, unlike the word links' index as it is: loading the model already costs far more.
-  const existing = (await ctx.termIndex()).list({ namespaces, statuses: ['active', 'resolved'] });
+  const existing = (await ctx.index.current()).list({ namespaces, statuses: ['active', 'resolved'] });
   const newKeys = new Set(memories.map((m) => m.key));
   const covered = new Set<string>();
   const candidates: Array<{ memory: Memory; vec: Float32Array }> = [];

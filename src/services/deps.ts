@@ -8,8 +8,7 @@ import type { Io } from '../io/io.ts';
 import type { Progress } from '../io/progress.ts';
 import type { NotesStore } from '../stores/git/notes-store.ts';
 import type { Repo } from '../stores/git/repo.ts';
-import type { MemoryIndex, RefreshOptions } from '../stores/index/memory-index.ts';
-import type { TermIndex } from '../stores/index/term-index.ts';
+import type { Index } from '../stores/index/index.ts';
 import type { Settings } from './settings.ts';
 
 export interface Deps {
@@ -28,14 +27,6 @@ export interface Deps {
   now(): Date;
   /** A progress bar for work that may take more than a second (drawn on a terminal only). */
   progress(label: string, unit: string): Progress;
-  /** The SQLite index, caught up with the notes. */
-  index(refresh?: RefreshOptions): Promise<MemoryIndex>;
-  /** The term index (lexical search, listing), caught up with the notes. */
-  termIndex(): Promise<TermIndex>;
-  /**
-   * The term index as its file holds it, without catching up with the notes
-   * (null when there is none): for the write path, where a capture links to
-   * what was indexed rather than pay for a catch-up.
-   */
-  termIndexAsIs(): TermIndex | null;
+  /** The caches of the notes: every read of memories through them goes here (stores/index/index.ts). */
+  readonly index: Index;
 }

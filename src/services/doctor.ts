@@ -232,7 +232,7 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
     return;
   }
   // The file with the overlay of memories appended since (stores/index/term-catchup.ts), as recall reads it.
-  const terms = ctx.termIndexAsIs();
+  const terms = ctx.index.asIs();
   if (!terms) {
     checks.push({ id: 'term-index', status: 'info', message: `term index ${file} is unreadable or from another version; the next recall rebuilds it`, fix: 'git mem index --rebuild' });
     return;

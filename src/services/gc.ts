@@ -44,7 +44,7 @@ function judged(ctx: ConsolidateDeps, command: string, candidates: readonly Memo
 }
 
 export async function gc(ctx: ConsolidateDeps & UsageDeps, options: GcOptions): Promise<GcResult> {
-  const index = await ctx.termIndex();
+  const index = await ctx.index.current();
   const protectedNamespaces = new Set(ctx.settings.protectNamespaces);
   const rules = { cutoffMs: options.olderThan.getTime(), protectedNamespaces };
   const spared: GcResult['spared'] = {};

@@ -13,15 +13,14 @@ import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type MemoriesDeps = Pick<Deps, 'index' | 'notes' | 'now' | 'settings' | 'termIndex'>;
+export type MemoriesDeps = Pick<Deps, 'index' | 'notes' | 'now' | 'settings'>;
 import type { ListFilter } from '../stores/index/filter.ts';
 import { sealMemory } from './capture.ts';
 
 export async function findMemory(ctx: MemoriesDeps, idText: string): Promise<Memory> {
   const query = parseIdQuery(idText);
   if (!query) throw new UsageError(`'${idText}' is not a memory id; expected <namespace>:<commit>:<key> or a key prefix of 4+ hex digits`);
-  const index = await ctx.index();
-  const found = index.find(query);
+  const found = await ctx.index.find(query);
   const keys = [...new Set(found.map((m) => m.key))];
   if (keys.length === 0) throw new NotFoundError(`no memory matches '${idText}'`, 'see git mem list');
   if (keys.length > 1) throw new AmbiguousIdError(idText, found.map(formatId));
@@ -29,11 +28,11 @@ export async function findMemory(ctx: MemoriesDeps, idText: string): Promise<Mem
 }
 
 export async function listMemories(ctx: MemoriesDeps, filter: ListFilter): Promise<Memory[]> {
-  return (await ctx.termIndex()).list(filter);
+  return (await ctx.index.current()).list(filter);
 }
 
 export async function namespaceCounts(ctx: MemoriesDeps): Promise<Array<NamespaceInfo & { count: number }>> {
-  const counts = (await ctx.termIndex()).counts();
+  const counts = (await ctx.index.current()).counts();
   const known = ctx.settings.namespaces.map((n) => ({ ...n, count: counts.get(n.name) ?? 0 }));
   // Namespaces found in notes but not configured here are still shown: nothing is hidden.
   for (const [name, count] of counts) {
@@ -78,10 +77,9 @@ export async function rewriteMemories(
   message: string,
   append: readonly Memory[] = [],
 ): Promise<Memory[]> {
-  const index = await ctx.index();
   const copies = new Map<string, string[]>();
   for (const t of targets) {
-    const found = index.copiesOf(namespace, t.key);
+    const found = await ctx.index.copiesOf(namespace, t.key);
     copies.set(t.key, found.length ? found : [t.object]);
   }
   const objects = [...new Set([...[...copies.values()].flat(), ...append.map((m) => m.object)])];
@@ -195,7 +193,7 @@ export interface BulkForget {
 export async function memoriesMatching(ctx: MemoriesDeps, filter: ForgetFilter): Promise<Memory[]> {
   const given = [filter.before, filter.namespaces?.length, filter.statuses?.length, filter.tags?.length, filter.query?.trim()].some(Boolean);
   if (!given) throw new UsageError('forget needs a memory id or at least one filter (--before, --namespace, --status, --tags, --query)');
-  const index = await ctx.termIndex();
+  const index = await ctx.index.current();
   const known = new Set(ctx.settings.namespaces.map((n) => n.name));
   for (const ns of filter.namespaces ?? []) if (!known.has(ns) && !index.counts().has(ns)) throw new UsageError(`unknown namespace '${ns}'; see git mem namespaces`);
   const base = { namespaces: filter.namespaces, statuses: filter.statuses, tags: filter.tags };

@@ -199,8 +199,7 @@ async function vectorCoverage(ctx: ModelDeps, modelId: string): Promise<ModelSta
     return null;
   }
   const [{ VectorStore }, { vectorsFile }] = await Promise.all([import('../stores/embed/vector-store.ts'), import('./semantic.ts')]);
-  const index = await ctx.index();
-  const candidates = index.embeddingCandidates({});
+  const candidates = await ctx.index.candidates({});
   const vectors = await new VectorStore(vectorsFile(ctx)).vectors(modelId);
   return { embedded: candidates.filter((c) => vectors.get(c.key)?.hash === c.hash).length, memories: candidates.length, file: vectorsFile(ctx) };
 }
@@ -217,12 +216,11 @@ export interface EmbedReport {
 
 /** `git mem model embed`: a vector for every current memory now, with no time budget; drops vectors of memories gone or changed. */
 export async function embedAll(ctx: ModelDeps, progress?: (done: number, total: number) => void): Promise<EmbedReport> {
-  const index = await ctx.index();
   const opened = await openEmbedder(ctx);
   if (!('embedder' in opened)) throw new GitMemError(opened.notice, 'git mem model pull, or set mem.modelPath');
   const { backfill } = await import('./semantic.ts');
-  const candidates = index.embeddingCandidates({});
-  const { report } = await backfill(ctx, index, opened.embedder, candidates, { complete: true, progress });
+  const candidates = await ctx.index.candidates({});
+  const { report } = await backfill(ctx, opened.embedder, candidates, { complete: true, progress });
   return { modelId: opened.embedder.modelId, memories: report.total, embedded: report.embedded, reused: report.total - report.embedded, embedMs: report.embedMs, load: opened.embedder.timings };
 }
 

@@ -52,7 +52,7 @@ interface Group {
   memory: boolean;
 }
 
-function groupDocuments(docs: ReturnType<Awaited<ReturnType<ReanchorDeps['index']>>['documents']>): Map<string, Group> {
+function groupDocuments(docs: Awaited<ReturnType<ReanchorDeps['index']['documents']>>): Map<string, Group> {
   const groups = new Map<string, Group>();
   for (const d of docs) {
     const id = `${d.namespace}:${d.key}`;
@@ -119,8 +119,7 @@ function describeOrphans(ctx: ReanchorDeps, objects: readonly string[], placed: 
 
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
   const result: ReanchorResult = { moved: [], unmatched: [], dryRun: Boolean(options.dryRun) };
-  const index = await ctx.index();
-  const groups = groupDocuments(index.documents());
+  const groups = groupDocuments(await ctx.index.documents());
   const placed = placeObjects(ctx.repo, [...groups.values()].flatMap((g) => [...g.objects]));
   const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
   const orphaned = (o: string) => isOrphan(reachOf(o));

@@ -16,8 +16,7 @@ import type { Deps } from './deps.ts';
 /** What this file's services use. */
 export type RecallAtDeps = Pick<Deps, 'notes' | 'now' | 'repo'>;
 import { commitTime, refAt } from '../stores/git/history.ts';
-import { buildTermIndex } from '../stores/index/term-index-build.ts';
-import { TermIndex } from '../stores/index/term-index.ts';
+import { Index } from '../stores/index/index.ts';
 import { CURRENT_STATUSES, DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from './recall.ts';
 
 /** `at`: a revision (its commit's time) or a date (2026-01-31, an ISO time, an age like 2w). Seconds since the epoch. */
@@ -55,8 +54,7 @@ export function recallAt(ctx: RecallAtDeps, options: RecallOptions & { at: strin
   const query = buildLexicalQuery(options.query);
   if (!query) throw new UsageError('the query has no words to search for');
   const memories = memoriesAt(ctx, resolveAt(ctx, options.at));
-  const bytes = buildTermIndex({ tips: {}, generation: 'at', copies: {} }, memories.map((_, i) => i + 1), null, (ids) => ids.map((rowid) => ({ rowid, memory: memories[rowid - 1]! })));
-  const hits = TermIndex.fromBytes(bytes).search(query, { ...options, statuses: options.statuses ?? CURRENT_STATUSES, limit: options.limit ?? DEFAULT_RECALL_LIMIT });
+  const hits = Index.ofMemories(memories).search(query, { ...options, statuses: options.statuses ?? CURRENT_STATUSES, limit: options.limit ?? DEFAULT_RECALL_LIMIT });
   // Lexical only: the stored embeddings are of today's memories.
   return { hits, mode: 'lexical', terms: query.terms };
 }

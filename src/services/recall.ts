@@ -17,7 +17,7 @@ import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
 
 /** What this file's services use. */
-export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings' | 'termIndex'> & ModelDeps;
+export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings'> & ModelDeps;
 import { placementsOf } from './anchors.ts';
 import type { RecallMode } from './settings.ts';
 import { tracePhase } from '../io/trace.ts';
@@ -120,7 +120,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   pending?.catch(() => {});
   // Archived memories (consolidated, superseded, aged out) are found only when asked for by status.
   const filter: SearchFilter = { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses ?? CURRENT_STATUSES, since: options.since, until: options.until };
-  const terms = await ctx.termIndex();
+  const terms = await ctx.index.current();
   const lexical = (n: number) => {
     const hits = terms.search(query, { ...filter, limit: n });
     tracePhase('lexical search done');
@@ -136,13 +136,11 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
     const say = options.mode !== undefined || firstTimeHere(ctx, 'model-missing');
     return lexicalOnly(say ? `${opened.notice}; ${fallback} (set mem.recall.mode lexical to stop looking for a model)` : undefined);
   }
-  const index = await ctx.index();
-
   const { semanticRank, memoriesOf } = await import('./semantic.ts');
   const depth = Math.max(FUSION_DEPTH, limit);
   let ranking;
   try {
-    ranking = await semanticRank(ctx, index, opened.embedder, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
+    ranking = await semanticRank(ctx, opened.embedder, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
   } catch (err) {
     return lexicalOnly(`embedding failed (${errorMessage(err).split('\n')[0]}); ${fallback}`);
   }
@@ -152,7 +150,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
       ? `semantic search covered ${report.covered} of ${report.total} memories; the rest are embedded by later recalls, or now by git mem model embed`
       : undefined;
 
-  if (requested === 'semantic') return { hits: memoriesOf(index, ranking.ranked), mode: 'semantic', terms: query.terms, ...(notice ? { notice } : {}) };
+  if (requested === 'semantic') return { hits: await memoriesOf(ctx, ranking.ranked), mode: 'semantic', terms: query.terms, ...(notice ? { notice } : {}) };
 
   const lexicalHits = lexical(depth);
   const fused = reciprocalRankFusion<{ key: string; id?: number; memory?: Memory }>(
@@ -163,7 +161,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   // Memories the lexical ranking did not return are read by row id.
   const byKey = new Map(lexicalHits.map((h) => [h.memory.key, h.memory]));
   const needed = fused.filter((f) => !byKey.has(f.item.key) && f.item.id !== undefined).map((f) => f.item.id!);
-  for (const m of index.byIds(needed)) byKey.set(m.key, m);
+  for (const m of await ctx.index.byIds(needed)) byKey.set(m.key, m);
   const top = maxFusedScore(2, RRF_K);
   const hits = fused.flatMap((f) => {
     const memory = byKey.get(f.item.key);

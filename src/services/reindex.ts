@@ -18,14 +18,11 @@ export interface IndexReport {
 }
 
 export async function refreshIndex(ctx: ReindexDeps, options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): Promise<IndexReport> {
-  const index = await ctx.index({ rebuild: options.rebuild, progress: options.progress });
-  // The term index too: it may be missing or stale while the index itself is current.
-  index.termIndex();
-  const stats = index.stats();
+  const stats = await ctx.index.refresh({ rebuild: options.rebuild, progress: options.progress });
   return {
     file: ctx.indexFile,
     rebuilt: Boolean(options.rebuild),
-    updated: index.opened.updated,
+    updated: stats.updated,
     memories: stats.memories,
     namespaces: Object.fromEntries([...stats.namespaces].sort(([a], [b]) => (a < b ? -1 : 1))),
     revisions: stats.revisions,

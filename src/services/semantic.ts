@@ -8,13 +8,12 @@ import path from 'node:path';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type SemanticDeps = Pick<Deps, 'indexFile'>;
+export type SemanticDeps = Pick<Deps, 'indexFile' | 'index'>;
 import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
 import { VectorStore, type VectorMap } from '../stores/embed/vector-store.ts';
 import type { SearchFilter } from '../stores/index/filter.ts';
-import type { MemoryIndex } from '../stores/index/memory-index.ts';
 
 /** A recall spends at most this long embedding memories that have no vector yet; the rest wait for the next one. */
 export const EMBED_BUDGET_MS = 5000;
@@ -43,7 +42,6 @@ type Candidate = { id: number; key: string; hash: string };
  */
 export async function backfill(
   ctx: SemanticDeps,
-  index: MemoryIndex,
   embedder: Embedder,
   candidates: Candidate[],
   options: { budgetMs?: number; complete?: boolean; progress?: (done: number, total: number) => void } = {},
@@ -58,7 +56,7 @@ export async function backfill(
     if (options.budgetMs !== undefined && performance.now() - started > options.budgetMs) break;
     const step = missing.slice(i, i + STEP);
     const hashOf = new Map(step.map((c) => [c.key, c.hash]));
-    const memories = index.byIds(step.map((c) => c.id));
+    const memories = await ctx.index.byIds(step.map((c) => c.id));
     const got = await embedder.embed(memories.map(embeddingText));
     const rows = memories.map((m, n) => ({ key: m.key, hash: hashOf.get(m.key) ?? '', vec: got[n]! }));
     store.add(embedder.modelId, rows);
@@ -81,7 +79,6 @@ export interface SemanticRanking {
 /** Candidates most similar to the query, best first, at most `limit`. */
 export async function semanticRank(
   ctx: SemanticDeps,
-  index: MemoryIndex,
   embedder: Embedder,
   query: string,
   filter: SearchFilter,
@@ -89,8 +86,8 @@ export async function semanticRank(
 ): Promise<SemanticRanking> {
   // The query first: if the model cannot embed, nothing else is spent.
   const [queryVector] = await embedder.embed([query]);
-  const candidates = index.embeddingCandidates(filter);
-  const { vectors, report } = await backfill(ctx, index, embedder, candidates, { budgetMs: options.budgetMs ?? EMBED_BUDGET_MS, complete: false, progress: options.progress });
+  const candidates = await ctx.index.candidates(filter);
+  const { vectors, report } = await backfill(ctx, embedder, candidates, { budgetMs: options.budgetMs ?? EMBED_BUDGET_MS, complete: false, progress: options.progress });
   const ranked = rankBySimilarity(queryVector!, candidates, (c) => {
     const v = vectors.get(c.key);
     return v?.hash === c.hash ? v.vec : undefined;
@@ -98,8 +95,8 @@ export async function semanticRank(
   return { ranked, report };
 }
 
-export function memoriesOf(index: MemoryIndex, ranked: Array<Ranked<Candidate>>): Array<{ memory: Memory; score: number }> {
-  const memories = index.byIds(ranked.map((r) => r.item.id));
+export async function memoriesOf(ctx: SemanticDeps, ranked: Array<Ranked<Candidate>>): Promise<Array<{ memory: Memory; score: number }>> {
+  const memories = await ctx.index.byIds(ranked.map((r) => r.item.id));
   const byKey = new Map(memories.map((m) => [m.key, m]));
   return ranked.flatMap((r) => {
     const memory = byKey.get(r.item.key);

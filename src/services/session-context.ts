@@ -9,13 +9,13 @@ import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
-export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'termIndex' | 'settings'> & RecallDeps;
+export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings'> & RecallDeps;
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
 import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
-import type { TermIndex } from '../stores/index/term-index.ts';
+import type { MemoryReader } from '../stores/index/index.ts';
 
 const WEEK_MS = 7 * 86400 * 1000;
 
@@ -41,7 +41,7 @@ function workTopic(ctx: SessionContextDeps): string {
  * The working memory: active blockers, the decisions of the last week (else the newest active
  * ones), pending progress; each part at most its limit.
  */
-function workingMemory(index: TermIndex, now: Date, limits: { blockers: number; recentDecisions: number; decisions: number; pending: number }) {
+function workingMemory(index: MemoryReader, now: Date, limits: { blockers: number; recentDecisions: number; decisions: number; pending: number }) {
   // Active only: a superseded or consolidated decision is archived, and never offered as current.
   const recent = index.list({ namespaces: ['decisions'], statuses: ['active'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: limits.recentDecisions });
   return {
@@ -56,7 +56,7 @@ function workingMemory(index: TermIndex, now: Date, limits: { blockers: number; 
  * compaction, its summary): a memory whose summary is in it is not injected again.
  */
 export async function sessionStartContext(ctx: SessionContextDeps, held = ''): Promise<string> {
-  const index = await ctx.termIndex();
+  const index = await ctx.index.current();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
   const working = workingMemory(index, now, { blockers: 20, recentDecisions: 20, decisions: 5, pending: 10 });
@@ -93,7 +93,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
 
 /** The working memory alone (active blockers, recent decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
-  const working = workingMemory(await ctx.termIndex(), ctx.now(), { blockers: 5, recentDecisions: 5, decisions: 3, pending: 3 });
+  const working = workingMemory(await ctx.index.current(), ctx.now(), { blockers: 5, recentDecisions: 5, decisions: 3, pending: 3 });
   const memories = [...working.blockers, ...working.decisions, ...working.pending];
   return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
 }
@@ -128,7 +128,7 @@ export async function fileMemories(
   /** PreToolUse's tool call: marked in the session, so its PostToolUse does not search again. */
   toolUseId = '',
 ): Promise<Memory[]> {
-  const index = await ctx.termIndex();
+  const index = await ctx.index.current();
   let onLines: Memory[] = [];
   if (lines.length) {
     try {

@@ -77,8 +77,7 @@ export function countMemories(memories: ReadonlyArray<{ namespace: string; statu
 }
 
 export async function memoryStats(ctx: StatsDeps, weeks: number): Promise<StatsReport> {
-  const index = await ctx.index();
-  const s = index.stats();
+  const s = await ctx.index.stats();
   let bytes = 0;
   try {
     bytes = fs.statSync(ctx.indexFile).size;
@@ -87,8 +86,8 @@ export async function memoryStats(ctx: StatsDeps, weeks: number): Promise<StatsR
   }
   return {
     // The term index has every current memory's namespace, status and date in flat arrays: no memory is read.
-    ...countMemories((await ctx.termIndex()).facts(), ctx.now(), weeks),
-    index: { file: ctx.indexFile, bytes, memories: s.memories, revisions: s.revisions, tombstones: s.tombstones, updated: index.opened.updated },
+    ...countMemories((await ctx.index.current()).facts(), ctx.now(), weeks),
+    index: { file: ctx.indexFile, bytes, memories: s.memories, revisions: s.revisions, tombstones: s.tombstones, updated: s.updated },
     model: modelStatus(ctx),
   };
 }

@@ -11,7 +11,7 @@ import { sha1Hex } from '../core/hash.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings' | 'now' | 'termIndex'>;
+export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings' | 'now'>;
 import { addConfigValue, configValues } from '../stores/git/config.ts';
 import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from '../stores/git/remotes.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -100,7 +100,7 @@ export function mergeTracking(ctx: SyncDeps, remote: Remote): SyncCounts {
 export async function pull(ctx: SyncDeps, remote: Remote, options: { fetch: boolean; timeoutMs?: number }): Promise<SyncCounts> {
   if (options.fetch) fetchMemories(ctx, remote, options.timeoutMs);
   const counts = mergeTracking(ctx, remote);
-  await ctx.index(); // bring the index up to date with what came in
+  await ctx.index.refresh(); // bring the index up to date with what came in
   // What came in may sit on commits rewritten here, and a squash merge done on the forge may have come in with the code.
   counts.reanchored = (await reanchor(ctx)).moved.length;
   // A memory consolidated or superseded here may have come back edited by a clone that did not know: archived again.
@@ -117,7 +117,7 @@ async function countOutgoing(ctx: SyncDeps, remote: Remote): Promise<number> {
     if (base === ours) continue;
     if (!base) {
       // The remote has none of this namespace: everything goes, and the index knows how much that is.
-      n += (await ctx.index()).documentCount(ns);
+      n += await ctx.index.documentCount(ns);
       continue;
     }
     const changed = ctx.notes.diffNotes(base, ours).filter((d) => d.blob);

@@ -34,10 +34,10 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export async function exportMemories(ctx: TransferDeps, options: { namespaces?: string[]; format: ExportFormat }): Promise<string> {
   if (options.format === 'claude-md') {
     // Newest first: what CLAUDE.md readers should see first.
-    const current = (await ctx.index()).list({ namespaces: options.namespaces ?? ['decisions', 'patterns', 'blockers'], statuses: ['active'] });
+    const current = (await ctx.index.current()).list({ namespaces: options.namespaces ?? ['decisions', 'patterns', 'blockers'], statuses: ['active'] });
     return claudeMarkdown(current, formatId);
   }
-  const memories = (await ctx.index()).list({ namespaces: options.namespaces }).reverse(); // oldest first
+  const memories = (await ctx.index.current()).list({ namespaces: options.namespaces }).reverse(); // oldest first
   if (options.format === 'md') return memories.map(serializeMemory).join('\n\n') + (memories.length ? '\n' : '');
   return memories.map((m) => JSON.stringify(memoryJson(m))).join('\n') + (memories.length ? '\n' : '');
 }
@@ -148,9 +148,9 @@ async function importRecords(
   });
 
   // Keys the term index has surely never seen need no look-up; the others are asked of the SQLite index, which knows every revision and tombstone.
-  const terms = await ctx.termIndex();
+  const terms = await ctx.index.current();
   const maybe = memories.filter((m) => terms.mayHoldKey(m.key)).map((m) => m.key);
-  const present = maybe.length ? (await ctx.index()).presentKeys(maybe) : new Set<string>();
+  const present = maybe.length ? await ctx.index.presentKeys(maybe) : new Set<string>();
   const seen = new Set<string>();
   const fresh = memories.filter((m) => {
     const id = `${m.namespace}:${m.key}`;
@@ -209,7 +209,7 @@ export async function importFromClaude(ctx: TransferDeps & Pick<Deps, 'env'>, op
   const files = claudeMemoryFiles(ctx);
   const namespaces = ctx.settings.namespaces.map((n) => n.name);
   const proposals = files.flatMap((file) => proposalsFrom(file, fs.readFileSync(file, 'utf8'), namespaces));
-  const held = new Set((await ctx.index()).list({}).map((m) => `${m.namespace}:${normalizeForNovelty(m.summary)}`));
+  const held = new Set((await ctx.index.current()).list({}).map((m) => `${m.namespace}:${normalizeForNovelty(m.summary)}`));
   const fresh = proposals.filter((p) => !held.has(`${p.namespace}:${normalizeForNovelty(p.summary)}`));
   const records = fresh.map((p, i) => ({ line: i + 1, o: { namespace: p.namespace, summary: p.summary, body: p.body, tags: ['claude-memory'], source: `import:claude:${path.basename(p.file)}` } as Record<string, unknown> }));
   const result = await importRecords(ctx, records, options);

@@ -10,7 +10,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { resolveNamespaces } from '../../src/core/namespaces.ts';
 import type { Settings } from '../../src/services/settings.ts';
 import { editMemory, forgetMemory } from '../../src/services/memories.ts';
-import { MemoryIndex } from '../../src/stores/index/memory-index.ts';
+import { Index } from '../../src/stores/index/index.ts';
 import { MemoryNotesStore } from '../fakes/memory-notes-store.ts';
 
 const settings: Settings = {
@@ -37,14 +37,14 @@ const settings: Settings = {
 function deps(notes: MemoryNotesStore) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-service-'));
   onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const open = () => MemoryIndex.open({ file: path.join(dir, 'index.sqlite'), termFile: path.join(dir, 'terms.idx'), notes, notice: () => {} });
   return {
     notes,
     settings,
     now: () => new Date('2026-02-01T00:00:00Z'),
-    index: open,
-    termIndex: async () => (await open()).termIndex(),
-    termIndexAsIs: () => null,
+    // The real index over the fake notes; a fresh one per call, as each command opens its own.
+    get index() {
+      return new Index({ notes, file: path.join(dir, 'index.sqlite'), anchors: () => new Map(), notice: () => {} });
+    },
   };
 }
 

@@ -1,0 +1,199 @@
+/**
+ * The index: what services read memories through. It keeps two caches of the
+ * notes in the git common dir (docs/index.md) and decides which answers:
+ *
+ * - the term index (terms.idx, and terms.add appended since) for current
+ *   memories: search, listing, counts. It catches up without sql.js when the
+ *   notes only gained memories (term-catchup.ts);
+ * - the SQLite index (index.sqlite, sql.js, loaded only when asked) for what
+ *   only the revisions know: ids, copies, semantic candidates, tombstones.
+ *
+ * Services never choose a file: they ask this.
+ */
+import type { Memory, IdQuery, Status } from '../../core/memory.ts';
+import type { LexicalOptions } from '../../core/lexical.ts';
+import type { LexicalQuery } from '../../core/rank.ts';
+import type { NotesStore } from '../git/notes-store.ts';
+import type { SearchFilter } from './filter.ts';
+import type { MemoryIndex, RefreshOptions } from './memory-index.ts';
+import { type IdCandidate, indexedIdCandidates } from './id-completion.ts';
+export type { IdCandidate } from './id-completion.ts';
+import { catchUpByAdding, readTermIndex, type TermFiles } from './term-catchup.ts';
+import { buildTermIndex } from './term-index-build.ts';
+import { overlayFileOf } from './term-index-format.ts';
+import { TermIndex } from './term-index.ts';
+
+export type { RefreshOptions } from './memory-index.ts';
+
+/** Current memories, as a reader sees them (the term index, with its overlay). */
+export interface MemoryReader {
+  readonly docCount: number;
+  readonly termCount: number;
+  /** `<namespace>:<key>` → the objects a memory has copies on, when more than one. */
+  readonly copies: ReadonlyMap<string, readonly string[]>;
+  /** Ranked lexical search, best first, at most `filter.limit`. */
+  search(query: LexicalQuery, filter?: SearchFilter, options?: LexicalOptions): Array<{ memory: Memory; score: number }>;
+  /** Newest first (ties by key), at most `filter.limit`. */
+  list(filter?: SearchFilter): Memory[];
+  /** Current memories per namespace. */
+  counts(): Map<string, number>;
+  /** Namespace, status and creation time of every current memory, without reading the memories. */
+  facts(): Array<{ namespace: string; status: Status; created: string }>;
+  /** Whether the notes may hold this key already (any revision, or a tombstone); false means surely not. */
+  mayHoldKey(key: string): boolean;
+  /** Whether it reflects the notes refs at these tips. */
+  reflects(tips: Record<string, string>): boolean;
+}
+
+export interface IndexStats {
+  /** Current memories per namespace. */
+  namespaces: Map<string, number>;
+  memories: number;
+  /** Stored revisions (a memory can have older ones from merges or rebases) and tombstones. */
+  revisions: number;
+  tombstones: number;
+  /** Whether opening it read anything from the notes. */
+  updated: boolean;
+}
+
+export interface IndexOptions {
+  notes: NotesStore;
+  /** index.sqlite; the term index (terms.idx, terms.add) sits beside it. */
+  file: string;
+  /** The copy of each memory to show, `<namespace>:<key>` → object, chosen from its copies (services/anchors.ts). */
+  anchors: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string>;
+  /** One-line notices (a rebuilt index, skipped notes). */
+  notice: (message: string) => void;
+}
+
+export class Index {
+  private revisionsOpen?: Promise<MemoryIndex>;
+  private currentOpen?: Promise<TermIndex>;
+  /** The term index once opened, by current() or asIs(). */
+  private opened?: TermIndex | null;
+
+  constructor(private readonly options: IndexOptions) {}
+
+  /** A reader of these memories alone, in memory (`recall --at`: the notes as they were). */
+  static ofMemories(memories: readonly Memory[]): MemoryReader {
+    const bytes = buildTermIndex({ tips: {}, generation: 'memories', copies: {} }, memories.map((_, i) => i + 1), null, (ids) => ids.map((rowid) => ({ rowid, memory: memories[rowid - 1]! })));
+    return TermIndex.fromBytes(bytes);
+  }
+
+  get termFile(): string {
+    return this.options.file.replace(/[^/\\]*$/, 'terms.idx');
+  }
+
+  private get termFiles(): TermFiles {
+    return { termFile: this.termFile, overlayFile: overlayFileOf(this.termFile), lockFile: `${this.options.file}.lock` };
+  }
+
+  /**
+   * Current memories, caught up with the notes refs: the term index as it is
+   * when it matches them; appended to, without sql.js, when the notes only
+   * gained memories; else brought up to date by the SQLite index. Read once per process.
+   */
+  current(): Promise<MemoryReader> {
+    this.currentOpen ??= (async () => {
+      const terms = await (async () => {
+        // The SQLite index already open has checked the refs: ask it, with no second look at them.
+        if (this.revisionsOpen) return (await this.revisionsOpen).termIndex();
+        const file = TermIndex.read(this.termFile);
+        const tips = Object.fromEntries(this.options.notes.tips());
+        if (file?.reflects(tips)) return file;
+        const advanced = file && catchUpByAdding(file, this.options.notes, tips, this.termFiles);
+        if (advanced) return advanced;
+        file?.close();
+        return (await this.revisions()).termIndex();
+      })();
+      terms.anchors = this.options.anchors(terms.copies);
+      this.opened = terms;
+      return terms;
+    })();
+    return this.currentOpen;
+  }
+
+  /**
+   * Current memories as the files hold them, without catching up with the
+   * notes (null when there are none): for the write path, where a capture links
+   * to what was indexed rather than pay for a catch-up, and for doctor.
+   */
+  asIs(): MemoryReader | null {
+    if (this.opened === undefined) this.opened = readTermIndex(this.termFiles);
+    return this.opened;
+  }
+
+  /** The SQLite index, caught up with the notes refs. sql.js is loaded only here; `refresh` applies to the first call. */
+  private revisions(refresh?: RefreshOptions): Promise<MemoryIndex> {
+    this.revisionsOpen ??= import('./memory-index.ts').then(async ({ MemoryIndex }) => {
+      const index = await MemoryIndex.open({ file: this.options.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice }, refresh);
+      index.anchors = this.options.anchors(index.copies());
+      return index;
+    });
+    return this.revisionsOpen;
+  }
+
+  /**
+   * Brings both caches up to date with the notes now (`rebuild`: from scratch,
+   * with `progress`), and says what they hold.
+   */
+  async refresh(options: RefreshOptions = {}): Promise<IndexStats> {
+    const index = await this.revisions(options);
+    // The term index too: it may be missing or stale while the SQLite index is current.
+    index.termIndex();
+    return this.stats();
+  }
+
+  async stats(): Promise<IndexStats> {
+    const index = await this.revisions();
+    return { ...index.stats(), updated: index.opened.updated };
+  }
+
+  /** Current memories whose key starts with the query's key prefix (a commit prefix narrows ambiguous ones). */
+  async find(query: IdQuery): Promise<Memory[]> {
+    return (await this.revisions()).find(query);
+  }
+
+  /** Current memories by row id (as candidates() gives them), in that order; ids no longer present are skipped. */
+  async byIds(ids: readonly number[]): Promise<Memory[]> {
+    return (await this.revisions()).byIds(ids);
+  }
+
+  /** Semantic search's candidates: current memories matching the filter, with the hash of the text it embeds. */
+  async candidates(filter: SearchFilter): Promise<Array<{ id: number; key: string; hash: string }>> {
+    return (await this.revisions()).embeddingCandidates(filter);
+  }
+
+  /** Current memories that carry lifecycle links (consolidations, supersessions, reprieves). */
+  async withLifecycle(): Promise<Memory[]> {
+    return (await this.revisions()).withLifecycle();
+  }
+
+  /** Every object holding a revision of the memory (its copies), in object order. */
+  async copiesOf(namespace: string, key: string): Promise<string[]> {
+    return (await this.revisions()).copiesOf(namespace, key);
+  }
+
+  /** Every stored document (each revision, each tombstone) by namespace, key and object: where copies sit. */
+  async documents(): Promise<Array<{ namespace: string; key: string; object: string; created: string; paths: string[] }>> {
+    return (await this.revisions()).documents();
+  }
+
+  /** Which of these keys the notes hold, as a memory or a tombstone, on any commit: `<namespace>:<key>`. */
+  async presentKeys(keys: readonly string[]): Promise<Set<string>> {
+    return (await this.revisions()).presentKeys(keys);
+  }
+
+  /**
+   * Ids for shell completion, from the SQLite index file as it is: no catching
+   * up, no sql.js (completion does not wait for the notes).
+   */
+  idCandidates(prefix: string, max: number): Promise<IdCandidate[]> {
+    return indexedIdCandidates(this.options.file, prefix, max);
+  }
+
+  /** Memories and tombstones stored in a namespace's notes, every revision counted. */
+  async documentCount(namespace: string): Promise<number> {
+    return (await this.revisions()).documentCount(namespace);
+  }
+}
