@@ -226,7 +226,7 @@ describe('term index', () => {
       const all = [...many.keys()];
       const load = (ids: number[]) => ids.map((rowid) => ({ rowid, memory: many.get(rowid)! }));
       const first = build(many).index;
-      // One memory dropped in the fourth block (documents 96-127), one added: three blocks copied, the rest deflated.
+      // One memory dropped (document 99), one added: the full blocks before it copied, the rest deflated.
       const kept = [...all.filter((id) => id !== 100), 999];
       many.set(999, memory('a memory added later', sentence(30)));
       const stepped = buildTermIndex(source, kept, first, load);
