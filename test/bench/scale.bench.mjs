@@ -8,7 +8,8 @@
 // Figures: lexical recall with the index current; the first recall after one capture; the first
 // recall after a pull brought 1,000 new memories (the notes ref moved from a tip to one with 1,000
 // more); `list --limit 20`; a full rebuild (`git mem index --rebuild`); the cache's size against
-// the note text it caches. Then each figure's growth from 10,000 to 100,000 (the number of
+// the note text it caches; the peak memory of a recall, a listing and a rebuild (GNU time). The
+// two builds take turns within each run. Then each figure's growth from 10,000 to 100,000 (the number of
 // memories grows 10x: none may grow faster, and those that depend on the change alone should
 // barely grow).
 //
@@ -110,36 +111,63 @@ function cacheBytes(repo) {
   return fs.readdirSync(dir).filter((f) => /\.(sqlite|idx|add)$/.test(f)).reduce((sum, f) => sum + fs.statSync(path.join(dir, f)).size, 0);
 }
 
-/** Every figure for one build on one repository (its notes ref at tipA, the index current). */
-function measure(bin, repo, tips, size) {
-  const run = (args) => sh(repo, env, bin, args);
-  run(['index', '--rebuild']);
-  const f = {};
-  f.recall = summary(Array.from({ length: RUNS }, () => timed(() => run(['recall', query, '--limit', '10']))));
-  f.list = summary(Array.from({ length: RUNS }, () => timed(() => run(['list', '--limit', '20']))));
-  f.capture = summary(
-    Array.from({ length: RUNS }, (_, i) => {
-      run(['capture', 'decisions', `bench capture ${i} ${query}`, '-m', 'One new memory.']);
-      return timed(() => run(['recall', query, '--limit', '10']));
+/**
+ * Every figure for each build on its own copy of the repository (its notes ref
+ * at tipA, the index current). The builds run in turn within each run, so a
+ * slower or busier moment of the machine falls on both alike.
+ */
+function measure(builds, tips, size) {
+  const run = (b, args) => sh(b.repo, env, b.bin, args);
+  const each = (runs, step) => {
+    const times = builds.map(() => []);
+    for (let i = 0; i < runs; i++) builds.forEach((b, k) => times[k].push(step(b, i)));
+    return times.map(summary);
+  };
+  const out = builds.map(() => ({}));
+  const put = (key, values) => values.forEach((v, k) => (out[k][key] = v));
+  for (const b of builds) run(b, ['index', '--rebuild']);
+  put('recall', each(RUNS, (b) => timed(() => run(b, ['recall', query, '--limit', '10']))));
+  put('list', each(RUNS, (b) => timed(() => run(b, ['list', '--limit', '20']))));
+  put(
+    'capture',
+    each(RUNS, (b, i) => {
+      run(b, ['capture', 'decisions', `bench capture ${i} ${query}`, '-m', 'One new memory.']);
+      return timed(() => run(b, ['recall', query, '--limit', '10']));
     }),
   );
+  // Back to tipA (the captures dropped): each pull below then only adds memories.
+  const atTipA = (b) => {
+    sh(b.repo, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tips.tipA]);
+    run(b, ['index']);
+    // An overlay of memories appended earlier would answer the next move to tipB at once: each run starts from the main file alone.
+    fs.rmSync(path.join(b.repo, '.git', 'mem', 'terms.add'), { force: true });
+  };
+  builds.forEach(atTipA);
   // A pull's effect on the index: the notes ref moves to a tip with PULLED more memories (then back, untimed).
-  f.pull = summary(
-    Array.from({ length: Math.min(RUNS, 5) }, () => {
-      sh(repo, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tips.tipB]);
-      const t = timed(() => run(['recall', query, '--limit', '10']));
-      sh(repo, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tips.tipA]);
-      run(['index']);
-      // The overlay of the memories just appended still extends the main file at tipA and would
-      // answer the next move to tipB at once: each run starts from the main file alone.
-      fs.rmSync(path.join(repo, '.git', 'mem', 'terms.add'), { force: true });
+  put(
+    'pull',
+    each(Math.min(RUNS, 5), (b) => {
+      sh(b.repo, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tips.tipB]);
+      const t = timed(() => run(b, ['recall', query, '--limit', '10']));
+      atTipA(b);
       return t;
     }),
   );
-  f.rebuild = summary(Array.from({ length: size >= 100_000 ? 3 : 5 }, () => timed(() => run(['index', '--rebuild']))));
-  f.cache = cacheBytes(repo);
-  f.text = noteTextBytes(repo);
-  return f;
+  put('rebuild', each(size >= 100_000 ? 3 : 5, (b) => timed(() => run(b, ['index', '--rebuild']))));
+  builds.forEach((b, k) => {
+    out[k].cache = cacheBytes(b.repo);
+    out[k].text = noteTextBytes(b.repo);
+    out[k].memory = { recall: peakMemory(b.bin, b.repo, ['recall', query, '--limit', '10']), list: peakMemory(b.bin, b.repo, ['list', '--limit', '20']), rebuild: peakMemory(b.bin, b.repo, ['index', '--rebuild']) };
+  });
+  return out;
+}
+
+/** The peak resident memory of one run (MB), where GNU time is at hand; else null. */
+function peakMemory(bin, repo, args) {
+  if (!fs.existsSync('/usr/bin/time')) return null;
+  const r = spawnSync('/usr/bin/time', ['-f', 'peak %M', bin, ...args], { cwd: repo, env, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const kb = Number(/peak (\d+)\s*$/.exec(r.stderr ?? '')?.[1]);
+  return r.status === 0 && kb ? kb / 1024 : null;
 }
 
 const other = otherBuild();
@@ -151,8 +179,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
   const copy = `${repo}-other`;
   if (other) fs.cpSync(repo, copy, { recursive: true });
   console.log(`\n${size.toLocaleString('en')} memories on ${COMMITS} commits (set up in ${((performance.now() - t0) / 1000).toFixed(1)} s), ${RUNS} runs`);
-  const mine = measure(BIN, repo, tips, size);
-  const theirs = other ? measure(other.bin, copy, tips, size) : null;
+  const [mine, theirs = null] = measure([{ bin: BIN, repo }, ...(other ? [{ bin: other.bin, repo: copy }] : [])], tips, size);
   results.set(size, mine);
   const base = (key, name) => (theirs ? { baseline: { name: `${other.name} ${name}`, ...theirs[key] } } : {});
   const target = (t) => (t[size] !== undefined ? { target: t[size] } : {});
@@ -164,6 +191,8 @@ for (const size of opts.sizes.split(',').map(Number)) {
     { name: 'index --rebuild', ...mine.rebuild, ...base('rebuild', 'rebuild'), ...target({ 100_000: 10_000 }) },
   ]);
   const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
+  const peak = (m) => (m?.recall ? `recall ${m.recall.toFixed(0)} MB, list ${m.list.toFixed(0)} MB, rebuild ${m.rebuild.toFixed(0)} MB` : 'not measured');
+  console.log(`peak memory: ${peak(mine.memory)}${theirs ? `; ${other.name}: ${peak(theirs.memory)}` : ''}`);
   console.log(`cache ${mb(mine.cache)} for ${mb(mine.text)} of note text: ${(mine.cache / mine.text).toFixed(2)}x (target 1.5x)${theirs ? `; ${other.name}: ${mb(theirs.cache)}, ${(theirs.cache / theirs.text).toFixed(2)}x` : ''}`);
 }
 

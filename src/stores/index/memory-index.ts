@@ -373,8 +373,9 @@ export class MemoryIndex {
     const previous = TermIndex.read(this.options.termFile);
     if (previous && this.describes(previous)) return this.use(previous);
     const tips = this.indexedTips();
-    // One string across the wasm boundary rather than a row object per memory.
-    const list = this.db.exec('SELECT group_concat(id) FROM memories WHERE current = 1')[0]?.values[0]?.[0];
+    // One string across the wasm boundary rather than a row object per memory. New documents in
+    // creation order, as appends add them: document order breaks ties (feedback's best 10).
+    const list = this.db.exec('SELECT group_concat(id) FROM (SELECT id FROM memories WHERE current = 1 ORDER BY created_ms, id)')[0]?.values[0]?.[0];
     const rowids = list ? String(list).split(',').map(Number) : [];
     const copies = Object.fromEntries(this.copies());
     // Every key the notes hold, so that an update adding only new keys can be told apart (term-catchup.ts).
