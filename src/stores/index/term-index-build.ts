@@ -14,16 +14,23 @@ import type { TermIndex } from './term-index.ts';
 
 const encoder = new TextEncoder();
 
-/** A memory to add: its row, its JSON, its field lengths and term frequencies. */
+/** A memory to add: its row, its JSON and its field lengths (its terms go straight to the added postings). */
 interface NewDocument {
   rowid: number;
   memory: Memory;
   json: Uint8Array;
   lengths: number[];
-  frequencies: Map<string, number[]>;
 }
 
-function analyze(rowid: number, memory: Memory): NewDocument {
+/** The added documents' postings by term, (document, packed frequencies) pairs in document order. */
+type AddedPostings = Map<string, number[]>;
+
+/**
+ * Tokenizes a memory as document `doc`, adding its terms to `postings`. Its
+ * frequencies live only while it is analysed: a map per memory kept until the
+ * dictionary was built made a rebuild hold gigabytes at 100,000 memories.
+ */
+function analyze(rowid: number, memory: Memory, doc: number, postings: AddedPostings): NewDocument {
   const texts = [memory.summary, memory.tags.join(' '), memory.body];
   const frequencies = new Map<string, number[]>();
   const lengths = texts.map((text, field) => {
@@ -36,7 +43,12 @@ function analyze(rowid: number, memory: Memory): NewDocument {
     }
     return tokens.length;
   });
-  return { rowid, memory, json: encoder.encode(JSON.stringify(memory)), lengths, frequencies };
+  for (const [term, f] of frequencies) {
+    let list = postings.get(term);
+    if (!list) postings.set(term, (list = []));
+    list.push(doc, packFrequencies(f[0]!, f[1]!, f[2]!));
+  }
+  return { rowid, memory, json: encoder.encode(JSON.stringify(memory)), lengths };
 }
 
 /**
@@ -75,8 +87,9 @@ export function buildTermIndex(
     kept.add(rowid);
     keep.push(d);
   }
-  const added = load(rowids.filter((id) => !kept.has(id))).map(({ rowid, memory }) => analyze(rowid, memory));
-  return encode(source, base, keep, added);
+  const postings: AddedPostings = new Map();
+  const added = load(rowids.filter((id) => !kept.has(id))).map(({ rowid, memory }, i) => analyze(rowid, memory, keep.length + i, postings));
+  return encode(source, base, keep, added, postings);
 }
 
 /**
@@ -87,10 +100,11 @@ export function buildTermIndex(
  */
 export function appendToTermIndex(base: TermIndex | null, source: TermIndexSource, memories: readonly Memory[]): Uint8Array {
   const keep = Array.from({ length: base?.docCount ?? 0 }, (_, d) => d);
-  return encode(source, base, keep, memories.map((m) => analyze(0, m)));
+  const postings: AddedPostings = new Map();
+  return encode(source, base, keep, memories.map((m, i) => analyze(0, m, keep.length + i, postings)), postings);
 }
 
-function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly number[], added: readonly NewDocument[]): Uint8Array {
+function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly number[], added: readonly NewDocument[], postings: AddedPostings): Uint8Array {
   const fields = FIELDS.length;
   const old = keep.length;
   const n = old + added.length;
@@ -165,8 +179,9 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
   const totals = whole ? base.averageLengths.map((a) => Math.round(a * base.docCount)) : new Array<number>(fields).fill(0);
   for (let i = whole ? old * fields : 0; i < lengths.length; i++) totals[i % fields]! += lengths[i]!;
 
-  const dictionary = mergeTerms(base ? baseTerms(base, keep) : null, addedTerms(added, old));
-  const postings = encodePostings(dictionary.postings, dictionary.postingOffsets);
+  const dictionary = mergeTerms(base ? baseTerms(base, keep) : null, addedTerms(postings));
+  postings.clear();
+  const encoded = encodePostings(dictionary.postings, dictionary.postingOffsets);
   const parts: Record<Section, Uint8Array> = {
     rowids: bytesOf(rowidsOut),
     lengths: bytesOf(lengths),
@@ -179,8 +194,8 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     termOffsets: bytesOf(dictionary.termOffsets),
     terms: dictionary.termBytes,
     postingOffsets: bytesOf(dictionary.postingOffsets),
-    postingBytes: bytesOf(postings.byteOffsets),
-    postings: postings.bytes,
+    postingBytes: bytesOf(encoded.byteOffsets),
+    postings: encoded.bytes,
     keyHashes: bytesOf(source.keyHashes ?? keyHashesOf([...(base ? keep.map((d) => base.memory(d).key) : []), ...added.map((d) => d.memory.key)])),
   };
   const header: Header = {
@@ -275,17 +290,9 @@ function baseTerms(base: TermIndex, keep: readonly number[]): Dictionary {
   return { count, termBytes: termBytes.subarray(0, bytes), termOffsets: termOffsets.subarray(0, count + 1), postingOffsets: postingOffsets.subarray(0, count + 1), postings: postings.subarray(0, 2 * pairs) };
 }
 
-/** The added documents' terms, in byte order, each with its postings (documents numbered from `first`). */
-function addedTerms(added: readonly NewDocument[], first: number): Array<{ term: Uint8Array; postings: number[] }> {
-  const byTerm = new Map<string, number[]>();
-  added.forEach((doc, i) => {
-    for (const [term, f] of doc.frequencies) {
-      let list = byTerm.get(term);
-      if (!list) byTerm.set(term, (list = []));
-      list.push(first + i, packFrequencies(f[0]!, f[1]!, f[2]!));
-    }
-  });
-  return [...byTerm].map(([term, postings]) => ({ term: encoder.encode(term), postings })).sort((a, b) => compareBytes(a.term, b.term));
+/** The added documents' terms, in byte order, each with its postings. */
+function addedTerms(postings: AddedPostings): Array<{ term: Uint8Array; postings: number[] }> {
+  return [...postings].map(([term, list]) => ({ term: encoder.encode(term), postings: list })).sort((a, b) => compareBytes(a.term, b.term));
 }
 
 /**
