@@ -134,8 +134,9 @@ export class Index {
   }
 
   /**
-   * Brings both caches up to date with the notes now (`rebuild`: from scratch,
-   * with `progress`), and says what they hold.
+   * Brings both caches up to date with the notes (`rebuild`: from scratch,
+   * with `progress`), and says what they hold. The SQLite index is opened once
+   * a process, and caught up then: the options count on the first call.
    */
   async refresh(options: RefreshOptions = {}): Promise<IndexStats> {
     const index = await this.revisions(options);
