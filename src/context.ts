@@ -59,6 +59,11 @@ export class AppContext {
     return path.join(this.repo.commonDir, 'mem', 'terms.idx');
   }
 
+  /** Releases the caches opened for this context (the MCP server makes one a request). */
+  async close(): Promise<void> {
+    await this.cachedIndex?.close();
+  }
+
   /** The caches of the notes (stores/index/index.ts), opened as they are first asked. */
   get index(): Index {
     this.cachedIndex ??= new Index({

@@ -155,15 +155,17 @@ export function appendedText(before: string, after: string): string | null {
   if (!old || before.includes('\r') || after.includes('\r') || after.includes('\0')) return null;
   if (!after.startsWith(old) || !after.startsWith('\n\n', old.length)) return null;
   // The old text's last `---` line, found from its end (a note can hold hundreds of memories: no split of it all).
+  // Each line is [start, end); `end` only decreases, down to the first line.
   for (let end = old.length; ; ) {
-    const start = old.lastIndexOf('\n', end - 1) + 1;
+    const newline = end > 0 ? old.lastIndexOf('\n', end - 1) : -1;
+    const start = newline + 1;
     if (FENCE.test(old.slice(start, end))) {
       // The first line, or one after a blank line: it could open a front matter.
-      if (start === 0 || old.slice(old.lastIndexOf('\n', start - 2) + 1, start - 1).trim() === '') return null;
+      if (start === 0 || old.slice(start >= 2 ? old.lastIndexOf('\n', start - 2) + 1 : 0, start - 1).trim() === '') return null;
       break;
     }
-    if (start === 0) break;
-    end = start - 1;
+    if (newline < 0) break;
+    end = newline;
   }
   return after.slice(old.length);
 }

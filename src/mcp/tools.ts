@@ -73,12 +73,18 @@ function strings(args: Record<string, unknown>, name: string): string[] | undefi
 const NAMESPACE = { type: 'string', description: 'decisions, learnings, blockers, progress, patterns, research, reviews, retrospective, inception or elicitation (or one configured in mem.namespaces)' };
 
 export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
-  const context = () => new AppContext(cwd, env, quietIo());
+  // Each request's contexts, closed when it has answered: the server lives as long as the session, and every open index holds a file.
+  const opened: AppContext[] = [];
+  const context = () => {
+    const ctx = new AppContext(cwd, env, quietIo());
+    opened.push(ctx);
+    return ctx;
+  };
   const lines = (ctx: AppContext, memories: Parameters<typeof stalenessOf>[1]) => {
     const stale = stalenessOf(ctx.repo, memories);
     return memories.map((m) => memoryLine(m, ctx.now(), ctx.io.color, { stale: stale.get(m.key) }));
   };
-  return [
+  const tools: Tool[] = [
     {
       name: 'recall',
       description:
@@ -205,4 +211,15 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
       },
     },
   ];
+  // The server answers one request at a time (mcp/server.ts): the contexts opened meanwhile are this request's.
+  return tools.map((tool) => ({
+    ...tool,
+    run: async (args) => {
+      try {
+        return await tool.run(args);
+      } finally {
+        await Promise.all(opened.splice(0).map((ctx) => ctx.close()));
+      }
+    },
+  }));
 }

@@ -109,6 +109,45 @@ describe('index updates', () => {
     expectAgreesWithRebuild(repo, env);
   });
 
+  it('a note written by hand that starts with a blank line, then gains a memory: appended, in agreement with a rebuild', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 2);
+    memOk(repo, env, ['capture', 'decisions', 'First storage decision', '-m', 'Body.']);
+    memOk(repo, env, ['list']);
+    // git notes keeps a leading blank line of the text it is given.
+    const blob = git(repo, env, ['hash-object', '-w', '--stdin'], '\nhand written\n').trim();
+    git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'add', '-C', blob, 'HEAD~1']);
+    memOk(repo, env, ['list']);
+    const doc = '---\nid: aaaabbbbccccdddd\ntype: decisions\ntimestamp: 2026-01-02T00:00:00Z\nupdated: 2026-01-02T00:00:00Z\nsummary: Zebra storage decision\n---\n\nBody.';
+    git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'append', '-m', doc, 'HEAD~1']);
+    const r = mem(repo, env, ['recall', 'zebra', '--json'], { timeout: 20_000 });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Array<{ summary: string }>).map((h) => h.summary)).toEqual(['Zebra storage decision']);
+    expectAgreesWithRebuild(repo, env);
+  });
+
+  it('a damaged term index: the command that finds the damage says so in one line and removes it; the next one rebuilds it', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 1);
+    for (let i = 0; i < 40; i++) memOk(repo, env, ['capture', 'decisions', `Storage decision ${i} about the cache`, '-m', `Because of reason ${i}.`]);
+    memOk(repo, env, ['index']);
+    const good = answers(repo, env);
+    const file = path.join(memDir(repo), 'terms.idx');
+    // The documents come last in the file: two bytes of the last block flipped.
+    const bytes = fs.readFileSync(file);
+    bytes[bytes.length - 30]! ^= 0xff;
+    bytes[bytes.length - 29]! ^= 0xff;
+    fs.writeFileSync(file, bytes);
+    const damaged = mem(repo, env, ['list', '--limit', '50']);
+    expect(damaged.code).toBe(1);
+    expect(damaged.stderr.trim().split('\n')).toHaveLength(1);
+    expect(damaged.stderr).toMatch(/term index is damaged/);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(answers(repo, env)).toBe(good);
+  });
+
   it('a notes history squashed and collected under the index: reads fall back to the full path', () => {
     const box = sandbox();
     const env = lexical(box);

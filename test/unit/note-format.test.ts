@@ -457,4 +457,14 @@ describe('appendedText', () => {
     const ruled = `${a.trimEnd()}\n\n---\n`;
     expect(appendedText(ruled, `${ruled.trimEnd()}\n\n${memoryDoc(3)}\n`)).toBeNull();
   });
+
+  it('ends on old texts that start with blank lines or hold no rule (git notes add/append keep a leading blank line)', () => {
+    for (const old of ['\nhand written\n', '\n\nhand written', '\n', 'x', '\n---', '\nhand\n---\nid: x\n---']) {
+      const now = `${old.trimEnd()}\n\n${memoryDoc(4)}\n`;
+      const tail = appendedText(old, now);
+      if (tail !== null) expect(`${old.trimEnd()}${tail}`).toBe(now);
+    }
+    expect(appendedText('\nhand written\n', `\nhand written\n\n${memoryDoc(4)}\n`)).toBe(`\n\n${memoryDoc(4)}\n`);
+    expect(appendedText('\n---', `\n---\n\n${memoryDoc(4)}\n`)).toBeNull();
+  });
 });

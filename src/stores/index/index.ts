@@ -66,6 +66,15 @@ export interface IndexOptions {
   notice: (message: string) => void;
 }
 
+/** The term index caught up by appending, or null when it cannot be (a damaged file too: the full path rebuilds it). */
+function appended(catchUp: () => TermIndex | null): TermIndex | null {
+  try {
+    return catchUp();
+  } catch {
+    return null;
+  }
+}
+
 export class Index {
   private revisionsOpen?: Promise<MemoryIndex>;
   private currentOpen?: Promise<TermIndex>;
@@ -101,7 +110,7 @@ export class Index {
         const file = TermIndex.read(this.termFile);
         const tips = Object.fromEntries(this.options.notes.tips());
         if (file?.reflects(tips)) return file;
-        const advanced = file && catchUpByAdding(file, this.options.notes, tips, this.termFiles);
+        const advanced = file && appended(() => catchUpByAdding(file, this.options.notes, tips, this.termFiles));
         if (advanced) return advanced;
         file?.close();
         return (await this.revisions()).termIndex();
@@ -191,6 +200,16 @@ export class Index {
    */
   idCandidates(prefix: string, max: number): Promise<IdCandidate[]> {
     return indexedIdCandidates(this.options.file, prefix, max);
+  }
+
+  /** Releases what was opened (file descriptors, the SQLite database): for a process that serves many requests. */
+  async close(): Promise<void> {
+    (this.opened as TermIndex | null | undefined)?.close();
+    const revisions = this.revisionsOpen;
+    this.opened = undefined;
+    this.currentOpen = undefined;
+    this.revisionsOpen = undefined;
+    if (revisions) (await revisions.catch(() => null))?.close();
   }
 
   /** Memories and tombstones stored in a namespace's notes, every revision counted. */

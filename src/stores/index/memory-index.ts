@@ -435,12 +435,15 @@ export class MemoryIndex {
     return out;
   }
 
-  /** The current memories of these rows, from the term index, in the order given (rows it does not hold are skipped). */
+  /** The current memories of these rows, in the order given: from the term index, or from their notes where it lacks them. */
   private memoriesById(ids: readonly number[]): Memory[] {
     const terms = this.termIndex();
+    const lacking = ids.filter((id) => terms.documentOfRow(id) === undefined);
+    const fromNotes = new Map(lacking.length ? this.memoriesOfRows(lacking).map((r) => [r.rowid, r.memory]) : []);
     return ids.flatMap((id) => {
       const doc = terms.documentOfRow(id);
-      return doc === undefined ? [] : [this.anchored(terms.memory(doc))];
+      const memory = doc === undefined ? fromNotes.get(id) : terms.memory(doc);
+      return memory ? [this.anchored(memory)] : [];
     });
   }
 

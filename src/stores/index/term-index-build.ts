@@ -78,6 +78,17 @@ export function buildTermIndex(
   load: (rowids: number[]) => Array<{ rowid: number; memory: Memory }>,
 ): Uint8Array {
   const base = previous && previous.generation === source.generation ? previous : null;
+  if (base) {
+    try {
+      return buildOn(base, source, rowids, load);
+    } catch {
+      // A damaged previous index (a block or a postings list that does not decode): built without it.
+    }
+  }
+  return buildOn(null, source, rowids, load);
+}
+
+function buildOn(base: TermIndex | null, source: TermIndexSource, rowids: readonly number[], load: (rowids: number[]) => Array<{ rowid: number; memory: Memory }>): Uint8Array {
   const wanted = new Set(rowids);
   const kept = new Set<number>();
   const keep: number[] = [];

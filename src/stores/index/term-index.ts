@@ -12,6 +12,7 @@
  * file + rename) after every update.
  */
 import fs from 'node:fs';
+import { GitMemError } from '../../core/errors.ts';
 import type { Memory, Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
 import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
@@ -59,6 +60,8 @@ export class TermIndex implements LexicalSource {
   readonly docOffsets: Uint32Array;
   /** Where each compressed block of documents starts in the docs section (doc-blocks.ts). */
   private readonly docBlocks: Uint32Array;
+  /** Removes the file this index was read from (set by read()): a damaged file is rebuilt by the next reader. */
+  private discard?: () => void;
   /** Blocks inflated so far, by number. */
   private readonly inflated = new Map<number, Uint8Array>();
   private readonly termOffsets: Uint32Array;
@@ -211,10 +214,12 @@ export class TermIndex implements LexicalSource {
       // The descriptor stays open for later reads, until close().
       const descriptor = fd;
       let open = true;
-      return TermIndex.parse(size, read, () => {
+      const index = TermIndex.parse(size, read, () => {
         if (open) fs.closeSync(descriptor);
         open = false;
       });
+      index.discard = () => fs.rmSync(file, { force: true });
+      return index;
     } catch {
       if (fd !== undefined) fs.closeSync(fd);
       return null;
@@ -263,7 +268,7 @@ export class TermIndex implements LexicalSource {
       for (let t = 0; t < this.header.termCount; t++) {
         const count = this.postingOffsets[t + 1]! - this.postingOffsets[t]!;
         const list = bytes.subarray(this.postingBytes[t]!, this.postingBytes[t + 1]!);
-        if (decodePostings(list, count, all, this.postingOffsets[t]!) !== count) throw new Error('term index postings are damaged');
+        if (decodePostings(list, count, all, this.postingOffsets[t]!) !== count) return this.damaged('a postings list does not decode');
       }
       this.allPostings = all;
     }
@@ -327,12 +332,9 @@ export class TermIndex implements LexicalSource {
     if (this.allPostings) return this.allPostings.subarray(from, to);
     const bytes = new Uint8Array(this.buffer('postings', 1, this.postingBytes[i]!, this.postingBytes[i + 1]! - this.postingBytes[i]!));
     const list = new Uint32Array(to - from);
-    const decoded = decodePostings(bytes, (to - from) / 2, list);
-    if (2 * decoded < list.length) return validPostings(list.subarray(0, 2 * decoded), this.docCount);
-    // A damaged file must not index outside the per-document arrays: such postings are dropped.
-    for (let i = 0; i < list.length; i += 2) {
-      if (list[i]! >= this.docCount) return validPostings(list, this.docCount);
-    }
+    if (2 * decodePostings(bytes, (to - from) / 2, list) < list.length) return this.damaged('a postings list does not decode');
+    // Documents past the per-document arrays (ascending, so the last is the largest): never indexed with.
+    if (list.length && list[list.length - 2]! >= this.docCount) return this.damaged('a postings list names documents it does not hold');
     return list;
   }
 
@@ -375,7 +377,23 @@ export class TermIndex implements LexicalSource {
 
   /** The memory stored for a document. */
   memory(doc: number): Memory {
-    return JSON.parse(decoder.decode(this.documentBytes(doc))) as Memory;
+    const bytes = this.documentBytes(doc);
+    try {
+      return JSON.parse(decoder.decode(bytes)) as Memory;
+    } catch {
+      return this.damaged('a document does not read');
+    }
+  }
+
+  /**
+   * Found damaged while reading (the header and offsets were checked when it
+   * was opened; blocks and postings are checked as they are read): the file is
+   * removed, so the next command rebuilds it from the notes, and this one stops
+   * rather than answer from what is left.
+   */
+  private damaged(what: string): never {
+    this.discard?.();
+    throw new GitMemError(`the term index is damaged (${what}); it was removed, and the next command rebuilds it from the notes`);
   }
 
   documentBytes(doc: number): Uint8Array {
@@ -416,7 +434,11 @@ export class TermIndex implements LexicalSource {
     let block = this.inflated.get(b);
     if (!block) {
       const length = this.docOffsets[Math.min((b + 1) * DOC_BLOCK, this.ownDocs)]! - this.docOffsets[b * DOC_BLOCK]!;
-      block = inflateBlock(this.rawBlock(b), length);
+      try {
+        block = inflateBlock(this.rawBlock(b), length);
+      } catch {
+        return this.damaged('a block of documents does not inflate');
+      }
       this.inflated.set(b, block);
     }
     return block;
@@ -568,10 +590,4 @@ export class TermIndex implements LexicalSource {
 function ascending(offsets: Uint32Array): boolean {
   for (let i = 1; i < offsets.length; i++) if (offsets[i]! < offsets[i - 1]!) return false;
   return true;
-}
-
-function validPostings(list: Uint32Array, docCount: number): Uint32Array {
-  const out: number[] = [];
-  for (let i = 0; i < list.length; i += 2) if (list[i]! < docCount) out.push(list[i]!, list[i + 1]!);
-  return Uint32Array.from(out);
 }
