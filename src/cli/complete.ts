@@ -8,14 +8,12 @@
  *   ids         memory ids from the index file as it is (a bare hex prefix completes keys)
  *   remotes     git remotes
  */
-import path from 'node:path';
 import { BUILTIN_NAMESPACES, NAMESPACE_NAME } from '../core/namespaces.ts';
 import { configValues } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
 import { openRepo } from '../stores/git/repo.ts';
 import { Index, type IdCandidate } from '../stores/index/index.ts';
-import { GitNotesStore } from '../stores/git/notes-store.ts';
 
 export const COMPLETE_KINDS = ['namespaces', 'ids', 'remotes'] as const;
 const MAX_IDS = 200;
@@ -34,9 +32,7 @@ export function namespaceCandidates(cwd: string, env: NodeJS.ProcessEnv): Candid
 
 /** Current memories whose id (or, for a hex prefix, key) starts with `prefix`, from the index file as it is. */
 export async function idCandidates(cwd: string, env: NodeJS.ProcessEnv, prefix: string): Promise<Candidate[]> {
-  const repo = openRepo(cwd, env);
-  const index = new Index({ notes: new GitNotesStore(repo, () => ''), file: path.join(repo.commonDir, 'mem', 'index.sqlite'), anchors: () => new Map(), notice: () => {} });
-  return index.idCandidates(prefix, MAX_IDS);
+  return Index.idCandidates(openRepo(cwd, env).commonDir, prefix, MAX_IDS);
 }
 
 export function remoteCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {

@@ -1,9 +1,9 @@
 /**
- * One filter, every path: a listing (the term index), a search that matches
- * every memory (the term index's ranking), the candidates of semantic search
- * (SQL over the SQLite index) and a listing after memories were appended
- * without sql.js (the term index's overlay) keep the same memories for every
- * filter. Times with and without fractional seconds, copies of a memory on
+ * One filter, every path, through the index facade: a listing (the term
+ * index), a search that matches every memory (the term index's ranking), the
+ * candidates of semantic search (SQL over the SQLite index), and a listing and
+ * a search after memories were appended without sql.js (the term index's
+ * overlay) keep the same memories for every filter. Times with and without fractional seconds, copies of a memory on
  * several commits and tags that are prefixes of others are the cases where
  * two implementations drifted apart before.
  */
@@ -14,11 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { buildLexicalQuery } from '../../src/core/rank.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../../src/core/note-format.ts';
-import { MemoryIndex } from '../../src/stores/index/memory-index.ts';
+import { Index } from '../../src/stores/index/index.ts';
 import type { SearchFilter } from '../../src/stores/index/filter.ts';
-import { catchUpByAdding } from '../../src/stores/index/term-catchup.ts';
-import { overlayFileOf } from '../../src/stores/index/term-index-format.ts';
-import { TermIndex } from '../../src/stores/index/term-index.ts';
 import { MemoryNotesStore } from '../fakes/memory-notes-store.ts';
 
 const objects = ['a', 'b', 'c', 'd'].map((c) => c.repeat(40));
@@ -92,31 +89,34 @@ describe('index filters: the same memories through every path', () => {
       write(notes, first);
       // A copy of memory 0 on another commit (a rewrite): it is attached to both.
       notes.update('decisions', [objects[3]!], (current) => ({ changes: new Map([[objects[3]!, appendDocs(current.get(objects[3]!), [serializeMemory(first[0]!)])]]), message: 'copy' }));
-      const termFile = path.join(dir, 'terms.idx');
-      const file = path.join(dir, 'index.sqlite');
-      const index = await MemoryIndex.open({ file, termFile, notes, notice: () => {} });
+      const open = () => new Index({ notes, file: path.join(dir, 'index.sqlite'), anchors: () => new Map(), notice: () => {} });
+      const index = open();
+      await index.refresh();
+      const reader = await index.current();
       const query = buildLexicalQuery('shared words')!;
       for (const filter of filters) {
-        const listed = keys(index.list(filter));
+        const listed = keys(reader.list(filter));
         expect(listed.length, JSON.stringify(filter)).toBeGreaterThan(0);
-        expect(keys(index.termIndex().search(query, filter).map((h) => h.memory)), JSON.stringify(filter)).toEqual(listed);
-        expect(index.embeddingCandidates(filter).map((c) => c.key).sort(), JSON.stringify(filter)).toEqual(listed);
+        expect(keys(reader.search(query, filter).map((h) => h.memory)), JSON.stringify(filter)).toEqual(listed);
+        expect((await index.candidates(filter)).map((c) => c.key).sort(), JSON.stringify(filter)).toEqual(listed);
       }
+      await index.close();
 
-      // Ten more memories appended by the term index alone; the SQLite index then catches up.
+      // Ten more memories: a new reader appends them to the term index alone (the overlay); the SQLite index then catches up.
       write(notes, memories(10, 40));
-      const appended = catchUpByAdding(TermIndex.read(termFile)!, notes, Object.fromEntries(notes.tips()), { termFile, overlayFile: overlayFileOf(termFile), lockFile: `${file}.lock` });
-      expect(appended).not.toBeNull();
-      expect(fs.existsSync(overlayFileOf(termFile))).toBe(true);
-      const caughtUp = await MemoryIndex.open({ file, termFile, notes, notice: () => {} });
+      const appending = open();
+      const appended = await appending.current();
+      expect(fs.existsSync(path.join(dir, 'terms.add'))).toBe(true);
+      const caughtUp = open();
+      await caughtUp.refresh();
       for (const filter of filters) {
-        const listed = keys(caughtUp.list(filter));
-        expect(keys(appended!.list(filter)), JSON.stringify(filter)).toEqual(listed);
-        expect(keys(appended!.search(query, filter).map((h) => h.memory)), JSON.stringify(filter)).toEqual(listed);
-        expect(caughtUp.embeddingCandidates(filter).map((c) => c.key).sort(), JSON.stringify(filter)).toEqual(listed);
+        const listed = keys(appended.list(filter));
+        expect(keys(appended.search(query, filter).map((h) => h.memory)), JSON.stringify(filter)).toEqual(listed);
+        expect((await caughtUp.candidates(filter)).map((c) => c.key).sort(), JSON.stringify(filter)).toEqual(listed);
+        expect(keys((await caughtUp.current()).list(filter)), JSON.stringify(filter)).toEqual(listed);
       }
-      index.close();
-      caughtUp.close();
+      await appending.close();
+      await caughtUp.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

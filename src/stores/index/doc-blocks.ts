@@ -34,7 +34,7 @@ export function blockCount(docCount: number): number {
   return Math.ceil(docCount / DOC_BLOCK);
 }
 
-export function deflateBlock(bytes: Uint8Array): Uint8Array {
+function deflateBlock(bytes: Uint8Array): Uint8Array {
   return deflate().deflateSync(bytes, { level: LEVEL });
 }
 

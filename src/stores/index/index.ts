@@ -10,6 +10,7 @@
  *
  * Services never choose a file: they ask this.
  */
+import path from 'node:path';
 import type { Memory, IdQuery, Status } from '../../core/memory.ts';
 import type { LexicalOptions } from '../../core/lexical.ts';
 import type { LexicalQuery } from '../../core/rank.ts';
@@ -195,11 +196,17 @@ export class Index {
   }
 
   /**
-   * Ids for shell completion, from the SQLite index file as it is: no catching
-   * up, no sql.js (completion does not wait for the notes).
+   * Ids for shell completion, from the SQLite index file of the repository
+   * whose git common dir is given, as it is: no catching up, no sql.js, no
+   * notes read (completion does not wait for them).
    */
-  idCandidates(prefix: string, max: number): Promise<IdCandidate[]> {
-    return indexedIdCandidates(this.options.file, prefix, max);
+  static idCandidates(commonDir: string, prefix: string, max: number): Promise<IdCandidate[]> {
+    return indexedIdCandidates(path.join(commonDir, 'mem', 'index.sqlite'), prefix, max);
+  }
+
+  /** Memories and tombstones stored in a namespace's notes, every revision counted. */
+  async documentCount(namespace: string): Promise<number> {
+    return (await this.revisions()).documentCount(namespace);
   }
 
   /** Releases what was opened (file descriptors, the SQLite database): for a process that serves many requests. */
@@ -210,10 +217,5 @@ export class Index {
     this.currentOpen = undefined;
     this.revisionsOpen = undefined;
     if (revisions) (await revisions.catch(() => null))?.close();
-  }
-
-  /** Memories and tombstones stored in a namespace's notes, every revision counted. */
-  async documentCount(namespace: string): Promise<number> {
-    return (await this.revisions()).documentCount(namespace);
   }
 }

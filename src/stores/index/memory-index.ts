@@ -21,7 +21,7 @@ import { sameTips, TermIndex } from './term-index.ts';
 import { keyHashesOf, overlayFileOf } from './term-index-format.ts';
 import { loadSqlJs } from './sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
-import type { ListFilter, SearchFilter } from './filter.ts';
+import type { SearchFilter } from './filter.ts';
 
 
 export interface RefreshOptions {
@@ -451,13 +451,6 @@ export class MemoryIndex {
   private persist(): void {
     writeFileAtomic(this.options.file, this.db.export());
     removeDeadTemps(path.dirname(this.options.file));
-  }
-
-  /** Current memories matching the filter, newest first (ties by key): the term index's listing, the one filter. */
-  list(filter: ListFilter = {}): Memory[] {
-    const terms = this.termIndex();
-    terms.anchors = this.anchors;
-    return terms.list(filter);
   }
 
   /** Current memories that carry lifecycle links (consolidations, supersessions, reprieves): few, read without the rest. */
