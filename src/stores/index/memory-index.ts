@@ -68,6 +68,11 @@ function filterClause(filter: SearchFilter, alias = ''): { where: string[]; para
 
 type Row = Record<string, SqlValue>;
 
+/** Hex digests are stored as their bytes: half the size, in the table and in every page of it. */
+function hexBytes(hex: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(hex, 'hex'));
+}
+
 /** A creation time in ms, as the term index keeps it; an unreadable one sorts oldest. */
 function createdMs(iso: string): number {
   const t = Date.parse(iso);
@@ -280,7 +285,7 @@ export class MemoryIndex {
             touchedKeys.add(m.key);
             insertMemory.run([
               ++rowid, m.key, m.namespace, m.object, m.summary, JSON.stringify(m.tags), m.status, m.spec ?? null, m.created, createdMs(m.created), m.updated,
-              JSON.stringify(m.paths ?? []), lifecycleJson(m), tiebreakOf(doc.raw), embeddingHash(m),
+              JSON.stringify(m.paths ?? []), lifecycleJson(m), hexBytes(tiebreakOf(doc.raw)), hexBytes(embeddingHash(m)),
             ]);
             this.fresh.set(rowid, m);
           } else if (doc.kind === 'tombstone') {
@@ -302,7 +307,7 @@ export class MemoryIndex {
   /** One current revision per key: the newest, unless a tombstone hides it. */
   private markCurrent(keys: Set<string>): void {
     // In object order: identical revisions on several commits (a rewrite's copies) tie, and the first wins, the same in every clone and after a rebuild.
-    const revisions = this.db.prepare('SELECT id, updated, tiebreak FROM memories WHERE key = ? ORDER BY object');
+    const revisions = this.db.prepare('SELECT id, updated, lower(hex(tiebreak)) AS tiebreak FROM memories WHERE key = ? ORDER BY object');
     const tombs = this.db.prepare('SELECT updated FROM tombstones WHERE key = ?');
     const set = this.db.prepare('UPDATE memories SET current = ? WHERE id = ?');
     for (const key of keys) {
@@ -411,7 +416,7 @@ export class MemoryIndex {
     const wanted = new Map<string, Map<string, number>>();
     for (let i = 0; i < missing.length; i += 500) {
       const chunk = missing.slice(i, i + 500);
-      for (const r of this.all(`SELECT id, ns, object, key, tiebreak FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
+      for (const r of this.all(`SELECT id, ns, object, key, lower(hex(tiebreak)) AS tiebreak FROM memories WHERE id IN (${chunk.map(() => '?').join(',')})`, chunk)) {
         const note = `${String(r.ns)} ${String(r.object)}`;
         if (!wanted.has(note)) wanted.set(note, new Map());
         wanted.get(note)!.set(`${String(r.key)} ${String(r.tiebreak)}`, Number(r.id));
@@ -550,7 +555,7 @@ export class MemoryIndex {
   embeddingCandidates(filter: SearchFilter): Array<{ id: number; key: string; hash: string }> {
     const { where, params } = filterClause(filter);
     // A plain scan: it reads most rows anyway, and through an index each is a lookup (twice as slow at 10,000).
-    const stmt = this.db.prepare(`SELECT id, key, ehash FROM memories NOT INDEXED WHERE ${where.join(' AND ')}`);
+    const stmt = this.db.prepare(`SELECT id, key, lower(hex(ehash)) FROM memories NOT INDEXED WHERE ${where.join(' AND ')}`);
     const out: Array<{ id: number; key: string; hash: string }> = [];
     try {
       stmt.bind(params);

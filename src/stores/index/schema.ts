@@ -1,5 +1,5 @@
 /** Bump when the schema or what is derived from notes changes: an index of another version is rebuilt. */
-export const INDEX_VERSION = '10';
+export const INDEX_VERSION = '11';
 
 export const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -23,9 +23,10 @@ CREATE TABLE memories(
   paths TEXT NOT NULL DEFAULT '[]',
   -- JSON: the lifecycle links (consolidates, consolidated_into, supersedes, superseded_by, reprieves), or null.
   lifecycle TEXT,
-  tiebreak TEXT NOT NULL,
+  -- The hash of the document (core/revisions.ts) as its 20 bytes, not 40 hex digits: read back with lower(hex(...)).
+  tiebreak BLOB NOT NULL,
   -- Hash of the text semantic search embeds (core/embedding.ts): a stored vector is valid while it matches.
-  ehash TEXT NOT NULL DEFAULT '',
+  ehash BLOB NOT NULL DEFAULT x'',
   current INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX memories_key ON memories(key);
