@@ -99,7 +99,11 @@ function buildOn(base: TermIndex | null, source: TermIndexSource, rowids: readon
     keep.push(d);
   }
   const postings: AddedPostings = new Map();
-  const added = load(rowids.filter((id) => !kept.has(id))).map(({ rowid, memory }, i) => analyze(rowid, memory, keep.length + i, postings));
+  // In the order asked for (creation order), whatever order `load` found them in (notes order, for rows read
+  // again from the notes): document order breaks ties, so every path to the same index gives the same file.
+  const order = new Map(rowids.map((id, i) => [id, i]));
+  const loaded = load(rowids.filter((id) => !kept.has(id))).sort((a, b) => order.get(a.rowid)! - order.get(b.rowid)!);
+  const added = loaded.map(({ rowid, memory }, i) => analyze(rowid, memory, keep.length + i, postings));
   return encode(source, base, keep, added, postings);
 }
 
