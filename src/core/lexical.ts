@@ -41,7 +41,7 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
   const top = bestDocuments(scores, score.matched(), accept, feedback.docs);
   if (!top.length) return scores;
   const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
-  const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.docCount, feedback);
+  const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.memoryCount ?? source.docCount, feedback);
   if (!expansion.length) return scores;
   // Feedback reorders the memories matching the query and brings in none: a
   // result always holds a word of the query (or a synonym), which is what a

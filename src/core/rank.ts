@@ -209,7 +209,10 @@ export function packFrequencies(summary: number, tags: number, body: number): nu
 
 /** What BM25F needs from a term index. */
 export interface PostingsSource {
+  /** Document numbers run from 0 to docCount - 1. */
   readonly docCount: number;
+  /** Documents that count for IDF (docCount less any removed since, whose postings are gone): docCount when absent. */
+  readonly memoryCount?: number;
   /** Average length (tokens) of each field over all documents. */
   readonly averageLengths: readonly number[];
   /** Each document's field lengths: docCount × FIELDS.length. */
@@ -272,6 +275,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
   const b = options.b ?? DEFAULT_B;
   const synonymWeight = options.synonymWeight ?? SYNONYM_WEIGHT;
   const n = source.docCount;
+  const counted = source.memoryCount ?? n;
   const lengths = source.lengths;
   const norms = source.averageLengths.map((avg) => (avg > 1 ? avg : 1));
   const w0 = weights[0] ?? 1;
@@ -305,7 +309,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
 
   // One postings list (each document once): added to `total` (listing the documents it brings above 0 when `record`), or kept as the better score in `group` when `best`.
   const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean, record = false): void => {
-    const top = idf(n, list.length >>> 1) * (k1 + 1) * factor;
+    const top = idf(counted, list.length >>> 1) * (k1 + 1) * factor;
     for (let i = 0; i < list.length; i += 2) {
       const d = list[i]!;
       if (only !== null && only[d] === 0) continue;
@@ -343,7 +347,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
         tf[at + 2] = tf[at + 2]! + (packed & 0xffff);
       }
     }
-    const top = idf(n, count) * (k1 + 1) * factor;
+    const top = idf(counted, count) * (k1 + 1) * factor;
     for (let j = 0; j < count; j++) {
       const d = termDocs[j]!;
       const at = d * 3;

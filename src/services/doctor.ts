@@ -241,7 +241,7 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
   checks.push({
     id: 'term-index',
     status: 'ok',
-    message: current ? `term index is up to date: ${terms.docCount} memories, ${terms.termCount} terms` : `term index holds ${terms.docCount} memories; behind the notes: it catches up on the next recall`,
+    message: current ? `term index is up to date: ${terms.memoryCount} memories, ${terms.termCount} terms` : `term index holds ${terms.memoryCount} memories; behind the notes: it catches up on the next recall`,
     ...(current ? {} : { fix: 'git mem index' }),
   });
 }

@@ -5,9 +5,9 @@
 //
 //   node test/bench/scale.bench.mjs [--sizes 1000,10000,100000] [--runs 7] [--against BIN | --against-rev REV] [--keep]
 //
-// Figures: lexical recall with the index current; the first recall after one capture; the first
-// recall after a pull brought 1,000 new memories (the notes ref moved from a tip to one with 1,000
-// more); `list --limit 20`; a full rebuild (`git mem index --rebuild`); the cache's size against
+// Figures: lexical recall with the index current; the first recall after one capture, one edit
+// and one forget; the first recall after a pull brought 1,000 new memories (the notes ref moved
+// from a tip to one with 1,000 more); `list --limit 20`; a full rebuild (`git mem index --rebuild`); the cache's size against
 // the note text it caches; the peak memory of a recall, a listing and a rebuild (GNU time). The
 // two builds take turns within each run. Then each figure's growth from 10,000 to 100,000 (the number of
 // memories grows 10x: none may grow faster, and those that depend on the change alone should
@@ -135,7 +135,23 @@ function measure(builds, tips, size) {
       return timed(() => run(b, ['recall', query, '--limit', '10']));
     }),
   );
-  // Back to tipA (the captures dropped): each pull below then only adds memories.
+  // An edit and a forget of one memory each (a different one each run, the same ones for every build).
+  const ids = JSON.parse(run(builds[0], ['list', '--limit', String(2 * RUNS + 2), '--json'])).map((m) => m.id);
+  put(
+    'edit',
+    each(RUNS, (b, i) => {
+      run(b, ['edit', ids[i], '--summary', `edited ${i} ${query}`]);
+      return timed(() => run(b, ['recall', query, '--limit', '10']));
+    }),
+  );
+  put(
+    'forget',
+    each(RUNS, (b, i) => {
+      run(b, ['forget', ids[RUNS + i]]);
+      return timed(() => run(b, ['recall', query, '--limit', '10']));
+    }),
+  );
+  // Back to tipA (the captures, edits and forgets dropped): each pull below then only adds memories.
   const atTipA = (b) => {
     sh(b.repo, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tips.tipA]);
     run(b, ['index']);
@@ -186,6 +202,8 @@ for (const size of opts.sizes.split(',').map(Number)) {
   report([
     { name: 'lexical recall', ...mine.recall, ...base('recall', 'recall'), ...target({ 10_000: 60, 100_000: 100 }) },
     { name: 'first recall after one capture', ...mine.capture, ...base('capture', 'same'), ...target({ 10_000: 60, 100_000: 150 }) },
+    { name: 'first recall after one edit', ...mine.edit, ...base('edit', 'same') },
+    { name: 'first recall after one forget', ...mine.forget, ...base('forget', 'same') },
     { name: `first recall after a pull of ${PULLED}`, ...mine.pull, ...base('pull', 'same'), ...target({ 100_000: 400 }) },
     { name: 'list --limit 20', ...mine.list, ...base('list', 'list'), ...target({ 100_000: 80 }) },
     { name: 'index --rebuild', ...mine.rebuild, ...base('rebuild', 'rebuild'), ...target({ 100_000: 10_000 }) },
@@ -199,7 +217,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
 const [small, large] = [results.get(10_000), results.get(100_000)];
 if (small && large) {
   console.log('\ngrowth from 10,000 to 100,000 memories (10x more memories):');
-  for (const [key, name] of [['recall', 'lexical recall'], ['capture', 'first recall after one capture'], ['pull', `first recall after a pull of ${PULLED}`], ['list', 'list --limit 20'], ['rebuild', 'index --rebuild']]) {
+  for (const [key, name] of [['recall', 'lexical recall'], ['capture', 'first recall after one capture'], ['edit', 'first recall after one edit'], ['forget', 'first recall after one forget'], ['pull', `first recall after a pull of ${PULLED}`], ['list', 'list --limit 20'], ['rebuild', 'index --rebuild']]) {
     console.log(`  ${name.padEnd(40)} ${small[key].median.toFixed(1)} -> ${large[key].median.toFixed(1)} ms: ${(large[key].median / small[key].median).toFixed(2)}x`);
   }
   console.log(`  ${'cache size'.padEnd(40)} ${(large.cache / small.cache).toFixed(2)}x`);

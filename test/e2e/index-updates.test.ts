@@ -1,7 +1,7 @@
 // How the index follows the notes, through the compiled binary on real repositories: a change
-// that only adds memories is appended to the term index without sql.js (index.sqlite is left as
-// it was); anything else goes the full path; either way every answer equals that of an index
-// rebuilt from the notes. And a process killed at any moment of an update leaves an index that
+// that adds memories, or edits or forgets memories with one revision, is applied to the term
+// index without sql.js (index.sqlite is left as it was); anything else goes the full path; either
+// way every answer equals that of an index rebuilt from the notes. And a process killed at any moment of an update leaves an index that
 // every command can use and that agrees with the notes.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -67,32 +67,67 @@ describe('index updates', () => {
     expectAgreesWithRebuild(repo, env);
   });
 
-  it('an edit, a forget, and a memory copied onto another commit take the full path, and agree with a rebuild', () => {
+  it('an edit or a forget of a memory with one revision changes its document alone, without sql.js, and agrees with a rebuild', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 2);
+    const a = memOk(repo, env, ['capture', 'decisions', 'Cache the notes tree per process', '-m', 'Because ls-tree is slow.']);
+    const b = memOk(repo, env, ['capture', 'decisions', 'Retry with backoff on 503']);
+    memOk(repo, env, ['capture', 'learnings', 'The parser cache is per file', '--commit', 'HEAD~1']);
+    memOk(repo, env, ['index']);
+    // Each read below runs after a write: the stamps taken then show that it neither loaded sql.js
+    // (the SQLite index would have caught up and been rewritten) nor rewrote the main term index file.
+    const readsWithoutSqlite = (args: string[]) => {
+      const stamps = [sqliteStamp(repo), stampOf(repo, 'terms.idx')];
+      const out = memOk(repo, env, args);
+      expect([sqliteStamp(repo), stampOf(repo, 'terms.idx')]).toEqual(stamps);
+      return out;
+    };
+
+    memOk(repo, env, ['edit', a, '--summary', 'Cache the zebra tree per process', '--tags', 'zebra']);
+    expect(JSON.parse(readsWithoutSqlite(['recall', 'zebra', '--json'])).map((h: { summary: string }) => h.summary)).toEqual(['Cache the zebra tree per process']);
+    expect(JSON.parse(readsWithoutSqlite(['recall', 'notes', '--json']))).toEqual([]);
+    expectAgreesWithRebuild(repo, env);
+
+    memOk(repo, env, ['forget', b]);
+    expect(JSON.parse(readsWithoutSqlite(['recall', 'retry', '--json']))).toEqual([]);
+    expect(JSON.parse(readsWithoutSqlite(['list', '--json']))).toHaveLength(2);
+    expectAgreesWithRebuild(repo, env);
+
+    // A memory the overlay holds (captured since the main file was written), edited, then forgotten.
+    const c = memOk(repo, env, ['capture', 'blockers', 'Parser crashes on empty notes']);
+    readsWithoutSqlite(['recall', 'parser']);
+    memOk(repo, env, ['edit', c, '--status', 'resolved', '-m', 'Fixed: the zebra parser skips empty notes.']);
+    expect(JSON.parse(readsWithoutSqlite(['recall', 'zebra', '--json', '--status', 'resolved'])).map((h: { id: string }) => h.id)).toEqual([c]);
+    expectAgreesWithRebuild(repo, env);
+    memOk(repo, env, ['forget', c]);
+    expect(JSON.parse(readsWithoutSqlite(['recall', 'parser', '--json', '--status', 'resolved']))).toEqual([]);
+    expectAgreesWithRebuild(repo, env);
+
+    // The SQLite index catches up when a command needs it, and the answers stay the same.
+    memOk(repo, env, ['show', a]);
+    expectAgreesWithRebuild(repo, env);
+  });
+
+  it('a memory copied onto another commit takes the full path, and so does any later edit of it', () => {
     const box = sandbox();
     const env = lexical(box);
     const repo = makeRepo(box, 'repo', 2);
     const a = memOk(repo, env, ['capture', 'decisions', 'Cache the notes tree per process']);
-    const b = memOk(repo, env, ['capture', 'decisions', 'Retry with backoff on 503']);
     memOk(repo, env, ['recall', 'cache']);
-
-    let stamp = sqliteStamp(repo);
-    memOk(repo, env, ['edit', a, '--summary', 'Cache the zebra tree per process']);
-    expect(JSON.parse(memOk(repo, env, ['recall', 'zebra', '--json']))[0].summary).toBe('Cache the zebra tree per process');
-    expect(sqliteStamp(repo)).not.toBe(stamp);
-    expectAgreesWithRebuild(repo, env);
-
-    stamp = sqliteStamp(repo);
-    memOk(repo, env, ['forget', b]);
-    expect(JSON.parse(memOk(repo, env, ['recall', 'retry', '--json']))).toEqual([]);
-    expect(sqliteStamp(repo)).not.toBe(stamp);
-    expectAgreesWithRebuild(repo, env);
-
     // The same memory, word for word, on a new commit (as an amend that copies notes leaves it): one memory with two copies.
     const note = git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'show', 'HEAD']);
     git(repo, { ...env, GIT_COMMITTER_DATE: '2030-01-01T00:00:00Z' }, ['commit', '-q', '--allow-empty', '-m', 'later']);
+    let stamp = sqliteStamp(repo);
     git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'add', '-f', '-m', note.trimEnd(), 'HEAD']);
-    const listed = JSON.parse(memOk(repo, env, ['list', '--json'])) as unknown[];
-    expect(listed).toHaveLength(1);
+    expect(JSON.parse(memOk(repo, env, ['list', '--json'])) as unknown[]).toHaveLength(1);
+    expect(sqliteStamp(repo)).not.toBe(stamp);
+    expectAgreesWithRebuild(repo, env);
+    // The copies are two revisions of one key: which is current only the full path knows.
+    memOk(repo, env, ['edit', a, '--summary', 'Cache the zebra tree per process']);
+    stamp = sqliteStamp(repo);
+    expect(JSON.parse(memOk(repo, env, ['recall', 'zebra', '--json'])).map((h: { summary: string }) => h.summary)).toEqual(['Cache the zebra tree per process']);
+    expect(sqliteStamp(repo)).not.toBe(stamp);
     expectAgreesWithRebuild(repo, env);
   });
 
@@ -187,15 +222,17 @@ describe('index updates', () => {
   it('a process killed at any moment of an update leaves an index every command uses, in agreement with the notes', async () => {
     const box = sandbox();
     const env = lexical(box);
-    const repo = makeRepo(box, 'repo', 2);
+    const repo = makeRepo(box, 'repo', 3);
     for (let i = 0; i < 30; i++) memOk(repo, env, ['capture', 'decisions', `Seed memory ${i} about the cache`, '-m', `Body ${i}: retry later.`]);
     memOk(repo, env, ['recall', 'cache']);
     // Kill points spread over a whole update, from before it starts to after it ends.
     const delays = [0, 5, 10, 15, 20, 30, 40, 60, 80, 120];
     for (const [i, delay] of delays.entries()) {
-      // Alternately a change the term index appends and one that needs the full path.
-      if (i % 2 === 0) memOk(repo, env, ['capture', i % 4 === 0 ? 'decisions' : 'learnings', `Zebra memory ${i}`]);
-      else memOk(repo, env, ['edit', JSON.parse(memOk(repo, env, ['list', '--json', '--limit', '1']))[0].id, '--summary', `Zebra memory edited ${i}`]);
+      // In turn a change the term index appends, an edit it applies by itself, and one that needs the
+      // full path (the memories of one note copied onto another commit: keys with two copies).
+      if (i % 3 === 0) memOk(repo, env, ['capture', i % 2 === 0 ? 'decisions' : 'learnings', `Zebra memory ${i}`]);
+      else if (i % 3 === 1) memOk(repo, env, ['edit', JSON.parse(memOk(repo, env, ['list', '--json', '--limit', '1']))[0].id, '--summary', `Zebra memory edited ${i}`]);
+      else git(repo, env, ['notes', '--ref', 'refs/notes/mem/decisions', 'copy', '-f', 'HEAD', i % 2 === 0 ? 'HEAD~1' : 'HEAD~2']);
       // The binary itself (not through git): the kill must reach the process doing the update.
       const child = spawn(BIN, [delay % 20 === 0 ? 'recall' : 'list', 'zebra'], { cwd: repo, env, stdio: 'ignore' });
       const closed = new Promise((resolve) => child.on('close', resolve));

@@ -223,6 +223,34 @@ describe('term index', () => {
       expect(search(main, 'zebra lock').length).toBeLessThanOrEqual(search(whole, 'zebra lock').length);
     });
 
+    it('an overlay that removes documents of the main file (edits, forgets) answers as the index built without them, scores too; folded, byte for byte', () => {
+      const all = [...rows.keys()];
+      const main = TermIndex.fromBytes(appendToTermIndex(null, source, all.slice(0, 40).map((id) => rows.get(id)!)));
+      // Documents 3, 17 and 39 of the main file replaced (an edit: the new revision in the overlay) or gone (a forget).
+      const edited = { ...rows.get(all[17]!)!, summary: 'zebra edited', status: 'resolved' as const };
+      const rest = [...all.slice(40).map((id) => rows.get(id)!), edited];
+      const deleted = Uint32Array.from([3, 17, 39]);
+      const overlay = TermIndex.fromBytes(appendToTermIndex(null, { ...source, base: { tips: source.tips, generation: source.generation }, deleted }, rest));
+      const layered = TermIndex.layered(main, overlay);
+      const remaining = [...all.slice(0, 40).filter((_, d) => !deleted.includes(d)).map((id) => rows.get(id)!), ...rest];
+      const whole = TermIndex.fromBytes(appendToTermIndex(null, source, remaining));
+      const scored = (index: TermIndex, q: string, filter = {}) => index.search(buildLexicalQuery(q)!, filter).map((h) => `${h.memory.key} ${h.score}`);
+      for (const q of ['cache merge', 'über', '日本 naïve', 'ab', '😀emoji', 'wor', 'zebra lock', 'zebra edited']) {
+        expect(scored(layered, q)).toEqual(scored(whole, q));
+        expect(scored(layered, q, { statuses: ['resolved'] })).toEqual(scored(whole, q, { statuses: ['resolved'] }));
+      }
+      expect(layered.list({ limit: 100 })).toEqual(whole.list({ limit: 100 }));
+      expect([...layered.counts()]).toEqual([...whole.counts()]);
+      expect(layered.memoryCount).toBe(remaining.length);
+      expect(layered.facts()).toEqual(whole.facts());
+      expect(layered.averageLengths).toEqual(whole.averageLengths);
+      expect(layered.documentOf('decisions', edited.object, rows.get(all[3]!)!.key)).toBeUndefined();
+      expect(layered.documentOf('decisions', edited.object, edited.key)).toBe(main.docCount + rest.length - 1);
+      // Folded: the main file without its removed documents, then the overlay's: the file built at once.
+      const folded = appendToTermIndex(main, source, rest, new Set(deleted));
+      expect(Buffer.from(folded).equals(Buffer.from(appendToTermIndex(null, source, remaining)))).toBe(true);
+    });
+
     it('compressed blocks: unchanged full blocks are copied, the rest deflated again, every document read back whole', () => {
       const many = new Map<number, Memory>(Array.from({ length: 150 }, (_, i) => [i + 1, memory(sentence(5), sentence(30), { tags: [pick()] })] as [number, Memory]));
       const all = [...many.keys()];

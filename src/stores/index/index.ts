@@ -19,7 +19,7 @@ import type { SearchFilter } from './filter.ts';
 import type { MemoryIndex, RefreshOptions } from './memory-index.ts';
 import { type IdCandidate, indexedIdCandidates } from './id-completion.ts';
 export type { IdCandidate } from './id-completion.ts';
-import { catchUpByAdding, readTermIndex, type TermFiles } from './term-catchup.ts';
+import { catchUp, readTermIndex, type TermFiles } from './term-catchup.ts';
 import { buildTermIndex } from './term-index-build.ts';
 import { overlayFileOf } from './term-index-format.ts';
 import { TermIndex } from './term-index.ts';
@@ -28,7 +28,8 @@ export type { RefreshOptions } from './memory-index.ts';
 
 /** Current memories, as a reader sees them (the term index, with its overlay). */
 export interface MemoryReader {
-  readonly docCount: number;
+  /** Current memories. */
+  readonly memoryCount: number;
   readonly termCount: number;
   /** `<namespace>:<key>` → the objects a memory has copies on, when more than one. */
   readonly copies: ReadonlyMap<string, readonly string[]>;
@@ -111,7 +112,7 @@ export class Index {
         const file = TermIndex.read(this.termFile);
         const tips = Object.fromEntries(this.options.notes.tips());
         if (file?.reflects(tips)) return file;
-        const advanced = file && appended(() => catchUpByAdding(file, this.options.notes, tips, this.termFiles));
+        const advanced = file && appended(() => catchUp(file, this.options.notes, tips, this.termFiles));
         if (advanced) return advanced;
         file?.close();
         return (await this.revisions()).termIndex();

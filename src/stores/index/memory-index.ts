@@ -386,7 +386,10 @@ export class MemoryIndex {
     // Every key the notes hold, so that an update adding only new keys can be told apart (term-catchup.ts).
     const keys = this.db.exec('SELECT group_concat(key) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
     const keyHashes = keyHashesOf(keys ? String(keys).split(',') : []);
-    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes }, rowids, previous, (ids) => this.memoriesOfRows(ids));
+    // Keys with more than their current memory stored: an edit or a forget of any other changes one document (term-catchup.ts).
+    const multi = this.db.exec('SELECT group_concat(key) FROM (SELECT key FROM memories GROUP BY key HAVING count(*) > 1 UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
+    const multiKeys = keyHashesOf(multi ? String(multi).split(',') : []);
+    const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes, multiKeys }, rowids, previous, (ids) => this.memoriesOfRows(ids));
     previous?.close();
     this.fresh.clear();
     tracePhase('term index built');

@@ -1,21 +1,22 @@
 /**
- * The term index catching up with the notes by itself, when the change only
- * adds memories under keys the notes did not hold: a capture, a hook's
- * captures, an import, most pulls. Only the notes that changed are read, and
- * the new memories are appended to the term index (term-index-build.ts
+ * The term index catching up with the notes by itself, paying for the change
+ * alone: a capture, a hook's captures, an import, most pulls add memories
+ * under keys the notes did not hold; an edit or a forget replaces the one
+ * revision of a key. Only the notes that changed are read; new documents go
+ * to an overlay and replaced ones are marked removed in it (term-index-build.ts
  * appendToTermIndex): no sql.js, no decoding of the existing dictionary.
  *
- * Anything else (an edit, a forget, a note removed, a memory with a second
- * copy, a note that does not parse cleanly) goes down the full path, the
+ * Anything else (a memory with copies or older revisions, a tombstone
+ * removed, a note that does not parse cleanly) goes down the full path, the
  * SQLite index, which knows every revision and tombstone and so which
- * revision is current. "A new key" is read from the term index's key hashes:
- * a hash collision only sends the update down the full path.
+ * revision is current. "A new key" and "one revision" are read from the term
+ * index's key hashes: a hash collision only sends the update down the full path.
  *
  * The SQLite index is not touched: it catches up from its own tips when a
  * command needs it, and then finds the term index already at those tips.
  */
 import type { Memory } from '../../core/memory.ts';
-import { appendedText, parseNote } from '../../core/note-format.ts';
+import { appendedText, type NoteDoc, parseNote } from '../../core/note-format.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { acquireLock } from './lock.ts';
 import { appendToTermIndex, writeTermIndex } from './term-index-build.ts';
@@ -28,11 +29,27 @@ import { sameTips, TermIndex } from './term-index.ts';
 import { tracePhase } from '../../io/trace.ts';
 
 /**
- * The memories the notes gained between the index's tips and `tips`, when
- * that is all that changed (each under a key the index does not hold, one
- * copy each); null otherwise.
+ * What the notes changed since the index's tips, as the term index applies it:
+ * memories to add, documents of the index to remove, and keys the notes now
+ * hold (`keys`) or hold more of than one current memory (`multiKeys`).
  */
-export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<string, string>): Memory[] | null {
+export interface TermChange {
+  added: Memory[];
+  /** Documents of the index read from (an overlay's after its main file's) that are no longer current. */
+  removed: number[];
+  keys: string[];
+  multiKeys: string[];
+}
+
+/**
+ * The change from the index's tips to `tips`, when each changed document is
+ * a new memory under a key the notes did not hold, an edit of a memory whose
+ * key has no other revision and no tombstone, or such a memory forgotten or
+ * removed: every one then changes one document. Null otherwise (a memory
+ * with copies or older revisions, a tombstone removed, a note with
+ * warnings...): only the full path knows which revision is current then.
+ */
+export function noteChanges(index: TermIndex, notes: NotesStore, tips: Record<string, string>): TermChange | null {
   const changes: Array<{ ns: string; object: string; oldBlob: string | null; blob: string }> = [];
   for (const ns of new Set([...Object.keys(tips), ...Object.keys(index.tips)])) {
     const from = index.tips[ns];
@@ -54,8 +71,10 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
     }
   }
   const texts = notes.readChangedTexts(changes);
-  const added: Memory[] = [];
-  const newKeys = new Set<number>();
+  const out: TermChange = { added: [], removed: [], keys: [], multiKeys: [] };
+  // Each key changes once per update: a key in two notes (a copy made, a memory moved) takes the full path.
+  const touched = new Set<string>();
+  const touch = (key: string): boolean => !touched.has(key) && Boolean(touched.add(key));
   for (const c of changes) {
     const text = texts.get(c.blob);
     const before = c.oldBlob ? texts.get(c.oldBlob) : '';
@@ -72,24 +91,51 @@ export function addedMemories(index: TermIndex, notes: NotesStore, tips: Record<
     if (now.warnings.length || was.warnings.length) return null;
     const unchanged = new Map<string, number>();
     for (const doc of was.docs) unchanged.set(doc.raw, (unchanged.get(doc.raw) ?? 0) + 1);
+    const appeared: NoteDoc[] = [];
     for (const doc of now.docs) {
       const left = unchanged.get(doc.raw) ?? 0;
-      if (left > 0) {
-        unchanged.set(doc.raw, left - 1);
+      if (left > 0) unchanged.set(doc.raw, left - 1);
+      else appeared.push(doc);
+    }
+    // What left the note: memories by key (an edit's or a forget's old revision); anything else takes the full path.
+    const gone = new Map<string, Memory>();
+    for (const doc of was.docs) {
+      const left = unchanged.get(doc.raw) ?? 0;
+      if (left === 0) continue;
+      unchanged.set(doc.raw, left - 1);
+      if (doc.kind !== 'memory' || gone.has(doc.memory.key)) return null;
+      gone.set(doc.memory.key, doc.memory);
+    }
+    // The current memory `key` of this note leaves the index: only when it is the key's one revision.
+    const remove = (key: string): boolean => {
+      gone.delete(key);
+      if (index.mayHaveRevisions(key)) return false;
+      const doc = index.documentOf(c.ns, c.object, key);
+      if (doc === undefined) return false;
+      out.removed.push(doc);
+      return true;
+    };
+    for (const doc of appeared) {
+      // Text that is not a memory: neither index holds it.
+      if (doc.kind === 'other') continue;
+      const key = doc.kind === 'memory' ? doc.memory.key : doc.tombstone.key;
+      if (!touch(key)) return null;
+      if (gone.has(key)) {
+        // An edit (a new revision in its place) or a forget (a tombstone in its place).
+        if (!remove(key)) return null;
+        if (doc.kind === 'memory') out.added.push(doc.memory);
+        else out.multiKeys.push(key);
         continue;
       }
-      if (doc.kind === 'tombstone') return null;
-      // Text that is not a memory: neither index holds it.
-      if (doc.kind !== 'memory') continue;
-      const h = keyHash(doc.memory.key);
-      if (index.mayHoldKey(doc.memory.key) || newKeys.has(h)) return null;
-      newKeys.add(h);
-      added.push(doc.memory);
+      if (index.mayHoldKey(key)) return null;
+      out.keys.push(key);
+      if (doc.kind === 'memory') out.added.push(doc.memory);
+      else out.multiKeys.push(key);
     }
-    // A document gone from a note (an edit in place, a removal).
-    for (const left of unchanged.values()) if (left > 0) return null;
+    // Memories removed with nothing in their place (a note edited by hand, a memory moved away).
+    for (const key of [...gone.keys()]) if (!touch(key) || !remove(key)) return null;
   }
-  return added;
+  return out;
 }
 
 /** Where the term index lives: its file, the overlay beside it, and the index lock. */
@@ -104,10 +150,10 @@ const FOLD_SHARE = 0.1;
 /** ... but an overlay of this many documents is always kept as one. */
 const FOLD_MIN = 2000;
 
-/** The overlay in `file` when it extends exactly this main file (its tips and generation); else null. */
+/** The overlay in `file` when it extends exactly this main file (its tips and generation, documents it holds); else null. */
 function readOverlay(file: string, main: TermIndex): TermIndex | null {
   const overlay = TermIndex.read(file);
-  if (overlay?.base && overlay.base.generation === main.generation && sameTips(overlay.base.tips, main.tips)) return overlay;
+  if (overlay?.base && overlay.base.generation === main.generation && sameTips(overlay.base.tips, main.tips) && overlay.deletedDocs.every((d) => d < main.docCount)) return overlay;
   overlay?.close();
   return null;
 }
@@ -123,45 +169,56 @@ export function readTermIndex(files: TermFiles): TermIndex | null {
   return overlay ? TermIndex.layered(main, overlay) : main;
 }
 
-/** Sorted key hashes of several lists and some keys. */
+/** Sorted, unique key hashes of several lists and some keys. */
 function joinedHashes(lists: readonly Uint32Array[], keys: readonly string[]): Uint32Array {
-  const out = new Uint32Array(lists.reduce((n, l) => n + l.length, 0) + keys.length);
+  const all = new Uint32Array(lists.reduce((n, l) => n + l.length, 0) + keys.length);
   let at = 0;
   for (const l of lists) {
-    out.set(l, at);
+    all.set(l, at);
     at += l.length;
   }
-  keys.forEach((k, i) => (out[at + i] = keyHash(k)));
-  return out.sort();
+  keys.forEach((k, i) => (all[at + i] = keyHash(k)));
+  all.sort();
+  let n = 0;
+  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
+  return all.slice(0, n);
 }
 
 /**
- * The term index at `tips`, from the files plus the memories the notes
- * gained, or null when the change is not only additions. The new memories go
- * to the overlay (`terms.add`, small: rewritten whole), which readers layer
- * over the main file; once it holds more than a tenth of the main file's
- * documents (and at least 2,000), both are folded into a new main file.
- * Written under the index lock (temp file + rename) unless the lock is busy
- * or another process changed the files meanwhile: then this process uses the
- * result in memory.
+ * The term index at `tips`, from the files plus the change (noteChanges), or
+ * null when the change is more than that. New memories and new revisions go
+ * to the overlay (`terms.add`, small: rewritten whole) and documents of the
+ * main file that are no longer current are marked removed in it; readers
+ * layer it over the main file. Once it holds more than a tenth of the main
+ * file's documents, added or removed (and at least 2,000), both are folded
+ * into a new main file. Written under the index lock (temp file + rename)
+ * unless the lock is busy or another process changed the files meanwhile:
+ * then this process uses the result in memory.
  */
-export function catchUpByAdding(main: TermIndex, notes: NotesStore, tips: Record<string, string>, files: TermFiles): TermIndex | null {
+export function catchUp(main: TermIndex, notes: NotesStore, tips: Record<string, string>, files: TermFiles): TermIndex | null {
   const overlay = readOverlay(files.overlayFile, main);
   const current = overlay ? TermIndex.layered(main, overlay) : main;
   if (current.reflects(tips)) return current;
-  const added = addedMemories(current, notes, tips);
-  tracePhase(added ? `term index: ${added.length} memories added` : 'term index: not only additions');
-  if (!added) {
+  const change = noteChanges(current, notes, tips);
+  tracePhase(change ? `term index: ${change.added.length} memories added, ${change.removed.length} removed` : 'term index: more than one document per key changed');
+  if (!change) {
     overlay?.close();
     return null;
   }
-  const kept = overlay ? Array.from({ length: overlay.docCount }, (_, d) => overlay.memory(d)) : [];
-  const fold = kept.length + added.length > Math.max(FOLD_MIN, FOLD_SHARE * main.docCount);
+  const n = main.docCount;
+  // Removed documents of the main file are marked in the overlay; the overlay's own are dropped from it.
+  const deleted = Uint32Array.from(new Set([...(overlay?.deletedDocs ?? []), ...change.removed.filter((d) => d < n)])).sort();
+  const dropped = new Set(change.removed.filter((d) => d >= n).map((d) => d - n));
+  const kept: Memory[] = [];
+  for (let d = 0; overlay && d < overlay.docCount; d++) if (!dropped.has(d)) kept.push(overlay.memory(d));
+  const fold = kept.length + change.added.length + deleted.length > Math.max(FOLD_MIN, FOLD_SHARE * n);
   const copies = Object.fromEntries([...main.copies].map(([k, v]) => [k, [...v]]));
-  const keyHashes = joinedHashes(fold ? [main.keyHashes, ...(overlay ? [overlay.keyHashes] : [])] : overlay ? [overlay.keyHashes] : [], added.map((m) => m.key));
+  const ownLists = (pick: (t: TermIndex) => Uint32Array) => (fold ? [pick(main)] : []).concat(overlay ? [pick(overlay)] : []);
+  const keyHashes = joinedHashes(ownLists((t) => t.keyHashes), change.keys);
+  const multiKeys = joinedHashes(ownLists((t) => t.multiKeys), change.multiKeys);
   const bytes = fold
-    ? appendToTermIndex(main, { tips, generation: main.generation, copies, keyHashes }, [...kept, ...added])
-    : appendToTermIndex(overlay, { tips, generation: main.generation, copies: {}, keyHashes, base: { tips: main.tips, generation: main.generation } }, added);
+    ? appendToTermIndex(main, { tips, generation: main.generation, copies, keyHashes, multiKeys }, [...kept, ...change.added], new Set(deleted))
+    : appendToTermIndex(overlay, { tips, generation: main.generation, copies: {}, keyHashes, multiKeys, base: { tips: main.tips, generation: main.generation }, deleted }, change.added, dropped);
   tracePhase(fold ? 'term index folded' : 'term index overlay built');
   // A busy lock means another process is updating: this one does not wait for it.
   const release = acquireLock(files.lockFile, 50);

@@ -67,8 +67,16 @@ export interface TermIndexSource {
    * appended to: every file on disk is given them.
    */
   keyHashes?: Uint32Array;
+  /**
+   * keyHashesOf() every key with more than one stored revision (copies,
+   * merged clones) or a tombstone: an edit or a forget of any other key
+   * changes one document only (term-catchup.ts). None by default.
+   */
+  multiKeys?: Uint32Array;
   /** For an overlay: the tips and generation of the term index it extends. */
   base?: { tips: Record<string, string>; generation: string };
+  /** For an overlay: the documents of that term index it removes, ascending. */
+  deleted?: Uint32Array;
 }
 
 export function buildTermIndex(
@@ -108,13 +116,14 @@ function buildOn(base: TermIndex | null, source: TermIndexSource, rowids: readon
 }
 
 /**
- * The base with memories added, every base document kept: an update that only
- * adds new memories (stores/index/term-catchup.ts). The added documents have
+ * The base with memories added, every base document kept but those in `drop`
+ * (edited or forgotten since): an update by the change alone
+ * (stores/index/term-catchup.ts). The added documents have
  * row id 0 (the SQLite index has not read them): a later build from the
  * SQLite index loads them afresh.
  */
-export function appendToTermIndex(base: TermIndex | null, source: TermIndexSource, memories: readonly Memory[]): Uint8Array {
-  const keep = Array.from({ length: base?.docCount ?? 0 }, (_, d) => d);
+export function appendToTermIndex(base: TermIndex | null, source: TermIndexSource, memories: readonly Memory[], drop: ReadonlySet<number> = new Set()): Uint8Array {
+  const keep = Array.from({ length: base?.docCount ?? 0 }, (_, d) => d).filter((d) => !drop.has(d));
   const postings: AddedPostings = new Map();
   return encode(source, base, keep, memories.map((m, i) => analyze(0, m, keep.length + i, postings)), postings);
 }
@@ -212,6 +221,8 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     postingBytes: bytesOf(encoded.byteOffsets),
     postings: encoded.bytes,
     keyHashes: bytesOf(source.keyHashes ?? keyHashesOf([...(base ? keep.map((d) => base.memory(d).key) : []), ...added.map((d) => d.memory.key)])),
+    multiKeys: bytesOf(source.multiKeys ?? new Uint32Array(0)),
+    deleted: bytesOf(source.deleted ?? new Uint32Array(0)),
   };
   const header: Header = {
     format: TERM_INDEX_FORMAT,

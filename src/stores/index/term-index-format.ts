@@ -16,16 +16,18 @@
  *   postingBytes u32[T+1]    where each term's list starts in postings, in bytes
  *   postings                 every term's list, as varints (postings-codec.ts)
  *   keyHashes u32[K]      keyHash() of every key the notes hold (any revision, tombstones too), sorted, unique
+ *   multiKeys u32[M]      keyHash() of every key with more than one stored revision or with a tombstone, sorted, unique
+ *   deleted u32[D]        for an overlay: documents of the main file it removes (edited or forgotten since), ascending
  *   docBlocks u32[B+1]    into docs: where each block of DOC_BLOCK documents starts (doc-blocks.ts)
  *   docs                  each document's Memory as JSON, in deflated blocks
  * A reader loads the per-document arrays and the dictionary, then reads the
  * postings of the terms it searches for and the documents it returns.
  */
 export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
-export const TERM_INDEX_FORMAT = 6;
+export const TERM_INDEX_FORMAT = 7;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
-export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postingBytes', 'postings', 'keyHashes', 'docBlocks', 'docs'] as const;
+export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postingBytes', 'postings', 'keyHashes', 'multiKeys', 'deleted', 'docBlocks', 'docs'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Header {

@@ -73,8 +73,13 @@ export class TermIndex implements LexicalSource {
   private cachedRowids?: Uint32Array;
   private byRow?: Map<number, number>;
   private cachedKeyHashes?: Uint32Array;
+  private cachedMultiKeys?: Uint32Array;
   /** Documents appended since this file was written (layered()), numbered after its own. */
   private overlay?: TermIndex;
+  /** The documents an overlay removed (edited or forgotten since this file was written): 1 where removed. */
+  private gone?: Uint8Array;
+  /** Documents that count: docCount less those removed. */
+  memoryCount: number;
   /** How many documents the file itself holds. */
   private ownDocs = 0;
   /** For an overlay file: the tips and generation of the term index it extends. */
@@ -106,6 +111,7 @@ export class TermIndex implements LexicalSource {
     this.namespaces = header.namespaces;
     this.statuses = header.statuses;
     this.docCount = header.docCount;
+    this.memoryCount = header.docCount;
     this.ownDocs = header.docCount;
     if (header.base) this.base = header.base;
     this.averageLengths = header.averageLengths;
@@ -190,10 +196,36 @@ export class TermIndex implements LexicalSource {
       out.kinds[2 * (n + d)] = nsOf[overlay.kinds[2 * d]!]!;
       out.kinds[2 * (n + d) + 1] = statusOf[overlay.kinds[2 * d + 1]!]!;
     }
-    out.averageLengths = main.averageLengths.map((a, f) => (n + m ? (a * n + (overlay.averageLengths[f] ?? 0) * m) / (n + m) : 0));
+    const deleted = overlay.deletedDocs;
+    if (deleted.length) {
+      out.gone = new Uint8Array(n + m);
+      for (const d of deleted) {
+        if (d >= n) throw new Error('term index overlay removes documents its base does not hold');
+        out.gone[d] = 1;
+      }
+    }
+    out.memoryCount = n + m - deleted.length;
+    // Summed again over the documents that count, as a build does: the same averages, so the same scores, as a rebuild.
+    const fields = main.averageLengths.length;
+    const totals = new Array<number>(fields).fill(0);
+    for (let d = 0; d < n + m; d++) {
+      if (out.gone?.[d]) continue;
+      for (let f = 0; f < fields; f++) totals[f]! += out.lengths[d * fields + f]!;
+    }
+    out.averageLengths = totals.map((t) => (out.memoryCount ? t / out.memoryCount : 0));
     out.cachedRowids = undefined;
     out.byRow = undefined;
     return out;
+  }
+
+  /** For an overlay: the documents of its base it removes, ascending. */
+  get deletedDocs(): Uint32Array {
+    return new Uint32Array(this.buffer('deleted', 4));
+  }
+
+  /** Whether a document was removed by the overlay (edited or forgotten since the main file was written). */
+  isGone(doc: number): boolean {
+    return this.gone?.[doc] === 1;
   }
 
   /**
@@ -252,7 +284,7 @@ export class TermIndex implements LexicalSource {
     if (!this.byRow) {
       this.byRow = new Map();
       const rowids = this.rowids;
-      for (let d = 0; d < rowids.length; d++) if (rowids[d]) this.byRow.set(rowids[d]!, d);
+      for (let d = 0; d < rowids.length; d++) if (rowids[d] && !this.gone?.[d]) this.byRow.set(rowids[d]!, d);
     }
     return this.byRow.get(rowid);
   }
@@ -311,18 +343,39 @@ export class TermIndex implements LexicalSource {
     return this.cachedKeyHashes;
   }
 
+  /** Key hashes of every key with more than one stored revision or a tombstone, sorted. */
+  get multiKeys(): Uint32Array {
+    this.cachedMultiKeys ??= new Uint32Array(this.buffer('multiKeys', 4));
+    return this.cachedMultiKeys;
+  }
+
+  /**
+   * Whether the notes may hold more of this key than the one current memory
+   * (other revisions, copies, a tombstone); false means surely not: an edit or
+   * a forget of it then changes one document alone.
+   */
+  mayHaveRevisions(key: string): boolean {
+    return hashIn(this.multiKeys, keyHash(key)) || (this.overlay?.mayHaveRevisions(key) ?? false);
+  }
+
   /** Whether the notes may hold this key already (as a memory, another revision or a tombstone); false means surely not. */
   mayHoldKey(key: string): boolean {
-    const hashes = this.keyHashes;
-    const h = keyHash(key);
-    let lo = 0;
-    let hi = hashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (hashes[mid]! < h) lo = mid + 1;
-      else hi = mid;
+    return hashIn(this.keyHashes, keyHash(key)) || (this.overlay?.mayHoldKey(key) ?? false);
+  }
+
+  /**
+   * The document of the current memory `key` of a namespace, attached to
+   * `object`, or undefined: found by the object's first 32 bits, confirmed on the memory.
+   */
+  documentOf(namespace: string, object: string, key: string): number | undefined {
+    const wanted = objectKey(object);
+    const ns = this.namespaces.indexOf(namespace);
+    for (let d = 0; d < this.docCount; d++) {
+      if (this.objectKeys[d] !== wanted || this.kinds[2 * d] !== ns || this.gone?.[d]) continue;
+      const memory = this.memory(d);
+      if (memory.key === key && memory.object === object) return d;
     }
-    return (lo < hashes.length && hashes[lo] === h) || (this.overlay?.mayHoldKey(key) ?? false);
+    return undefined;
   }
 
   private postingsAt(i: number): Uint32Array {
@@ -340,7 +393,12 @@ export class TermIndex implements LexicalSource {
 
   postings(term: string): Uint32Array | undefined {
     const i = this.lowerBound(term);
-    const own = this.has(i, term) ? this.postingsAt(i) : undefined;
+    let own = this.has(i, term) ? this.postingsAt(i) : undefined;
+    if (own && this.gone) {
+      own = withoutGone(own, this.gone);
+      // Every document holding it removed: a term the index no longer has, as after a rebuild.
+      if (!own.length) own = undefined;
+    }
     const more = this.overlay?.postings(term);
     if (!more) return own;
     const out = new Uint32Array((own?.length ?? 0) + more.length);
@@ -354,6 +412,8 @@ export class TermIndex implements LexicalSource {
   }
 
   docFrequency(term: string): number {
+    // Removed documents are dropped from the postings: counted from those.
+    if (this.gone) return (this.postings(term)?.length ?? 0) >>> 1;
     const i = this.lowerBound(term);
     return (this.has(i, term) ? this.postingOffsets[i + 1]! - this.postingOffsets[i]! : 0) + (this.overlay?.docFrequency(term) ?? 0);
   }
@@ -484,6 +544,7 @@ export class TermIndex implements LexicalSource {
   facts(): Array<{ namespace: string; status: Status; created: string }> {
     const out: Array<{ namespace: string; status: Status; created: string }> = [];
     for (let d = 0; d < this.docCount; d++) {
+      if (this.gone?.[d]) continue;
       out.push({ namespace: this.namespaces[this.kinds[2 * d]!]!, status: this.statuses[this.kinds[2 * d + 1]!] as Status, created: new Date(this.created[d]!).toISOString() });
     }
     return out;
@@ -493,6 +554,7 @@ export class TermIndex implements LexicalSource {
   counts(): Map<string, number> {
     const counts = new Map<string, number>();
     for (let d = 0; d < this.docCount; d++) {
+      if (this.gone?.[d]) continue;
       const ns = this.namespaces[this.kinds[2 * d]!]!;
       counts.set(ns, (counts.get(ns) ?? 0) + 1);
     }
@@ -523,7 +585,9 @@ export class TermIndex implements LexicalSource {
     const until = filter.until ? Date.parse(filter.until) : Infinity;
     const wanted = this.objectsWithCopies(filter.objects);
     const objects = wanted ? new Set([...wanted].map(objectKey)) : null;
+    const gone = this.gone;
     return (d) => {
+      if (gone?.[d]) return false;
       if (namespaces && !namespaces.has(this.kinds[2 * d]!)) return false;
       if (statuses && !statuses.has(this.kinds[2 * d + 1]!)) return false;
       const created = this.created[d]!;
@@ -585,6 +649,33 @@ export class TermIndex implements LexicalSource {
     const anchor = this.anchors.get(`${memory.namespace}:${memory.key}`);
     return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
+}
+
+/** Whether a sorted list of key hashes holds `h`. */
+function hashIn(hashes: Uint32Array, h: number): boolean {
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid]! < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < hashes.length && hashes[lo] === h;
+}
+
+/** A postings list without the removed documents' entries. */
+function withoutGone(list: Uint32Array, gone: Uint8Array): Uint32Array {
+  let n = 0;
+  for (let i = 0; i < list.length; i += 2) if (!gone[list[i]!]) n += 2;
+  if (n === list.length) return list;
+  const out = new Uint32Array(n);
+  let j = 0;
+  for (let i = 0; i < list.length; i += 2) {
+    if (gone[list[i]!]) continue;
+    out[j++] = list[i]!;
+    out[j++] = list[i + 1]!;
+  }
+  return out;
 }
 
 function ascending(offsets: Uint32Array): boolean {
