@@ -48,15 +48,19 @@ describe('bad input: one line on stderr, a non-zero exit, nothing written', () =
     expect(notesState(repo, box.env)).toBe(before);
   });
 
-  it('reports an ambiguous prefix with every candidate', () => {
+  it('reports an ambiguous prefix with every candidate; the commit in an id narrows them', () => {
     const box = sandbox();
-    const repo = makeRepo(box);
-    // Two memories whose keys share a prefix, written by plain git with explicit ids.
+    const repo = makeRepo(box, 'repo', 2);
+    // Memories whose keys share a prefix, written by plain git with explicit ids (one hand-written, not hex).
     const doc = (id: string, s: string) => `---\nid: ${id}\ntype: decisions\ntimestamp: 2026-01-01T00:00:00Z\nsummary: ${s}\n---\n\nbody`;
     git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', `${doc('abcd111111111111', 'one')}\n\n${doc('abcd222222222222', 'two')}`, 'HEAD']);
+    git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', doc('abcd-by-hand', 'three'), 'HEAD~1']);
     const r = mem(repo, box.env, ['show', 'abcd']);
-    expectRejected(r, 2, /id 'abcd' is ambiguous; candidates: decisions:[0-9a-f]{7}:abcd111111, decisions:[0-9a-f]{7}:abcd222222/);
+    expectRejected(r, 2, /id 'abcd' is ambiguous; candidates: decisions:[0-9a-f]{7}:abcd-by-ha, decisions:[0-9a-f]{7}:abcd111111, decisions:[0-9a-f]{7}:abcd222222/);
     expect(memOk(repo, box.env, ['show', 'abcd2'])).toContain('summary: two');
+    const older = git(repo, box.env, ['rev-parse', '--short=7', 'HEAD~1']).trim();
+    expect(memOk(repo, box.env, ['show', `decisions:${older}:abcd`])).toContain('summary: three');
+    expectRejected(mem(repo, box.env, ['show', `learnings:${older}:abcd`]), 1, /no memory matches/);
   });
 
   it('fails outside a git repository', () => {

@@ -43,6 +43,10 @@ export interface MemoryReader {
   facts(): Array<{ namespace: string; status: Status; created: string }>;
   /** Whether the notes may hold this key already (any revision, or a tombstone); false means surely not. */
   mayHoldKey(key: string): boolean;
+  /** Whether the notes may hold more of this key than its current memory (other revisions, copies, a tombstone); false means surely not. */
+  mayHaveRevisions(key: string): boolean;
+  /** Current memories by id (a key prefix, perhaps a namespace and a commit hint), by key, at most 20. */
+  find(query: IdQuery): Memory[];
   /** Whether it reflects the notes refs at these tips. */
   reflects(tips: Record<string, string>): boolean;
 }
@@ -163,7 +167,7 @@ export class Index {
 
   /** Current memories whose key starts with the query's key prefix (a commit prefix narrows ambiguous ones). */
   async find(query: IdQuery): Promise<Memory[]> {
-    return (await this.revisions()).find(query);
+    return (await this.current()).find(query);
   }
 
   /** Current memories by row id (as candidates() gives them), in that order; ids no longer present are skipped. */
@@ -183,6 +187,9 @@ export class Index {
 
   /** Every object holding a revision of the memory (its copies), in object order. */
   async copiesOf(namespace: string, key: string): Promise<string[]> {
+    const current = await this.current();
+    // A key with one revision: that memory's object (the term index knows it); else the revisions say.
+    if (!current.mayHaveRevisions(key)) return current.find({ namespace, keyPrefix: key }).filter((m) => m.key === key).map((m) => m.object);
     return (await this.revisions()).copiesOf(namespace, key);
   }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
 import { errorMessage, GitError } from '../../core/errors.ts';
-import { type IdQuery, type Memory, type Tombstone } from '../../core/memory.ts';
+import type { Memory, Tombstone } from '../../core/memory.ts';
 import { parseNote } from '../../core/note-format.ts';
 import { embeddingHash } from '../../core/embedding.ts';
 import { currentRevision, tiebreakOf } from '../../core/revisions.ts';
@@ -464,29 +464,6 @@ export class MemoryIndex {
   /** Current memories that carry lifecycle links (consolidations, supersessions, reprieves): few, read without the rest. */
   withLifecycle(): Memory[] {
     return this.memoriesById(this.all('SELECT id FROM memories WHERE current = 1 AND lifecycle IS NOT NULL ORDER BY key').map((r) => Number(r.id)));
-  }
-
-  /**
-   * Current memories whose key starts with the query's key prefix (and in its
-   * namespace, when it names one), wherever their copies sit. The commit in an
-   * id is only a hint: it narrows the result when the key prefix alone is
-   * ambiguous, matching any copy of a memory.
-   */
-  find(query: IdQuery): Memory[] {
-    const where = ['current = 1', 'key >= ?', 'key < ?'];
-    const params: SqlValue[] = [query.keyPrefix, `${query.keyPrefix}g`];
-    if (query.namespace) {
-      where.push('ns = ?');
-      params.push(query.namespace);
-    }
-    const found = this.memoriesById(this.all(`SELECT id FROM memories WHERE ${where.join(' AND ')} ORDER BY key LIMIT 20`, params).map((r) => Number(r.id)));
-    const hint = query.objectPrefix;
-    if (hint && new Set(found.map((m) => m.key)).size > 1) {
-      // Any copy counts, not only the one shown.
-      const narrowed = found.filter((m) => this.copiesOf(m.namespace, m.key).some((o) => o.startsWith(hint)));
-      if (narrowed.length) return narrowed;
-    }
-    return found;
   }
 
   /** Every object holding a revision of the memory (its copies), in object order. */

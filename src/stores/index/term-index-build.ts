@@ -9,7 +9,7 @@ import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '
 import { DOC_BLOCK, encodeBlocks } from './doc-blocks.ts';
 import { encodePostings } from './postings-codec.ts';
 import { INDEX_VERSION } from './schema.ts';
-import { align8, compareBytes, type Header, keyHashesOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
+import { align8, compareBytes, type Header, keyHashesOf, keyPrefixOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { TermIndex } from './term-index.ts';
 
 const encoder = new TextEncoder();
@@ -144,6 +144,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
   const created = new Float64Array(n);
   const kinds = new Uint16Array(n * 2);
   const objectKeys = new Uint32Array(n);
+  const docKeys = new Uint32Array(n);
   const docOffsets = new Uint32Array(n + 1);
   let docBytes = 0;
   // Kept documents come in runs of consecutive ones (usually one run): each run is copied as blocks.
@@ -159,6 +160,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     lengths.set(base!.lengths.subarray(first * fields, end * fields), at * fields);
     created.set(base!.created.subarray(first, end), at);
     objectKeys.set(base!.objectKeys.subarray(first, end), at);
+    docKeys.set(base!.docKeys.subarray(first, end), at);
     const shift = docBytes - base!.docOffsets[first]!;
     if (sameLists) kinds.set(base!.kinds.subarray(2 * first, 2 * end), 2 * at);
     if (shift === 0) docOffsets.set(base!.docOffsets.subarray(first, end), at);
@@ -178,6 +180,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     const time = Date.parse(doc.memory.created);
     created[j] = Number.isNaN(time) ? 0 : time;
     objectKeys[j] = objectKey(doc.memory.object);
+    docKeys[j] = keyPrefixOf(doc.memory.key);
     kinds[2 * j] = namespaces.indexOf(doc.memory.namespace);
     kinds[2 * j + 1] = statuses.indexOf(doc.memory.status);
     docOffsets[j] = docBytes;
@@ -212,6 +215,7 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
     created: bytesOf(created),
     kinds: bytesOf(kinds),
     objectKeys: bytesOf(objectKeys),
+    docKeys: bytesOf(docKeys),
     docOffsets: bytesOf(docOffsets),
     docBlocks: bytesOf(blockOffsets),
     docs,

@@ -10,6 +10,7 @@
  *   created f64[N]        creation time (ms), for --since/--until and ties
  *   kinds u16[N*2]        namespace and status, as indexes into header lists
  *   objectKeys u32[N]     the first 32 bits of the object each memory is attached to
+ *   docKeys u32[N]        each memory's key as keyPrefixOf() reads it: ids are found without the SQLite index
  *   docOffsets u32[N+1]   each document's place in the documents once inflated
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted by their bytes
  *   postingOffsets u32[T+1]  where each term's list starts, counted in (document, frequencies) pairs (core/rank.ts)
@@ -27,7 +28,7 @@ export const MAGIC = 0x49544d47; // "GMTI" read as a little-endian u32
 export const TERM_INDEX_FORMAT = 7;
 
 // docs comes last: a reader loads everything before it and reads single documents from the file as needed.
-export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postingBytes', 'postings', 'keyHashes', 'multiKeys', 'deleted', 'docBlocks', 'docs'] as const;
+export const SECTIONS = ['rowids', 'lengths', 'created', 'kinds', 'objectKeys', 'docKeys', 'docOffsets', 'termOffsets', 'terms', 'postingOffsets', 'postingBytes', 'postings', 'keyHashes', 'multiKeys', 'deleted', 'docBlocks', 'docs'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface Header {
@@ -71,6 +72,14 @@ export function objectKey(object: string): number {
 export function keyHash(key: string): number {
   const h = Number.parseInt(key.slice(0, 8), 16);
   return Number.isNaN(h) ? 0 : h >>> 0;
+}
+
+/** docKeys' value for a key that does not start with 8 hex digits (a hand-written id): such a document is checked on its memory. */
+export const IRREGULAR_KEY = 0xffffffff;
+
+/** A key's first 8 hex digits as a number, or IRREGULAR_KEY; keys git-mem makes are hex digests. */
+export function keyPrefixOf(key: string): number {
+  return /^[0-9a-f]{8}/.test(key) ? Number.parseInt(key.slice(0, 8), 16) >>> 0 : IRREGULAR_KEY;
 }
 
 /** Sorted, unique key hashes. */

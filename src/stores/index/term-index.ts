@@ -13,12 +13,12 @@
  */
 import fs from 'node:fs';
 import { GitMemError } from '../../core/errors.ts';
-import type { Memory, Status } from '../../core/memory.ts';
+import type { IdQuery, Memory, Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
 import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './doc-blocks.ts';
 import { decodePostings } from './postings-codec.ts';
-import { align8, compareBytes, type Header, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
+import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
 import type { SearchFilter } from './filter.ts';
 import { INDEX_VERSION } from './schema.ts';
 
@@ -54,6 +54,8 @@ export class TermIndex implements LexicalSource {
   kinds: Uint16Array;
   /** @internal (the builder copies it) */
   objectKeys: Uint32Array;
+  /** @internal (the builder copies it) Each memory's key as keyPrefixOf() reads it. */
+  docKeys: Uint32Array;
   /** Every document inflated, once many documents were needed. */
   private allDocs?: Uint8Array;
   /** @internal (the builder copies it) Each document's place in the inflated documents. */
@@ -119,6 +121,7 @@ export class TermIndex implements LexicalSource {
     this.created = new Float64Array(this.buffer('created', 8));
     this.kinds = new Uint16Array(this.buffer('kinds', 2));
     this.objectKeys = new Uint32Array(this.buffer('objectKeys', 4));
+    this.docKeys = new Uint32Array(this.buffer('docKeys', 4));
     this.docOffsets = new Uint32Array(this.buffer('docOffsets', 4));
     this.docBlocks = new Uint32Array(this.buffer('docBlocks', 4));
     this.termOffsets = new Uint32Array(this.buffer('termOffsets', 4));
@@ -127,7 +130,7 @@ export class TermIndex implements LexicalSource {
     this.postingBytes = new Uint32Array(this.buffer('postingBytes', 4));
     const n = this.docCount;
     const t = header.termCount;
-    if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n || this.objectKeys.length !== n) throw new Error('term index document sections disagree');
+    if (this.lengths.length !== n * FIELDS.length || this.created.length !== n || this.kinds.length !== 2 * n || this.objectKeys.length !== n || this.docKeys.length !== n) throw new Error('term index document sections disagree');
     const blocks = blockCount(n);
     if (this.docOffsets.length !== n + 1 || this.docBlocks.length !== blocks + 1 || this.termOffsets.length !== t + 1 || this.postingOffsets.length !== t + 1 || this.postingBytes.length !== t + 1) {
       throw new Error('term index offsets disagree');
@@ -191,6 +194,7 @@ export class TermIndex implements LexicalSource {
     out.lengths = join(main.lengths, overlay.lengths, (k) => new Uint32Array(k));
     out.created = join(main.created, overlay.created, (k) => new Float64Array(k));
     out.objectKeys = join(main.objectKeys, overlay.objectKeys, (k) => new Uint32Array(k));
+    out.docKeys = join(main.docKeys, overlay.docKeys, (k) => new Uint32Array(k));
     out.kinds = join(main.kinds, overlay.kinds, (k) => new Uint16Array(k));
     for (let d = 0; d < m; d++) {
       out.kinds[2 * (n + d)] = nsOf[overlay.kinds[2 * d]!]!;
@@ -361,6 +365,38 @@ export class TermIndex implements LexicalSource {
   /** Whether the notes may hold this key already (as a memory, another revision or a tombstone); false means surely not. */
   mayHoldKey(key: string): boolean {
     return hashIn(this.keyHashes, keyHash(key)) || (this.overlay?.mayHoldKey(key) ?? false);
+  }
+
+  /**
+   * Current memories whose key starts with the query's key prefix (in its
+   * namespace, when it names one), by key, at most 20; the commit in an id
+   * narrows several to those with a copy on it. The SQLite index's answer
+   * (memory-index.ts find), from docKeys: only the matches are read.
+   */
+  find(query: IdQuery): Memory[] {
+    const prefix = query.keyPrefix;
+    const digits = Math.min(prefix.length, 8);
+    const shift = 32 - 4 * digits;
+    const wanted = Number.parseInt(prefix.slice(0, digits), 16);
+    const ns = query.namespace === undefined ? -1 : this.namespaces.indexOf(query.namespace);
+    if (query.namespace !== undefined && ns < 0) return [];
+    const found: Memory[] = [];
+    for (let d = 0; d < this.docCount; d++) {
+      const k = this.docKeys[d]!;
+      if ((k >>> shift !== wanted && k !== IRREGULAR_KEY) || this.gone?.[d] || (ns >= 0 && this.kinds[2 * d] !== ns)) continue;
+      const memory = this.memory(d);
+      // As the SQL range: every key that starts with the prefix sorts between it and the prefix + 'g'.
+      if (memory.key >= prefix && memory.key < `${prefix}g`) found.push(memory);
+    }
+    found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let out = found.slice(0, 20);
+    const hint = query.objectPrefix;
+    if (hint && new Set(out.map((m) => m.key)).size > 1) {
+      // Any copy counts, not only the one shown.
+      const narrowed = out.filter((m) => (this.copies.get(`${m.namespace}:${m.key}`) ?? [m.object]).some((o) => o.startsWith(hint)));
+      if (narrowed.length) out = narrowed;
+    }
+    return out.map((m) => this.anchored(m));
   }
 
   /**
