@@ -5,13 +5,13 @@
 //
 //   node test/bench/scale.bench.mjs [--sizes 1000,10000,100000] [--runs 7] [--against BIN | --against-rev REV] [--keep]
 //
-// Figures: lexical recall with the index current; the first recall after one capture, one edit
-// and one forget; the first recall after a pull brought 1,000 new memories (the notes ref moved
-// from a tip to one with 1,000 more); `list --limit 20`; a full rebuild (`git mem index --rebuild`); the cache's size against
-// the note text it caches; the peak memory of a recall, a listing and a rebuild (GNU time). The
-// two builds take turns within each run. Then each figure's growth from 10,000 to 100,000 (the number of
-// memories grows 10x: none may grow faster, and those that depend on the change alone should
-// barely grow).
+// Figures: lexical recall with the index current; `git mem edit` itself; the first recall after
+// one capture, one edit and one forget; the first recall after a pull brought 1,000 new memories
+// (the notes ref moved from a tip to one with 1,000 more); `list --limit 20`; a full rebuild
+// (`git mem index --rebuild`); the cache's size against the note text it caches; the peak memory
+// of a recall, a listing and a rebuild (GNU time). The two builds take turns within each run.
+// Then each figure's growth from 10,000 to 100,000 (the number of memories grows 10x: none may
+// grow faster, and those that depend on the change alone should barely grow).
 //
 // Targets: recall <= 60 ms at 10,000 and <= 100 ms at 100,000; first recall after a capture
 // <= 60 / 150 ms; after a pull of 1,000 <= 400 ms at 100,000; list --limit 20 <= 80 ms at
@@ -128,6 +128,8 @@ function measure(builds, tips, size) {
   for (const b of builds) run(b, ['index', '--rebuild']);
   put('recall', each(RUNS, (b) => timed(() => run(b, ['recall', query, '--limit', '10']))));
   put('list', each(RUNS, (b) => timed(() => run(b, ['list', '--limit', '20']))));
+  // Imported memories (the copies hold the same ones; captures differ), to edit and forget below.
+  const ids = JSON.parse(run(builds[0], ['list', '--limit', String(3 * RUNS + 2), '--json'])).map((m) => m.id);
   put(
     'capture',
     each(RUNS, (b, i) => {
@@ -136,7 +138,8 @@ function measure(builds, tips, size) {
     }),
   );
   // An edit and a forget of one memory each (a different one each run, the same ones for every build).
-  const ids = JSON.parse(run(builds[0], ['list', '--limit', String(2 * RUNS + 2), '--json'])).map((m) => m.id);
+  // The edit command itself: it finds the memory by id, then writes its note.
+  put('editCommand', each(RUNS, (b, i) => timed(() => run(b, ['edit', ids[2 * RUNS + i], '--summary', `edited again ${i}`]))));
   put(
     'edit',
     each(RUNS, (b, i) => {
@@ -202,6 +205,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
   report([
     { name: 'lexical recall', ...mine.recall, ...base('recall', 'recall'), ...target({ 10_000: 60, 100_000: 100 }) },
     { name: 'first recall after one capture', ...mine.capture, ...base('capture', 'same'), ...target({ 10_000: 60, 100_000: 150 }) },
+    { name: 'git mem edit (the command)', ...mine.editCommand, ...base('editCommand', 'same') },
     { name: 'first recall after one edit', ...mine.edit, ...base('edit', 'same') },
     { name: 'first recall after one forget', ...mine.forget, ...base('forget', 'same') },
     { name: `first recall after a pull of ${PULLED}`, ...mine.pull, ...base('pull', 'same'), ...target({ 100_000: 400 }) },
@@ -217,7 +221,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
 const [small, large] = [results.get(10_000), results.get(100_000)];
 if (small && large) {
   console.log('\ngrowth from 10,000 to 100,000 memories (10x more memories):');
-  for (const [key, name] of [['recall', 'lexical recall'], ['capture', 'first recall after one capture'], ['edit', 'first recall after one edit'], ['forget', 'first recall after one forget'], ['pull', `first recall after a pull of ${PULLED}`], ['list', 'list --limit 20'], ['rebuild', 'index --rebuild']]) {
+  for (const [key, name] of [['recall', 'lexical recall'], ['capture', 'first recall after one capture'], ['editCommand', 'git mem edit (the command)'], ['edit', 'first recall after one edit'], ['forget', 'first recall after one forget'], ['pull', `first recall after a pull of ${PULLED}`], ['list', 'list --limit 20'], ['rebuild', 'index --rebuild']]) {
     console.log(`  ${name.padEnd(40)} ${small[key].median.toFixed(1)} -> ${large[key].median.toFixed(1)} ms: ${(large[key].median / small[key].median).toFixed(2)}x`);
   }
   console.log(`  ${'cache size'.padEnd(40)} ${(large.cache / small.cache).toFixed(2)}x`);
