@@ -9,6 +9,11 @@ import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedbac
 import { type Bm25Options, bm25fScorer, type LexicalQuery, type PostingsSource } from './rank.ts';
 
 export interface LexicalSource extends PostingsSource {
+  /**
+   * Creation order of two documents (creation time, then key), which a
+   * rebuild's document order follows: feedback settles equal scores by it.
+   */
+  compareCreation?(a: number, b: number): number;
   /** Memories holding the term in any field (its postings count), without reading the postings. */
   docFrequency(term: string): number;
   /** A document's searched text: summary, tags joined by spaces, body. */
@@ -38,7 +43,7 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
   const scores = score(query.groups);
   const feedback = options.feedback;
   if (!feedback) return scores;
-  const top = bestDocuments(scores, score.matched(), accept, feedback.docs);
+  const top = bestDocuments(scores, score.matched(), accept, feedback.docs, source.compareCreation?.bind(source));
   if (!top.length) return scores;
   const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
   const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.memoryCount ?? source.docCount, feedback);
@@ -53,26 +58,30 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
 
 /**
  * The `count` best-scoring accepted documents, best first, among `docs` (the
- * matches, in any order) or, when null, every document. In document order:
- * equal scores list the later document first, and at the cut the earlier
- * one stays (choosing by newest first throughout was worse on the fixture:
- * checking recall@10 0.492 against 0.501).
+ * matches, in any order) or, when null, every document. Equal scores are
+ * settled by creation order (source.compareCreation, else document order),
+ * never by where an update put a document, so an index brought up to date by
+ * the change learns from the same documents as one rebuilt: at the cut the
+ * earlier one stays, and in the list the later one comes first (choosing by
+ * newest first throughout was worse on the fixture: checking recall@10 0.492
+ * against 0.501).
  */
-function bestDocuments(scores: Float64Array, docs: Int32Array | null, accept: (doc: number) => boolean, count: number): number[] {
+function bestDocuments(scores: Float64Array, docs: Int32Array | null, accept: (doc: number) => boolean, count: number, compareCreation?: (a: number, b: number) => number): number[] {
+  const earlier = compareCreation ? (a: number, b: number) => compareCreation(a, b) < 0 : (a: number, b: number) => a < b;
+  // Whether x is kept before y: a higher score, or the same score and created earlier.
+  const outranks = (x: number, y: number) => scores[x]! > scores[y]! || (scores[x] === scores[y] && earlier(x, y));
   const out: number[] = [];
-  const ordered = docs ? docs.slice().sort() : null;
-  const end = ordered ? ordered.length : scores.length;
-  // The score to beat: above 0, then, once `count` are held, above the last of them.
-  let floor = 0;
+  const end = docs ? docs.length : scores.length;
   for (let k = 0; k < end; k++) {
-    const d = ordered ? ordered[k]! : k;
-    const s = scores[d]!;
-    if (s <= floor || !accept(d)) continue;
+    const d = docs ? docs[k]! : k;
+    if (!(scores[d]! > 0)) continue;
+    if (out.length === count && !outranks(d, out[count - 1]!)) continue;
+    if (!accept(d)) continue;
     let i = out.length;
-    while (i > 0 && scores[out[i - 1]!]! <= s) i--;
+    while (i > 0 && outranks(d, out[i - 1]!)) i--;
     out.splice(i, 0, d);
     if (out.length > count) out.pop();
-    if (out.length === count) floor = scores[out[count - 1]!]!;
   }
-  return out;
+  // Listed best first, the later of equal scores first.
+  return out.sort((x, y) => scores[y]! - scores[x]! || (earlier(x, y) ? 1 : earlier(y, x) ? -1 : 0));
 }

@@ -63,6 +63,19 @@ describe('bad input: one line on stderr, a non-zero exit, nothing written', () =
     expectRejected(mem(repo, box.env, ['show', `learnings:${older}:abcd`]), 1, /no memory matches/);
   });
 
+  it('the commit in an id matches any copy of a memory, whatever characters a hand-written id holds', () => {
+    const box = sandbox();
+    const repo = makeRepo(box, 'repo', 2);
+    const doc = (id: string, s: string, updated = '2024-01-01T00:00:00Z') => `---\nid: ${id}\ntype: decisions\ntimestamp: 2024-01-01T00:00:00Z\nupdated: ${updated}\nsummary: ${s}\n---\n\nbody`;
+    // "abcd my, note" has copies on both commits, the newer revision (the current one) on the older
+    // commit; the other key is on the older commit only.
+    git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', doc('abcd my, note', 'spaced'), 'HEAD']);
+    git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', `${doc('abcd my, note', 'spaced', '2024-02-01T00:00:00Z')}\n\n${doc('abcdef0123456789', 'hex')}`, 'HEAD~1']);
+    const head = git(repo, box.env, ['rev-parse', '--short=7', 'HEAD']).trim();
+    expect(memOk(repo, box.env, ['show', `decisions:${head}:abcd`])).toContain('summary: spaced');
+    expectRejected(mem(repo, box.env, ['show', 'abcd']), 2, /is ambiguous/);
+  });
+
   it('fails outside a git repository', () => {
     const box = sandbox();
     const dir = path.join(box.root, 'plain');

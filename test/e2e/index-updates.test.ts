@@ -111,6 +111,22 @@ describe('index updates', () => {
     expectAgreesWithRebuild(repo, env);
   });
 
+  it('an edited memory takes part in feedback as after a rebuild, though its new revision sits last in the index', () => {
+    const box = sandbox();
+    const env = lexical(box);
+    const repo = makeRepo(box, 'repo', 2);
+    // More equal first-pass scores than feedback learns from (10): which ones it takes is settled by
+    // creation order, not by where the update put the edited memory.
+    const words = ['apple', 'banana', 'cherry', 'damson', 'elder', 'figs', 'grape', 'hazel', 'iris', 'juniper', 'kiwi'];
+    const ids = words.map((w) => memOk(repo, env, ['capture', 'decisions', `parser ${w}`, '-m', 'x']));
+    for (const w of words) memOk(repo, env, ['capture', 'learnings', `${w} other`, '-m', 'y']);
+    memOk(repo, env, ['recall', 'parser']);
+    memOk(repo, env, ['edit', ids[0]!, '--summary', 'parser apple']);
+    expect(JSON.parse(memOk(repo, env, ['recall', 'parser', '--json', '--limit', '30']))).toHaveLength(words.length);
+    // The scores of `recall parser` too (it fails when feedback settles ties by document order).
+    expect(expectAgreesWithRebuild(repo, env)).toContain('parser apple');
+  });
+
   it('a memory copied onto another commit takes the full path, and so does any later edit of it', () => {
     const box = sandbox();
     const env = lexical(box);

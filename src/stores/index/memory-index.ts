@@ -384,11 +384,12 @@ export class MemoryIndex {
     const rowids = list ? String(list).split(',').map(Number) : [];
     const copies = Object.fromEntries(this.copies());
     // Every key the notes hold, so that an update adding only new keys can be told apart (term-catchup.ts).
-    const keys = this.db.exec('SELECT group_concat(key) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
-    const keyHashes = keyHashesOf(keys ? String(keys).split(',') : []);
+    // Joined by a character no key holds (a hand-written id may hold a space or a comma).
+    const keys = this.db.exec("SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)")[0]?.values[0]?.[0];
+    const keyHashes = keyHashesOf(keys ? String(keys).split('\x01') : []);
     // Keys with more than their current memory stored: an edit or a forget of any other changes one document (term-catchup.ts).
-    const multi = this.db.exec('SELECT group_concat(key) FROM (SELECT key FROM memories GROUP BY key HAVING count(*) > 1 UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
-    const multiKeys = keyHashesOf(multi ? String(multi).split(',') : []);
+    const multi = this.db.exec('SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories GROUP BY key HAVING count(*) > 1 UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
+    const multiKeys = keyHashesOf(multi ? String(multi).split('\x01') : []);
     const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes, multiKeys }, rowids, previous, (ids) => this.memoriesOfRows(ids));
     previous?.close();
     this.fresh.clear();
@@ -477,10 +478,11 @@ export class MemoryIndex {
    */
   copies(): Map<string, string[]> {
     // One string across the wasm boundary, grouped here: a GROUP BY with a join took tens of ms at 10,000 rows.
-    const all = this.db.exec("SELECT group_concat(ns || ' ' || key || ' ' || object || ' ' || current, ',') FROM memories")[0]?.values[0]?.[0];
+    // Fields and rows joined by characters no namespace, key or object holds (a hand-written id may hold a space or a comma).
+    const all = this.db.exec('SELECT group_concat(ns || char(2) || key || char(2) || object || char(2) || current, char(1)) FROM memories')[0]?.values[0]?.[0];
     const byMemory = new Map<string, { current?: string; objects: Set<string> }>();
-    for (const row of all ? String(all).split(',') : []) {
-      const [ns, key, object, current] = row.split(' ');
+    for (const row of all ? String(all).split('\x01') : []) {
+      const [ns, key, object, current] = row.split('\x02');
       const id = `${ns}:${key}`;
       let m = byMemory.get(id);
       if (!m) byMemory.set(id, (m = { objects: new Set() }));

@@ -471,6 +471,19 @@ export class TermIndex implements LexicalSource {
     return [...out, ...this.overlay.termsWithPrefix(prefix).filter((t) => !own.has(t))];
   }
 
+  /**
+   * Creation order of two documents: creation time, then key (the order a
+   * rebuild gives them; an update appends an edited memory after the rest).
+   */
+  compareCreation(a: number, b: number): number {
+    const byTime = this.created[a]! - this.created[b]!;
+    if (byTime !== 0) return byTime;
+    const byKey = this.docKeys[a]! - this.docKeys[b]!;
+    if (byKey !== 0 || a === b) return byKey;
+    const [x, y] = [this.memory(a).key, this.memory(b).key];
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+
   /** The memory stored for a document. */
   memory(doc: number): Memory {
     const bytes = this.documentBytes(doc);
