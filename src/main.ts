@@ -4,17 +4,16 @@ import { VERSION } from './version.ts';
 
 /**
  * Commands that query the SQLite index: start compiling sql.js's wasm at once, so it overlaps
- * argument parsing and git calls. list, namespaces and lexical recall read the term index
- * alone (stores/index/term-index.ts), and so do the hooks.
+ * argument parsing and git calls. The others do not: a compile nobody waits for still keeps the
+ * process alive until it ends (about 20 ms at 10,000 memories). list, namespaces, lexical recall,
+ * the hooks, and finding a memory by id (show, edit, forget, hydrate) read the term index alone
+ * (stores/index/term-index.ts); semantic recall starts the compile itself, once it finds a model.
  */
-const INDEX_COMMANDS = new Set(['show', 'edit', 'resolve', 'forget', 'recall', 'hydrate', 'export', 'import', 'index', 'pull', 'sync']);
+const INDEX_COMMANDS = new Set(['export', 'import', 'index', 'pull', 'sync']);
 
-/** Whether a command needs sql.js. */
+/** Whether a command surely needs sql.js. */
 function needsIndexEngine(argv: readonly string[]): boolean {
-  if (!INDEX_COMMANDS.has(argv[0] ?? '') || argv.includes('--help') || argv.includes('-h')) return false;
-  if (argv[0] !== 'recall') return true;
-  const mode = argv.indexOf('--mode');
-  return !(argv.includes('--mode=lexical') || (mode >= 0 && argv[mode + 1] === 'lexical'));
+  return INDEX_COMMANDS.has(argv[0] ?? '') && !argv.includes('--help') && !argv.includes('-h');
 }
 
 function preloadIndexEngine(): void {

@@ -115,7 +115,14 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const requested = options.mode ?? ctx.settings.recallMode;
 
   // The model loads while the term index is read (each has I/O to wait on).
-  const pending = requested === 'lexical' ? undefined : import('./model.ts').then((m) => m.openEmbedder(ctx, { download: options.download, threads: 1 }));
+  // Semantic search takes its candidates from the SQLite index: sql.js compiles meanwhile too, once there is a model to load.
+  const pending =
+    requested === 'lexical'
+      ? undefined
+      : import('./model.ts').then((m) => {
+          if (m.locateModel(ctx).state.complete) ctx.index.prepare();
+          return m.openEmbedder(ctx, { download: options.download, threads: 1 });
+        });
   // Awaited below; if opening the index fails first, its rejection must not surface as unhandled.
   pending?.catch(() => {});
   // Archived memories (consolidated, superseded, aged out) are found only when asked for by status.

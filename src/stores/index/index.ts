@@ -138,6 +138,13 @@ export class Index {
     return this.opened;
   }
 
+  /** Starts loading sql.js, for a caller that will soon need the SQLite index (it overlaps other work). */
+  prepare(): void {
+    import('./sqljs.ts')
+      .then((m) => m.loadSqlJs())
+      .catch(() => {});
+  }
+
   /** The SQLite index, caught up with the notes refs. sql.js is loaded only here; `refresh` applies to the first call. */
   private revisions(refresh?: RefreshOptions): Promise<MemoryIndex> {
     this.revisionsOpen ??= import('./memory-index.ts').then(async ({ MemoryIndex }) => {
