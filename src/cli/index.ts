@@ -73,7 +73,19 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
     .middleware((args) => {
       for (const [k, v] of Object.entries(args)) args[k] = unmark(v);
     }, true);
-  for (const command of chosen.length ? chosen : all) parser.command(command);
+  // Each handler runs outside yargs' sight, awaited below: given a handler's promise, yargs renders
+  // and caches the command's help text at once, in case the promise rejects (15-25 ms of wrapping
+  // text on every run), and our errors are reported by main.ts, not by yargs.
+  let running: Promise<unknown> = Promise.resolve();
+  for (const command of chosen.length ? chosen : all) {
+    const handler = command.handler;
+    const detached = (args: Parameters<typeof handler>[0]) => {
+      running = Promise.resolve(handler(args));
+      // Awaited below: not an unhandled rejection meanwhile.
+      running.catch(() => {});
+    };
+    parser.command({ ...command, handler: detached });
+  }
   parser
     .options(GLOBAL_OPTIONS)
     .demandCommand(1, 'give a command')
@@ -90,4 +102,5 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
       throw new UsageError((message ?? 'bad usage').replace(/\s*\n\s*/g, ' '), 'see git mem --help');
     });
   await parser.parseAsync();
+  await running;
 }
