@@ -6,6 +6,8 @@ import type { Memory } from '../../src/core/memory.ts';
 import { ANALYZER_VERSION, buildLexicalQuery } from '../../src/core/rank.ts';
 import { appendToTermIndex, buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
 import { keyHashesOf } from '../../src/stores/index/term-index-format.ts';
+import { adler32 } from '../../src/stores/index/doc-blocks.ts';
+import zlib from 'node:zlib';
 import { DEFAULT_LEXICAL } from '../../src/core/lexical.ts';
 import { TermIndex } from '../../src/stores/index/term-index.ts';
 
@@ -282,6 +284,40 @@ describe('term index', () => {
       const broken = TermIndex.fromBytes(damaged);
       expect(() => Array.from({ length: broken.docCount }, (_, d) => broken.memory(d))).toThrow();
       expect(index.memory(index.docCount - 1)).toEqual([...rows.values()].at(-1));
+      // Any one bit flipped in the last block (raw DEFLATE alone can inflate a flip to other text of
+      // the same length): each block carries its documents' Adler-32.
+      const header = JSON.parse(Buffer.from(bytes.subarray(12, 12 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true))).toString()) as { sections: Record<string, [number, number]> };
+      const dataStart = Math.ceil((12 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true)) / 8) * 8;
+      const [docsAt, docsLength] = header.sections.docs!;
+      const blocks = new Uint32Array(bytes.slice(dataStart + header.sections.docBlocks![0], dataStart + header.sections.docBlocks![0] + header.sections.docBlocks![1]).buffer);
+      const lastBlock = dataStart + docsAt + blocks[blocks.length - 2]!;
+      let caught = 0;
+      for (let at = lastBlock; at < dataStart + docsAt + docsLength; at++) {
+        for (const bit of [0, 3, 7]) {
+          const flipped = bytes.slice();
+          flipped[at] = flipped[at]! ^ (1 << bit);
+          const reader = TermIndex.fromBytes(flipped);
+          // Either the damage is found, or the bit was one DEFLATE never reads (the last byte's padding).
+          let read: Memory[] | null = null;
+          try {
+            read = Array.from({ length: reader.docCount }, (_, d) => reader.memory(d));
+          } catch {
+            caught++;
+          }
+          if (read) expect(read).toEqual([...rows.values()]);
+        }
+      }
+      expect(caught).toBeGreaterThan(100);
+    });
+
+    it('the Adler-32 of a block is zlib\'s', () => {
+      let r = 3;
+      for (const size of [0, 1, 100, 5552, 5553, 40_000]) {
+        const data = Uint8Array.from({ length: size }, () => (r = (r * 1103515245 + 12345) % 2147483648) & 0xff);
+        // zlib's format ends with the Adler-32 of the data, big-endian.
+        const zlibbed = zlib.deflateSync(data);
+        expect(adler32(data)).toBe(zlibbed.readUInt32BE(zlibbed.length - 4));
+      }
     });
 
     it('documents dropped from a previous index renumber their postings and drop terms left empty', () => {

@@ -1,6 +1,6 @@
 /**
  * The term index's documents, compressed: the memories' JSON in blocks of
- * DOC_BLOCK consecutive documents, each deflated on its own. A block of 16
+ * DOC_BLOCK consecutive documents, each deflated on its own, behind a checksum. A block of 16
  * compresses to about a third (JSON keys and words repeat across memories),
  * where one memory alone compresses to about 60%; a reader inflates only the
  * blocks of the documents it returns (about 25 µs each). Blocks of 32 save
@@ -34,14 +34,41 @@ export function blockCount(docCount: number): number {
   return Math.ceil(docCount / DOC_BLOCK);
 }
 
-function deflateBlock(bytes: Uint8Array): Uint8Array {
-  return deflate().deflateSync(bytes, { level: LEVEL });
+/**
+ * Adler-32 of the documents (as zlib computes it): raw DEFLATE has no check of
+ * its own, and a flipped bit can inflate to other text of the same length.
+ */
+export function adler32(bytes: Uint8Array): number {
+  let a = 1;
+  let b = 0;
+  // 5,552 bytes is the most that can be summed before b could pass 2^32 (zlib's NMAX).
+  for (let i = 0; i < bytes.length; ) {
+    const end = Math.min(i + 5552, bytes.length);
+    for (; i < end; i++) {
+      a += bytes[i]!;
+      b += a;
+    }
+    a %= 65521;
+    b %= 65521;
+  }
+  return ((b << 16) | a) >>> 0;
 }
 
-/** Inflates a block, which must give exactly `length` bytes (anything else is a damaged file). */
-export function inflateBlock(bytes: Uint8Array, length: number): Uint8Array {
-  const out = length === 0 ? new Uint8Array(0) : deflate().inflateSync(bytes);
-  if (out.byteLength !== length) throw new Error('term index document block is damaged');
+/** A stored block: the documents' Adler-32 (4 bytes, little-endian), then their DEFLATE bytes. */
+function deflateBlock(bytes: Uint8Array): Uint8Array {
+  const packed = deflate().deflateSync(bytes, { level: LEVEL });
+  const out = new Uint8Array(4 + packed.byteLength);
+  new DataView(out.buffer).setUint32(0, adler32(bytes), true);
+  out.set(packed, 4);
+  return out;
+}
+
+/** Inflates a stored block, which must give exactly `length` bytes with its checksum (anything else is a damaged file). */
+export function inflateBlock(stored: Uint8Array, length: number): Uint8Array {
+  if (stored.byteLength < 4) throw new Error('term index document block is damaged');
+  const out = length === 0 ? new Uint8Array(0) : deflate().inflateSync(stored.subarray(4));
+  const sum = new DataView(stored.buffer, stored.byteOffset, 4).getUint32(0, true);
+  if (out.byteLength !== length || adler32(out) !== sum) throw new Error('term index document block is damaged');
   return out;
 }
 

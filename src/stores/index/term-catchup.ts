@@ -74,7 +74,11 @@ export function noteChanges(index: TermIndex, notes: NotesStore, tips: Record<st
   const out: TermChange = { added: [], removed: [], keys: [], multiKeys: [] };
   // Each key changes once per update: a key in two notes (a copy made, a memory moved) takes the full path.
   const touched = new Set<string>();
-  const touch = (key: string): boolean => !touched.has(key) && Boolean(touched.add(key));
+  const touch = (key: string): boolean => {
+    if (touched.has(key)) return false;
+    touched.add(key);
+    return true;
+  };
   for (const c of changes) {
     const text = texts.get(c.blob);
     const before = c.oldBlob ? texts.get(c.oldBlob) : '';
@@ -98,13 +102,13 @@ export function noteChanges(index: TermIndex, notes: NotesStore, tips: Record<st
       else appeared.push(doc);
     }
     // What left the note: memories by key (an edit's or a forget's old revision); anything else takes the full path.
-    const gone = new Map<string, Memory>();
+    const gone = new Set<string>();
     for (const doc of was.docs) {
       const left = unchanged.get(doc.raw) ?? 0;
       if (left === 0) continue;
       unchanged.set(doc.raw, left - 1);
       if (doc.kind !== 'memory' || gone.has(doc.memory.key)) return null;
-      gone.set(doc.memory.key, doc.memory);
+      gone.add(doc.memory.key);
     }
     // The current memory `key` of this note leaves the index: only when it is the key's one revision.
     const remove = (key: string): boolean => {
@@ -133,7 +137,7 @@ export function noteChanges(index: TermIndex, notes: NotesStore, tips: Record<st
       else out.multiKeys.push(key);
     }
     // Memories removed with nothing in their place (a note edited by hand, a memory moved away).
-    for (const key of [...gone.keys()]) if (!touch(key) || !remove(key)) return null;
+    for (const key of [...gone]) if (!touch(key) || !remove(key)) return null;
   }
   return out;
 }
