@@ -65,18 +65,29 @@ function autoSignals(text: string, ctx: AppContext): Signal[] {
 /**
  * True the first time a reply with this key is given in the session. Hooks
  * registered twice (settings and a plugin) run in parallel: only one injects.
+ * A key ending in `@<ms>` (an event without a prompt id) matches the same key
+ * given within DUPLICATE_MS either side, so two copies that straddle a moment
+ * still count as one.
  */
 function firstReply(ctx: AppContext, input: HookInput, key: string): boolean {
   return updateSession(ctx.repo.commonDir, input.sessionId, (s) => {
-    if (s.injected.includes(key)) return false;
+    const at = key.lastIndexOf('@');
+    const timed = at > 0 && /^\d+$/.test(key.slice(at + 1));
+    const stem = timed ? key.slice(0, at + 1) : key;
+    const when = timed ? Number(key.slice(at + 1)) : 0;
+    const seen = s.injected.some((k) => (timed ? k.startsWith(stem) && Math.abs(Number(k.slice(stem.length)) - when) < DUPLICATE_MS : k === key));
+    if (seen) return false;
     s.injected.push(key);
     return true;
   });
 }
 
-/** Parallel duplicates of one event arrive within moments: a 10-second bucket tells them apart from a later event. */
+/** Parallel copies of one event arrive within moments of each other; the same event again (a resume, a question asked twice) comes later. */
+const DUPLICATE_MS = 10_000;
+
+/** The key of an event's reply: by its prompt id, else by when it came (firstReply matches it within DUPLICATE_MS). */
 function eventKey(ctx: AppContext, input: HookInput, detail: string): string {
-  return `${input.event}:${detail}:${input.promptId || Math.floor(ctx.now().getTime() / 10_000)}`;
+  return input.promptId ? `${input.event}:${detail}:${input.promptId}` : `${input.event}:${detail}@${ctx.now().getTime()}`;
 }
 
 /** How long SessionStart waits for the remote when mem.hooks.pullOnStart is set (Claude Code allows it far more). */

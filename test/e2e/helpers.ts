@@ -18,11 +18,27 @@ export interface Sandbox {
   env: NodeJS.ProcessEnv;
 }
 
+/**
+ * Removes a sandbox. A detached `git mem index` or reanchor started by a hook may still be writing
+ * in it: each try removes what is there again. (rmSync's own retries only retry the rmdir of a
+ * directory that gained a file, with a linear backoff: 50 of them waited 255 s, then failed.)
+ */
+function removeTree(dir: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+      return;
+    } catch (err) {
+      if (attempt >= 40) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+}
+
 /** An isolated HOME and git config, with `git-mem` first on PATH so `git mem` finds it. */
 export function sandbox(): Sandbox {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-test-'));
-  // Retries: a detached git mem index or reanchor started by a hook may still be writing in the sandbox.
-  onTestFinished(() => fs.rmSync(root, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 }));
+  onTestFinished(() => removeTree(root));
   const binDir = path.join(root, 'bin');
   fs.mkdirSync(binDir);
   fs.symlinkSync(BIN, path.join(binDir, 'git-mem'));

@@ -359,6 +359,11 @@ describe('Claude Code hooks', () => {
     const both = await Promise.all([start(), start()]);
     expect(both.filter((r) => r.stdout.includes('memory_context'))).toHaveLength(1);
     for (const r of both) expect(r.code).toBe(0);
+    // Two copies either side of a 10-second mark are still one event; the same event 30 s later is another.
+    const at = (now: string) => hook(repo, { ...box.env, GIT_MEM_NOW: now }, 'SessionStart', payload(repo, 'SessionStart', { source: 'resume', session_id: 'dup' }));
+    expect((await at('2026-03-01T10:00:09.990Z')).stdout).toContain('memory_context');
+    expect((await at('2026-03-01T10:00:10.010Z')).stdout).not.toContain('memory_context');
+    expect((await at('2026-03-01T10:00:40.000Z')).stdout).toContain('memory_context');
   });
 
   it('installs, keeps others, reinstalls idempotently, and removes exactly its hooks', () => {
