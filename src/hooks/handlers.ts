@@ -62,32 +62,36 @@ function autoSignals(text: string, ctx: AppContext): Signal[] {
   return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
 }
 
-/**
- * True the first time a reply with this key is given in the session. Hooks
- * registered twice (settings and a plugin) run in parallel: only one injects.
- * A key ending in `@<ms>` (an event without a prompt id) matches the same key
- * given within DUPLICATE_MS either side, so two copies that straddle a moment
- * still count as one.
- */
-function firstReply(ctx: AppContext, input: HookInput, key: string): boolean {
-  return updateSession(ctx.repo.commonDir, input.sessionId, (s) => {
-    const at = key.lastIndexOf('@');
-    const timed = at > 0 && /^\d+$/.test(key.slice(at + 1));
-    const stem = timed ? key.slice(0, at + 1) : key;
-    const when = timed ? Number(key.slice(at + 1)) : 0;
-    const seen = s.injected.some((k) => (timed ? k.startsWith(stem) && Math.abs(Number(k.slice(stem.length)) - when) < DUPLICATE_MS : k === key));
-    if (seen) return false;
-    s.injected.push(key);
-    return true;
-  });
+/** Which reply a hook gives: `at` (ms) for an event without a prompt id, told apart from a later one by time alone. */
+interface ReplyKey {
+  key: string;
+  at?: number;
 }
 
 /** Parallel copies of one event arrive within moments of each other; the same event again (a resume, a question asked twice) comes later. */
 const DUPLICATE_MS = 10_000;
 
-/** The key of an event's reply: by its prompt id, else by when it came (firstReply matches it within DUPLICATE_MS). */
-function eventKey(ctx: AppContext, input: HookInput, detail: string): string {
-  return input.promptId ? `${input.event}:${detail}:${input.promptId}` : `${input.event}:${detail}@${ctx.now().getTime()}`;
+/**
+ * True the first time a reply is given in the session. Hooks registered twice
+ * (settings and a plugin) run in parallel: only one injects. A reply with a
+ * time is stored as `key@ms` and matches the same key given within
+ * DUPLICATE_MS either side, so two copies that straddle a moment count as one.
+ */
+function firstReply(ctx: AppContext, input: HookInput, reply: ReplyKey): boolean {
+  return updateSession(ctx.repo.commonDir, input.sessionId, (s) => {
+    const { key, at } = reply;
+    const stem = `${key}@`;
+    const seen = at === undefined ? s.injected.includes(key) : s.injected.some((k) => k.startsWith(stem) && Math.abs(Number(k.slice(stem.length)) - at) < DUPLICATE_MS);
+    if (seen) return false;
+    s.injected.push(at === undefined ? key : `${stem}${at}`);
+    return true;
+  });
+}
+
+/** The reply to an event: by its prompt id, else by when it came. */
+function eventKey(ctx: AppContext, input: HookInput, detail: string): ReplyKey {
+  const key = `${input.event}:${detail}`;
+  return input.promptId ? { key: `${key}:${input.promptId}` } : { key, at: ctx.now().getTime() };
 }
 
 /** How long SessionStart waits for the remote when mem.hooks.pullOnStart is set (Claude Code allows it far more). */
@@ -195,7 +199,7 @@ async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: '
 
 /** A subagent starts with a fresh context: a short working memory, once per subagent. */
 async function subagentStart(ctx: AppContext, input: Extract<HookInput, { event: 'SubagentStart' }>): Promise<HookReply | null> {
-  if (!firstReply(ctx, input, `SubagentStart:${input.agentId || eventKey(ctx, input, input.agentType)}`)) return null;
+  if (!firstReply(ctx, input, input.agentId ? { key: `SubagentStart:${input.agentId}` } : eventKey(ctx, input, input.agentType))) return null;
   const context = await workingMemoryContext(ctx);
   return context ? { additionalContext: context } : null;
 }

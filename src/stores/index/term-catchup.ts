@@ -13,14 +13,15 @@
  * index's key hashes: a hash collision only sends the update down the full path.
  *
  * The SQLite index is not touched: it catches up from its own tips when a
- * command needs it, and then finds the term index already at those tips.
+ * command needs it, and then rewrites the main term index file from its rows
+ * and removes the overlay.
  */
 import type { Memory } from '../../core/memory.ts';
 import { appendedText, type NoteDoc, parseNote } from '../../core/note-format.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import { acquireLock } from './lock.ts';
 import { appendToTermIndex, writeTermIndex } from './term-index-build.ts';
-import { keyHash } from './term-index-format.ts';
+import { keyHash, sortedUnique } from './term-index-format.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { GitError } from '../../core/errors.ts';
@@ -34,10 +35,13 @@ import { tracePhase } from '../../io/trace.ts';
  * hold (`keys`) or hold more of than one current memory (`multiKeys`).
  */
 export interface TermChange {
+  /** New memories, and new revisions of edited ones. */
   added: Memory[];
   /** Documents of the index read from (an overlay's after its main file's) that are no longer current. */
   removed: number[];
+  /** Keys the notes did not hold before. */
   keys: string[];
+  /** Keys that now have a tombstone. */
   multiKeys: string[];
 }
 
@@ -182,10 +186,7 @@ function joinedHashes(lists: readonly Uint32Array[], keys: readonly string[]): U
     at += l.length;
   }
   keys.forEach((k, i) => (all[at + i] = keyHash(k)));
-  all.sort();
-  let n = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
-  return all.slice(0, n);
+  return sortedUnique(all);
 }
 
 /**

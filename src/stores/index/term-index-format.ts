@@ -84,10 +84,15 @@ export function keyPrefixOf(key: string): number {
 
 /** Sorted, unique key hashes. */
 export function keyHashesOf(keys: Iterable<string>): Uint32Array {
-  const all = Uint32Array.from(keys, keyHash).sort();
+  return sortedUnique(Uint32Array.from(keys, keyHash));
+}
+
+/** The values sorted, each once (sorts `values` in place). */
+export function sortedUnique(values: Uint32Array): Uint32Array {
+  values.sort();
   let n = 0;
-  for (let i = 0; i < all.length; i++) if (i === 0 || all[i] !== all[i - 1]) all[n++] = all[i]!;
-  return all.slice(0, n);
+  for (let i = 0; i < values.length; i++) if (i === 0 || values[i] !== values[i - 1]) values[n++] = values[i]!;
+  return values.slice(0, n);
 }
 
 /** Byte order of UTF-8 strings: the dictionary's order (a prefix's terms are contiguous in it). */

@@ -76,6 +76,8 @@ export class TermIndex implements LexicalSource {
   private byRow?: Map<number, number>;
   private cachedKeyHashes?: Uint32Array;
   private cachedMultiKeys?: Uint32Array;
+  /** Documents by the first 32 bits of their object, once documentOf() was asked. */
+  private byObject?: Map<number, number[]>;
   /** Documents appended since this file was written (layered()), numbered after its own. */
   private overlay?: TermIndex;
   /** The documents an overlay removed (edited or forgotten since this file was written): 1 where removed. */
@@ -219,17 +221,13 @@ export class TermIndex implements LexicalSource {
     out.averageLengths = totals.map((t) => (out.memoryCount ? t / out.memoryCount : 0));
     out.cachedRowids = undefined;
     out.byRow = undefined;
+    out.byObject = undefined;
     return out;
   }
 
   /** For an overlay: the documents of its base it removes, ascending. */
   get deletedDocs(): Uint32Array {
     return new Uint32Array(this.buffer('deleted', 4));
-  }
-
-  /** Whether a document was removed by the overlay (edited or forgotten since the main file was written). */
-  isGone(doc: number): boolean {
-    return this.gone?.[doc] === 1;
   }
 
   /**
@@ -370,8 +368,8 @@ export class TermIndex implements LexicalSource {
   /**
    * Current memories whose key starts with the query's key prefix (in its
    * namespace, when it names one), by key, at most 20; the commit in an id
-   * narrows several to those with a copy on it. The SQLite index's answer
-   * (memory-index.ts find), from docKeys: only the matches are read.
+   * narrows several to those with a copy on it. The rules of the SQL query
+   * this replaced (a key range, by key, 20), from docKeys: only the matches are read.
    */
   find(query: IdQuery): Memory[] {
     const prefix = query.keyPrefix;
@@ -404,10 +402,18 @@ export class TermIndex implements LexicalSource {
    * `object`, or undefined: found by the object's first 32 bits, confirmed on the memory.
    */
   documentOf(namespace: string, object: string, key: string): number | undefined {
-    const wanted = objectKey(object);
+    if (!this.byObject) {
+      // Built once: a bulk forget asks for a document per memory.
+      this.byObject = new Map();
+      for (let d = 0; d < this.docCount; d++) {
+        const docs = this.byObject.get(this.objectKeys[d]!);
+        if (docs) docs.push(d);
+        else this.byObject.set(this.objectKeys[d]!, [d]);
+      }
+    }
     const ns = this.namespaces.indexOf(namespace);
-    for (let d = 0; d < this.docCount; d++) {
-      if (this.objectKeys[d] !== wanted || this.kinds[2 * d] !== ns || this.gone?.[d]) continue;
+    for (const d of this.byObject.get(objectKey(object)) ?? []) {
+      if (this.kinds[2 * d] !== ns || this.gone?.[d]) continue;
       const memory = this.memory(d);
       if (memory.key === key && memory.object === object) return d;
     }
