@@ -2,6 +2,12 @@
  * The note format: one note (per object and namespace) holds one or more
  * documents `---\n<YAML front matter>\n---\n\n<body>`, joined by a blank line,
  * exactly as the earlier Python system appended them.
+ *
+ * A body can never open a document: a body line that reads as a fence (`---`,
+ * after any backslashes) is written with one more backslash, and the reader
+ * takes one off again in documents that carry an `id` (every document git-mem
+ * writes). Documents without one (the earlier Python system's) are read as
+ * they are.
  */
 import { parseFrontMatter, writeFrontMatter } from './front-matter.ts';
 import { sha1Hex } from './hash.ts';
@@ -22,6 +28,19 @@ export interface ParsedNote {
 }
 
 const FENCE = /^---[ \t]*$/;
+/** A body line that is a fence once its backslashes are gone (a `\r` is read as a line end's). */
+const ESCAPABLE = /^\\*---[ \t\r]*$/;
+const ESCAPED = /^\\+---[ \t]*$/;
+
+/** The body as stored: no line of it can be read as a fence. */
+export function escapeBody(body: string): string {
+  return body.includes('---') ? body.split('\n').map((l) => (ESCAPABLE.test(l) ? `\\${l}` : l)).join('\n') : body;
+}
+
+/** The body as written by its author, from the stored text. */
+export function unescapeBody(stored: string): string {
+  return stored.includes('---') ? stored.split('\n').map((l) => (ESCAPED.test(l) ? l.slice(1) : l)).join('\n') : stored;
+}
 const MEMORY_FIELD = /^(?:id|type|summary|timestamp):/;
 
 /** A deterministic key for documents written without an `id` (older notes), from namespace and content only, so it survives rebases. */
@@ -72,7 +91,8 @@ function asList(v: unknown): string[] {
 /** Front-matter fields with a meaning here; any other is kept in `extra`. */
 const KNOWN_FIELDS = new Set(['id', 'type', 'timestamp', 'created', 'updated', 'summary', 'spec', 'phase', 'tags', 'status', 'relates_to', 'author', 'source', 'confidence', 'paths', 'consolidates', 'consolidated_into', 'supersedes', 'superseded_by', 'reprieves']);
 
-function toDoc(fm: Record<string, unknown>, body: string, raw: string, namespace: string, object: string): NoteDoc {
+function toDoc(fm: Record<string, unknown>, stored: string, raw: string, namespace: string, object: string): NoteDoc {
+  const body = 'id' in fm ? unescapeBody(stored) : stored;
   const key = (asString(fm.id) ?? deriveKey(namespace, raw)).toLowerCase();
   if ('forgotten' in fm) {
     const updated = normalizeTimestamp(fm.forgotten) ?? normalizeTimestamp(fm.updated) ?? '';
@@ -171,7 +191,7 @@ export function appendedText(before: string, after: string): string | null {
 }
 
 /** Field names follow the earlier system (type, timestamp, summary, spec, phase, tags, status, relates_to), so its readers still understand ours. */
-export function serializeMemory(m: Memory): string {
+function frontMatterOf(m: Memory): string {
   const fields: Record<string, unknown> = { id: m.key, type: m.namespace, timestamp: m.created || m.extra?.timestamp || '', updated: m.updated, summary: m.summary };
   if (m.spec) fields.spec = m.spec;
   if (m.phase) fields.phase = m.phase;
@@ -188,8 +208,21 @@ export function serializeMemory(m: Memory): string {
   if (m.supersededBy) fields.superseded_by = m.supersededBy;
   if (m.reprieves) fields.reprieves = m.reprieves;
   for (const [k, v] of Object.entries(m.extra ?? {})) if (!(k in fields)) fields[k] = v;
-  const body = m.body.trim() ? `\n${m.body.trimEnd()}` : '';
-  return `---\n${writeFrontMatter(fields)}---\n${body}`.trimEnd();
+  return `---\n${writeFrontMatter(fields)}---\n`;
+}
+
+function withBody(frontMatter: string, body: string): string {
+  return `${frontMatter}${body.trim() ? `\n${body.trimEnd()}` : ''}`.trimEnd();
+}
+
+/** A memory as one document of a note, its body escaped. */
+export function serializeMemory(m: Memory): string {
+  return withBody(frontMatterOf(m), escapeBody(m.body));
+}
+
+/** A memory as people read it (show, recall, hydrate): the same document with the body as its author wrote it. */
+export function memoryText(m: Memory): string {
+  return withBody(frontMatterOf(m), m.body);
 }
 
 export function serializeTombstone(t: Tombstone): string {

@@ -46,7 +46,8 @@ export function checkBody(body: string): string {
   const size = Buffer.byteLength(body, 'utf8');
   if (size > BODY_MAX) throw new UsageError(`body is ${size} bytes, over the limit of ${BODY_MAX} (100 KiB)`);
   if (body.includes('\0')) throw new UsageError('body contains binary data (NUL bytes)');
-  return body.trim();
+  // Notes are read with \n line ends: a body stored with \r\n would not read back as written.
+  return body.replace(/\r\n/g, '\n').trim();
 }
 
 export function checkStatus(status: string): Status {

@@ -1,6 +1,6 @@
 /** Rendering hydrated memories (git mem hydrate, git mem recall --level files): text for people, a stable shape for --json. */
 import type { ChalkInstance } from 'chalk';
-import { serializeMemory } from '../core/note-format.ts';
+import { memoryText } from '../core/note-format.ts';
 import { visible } from '../core/terminal-text.ts';
 import type { Hydrated, HydratedFile } from '../services/hydrate.ts';
 import { memoryJson, type MemoryJson } from './render.ts';
@@ -42,7 +42,7 @@ function fileHeader(f: HydratedFile, c: ChalkInstance): string {
 
 export function hydratedText(h: Hydrated, c: ChalkInstance): string {
   // Everything here comes from teammates (the memory) or the repository (author, subject, files): made safe for a terminal.
-  const parts: string[] = [visible(serializeMemory(h.memory))];
+  const parts: string[] = [visible(memoryText(h.memory))];
   if (h.commit) {
     const k = h.commit;
     const merge = k.parents.length > 1 ? `Merge: ${k.parents.map((p) => p.slice(0, 7)).join(' ')}\n` : '';

@@ -15,6 +15,7 @@ import { formatId } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
+import { convergeCopies } from './converge.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
@@ -40,6 +41,8 @@ export interface ReanchorResult {
   moved: ReanchorMove[];
   /** Memories left on orphaned commits: nothing matched them. */
   unmatched: Array<{ id: string; namespace: string; key: string; objects: string[] }>;
+  /** Memories whose copies disagreed (a forget or edit that reached only some) and now all hold the winner: services/converge.ts. */
+  converged: number;
   dryRun: boolean;
 }
 
@@ -118,7 +121,9 @@ function describeOrphans(ctx: ReanchorDeps, objects: readonly string[], placed: 
 }
 
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
-  const result: ReanchorResult = { moved: [], unmatched: [], dryRun: Boolean(options.dryRun) };
+  const result: ReanchorResult = { moved: [], unmatched: [], converged: 0, dryRun: Boolean(options.dryRun) };
+  // First every copy of a memory gets its newest revision or forget, so that dropping orphaned copies below loses neither.
+  result.converged = options.dryRun ? (await ctx.index.divergentCopies()).length : await convergeCopies(ctx);
   const groups = groupDocuments(await ctx.index.documents());
   const placed = placeObjects(ctx.repo, [...groups.values()].flatMap((g) => [...g.objects]));
   const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';

@@ -67,6 +67,8 @@ export interface SyncCounts {
   mergeCommits: number;
   /** Memories moved off orphaned commits after the pull (git mem reanchor). */
   reanchored?: number;
+  /** Memories whose other copies took a forget or edit that came in for one of them. */
+  converged?: number;
   /** Memories archived again after the pull: retired here, edited by a clone that did not know (consolidate.ts). */
   retired?: number;
 }
@@ -102,7 +104,10 @@ export async function pull(ctx: SyncDeps, remote: Remote, options: { fetch: bool
   const counts = mergeTracking(ctx, remote);
   await ctx.index.refresh(); // bring the index up to date with what came in
   // What came in may sit on commits rewritten here, and a squash merge done on the forge may have come in with the code.
-  counts.reanchored = (await reanchor(ctx)).moved.length;
+  // And a forget or edit that came in for one copy of a memory reaches its other copies (services/converge.ts).
+  const placed = await reanchor(ctx);
+  counts.reanchored = placed.moved.length;
+  counts.converged = placed.converged;
   // A memory consolidated or superseded here may have come back edited by a clone that did not know: archived again.
   if (counts.incoming > 0) counts.retired = (await repairRetirements(ctx)).length;
   return counts;
@@ -149,6 +154,8 @@ export async function push(ctx: SyncDeps, remote: Remote): Promise<SyncCounts> {
     counts.incoming += pulled.incoming;
     counts.merged += pulled.merged;
     counts.mergeCommits += pulled.mergeCommits;
+    counts.reanchored = (counts.reanchored ?? 0) + (pulled.reanchored ?? 0);
+    counts.converged = (counts.converged ?? 0) + (pulled.converged ?? 0);
   }
   throw new GitMemError(`${remote.spec} kept moving; gave up pushing after ${PUSH_ATTEMPTS} attempts`, 'try git mem sync again');
 }

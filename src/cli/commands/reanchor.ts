@@ -39,6 +39,7 @@ export function reanchorCommand(ctx: AppContext): CommandModule<object, Reanchor
 export function reanchorJson(r: ReanchorResult) {
   return {
     dryRun: r.dryRun,
+    converged: r.converged,
     moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })),
     unmatched: r.unmatched.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects })),
   };
@@ -49,6 +50,7 @@ export function renderReanchor(r: ReanchorResult, quiet: boolean, c: ChalkInstan
   const short = (objects: readonly string[]) => objects.map((o) => o.slice(0, 7)).join(',');
   const verb = r.dryRun ? 'would move' : 'moved';
   const lines = quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}  ${c.dim(`(${m.via})`)}`);
+  if (!quiet && r.converged) lines.push(`${r.dryRun ? 'would give' : 'gave'} ${r.converged} ${r.converged === 1 ? "memory's" : "memories'"} copies on other commits its newest edit or forget`);
   for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${short(u.objects)} is on no branch and nothing matched it; it stays there`);
   if (!quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
   return lines.join('\n');

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { Reach } from '../../core/anchor.ts';
 import { formatId, type Memory } from '../../core/memory.ts';
 import type { Stale } from '../../core/staleness.ts';
-import { serializeMemory } from '../../core/note-format.ts';
+import { memoryText } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
@@ -107,7 +107,7 @@ export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 
   }
   if (argv.level === 'full') {
     if (argv.json) return json(view.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) })));
-    return view.hits.map((h) => `${heading(h.memory, h.score)}\n${visible(serializeMemory(h.memory))}`).join('\n\n');
+    return view.hits.map((h) => `${heading(h.memory, h.score)}\n${visible(memoryText(h.memory))}`).join('\n\n');
   }
   if (argv.json) {
     return json(

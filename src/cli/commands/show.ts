@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { serializeMemory } from '../../core/note-format.ts';
+import { memoryText } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson } from '../../render/render.ts';
@@ -23,7 +23,7 @@ export function showCommand(ctx: AppContext): CommandModule<object, ShowArgs> {
     handler: async (argv) => {
       const m = await findMemory(ctx, argv.id);
       if (argv.json) ctx.io.out(json(memoryJson(m)));
-      else await outPaged(ctx, visible(serializeMemory(m)));
+      else await outPaged(ctx, visible(memoryText(m)));
     },
   };
 }

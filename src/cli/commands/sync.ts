@@ -14,7 +14,8 @@ function summary(action: string, remote: string, c: SyncCounts): string {
   const merged = c.merged ? `, ${c.merged} merged` : '';
   const commits = c.mergeCommits ? ` (${c.mergeCommits} merge commit${c.mergeCommits === 1 ? '' : 's'})` : '';
   const moved = c.reanchored ? `; ${c.reanchored} moved off rewritten commits (git mem reanchor)` : '';
-  return `${action} ${remote}: ${c.incoming} in, ${c.outgoing} out${merged}${commits}${moved}`;
+  const converged = c.converged ? `; ${c.converged} forgotten or edited on every copy` : '';
+  return `${action} ${remote}: ${c.incoming} in, ${c.outgoing} out${merged}${commits}${moved}${converged}`;
 }
 
 const remoteArg = { type: 'string', describe: "Remote (default: the current branch's upstream remote, else origin)" } as const;
@@ -64,6 +65,7 @@ export function syncCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
         merged: pulled.merged + pushed.merged,
         mergeCommits: pulled.mergeCommits + pushed.mergeCommits,
         reanchored: (pulled.reanchored ?? 0) + (pushed.reanchored ?? 0),
+        converged: (pulled.converged ?? 0) + (pushed.converged ?? 0),
       };
       ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('sync', remote.spec, counts));
     },

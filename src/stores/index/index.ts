@@ -205,6 +205,11 @@ export class Index {
     return (await this.revisions()).documents();
   }
 
+  /** Memories whose copies on several objects hold different revisions, or a tombstone beside a revision. */
+  async divergentCopies(): Promise<Array<{ namespace: string; key: string; objects: string[] }>> {
+    return (await this.revisions()).divergentCopies();
+  }
+
   /** Which of these keys the notes hold, as a memory or a tombstone, on any commit: `<namespace>:<key>`. */
   async presentKeys(keys: readonly string[]): Promise<Set<string>> {
     return (await this.revisions()).presentKeys(keys);

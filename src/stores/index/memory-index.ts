@@ -517,6 +517,20 @@ export class MemoryIndex {
     return rows.map((r) => ({ namespace: String(r.ns), key: String(r.key), object: String(r.object), created: String(r.created), paths: JSON.parse(String(r.paths)) as string[] }));
   }
 
+  /**
+   * Memories whose copies disagree: some object holds another revision, or a
+   * tombstone, than another does. Their objects, each once, in object order.
+   */
+  divergentCopies(): Array<{ namespace: string; key: string; objects: string[] }> {
+    const rows = this.all(
+      `SELECT ns, key, group_concat(object, char(1)) AS objects FROM (
+         SELECT ns, key, object, tiebreak AS doc FROM memories
+         UNION ALL SELECT ns, key, object, 't' || updated FROM tombstones)
+       GROUP BY ns, key HAVING count(*) > 1 AND count(DISTINCT doc) > 1 AND count(DISTINCT object) > 1`,
+    );
+    return rows.map((r) => ({ namespace: String(r.ns), key: String(r.key), objects: [...new Set(String(r.objects).split('\x01'))].sort() }));
+  }
+
   /** `<namespace>:<key>` → the copy to show; set from services/anchors.ts. */
   anchors: ReadonlyMap<string, string> = new Map();
 
