@@ -1,8 +1,13 @@
 /**
  * Detecting memorable statements in prompts, assistant replies and transcripts.
- * Pure: text in, scored candidates out. Patterns and confidences follow the
- * earlier system (reference-notes.md); markers are explicit and score highest.
+ * Pure: text in, scored candidates out. Explicit markers score as they always
+ * did (reference-notes.md); every other statement (core/statements.ts) is
+ * scored by the capture model (core/capture-model.ts), whose confidence is a
+ * calibrated probability that it is worth remembering.
  */
+
+import { type CaptureModel, captureModel, type ModelNamespace } from './capture-model.ts';
+import { sentencesOf, statementsOf, summaryLine } from './statements.ts';
 
 export type SignalType = 'decision' | 'learning' | 'blocker' | 'resolution' | 'progress' | 'pattern' | 'explicit';
 
@@ -29,51 +34,27 @@ export interface Signal {
   summary: string;
   /** The statement in full (the paragraph it stands in, or a marker's block). */
   body: string;
-  /** Where it came from: 'marker', 'block', or 'phrase'. */
-  kind: 'marker' | 'block' | 'phrase';
+  /** Where it came from: an explicit 'marker' or 'block', or the capture 'model'. */
+  kind: 'marker' | 'block' | 'model';
 }
 
-interface Pattern {
-  type: SignalType;
-  re: RegExp;
-  confidence: number;
-  /** Markers: the statement is the text after the match. */
-  marker?: boolean;
-}
-
-const P = (type: SignalType, re: RegExp, confidence: number, marker = false): Pattern => ({ type, re, confidence, marker });
-
-const PATTERNS: Pattern[] = [
-  P('decision', /\[(?:decision)\]/gi, 0.98, true),
-  P('decision', /\[d\]/gi, 0.95, true),
-  P('decision', /\b(?:I|we)(?:'ve| have)? (?:decided|chose|selected|picked|opted) (?:to|for|on)\b/gi, 0.9),
-  P('decision', /\bthe decision (?:is|was)\b/gi, 0.88),
-  P('decision', /\bwe(?:'ll| will) go with\b/gi, 0.85),
-  P('decision', /\bwent with\b/gi, 0.8),
-  P('learning', /\[(?:learned|learning)\]/gi, 0.98, true),
-  P('learning', /\[l\]/gi, 0.95, true),
-  P('learning', /\bTIL\b/g, 0.95),
-  P('learning', /\bkey (?:insight|takeaway)\b/gi, 0.92),
-  P('learning', /\bI (?:learned|realized|discovered)\b/gi, 0.9),
-  P('learning', /\bturns out\b/gi, 0.85),
-  P('blocker', /\[blocker\]/gi, 0.98, true),
-  P('blocker', /\[b\]/gi, 0.95, true),
-  P('blocker', /\bblocked (?:by|on)\b/gi, 0.92),
-  P('blocker', /\bstuck on\b/gi, 0.88),
-  P('blocker', /\bcan(?:'|no)t\b[^.!?\n]{1,80}\bbecause\b/gi, 0.85),
-  P('resolution', /\b(?:fixed|resolved|solved) (?:the|it)\b/gi, 0.92),
-  P('resolution', /\bworkaround:/gi, 0.88),
-  P('resolution', /\bfigured out\b/gi, 0.88),
-  P('progress', /\[progress\]/gi, 0.98, true),
-  P('progress', /\b(?:finished|completed|done with)\b/gi, 0.9),
-  P('progress', /\b(?:implemented|shipped)\b/gi, 0.88),
-  P('pattern', /\[pattern\]/gi, 0.98, true),
-  P('pattern', /\bbest practice\b/gi, 0.88),
-  P('explicit', /\bremember this\b/gi, 0.98),
-  P('explicit', /\bsave this\b/gi, 0.95),
-  P('explicit', /\bnote that\b/gi, 0.92),
-  P('explicit', /\bfor future reference\b/gi, 0.9),
+/**
+ * Explicit markers: the statement is the rest of the line after them. They
+ * score as they always did, whatever the model says.
+ */
+const MARKERS: ReadonlyArray<readonly [SignalType, RegExp, number]> = [
+  ['decision', /\[(?:decision)\]/gi, 0.98],
+  ['decision', /\[d\]/gi, 0.95],
+  ['learning', /\[(?:learned|learning)\]/gi, 0.98],
+  ['learning', /\[l\]/gi, 0.95],
+  ['blocker', /\[blocker\]/gi, 0.98],
+  ['blocker', /\[b\]/gi, 0.95],
+  ['progress', /\[progress\]/gi, 0.98],
+  ['pattern', /\[pattern\]/gi, 0.98],
 ];
+
+/** A request to remember: the statement after it is kept, in learnings unless the model says where it belongs. */
+const REQUEST = /\b(?:remember this|for future reference)\b/gi;
 
 /** "remember this: X" is the user's wish to keep X: the memory's summary is X, not the request. */
 const REQUEST_LEAD = /^\s*(?:(?:please|pls|ok|okay|and)[\s,]+)*(?:remember this|save this|note that|for future reference)\b\s*[:,.\-–—]*\s*/i;
@@ -84,7 +65,6 @@ function withoutRequest(statement: string): string {
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
-const REINFORCER = /\b(?:important|critical|key|must|always|never)\b/i;
 const SUMMARY_MAX = 100;
 
 function oneLine(text: string): string {
@@ -99,7 +79,7 @@ function oneLine(text: string): string {
  * a hook answers in milliseconds whatever it is sent.
  */
 export const SCAN_MAX = 256 * 1024;
-const MAX_PHRASES = 500;
+const MAX_STATEMENTS = 500;
 /** A statement reaches at most this far either side of its phrase; a body at most PARAGRAPH_REACH. */
 const SENTENCE_REACH = 400;
 const PARAGRAPH_REACH = 4000;
@@ -248,36 +228,51 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     cover(m.index, m.index + m[0].length);
   }
 
-  const statements = new Map<string, Signal>();
-  let phrases = 0;
-  for (const p of PATTERNS) {
-    p.re.lastIndex = 0;
-    for (const m of text.matchAll(p.re)) {
+  for (const [type, re, confidence] of MARKERS) {
+    for (const m of text.matchAll(re)) {
       if (isCovered(m.index)) continue;
-      if (++phrases > MAX_PHRASES) break;
       const end = m.index + m[0].length;
-      let statement: string;
-      let body: string;
-      if (p.marker) {
-        const rest = map.restOfLine(end).trim();
-        if (!rest) continue;
-        statement = rest;
-        body = rest;
-      } else {
-        statement = map.sentenceAround(m.index, end);
-        body = map.paragraphAround(m.index);
-      }
-      let confidence = p.confidence;
-      if (!p.marker && REINFORCER.test(statement)) confidence += 0.05;
-      if (statement.split(/\s+/).length < 4) confidence -= 0.05;
-      const summary = p.type === 'explicit' ? withoutRequest(statement) : statement;
-      const signal: Signal = { type: p.type, namespace: SIGNAL_NAMESPACE[p.type], confidence: clamp(confidence), summary: oneLine(summary), body, kind: p.marker ? 'marker' : 'phrase' };
-      const prev = statements.get(statement);
-      if (!prev || prev.confidence < signal.confidence) statements.set(statement, signal);
+      const rest = map.restOfLine(end);
+      if (!rest.trim()) continue;
+      found.push({ type, namespace: SIGNAL_NAMESPACE[type], confidence, summary: oneLine(rest), body: rest.trim(), kind: 'marker' });
+      cover(m.index, end + rest.length);
     }
   }
-  found.push(...statements.values());
+  const model = captureModel();
+  for (const m of text.matchAll(REQUEST)) {
+    if (isCovered(m.index)) continue;
+    const statement = map.sentenceAround(m.index, m.index + m[0].length);
+    const summary = withoutRequest(statement);
+    const namespace = markerNamespace(model.score(summary).namespace, options);
+    found.push({ type: 'explicit', namespace, confidence: 0.98, summary: oneLine(summary), body: map.paragraphAround(m.index), kind: 'marker' });
+    cover(m.index, m.index + statement.length);
+  }
+
+  // Everything else is the model's: each statement it finds worth suggesting, at its calibrated confidence.
+  for (const st of statementsOf(text).slice(-MAX_STATEMENTS)) {
+    if (covered.subarray(st.start, st.end).includes(1)) continue;
+    const verdict = model.score(st.text);
+    const confidence = clamp(verdict.keep);
+    if (confidence < SUGGEST_THRESHOLD) continue;
+    found.push({ type: TYPE_OF[verdict.namespace], namespace: verdict.namespace, confidence, summary: summaryOf(st.text, model), body: st.text, kind: 'model' });
+  }
   return found.sort((a, b) => b.confidence - a.confidence);
+}
+
+/** Which signal type a namespace of the model's stands for. */
+const TYPE_OF: Record<ModelNamespace, SignalType> = { decisions: 'decision', learnings: 'learning', blockers: 'blocker', patterns: 'pattern', progress: 'progress' };
+
+/** A statement's summary: its sentence the model rates highest, as one clean line (a lead-in with what it introduces). */
+function summaryOf(statement: string, model: CaptureModel): string {
+  const sentences = sentencesOf(statement);
+  if (sentences.length <= 1) return summaryLine(statement.split('\n')[0]!, statement.split('\n').slice(1).join('\n'));
+  let best = 0;
+  let top = -Infinity;
+  sentences.forEach((s, i) => {
+    const score = model.score(s).score;
+    if (score > top) [best, top] = [i, score];
+  });
+  return summaryLine(sentences[best]!, sentences.slice(best + 1).join(' '));
 }
 
 export type Tier = 'auto' | 'suggest' | 'skip';

@@ -30,7 +30,7 @@ function tokens(text: string): Set<string> {
 }
 
 function explicit(signal: Signal): boolean {
-  return signal.kind !== 'phrase';
+  return signal.kind !== 'model';
 }
 
 function sameWords(a: string, b: string): boolean {

@@ -1,0 +1,54 @@
+/**
+ * The labelled corpus (tools/capture-model/data/*.jsonl, see its README) and
+ * its split into a tuning and a checking half by source group: no thread,
+ * repository or written batch is in both.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface Passage {
+  text: string;
+  keep: boolean;
+  namespace: string | null;
+  hard: string | null;
+  source: string;
+  group: string;
+  origin: string;
+  file: string;
+}
+
+export const DATA_DIR = path.join(import.meta.dirname, 'data');
+export const NAMESPACES = ['decisions', 'learnings', 'blockers', 'patterns', 'progress'];
+
+export function loadCorpus(dir = process.env.CAPTURE_DATA ?? DATA_DIR): Passage[] {
+  const out: Passage[] = [];
+  const seen = new Set<string>();
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
+    for (const [i, line] of fs.readFileSync(path.join(dir, file), 'utf8').split('\n').entries()) {
+      if (!line.trim()) continue;
+      const p = JSON.parse(line) as Passage;
+      if (typeof p.text !== 'string' || typeof p.keep !== 'boolean' || !p.group) throw new Error(`${file}:${i + 1}: needs text, keep and group`);
+      if (p.keep && !NAMESPACES.includes(p.namespace ?? '')) throw new Error(`${file}:${i + 1}: a kept passage needs one of ${NAMESPACES.join(', ')}`);
+      const key = p.text.trim();
+      if (seen.has(key)) continue; // the same text twice (two queries found one comment): once
+      seen.add(key);
+      out.push({ ...p, file });
+    }
+  }
+  return out;
+}
+
+/** Which half a source group is in: a hash of its name, so the split never depends on order or on the other groups. */
+export function halfOf(group: string): 'tuning' | 'checking' {
+  return createHash('sha1').update(group).digest()[0]! % 2 === 0 ? 'tuning' : 'checking';
+}
+
+export function split(corpus: readonly Passage[]): { tuning: Passage[]; checking: Passage[] } {
+  return { tuning: corpus.filter((p) => halfOf(p.group) === 'tuning'), checking: corpus.filter((p) => halfOf(p.group) === 'checking') };
+}
+
+/** Folds of the tuning half for cross-validation, again by group. */
+export function foldOf(group: string, folds: number): number {
+  return createHash('sha1').update(`fold:${group}`).digest().readUInt32BE(0) % folds;
+}

@@ -1,0 +1,261 @@
+/**
+ * Trains the capture model on the tuning half of the corpus and writes
+ * src/core/capture-weights.ts. Run: `bun tools/capture-model/train.ts`
+ * (add --dry-run to print the cross-validation figures without writing).
+ *
+ * - "keep": logistic regression, L2, full-batch Adam; the L2 strength chosen by
+ *   grouped 5-fold cross-validation (log loss) on the tuning half.
+ * - namespace: softmax regression over the kept passages.
+ * - calibration: Platt scaling fitted on the out-of-fold keep scores, so a
+ *   confidence is a probability of being worth keeping.
+ * The checking half is never read here: test/bench/capture.bench.ts reports it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
+import { MODEL_NAMESPACES, MODEL_ROWS, sparseWeights, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
+import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
+
+const FOLDS = 5;
+const LAMBDAS = process.env.LAMBDAS ? process.env.LAMBDAS.split(',').map(Number) : [1e-5, 3e-5, 1e-4, 3e-4];
+const STEPS = Number(process.env.STEPS ?? 300);
+
+/**
+ * The keep row's phrase weights are pulled toward these values (not toward 0)
+ * with PHRASE_STRENGTH: the earlier detector's knowledge as a prior, which the
+ * corpus moves only where it has the evidence. Natural text seldom says "we
+ * decided"; a team that does still means it.
+ */
+const PHRASE_PRIOR = Number(process.env.PHRASE_PRIOR ?? 1.5);
+const PHRASE_STRENGTH = Number(process.env.PHRASE_STRENGTH ?? 0.01);
+const priors = new Map(PHRASES.map(([name, sign]) => [bucketOf(`s:phrase:${name}`), sign === '+' ? PHRASE_PRIOR : -PHRASE_PRIOR]));
+
+/** A passage as training sees it: active buckets with their values. */
+interface Example {
+  idx: Uint32Array;
+  val: Float64Array;
+  keep: number;
+  ns: number;
+  group: string;
+}
+
+function example(p: Passage): Example {
+  const f = featuresOf(p.text);
+  const norm = wordWeight(f.words.length);
+  const idx = new Uint32Array(f.words.length + f.shapes.length);
+  const val = new Float64Array(idx.length);
+  idx.set(f.words, 0);
+  idx.set(f.shapes, f.words.length);
+  val.fill(norm, 0, f.words.length);
+  val.fill(1, f.words.length);
+  return { idx, val, keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group };
+}
+
+const sig = (z: number) => 1 / (1 + Math.exp(-z));
+
+function dot(w: Float64Array, e: Example): number {
+  let z = 0;
+  for (let i = 0; i < e.idx.length; i++) z += w[e.idx[i]!]! * e.val[i]!;
+  return z;
+}
+
+/** Full-batch Adam over sparse gradients; returns weights (buckets) and bias for each of `classes` rows. */
+function train(examples: readonly Example[], lambda: number, classes: number, target: (e: Example) => number[] | null, prior?: Map<number, number>): { w: Float64Array[]; b: number[] } {
+  const used = examples.filter((e) => target(e) !== null);
+  const w = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const b = new Array<number>(classes).fill(0);
+  const m = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const v = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const mb = new Array<number>(classes).fill(0);
+  const vb = new Array<number>(classes).fill(0);
+  const lr = 0.05;
+  const [b1, b2, eps] = [0.9, 0.999, 1e-8];
+  const g = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  // Buckets no example holds keep weight 0: only the others are stepped.
+  const active = [...new Set(used.flatMap((e) => [...e.idx]))];
+  for (let step = 1; step <= STEPS; step++) {
+    for (const x of g) x.fill(0);
+    const gb = new Array<number>(classes).fill(0);
+    for (const e of used) {
+      const y = target(e)!;
+      const z = w.map((row, c) => dot(row, e) + b[c]!);
+      let p: number[];
+      if (classes === 1) p = [sig(z[0]!)];
+      else {
+        const top = Math.max(...z);
+        const ex = z.map((x) => Math.exp(x - top));
+        const sum = ex.reduce((s, x) => s + x, 0);
+        p = ex.map((x) => x / sum);
+      }
+      for (let c = 0; c < classes; c++) {
+        const d = (p[c]! - y[c]!) / used.length;
+        gb[c]! += d;
+        for (let i = 0; i < e.idx.length; i++) g[c]![e.idx[i]!]! += d * e.val[i]!;
+      }
+    }
+    for (let c = 0; c < classes; c++) {
+      const wc = w[c]!;
+      const gc = g[c]!;
+      const mc = m[c]!;
+      const vc = v[c]!;
+      for (const j of active) {
+        const mu = prior?.get(j);
+        const grad = gc[j]! + (mu === undefined ? lambda * wc[j]! : PHRASE_STRENGTH * (wc[j]! - mu));
+        mc[j] = b1 * mc[j]! + (1 - b1) * grad;
+        vc[j] = b2 * vc[j]! + (1 - b2) * grad * grad;
+        wc[j]! -= (lr * (mc[j]! / (1 - b1 ** step))) / (Math.sqrt(vc[j]! / (1 - b2 ** step)) + eps);
+      }
+      mb[c] = b1 * mb[c]! + (1 - b1) * gb[c]!;
+      vb[c] = b2 * vb[c]! + (1 - b2) * gb[c]! * gb[c]!;
+      b[c]! -= (lr * (mb[c]! / (1 - b1 ** step))) / (Math.sqrt(vb[c]! / (1 - b2 ** step)) + eps);
+    }
+  }
+  return { w, b };
+}
+
+const keepTarget = (e: Example) => [e.keep];
+const nsTarget = (e: Example) => (e.ns < 0 ? null : MODEL_NAMESPACES.map((_, i) => (i === e.ns ? 1 : 0)));
+
+/** Out-of-fold keep scores and namespace guesses of the tuning half, for one L2 strength. */
+function crossValidate(examples: readonly Example[], lambda: number): { scores: Float64Array; ns: Int32Array } {
+  const scores = new Float64Array(examples.length);
+  const ns = new Int32Array(examples.length).fill(-1);
+  for (let f = 0; f < FOLDS; f++) {
+    const inFold = (e: Example) => foldOf(e.group, FOLDS) === f;
+    const trainSet = examples.filter((e) => !inFold(e));
+    const keep = train(trainSet, lambda, 1, keepTarget, priors);
+    const nsModel = train(trainSet, lambda, MODEL_NAMESPACES.length, nsTarget);
+    examples.forEach((e, i) => {
+      if (!inFold(e)) return;
+      scores[i] = dot(keep.w[0]!, e) + keep.b[0]!;
+      const z = nsModel.w.map((row, c) => dot(row, e) + nsModel.b[c]!);
+      ns[i] = z.indexOf(Math.max(...z));
+    });
+  }
+  return { scores, ns };
+}
+
+/** Platt scaling: a, b minimising the log loss of sigmoid(a z + b) (Newton's method, with Platt's target smoothing). */
+function platt(scores: Float64Array, labels: readonly number[]): { a: number; b: number } {
+  const pos = labels.filter((y) => y === 1).length;
+  const neg = labels.length - pos;
+  const t = labels.map((y) => (y === 1 ? (pos + 1) / (pos + 2) : 1 / (neg + 2)));
+  let a = 1;
+  let b = 0;
+  for (let it = 0; it < 100; it++) {
+    let [ga, gb, haa, hab, hbb] = [0, 0, 1e-9, 0, 1e-9];
+    scores.forEach((z, i) => {
+      const p = sig(a * z + b);
+      const d = p - t[i]!;
+      const h = p * (1 - p);
+      ga += d * z;
+      gb += d;
+      haa += h * z * z;
+      hab += h * z;
+      hbb += h;
+    });
+    const det = haa * hbb - hab * hab;
+    const da = (hbb * ga - hab * gb) / det;
+    const db = (haa * gb - hab * ga) / det;
+    a -= da;
+    b -= db;
+    if (Math.abs(da) + Math.abs(db) < 1e-9) break;
+  }
+  return { a, b };
+}
+
+/** Area under the ROC curve: how well the scores order kept passages above the rest. */
+function auc(scores: ArrayLike<number>, y: readonly number[]): number {
+  const order = [...y.keys()].sort((i, j) => scores[i]! - scores[j]!);
+  let rankSum = 0;
+  order.forEach((i, r) => {
+    if (y[i]) rankSum += r + 1;
+  });
+  const pos = y.filter(Boolean).length;
+  const neg = y.length - pos;
+  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
+}
+
+function logLoss(p: readonly number[], y: readonly number[]): number {
+  return -p.reduce((s, x, i) => s + (y[i] ? Math.log(Math.max(x, 1e-12)) : Math.log(Math.max(1 - x, 1e-12))), 0) / p.length;
+}
+
+/** Precision and recall of "p at or above t" against the labels. */
+function tier(p: readonly number[], y: readonly number[], t: number): string {
+  let tp = 0;
+  let fp = 0;
+  p.forEach((x, i) => {
+    if (x >= t) y[i] ? tp++ : fp++;
+  });
+  const pos = y.filter(Boolean).length;
+  return `precision ${(tp / Math.max(1, tp + fp)).toFixed(3)} recall ${(tp / Math.max(1, pos)).toFixed(3)} (${tp + fp} taken)`;
+}
+
+function quantize(w: Float64Array): { bytes: Int8Array; scale: number } {
+  let max = 0;
+  for (const x of w) max = Math.max(max, Math.abs(x));
+  const scale = max / 127 || 1;
+  const bytes = new Int8Array(w.length);
+  for (let i = 0; i < w.length; i++) bytes[i] = Math.round(w[i]! / scale);
+  return { bytes, scale };
+}
+
+function main(): void {
+  const dryRun = process.argv.includes('--dry-run');
+  const { tuning } = split(loadCorpus());
+  const examples = tuning.map(example);
+  const labels = examples.map((e) => e.keep);
+  console.log(`tuning half: ${examples.length} passages, ${labels.filter(Boolean).length} worth keeping, ${new Set(tuning.map((p) => p.group)).size} source groups`);
+
+  let best: { lambda: number; loss: number; scores: Float64Array; ns: Int32Array } | undefined;
+  for (const lambda of LAMBDAS) {
+    const cv = crossValidate(examples, lambda);
+    const cal = platt(cv.scores, labels);
+    const p = [...cv.scores].map((z) => sig(cal.a * z + cal.b));
+    const loss = logLoss(p, labels);
+    console.log(`  L2 ${lambda}: cross-validated log loss ${loss.toFixed(4)}, AUC ${auc(cv.scores, labels).toFixed(3)}, namespace ${(examples.filter((e, i) => e.keep && cv.ns[i] === e.ns).length / labels.filter(Boolean).length).toFixed(3)}`);
+    if (!best || loss < best.loss) best = { lambda, loss, ...cv };
+  }
+  const cal = platt(best!.scores, labels);
+  const p = [...best!.scores].map((z) => sig(cal.a * z + cal.b));
+  const kept = examples.map((e, i) => ({ e, i })).filter(({ e }) => e.keep);
+  const nsRight = kept.filter(({ e, i }) => best!.ns[i] === e.ns).length;
+  console.log(`chosen L2 ${best!.lambda}; out-of-fold, calibrated (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
+  console.log(`  auto (>= 0.95):    ${tier(p, labels, 0.95)}`);
+  console.log(`  suggest (>= 0.70): ${tier(p, labels, 0.7)}`);
+  console.log(`  namespace right on ${(nsRight / kept.length).toFixed(3)} of kept passages`);
+  if (process.env.DUMP) {
+    const rows = tuning.map((t, i) => ({ p: p[i]!, keep: t.keep, ns: t.namespace, hard: t.hard, text: t.text.replace(/\s+/g, ' ').slice(0, 160) }));
+    fs.writeFileSync(process.env.DUMP, rows.map((r) => JSON.stringify(r)).join('\n'));
+  }
+  if (dryRun) return;
+
+  const keep = train(examples, best!.lambda, 1, keepTarget, priors);
+  const nsModel = train(examples, best!.lambda, MODEL_NAMESPACES.length, nsTarget);
+  const rows = [keep.w[0]!, ...nsModel.w].map(quantize);
+  const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
+  rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer), i * FEATURE_BUCKETS));
+  const round = (x: number) => Number(x.toPrecision(9));
+  const table: Omit<WeightsTable, 'weights' | 'sha256'> = {
+    version: 1,
+    bits: FEATURE_BITS,
+    rows: [...MODEL_ROWS],
+    bias: [keep.b[0]!, ...nsModel.b].map(round),
+    scale: rows.map((r) => round(r.scale)),
+    calibration: { a: round(cal.a), b: round(cal.b) },
+  };
+  const sha256 = weightsDigest(bytes, table);
+  const out = path.join(import.meta.dirname, '../../src/core/capture-weights.ts');
+  const base64 = Buffer.from(sparseWeights(new Int8Array(bytes.buffer))).toString('base64');
+  const lines = base64.match(/.{1,100}/g)!;
+  fs.writeFileSync(
+    out,
+    `/** Generated by tools/capture-model/train.ts from the tuning half of tools/capture-model/data; do not edit (see docs/capture.md). */\n` +
+      `export const CAPTURE_WEIGHTS = {\n` +
+      Object.entries({ ...table, sha256 }).map(([k, v]) => `  ${k}: ${JSON.stringify(v)},\n`).join('') +
+      `  weights: [\n${lines.map((l) => `    '${l}',\n`).join('')}  ],\n};\n`,
+  );
+  console.log(`wrote ${path.relative(process.cwd(), out)}: ${bytes.length} weights, ${[...bytes].filter((x) => x !== 0).length} not 0, ${(base64.length / 1024).toFixed(0)} KB as base64`);
+}
+
+main();
