@@ -1,5 +1,4 @@
 /** What a command needs, built lazily so that a command pays only for what it uses. */
-import path from 'node:path';
 import type { Io } from './io/io.ts';
 import { type Progress, progressBar } from './io/progress.ts';
 import type { Settings } from './services/settings.ts';
@@ -28,7 +27,11 @@ export class AppContext {
   }
 
   get repo(): Repo {
-    this.cachedRepo ??= openRepo(this.cwd, this.env);
+    if (!this.cachedRepo) {
+      this.cachedRepo = openRepo(this.cwd, this.env);
+      // A cache folder that cannot be written: said once, where a writer first meets it; the command goes on from the notes.
+      this.cachedRepo.mem.onProblem = (p) => this.io.err(`git-mem: ${p.message}; working from the notes without the cache (fix: ${p.fix})`);
+    }
     return this.cachedRepo;
   }
 
@@ -52,11 +55,11 @@ export class AppContext {
   }
 
   get indexFile(): string {
-    return path.join(this.repo.commonDir, 'mem', 'index.sqlite');
+    return this.repo.mem.file('index');
   }
 
   get termIndexFile(): string {
-    return path.join(this.repo.commonDir, 'mem', 'terms.idx');
+    return this.repo.mem.file('terms');
   }
 
   /** Releases the caches opened for this context (the MCP server makes one a request). */
@@ -68,7 +71,7 @@ export class AppContext {
   get index(): Index {
     this.cachedIndex ??= new Index({
       notes: this.notes,
-      file: this.indexFile,
+      dir: this.repo.mem,
       anchors: (copies) => chooseAnchors(this.repo, copies),
       notice: (m) => this.io.err(`git-mem: ${m}`),
     });

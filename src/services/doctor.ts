@@ -247,7 +247,7 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
 }
 
 function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
-  const locks = [lockFileFor(ctx.indexFile), ...sessionLockFiles(ctx.repo.commonDir)];
+  const locks = [lockFileFor(ctx.indexFile), ...sessionLockFiles(ctx.repo.mem)];
   const stale = locks.flatMap((p) => {
     const lock = inspectLock(p);
     return lock?.abandoned ? [{ p, lock }] : [];
