@@ -29,8 +29,9 @@ export class AppContext {
   get repo(): Repo {
     if (!this.cachedRepo) {
       this.cachedRepo = openRepo(this.cwd, this.env);
-      // A cache folder that cannot be written: said once, where a writer first meets it; the command goes on from the notes.
-      this.cachedRepo.mem.onProblem = (p) => this.io.err(`git-mem: ${p.message}; working from the notes without the cache (fix: ${p.fix})`);
+      // A cache folder that cannot be used: said once, when the command first uses it; the command goes on.
+      this.cachedRepo.mem.onProblem = (p, fallback) =>
+        this.io.err(`git-mem: ${p.message}; ${fallback ? `keeping the cache in ${fallback} meanwhile` : 'working from the notes without the cache'} (fix: ${p.fix})`);
     }
     return this.cachedRepo;
   }

@@ -22,7 +22,7 @@ import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
 import { probeIndex } from '../stores/index/index-probe.ts';
-import { inspectMemDir } from '../stores/mem-dir.ts';
+import { inspectMemDir, usableFallback } from '../stores/mem-dir.ts';
 import { inspectLock, lockFileFor } from '../stores/index/lock.ts';
 import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from './session-state.ts';
@@ -211,9 +211,11 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
  */
 function checkCacheDir(ctx: DoctorDeps, checks: Check[]): boolean {
   const dir = ctx.repo.mem.dir;
-  const problem = inspectMemDir(dir, false);
+  const problem = inspectMemDir(dir);
   if (problem) {
-    checks.push({ id: 'cache-dir', status: 'fail', message: `${problem.message}: commands read the notes without the cache (slower) and hooks forget what they injected; once fixed, the cache is rebuilt from the notes`, fix: problem.fix });
+    const fallback = usableFallback(dir);
+    const meanwhile = fallback ? `git-mem keeps its cache in ${fallback} meanwhile` : 'git-mem works from the notes without its cache meanwhile';
+    checks.push({ id: 'cache-dir', status: 'fail', message: `${problem.message}: ${meanwhile}; once fixed, the cache is rebuilt from the notes`, fix: problem.fix });
     return false;
   }
   if (fs.existsSync(dir)) checks.push({ id: 'cache-dir', status: 'ok', message: `${dir} is a writable folder` });

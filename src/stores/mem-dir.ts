@@ -1,23 +1,31 @@
 /**
  * The one owner of `<git common dir>/mem`, the folder of git-mem's caches:
- * the names of the files in it, and whether it can be written.
+ * the names of the files in it, where it is, and whether it can be written.
  *
  * Everything in it is derived from the notes (the index, the term index,
  * vectors, anchors, staleness, usage counts) or lives for a session (hooks'
- * state), so a folder that cannot be used loses nothing: commands read the
- * notes and build what they need in memory, and skip the writes. What it
- * must never do is fail a read, or claim a write it did not make. So every
- * writer asks `writable()` first; the first refusal is reported once per
- * process (`onProblem`: one line on stderr), and doctor shows the fix.
+ * state), so a folder that cannot be used (not writable, a dangling symlink,
+ * a symlink loop, a file) loses nothing. What must not happen is a failed
+ * read, or a write claimed and not made. When the folder cannot be used,
+ * the caches go to this user's own folder for the repository under the
+ * temporary directory (`$TMPDIR/git-mem-<uid>/<digest of the path>`), and
+ * every command that uses them says so in one line, with the fix; doctor
+ * reports it. If that folder cannot be had safely either, writers are told
+ * `writable() === false` and work in memory (the path a process that cannot
+ * take the index lock already takes).
  *
- * Why memory and not a temporary folder elsewhere: the fallback already
- * exists (a process that cannot take the index lock keeps its update in
- * memory), it costs one read of the notes per command (~60 ms at 2,000
- * memories, ~1 s at 10,000), and a shared /tmp is a place another user could
- * prepare a folder for us holding memories that hooks would then inject.
- * A broken folder is a state to fix, not to live in: each command says how.
+ * Why a temporary folder and not memory alone: building the caches from the
+ * notes in memory costs every command and every hook a full read of them
+ * (2 to 4 s at 10,000 memories, measured), and without the hooks' session
+ * state a hook registered twice injects twice. The temporary folder costs one
+ * build, then every command is as fast as in a healthy repository. It is used
+ * only when it is a real folder of this user that no one else can write:
+ * in a shared /tmp another user could otherwise prepare one holding
+ * memories for the hooks to inject.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 /** The files and folders kept in it, by what they are. */
@@ -86,10 +94,10 @@ function uncreatable(dir: string, errno: string): MemDirProblem {
 
 /**
  * What keeps `dir` from being used as the cache folder, or null when it is a
- * writable folder (or missing: with `create`, it is made now, else it is made
- * by the first write). A healthy folder costs a stat and an access().
+ * writable folder, or missing where it can be made. Nothing is made or
+ * changed. A healthy folder costs a stat and an access().
  */
-export function inspectMemDir(dir: string, create: boolean): MemDirProblem | null {
+export function inspectMemDir(dir: string): MemDirProblem | null {
   const q = shellPath(dir);
   let st: fs.Stats;
   try {
@@ -109,21 +117,12 @@ export function inspectMemDir(dir: string, create: boolean): MemDirProblem | nul
       const resolved = path.resolve(path.dirname(dir), target);
       return { kind: 'dangling-symlink', message: `${dir} is a symlink to ${target}, which does not exist`, fix: `mkdir -p ${shellPath(resolved)}, or rm ${q}` };
     }
-    if (!create) {
-      // Nothing is made here (doctor): whether it could be is read from the folder above.
-      try {
-        fs.accessSync(path.dirname(dir), fs.constants.W_OK | fs.constants.X_OK);
-        return null;
-      } catch (err2) {
-        return uncreatable(dir, code(err2));
-      }
-    }
+    // Missing: whether it can be made is read from the folder above.
     try {
-      fs.mkdirSync(dir, { recursive: true });
+      fs.accessSync(path.dirname(dir), fs.constants.W_OK | fs.constants.X_OK);
       return null;
     } catch (err2) {
-      // Made by another process in between: look again.
-      return code(err2) === 'EEXIST' ? inspectMemDir(dir, false) : uncreatable(dir, code(err2));
+      return uncreatable(dir, code(err2));
     }
   }
   if (!st.isDirectory()) {
@@ -139,41 +138,135 @@ export function inspectMemDir(dir: string, create: boolean): MemDirProblem | nul
   return null;
 }
 
+/** This user's folder for the cache of `dir` under `tmp` (not made), or null where users have no uid. */
+export function fallbackDir(dir: string, tmp = os.tmpdir()): string | null {
+  const uid = process.getuid?.();
+  if (uid === undefined) return null;
+  return path.join(tmp, `git-mem-${uid}`, createHash('sha1').update(dir).digest('hex').slice(0, 16));
+}
+
+/** Whether the folder holding this user's fallbacks may be trusted: a real folder of this user, closed to others (else someone else could have put a cache there for us to read). */
+function trusted(mine: string): boolean {
+  const st = fs.lstatSync(mine, { throwIfNoEntry: false });
+  return Boolean(st?.isDirectory() && st.uid === process.getuid?.() && (st.mode & 0o077) === 0);
+}
+
+/** The fallback folder for `dir` when one could be used (made or not yet), else null: for doctor, which makes nothing. */
+export function usableFallback(dir: string, tmp = os.tmpdir()): string | null {
+  const target = fallbackDir(dir, tmp);
+  if (!target) return null;
+  const mine = path.dirname(target);
+  if (!fs.existsSync(mine)) return inspectMemDir(mine) ? null : target;
+  return trusted(mine) && !inspectMemDir(target) ? target : null;
+}
+
+/** Makes the fallback folder; null when it cannot be had, or the folder above it is not this user's alone. */
+function makeFallback(dir: string, tmp: string): string | null {
+  const target = fallbackDir(dir, tmp);
+  if (!target) return null;
+  const mine = path.dirname(target);
+  try {
+    fs.mkdirSync(mine, { mode: 0o700 });
+  } catch (err) {
+    if (code(err) !== 'EEXIST') return null;
+  }
+  if (!trusted(mine)) return null;
+  try {
+    fs.mkdirSync(target, { recursive: true });
+  } catch {
+    return null;
+  }
+  return inspectMemDir(target) ? null : target;
+}
+
+interface Place {
+  /** Where the caches are read and written. */
+  root: string;
+  /** What is wrong with `dir`, when it is not the root. */
+  problem: MemDirProblem | null;
+  writable: boolean;
+}
+
 export class MemDir {
-  /** Told the first problem a writer meets (once per process): the composition root prints it. */
-  onProblem?: (problem: MemDirProblem) => void;
-  private checked?: MemDirProblem | null;
+  /**
+   * Told once, when the folder is first used, that it cannot be, and where
+   * the caches go instead (null: nowhere, they are kept in memory). The
+   * composition root prints it.
+   */
+  onProblem?: (problem: MemDirProblem, fallback: string | null) => void;
+  private place?: Place;
+  private made = false;
   private told = false;
 
-  /** `dir`: the folder itself, `<git common dir>/mem`. */
-  constructor(readonly dir: string) {}
+  /** `dir`: the folder itself, `<git common dir>/mem`; `tmp`: where a fallback goes (null: none). */
+  constructor(
+    readonly dir: string,
+    private readonly tmp: string | null = os.tmpdir(),
+  ) {}
 
   static inCommonDir(commonDir: string): MemDir {
     return new MemDir(path.join(commonDir, 'mem'));
   }
 
+  /**
+   * Where the caches are: `dir`, or the fallback when it cannot be used.
+   * Looked at once per instance (a command, an MCP request): a stat and an
+   * access() in a healthy repository; nothing is made here.
+   */
+  get root(): string {
+    return this.used().root;
+  }
+
+  private where(): Place {
+    if (!this.place) {
+      const problem = inspectMemDir(this.dir);
+      if (!problem) this.place = { root: this.dir, problem: null, writable: true };
+      else {
+        const fallback = this.tmp === null ? null : makeFallback(this.dir, this.tmp);
+        this.place = { root: fallback ?? this.dir, problem, writable: fallback !== null };
+      }
+    }
+    return this.place;
+  }
+
+  /** The place, as a reader or writer of the caches uses it: the first use of a fallback (or of none) is told. */
+  private used(): Place {
+    const place = this.where();
+    if (place.problem && !this.told) {
+      this.told = true;
+      this.onProblem?.(place.problem, place.writable ? place.root : null);
+    }
+    return place;
+  }
+
   file(name: MemFile): string {
-    return path.join(this.dir, MEM_FILES[name]);
+    return path.join(this.root, MEM_FILES[name]);
   }
 
   /** A marker file: something said once in this repository (`said-<what>`). */
   marker(what: string): string {
-    return path.join(this.dir, `said-${what}`);
+    return path.join(this.root, `said-${what}`);
   }
 
-  /** What keeps the folder from being written, or null; made when missing. Looked at once per instance (a command, an MCP request). */
+  /** What keeps `dir` itself from being used, or null (the caches may still be in a fallback: see root). Tells no one. */
   problem(): MemDirProblem | null {
-    if (this.checked === undefined) this.checked = inspectMemDir(this.dir, true);
-    return this.checked;
+    return this.where().problem;
   }
 
-  /** Whether a cache may be written now; the first refusal is reported through onProblem. */
+  /** Whether a cache may be written now (the folder is made when missing); false: keep it in memory. */
   writable(): boolean {
-    const problem = this.problem();
-    if (problem && !this.told) {
-      this.told = true;
-      this.onProblem?.(problem);
+    const place = this.used();
+    if (!place.writable || this.made) return place.writable;
+    try {
+      fs.mkdirSync(place.root, { recursive: true });
+      this.made = true;
+    } catch (err) {
+      // Made impossible since it was looked at (a race with another process, or a user): in memory from now on.
+      const problem = uncreatable(place.root, code(err));
+      this.place = { root: place.root, problem, writable: false };
+      this.told = false;
+      this.used();
     }
-    return problem === null;
+    return this.place!.writable;
   }
 }
