@@ -62,7 +62,7 @@ export function updateSession<T>(dir: MemDir, sessionId: string, change: (state:
       fs.mkdirSync(path.dirname(file), { recursive: true });
       release = acquireLock(lockFileFor(file), 2000);
     } catch {
-      // sessions/ cannot be made: written below is tried all the same, and may fail.
+      // sessions/ cannot be made: the write below fails too, and the change stays in memory.
     }
   }
   try {

@@ -66,7 +66,7 @@ export interface IndexStats {
 
 export interface IndexOptions {
   notes: NotesStore;
-  /** The cache folder: index.sqlite, and the term index (terms.idx, terms.add) beside it. When it cannot be written, both are built in memory. */
+  /** The cache folder (stores/mem-dir.ts): index.sqlite, and the term index (terms.idx, terms.add) beside it; when it cannot be written, both are kept in memory. */
   dir: MemDir;
   /** The copy of each memory to show, `<namespace>:<key>` → object, chosen from its copies (services/anchors.ts). */
   anchors: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string>;
