@@ -1,5 +1,4 @@
 /** What a command needs, built lazily so that a command pays only for what it uses. */
-import path from 'node:path';
 import type { Io } from './io/io.ts';
 import { type Progress, progressBar } from './io/progress.ts';
 import type { Settings } from './services/settings.ts';
@@ -28,7 +27,12 @@ export class AppContext {
   }
 
   get repo(): Repo {
-    this.cachedRepo ??= openRepo(this.cwd, this.env);
+    if (!this.cachedRepo) {
+      this.cachedRepo = openRepo(this.cwd, this.env);
+      // A cache folder that cannot be used: said once, when the command first uses it; the command goes on.
+      this.cachedRepo.mem.onProblem = (p, fallback) =>
+        this.io.err(`git-mem: ${p.message}; ${fallback ? `keeping the cache in ${fallback} meanwhile` : 'working from the notes without the cache'} (fix: ${p.fix})`);
+    }
     return this.cachedRepo;
   }
 
@@ -52,11 +56,11 @@ export class AppContext {
   }
 
   get indexFile(): string {
-    return path.join(this.repo.commonDir, 'mem', 'index.sqlite');
+    return this.repo.mem.file('index');
   }
 
   get termIndexFile(): string {
-    return path.join(this.repo.commonDir, 'mem', 'terms.idx');
+    return this.repo.mem.file('terms');
   }
 
   /** Releases the caches opened for this context (the MCP server makes one a request). */
@@ -68,7 +72,7 @@ export class AppContext {
   get index(): Index {
     this.cachedIndex ??= new Index({
       notes: this.notes,
-      file: this.indexFile,
+      dir: this.repo.mem,
       anchors: (copies) => chooseAnchors(this.repo, copies),
       notice: (m) => this.io.err(`git-mem: ${m}`),
     });

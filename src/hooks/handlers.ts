@@ -78,7 +78,7 @@ const DUPLICATE_MS = 10_000;
  * DUPLICATE_MS either side, so two copies that straddle a moment count as one.
  */
 function firstReply(ctx: AppContext, input: HookInput, reply: ReplyKey): boolean {
-  return updateSession(ctx.repo.commonDir, input.sessionId, (s) => {
+  return updateSession(ctx.repo.mem, input.sessionId, (s) => {
     const { key, at } = reply;
     const stem = `${key}@`;
     const seen = at === undefined ? s.injected.includes(key) : s.injected.some((k) => k.startsWith(stem) && Math.abs(Number(k.slice(stem.length)) - at) < DUPLICATE_MS);
@@ -191,7 +191,7 @@ async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'P
 /** After a file tool ran: what PreToolUse did not already give (hooks installed before PreToolUse existed only have this one). */
 async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUse' }>): Promise<HookReply | null> {
   const file = toolFile(input);
-  if (!file || (input.toolUseId && readSession(ctx.repo.commonDir, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
+  if (!file || (input.toolUseId && readSession(ctx.repo.mem, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
   const memories = await fileMemories(ctx, file, input.sessionId);
   const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
   return block ? { additionalContext: block } : null;
@@ -242,7 +242,8 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
  * detached `git mem index` does it between prompts instead.
  */
 function catchUpLater(ctx: AppContext, captured: readonly unknown[]): void {
-  if (captured.length) runSelfDetached(['index'], ctx.cwd, ctx.env);
+  // Not when the cache folder cannot be written: that process could only fail.
+  if (captured.length && !ctx.repo.mem.problem()) runSelfDetached(['index'], ctx.cwd, ctx.env);
 }
 
 async function sessionEnd(ctx: AppContext): Promise<null> {

@@ -8,7 +8,6 @@
  * without copies pays nothing.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { type Placement, pickAnchor, REACHES } from '../core/anchor.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../stores/git/reachability.ts';
@@ -25,7 +24,7 @@ interface PlacementCache {
 }
 
 export function anchorsFile(repo: Repo): string {
-  return path.join(repo.commonDir, 'mem', 'anchors.json');
+  return repo.mem.file('anchors');
 }
 
 function readCache(file: string): Partial<PlacementCache> {
@@ -73,7 +72,8 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
         facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
         offHead: [...offHead],
       };
-      if (fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs) writeFileAtomic(file, JSON.stringify(next));
+      const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
+      if (changed && repo.mem.writable()) writeFileAtomic(file, JSON.stringify(next));
     } catch {
       // A cache: the next reader places them again.
     }

@@ -22,6 +22,7 @@ import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
 import { probeIndex } from '../stores/index/index-probe.ts';
+import { inspectMemDir, usableFallback } from '../stores/mem-dir.ts';
 import { inspectLock, lockFileFor } from '../stores/index/lock.ts';
 import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from './session-state.ts';
@@ -203,6 +204,25 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
   }
 }
 
+/**
+ * The cache folder (stores/mem-dir.ts): looked at without making it. When it
+ * cannot be used, the checks of the files in it are left out: they would
+ * call a symlink loop an unreadable index, or an unwritable folder fine.
+ */
+function checkCacheDir(ctx: DoctorDeps, checks: Check[]): boolean {
+  const dir = ctx.repo.mem.dir;
+  const problem = inspectMemDir(dir);
+  if (problem) {
+    const fallback = usableFallback(dir);
+    const meanwhile = fallback ? `git-mem keeps its cache in ${fallback} meanwhile` : 'git-mem works from the notes without its cache meanwhile';
+    checks.push({ id: 'cache-dir', status: 'fail', message: `${problem.message}: ${meanwhile}; once fixed, the cache is rebuilt from the notes`, fix: problem.fix });
+    return false;
+  }
+  if (fs.existsSync(dir)) checks.push({ id: 'cache-dir', status: 'ok', message: `${dir} is a writable folder` });
+  else checks.push({ id: 'cache-dir', status: 'ok', message: `no ${dir} yet; the first command that reads memories makes it` });
+  return true;
+}
+
 async function checkIndex(ctx: DoctorDeps, checks: Check[]): Promise<void> {
   const file = ctx.indexFile;
   const probe = await probeIndex(file);
@@ -247,7 +267,7 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
 }
 
 function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
-  const locks = [lockFileFor(ctx.indexFile), ...sessionLockFiles(ctx.repo.commonDir)];
+  const locks = [lockFileFor(ctx.indexFile), ...sessionLockFiles(ctx.repo.mem)];
   const stale = locks.flatMap((p) => {
     const lock = inspectLock(p);
     return lock?.abandoned ? [{ p, lock }] : [];
@@ -364,8 +384,10 @@ export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
     };
     await guarded('notes-refs', () => checkNotes(ctx, checks));
     await guarded('config', () => checkConfig(ctx, checks));
-    await guarded('index', () => checkIndex(ctx, checks));
-    await guarded('locks', () => checkLocks(ctx, checks));
+    if (checkCacheDir(ctx, checks)) {
+      await guarded('index', () => checkIndex(ctx, checks));
+      await guarded('locks', () => checkLocks(ctx, checks));
+    }
   }
   checkModel(ctx, checks);
   if (inRepo || ctx.env.HOME) checkClaude(ctx, checks);

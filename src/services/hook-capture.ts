@@ -84,7 +84,7 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
     candidates.push({ signal, hash });
   }
   if (candidates.length === 0) return { captured: [], skipped };
-  const seen = updateSession(ctx.repo.commonDir, options.sessionId, (s) => new Set(s.captured));
+  const seen = updateSession(ctx.repo.mem, options.sessionId, (s) => new Set(s.captured));
   const fresh: typeof candidates = [];
   for (const c of candidates) {
     if (seen.has(c.hash)) continue; // this session captured it already, and said so then
@@ -95,7 +95,7 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
     const stored = await storedAs(ctx, c.signal);
     if (!stored) fresh.push(c);
     // The same hook registered twice runs in parallel: the twin that stored it for this session says so, this one stays quiet.
-    else if (!updateSession(ctx.repo.commonDir, options.sessionId, (s) => s.captured.includes(c.hash))) {
+    else if (!updateSession(ctx.repo.mem, options.sessionId, (s) => s.captured.includes(c.hash))) {
       skipped.push({ summary: c.signal.summary, reason: `already stored as ${formatId(stored)}` });
     }
   }
@@ -103,7 +103,7 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
 
   // Claimed for this session before writing: the same hook registered twice runs in parallel, and
   // the twin that finds a claim (or the memory already stored under it) leaves it, silently.
-  const claimed = updateSession(ctx.repo.commonDir, options.sessionId, (s) => {
+  const claimed = updateSession(ctx.repo.mem, options.sessionId, (s) => {
     const mine = fresh.filter((c) => !s.captured.includes(c.hash));
     s.captured = [...s.captured, ...mine.map((c) => c.hash)];
     return mine;
@@ -130,7 +130,7 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
   } catch (err) {
     // Not written: released, so a later event of the session may capture them.
     const unwritten = new Set(claimed.filter((c) => !captured.some((m) => m.memory.summary === c.signal.summary)).map((c) => c.hash));
-    updateSession(ctx.repo.commonDir, options.sessionId, (s) => {
+    updateSession(ctx.repo.mem, options.sessionId, (s) => {
       s.captured = s.captured.filter((h) => !unwritten.has(h));
     });
     throw err;

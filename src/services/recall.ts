@@ -7,7 +7,6 @@
  * Without a model, semantic and hybrid run lexical, with a one-line notice.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { errorMessage, UsageError } from '../core/errors.ts';
 import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import type { Memory, Status } from '../core/memory.ts';
@@ -82,11 +81,10 @@ export interface RecallResult {
  */
 /** True the first time `what` happens in this repository (a marker file in the git common dir). */
 function firstTimeHere(ctx: RecallDeps, what: string): boolean {
-  const marker = path.join(ctx.repo.commonDir, 'mem', `said-${what}`);
+  const marker = ctx.repo.mem.marker(what);
   if (fs.existsSync(marker)) return false;
   try {
-    fs.mkdirSync(path.dirname(marker), { recursive: true });
-    fs.writeFileSync(marker, new Date().toISOString());
+    if (ctx.repo.mem.writable()) fs.writeFileSync(marker, new Date().toISOString());
   } catch {
     // Said again next time: no harm.
   }

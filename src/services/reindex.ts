@@ -1,8 +1,10 @@
 /** `git mem index`: bring the index up to date now (or rebuild it from the notes) and say what it holds. */
+import { GitMemError } from '../core/errors.ts';
+import { lockFileFor } from '../stores/index/lock.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type ReindexDeps = Pick<Deps, 'index' | 'indexFile'>;
+export type ReindexDeps = Pick<Deps, 'index' | 'indexFile' | 'repo'>;
 
 export interface IndexReport {
   file: string;
@@ -17,8 +19,16 @@ export interface IndexReport {
   tombstones: number;
 }
 
+/**
+ * Writing the index is this command's whole point: it fails, in one line,
+ * when the index cannot be written (before reading any note when the cache
+ * folder is the reason), rather than report an index it kept in memory.
+ */
 export async function refreshIndex(ctx: ReindexDeps, options: { rebuild?: boolean; progress?: (done: number, total: number) => void } = {}): Promise<IndexReport> {
+  const problem = ctx.repo.mem.problem();
+  if (problem) throw new GitMemError(`the index cannot be written: ${problem.message}`, `fix: ${problem.fix}`);
   const stats = await ctx.index.refresh({ rebuild: options.rebuild, progress: options.progress });
+  if (!stats.written) throw new GitMemError(`the index was not written: another process held ${lockFileFor(ctx.indexFile)} for 5 s`, 'try again; git mem doctor reports a lock left by a process that is gone');
   return {
     file: ctx.indexFile,
     rebuilt: Boolean(options.rebuild),

@@ -4,11 +4,10 @@
  * the memories it may return that have no vector for the current text and
  * model (in batches, within a time budget), and stores them for next time.
  */
-import path from 'node:path';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type SemanticDeps = Pick<Deps, 'indexFile' | 'index'>;
+export type SemanticDeps = Pick<Deps, 'repo' | 'index'>;
 import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
@@ -20,8 +19,8 @@ export const EMBED_BUDGET_MS = 5000;
 /** Memories read and embedded per step (texts read from the index, then embedded and queued). */
 const STEP = 64;
 
-export function vectorsFile(ctx: SemanticDeps): string {
-  return path.join(path.dirname(ctx.indexFile), 'vectors.sqlite');
+export function vectorsFile(ctx: Pick<Deps, 'repo'>): string {
+  return ctx.repo.mem.file('vectors');
 }
 
 export interface BackfillReport {
@@ -66,7 +65,8 @@ export async function backfill(
   }
   const embedMs = performance.now() - started;
   // `complete`: the candidates are every current memory, so vectors of anything else are stale.
-  if (embedded > 0 || options.complete) await store.persist(embedder.modelId, options.complete ? new Map(candidates.map((c) => [c.key, c.hash])) : undefined);
+  // Without a writable cache folder the vectors serve this search only.
+  if ((embedded > 0 || options.complete) && ctx.repo.mem.writable()) await store.persist(embedder.modelId, options.complete ? new Map(candidates.map((c) => [c.key, c.hash])) : undefined);
   const covered = candidates.filter(has).length;
   return { vectors, report: { total: candidates.length, covered, embedded, embedMs } };
 }

@@ -147,7 +147,7 @@ export async function fileMemories(
   const inside = path.relative(ctx.cwd, file);
   const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10, () => ctx.settings.relevanceFloor);
   const candidates = [...onLines, ...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
-  return updateSession(ctx.repo.commonDir, sessionId, (s) => {
+  return updateSession(ctx.repo.mem, sessionId, (s) => {
     const fresh = candidates.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
     s.injected.push(...fresh.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
     return fresh;

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireLock, lockFileFor } from '../stores/index/lock.ts';
+import type { MemDir } from '../stores/mem-dir.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 
 export interface SessionState {
@@ -19,13 +20,13 @@ const EMPTY: SessionState = { injected: [], captured: [] };
 /** Sessions untouched for this long are removed when another session writes. */
 const STALE_MS = 7 * 24 * 3600 * 1000;
 
-function fileFor(commonDir: string, sessionId: string): string | null {
+function fileFor(dir: MemDir, sessionId: string): string | null {
   const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '');
-  return safe ? path.join(commonDir, 'mem', 'sessions', `${safe}.json`) : null;
+  return safe ? path.join(dir.file('sessions'), `${safe}.json`) : null;
 }
 
-export function readSession(commonDir: string, sessionId: string): SessionState {
-  const file = fileFor(commonDir, sessionId);
+export function readSession(dir: MemDir, sessionId: string): SessionState {
+  const file = fileFor(dir, sessionId);
   if (!file) return { ...EMPTY };
   try {
     const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SessionState>;
@@ -36,26 +37,45 @@ export function readSession(commonDir: string, sessionId: string): SessionState 
 }
 
 /** The lock files of every session's state (doctor reports abandoned ones). */
-export function sessionLockFiles(commonDir: string): string[] {
-  const dir = path.join(commonDir, 'mem', 'sessions');
+export function sessionLockFiles(dir: MemDir): string[] {
+  const sessions = dir.file('sessions');
   try {
-    return fs.readdirSync(dir).filter((n) => n.endsWith('.lock')).map((n) => path.join(dir, n));
+    return fs.readdirSync(sessions).filter((n) => n.endsWith('.lock')).map((n) => path.join(sessions, n));
   } catch {
     return [];
   }
 }
 
-/** Applies `change` to the session's state under a lock; returns what `change` returned. */
-export function updateSession<T>(commonDir: string, sessionId: string, change: (state: SessionState) => T): T {
-  const file = fileFor(commonDir, sessionId);
+/**
+ * Applies `change` to the session's state under a lock; returns what `change`
+ * returned. When the state cannot be written (the cache folder unusable, a
+ * full disk), the change lives as long as this process: the hook still
+ * answers, it only forgets what it did (it may inject a memory again).
+ */
+export function updateSession<T>(dir: MemDir, sessionId: string, change: (state: SessionState) => T): T {
+  const file = fileFor(dir, sessionId);
   if (!file) return change({ injected: [], captured: [] });
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const release = acquireLock(lockFileFor(file), 2000);
+  let release: (() => void) | null = null;
+  const writable = dir.writable();
+  if (writable) {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      release = acquireLock(lockFileFor(file), 2000);
+    } catch {
+      // sessions/ cannot be made: the write below fails too, and the change stays in memory.
+    }
+  }
   try {
-    const state = readSession(commonDir, sessionId);
+    const state = readSession(dir, sessionId);
     const result = change(state);
-    writeFileAtomic(file, JSON.stringify(state));
-    pruneStale(path.dirname(file));
+    if (writable) {
+      try {
+        writeFileAtomic(file, JSON.stringify(state));
+        pruneStale(path.dirname(file));
+      } catch {
+        // Kept in memory only: see above.
+      }
+    }
     return result;
   } finally {
     release?.();

@@ -6,7 +6,6 @@
  * `<git common dir>/mem/staleness.json`, so an unchanged HEAD pays one small read.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { PATHS_MAX, type Memory } from '../core/memory.ts';
 import { MAX_TOUCHING, type Stale, staleness } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
@@ -34,7 +33,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   const out = new Map<string, Stale | null>();
   const head = repo.head;
   if (!head || memories.length === 0) return out;
-  const file = path.join(repo.commonDir, 'mem', 'staleness.json');
+  const file = repo.mem.file('staleness');
   let cache: StaleCache = { head, entries: {} };
   try {
     const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
@@ -65,7 +64,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     const keys = Object.keys(cache.entries);
     if (keys.length > MAX_ENTRIES) for (const k of keys.slice(0, keys.length - MAX_ENTRIES)) delete cache.entries[k];
     try {
-      writeFileAtomic(file, JSON.stringify(cache));
+      if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
     } catch {
       // A cache: computed again next time.
     }

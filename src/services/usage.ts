@@ -4,19 +4,18 @@
  * clone's cache (stores/index/usage-log.ts). gc treats a memory in use as
  * connected (core/aging.ts).
  */
-import path from 'node:path';
 import { linkRef } from '../core/links.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
 import { recordUses } from '../stores/index/usage-log.ts';
 
-export type UsageDeps = Pick<Deps, 'indexFile'>;
+export type UsageDeps = Pick<Deps, 'repo'>;
 
 export function usageFile(ctx: UsageDeps): string {
-  return path.join(path.dirname(ctx.indexFile), 'usage.log');
+  return ctx.repo.mem.file('usage');
 }
 
-/** Counts one use of each memory shown. */
+/** Counts one use of each memory shown (not when the cache folder cannot be written). */
 export function countUses(ctx: UsageDeps, memories: readonly Memory[]): void {
-  recordUses(usageFile(ctx), memories.map(linkRef));
+  if (memories.length && ctx.repo.mem.writable()) recordUses(usageFile(ctx), memories.map(linkRef));
 }

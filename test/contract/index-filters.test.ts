@@ -15,6 +15,7 @@ import { buildLexicalQuery } from '../../src/core/rank.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../../src/core/note-format.ts';
 import { Index } from '../../src/stores/index/index.ts';
+import { MemDir } from '../../src/stores/mem-dir.ts';
 import type { SearchFilter } from '../../src/stores/index/filter.ts';
 import { MemoryNotesStore } from '../fakes/memory-notes-store.ts';
 
@@ -89,7 +90,7 @@ describe('index filters: the same memories through every path', () => {
       write(notes, first);
       // A copy of memory 0 on another commit (a rewrite): it is attached to both.
       notes.update('decisions', [objects[3]!], (current) => ({ changes: new Map([[objects[3]!, appendDocs(current.get(objects[3]!), [serializeMemory(first[0]!)])]]), message: 'copy' }));
-      const open = () => new Index({ notes, file: path.join(dir, 'index.sqlite'), anchors: () => new Map(), notice: () => {} });
+      const open = () => new Index({ notes, dir: new MemDir(dir), anchors: () => new Map(), notice: () => {} });
       const index = open();
       await index.refresh();
       const reader = await index.current();

@@ -11,6 +11,7 @@ import { resolveNamespaces } from '../../src/core/namespaces.ts';
 import type { Settings } from '../../src/services/settings.ts';
 import { editMemory, forgetMemory } from '../../src/services/memories.ts';
 import { Index } from '../../src/stores/index/index.ts';
+import { MemDir } from '../../src/stores/mem-dir.ts';
 import { MemoryNotesStore } from '../fakes/memory-notes-store.ts';
 
 const settings: Settings = {
@@ -43,7 +44,7 @@ function deps(notes: MemoryNotesStore) {
     now: () => new Date('2026-02-01T00:00:00Z'),
     // The real index over the fake notes; a fresh one per call, as each command opens its own.
     get index() {
-      return new Index({ notes, file: path.join(dir, 'index.sqlite'), anchors: () => new Map(), notice: () => {} });
+      return new Index({ notes, dir: new MemDir(dir), anchors: () => new Map(), notice: () => {} });
     },
   };
 }

@@ -1,13 +1,16 @@
 /** Finding the repository: its git dir, the common dir shared by linked worktrees, and its object format. */
 import path from 'node:path';
 import { NotARepositoryError } from '../../core/errors.ts';
+import { MemDir } from '../mem-dir.ts';
 import { Git } from './git.ts';
 
 export interface Repo {
   git: Git;
   gitDir: string;
-  /** Shared by all worktrees: refs, objects and git-mem's index live here. */
+  /** Shared by all worktrees: refs, objects and git-mem's caches live here. */
   commonDir: string;
+  /** git-mem's cache folder in the common dir, `mem` (stores/mem-dir.ts). */
+  mem: MemDir;
   objectsDir: string;
   objectFormat: 'sha1' | 'sha256';
   /** The commit HEAD points at, or null in a repository with no commits yet. */
@@ -23,7 +26,7 @@ export function openRepo(cwd: string, env: NodeJS.ProcessEnv): Repo {
     throw new NotARepositoryError(`not a git repository: ${cwd}`, 'run git mem inside a git repository, or git init one');
   }
   const objectsDir = env.GIT_OBJECT_DIRECTORY ? path.resolve(cwd, env.GIT_OBJECT_DIRECTORY) : path.join(commonDir, 'objects');
-  return { git, gitDir, commonDir, objectsDir, objectFormat: format === 'sha256' ? 'sha256' : 'sha1', head: r.status === 0 && /^[0-9a-f]+$/.test(head) ? head : null };
+  return { git, gitDir, commonDir, mem: MemDir.inCommonDir(commonDir), objectsDir, objectFormat: format === 'sha256' ? 'sha256' : 'sha1', head: r.status === 0 && /^[0-9a-f]+$/.test(head) ? head : null };
 }
 
 /** The top of the working tree, or null in a bare repository. */

@@ -10,11 +10,11 @@
  *
  * Services never choose a file: they ask this.
  */
-import path from 'node:path';
 import type { Memory, IdQuery, Status } from '../../core/memory.ts';
 import type { LexicalOptions } from '../../core/lexical.ts';
 import type { LexicalQuery } from '../../core/rank.ts';
 import type { NotesStore } from '../git/notes-store.ts';
+import { MemDir } from '../mem-dir.ts';
 import type { SearchFilter } from './filter.ts';
 import type { MemoryIndex, RefreshOptions } from './memory-index.ts';
 import { type IdCandidate, indexedIdCandidates } from './id-completion.ts';
@@ -60,12 +60,14 @@ export interface IndexStats {
   tombstones: number;
   /** Whether opening it read anything from the notes. */
   updated: boolean;
+  /** Whether the files hold what this says (false: built in memory, the folder unwritable or its lock held elsewhere). */
+  written: boolean;
 }
 
 export interface IndexOptions {
   notes: NotesStore;
-  /** index.sqlite; the term index (terms.idx, terms.add) sits beside it. */
-  file: string;
+  /** The cache folder (stores/mem-dir.ts): index.sqlite, and the term index (terms.idx, terms.add) beside it; when it cannot be written, both are kept in memory. */
+  dir: MemDir;
   /** The copy of each memory to show, `<namespace>:<key>` → object, chosen from its copies (services/anchors.ts). */
   anchors: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string>;
   /** One-line notices (a rebuilt index, skipped notes). */
@@ -95,12 +97,16 @@ export class Index {
     return TermIndex.fromBytes(bytes);
   }
 
+  private get file(): string {
+    return this.options.dir.file('index');
+  }
+
   get termFile(): string {
-    return this.options.file.replace(/[^/\\]*$/, 'terms.idx');
+    return this.options.dir.file('terms');
   }
 
   private get termFiles(): TermFiles {
-    return { termFile: this.termFile, overlayFile: overlayFileOf(this.termFile), lockFile: `${this.options.file}.lock` };
+    return { termFile: this.termFile, overlayFile: overlayFileOf(this.termFile), lockFile: `${this.file}.lock`, writable: () => this.options.dir.writable() };
   }
 
   /**
@@ -148,7 +154,7 @@ export class Index {
   /** The SQLite index, caught up with the notes refs. sql.js is loaded only here; `refresh` applies to the first call. */
   private revisions(refresh?: RefreshOptions): Promise<MemoryIndex> {
     this.revisionsOpen ??= import('./memory-index.ts').then(async ({ MemoryIndex }) => {
-      const index = await MemoryIndex.open({ file: this.options.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice }, refresh);
+      const index = await MemoryIndex.open({ file: this.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice, writable: () => this.options.dir.writable() }, refresh);
       index.anchors = this.options.anchors(index.copies());
       return index;
     });
@@ -169,7 +175,7 @@ export class Index {
 
   async stats(): Promise<IndexStats> {
     const index = await this.revisions();
-    return { ...index.stats(), updated: index.opened.updated };
+    return { ...index.stats(), ...index.opened };
   }
 
   /** Current memories whose key starts with the query's key prefix (a commit prefix narrows ambiguous ones). */
@@ -221,7 +227,7 @@ export class Index {
    * notes read (completion does not wait for them).
    */
   static idCandidates(commonDir: string, prefix: string, max: number): Promise<IdCandidate[]> {
-    return indexedIdCandidates(path.join(commonDir, 'mem', 'index.sqlite'), prefix, max);
+    return indexedIdCandidates(MemDir.inCommonDir(commonDir).file('index'), prefix, max);
   }
 
   /** Memories and tombstones stored in a namespace's notes, every revision counted. */

@@ -94,6 +94,8 @@ export interface IndexOptions {
   notes: NotesStore;
   /** One-line notices (rebuilt index, skipped notes) for stderr. */
   notice: (message: string) => void;
+  /** Whether the cache folder can be written (stores/mem-dir.ts); when not, updates stay in memory. */
+  writable: () => boolean;
 }
 
 export class MemoryIndex {
@@ -103,8 +105,8 @@ export class MemoryIndex {
     private readonly options: IndexOptions,
   ) {}
 
-  /** What the refresh done by open() did. */
-  opened: { updated: boolean } = { updated: false };
+  /** What the refresh done by open() did: read from the notes, and whether the file holds it. */
+  opened: { updated: boolean; written: boolean } = { updated: false, written: true };
 
   /** Memories read from the notes by this process, by row: the term index takes their text from here (the table keeps none). */
   private readonly fresh = new Map<number, Memory>();
@@ -179,14 +181,17 @@ export class MemoryIndex {
     return JSON.parse(this.meta('tips') ?? '{}') as Record<string, string>;
   }
 
-  /** Brings the index up to date with the notes refs; persists under a lock when anything changed. */
-  refresh(options: RefreshOptions = {}): { updated: boolean } {
+  /**
+   * Brings the index up to date with the notes refs; persists under a lock
+   * when anything changed. Without the folder or the lock the update stays in
+   * memory (`written: false`).
+   */
+  refresh(options: RefreshOptions = {}): { updated: boolean; written: boolean } {
     const tips = Object.fromEntries(this.options.notes.tips());
     const same = (a: Record<string, string>) => sameTips(a, tips);
-    if (!options.rebuild && same(this.indexedTips())) return { updated: false };
+    if (!options.rebuild && same(this.indexedTips())) return { updated: false, written: true };
 
-    fs.mkdirSync(path.dirname(this.options.file), { recursive: true });
-    const release = acquireLock(`${this.options.file}.lock`, 5000);
+    const release = this.options.writable() ? acquireLock(`${this.options.file}.lock`, 5000) : null;
     try {
       const stamp = MemoryIndex.stamp(this.options.file);
       if (release && !options.rebuild && (stamp !== this.loadedStamp || !stamp)) {
@@ -195,7 +200,7 @@ export class MemoryIndex {
         this.db = MemoryIndex.load(this.sql, { ...this.options, notice: () => {} });
         this.forgetRows();
         this.loadedStamp = stamp;
-        if (same(this.indexedTips())) return { updated: false };
+        if (same(this.indexedTips())) return { updated: false, written: true };
       }
       if (options.rebuild) {
         this.db.close();
@@ -216,7 +221,7 @@ export class MemoryIndex {
         tracePhase('index written');
         this.syncTermIndex(true);
       }
-      return { updated: true };
+      return { updated: true, written: Boolean(release) };
     } finally {
       release?.();
     }
@@ -355,7 +360,7 @@ export class MemoryIndex {
     const current = TermIndex.read(this.options.termFile);
     if (current && this.describes(current)) return this.use(current);
     current?.close();
-    const release = acquireLock(`${this.options.file}.lock`, 2000);
+    const release = this.options.writable() ? acquireLock(`${this.options.file}.lock`, 2000) : null;
     try {
       return this.syncTermIndex(Boolean(release));
     } finally {

@@ -151,6 +151,8 @@ export interface TermFiles {
   termFile: string;
   overlayFile: string;
   lockFile: string;
+  /** Whether the folder can be written (stores/mem-dir.ts): when not, the result is used in memory only. */
+  writable: () => boolean;
 }
 
 /** The overlay's documents may make up this share of the main file's before they are folded into it. */
@@ -226,7 +228,7 @@ export function catchUp(main: TermIndex, notes: NotesStore, tips: Record<string,
     : appendToTermIndex(overlay, { tips, generation: main.generation, copies: {}, keyHashes, multiKeys, base: { tips: main.tips, generation: main.generation }, deleted }, change.added, dropped);
   tracePhase(fold ? 'term index folded' : 'term index overlay built');
   // A busy lock means another process is updating: this one does not wait for it.
-  const release = acquireLock(files.lockFile, 50);
+  const release = files.writable() ? acquireLock(files.lockFile, 50) : null;
   if (release) {
     try {
       // Written only over what this was computed from: the same main file, and the same overlay or none.
