@@ -8,6 +8,7 @@ import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
 import { isStatus, type Status } from '../core/memory.ts';
+import { recordedMemories } from '../core/recorded-data.ts';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
 import { hydratedText } from '../render/hydrate-render.ts';
@@ -109,7 +110,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const memories = result.hits.map((h) => h.memory);
         countUses(ctx, memories);
         const shown = lines(ctx, memories);
-        return result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n');
+        return recordedMemories('recall', result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n'));
       },
     },
     {
@@ -125,7 +126,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
       run: async (args) => {
         const ctx = context();
         const h = await hydrate(ctx, text(args, 'id', true), { level: oneOf(args, 'level', HYDRATE_LEVELS) });
-        return hydratedText(h, ctx.io.color);
+        return recordedMemories('hydrate', hydratedText(h, ctx.io.color));
       },
     },
     {
@@ -170,7 +171,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const status = text(args, 'status');
         if (status !== undefined && !isStatus(status)) throw new UsageError(`'status' must be one of active, resolved, archived`);
         const memories = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
-        return memories.length ? lines(ctx, memories).join('\n') : 'No memories.';
+        return memories.length ? recordedMemories('list', lines(ctx, memories).join('\n')) : 'No memories.';
       },
     },
     {
@@ -207,7 +208,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const end = count(args, 'end_line');
         const r = await blameMemories(ctx, `${text(args, 'file', true)}${line ? `:${line}${end ? `,${end}` : ''}` : ''}`);
         if (r.entries.length === 0) return `No memories on the ${r.commits} commit(s) behind those lines.`;
-        return r.entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n');
+        return recordedMemories('blame', r.entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n'));
       },
     },
   ];
