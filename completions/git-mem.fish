@@ -96,7 +96,7 @@ complete -c git-mem -n '__git_mem_using_command capture' -s t -l tags -x -d 'Com
 complete -c git-mem -n '__git_mem_using_command capture' -l spec -x -d 'Spec or project the memory belongs to'
 complete -c git-mem -n '__git_mem_using_command capture' -l phase -x -d 'Phase of work (e.g. design, implementation)'
 complete -c git-mem -n '__git_mem_using_command capture' -l status -x -a 'active resolved archived' -d 'Status (default active)'
-complete -c git-mem -n '__git_mem_using_command capture' -l relates-to -x -a '(__git_mem_dynamic ids)' -d 'Id of a related memory (repeatable)'
+complete -c git-mem -n '__git_mem_using_command capture' -l relates-to -x -a '(__git_mem_dynamic ids)' -d 'Id of a related memory, which must exist (repeatable)'
 complete -c git-mem -n '__git_mem_using_command capture' -l supersedes -x -d 'Id of an older memory this one replaces (it is archived; both are linked)'
 complete -c git-mem -n '__git_mem_using_command capture' -s c -l commit -x -a '(__fish_git_mem_refs)' -d 'Commit to attach to (default HEAD)'
 complete -c git-mem -n '__git_mem_using_command capture' -l force-truncate -d 'Truncate a summary over 100 characters instead of failing'
