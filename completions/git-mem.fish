@@ -191,7 +191,7 @@ complete -c git-mem -n '__git_mem_using_command model; and __git_mem_argument_is
 complete -c git-mem -n __git_mem_needs_command -a export -d 'Write every memory as JSONL (one per line, the --json shape) or markdown'
 complete -c git-mem -n '__git_mem_using_command export' -s n -l namespace -x -a '(__git_mem_dynamic namespaces)' -d 'Only this namespace (repeatable)'
 complete -c git-mem -n '__git_mem_using_command export' -l format -x -a 'jsonl md claude-md' -d 'jsonl (lossless, for git mem import), md (the notes as stored), or claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md)'
-complete -c git-mem -n '__git_mem_using_command export' -s o -l output -x -d 'Write to this file instead of stdout'
+complete -c git-mem -n '__git_mem_using_command export' -s o -l output -x -d 'Write to this file instead of stdout (markdown keeps control characters exact, unless the file is a terminal)'
 complete -c git-mem -n __git_mem_needs_command -a import -d 'Add memories from JSONL (- for stdin), or from Claude Code\'s own memory (--from claude); every line is checked before anything is written'
 complete -c git-mem -n '__git_mem_using_command import' -l from -x -a 'claude' -d 'claude: CLAUDE.md, .claude/CLAUDE.md and Claude Code\'s auto memory of this project (~/.claude/projects/<project>/memory/*.md)'
 complete -c git-mem -n '__git_mem_using_command import' -l dry-run -d 'Print what would be imported; write nothing'
