@@ -3,6 +3,7 @@ import type { Io } from './io/io.ts';
 import { type Progress, progressBar } from './io/progress.ts';
 import type { Settings } from './services/settings.ts';
 import { chooseAnchors } from './services/anchors.ts';
+import { notesIdent } from './services/capture.ts';
 import { loadSettings } from './services/settings.ts';
 import { Index } from './stores/index/index.ts';
 import { GitNotesStore, type NotesStore } from './stores/git/notes-store.ts';
@@ -51,7 +52,7 @@ export class AppContext {
   }
 
   get notes(): NotesStore {
-    this.cachedNotes ??= new GitNotesStore(this.repo, () => this.settings.committerIdent);
+    this.cachedNotes ??= new GitNotesStore(this.repo, () => notesIdent(this));
     return this.cachedNotes;
   }
 

@@ -4,11 +4,11 @@
  * memory a written link names (older notes and users write full ids or key
  * prefixes), and the groups of memories that links connect.
  */
-import { type Memory, parseIdQuery } from './memory.ts';
+import { idKey, matchesKey, type Memory, parseIdQuery } from './memory.ts';
 
 /** A link to `m` as stored in `relates_to`, `consolidates`, `supersedes`: stable across rebases and reanchoring. */
 export function linkRef(m: Pick<Memory, 'namespace' | 'key'>): string {
-  return `${m.namespace}:${m.key}`;
+  return `${m.namespace}:${idKey(m.key)}`;
 }
 
 /** Whether `ref` (a link as written: `ns:key`, a full id `ns:commit:key`, or a key prefix) names `m`. */
@@ -17,7 +17,7 @@ export function refersTo(ref: string, m: Pick<Memory, 'namespace' | 'key' | 'obj
   if (!q) return false;
   if (q.namespace && q.namespace !== m.namespace) return false;
   if (q.objectPrefix && !m.object.startsWith(q.objectPrefix)) return false;
-  return m.key.startsWith(q.keyPrefix);
+  return matchesKey(q, m.key);
 }
 
 /** The key prefix a link names (to look it up), or null when it names no memory. */

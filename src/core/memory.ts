@@ -60,27 +60,68 @@ export function isStatus(value: unknown): value is Status {
 
 /** `<namespace>:<short object>:<short key>`, the form users see and type. */
 export function formatId(m: { namespace: string; object: string; key: string }): string {
-  return `${m.namespace}:${m.object.slice(0, SHORT_OBJECT)}:${m.key.slice(0, SHORT_KEY)}`;
+  return `${m.namespace}:${m.object.slice(0, SHORT_OBJECT)}:${idKey(m.key).slice(0, HEX_KEY.test(m.key) ? SHORT_KEY : undefined)}`;
+}
+
+/** Keys git-mem makes (random or derived): hex, found by any prefix of 4+ digits, git-style. */
+const HEX_KEY = /^[0-9a-f]+$/;
+
+/**
+ * A key as ids write it. A hand-written note's own `id` (`ADR-0001`, `use postgres`)
+ * is its key, and may hold any text: it is written whole, and what is not
+ * [a-z0-9._-] is percent-encoded (UTF-8), so the id stays one shell word with
+ * its parts split at `:`. Hex keys are written as they are.
+ */
+export function idKey(key: string): string {
+  if (HEX_KEY.test(key)) return key;
+  let out = '';
+  for (const c of key) out += /[a-z0-9._-]/.test(c) ? c : [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  return out;
+}
+
+/** The key an id names, its percent-escapes decoded (a key typed with other characters is taken as typed). */
+function keyOfId(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 export interface IdQuery {
   namespace?: string;
   objectPrefix?: string;
   keyPrefix: string;
+  /** The whole key, not a prefix: a key that is not hex (a hand-written id). */
+  exact?: boolean;
 }
 
-/** Accepts `ns:object:key`, `ns:key` or a bare key, each with any prefix of the key (4+ hex chars). */
+/** What ids look like, for messages that refuse one. */
+export const ID_FORMS = '<namespace>:<commit>:<key>, a key prefix of 4+ hex digits, or <namespace>:<key> for a hand-written id';
+
+/**
+ * Accepts `ns:object:key`, `ns:key` or a bare key. A hex key is matched by any
+ * prefix of 4+ digits; any other key (a hand-written id, as formatId writes
+ * it or as written) only whole, and only with its namespace, so that a bare
+ * word stays a malformed id rather than a search.
+ */
 export function parseIdQuery(text: string): IdQuery | null {
   const parts = text.trim().split(':');
-  const key = parts[parts.length - 1]?.toLowerCase() ?? '';
-  if (!/^[0-9a-f]{4,}$/.test(key) || parts.length > 3) return null;
-  if (parts.length === 1) return { keyPrefix: key };
-  const namespace = parts[0];
-  if (!namespace) return null;
-  if (parts.length === 2) return { namespace, keyPrefix: key };
-  const objectPrefix = parts[1]?.toLowerCase() ?? '';
-  if (!/^[0-9a-f]{4,}$/.test(objectPrefix)) return null;
-  return { namespace, objectPrefix, keyPrefix: key };
+  if (parts.length > 3) return null;
+  const namespace = parts.length > 1 ? parts[0] : undefined;
+  if (namespace === '') return null;
+  const objectPrefix = parts.length === 3 ? parts[1]!.toLowerCase() : undefined;
+  if (objectPrefix !== undefined && !/^[0-9a-f]{4,}$/.test(objectPrefix)) return null;
+  const where = { ...(namespace ? { namespace } : {}), ...(objectPrefix ? { objectPrefix } : {}) };
+  const key = parts[parts.length - 1]!.toLowerCase();
+  if (/^[0-9a-f]{4,}$/.test(key)) return { ...where, keyPrefix: key };
+  if (!namespace || !key || /[\u0000-\u001f\u007f]/.test(key)) return null;
+  return { ...where, keyPrefix: keyOfId(key), exact: true };
+}
+
+/** Whether a query names this key. */
+export function matchesKey(query: IdQuery, key: string): boolean {
+  return query.exact ? key === query.keyPrefix : key.startsWith(query.keyPrefix);
 }
 
 /** A revision's time in ms; one without a readable time is older than any other. */

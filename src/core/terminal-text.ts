@@ -26,3 +26,12 @@ export function visible(text: string): string {
 export function withoutControls(text: string): string {
   return text.replace(CONTROL, '');
 }
+
+/**
+ * The rule for a document of memory text (the markdown exports, `log --format md`):
+ * shown as `visible` where it reaches a terminal, exact where it goes to a file or
+ * a pipe, which keep the notes' bytes as `--json` does.
+ */
+export function forDestination(text: string, toTerminal: boolean): string {
+  return toTerminal ? visible(text) : text;
+}

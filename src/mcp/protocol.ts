@@ -46,6 +46,11 @@ function firstLine(err: unknown): string {
   return (err instanceof Error ? err.message : String(err)).split('\n')[0] ?? 'failed';
 }
 
+/** The reply to a line over `maxBytes`, which is dropped unread: its id is not known. */
+export function oversizedReply(maxBytes: number): Reply {
+  return fail(null, INVALID_REQUEST, `message over ${maxBytes / (1024 * 1024)} MiB; not read (each message is one line under that)`);
+}
+
 /** The reply to one line of input, or null when none is due (a notification, a blank line). */
 export async function handleLine(line: string, tools: readonly Tool[], info: ServerInfo): Promise<Reply | null> {
   if (!line.trim()) return null;
@@ -58,6 +63,8 @@ export async function handleLine(line: string, tools: readonly Tool[], info: Ser
   if (!message || typeof message !== 'object' || Array.isArray(message)) return fail(null, INVALID_REQUEST, 'a request is a JSON object');
   const m = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
   const isNotification = !('id' in m);
+  // JSON-RPC 2.0: an id is a string, a number or null; a request with any other cannot be answered by its id.
+  if (!isNotification && !(typeof m.id === 'string' || typeof m.id === 'number' || m.id === null)) return fail(null, INVALID_REQUEST, "'id' must be a string, a number or null");
   const id: Id = typeof m.id === 'string' || typeof m.id === 'number' ? m.id : null;
   if (m.jsonrpc !== '2.0' || typeof m.method !== 'string') return isNotification ? null : fail(id, INVALID_REQUEST, 'expected jsonrpc "2.0" and a method');
   const params = (m.params && typeof m.params === 'object' ? m.params : {}) as Record<string, unknown>;

@@ -7,7 +7,8 @@
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
-import { isStatus, type Status } from '../core/memory.ts';
+import { formatId, isStatus, type Status } from '../core/memory.ts';
+import { recordedMemories } from '../core/recorded-data.ts';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
 import { hydratedText } from '../render/hydrate-render.ts';
@@ -109,7 +110,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const memories = result.hits.map((h) => h.memory);
         countUses(ctx, memories);
         const shown = lines(ctx, memories);
-        return result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n');
+        return recordedMemories('recall', result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n'));
       },
     },
     {
@@ -119,13 +120,13 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         'Use it on an id from recall, list or blame when a summary looks relevant.',
       inputSchema: {
         type: 'object',
-        properties: { id: { type: 'string', description: 'A memory id (namespace:commit:key) or a key prefix of 4+ hex digits' }, level: { type: 'string', enum: [...HYDRATE_LEVELS] } },
+        properties: { id: { type: 'string', description: 'A memory id as recall, list or blame show it (namespace:commit:key), or a key prefix of 4+ hex digits' }, level: { type: 'string', enum: [...HYDRATE_LEVELS] } },
         required: ['id'],
       },
       run: async (args) => {
         const ctx = context();
         const h = await hydrate(ctx, text(args, 'id', true), { level: oneOf(args, 'level', HYDRATE_LEVELS) });
-        return hydratedText(h, ctx.io.color);
+        return recordedMemories('hydrate', hydratedText(h, ctx.io.color));
       },
     },
     {
@@ -152,7 +153,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         // As the hooks judge an explicit capture: new unless stored word for word (a search, not a scan of the namespace).
         const hits = await recall(ctx, { query: summary, namespaces: [namespace], limit: 5, mode: 'lexical' }).then((r) => r.hits, () => []);
         const existing = hits.map((h) => h.memory).find((m) => normalizeForNovelty(m.summary) === normalizeForNovelty(summary));
-        if (existing) return `already stored as ${existing.namespace}:${existing.object.slice(0, 7)}:${existing.key.slice(0, 10)}`;
+        if (existing) return `already stored as ${formatId(existing)}`;
         const r = await captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit') });
         return `captured ${r.id}${r.redacted.length ? ` (redacted: ${[...new Set(r.redacted)].join(', ')})` : ''}`;
       },
@@ -170,7 +171,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const status = text(args, 'status');
         if (status !== undefined && !isStatus(status)) throw new UsageError(`'status' must be one of active, resolved, archived`);
         const memories = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
-        return memories.length ? lines(ctx, memories).join('\n') : 'No memories.';
+        return memories.length ? recordedMemories('list', lines(ctx, memories).join('\n')) : 'No memories.';
       },
     },
     {
@@ -179,7 +180,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
       run: async (args) => {
         const m = await editMemory(context(), text(args, 'id', true), { status: 'resolved' });
-        return `resolved ${m.namespace}:${m.object.slice(0, 7)}:${m.key.slice(0, 10)}`;
+        return `resolved ${formatId(m)}`;
       },
     },
     {
@@ -188,7 +189,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
       inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
       run: async (args) => {
         const m = await forgetMemory(context(), text(args, 'id', true));
-        return `forgot ${m.namespace}:${m.object.slice(0, 7)}:${m.key.slice(0, 10)}`;
+        return `forgot ${formatId(m)}`;
       },
     },
     {
@@ -207,7 +208,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const end = count(args, 'end_line');
         const r = await blameMemories(ctx, `${text(args, 'file', true)}${line ? `:${line}${end ? `,${end}` : ''}` : ''}`);
         if (r.entries.length === 0) return `No memories on the ${r.commits} commit(s) behind those lines.`;
-        return r.entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n');
+        return recordedMemories('blame', r.entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n'));
       },
     },
   ];

@@ -5,6 +5,7 @@ import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../co
 import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
 import { redactMemory } from '../core/memory-redaction.ts';
 import { type Redaction, redact } from '../core/redact.ts';
+import { redactIdent } from '../core/ident.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
@@ -75,6 +76,17 @@ export function cleaner(ctx: Pick<Deps, 'settings'>): (text: string) => Redactio
     }
     return { text, found: r.found };
   };
+}
+
+/**
+ * The identity notes commits are written under: git's committer, its name and
+ * email redacted as a memory's author is (the notes ref travels with the notes).
+ * mem.secrets=warn keeps it; block redacts it too, rather than refuse every write.
+ */
+export function notesIdent(ctx: Pick<Deps, 'settings'>): string {
+  const { committerIdent, secrets, secretsAllow } = ctx.settings;
+  if (secrets === 'warn') return committerIdent;
+  return redactIdent(committerIdent, (text) => redact(text, { allow: secretsAllow }).text);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** Finding, listing, editing and forgetting memories. Reads go through the index; writes go to the notes. */
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
 import { linkRef, retire, withLinks } from '../core/links.ts';
-import { formatId, type Memory, parseIdQuery, revisionTime, type Status } from '../core/memory.ts';
+import { formatId, ID_FORMS, type Memory, parseIdQuery, revisionTime, type Status } from '../core/memory.ts';
 import { PLAIN_LEXICAL } from '../core/lexical.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { holdsEveryWord } from '../core/similarity.ts';
@@ -17,12 +17,14 @@ export type MemoriesDeps = Pick<Deps, 'index' | 'notes' | 'now' | 'settings'>;
 import type { ListFilter } from '../stores/index/filter.ts';
 import { sealMemory } from './capture.ts';
 
-export async function findMemory(ctx: MemoriesDeps, idText: string): Promise<Memory> {
+/** The memory an id names; `option` (e.g. `--relates-to`) starts each error's message, for an id given to one. */
+export async function findMemory(ctx: MemoriesDeps, idText: string, option?: string): Promise<Memory> {
+  const named = (message: string) => (option ? `${option}: ${message}` : message);
   const query = parseIdQuery(idText);
-  if (!query) throw new UsageError(`'${idText}' is not a memory id; expected <namespace>:<commit>:<key> or a key prefix of 4+ hex digits`);
+  if (!query) throw new UsageError(named(`'${idText}' is not a memory id; expected ${ID_FORMS}`));
   const found = await ctx.index.find(query);
   const keys = [...new Set(found.map((m) => m.key))];
-  if (keys.length === 0) throw new NotFoundError(`no memory matches '${idText}'`, 'see git mem list');
+  if (keys.length === 0) throw new NotFoundError(named(`no memory matches '${idText}'`), 'see git mem list');
   if (keys.length > 1) throw new AmbiguousIdError(idText, found.map(formatId));
   return found[0]!;
 }

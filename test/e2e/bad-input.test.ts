@@ -56,7 +56,7 @@ describe('bad input: one line on stderr, a non-zero exit, nothing written', () =
     git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', `${doc('abcd111111111111', 'one')}\n\n${doc('abcd222222222222', 'two')}`, 'HEAD']);
     git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', doc('abcd-by-hand', 'three'), 'HEAD~1']);
     const r = mem(repo, box.env, ['show', 'abcd']);
-    expectRejected(r, 2, /id 'abcd' is ambiguous; candidates: decisions:[0-9a-f]{7}:abcd-by-ha, decisions:[0-9a-f]{7}:abcd111111, decisions:[0-9a-f]{7}:abcd222222/);
+    expectRejected(r, 2, /id 'abcd' is ambiguous; candidates: decisions:[0-9a-f]{7}:abcd-by-hand, decisions:[0-9a-f]{7}:abcd111111, decisions:[0-9a-f]{7}:abcd222222/);
     expect(memOk(repo, box.env, ['show', 'abcd2'])).toContain('summary: two');
     const older = git(repo, box.env, ['rev-parse', '--short=7', 'HEAD~1']).trim();
     expect(memOk(repo, box.env, ['show', `decisions:${older}:abcd`])).toContain('summary: three');

@@ -8,8 +8,8 @@ describe('export and import', () => {
     const box = sandbox();
     const { clones: [a, b] } = makeClones(box, ['a', 'b']);
     const env = { ...box.env, GIT_MEM_NOW: '2026-03-04T05:06:07.089Z' };
-    memOk(a!, env, ['capture', 'decisions', 'Keep ids stable: across "export", import', '-m', 'Body\nwith lines.', '--tags', 'x,y', '--spec', 's1', '--phase', 'p1', '--status', 'resolved']);
-    memOk(a!, env, ['capture', 'learnings', 'Second', '--relates-to', 'decisions:abc1234:0123456789']);
+    const first = memOk(a!, env, ['capture', 'decisions', 'Keep ids stable: across "export", import', '-m', 'Body\nwith lines.', '--tags', 'x,y', '--spec', 's1', '--phase', 'p1', '--status', 'resolved']);
+    memOk(a!, env, ['capture', 'learnings', 'Second', '--relates-to', first]);
     memOk(a!, env, ['edit', memOk(a!, env, ['capture', 'patterns', 'Third']), '--summary', 'Third, edited']);
     const exported = memOk(a!, box.env, ['export']);
     expect(exported.split('\n')).toHaveLength(3);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareRevisions, formatId, isStatus, parseIdQuery } from '../../src/core/memory.ts';
+import { compareRevisions, formatId, idKey, isStatus, matchesKey, parseIdQuery } from '../../src/core/memory.ts';
 
 describe('formatId', () => {
   it('is <namespace>:<7-char object>:<10-char key>', () => {
@@ -33,7 +33,6 @@ describe('parseIdQuery', () => {
   it.each([
     ['', 'empty'],
     ['abc', 'key shorter than 4'],
-    ['decisions:abc', 'namespaced key shorter than 4'],
     ['xyz123', 'non-hex key'],
     ['decisions:', 'empty key'],
     [':abcd', 'empty namespace'],
@@ -42,9 +41,35 @@ describe('parseIdQuery', () => {
     ['decisions:zzzz:abcd', 'non-hex object'],
     ['a:b:c:abcd', 'too many parts'],
     ['decisions:abcd:abcd:abcd', 'too many hex parts'],
-    ['decisions:abcd-ef', 'punctuation in key'],
+    ['abcd-ef', 'a bare key that is not hex'],
+    ['decisions:a\u0007b', 'a control character in a key'],
   ])('rejects %j (%s)', (text) => {
     expect(parseIdQuery(text)).toBeNull();
+  });
+});
+
+describe('keys that are not hex (hand-written ids)', () => {
+  const object = '60643ab1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7';
+
+  it('are shown whole, percent-encoded outside [a-z0-9._-], and read back from the id', () => {
+    for (const key of ['adr-0001', 'use postgres', 'ops/db:1', '100%', 'café ☕', 'abc', 'a%20b']) {
+      const id = formatId({ namespace: 'decisions', object, key });
+      expect(id.split(':')).toHaveLength(3);
+      expect(id).not.toMatch(/\s/);
+      expect(parseIdQuery(id), id).toEqual({ namespace: 'decisions', objectPrefix: '60643ab', keyPrefix: key, exact: true });
+    }
+    expect(formatId({ namespace: 'decisions', object, key: 'use postgres' })).toBe('decisions:60643ab:use%20postgres');
+    expect(idKey('0f1e2d3c4b5a6978')).toBe('0f1e2d3c4b5a6978');
+  });
+
+  it('are named with their namespace, whole, in any case, as written or encoded', () => {
+    expect(parseIdQuery('decisions:ADR-0001')).toEqual({ namespace: 'decisions', keyPrefix: 'adr-0001', exact: true });
+    expect(parseIdQuery('decisions:use postgres')).toEqual({ namespace: 'decisions', keyPrefix: 'use postgres', exact: true });
+    expect(parseIdQuery('decisions:abc')).toEqual({ namespace: 'decisions', keyPrefix: 'abc', exact: true });
+    const q = parseIdQuery('decisions:adr-0001')!;
+    expect(matchesKey(q, 'adr-0001')).toBe(true);
+    expect(matchesKey(q, 'adr-00012')).toBe(false);
+    expect(matchesKey(parseIdQuery('0f1e')!, '0f1e2d3c4b5a6978')).toBe(true);
   });
 });
 

@@ -37,7 +37,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         .option('spec', { type: 'string', describe: 'Spec or project the memory belongs to' })
         .option('phase', { type: 'string', describe: 'Phase of work (e.g. design, implementation)' })
         .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'Status (default active)' })
-        .option('relates-to', { type: 'string', array: true, describe: 'Id of a related memory (repeatable)' })
+        .option('relates-to', { type: 'string', array: true, describe: 'Id of a related memory, which must exist (repeatable)' })
         .option('supersedes', { type: 'string', describe: 'Id of an older memory this one replaces (it is archived; both are linked)' })
         .option('commit', { alias: 'c', type: 'string', describe: 'Commit to attach to (default HEAD)' })
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters instead of failing' })
@@ -48,7 +48,10 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
       let body = await readBody(ctx, argv.message, argv.file);
       if (body === undefined && !ctx.io.stdinIsTTY) body = await ctx.io.readStdin();
       // Found before anything is written: a wrong id captures nothing.
-      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes) : undefined;
+      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes, '--supersedes') : undefined;
+      // Each link names a memory that exists, stored in the form a rebase does not change.
+      const related: string[] = [];
+      for (const id of argv['relates-to'] ?? []) related.push(linkRef(await findMemory(ctx, id, '--relates-to')));
       const result = await captureMemory(ctx, {
         namespace: argv.namespace,
         summary: argv.summary.join(' '),
@@ -57,7 +60,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         spec: argv.spec,
         phase: argv.phase,
         status: argv.status,
-        relatesTo: older ? [...(argv['relates-to'] ?? []), linkRef(older)] : argv['relates-to'],
+        relatesTo: [...new Set([...related, ...(older ? [linkRef(older)] : [])])],
         ...(older ? { supersedes: [linkRef(older)] } : {}),
         commit: argv.commit,
         forceTruncate: argv['force-truncate'],

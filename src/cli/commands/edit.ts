@@ -34,7 +34,7 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters' })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
-      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes) : undefined;
+      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes, '--supersedes') : undefined;
       const m = await editMemory(ctx, argv.id, {
         summary: argv.summary,
         body: await readBody(ctx, argv.message, argv.file),

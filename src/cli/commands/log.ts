@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { json, memoryJson } from '../../render/render.ts';
+import { writeDocument } from '../../io/document.ts';
 import { branchLog, type LogResult } from '../../services/code-memories.ts';
 
 interface LogArgs {
@@ -44,7 +45,7 @@ export function logCommand(ctx: AppContext): CommandModule<object, LogArgs> {
         return;
       }
       if (argv.format === 'md') {
-        ctx.io.out(logMarkdown(r));
+        writeDocument(ctx.io, logMarkdown(r), undefined);
         return;
       }
       const c = ctx.io.color;

@@ -5,6 +5,7 @@ import { UsageError } from '../../core/errors.ts';
 import { checkNamespace } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { progressBar } from '../../io/progress.ts';
+import { writeDocument } from '../../io/document.ts';
 import { formatId } from '../../core/memory.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { EXPORT_FORMATS, type ExportFormat, exportMemories, importFromClaude, importMemories } from '../../services/transfer.ts';
@@ -23,14 +24,13 @@ export function exportCommand(ctx: AppContext): CommandModule<object, { namespac
           default: 'jsonl',
           describe: 'jsonl (lossless, for git mem import), md (the notes as stored), or claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md)',
         })
-        .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout' })
+        .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout (markdown keeps control characters exact, unless the file is a terminal)' })
         .example('git mem export > memories.jsonl', '')
         .example('git mem export --format claude-md >> CLAUDE.md', 'Append the project memory to CLAUDE.md') as never,
     handler: async (argv) => {
       const namespaces = argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces));
       const text = await exportMemories(ctx, { namespaces, format: argv.format });
-      if (argv.output) fs.writeFileSync(argv.output, text);
-      else if (text) process.stdout.write(text);
+      writeDocument(ctx.io, text, argv.output, argv.format === 'jsonl' ? 'json' : 'text');
     },
   };
 }

@@ -99,7 +99,7 @@ export interface NotesStore {
 export class GitNotesStore implements NotesStore {
   constructor(
     readonly repo: Repo,
-    /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it; asked for only when writing. */
+    /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it (secrets redacted by the caller); asked for only when writing. */
     private readonly ident: () => string,
   ) {}
 

@@ -38,7 +38,8 @@ export async function indexedIdCandidates(file: string, prefix: string, max: num
       const rows = db.query(`${select} key >= ?1 AND key < ?2 AND +current = 1 LIMIT ${max}`).all(prefix, `${prefix}g`) as Row[];
       rows.sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0));
       for (const r of rows) {
-        // The key as ids show it (its first digits), which every id argument accepts.
+        // The key as ids show it (its first digits), which every id argument accepts; a hand-written key is no bare id.
+        if (!/^[0-9a-f]+$/.test(r.key)) continue;
         const id = formatId({ namespace: r.ns, object: r.object, key: r.key });
         out.push({ value: id.slice(id.lastIndexOf(':') + 1), description: `${r.ns}: ${r.summary}` });
       }

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import { GitMemError } from '../../core/errors.ts';
-import type { IdQuery, Memory, Status } from '../../core/memory.ts';
+import { type IdQuery, matchesKey, type Memory, type Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
 import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './doc-blocks.ts';
@@ -383,8 +383,7 @@ export class TermIndex implements LexicalSource {
       const k = this.docKeys[d]!;
       if ((k >>> shift !== wanted && k !== IRREGULAR_KEY) || this.gone?.[d] || (ns >= 0 && this.kinds[2 * d] !== ns)) continue;
       const memory = this.memory(d);
-      // As the SQL range: every key that starts with the prefix sorts between it and the prefix + 'g'.
-      if (memory.key >= prefix && memory.key < `${prefix}g`) found.push(memory);
+      if (matchesKey(query, memory.key)) found.push(memory);
     }
     found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     let out = found.slice(0, 20);
