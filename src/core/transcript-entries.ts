@@ -62,8 +62,23 @@ type Json = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * A marker typed with a Chinese, Japanese or Korean input method comes out in full-width forms
+ * (`［decision］`, `［ｄｅｃｉｓｉｏｎ］`): written back in ASCII, so the detector knows it. Only
+ * bracketed Latin words are touched; the rest of the text stays as it was written.
+ */
+const WIDE_MARKER = /［([Ａ-Ｚａ-ｚA-Za-z][Ａ-Ｚａ-ｚA-Za-z0-9０-９:：_＿\-－]*)］/g;
+
+function asciiMarkers(text: string): string {
+  return text.includes('［') ? text.replace(WIDE_MARKER, (_, word: string) => `[${word.normalize('NFKC')}]`) : text;
+}
+
 /** The text blocks of a message's content, each trimmed, joined with blank lines (a string content is one block). */
 function textBlocks(content: unknown): string {
+  return asciiMarkers(rawTextBlocks(content));
+}
+
+function rawTextBlocks(content: unknown): string {
   if (typeof content === 'string') return content.trim();
   if (!Array.isArray(content)) return '';
   const parts: string[] = [];

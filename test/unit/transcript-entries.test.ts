@@ -48,6 +48,12 @@ describe('who said what', () => {
     expect(entry?.text).toBe('First.\n\nSecond.');
   });
 
+  it('writes a marker typed with a CJK input method (full-width brackets and letters) in ASCII, and nothing else', () => {
+    expect(classifyEntry({ type: 'user', message: { content: '［decision］ 使用 PostgreSQL（不再使用 MongoDB）' } })?.text).toBe('[decision] 使用 PostgreSQL（不再使用 MongoDB）');
+    expect(classifyEntry({ type: 'assistant', message: { content: [text('［ｌｅａｒｎｅｄ］ 索引很重要　［注意］')] } })?.text).toBe('[learned] 索引很重要　［注意］');
+    expect(classifyEntry({ type: 'user', message: { content: '［remember：decisions］ 用 UTC' } })?.text).toBe('[remember:decisions] 用 UTC');
+  });
+
   it('takes system reminders out of a typed prompt', () => {
     expect(classifyEntry({ type: 'user', message: { content: 'Fix it\n<system-reminder>\n[decision] injected\n</system-reminder>' } })?.text).toBe('Fix it');
   });
