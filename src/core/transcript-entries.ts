@@ -103,6 +103,8 @@ export function isApiErrorText(text: string): boolean {
 
 /** Tags Claude Code wraps around what it inserts as a user entry, by the kind they make it. */
 const INSERTED: Array<[RegExp, EntryKind]> = [
+  // A command the agent ran itself (the SlashCommand or Skill tool) is announced mid-turn: it starts no turn.
+  [/^<command-(?:name|message)>[\s\S]*?<command-message>[^<]*\bis running\b|^<command-message>[^<]*\bis running\b/, 'meta'],
   [/^<(?:command-name|command-message|command-args|user-memory-input)>/, 'command'],
   [/^<(?:local-command-stdout|local-command-stderr|bash-input|bash-stdout|bash-stderr)>/, 'command-output'],
   [/^<task-notification>/, 'task-notification'],
@@ -134,7 +136,8 @@ export function classifyEntry(entry: unknown): TranscriptEntry | null {
   const origin = isObject(entry.origin) ? entry.origin.kind : undefined;
   if (origin === 'task-notification') return at('task-notification', raw);
   const text = raw.replace(INSERTED_BLOCK, '').trim();
-  if (!text) return at('meta', raw);
+  // Only what Claude Code put in: inserted. No text at all (an image): a prompt with no words.
+  if (!text) return at(raw ? 'meta' : 'prompt', '');
   const judged = promptOrigin(text);
   return judged.pasted ? { ...at('pasted', text), reason: judged.reason } : at('prompt', text);
 }

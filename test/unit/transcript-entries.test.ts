@@ -15,6 +15,7 @@ describe('who said what', () => {
     const cases: Array<[unknown, EntryKind]> = [
       [{ type: 'user', message: { content: 'Fix the flaky test' } }, 'prompt'],
       [{ type: 'user', message: { content: [{ type: 'text', text: 'Fix it' }, { type: 'image', source: {} }] } }, 'prompt'],
+      [{ type: 'user', message: { content: [{ type: 'image', source: {} }] } }, 'prompt'],
       [{ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: '[decision] x' }] } }, 'tool-result'],
       [{ type: 'user', toolUseResult: 'Error', message: { content: 'Error: [decision] x' } }, 'tool-result'],
       [{ type: 'user', isMeta: true, message: { content: '[decision] hook feedback' } }, 'meta'],
@@ -22,6 +23,7 @@ describe('who said what', () => {
       [{ type: 'user', message: { content: 'This session is being continued from a previous conversation that ran out of context.' } }, 'compact-summary'],
       [{ type: 'user', message: { content: '<command-message>init</command-message>\n<command-name>/init</command-name>' } }, 'command'],
       [{ type: 'user', message: { content: '<command-name>/model</command-name>\n<command-args>opus</command-args>' } }, 'command'],
+      [{ type: 'user', message: { content: '<command-message>review is running…</command-message>\n<command-name>/review</command-name>' } }, 'meta'],
       [{ type: 'user', message: { content: '<local-command-stdout>Login successful</local-command-stdout>' } }, 'command-output'],
       [{ type: 'user', message: { content: '<bash-input>ls</bash-input>' } }, 'command-output'],
       [{ type: 'user', message: { content: '<bash-stdout>a\nb</bash-stdout><bash-stderr></bash-stderr>' } }, 'command-output'],
