@@ -223,10 +223,9 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
  * ("save this bashrc in config/") is not a statement.
  */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
-  if (!ctx.settings.autoCapture) return null;
   const words = readSessionWords(input.transcriptPath);
   const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'phrase') : [])];
-  if (signals.length) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event })).captured);
+  if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event })).captured);
   return null; // PreCompact accepts no output
 }
 
@@ -237,8 +236,8 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   const message = isApiErrorText(input.lastAssistantMessage) ? '' : input.lastAssistantMessage.trim();
   const turn = readTurnWords(input.transcriptPath);
   const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
-  const signals = text && ctx.settings.autoCapture ? autoSignals(text, ctx) : [];
-  if (!signals.length) return null;
+  const signals = text ? autoSignals(text, ctx) : [];
+  if (!signals.length || !ctx.settings.autoCapture) return null;
   const result = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
   catchUpLater(ctx, result.captured);
   // Only systemMessage: additionalContext or a block decision would keep Claude working.
