@@ -18,7 +18,8 @@ import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
 import { readSession, updateSession } from '../services/session-state.ts';
-import { readCompactSummary, readCurrentTurnText, readTranscriptText } from './transcript.ts';
+import { readCompactSummary, readSessionWords, readTurnWords } from './transcript.ts';
+import { isApiErrorText } from '../core/transcript-entries.ts';
 import type { HookEvent } from '../core/hook-events.ts';
 import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
@@ -215,17 +216,25 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
   return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlEscape(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
 }
 
+/**
+ * Before a compaction: what was said since the last one. The assistant's words are read for
+ * statements; the user's typed prompts (never pasted material) only for explicit markers and
+ * blocks, since their phrases were offered when they were typed (UserPromptSubmit) and a request
+ * ("save this bashrc in config/") is not a statement.
+ */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
-  const text = readTranscriptText(input.transcriptPath);
-  if (text && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, autoSignals(text, ctx), { sessionId: input.sessionId, event: input.event })).captured);
+  const words = readSessionWords(input.transcriptPath);
+  const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'phrase') : [])];
+  if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event })).captured);
   return null; // PreCompact accepts no output
 }
 
 async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }>): Promise<HookReply | null> {
-  // The whole turn: a marker written before a tool call is not in the last message. The last
-  // message itself may not be in the transcript yet when Stop fires.
-  const message = input.lastAssistantMessage;
-  const turn = readCurrentTurnText(input.transcriptPath);
+  // The main agent's words in the whole turn: a marker written before a tool call is not in the last
+  // message. The last message itself may not be in the transcript yet when Stop fires; an API error
+  // Claude Code reports in its place is nobody's words.
+  const message = isApiErrorText(input.lastAssistantMessage) ? '' : input.lastAssistantMessage.trim();
+  const turn = readTurnWords(input.transcriptPath);
   const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
   const signals = text ? autoSignals(text, ctx) : [];
   if (!signals.length || !ctx.settings.autoCapture) return null;

@@ -1,87 +1,26 @@
 /**
- * Text of a Claude Code transcript (JSONL): user prompts and assistant text, in
- * order. The format is internal to Claude Code, so read defensively: skip
- * malformed lines and anything not recognised; a missing file is empty.
+ * Reading a Claude Code transcript (JSONL) for the hooks: the file's tail, cut
+ * into lines, each judged by core/transcript-entries.ts (who said what). A
+ * missing or unreadable file, or anything but a regular file, reads as empty.
  */
 import fs from 'node:fs';
-
-/** Transcripts can be large; signals in the last MB or two are what a compaction is about to lose. */
-const MAX_BYTES = 2 * 1024 * 1024;
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((block) => (block && typeof block === 'object' && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text ?? '') : ''))
-    .filter(Boolean)
-    .join('\n');
-}
-
-function parseLine(line: string): Record<string, unknown> | null {
-  if (!line.trim()) return null;
-  try {
-    const entry = JSON.parse(line) as unknown;
-    return entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** An entry's text, and a key that is the same for the same text of one API message (Claude Code writes one message as several lines sharing message.id). */
-function entryText(entry: Record<string, unknown>): { text: string; key: string } {
-  const message = entry.message as { id?: unknown; content?: unknown } | undefined;
-  const text = textOf(message?.content).trim();
-  return { text, key: `${String(message?.id ?? entry.uuid ?? '')}\0${text}` };
-}
-
-export function transcriptText(jsonl: string): string {
-  const parts: string[] = [];
-  const seen = new Set<string>();
-  for (const line of jsonl.split('\n')) {
-    const entry = parseLine(line);
-    if (!entry || (entry.type !== 'user' && entry.type !== 'assistant') || entry.isMeta || entry.isCompactSummary) continue;
-    const { text, key } = entryText(entry);
-    if (!text || seen.has(key) || text.startsWith('<command-name>') || text.startsWith('<local-command-stdout>')) continue;
-    seen.add(key);
-    parts.push(text);
-  }
-  return parts.join('\n\n');
-}
-
-/** A prompt the user typed (not a tool result, a command's output or a compaction summary). */
-function isPrompt(entry: Record<string, unknown>): boolean {
-  if (entry.type !== 'user' || entry.isMeta || entry.isCompactSummary || entry.toolUseResult !== undefined) return false;
-  const content = (entry.message as { content?: unknown } | undefined)?.content;
-  if (typeof content === 'string') return content.trim().length > 0;
-  return Array.isArray(content) && content.some((b) => b?.type === 'text') && !content.some((b) => b?.type === 'tool_result');
-}
+import { SCAN_MAX } from '../core/signals.ts';
+import { lastCompactSummary, parseEntry, sessionWords, type SpokenText, startsTurn, type TranscriptEntry, turnWords } from '../core/transcript-entries.ts';
 
 /**
- * The assistant's text in the current turn: everything it wrote since the
- * last prompt the user typed, in order, each text once. Only the turn's lines
- * are parsed, walking back from the end.
+ * PreCompact reads at most this much of the file's end: a compaction is about the
+ * words since the last one, and tool results take most of a transcript (a 4 MB
+ * 1.0.x session holds about 200 KB of words). Parsing 8 MB takes about 40 ms.
  */
-export function currentTurnText(jsonl: string): string {
-  const lines = jsonl.split('\n');
-  const parts: string[] = [];
-  const seen = new Set<string>();
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const entry = parseLine(lines[i]!);
-    if (!entry) continue;
-    if (isPrompt(entry)) break;
-    if (entry.type !== 'assistant') continue;
-    const { text, key } = entryText(entry);
-    if (!text || seen.has(key)) continue;
-    seen.add(key);
-    parts.unshift(text);
-  }
-  return parts.join('\n\n');
-}
+const SESSION_BYTES = 8 * 1024 * 1024;
+/** A turn rarely writes more than this; Stop runs after every turn and reads no further back. */
+const TURN_BYTES = 2 * 1024 * 1024;
 
 /**
  * The last `maxBytes` of a regular file as text ('' when it cannot be read). A
  * FIFO, a device (/dev/zero) or a directory is never opened: opening a FIFO
- * waits for a writer, forever.
+ * waits for a writer, forever. Cut at a line's start, so no line (and no UTF-8
+ * character) is read in part.
  */
 function readTail(file: string, maxBytes: number): string {
   if (!file) return '';
@@ -95,8 +34,9 @@ function readTail(file: string, maxBytes: number): string {
       const total = stat.size;
       const size = Math.min(total, maxBytes);
       const buf = Buffer.alloc(size);
-      fs.readSync(fd, buf, 0, size, total - size);
-      return buf.toString('utf8');
+      const read = fs.readSync(fd, buf, 0, size, total - size);
+      const start = size < total ? buf.indexOf(10) + 1 : 0;
+      return start > 0 || size === total ? buf.toString('utf8', start, read) : '';
     } finally {
       fs.closeSync(fd);
     }
@@ -105,33 +45,43 @@ function readTail(file: string, maxBytes: number): string {
   }
 }
 
-export function readTranscriptText(file: string): string {
-  return transcriptText(readTail(file, MAX_BYTES));
+/** Every user and assistant entry of a transcript's text, oldest first. */
+export function transcriptEntries(jsonl: string): TranscriptEntry[] {
+  const entries: TranscriptEntry[] = [];
+  for (const line of jsonl.split('\n')) {
+    const entry = parseEntry(line);
+    if (entry) entries.push(entry);
+  }
+  return entries;
 }
 
-/** A turn rarely writes more than this; Stop runs after every turn and reads no further back. */
-const TURN_BYTES = 1024 * 1024;
-
-export function readCurrentTurnText(file: string): string {
-  return currentTurnText(readTail(file, TURN_BYTES));
+/**
+ * The entries of the current turn and the one that started it, oldest first: only
+ * the turn's lines are parsed, walking back from the end.
+ */
+export function turnEntries(jsonl: string): TranscriptEntry[] {
+  const lines = jsonl.split('\n');
+  const out: TranscriptEntry[] = [];
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const entry = parseEntry(lines[i]!);
+    if (!entry) continue;
+    out.push(entry);
+    if (startsTurn(entry)) break;
+  }
+  return out.reverse();
 }
 
-/** Claude Code starts the summary a compaction leaves with these words (2.1.328), and flags it isCompactSummary. */
-const COMPACT_SUMMARY_START = 'This session is being continued from a previous conversation';
+/** What was said since the session's last compaction, by speaker (PreCompact). */
+export function readSessionWords(file: string): SpokenText {
+  return sessionWords(transcriptEntries(readTail(file, SESSION_BYTES)), SCAN_MAX);
+}
+
+/** The main agent's words in the current turn (Stop). */
+export function readTurnWords(file: string): string {
+  return turnWords(turnEntries(readTail(file, TURN_BYTES)), SCAN_MAX);
+}
 
 /** The text of the last compaction summary in a transcript ('' when there is none). */
-export function compactSummaryText(jsonl: string): string {
-  const lines = jsonl.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const entry = parseLine(lines[i]!);
-    if (!entry || entry.type !== 'user') continue;
-    const message = entry.message as { content?: unknown } | undefined;
-    const text = textOf(message?.content);
-    if (entry.isCompactSummary === true || text.startsWith(COMPACT_SUMMARY_START)) return text;
-  }
-  return '';
-}
-
 export function readCompactSummary(file: string): string {
-  return compactSummaryText(readTail(file, MAX_BYTES));
+  return lastCompactSummary(transcriptEntries(readTail(file, SESSION_BYTES)));
 }

@@ -3,14 +3,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { redact } from '../../src/core/redact.ts';
-import { detectSignals } from '../../src/core/signals.ts';
-import { transcriptText } from '../../src/hooks/transcript.ts';
+import { detectSignals, SCAN_MAX } from '../../src/core/signals.ts';
+import { sessionWords } from '../../src/core/transcript-entries.ts';
+import { transcriptEntries } from '../../src/hooks/transcript.ts';
 import { median } from './median.ts';
 
 const fixture = fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures/transcript.jsonl'), 'utf8');
 // Copies with their own ids, so the transcript reader does not fold them together.
 let jsonl = '';
 for (let copy = 0; jsonl.length < 100 * 1024; copy++) jsonl += fixture.replace(/"(u|a|msg_)(\d+)"/g, `"$1$2-${copy}"`).replace(/Sync test/g, `Sync test ${copy}`);
+/** The transcript's words as PreCompact reads them: the typed prompts, then the assistant's replies. */
+const transcriptText = (j: string) => {
+  const words = sessionWords(transcriptEntries(j), SCAN_MAX);
+  return [words.user, words.assistant].filter(Boolean).join('\n\n');
+};
 const text = transcriptText(jsonl);
 const tenKb = text.slice(0, 10 * 1024);
 

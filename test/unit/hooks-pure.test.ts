@@ -4,7 +4,6 @@ import type { Memory } from '../../src/core/memory.ts';
 import { normalizeEvent } from '../../src/core/hook-events.ts';
 import { renderReply } from '../../src/hooks/output.ts';
 import { completeObjectLength } from '../../src/hooks/stdin.ts';
-import { currentTurnText, transcriptText } from '../../src/hooks/transcript.ts';
 import { mergeHooks } from '../../src/services/claude-settings.ts';
 import { pathQuery } from '../../src/services/session-context.ts';
 
@@ -54,40 +53,6 @@ describe('hook plumbing', () => {
     expect(completeObjectLength('{"a": "\\"}"')).toBe(-1);
     expect(completeObjectLength('{"a":')).toBe(-1);
     expect(completeObjectLength('[1]')).toBe(-2);
-  });
-
-  it('reads transcript text, skipping meta, tool results, commands and malformed lines', () => {
-    const lines = [
-      '{"type":"user","message":{"content":"first prompt"}}',
-      'garbage',
-      '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"answer"}]}}',
-      '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"answer"}]}}',
-      '{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","name":"Read","input":{}}]}}',
-      '{"type":"user","isMeta":true,"message":{"content":"meta"}}',
-      '{"type":"user","message":{"content":[{"type":"tool_result","content":"file text"}]}}',
-      '{"type":"user","message":{"content":"<command-name>/compact</command-name>"}}',
-      '{"type":"system","subtype":"compact_boundary"}',
-    ];
-    expect(transcriptText(lines.join('\n'))).toBe('first prompt\n\nanswer');
-  });
-
-  it('reads the current turn: assistant text since the last typed prompt, through tool calls', () => {
-    const lines = [
-      '{"type":"user","message":{"content":"first prompt"}}',
-      '{"type":"assistant","message":{"id":"m0","content":[{"type":"text","text":"earlier turn"}]}}',
-      '{"type":"user","message":{"content":[{"type":"text","text":"second prompt"}]}}',
-      '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"before the tool"}]}}',
-      '{"type":"assistant","message":{"id":"m1","content":[{"type":"text","text":"before the tool"}]}}',
-      '{"type":"assistant","message":{"id":"m1","content":[{"type":"tool_use","name":"Read","input":{}}]}}',
-      '{"type":"user","message":{"content":[{"type":"tool_result","content":"file text"}]},"toolUseResult":{}}',
-      '{"type":"user","isMeta":true,"message":{"content":"meta"}}',
-      'garbage',
-      '{"type":"assistant","message":{"id":"m2","content":[{"type":"text","text":"after the tool"}]}}',
-      '{"type":"system","subtype":"stop_hook_summary"}',
-    ];
-    expect(currentTurnText(lines.join('\n'))).toBe('before the tool\n\nafter the tool');
-    expect(currentTurnText(lines.slice(0, 3).join('\n'))).toBe('');
-    expect(currentTurnText('')).toBe('');
   });
 
   it('turns file paths into search words', () => {
