@@ -224,7 +224,7 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
  */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
   const words = readSessionWords(input.transcriptPath);
-  const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'phrase') : [])];
+  const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'model') : [])];
   if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event })).captured);
   return null; // PreCompact accepts no output
 }
