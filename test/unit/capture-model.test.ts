@@ -4,8 +4,7 @@
  * + - * / only); and the statements it is given are prose, not code or logs.
  */
 import { describe, expect, it } from 'vitest';
-import { FEATURE_BUCKETS } from '../../src/core/capture-features.ts';
-import { CaptureModel, captureModel, denseWeights, exactExp, MODEL_ROWS, sigmoid, sparseWeights } from '../../src/core/capture-model.ts';
+import { CaptureModel, captureModel, exactExp, sigmoid } from '../../src/core/capture-model.ts';
 import { CAPTURE_WEIGHTS } from '../../src/core/capture-weights.ts';
 import { statementsOf, summaryLine } from '../../src/core/statements.ts';
 import { prng } from '../helpers/prng.ts';
@@ -22,19 +21,11 @@ describe('the weights', () => {
     const line = lines[i]!;
     lines[i] = `${line.slice(0, 10)}${line[10] === 'A' ? 'B' : 'A'}${line.slice(11)}`;
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, weights: lines })).toThrow(/damaged/);
-    // A line lost.
+    // A chunk lost.
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, weights: CAPTURE_WEIGHTS.weights.slice(1) })).toThrow(/damaged/);
     // Numbers that score with the weights are covered by the checksum too.
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, bias: CAPTURE_WEIGHTS.bias.map((b, r) => (r === 0 ? b + 0.5 : b)) })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, calibration: { a: CAPTURE_WEIGHTS.calibration.a, b: 3 } })).toThrow(/damaged/);
-  });
-
-  it('the sparse encoding round-trips any weights, and refuses a stream that runs past its size', () => {
-    const rand = prng(5);
-    const dense = new Int8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
-    for (let i = 0; i < 20_000; i++) dense[Math.floor(rand() * dense.length)] = Math.floor(rand() * 255) - 127;
-    expect(denseWeights(sparseWeights(dense), dense.length)).toEqual(dense);
-    expect(() => denseWeights(sparseWeights(dense), 1000)).toThrow(/damaged/);
   });
 });
 
