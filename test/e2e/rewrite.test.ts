@@ -334,6 +334,42 @@ describe('git mem reanchor', () => {
     expect(show(dir, box.env, id).commit).toBe(picked);
   });
 
+  // Matching by files would pick Z (its files are exactly X's, X′'s are a superset): only the
+  // live-copy rule keeps the memory where git copied it. The subject is too short to match by message.
+  it('a memory with a live copy keeps it: amended to touch a second file, then a later commit on the first file does not take it', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    const x = commitFile(dir, box.env, 'f.txt', 'one\n', 'wip');
+    const id = capture(dir, box.env, 'Why f holds one');
+    fs.writeFileSync(path.join(dir, 'g.txt'), 'g\n');
+    git(dir, box.env, ['add', 'g.txt']);
+    git(dir, box.env, ['commit', '-q', '--amend', '--no-edit']);
+    const amended = head(dir, box.env);
+    commitFile(dir, box.env, 'f.txt', 'two\n', 'wip');
+    expect(annotated(dir, box.env)).toEqual([x, amended].sort());
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.moved).toMatchObject([{ via: 'copy', from: [x], to: [amended] }]);
+    expect(r.unmatched).toEqual([]);
+    gcAndPrune(dir, box.env);
+    expect(show(dir, box.env, id).commit).toBe(amended);
+    expect(annotated(dir, box.env)).toEqual([amended]);
+  });
+
+  it('after a plain amend, a dry run names one orphaned copy, moved onto the live one, and writes nothing', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    const x = commitFile(dir, box.env, 'f.txt', 'one\n', 'First version of f');
+    capture(dir, box.env, 'Why f holds one');
+    git(dir, box.env, ['commit', '-q', '--amend', '-m', 'First version of f, reworded']);
+    const amended = head(dir, box.env);
+    const notes = git(dir, box.env, ['rev-parse', 'refs/notes/mem/decisions']);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--dry-run', '--json']));
+    // The live copy is not an orphan: matching would list it among the sources (patch-id, from [x, amended]).
+    expect(r.moved).toMatchObject([{ via: 'copy', from: [x], to: [amended] }]);
+    expect(r.dryRun).toBe(true);
+    expect(git(dir, box.env, ['rev-parse', 'refs/notes/mem/decisions'])).toBe(notes);
+  });
+
   it('an unmatched memory is kept where it is and reported', () => {
     const box = sandbox();
     const dir = repo(box);
