@@ -47,6 +47,24 @@ describe('export and import', () => {
   });
 });
 
+describe('import writes every namespace or none', () => {
+  it('a binary note in the second namespace fails the import before the first namespace is written', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    // Another tool's binary note where the learning must go: git-mem never rewrites one.
+    const blob = git(a!, box.env, ['hash-object', '-w', '--stdin'], 'bin\u0000ary\n').trim();
+    git(a!, box.env, ['notes', '--ref=refs/notes/mem/learnings', 'add', '-C', blob, 'HEAD']);
+    const before = git(a!, box.env, ['for-each-ref', 'refs/notes/']);
+    const file = path.join(box.root, 'two.jsonl');
+    fs.writeFileSync(file, '{"namespace":"decisions","summary":"Written first, if namespaces were written one by one"}\n{"namespace":"learnings","summary":"Bound for the binary note"}\n');
+    const r = mem(a!, box.env, ['import', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('binary content');
+    expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+    expect(git(a!, box.env, ['for-each-ref', 'refs/notes/mem/decisions'])).toBe('');
+  });
+});
+
 describe("Claude Code's memory", () => {
   const CLAUDE_MD = [
     '# Project guide',
