@@ -512,6 +512,47 @@ describe('reanchor leaves alone what it cannot know is dead', () => {
     expect(show(b!, box.env, id).commit).toBe(theirs);
   });
 
+  it('a copy on a teammate\'s amended commit, not fetched here, is kept beside the live copy', () => {
+    const box = sandbox();
+    const { clones: [a, b] } = makeClones(box, ['a', 'b']);
+    for (const c of [a!, b!]) memOk(c, box.env, ['init', '--no-git-hooks']);
+    const x = commitFile(a!, box.env, 'app.js', 'tweak\n', 'Tweak app logic');
+    capture(a!, box.env, 'Why app logic changed');
+    git(a!, box.env, ['push', '-q', 'origin', 'main']);
+    memOk(a!, box.env, ['push']);
+    git(b!, box.env, ['pull', '-q', 'origin', 'main']);
+    memOk(b!, box.env, ['pull']);
+    // A amends (git copies the note to the new commit) and pushes its memories, not the commit.
+    git(a!, box.env, ['commit', '-q', '--amend', '-m', 'Tweak app logic, reworded']);
+    const amended = head(a!, box.env);
+    memOk(a!, box.env, ['push']);
+    memOk(b!, box.env, ['pull']);
+    expect(spawnSync('git', ['cat-file', '-e', amended], { cwd: b!, env: box.env }).status).not.toBe(0);
+    expect(JSON.parse(memOk(b!, box.env, ['reanchor', '--json'])).moved).toEqual([]);
+    expect(annotated(b!, box.env)).toEqual([x, amended].sort());
+  });
+
+  it('a memory whose match holds a binary note stays where it is, reported, and the binary note is not rewritten', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'one']);
+    const original = commitFile(dir, box.env, 'fix.txt', 'the fix\n', 'Fix the flaky cache');
+    const id = capture(dir, box.env, 'The cache was flaky because of clock skew');
+    git(dir, box.env, ['checkout', '-qb', 'two', 'main']);
+    commitFile(dir, box.env, 'other.txt', 'other\n', 'Other work');
+    git(dir, box.env, ['cherry-pick', original]);
+    const picked = head(dir, box.env);
+    // Another tool's binary note where patch-id matching would move the memory.
+    const blob = git(dir, box.env, ['hash-object', '-w', '--stdin'], 'bin\u0000ary\n').trim();
+    git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-C', blob, picked]);
+    git(dir, box.env, ['branch', '-qD', 'one']);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.moved).toEqual([]);
+    expect(r.unmatched.map((u: { key: string }) => u.key.slice(0, 10))).toEqual([id.split(':')[2]]);
+    expect(git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'list', picked]).trim()).toBe(blob);
+    expect(annotated(dir, box.env)).toEqual([original, picked].sort());
+  });
+
   it('a forgotten memory whose tombstone sits on a squashed commit stays forgotten after gc and notes prune', () => {
     const box = sandbox();
     const dir = repo(box);
