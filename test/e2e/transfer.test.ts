@@ -24,6 +24,20 @@ describe('export and import', () => {
     expect(memOk(a!, box.env, ['export', '--format', 'md'])).toContain('summary: "Keep ids stable: across \\"export\\", import"');
   });
 
+  it('leaves a key the notes already hold as it is: on another commit since, or forgotten', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    // No commit named: each import puts its lines on HEAD, which moves in between.
+    const file = ['{"namespace":"decisions","summary":"Imported once","key":"00000000000000ab"}', '{"namespace":"decisions","summary":"Forgotten here","key":"00000000000000cd"}', ''].join('\n');
+    expect(memOk(a!, box.env, ['import', '-'], file)).toBe('imported 2 memories');
+    memOk(a!, box.env, ['forget', '00000000000000cd']);
+    git(a!, box.env, ['commit', '-q', '--allow-empty', '-m', 'HEAD moves on']);
+    const before = git(a!, box.env, ['for-each-ref', 'refs/notes/']);
+    expect(memOk(a!, box.env, ['import', '-'], file)).toBe('imported 0 memories, 2 already present');
+    expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+    expect(JSON.parse(memOk(a!, box.env, ['list', '--json'])).map((m: { summary: string }) => m.summary)).toEqual(['Imported once']);
+  });
+
   it('gives a line without a key a new id, and rejects a bad file whole, naming the line', () => {
     const box = sandbox();
     const { clones: [a] } = makeClones(box, ['a']);
