@@ -146,5 +146,29 @@ for (const [name, make] of [['GitNotesStore', gitSubject], ['MemoryNotesStore', 
       expect(store.merge('decisions', theirs, merger, 'merge').kind).toBe('up-to-date');
       expect(store.tips().get('decisions')).toBe(outcome.commit);
     });
+
+    it('redoes a merge on fresh state when the ref moved meanwhile: neither the capture nor their notes are lost', () => {
+      const { store, setTip } = make();
+      const base = put(store, 'decisions', { [A]: doc('0000000000000001', 'base') })!.commit;
+      const theirs = put(store, 'decisions', { [B]: doc('0000000000000002', 'theirs on B') })!.commit;
+      setTip('decisions', base);
+      put(store, 'decisions', { [C]: doc('0000000000000003', 'ours on C') });
+      let calls = 0;
+      const outcome = store.merge(
+        'decisions',
+        theirs,
+        (object, ours, their) => {
+          // A capture lands between the merge's read and its swap, once.
+          if (calls++ === 0) put(store, 'decisions', { [A]: `${doc('0000000000000001', 'base')}\n${doc('0000000000000004', 'captured meanwhile')}` });
+          return mergeNotes('decisions', object, ours, their);
+        },
+        'merge',
+      );
+      expect(calls).toBeGreaterThan(1);
+      expect(store.tips().get('decisions')).toBe(outcome.commit);
+      const merged = notesAt(store, outcome.commit);
+      expect(Object.keys(merged).sort()).toEqual([A, B, C]);
+      expect(merged[A]).toContain('captured meanwhile');
+    });
   });
 }

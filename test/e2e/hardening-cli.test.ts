@@ -31,6 +31,32 @@ describe('terminal escapes in memory text', () => {
     expect(context).toContain('Title ]0;pwned and [2J clearedspoof');
     expect(context).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
+
+  it('are shown, not sent, by log (text and markdown), import --from claude, related and consolidate', () => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_RECALL_MODE: 'lexical' };
+    const dir = makeRepo(box, 'repo', 0);
+    git(dir, env, ['commit', '-q', '--allow-empty', '-m', `Subject ${ESC}[2J cleared`]);
+    // Three memories close enough in words to be linked and consolidated, each with a sequence of its own.
+    for (const summary of [`Retry storage uploads with exponential backoff on 503 ${ESC}]0;one\u0007`, `Storage uploads need exponential backoff retries ${ESC}]0;two\u0007`, `Exponential backoff for storage uploads avoids 503 errors ${ESC}]0;three\u0007`]) {
+      memOk(dir, env, ['capture', 'learnings', summary, '-m', `Because the API throttles ${ESC}[5m bursts`]);
+    }
+    const shown = (args: string[], expected: RegExp) => {
+      const out = memOk(dir, env, args);
+      expect(out, args.join(' ')).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+      expect(out, args.join(' ')).toMatch(expected);
+    };
+    shown(['log', 'HEAD'], /Subject \^\[\[2J cleared[\s\S]*\^\[\]0;one\^G/);
+    shown(['log', 'HEAD', '--format', 'md'], /Subject \^\[\[2J cleared[\s\S]*\^\[\]0;one\^G[\s\S]*> Because the API throttles \^\[\[5m bursts/);
+    const id = (JSON.parse(memOk(dir, env, ['list', '--json'])) as Array<{ id: string; summary: string }>).find((m) => m.summary.includes(']0;one'))!.id;
+    // related prints the other two, the ones linked to it.
+    shown(['related', id], /\^\[\]0;two\^G[\s\S]*\^\[\]0;three\^G|\^\[\]0;three\^G[\s\S]*\^\[\]0;two\^G/);
+    // The heading names the consolidated memory by its summary (its hub's), whichever of the three that is.
+    shown(['consolidate', '--dry-run'], /^would consolidate 3 memories into \S+ {2}.*\^\[\]0;(one|two|three)\^G$/m);
+    fs.writeFileSync(path.join(dir, 'CLAUDE.md'), `# Gotchas\n- The fixtures database must be reset between suites ${ESC}[8m hidden\n`);
+    shown(['import', '--from', 'claude', '--dry-run'], /^would import .*\^\[\[8m hidden$/m);
+    shown(['import', '--from', 'claude'], /^imported .*\^\[\[8m hidden/m);
+  });
 });
 
 describe('option injection', () => {

@@ -334,6 +334,42 @@ describe('git mem reanchor', () => {
     expect(show(dir, box.env, id).commit).toBe(picked);
   });
 
+  // Matching by files would pick Z (its files are exactly X's, X′'s are a superset): only the
+  // live-copy rule keeps the memory where git copied it. The subject is too short to match by message.
+  it('a memory with a live copy keeps it: amended to touch a second file, then a later commit on the first file does not take it', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    const x = commitFile(dir, box.env, 'f.txt', 'one\n', 'wip');
+    const id = capture(dir, box.env, 'Why f holds one');
+    fs.writeFileSync(path.join(dir, 'g.txt'), 'g\n');
+    git(dir, box.env, ['add', 'g.txt']);
+    git(dir, box.env, ['commit', '-q', '--amend', '--no-edit']);
+    const amended = head(dir, box.env);
+    commitFile(dir, box.env, 'f.txt', 'two\n', 'wip');
+    expect(annotated(dir, box.env)).toEqual([x, amended].sort());
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.moved).toMatchObject([{ via: 'copy', from: [x], to: [amended] }]);
+    expect(r.unmatched).toEqual([]);
+    gcAndPrune(dir, box.env);
+    expect(show(dir, box.env, id).commit).toBe(amended);
+    expect(annotated(dir, box.env)).toEqual([amended]);
+  });
+
+  it('after a plain amend, a dry run names one orphaned copy, moved onto the live one, and writes nothing', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    const x = commitFile(dir, box.env, 'f.txt', 'one\n', 'First version of f');
+    capture(dir, box.env, 'Why f holds one');
+    git(dir, box.env, ['commit', '-q', '--amend', '-m', 'First version of f, reworded']);
+    const amended = head(dir, box.env);
+    const notes = git(dir, box.env, ['rev-parse', 'refs/notes/mem/decisions']);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--dry-run', '--json']));
+    // The live copy is not an orphan: matching would list it among the sources (patch-id, from [x, amended]).
+    expect(r.moved).toMatchObject([{ via: 'copy', from: [x], to: [amended] }]);
+    expect(r.dryRun).toBe(true);
+    expect(git(dir, box.env, ['rev-parse', 'refs/notes/mem/decisions'])).toBe(notes);
+  });
+
   it('an unmatched memory is kept where it is and reported', () => {
     const box = sandbox();
     const dir = repo(box);
@@ -474,6 +510,47 @@ describe('reanchor leaves alone what it cannot know is dead', () => {
     expect(r.moved.map((m: { to: string[] }) => m.to[0])).toEqual([squash]);
     expect(show(b!, box.env, parser).commit).toBe(squash);
     expect(show(b!, box.env, id).commit).toBe(theirs);
+  });
+
+  it('a copy on a teammate\'s amended commit, not fetched here, is kept beside the live copy', () => {
+    const box = sandbox();
+    const { clones: [a, b] } = makeClones(box, ['a', 'b']);
+    for (const c of [a!, b!]) memOk(c, box.env, ['init', '--no-git-hooks']);
+    const x = commitFile(a!, box.env, 'app.js', 'tweak\n', 'Tweak app logic');
+    capture(a!, box.env, 'Why app logic changed');
+    git(a!, box.env, ['push', '-q', 'origin', 'main']);
+    memOk(a!, box.env, ['push']);
+    git(b!, box.env, ['pull', '-q', 'origin', 'main']);
+    memOk(b!, box.env, ['pull']);
+    // A amends (git copies the note to the new commit) and pushes its memories, not the commit.
+    git(a!, box.env, ['commit', '-q', '--amend', '-m', 'Tweak app logic, reworded']);
+    const amended = head(a!, box.env);
+    memOk(a!, box.env, ['push']);
+    memOk(b!, box.env, ['pull']);
+    expect(spawnSync('git', ['cat-file', '-e', amended], { cwd: b!, env: box.env }).status).not.toBe(0);
+    expect(JSON.parse(memOk(b!, box.env, ['reanchor', '--json'])).moved).toEqual([]);
+    expect(annotated(b!, box.env)).toEqual([x, amended].sort());
+  });
+
+  it('a memory whose match holds a binary note stays where it is, reported, and the binary note is not rewritten', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'one']);
+    const original = commitFile(dir, box.env, 'fix.txt', 'the fix\n', 'Fix the flaky cache');
+    const id = capture(dir, box.env, 'The cache was flaky because of clock skew');
+    git(dir, box.env, ['checkout', '-qb', 'two', 'main']);
+    commitFile(dir, box.env, 'other.txt', 'other\n', 'Other work');
+    git(dir, box.env, ['cherry-pick', original]);
+    const picked = head(dir, box.env);
+    // Another tool's binary note where patch-id matching would move the memory.
+    const blob = git(dir, box.env, ['hash-object', '-w', '--stdin'], 'bin\u0000ary\n').trim();
+    git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-C', blob, picked]);
+    git(dir, box.env, ['branch', '-qD', 'one']);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.moved).toEqual([]);
+    expect(r.unmatched.map((u: { key: string }) => u.key.slice(0, 10))).toEqual([id.split(':')[2]]);
+    expect(git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'list', picked]).trim()).toBe(blob);
+    expect(annotated(dir, box.env)).toEqual([original, picked].sort());
   });
 
   it('a forgotten memory whose tombstone sits on a squashed commit stays forgotten after gc and notes prune', () => {

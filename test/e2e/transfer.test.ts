@@ -24,6 +24,20 @@ describe('export and import', () => {
     expect(memOk(a!, box.env, ['export', '--format', 'md'])).toContain('summary: "Keep ids stable: across \\"export\\", import"');
   });
 
+  it('leaves a key the notes already hold as it is: on another commit since, or forgotten', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    // No commit named: each import puts its lines on HEAD, which moves in between.
+    const file = ['{"namespace":"decisions","summary":"Imported once","key":"00000000000000ab"}', '{"namespace":"decisions","summary":"Forgotten here","key":"00000000000000cd"}', ''].join('\n');
+    expect(memOk(a!, box.env, ['import', '-'], file)).toBe('imported 2 memories');
+    memOk(a!, box.env, ['forget', '00000000000000cd']);
+    git(a!, box.env, ['commit', '-q', '--allow-empty', '-m', 'HEAD moves on']);
+    const before = git(a!, box.env, ['for-each-ref', 'refs/notes/']);
+    expect(memOk(a!, box.env, ['import', '-'], file)).toBe('imported 0 memories, 2 already present');
+    expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+    expect(JSON.parse(memOk(a!, box.env, ['list', '--json'])).map((m: { summary: string }) => m.summary)).toEqual(['Imported once']);
+  });
+
   it('gives a line without a key a new id, and rejects a bad file whole, naming the line', () => {
     const box = sandbox();
     const { clones: [a] } = makeClones(box, ['a']);
@@ -44,6 +58,24 @@ describe('export and import', () => {
       expect(r.stderr.trim()).toMatch(why);
     }
     expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+  });
+});
+
+describe('import writes every namespace or none', () => {
+  it('a binary note in the second namespace fails the import before the first namespace is written', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    // Another tool's binary note where the learning must go: git-mem never rewrites one.
+    const blob = git(a!, box.env, ['hash-object', '-w', '--stdin'], 'bin\u0000ary\n').trim();
+    git(a!, box.env, ['notes', '--ref=refs/notes/mem/learnings', 'add', '-C', blob, 'HEAD']);
+    const before = git(a!, box.env, ['for-each-ref', 'refs/notes/']);
+    const file = path.join(box.root, 'two.jsonl');
+    fs.writeFileSync(file, '{"namespace":"decisions","summary":"Written first, if namespaces were written one by one"}\n{"namespace":"learnings","summary":"Bound for the binary note"}\n');
+    const r = mem(a!, box.env, ['import', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('binary content');
+    expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+    expect(git(a!, box.env, ['for-each-ref', 'refs/notes/mem/decisions'])).toBe('');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pickAnchor, type Placement } from '../../src/core/anchor.ts';
+import { isOrphan, pickAnchor, type Placement, REACHES } from '../../src/core/anchor.ts';
 import { type Candidate, matchOrphan, namesCommit, type Orphan } from '../../src/core/rewrite-match.ts';
 
 const p = (object: string, reach: Placement['reach'], time = 0): Placement => ({ object, reach, time });
@@ -18,6 +18,13 @@ describe('pickAnchor', () => {
     expect(pickAnchor(copies)?.object).toBe('a');
     expect(pickAnchor([...copies].reverse())?.object).toBe('a');
     expect(pickAnchor([])).toBeUndefined();
+  });
+});
+
+describe('isOrphan', () => {
+  // What gc drops: a commit nothing reaches, and one already gone (its memories are reanchored by a squash message naming it).
+  it('is true for an unreachable or missing commit, false for anything a ref reaches or that is not a commit', () => {
+    expect(REACHES.filter(isOrphan)).toEqual(['unreachable', 'missing']);
   });
 });
 
@@ -51,6 +58,8 @@ describe('matching an orphaned commit', () => {
     expect(matchOrphan(orphan, [cs[2]!], 'files')).toBe('half');
     expect(matchOrphan(orphan, [cs[3]!], 'files')).toBeUndefined();
     expect(matchOrphan(orphan, [candidate('none', { paths: ['docs/x.md'] })], 'files')).toBeUndefined();
+    // At least half of its files: one of three is too few.
+    expect(matchOrphan({ ...orphan, paths: ['src/a.ts', 'src/b.ts', 'src/d.ts'] }, [cs[2]!], 'files')).toBeUndefined();
     expect(matchOrphan({ ...orphan, paths: [] }, cs, 'files')).toBeUndefined();
   });
 });

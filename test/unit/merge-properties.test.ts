@@ -1,12 +1,14 @@
 /**
  * Properties of the pure core over thousands of generated inputs (a seeded
  * generator, so a failure names its seed and replays): the note merge is
- * commutative, associative and idempotent; notes round-trip through
+ * commutative, associative and idempotent, and gives what a reference model
+ * of its rules gives; notes round-trip through
  * serialise and parse; redaction is idempotent.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { mergeNoteTexts } from '../../src/core/merge.ts';
-import type { Memory } from '../../src/core/memory.ts';
+import type { Memory, Tombstone } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
 import { redact } from '../../src/core/redact.ts';
 import { prng } from '../helpers/prng.ts';
@@ -44,15 +46,63 @@ function gen(seed: number) {
     if (r() < 0.2) m.paths = ['src/a.ts', 'docs/b.md'].slice(0, 1 + int(2));
     return m;
   };
-  const note = (): string => {
+  /** A note, with what it was made of: the reference model below reads these, never the note's text. */
+  const generatedNote = (): GeneratedNote => {
     const docs: Array<{ raw: string }> = [];
-    if (r() < 0.15) docs.push({ raw: `hand-written ${text(3)}` });
-    for (let i = 0, n = int(5); i < n; i++) {
-      docs.push({ raw: r() < 0.2 ? serializeTombstone({ key: pick(keys), namespace: NS, object: OBJ, updated: pick(times) }) : serializeMemory(memory()) });
+    const made: GeneratedNote = { text: '', leading: [], memories: [], tombstones: [] };
+    if (r() < 0.15) {
+      const raw = `hand-written ${text(3)}`;
+      made.leading.push(raw);
+      docs.push({ raw });
     }
-    return serializeNote(docs);
+    for (let i = 0, n = int(5); i < n; i++) {
+      if (r() < 0.2) {
+        const t: Tombstone = { key: pick(keys), namespace: NS, object: OBJ, updated: pick(times) };
+        made.tombstones.push(t);
+        docs.push({ raw: serializeTombstone(t) });
+      } else {
+        const m = memory();
+        made.memories.push(m);
+        docs.push({ raw: serializeMemory(m) });
+      }
+    }
+    made.text = serializeNote(docs);
+    return made;
   };
-  return { note, memory, text, r, pick };
+  const note = (): string => generatedNote().text;
+  return { note, generatedNote, memory, text, r, pick };
+}
+
+interface GeneratedNote {
+  text: string;
+  leading: string[];
+  memories: Memory[];
+  tombstones: Tombstone[];
+}
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
+
+/**
+ * The merge as the README states it, computed from the generated memories and tombstones
+ * (not from parsed notes, nor with src/core's comparisons): per id, the newest revision wins
+ * (later updated, then the larger SHA-1 of its text); a tombstone at least as new as that
+ * revision hides it (the newest tombstone is kept); hand-written text is kept once, sorted,
+ * first; then the documents by creation (a tombstone: its time), then id.
+ */
+function referenceMerge(notes: readonly GeneratedNote[]): string {
+  const ids = new Set(notes.flatMap((n) => [...n.memories.map((m) => m.key), ...n.tombstones.map((t) => t.key)]));
+  const kept: Array<{ raw: string; time: number; key: string }> = [];
+  for (const key of ids) {
+    const revisions = notes.flatMap((n) => n.memories.filter((m) => m.key === key)).map((m) => ({ m, raw: serializeMemory(m), time: Date.parse(m.updated) }));
+    const newest = revisions.reduce<(typeof revisions)[number] | undefined>((best, x) => (!best || x.time > best.time || (x.time === best.time && sha1(x.raw) > sha1(best.raw)) ? x : best), undefined);
+    const tombstones = notes.flatMap((n) => n.tombstones.filter((t) => t.key === key)).sort((x, y) => Date.parse(y.updated) - Date.parse(x.updated));
+    const forgotten = tombstones[0];
+    if (newest && !(forgotten && Date.parse(forgotten.updated) >= newest.time)) kept.push({ raw: newest.raw, time: Date.parse(newest.m.created), key });
+    else kept.push({ raw: serializeTombstone(forgotten!), time: Date.parse(forgotten!.updated), key });
+  }
+  kept.sort((x, y) => x.time - y.time || (x.key < y.key ? -1 : 1));
+  const leading = [...new Set(notes.flatMap((n) => n.leading))].sort();
+  return serializeNote([...leading.map((raw) => ({ raw })), ...kept]);
 }
 
 const merge = (a: string, b: string) => mergeNoteTexts(NS, OBJ, a, b).text;
@@ -86,6 +136,23 @@ describe('mergeNoteTexts', () => {
       expect(merge(m, a), `seed ${seed}`).toBe(m);
       expect(merge(b, m), `seed ${seed}`).toBe(m);
     }
+  });
+
+  // The laws above hold for wrong rules too (tombstones that never win, the older revision winning):
+  // the merged note must also be the one the rules give.
+  it('gives the note the reference model gives: newest revision per id, hidden by a tombstone at least as new', () => {
+    let forgottenWins = 0;
+    for (let seed = 1; seed <= RUNS; seed++) {
+      const g = gen(seed);
+      const [a, b, c] = [g.generatedNote(), g.generatedNote(), g.generatedNote()];
+      if (a.text === b.text) continue;
+      const ab = merge(a.text, b.text);
+      expect(ab, `seed ${seed}`).toBe(referenceMerge([a, b]));
+      if (ab !== c.text) expect(merge(ab, c.text), `seed ${seed}`).toBe(referenceMerge([a, b, c]));
+      if (a.memories.some((m) => b.tombstones.some((t) => t.key === m.key && t.updated === m.updated))) forgottenWins++;
+    }
+    // The generator must reach the tie the rule is about: a tombstone exactly as new as a revision.
+    expect(forgottenWins).toBeGreaterThan(50);
   });
 
   it('keeps every key either side holds', () => {
