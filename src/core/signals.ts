@@ -265,13 +265,15 @@ const TYPE_OF: Record<ModelNamespace, SignalType> = { decisions: 'decision', lea
 /** A statement's summary: its sentence the model rates highest, as one clean line (a lead-in with what it introduces). */
 function summaryOf(statement: string, model: CaptureModel): string {
   const sentences = sentencesOf(statement);
-  if (sentences.length <= 1) return summaryLine(statement.split('\n')[0]!, statement.split('\n').slice(1).join('\n'));
+  if (sentences.length <= 1) return summaryLine(statement, '');
   let best = 0;
   let top = -Infinity;
   sentences.forEach((s, i) => {
     const score = model.score(s).score;
     if (score > top) [best, top] = [i, score];
   });
+  // An item under a lead-in ("The fix is:") is read with it.
+  if (best > 0 && sentences[0]!.endsWith(':')) return summaryLine(sentences[0]!, sentences[best]!);
   return summaryLine(sentences[best]!, sentences.slice(best + 1).join(' '));
 }
 

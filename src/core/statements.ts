@@ -72,10 +72,11 @@ function proseBlocks(text: string): Block[] {
   return blocks;
 }
 
-/** Sentences of a paragraph: a . ! ? or : before a space ends one, so `sql.js` and `1.5` do not. */
+/** Sentences of a paragraph: a line break, or a . ! ? or : before a space and a capital, ends one (so `sql.js` and `1.5` do not). */
 export function sentencesOf(text: string): string[] {
   return text
-    .split(/(?<=[.!?:])\s+(?=[\p{Lu}\p{N}`"'(\[*_])/u)
+    .split('\n')
+    .flatMap((line) => line.split(/(?<=[.!?:])\s+(?=[\p{Lu}\p{N}`"'(\[*_])/u))
     .map((s) => s.trim())
     .filter(Boolean);
 }

@@ -210,8 +210,8 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
   if (input.toolName !== 'Bash' || input.isInterrupt) return null;
   const response = input.toolResponse;
   const output = [input.error, str(response.stderr), str(response.stdout)].join('\n');
-  // A strong signal in what the command printed (e.g. "blocked by", "turns out") is worth suggesting.
-  const strong = detectSignals(output).find((s) => s.confidence >= 0.85);
+  // A statement in what the command printed (prose, not its log lines) that the detector would suggest.
+  const strong = detectSignals(output).find((s) => tierOf(s.confidence) !== 'skip');
   if (!strong) return null;
   return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlEscape(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
 }

@@ -345,9 +345,11 @@ describe('Claude Code hooks', () => {
     const box = sandbox();
     const repo = makeRepo(box);
     const fail = (error: string) => hook(repo, box.env, 'PostToolUseFailure', { ...payload(repo, 'PostToolUseFailure'), tool_name: 'Bash', tool_input: { command: 'npm publish' }, tool_use_id: 't', error, is_interrupt: false });
-    const strong = reply(await fail('Exit code 1\nerror: blocked by missing registry credentials'), 'PostToolUseFailure');
+    // A sentence in what the command printed explains the failure; a log line alone does not (issue 27: a log that says "blocked" is no blocker).
+    const strong = reply(await fail('Exit code 1\nThe registry rejected the publish because the token in .npmrc has expired; publishing is blocked until it is renewed.'), 'PostToolUseFailure');
     expect(strong.context).toContain('<capture_suggestion>');
-    expect(strong.context).toContain('blocked by missing registry credentials');
+    expect(strong.context).toContain('The registry rejected the publish');
+    expect((await fail('Exit code 1\nerror: blocked by missing registry credentials')).stdout).toBe('');
     expect((await fail('Exit code 1\nsyntax error near token')).stdout).toBe('');
   });
 
