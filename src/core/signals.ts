@@ -53,6 +53,9 @@ const MARKERS: ReadonlyArray<readonly [SignalType, RegExp, number]> = [
   ['pattern', /\[pattern\]/gi, 0.98],
 ];
 
+/** "Today I learned", opening a sentence: a convention people type on purpose; the sentence is the learning, as written. */
+const TIL = /(?:^|(?<=[\n.!?][ \t]{0,3}))TIL\b/gm;
+
 /** A request to remember: the statement after it is kept, in learnings unless the model says where it belongs. */
 const REQUEST = /\b(?:remember this|for future reference)\b/gi;
 
@@ -239,6 +242,13 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     }
   }
   const model = captureModel();
+  for (const m of text.matchAll(TIL)) {
+    if (isCovered(m.index)) continue;
+    const statement = map.sentenceAround(m.index, m.index + m[0].length);
+    if (statement.split(/\s+/).length < 3) continue;
+    found.push({ type: 'learning', namespace: 'learnings', confidence: 0.95, summary: oneLine(statement), body: map.paragraphAround(m.index), kind: 'marker' });
+    cover(m.index, m.index + statement.length);
+  }
   for (const m of text.matchAll(REQUEST)) {
     if (isCovered(m.index)) continue;
     const statement = map.sentenceAround(m.index, m.index + m[0].length);

@@ -46,6 +46,11 @@ describe('detectSignals', () => {
     expect(detectSignals('Remember this one.')[0]!.summary).toBe('Remember this one.');
   });
 
+  it('reads TIL opening a sentence as a learning, kept as written', () => {
+    expect(detectSignals('Done. TIL git fans a notes tree out once it holds more than 255 notes.')[0]).toMatchObject({ namespace: 'learnings', confidence: 0.95, kind: 'marker', summary: 'TIL git fans a notes tree out once it holds more than 255 notes.' });
+    expect(detectSignals('The UNTIL keyword and the TIL: label are not markers.').filter((s) => s.kind === 'marker')).toEqual([]);
+  });
+
   it('reads explicit markers and uses the text after them', () => {
     const [d] = detectSignals('[decision] Store the index in the common dir');
     expect(d).toMatchObject({ namespace: 'decisions', confidence: 0.98, summary: 'Store the index in the common dir', kind: 'marker' });

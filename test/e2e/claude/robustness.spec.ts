@@ -93,9 +93,9 @@ describe('Claude Code sessions: robustness', () => {
   });
 
   // Claude Code sends a failed Bash command to PostToolUseFailure (with `error`, no `tool_response`).
-  it('a failed Bash command with a strong signal brings a capture suggestion', async () => {
+  it('a failed Bash command that explains itself brings a capture suggestion', async () => {
     const w = await world();
-    w.api.script([bash("echo 'error: blocked by missing registry credentials' >&2; exit 1")], 'The install is blocked.');
+    w.api.script([bash("echo 'The registry rejected the publish because the token in .npmrc has expired; publishing is blocked until it is renewed.' >&2; exit 1")], 'The install is blocked.');
     const run = await claudeOk(w, 'Install the dependencies');
     checked(w, run);
     expect(textAfterToolResult(w.api.main[1]!.body, toolIds(w, 0)[0]!)).toContain('<capture_suggestion>');
