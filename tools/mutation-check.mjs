@@ -133,7 +133,6 @@ const MUTATIONS = [
   { id: 'terminal.list-line-raw', file: 'src/render/render.ts', find: '${visible(m.summary)}${status}', replace: '${m.summary}${status}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.log-summary-raw', file: 'src/cli/commands/log.ts', find: '${visible(m.summary)}`', replace: '${m.summary}`', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.log-subject-raw', file: 'src/cli/commands/log.ts', find: '${visible(e.subject)}', replace: '${e.subject}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
-  { id: 'terminal.log-markdown-raw', file: 'src/cli/commands/log.ts', find: '${visible(m.summary)}${m.status', replace: '${m.summary}${m.status', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.import-line-raw', file: 'src/cli/commands/transfer.ts', find: '${visible(m.summary)}', replace: '${m.summary}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.related-line-raw', file: 'src/render/lifecycle.ts', find: '${visible(m.summary)}${note}', replace: '${m.summary}${note}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.consolidate-heading-raw', file: 'src/render/lifecycle.ts', find: '${visible(x.memory.summary)}', replace: '${x.memory.summary}', tests: E2E('hardening-cli'), only: 'terminal escapes' },

@@ -14,15 +14,15 @@ interface LogArgs {
 
 /**
  * Markdown for a pull request's description: each commit with memories, then the memories, bodies quoted.
- * Printed like any text, so control characters are shown, not sent (--json keeps them exact).
+ * Exact text: io/document.ts shows its control characters where it reaches a terminal, as the rule for documents says.
  */
 export function logMarkdown(r: LogResult): string {
   const out = [`### Memories in ${r.range}`, ''];
   for (const entry of r.commits.filter((e) => e.memories.length)) {
-    out.push(`#### \`${entry.commit.slice(0, 7)}\` ${visible(entry.subject)}`, '');
+    out.push(`#### \`${entry.commit.slice(0, 7)}\` ${entry.subject}`, '');
     for (const m of entry.memories) {
-      out.push(`- **${m.namespace}**: ${visible(m.summary)}${m.status === 'active' ? '' : ` _(${m.status})_`}`);
-      if (m.body.trim()) out.push(...visible(m.body.trim()).split('\n').map((l) => `  > ${l}`.trimEnd()));
+      out.push(`- **${m.namespace}**: ${m.summary}${m.status === 'active' ? '' : ` _(${m.status})_`}`);
+      if (m.body.trim()) out.push(...m.body.trim().split('\n').map((l) => `  > ${l}`.trimEnd()));
     }
     out.push('');
   }
