@@ -225,14 +225,18 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: oneLine(b.title), body: b.body, kind: 'block' });
     cover(b.start, b.end);
   }
-  for (const m of text.matchAll(INLINE_MARKER)) {
-    if (isCovered(m.index) || !m[3]?.trim()) continue;
-    found.push({ type: 'explicit', namespace: markerNamespace(m[1] ?? m[2], options), confidence: 0.98, summary: oneLine(m[3]), body: m[3].trim(), kind: 'marker' });
+  // Markers in code, in a table or in a quote are what someone wrote about markers, not markers: they are
+  // looked for in the text with those masked (same offsets), and read from the text itself.
+  const prose = maskNonProse(text);
+  for (const m of prose.matchAll(INLINE_MARKER)) {
+    const content = text.slice(m.index + m[0].length - m[3]!.length, m.index + m[0].length);
+    if (isCovered(m.index) || !content.trim()) continue;
+    found.push({ type: 'explicit', namespace: markerNamespace(m[1] ?? m[2], options), confidence: 0.98, summary: oneLine(content), body: content.trim(), kind: 'marker' });
     cover(m.index, m.index + m[0].length);
   }
 
   for (const [type, re, confidence] of MARKERS) {
-    for (const m of text.matchAll(re)) {
+    for (const m of prose.matchAll(re)) {
       if (isCovered(m.index)) continue;
       const end = m.index + m[0].length;
       const rest = map.restOfLine(end);
@@ -242,14 +246,14 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     }
   }
   const model = captureModel();
-  for (const m of text.matchAll(TIL)) {
+  for (const m of prose.matchAll(TIL)) {
     if (isCovered(m.index)) continue;
     const statement = map.sentenceAround(m.index, m.index + m[0].length);
     if (statement.split(/\s+/).length < 3) continue;
     found.push({ type: 'learning', namespace: 'learnings', confidence: 0.95, summary: oneLine(statement), body: map.paragraphAround(m.index), kind: 'marker' });
     cover(m.index, m.index + statement.length);
   }
-  for (const m of text.matchAll(REQUEST)) {
+  for (const m of prose.matchAll(REQUEST)) {
     if (isCovered(m.index)) continue;
     const statement = map.sentenceAround(m.index, m.index + m[0].length);
     const summary = withoutRequest(statement);
@@ -267,6 +271,15 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     found.push({ type: TYPE_OF[verdict.namespace], namespace: verdict.namespace, confidence, summary: summaryOf(st.text, model), body: st.text, kind: 'model' });
   }
   return found.sort((a, b) => b.confidence - a.confidence);
+}
+
+/** The text with code (fenced blocks, inline spans), table rows and quoted lines blanked out, newlines and length kept. */
+export function maskNonProse(text: string): string {
+  const blank = (m: string) => m.replace(/[^\n]/g, ' ');
+  return text
+    .replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?(?:^[ \t]*\1[^\n]*$|(?![\s\S]))/gm, blank)
+    .replace(/`[^`\n]*`/g, blank)
+    .replace(/^[ \t]*(?:\|.*\||>.*)$/gm, blank);
 }
 
 /** Which signal type a namespace of the model's stands for. */

@@ -46,6 +46,13 @@ describe('detectSignals', () => {
     expect(detectSignals('Remember this one.')[0]!.summary).toBe('Remember this one.');
   });
 
+  it('takes no marker written in code, a table or a quote (text about markers, not markers)', () => {
+    for (const text of ['`[D]` has no independent notion of how many rows there should be', '| step | `[B]` blocked | [decision] x |', '```\n[decision] inside a code block\n```', '> [decision] quoted from the thread', 'The `[remember:blockers]` marker files a blocker']) {
+      expect(detectSignals(text).filter((s) => s.kind !== 'model'), text).toEqual([]);
+    }
+    expect(detectSignals('[decision] Use `sql.js` for the index')[0]).toMatchObject({ kind: 'marker', summary: 'Use `sql.js` for the index' });
+  });
+
   it('reads TIL opening a sentence as a learning, kept as written', () => {
     expect(detectSignals('Done. TIL git fans a notes tree out once it holds more than 255 notes.')[0]).toMatchObject({ namespace: 'learnings', confidence: 0.95, kind: 'marker', summary: 'TIL git fans a notes tree out once it holds more than 255 notes.' });
     expect(detectSignals('The UNTIL keyword and the TIL: label are not markers.').filter((s) => s.kind === 'marker')).toEqual([]);
