@@ -14,7 +14,7 @@ import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
 export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
-import { appendMemories, buildMemory, type CaptureDeps, recordedPaths, resolveTarget } from './capture.ts';
+import { appendMemories, buildMemory, type CaptureDeps, resolveTarget, scopeAt } from './capture.ts';
 import { recall } from './recall.ts';
 import { connectNew } from './connect.ts';
 import { updateSession } from './session-state.ts';
@@ -112,10 +112,10 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
   const object = resolveTarget(ctx.repo);
   const captured: HookCapture[] = [];
   const byNamespace = new Map<string, Memory[]>();
-  const paths = recordedPaths(ctx.repo, object);
+  const scope = scopeAt(ctx.repo, object);
   const explicitKeys = new Set<string>();
   for (const { signal } of claimed) {
-    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths }, object);
+    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths: scope({ text: `${signal.summary}\n${signal.body}` }) }, object);
     if (explicit(signal)) explicitKeys.add(memory.key);
     byNamespace.set(memory.namespace, [...(byNamespace.get(memory.namespace) ?? []), memory]);
   }

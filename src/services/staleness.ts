@@ -6,7 +6,8 @@
  * `<git common dir>/mem/staleness.json`, so an unchanged HEAD pays one small read.
  */
 import fs from 'node:fs';
-import { PATHS_MAX, type Memory } from '../core/memory.ts';
+import type { Memory } from '../core/memory.ts';
+import { commitScope, scopeFiles, SMALL_COMMIT } from '../core/scope.ts';
 import { MAX_TOUCHING, type Stale, staleness } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
@@ -42,9 +43,10 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     // None yet: computed now.
   }
 
+  // A memory without recorded paths (an older one's, an import's) is judged by its commit's files only when the commit is small.
   const needPaths = [...new Set(memories.filter((m) => !m.paths?.length).map((m) => m.object))];
-  const ownPaths = needPaths.length ? changedPaths(repo, needPaths, PATHS_MAX) : new Map<string, string[]>();
-  const pathsOf = (m: Memory) => (m.paths?.length ? m.paths : (ownPaths.get(m.object) ?? []));
+  const ownPaths = needPaths.length ? changedPaths(repo, needPaths, SMALL_COMMIT + 1) : new Map<string, string[]>();
+  const pathsOf = (m: Memory) => (m.paths?.length ? scopeFiles(m.paths) : commitScope(ownPaths.get(m.object) ?? []));
 
   const todo = memories.filter((m) => pathsOf(m).length && m.object !== head && !(entryKey(m.object, pathsOf(m)) in cache.entries));
   if (todo.length) {

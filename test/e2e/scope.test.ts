@@ -1,0 +1,111 @@
+/** A memory's scope (its `paths`) is its own, and its staleness follows that scope: issue 28, through the binary. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, makeRepo, mem, memOk, sandbox } from './helpers.ts';
+
+interface Listed {
+  summary: string;
+  paths: string[];
+  stale: { commits: number; lines: number; deleted: string[]; moved?: Array<{ from: string; to: string }> } | null;
+}
+
+function write(dir: string, files: Record<string, string>): void {
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+}
+
+function commitFiles(dir: string, env: NodeJS.ProcessEnv, files: Record<string, string>, message: string): void {
+  write(dir, files);
+  git(dir, env, ['add', '-A']);
+  git(dir, env, ['commit', '-qm', message]);
+}
+
+const listed = (dir: string, env: NodeJS.ProcessEnv) => new Map((JSON.parse(memOk(dir, env, ['list', '--json'])) as Listed[]).map((m) => [m.summary, m]));
+
+/** A small Python project whose HEAD changed four files, src/cache.py among them. */
+function project() {
+  const box = sandbox();
+  const dir = makeRepo(box, 'repo', 0);
+  commitFiles(dir, box.env, { 'README.md': 'app\n' }, 'Start');
+  commitFiles(dir, box.env, { 'src/cache.py': 'a\nb\nc\n', 'src/auth.py': 'x\ny\n', 'src/app.py': 'app\n', 'src/db.py': 'one\ntwo\nthree\nfour\n' }, 'The service');
+  return { box, dir, env: box.env };
+}
+
+describe('a memory is about what it says it is about', () => {
+  it('is not tied to every file its commit touched: only to the files its text names', () => {
+    const { dir, env } = project();
+    memOk(dir, env, ['capture', 'decisions', 'Use PostgreSQL instead of SQLite for production']);
+    memOk(dir, env, ['capture', 'decisions', 'Create the Redis client lazily in cache.py']);
+    let m = listed(dir, env);
+    expect(m.get('Use PostgreSQL instead of SQLite for production')!.paths).toEqual([]);
+    expect(m.get('Create the Redis client lazily in cache.py')!.paths).toEqual(['src/cache.py']);
+    commitFiles(dir, env, { 'src/cache.py': 'a\nB\nc\nd\n' }, 'Change the cache');
+    m = listed(dir, env);
+    expect(m.get('Use PostgreSQL instead of SQLite for production')!.stale).toBeNull();
+    expect(m.get('Create the Redis client lazily in cache.py')!.stale).toEqual({ commits: 1, lines: 3, deleted: [] });
+    const text = memOk(dir, env, ['list']);
+    expect(text).toMatch(/Use PostgreSQL instead of SQLite for production(?!.*stale)/);
+  });
+
+  it('takes the files given with --paths on capture, lines included, and refuses what is not a path in the repository', () => {
+    const { dir, env } = project();
+    memOk(dir, env, ['capture', 'decisions', 'Tokens expire after an hour', '--paths', 'src/auth.py']);
+    memOk(dir, env, ['capture', 'learnings', 'The first two rows are headers', '--paths', './src/db.py:1-2,src/app.py']);
+    memOk(dir, env, ['capture', 'learnings', 'Nothing in particular about cache.py', '--paths', '']);
+    const m = listed(dir, env);
+    expect(m.get('Tokens expire after an hour')!.paths).toEqual(['src/auth.py']);
+    expect(m.get('The first two rows are headers')!.paths).toEqual(['src/db.py:1-2', 'src/app.py']);
+    expect(m.get('Nothing in particular about cache.py')!.paths).toEqual([]);
+    const bad = mem(dir, env, ['capture', 'decisions', 'Outside', '--paths', '/etc/passwd']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/not a file in the repository/);
+    commitFiles(dir, env, { 'src/cache.py': 'changed\n' }, 'Change the cache');
+    expect([...listed(dir, env).values()].map((x) => x.stale)).toEqual([null, null, null]);
+    commitFiles(dir, env, { 'src/auth.py': 'x\nY\n' }, 'Change auth');
+    expect(listed(dir, env).get('Tokens expire after an hour')!.stale).toEqual({ commits: 1, lines: 2, deleted: [] });
+  });
+
+  it('changes the files with --paths on edit, and an empty --paths leaves the memory about nothing in particular', () => {
+    const { dir, env } = project();
+    const id = memOk(dir, env, ['capture', 'decisions', 'Use gunicorn with uvicorn workers']).trim();
+    memOk(dir, env, ['edit', id, '--paths', 'src/app.py:1']);
+    expect(listed(dir, env).get('Use gunicorn with uvicorn workers')!.paths).toEqual(['src/app.py:1']);
+    commitFiles(dir, env, { 'src/app.py': 'App\nmain()\n' }, 'Run the app');
+    expect(listed(dir, env).get('Use gunicorn with uvicorn workers')!.stale).not.toBeNull();
+    memOk(dir, env, ['edit', id, '--paths', '']);
+    const m = listed(dir, env).get('Use gunicorn with uvicorn workers')!;
+    expect(m.paths).toEqual([]);
+    expect(m.stale).toBeNull();
+  });
+
+  it('takes paths from an import line, lines included', () => {
+    const { dir, env } = project();
+    const file = path.join(dir, '..', 'in.jsonl');
+    fs.writeFileSync(file, `${JSON.stringify({ namespace: 'decisions', summary: 'Hash passwords with argon2', paths: ['src/auth.py:1-2'] })}\n${JSON.stringify({ namespace: 'decisions', summary: 'Deploy with a token' })}\n`);
+    memOk(dir, env, ['import', file]);
+    commitFiles(dir, env, { 'src/auth.py': 'X\ny\n' }, 'Change auth');
+    const m = listed(dir, env);
+    expect(m.get('Hash passwords with argon2')!.paths).toEqual(['src/auth.py:1-2']);
+    expect(m.get('Hash passwords with argon2')!.stale).toEqual({ commits: 1, lines: 2, deleted: [] });
+    // No paths, on a commit of four files: about nothing in particular.
+    expect(m.get('Deploy with a token')!.stale).toBeNull();
+    fs.writeFileSync(file, `${JSON.stringify({ namespace: 'decisions', summary: 'Bad', paths: ['../outside.py'] })}\n`);
+    expect(mem(dir, env, ['import', file]).stderr).toMatch(/line 1: .*not a file in the repository/);
+  });
+
+  it('takes paths from the MCP capture tool', () => {
+    const { dir, env } = project();
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'capture', arguments: { namespace: 'decisions', summary: 'Sessions live in Redis', paths: ['src/cache.py:2-3'] } } },
+    ];
+    const r = spawnSync('git', ['mem', 'mcp'], { cwd: dir, env, encoding: 'utf8', input: lines.map((l) => JSON.stringify(l)).join('\n') + '\n' });
+    expect(r.stdout).toMatch(/captured decisions:/);
+    expect(listed(dir, env).get('Sessions live in Redis')!.paths).toEqual(['src/cache.py:2-3']);
+  });
+});
