@@ -109,3 +109,53 @@ describe('a memory is about what it says it is about', () => {
     expect(listed(dir, env).get('Sessions live in Redis')!.paths).toEqual(['src/cache.py:2-3']);
   });
 });
+
+describe('staleness follows the scope', () => {
+  it('judges the lines a memory is about, not the rest of its file', () => {
+    const { dir, env } = project();
+    memOk(dir, env, ['capture', 'learnings', 'The first two rows are headers', '--paths', 'src/db.py:1-2']);
+    commitFiles(dir, env, { 'src/db.py': 'one\ntwo\nthree\nFOUR\nfive\n' }, 'Change the end of db.py');
+    expect(listed(dir, env).get('The first two rows are headers')!.stale).toBeNull();
+    commitFiles(dir, env, { 'src/db.py': 'one\nTWO\nthree\nFOUR\nfive\n' }, 'Change a header');
+    expect(listed(dir, env).get('The first two rows are headers')!.stale).toEqual({ commits: 2, lines: 2, deleted: [] });
+  });
+
+  it('judges a memory without paths (written by an older tool) by its commit only when the commit is small', () => {
+    const { dir, env } = project();
+    const doc = (summary: string) => `---\ntype: decisions\ntimestamp: 2024-01-01T00:00:00Z\nsummary: ${summary}\n---\n\nWritten before paths.\n`;
+    git(dir, env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', doc('Deploy with a token'), 'HEAD']);
+    commitFiles(dir, env, { 'src/cache.py': 'small\n' }, 'One file');
+    git(dir, env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-m', doc('The cache holds one value'), 'HEAD']);
+    commitFiles(dir, env, { 'src/cache.py': 'smaller\n' }, 'The same file again');
+    const m = listed(dir, env);
+    expect(m.get('Deploy with a token')!.stale).toBeNull();
+    expect(m.get('The cache holds one value')!.stale).toMatchObject({ lines: 2, deleted: [] });
+  });
+
+  it('measures a memory on an unmerged branch against that branch: its file is not deleted, its changes there count', () => {
+    const { dir, env } = project();
+    git(dir, env, ['checkout', '-qb', 'feature']);
+    commitFiles(dir, env, { 'feat2.txt': 'feature\n' }, 'Add the feature');
+    memOk(dir, env, ['capture', 'decisions', 'The feature reads feat2.txt']);
+    git(dir, env, ['checkout', '-q', 'main']);
+    commitFiles(dir, env, { 'src/cache.py': 'on main\n' }, 'Work on main');
+    expect(listed(dir, env).get('The feature reads feat2.txt')!.stale).toBeNull();
+    expect(memOk(dir, env, ['list'])).not.toMatch(/deleted/);
+    git(dir, env, ['checkout', '-q', 'feature']);
+    commitFiles(dir, env, { 'feat2.txt': 'feature\nmore\n' }, 'Grow the feature');
+    git(dir, env, ['checkout', '-q', 'main']);
+    expect(listed(dir, env).get('The feature reads feat2.txt')!.stale).toEqual({ commits: 1, lines: 1, deleted: [] });
+  });
+
+  it('follows a rename: a moved file is "moved to", not deleted', () => {
+    const { dir, env } = project();
+    commitFiles(dir, env, { 'src/util.py': 'def helper():\n    return 1\n' }, 'Add a helper');
+    memOk(dir, env, ['capture', 'patterns', 'Helpers return plain values']);
+    expect(listed(dir, env).get('Helpers return plain values')!.paths).toEqual(['src/util.py']);
+    fs.mkdirSync(path.join(dir, 'lib'));
+    git(dir, env, ['mv', 'src/util.py', 'lib/util.py']);
+    git(dir, env, ['commit', '-qm', 'Move the helper']);
+    expect(listed(dir, env).get('Helpers return plain values')!.stale).toEqual({ commits: 1, lines: 0, deleted: [], moved: [{ from: 'src/util.py', to: 'lib/util.py' }] });
+    expect(memOk(dir, env, ['list'])).toContain('[stale: src/util.py moved to lib/util.py since]');
+  });
+});
