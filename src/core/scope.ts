@@ -115,7 +115,8 @@ export interface ScopeSources {
 export function chooseScope(s: ScopeSources, max: number): string[] {
   if (s.given) return [...new Set(s.given)].slice(0, max);
   const named = namedFiles(s.text, [...new Set([...s.commitFiles, ...(s.repoFiles ?? [])])]);
-  const found = [...new Set([...(s.working ?? []), ...named])];
+  const worked = new Set(scopeFiles(s.working ?? []));
+  const found = [...new Set([...(s.working ?? []), ...named.filter((f) => !worked.has(f))])];
   if (found.length) return found.slice(0, max);
   return s.commitFiles.length <= SMALL_COMMIT ? [...s.commitFiles] : [];
 }
@@ -123,4 +124,21 @@ export function chooseScope(s: ScopeSources, max: number): string[] {
 /** The files an old memory without recorded paths is judged by: its commit's, when the commit is small. */
 export function commitScope(commitFiles: readonly string[]): string[] {
   return commitFiles.length <= SMALL_COMMIT ? [...commitFiles] : [];
+}
+
+/**
+ * The scope entries of the files a session worked on, relative to the top of
+ * the work tree (files outside it left out): when some were edited, only
+ * those, with the lines edited; else the files read.
+ */
+export function workingScope(top: string, worked: ReadonlyArray<{ file: string; lines?: string; edited?: boolean }>, relative: (from: string, to: string) => string): string[] {
+  const edited = worked.filter((w) => w.edited);
+  const out: string[] = [];
+  for (const w of edited.length ? edited : worked) {
+    const rel = relative(top, w.file).split('\\').join('/');
+    if (!rel || rel.startsWith('../') || rel === '..' || rel.startsWith('/')) continue;
+    const ranges = w.lines?.split(',').filter((r) => /^\d+(-\d+)?$/.test(r)) ?? [];
+    out.push(...(ranges.length ? ranges.map((r) => `${rel}:${r}`) : [rel]));
+  }
+  return [...new Set(out)];
 }

@@ -159,3 +159,24 @@ describe('staleness follows the scope', () => {
     expect(memOk(dir, env, ['list'])).toContain('[stale: src/util.py moved to lib/util.py since]');
   });
 });
+
+describe('hook captures', () => {
+  const hook = (dir: string, env: NodeJS.ProcessEnv, event: string, extra: object) => {
+    const input = JSON.stringify({ session_id: 's1', transcript_path: '/nonexistent', cwd: dir, hook_event_name: event, prompt_id: 'p1', ...extra });
+    const r = mem(dir, env, ['hook', event], { input });
+    expect(r.code).toBe(0);
+    return r.stdout;
+  };
+
+  it('are about the files the session edited under the prompt, with the lines edited, not the whole commit', () => {
+    const { dir, env } = project();
+    hook(dir, env, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: path.join(dir, 'src/app.py') }, tool_use_id: 't1' });
+    hook(dir, env, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(dir, 'src/db.py'), old_string: 'three', new_string: '3' }, tool_use_id: 't2' });
+    hook(dir, env, 'Stop', { stop_hook_active: false, last_assistant_message: '[decision] Number the third row in digits' });
+    // Another prompt's capture does not take this prompt's files: its text names auth.py.
+    hook(dir, env, 'Stop', { prompt_id: 'p2', stop_hook_active: false, last_assistant_message: '[learning] Tokens are checked in auth.py' });
+    const m = listed(dir, env);
+    expect(m.get('Number the third row in digits')!.paths).toEqual(['src/db.py:3']);
+    expect(m.get('Tokens are checked in auth.py')!.paths).toEqual(['src/auth.py']);
+  });
+});

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chooseScope, commitScope, namedFiles, parsePathsOption, parseScope, scopeFiles } from '../../src/core/scope.ts';
+import path from 'node:path';
+import { chooseScope, commitScope, namedFiles, parsePathsOption, parseScope, scopeFiles, workingScope } from '../../src/core/scope.ts';
+import { workingFiles } from '../../src/services/session-state.ts';
 
 describe('scope entries', () => {
   it('reads a file with lines, a file with one line, and a plain file', () => {
@@ -51,5 +53,22 @@ describe('choosing a scope', () => {
   it('judges an old memory without paths by its commit only when the commit is small', () => {
     expect(commitScope(['a.py'])).toEqual(['a.py']);
     expect(commitScope(big)).toEqual([]);
+  });
+});
+
+describe('the files a session worked on', () => {
+  it('takes the edited files with their lines, else the files read, inside the work tree only', () => {
+    const worked = [
+      { file: '/r/src/a.py' },
+      { file: '/r/src/b.py', lines: '3,10-12', edited: true },
+      { file: '/elsewhere/c.py', edited: true },
+    ];
+    expect(workingScope('/r', worked, path.posix.relative)).toEqual(['src/b.py:3', 'src/b.py:10-12']);
+    expect(workingScope('/r', [{ file: '/r/src/a.py' }, { file: '/r/README.md' }], path.posix.relative)).toEqual(['src/a.py', 'README.md']);
+  });
+  it('under the same prompt, or lately when the client gives no prompt ids', () => {
+    const state = { injected: [], captured: [], working: [{ file: 'a', prompt: 'p1', at: 0 }, { file: 'b', prompt: 'p2', at: 0 }, { file: 'c', at: 1_000_000 }] };
+    expect(workingFiles(state, 'p1', 1_000_000).map((w) => w.file)).toEqual(['a', 'c']);
+    expect(workingFiles(state, '', 1_000_000).map((w) => w.file)).toEqual(['c']);
   });
 });
