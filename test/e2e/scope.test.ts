@@ -179,4 +179,14 @@ describe('hook captures', () => {
     expect(m.get('Number the third row in digits')!.paths).toEqual(['src/db.py:3']);
     expect(m.get('Tokens are checked in auth.py')!.paths).toEqual(['src/auth.py']);
   });
+
+  it('file context before an edit carries no staleness that came from another file of the commit', () => {
+    const { dir, env } = project();
+    memOk(dir, env, ['capture', 'decisions', 'Use gunicorn with uvicorn workers']);
+    commitFiles(dir, env, { 'src/cache.py': 'a\nB\nc\nd\n' }, 'Change the cache');
+    const out = hook(dir, env, 'PreToolUse', { tool_name: 'Edit', tool_input: { file_path: path.join(dir, 'src/auth.py'), old_string: 'y', new_string: 'z' }, tool_use_id: 't3' });
+    // At d2550a4 the memory is shown (its commit wrote the file) with stale="1 commit, 3 lines since", from cache.py.
+    // Whether it is shown at all is the file context's ranking; it never carries a staleness that is not its own.
+    expect(out).not.toMatch(/stale=/);
+  });
 });
