@@ -205,9 +205,9 @@ async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'P
 /** After a file tool ran: what PreToolUse did not already give (hooks installed before PreToolUse existed only have this one). */
 async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUse' }>): Promise<HookReply | null> {
   const file = toolFile(input);
-  if (!file) return null;
+  // PreToolUse answered this call: it noted the file too.
+  if (!file || (input.toolUseId && readSession(ctx.repo.mem, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
   noteWorking(ctx, input, file, []);
-  if (input.toolUseId && readSession(ctx.repo.mem, input.sessionId).injected.includes(preToolUseMark(input.toolUseId))) return null;
   const memories = await fileMemories(ctx, file, input.sessionId);
   const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
   return block ? { additionalContext: block } : null;
