@@ -13,10 +13,10 @@ __git_mem_global_options='--color --no-color -h --help -v --version'
 # __git_mem_options <command>: the flags the command takes.
 __git_mem_options() {
 	case $1 in
-	capture) printf '%s\n' -m --message -F --file -t --tags --spec --phase --status --relates-to --supersedes -c --commit --force-truncate --json --color --no-color -h --help ;;
+	capture) printf '%s\n' -m --message -F --file -t --tags --spec --phase --status --relates-to --supersedes -c --commit --paths --force-truncate --json --color --no-color -h --help ;;
 	show) printf '%s\n' --json --color --no-color -h --help ;;
 	list | ls) printf '%s\n' -n --namespace -s --status --since --until -l --limit --json --color --no-color -h --help ;;
-	edit) printf '%s\n' --summary -m --message -F --file -t --tags --status --supersedes --force-truncate --json --color --no-color -h --help ;;
+	edit) printf '%s\n' --summary -m --message -F --file -t --tags --paths --status --supersedes --force-truncate --json --color --no-color -h --help ;;
 	resolve) printf '%s\n' --json --color --no-color -h --help ;;
 	forget) printf '%s\n' --before -n --namespace -s --status -t --tags -q --query --dry-run --json --color --no-color -h --help ;;
 	related) printf '%s\n' -l --limit --json --color --no-color -h --help ;;
@@ -56,6 +56,7 @@ __git_mem_option_value() {
 	capture:--relates-to) echo 'ids' ;;
 	capture:--supersedes) echo 'text' ;;
 	capture:-c | capture:--commit) echo 'refs' ;;
+	capture:--paths) echo 'text' ;;
 	list:-n | list:--namespace | ls:-n | ls:--namespace) echo 'namespaces' ;;
 	list:-s | list:--status | ls:-s | ls:--status) echo 'text' ;;
 	list:--since | ls:--since) echo 'text' ;;
@@ -65,6 +66,7 @@ __git_mem_option_value() {
 	edit:-m | edit:--message) echo 'text' ;;
 	edit:-F | edit:--file) echo 'file' ;;
 	edit:-t | edit:--tags) echo 'text' ;;
+	edit:--paths) echo 'text' ;;
 	edit:--status) echo 'choices active resolved archived' ;;
 	edit:--supersedes) echo 'text' ;;
 	forget:--before) echo 'text' ;;

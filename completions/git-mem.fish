@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture --supersedes' 'capture -c' 'capture --commit' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --status' 'edit --supersedes' 'forget --before' 'forget -n' 'forget --namespace' 'forget -s' 'forget --status' 'forget -t' 'forget --tags' 'forget -q' 'forget --query' 'related -l' 'related --limit' 'consolidate -n' 'consolidate --namespace' 'consolidate --min-size' 'consolidate --with' 'gc --older-than' 'gc --with' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture --supersedes' 'capture -c' 'capture --commit' 'capture --paths' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --paths' 'edit --status' 'edit --supersedes' 'forget --before' 'forget -n' 'forget --namespace' 'forget -s' 'forget --status' 'forget -t' 'forget --tags' 'forget -q' 'forget --query' 'related -l' 'related --limit' 'consolidate -n' 'consolidate --namespace' 'consolidate --min-size' 'consolidate --with' 'gc --older-than' 'gc --with' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -99,6 +99,7 @@ complete -c git-mem -n '__git_mem_using_command capture' -l status -x -a 'active
 complete -c git-mem -n '__git_mem_using_command capture' -l relates-to -x -a '(__git_mem_dynamic ids)' -d 'Id of a related memory, which must exist (repeatable)'
 complete -c git-mem -n '__git_mem_using_command capture' -l supersedes -x -d 'Id of an older memory this one replaces (it is archived; both are linked)'
 complete -c git-mem -n '__git_mem_using_command capture' -s c -l commit -x -a '(__fish_git_mem_refs)' -d 'Commit to attach to (default HEAD)'
+complete -c git-mem -n '__git_mem_using_command capture' -l paths -x -d 'Comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); \'\' for none. Default: files its text names, else the commit\'s when it changed at most 3'
 complete -c git-mem -n '__git_mem_using_command capture' -l force-truncate -d 'Truncate a summary over 100 characters instead of failing'
 complete -c git-mem -n '__git_mem_using_command capture' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command capture; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic namespaces)'
@@ -113,11 +114,12 @@ complete -c git-mem -n '__git_mem_using_command list ls' -l since -x -d 'Created
 complete -c git-mem -n '__git_mem_using_command list ls' -l until -x -d 'Created at or before'
 complete -c git-mem -n '__git_mem_using_command list ls' -s l -l limit -x -d 'At most this many'
 complete -c git-mem -n '__git_mem_using_command list ls' -l json -d 'Print JSON for tools'
-complete -c git-mem -n __git_mem_needs_command -a edit -d 'Change a memory: summary, body, tags or status'
+complete -c git-mem -n __git_mem_needs_command -a edit -d 'Change a memory: summary, body, tags, paths or status'
 complete -c git-mem -n '__git_mem_using_command edit' -l summary -x -d 'New summary'
 complete -c git-mem -n '__git_mem_using_command edit' -s m -l message -x -d 'New body'
 complete -c git-mem -n '__git_mem_using_command edit' -s F -l file -r -F -d 'Read the new body from a file (- for stdin)'
 complete -c git-mem -n '__git_mem_using_command edit' -s t -l tags -x -d 'New comma-separated tags (replaces them)'
+complete -c git-mem -n '__git_mem_using_command edit' -l paths -x -d 'New comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); \'\' for none (replaces them)'
 complete -c git-mem -n '__git_mem_using_command edit' -l status -x -a 'active resolved archived' -d 'New status'
 complete -c git-mem -n '__git_mem_using_command edit' -l supersedes -x -d 'Id of an older memory this one replaces (it is archived; both are linked)'
 complete -c git-mem -n '__git_mem_using_command edit' -l force-truncate -d 'Truncate a summary over 100 characters'

@@ -11,8 +11,10 @@ export interface Stale {
   atLeast?: boolean;
   /** Lines added plus removed in those files between the memory's commit and HEAD. */
   lines: number;
-  /** Its files that HEAD no longer has. */
+  /** Its files that HEAD (or the branch that holds the memory) no longer has. */
   deleted: string[];
+  /** Its files that were renamed since, and where to. */
+  moved?: Array<{ from: string; to: string }>;
 }
 
 export interface FileChange {
@@ -32,38 +34,102 @@ export interface TouchingCommit {
 /** Commits since are counted among at most this many of HEAD's newest commits: enough to tell, and bounded in time whatever the history. */
 export const MAX_TOUCHING = 300;
 
-/** Null when the memory's files are as its commit left them. `touching`: HEAD's newest commits (at most MAX_TOUCHING) with the files each changed. */
-export function staleness(paths: readonly string[], since: { commit: string; time: number }, changes: readonly FileChange[], touching: readonly TouchingCommit[]): Stale | null {
+/**
+ * Null when the memory's files are as its commit left them. `touching`: the
+ * newest commits (at most MAX_TOUCHING) of where it is measured, with the files
+ * each changed. `moves`: old path → new path of the files renamed since, so a
+ * moved file is not called deleted.
+ */
+export function staleness(
+  paths: readonly string[],
+  since: { commit: string; time: number },
+  changes: readonly FileChange[],
+  touching: readonly TouchingCommit[],
+  moves: ReadonlyMap<string, string> = new Map(),
+): Stale | null {
   const mine = new Set(paths);
   let lines = 0;
   const deleted: string[] = [];
+  const moved: Array<{ from: string; to: string }> = [];
   for (const c of changes) {
     if (!mine.has(c.path)) continue;
-    lines += c.added + c.removed;
-    if (c.status === 'D') deleted.push(c.path);
+    const to = c.status === 'D' ? moves.get(c.path) : undefined;
+    // A move is no edit: the lines counted are those changed where it now is, which its own paths do not name.
+    if (to !== undefined) moved.push({ from: c.path, to });
+    else {
+      lines += c.added + c.removed;
+      if (c.status === 'D') deleted.push(c.path);
+    }
   }
-  if (lines === 0 && deleted.length === 0) return null;
+  if (lines === 0 && deleted.length === 0 && moved.length === 0) return null;
   const commits = touching.filter((t) => t.commit !== since.commit && t.time >= since.time && t.paths.some((p) => mine.has(p))).length;
   // The window ends before the memory's commit: more commits lie beyond it.
   const atLeast = touching.length >= MAX_TOUCHING && (touching.at(-1)?.time ?? 0) > since.time;
-  return { commits: Math.max(commits, 1), ...(atLeast ? { atLeast } : {}), lines, deleted: deleted.sort() };
+  return { commits: Math.max(commits, 1), ...(atLeast ? { atLeast } : {}), lines, deleted: deleted.sort(), ...(moved.length ? { moved: moved.sort((a, b) => (a.from < b.from ? -1 : 1)) } : {}) };
 }
 
-/** `3 commits, 41 lines since` or `file deleted`: what a person (or an agent) reads. */
+/** `3 commits, 41 lines since`, `file deleted` or `file moved to other`: what a person (or an agent) reads. */
 export function describeStale(s: Stale): string {
   if (s.deleted.length) return `${s.deleted.length === 1 ? `${s.deleted[0]} deleted` : `${s.deleted.length} files deleted`} since`;
-  return `${s.commits}${s.atLeast ? '+' : ''} ${s.commits === 1 && !s.atLeast ? 'commit' : 'commits'}, ${s.lines} ${s.lines === 1 ? 'line' : 'lines'} since`;
+  if (s.moved?.length && s.lines === 0) return `${s.moved.length === 1 ? `${s.moved[0]!.from} moved to ${s.moved[0]!.to}` : `${s.moved.length} files moved`} since`;
+  const counted = `${s.commits}${s.atLeast ? '+' : ''} ${s.commits === 1 && !s.atLeast ? 'commit' : 'commits'}, ${s.lines} ${s.lines === 1 ? 'line' : 'lines'} since`;
+  return s.moved?.length ? `${counted}; ${s.moved.length === 1 ? `${s.moved[0]!.from} moved to ${s.moved[0]!.to}` : `${s.moved.length} files moved`}` : counted;
+}
+
+/** `git diff-tree -r -M --diff-filter=R --name-status -z` output → old path → new path. */
+export function parseRenames(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const fields = text.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    if (/^R\d*$/.test(fields[i]!) && fields[i + 1] && fields[i + 2]) {
+      out.set(fields[i + 1]!, fields[i + 2]!);
+      i += 2;
+    }
+  }
+  return out;
+}
+
+/** A hunk of `git diff -U0`: the old side's first line and count, the new side's count. */
+export interface Hunk {
+  start: number;
+  removed: number;
+  added: number;
+}
+
+/** The `@@ -a,b +c,d @@` headers of a `git diff -U0`. */
+export function parseHunks(text: string): Hunk[] {
+  const out: Hunk[] = [];
+  for (const m of text.matchAll(/^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@/gm)) {
+    out.push({ start: Number(m[1]), removed: m[2] === undefined ? 1 : Number(m[2]), added: m[3] === undefined ? 1 : Number(m[3]) });
+  }
+  return out;
+}
+
+/**
+ * Lines changed within the lines a memory is about (1-based, inclusive, as
+ * they were at its commit): the hunks that remove one of them or insert
+ * between two of them.
+ */
+export function linesChangedWithin(hunks: readonly Hunk[], ranges: ReadonlyArray<readonly [number, number]>): number {
+  let lines = 0;
+  for (const h of hunks) {
+    // A pure insertion (removed 0) goes after old line `start`.
+    const touches = ranges.some(([from, to]) => (h.removed === 0 ? h.start >= from && h.start < to : h.start <= to && h.start + h.removed - 1 >= from));
+    if (touches) lines += h.added + h.removed;
+  }
+  return lines;
 }
 
 /**
  * Reads `git diff-tree --stdin --always -r --raw --numstat` output for lines
- * "HEAD <commit>", one block per line in input order (each opens with HEAD's id).
+ * "<target> <commit>", one block per line in input order (each opens with its target's id).
  */
-export function parseDiffBlocks(text: string, head: string): FileChange[][] {
+export function parseDiffBlocks(text: string, heads: string | ReadonlySet<string>): FileChange[][] {
+  const isHead = typeof heads === 'string' ? (line: string) => line === heads : (line: string) => heads.has(line);
   const blocks: FileChange[][] = [];
   let status = new Map<string, string>();
   for (const line of text.split('\n')) {
-    if (line === head) {
+    if (isHead(line)) {
       blocks.push([]);
       status = new Map();
       continue;

@@ -3,6 +3,7 @@
  * Handlers may throw; the dispatcher turns any failure into a line on stderr.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { formatRange } from '../core/blame.ts';
 import { editedLines, editNeedles } from '../core/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
@@ -17,7 +18,7 @@ import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext
 import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
-import { readSession, updateSession } from '../services/session-state.ts';
+import { noteWorkingFile, readSession, updateSession } from '../services/session-state.ts';
 import { readCompactSummary, readSessionWords, readTurnWords } from './transcript.ts';
 import { isApiErrorText } from '../core/transcript-entries.ts';
 import type { HookEvent } from '../core/hook-events.ts';
@@ -126,7 +127,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   const context: string[] = [];
   const auto = ctx.settings.autoCapture ? autoSignals(prompt, ctx) : [];
   if (auto.length) {
-    const result = await captureSignals(ctx, auto, { sessionId: input.sessionId, event: input.event });
+    const result = await captureSignals(ctx, auto, { sessionId: input.sessionId, event: input.event, prompt: input.promptId });
     reply.systemMessage = capturedMessage(result);
     catchUpLater(ctx, result.captured);
   }
@@ -175,6 +176,17 @@ function linesAboutToChange(file: string, toolInput: Record<string, unknown>): A
   }
 }
 
+/** What a capture later in the turn is likely about (services/hook-capture.ts): no git, one session write. */
+function noteWorking(ctx: AppContext, input: HookInput & { toolName: string }, file: string, lines: ReadonlyArray<[number, number]>): void {
+  noteWorkingFile(ctx.repo.mem, input.sessionId, {
+    file: path.resolve(input.cwd ?? ctx.cwd, file),
+    ...(lines.length ? { lines: lines.map(formatRange).join(',') } : {}),
+    ...(input.toolName !== 'Read' ? { edited: true } : {}),
+    ...(input.promptId ? { prompt: input.promptId } : {}),
+    at: ctx.now().getTime(),
+  });
+}
+
 /**
  * Before a file tool runs: the memories about the file and, for an edit, about the lines it
  * changes (attached to the commits that wrote them), so they are read before the change is made.
@@ -183,6 +195,7 @@ async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'P
   const file = toolFile(input);
   if (!file) return null;
   const lines = linesAboutToChange(file, input.toolInput);
+  noteWorking(ctx, input, file, lines);
   const memories = await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId);
   const attrs: Record<string, string> = lines.length ? { file, lines: lines.map(formatRange).join(',') } : { file };
   const block = relatedMemories('related_memories', memories, attrs, undefined, stalenessOf(ctx.repo, memories));
@@ -192,7 +205,9 @@ async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'P
 /** After a file tool ran: what PreToolUse did not already give (hooks installed before PreToolUse existed only have this one). */
 async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUse' }>): Promise<HookReply | null> {
   const file = toolFile(input);
+  // PreToolUse answered this call: it noted the file too.
   if (!file || (input.toolUseId && readSession(ctx.repo.mem, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
+  noteWorking(ctx, input, file, []);
   const memories = await fileMemories(ctx, file, input.sessionId);
   const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
   return block ? { additionalContext: block } : null;
@@ -225,7 +240,7 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
   const words = readSessionWords(input.transcriptPath);
   const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'model') : [])];
-  if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event })).captured);
+  if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId })).captured);
   return null; // PreCompact accepts no output
 }
 
@@ -238,7 +253,7 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
   const signals = text ? autoSignals(text, ctx) : [];
   if (!signals.length || !ctx.settings.autoCapture) return null;
-  const result = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event });
+  const result = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId });
   catchUpLater(ctx, result.captured);
   // Only systemMessage: additionalContext or a block decision would keep Claude working.
   const note = capturedMessage(result);

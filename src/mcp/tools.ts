@@ -8,6 +8,7 @@ import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
 import { formatId, isStatus, type Status } from '../core/memory.ts';
+import { checkPaths } from '../core/validate.ts';
 import { recordedMemories } from '../core/recorded-data.ts';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
@@ -143,6 +144,11 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
           body: { type: 'string', description: 'Markdown details' },
           tags: { type: 'array', items: { type: 'string' } },
           commit: { type: 'string', description: 'The commit it is about (default HEAD)' },
+          paths: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'Files the memory is about, each optionally with lines (src/a.py:10-40); [] for none. Default: files its text names, else the commit\'s when it changed at most 3',
+          },
         },
         required: ['namespace', 'summary'],
       },
@@ -154,7 +160,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const hits = await recall(ctx, { query: summary, namespaces: [namespace], limit: 5, mode: 'lexical' }).then((r) => r.hits, () => []);
         const existing = hits.map((h) => h.memory).find((m) => normalizeForNovelty(m.summary) === normalizeForNovelty(summary));
         if (existing) return `already stored as ${formatId(existing)}`;
-        const r = await captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit') });
+        const r = await captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit'), ...(args.paths !== undefined ? { paths: checkPaths(strings(args, 'paths') ?? []) } : {}) });
         return `captured ${r.id}${r.redacted.length ? ` (redacted: ${[...new Set(r.redacted)].join(', ')})` : ''}`;
       },
     },

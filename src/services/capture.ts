@@ -16,7 +16,8 @@ import { linkToSimilar } from '../core/similarity.ts';
 
 /** What this file's services use. */
 export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
-import { changedPaths } from '../stores/git/changes.ts';
+import { changedPaths, trackedFiles } from '../stores/git/changes.ts';
+import { chooseScope } from '../core/scope.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { resolveCommit } from '../stores/git/history.ts';
@@ -37,8 +38,10 @@ export interface CaptureInput {
   forceTruncate?: boolean;
   source?: string;
   confidence?: number;
-  /** Files the commit changed (recordedPaths). */
+  /** What the memory is about (core/scope.ts): given, it is kept as it is (empty: about nothing in particular); else chosen at capture (scopeAt). */
   paths?: string[];
+  /** The files the session was working on (hooks), a hint for scopeAt. */
+  working?: string[];
 }
 
 export interface CaptureResult {
@@ -126,10 +129,22 @@ export function buildMemory(ctx: CaptureDeps, input: CaptureInput, object: strin
   return { id: formatId(memory), memory, redacted: found };
 }
 
-/** The files a commit changed, recorded with a memory so it stays tied to them if the commit is rewritten away. */
-export function recordedPaths(repo: Repo, object: string): string[] | undefined {
-  const paths = changedPaths(repo, [object], PATHS_MAX).get(object);
-  return paths?.length ? paths : undefined;
+/**
+ * What a memory captured on `object` is about (core/scope.ts chooseScope):
+ * the given paths; else the files the session worked on and those its text
+ * names (the repository's files, one `git ls-files`); else the commit's files
+ * when the commit is small. Recorded, so the memory keeps its scope when its
+ * commit is rewritten away.
+ */
+export function scopeAt(repo: Repo, object: string): (s: { given?: string[]; working?: string[]; text: string }) => string[] | undefined {
+  let files: { commit: string[]; repo: string[] } | undefined;
+  return (s) => {
+    if (s.given) return s.given.length ? s.given.slice(0, PATHS_MAX) : undefined;
+    // Read once for all the memories of one capture.
+    files ??= { commit: changedPaths(repo, [object], PATHS_MAX).get(object) ?? [], repo: trackedFiles(repo, object) };
+    const paths = chooseScope({ working: s.working, text: s.text, commitFiles: files.commit, repoFiles: files.repo }, PATHS_MAX);
+    return paths.length ? paths : undefined;
+  };
 }
 
 /** A capture from the command line or MCP (the hooks use services/hook-capture.ts). */
@@ -137,7 +152,8 @@ export async function captureMemory(ctx: CaptureDeps & CosineLinkDeps, input: Ca
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
-  const built = buildMemory(ctx, { ...input, paths: recordedPaths(ctx.repo, object) }, object);
+  const paths = scopeAt(ctx.repo, object)({ given: input.paths, working: input.working, text: `${input.summary}\n${input.body ?? ''}` });
+  const built = buildMemory(ctx, { ...input, paths }, object);
   // Linked to the memories it resembles (relates_to), from what the index holds now.
   const cosine = await cosineLinks(ctx, [built.memory]);
   const [linked] = connectNew(ctx, [built.memory], cosine?.judge);

@@ -14,10 +14,13 @@ import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
 export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
-import { appendMemories, buildMemory, type CaptureDeps, recordedPaths, resolveTarget } from './capture.ts';
+import path from 'node:path';
+import { workingScope } from '../core/scope.ts';
+import { worktreeTop } from '../stores/git/repo.ts';
+import { appendMemories, buildMemory, type CaptureDeps, resolveTarget, scopeAt } from './capture.ts';
 import { recall } from './recall.ts';
 import { connectNew } from './connect.ts';
-import { updateSession } from './session-state.ts';
+import { readSession, updateSession, workingFiles } from './session-state.ts';
 
 /** Token-set overlap at or above which two summaries say the same thing. */
 const SIMILAR = 0.8;
@@ -73,7 +76,7 @@ export interface HookCaptureResult {
   skipped: Array<{ summary: string; reason: string }>;
 }
 
-export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Signal[], options: { sessionId: string; event: string }): Promise<HookCaptureResult> {
+export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Signal[], options: { sessionId: string; event: string; /** The client's prompt id: the files worked on under it are what the memories are likely about. */ prompt?: string }): Promise<HookCaptureResult> {
   const skipped: HookCaptureResult['skipped'] = [];
   const known = new Set(ctx.settings.namespaces.map((n) => n.name));
   const candidates: Array<{ signal: Signal; hash: string }> = [];
@@ -112,10 +115,11 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
   const object = resolveTarget(ctx.repo);
   const captured: HookCapture[] = [];
   const byNamespace = new Map<string, Memory[]>();
-  const paths = recordedPaths(ctx.repo, object);
+  const scope = scopeAt(ctx.repo, object);
+  const working = workingScopeOf(ctx, options);
   const explicitKeys = new Set<string>();
   for (const { signal } of claimed) {
-    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths }, object);
+    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths: scope({ working, text: `${signal.summary}\n${signal.body}` }) }, object);
     if (explicit(signal)) explicitKeys.add(memory.key);
     byNamespace.set(memory.namespace, [...(byNamespace.get(memory.namespace) ?? []), memory]);
   }
@@ -136,4 +140,11 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
     throw err;
   }
   return { captured, skipped };
+}
+
+/** The files the session worked on under this prompt (recorded by the file tools' hooks), relative to the work tree. */
+function workingScopeOf(ctx: HookCaptureDeps, options: { sessionId: string; prompt?: string }): string[] {
+  const worked = workingFiles(readSession(ctx.repo.mem, options.sessionId), options.prompt ?? '', ctx.now().getTime());
+  const top = worked.length ? worktreeTop(ctx.repo) : null;
+  return top ? workingScope(top, worked, path.relative) : [];
 }

@@ -1,7 +1,7 @@
 /** Finding, listing, editing and forgetting memories. Reads go through the index; writes go to the notes. */
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
 import { linkRef, retire, withLinks } from '../core/links.ts';
-import { formatId, ID_FORMS, type Memory, parseIdQuery, revisionTime, type Status } from '../core/memory.ts';
+import { formatId, ID_FORMS, type Memory, parseIdQuery, PATHS_MAX, revisionTime, type Status } from '../core/memory.ts';
 import { PLAIN_LEXICAL } from '../core/lexical.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { holdsEveryWord } from '../core/similarity.ts';
@@ -47,6 +47,8 @@ export interface MemoryEdit {
   summary?: string;
   body?: string;
   tags?: string[];
+  /** What the memory is about (core/scope.ts); empty: nothing in particular. */
+  paths?: string[];
   status?: string;
   /** An older memory this one replaces: linked (supersedes, relates_to); markSuperseded archives it. */
   supersedes?: Memory;
@@ -135,10 +137,11 @@ export async function editMemory(ctx: MemoriesDeps, idText: string, edit: Memory
   const summary = edit.summary !== undefined ? checkSummary(edit.summary, edit.forceTruncate) : undefined;
   const body = edit.body !== undefined ? checkBody(edit.body) : undefined;
   const tags = edit.tags;
+  const paths = edit.paths;
   const status: Status | undefined = edit.status !== undefined ? checkStatus(edit.status) : undefined;
   const older = edit.supersedes ? linkRef(edit.supersedes) : undefined;
-  if (summary === undefined && body === undefined && tags === undefined && status === undefined && older === undefined) {
-    throw new UsageError('nothing to change; give --summary, --message, --tags, --status or --supersedes');
+  if (summary === undefined && body === undefined && tags === undefined && paths === undefined && status === undefined && older === undefined) {
+    throw new UsageError('nothing to change; give --summary, --message, --tags, --paths, --status or --supersedes');
   }
   if (edit.supersedes?.key === target.key) throw new UsageError('a memory cannot supersede itself');
   let result = target;
@@ -146,8 +149,9 @@ export async function editMemory(ctx: MemoriesDeps, idText: string, edit: Memory
     ctx,
     target,
     (m) => {
+      const scoped = paths === undefined ? m : withPaths(m, paths);
       result = sealMemory(ctx, {
-        ...m,
+        ...scoped,
         summary: summary ?? m.summary,
         body: body ?? m.body,
         tags: tags ?? m.tags,
@@ -244,4 +248,10 @@ export async function markSuperseded(ctx: MemoriesDeps, older: Memory, newer: Me
     (m) => serializeMemory(retire(m, { supersededBy: by }, canonicalTime(ctx.now()))),
     `supersede ${formatId(older)} by ${formatId(newer)}`,
   );
+}
+
+/** The memory with its scope replaced; an empty one removes the field. */
+function withPaths(m: Memory, paths: readonly string[]): Memory {
+  const { paths: _old, ...rest } = m;
+  return paths.length ? { ...rest, paths: paths.slice(0, PATHS_MAX) } : rest;
 }

@@ -9,6 +9,7 @@
  * live commits it does not reach, and the memory moves there. What cannot be
  * matched stays where it is, reported. One notes commit per namespace.
  */
+import { scopeFiles } from '../core/scope.ts';
 import { isOrphan, type Placement } from '../core/anchor.ts';
 import { parseCommit } from '../core/commit.ts';
 import { formatId } from '../core/memory.ts';
@@ -66,7 +67,8 @@ function groupDocuments(docs: Awaited<ReturnType<ReanchorDeps['index']['document
       g.memory = true;
       if (!g.created || d.created < g.created) g.created = d.created;
     }
-    for (const p of d.paths) g.paths.add(p);
+    // Files, not line ranges: they are matched against the files commits changed.
+    for (const p of scopeFiles(d.paths)) g.paths.add(p);
   }
   return groups;
 }

@@ -14,7 +14,25 @@ export interface SessionState {
   injected: string[];
   /** Normalized-content hashes of what this session captured. */
   captured: string[];
+  /** The files the session's file tools worked on lately, newest last: what a memory said then is likely about. */
+  working?: WorkingFile[];
 }
+
+export interface WorkingFile {
+  /** As the tool named it (absolute, usually). */
+  file: string;
+  /** The lines an edit changed, as `10-40,52` (core/blame.ts formatRange). */
+  lines?: string;
+  /** Written (Edit, Write...), not only read. */
+  edited?: boolean;
+  /** The prompt it was worked on under, when the client says (prompt_id). */
+  prompt?: string;
+  /** When (ms). */
+  at: number;
+}
+
+/** Working files kept per session: the last turn's, not the session's history. */
+const WORKING_MAX = 12;
 
 const EMPTY: SessionState = { injected: [], captured: [] };
 /** Sessions untouched for this long are removed when another session writes. */
@@ -30,7 +48,8 @@ export function readSession(dir: MemDir, sessionId: string): SessionState {
   if (!file) return { ...EMPTY };
   try {
     const data = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<SessionState>;
-    return { injected: Array.isArray(data.injected) ? data.injected : [], captured: Array.isArray(data.captured) ? data.captured : [] };
+    const working = Array.isArray(data.working) ? data.working.filter((w) => w && typeof w.file === 'string' && typeof w.at === 'number') : [];
+    return { injected: Array.isArray(data.injected) ? data.injected : [], captured: Array.isArray(data.captured) ? data.captured : [], ...(working.length ? { working } : {}) };
   } catch {
     return { injected: [], captured: [] };
   }
@@ -92,4 +111,22 @@ function pruneStale(dir: string): void {
       // Another process got there first.
     }
   }
+}
+
+/** Records a file a file tool works on (a file again moves to the end, its lines merged). */
+export function noteWorkingFile(dir: MemDir, sessionId: string, entry: WorkingFile): void {
+  updateSession(dir, sessionId, (s) => {
+    const before = (s.working ?? []).find((w) => w.file === entry.file && w.prompt === entry.prompt);
+    const lines = [...new Set([...(before?.lines?.split(',') ?? []), ...(entry.lines?.split(',') ?? [])])].filter(Boolean).join(',');
+    const rest = (s.working ?? []).filter((w) => w !== before);
+    s.working = [...rest, { ...entry, ...(lines ? { lines } : {}), ...(entry.edited || before?.edited ? { edited: true } : {}) }].slice(-WORKING_MAX);
+  });
+}
+
+/** Within this long of a capture, a file worked on counts when the client gives no prompt ids. */
+export const WORKING_WINDOW_MS = 10 * 60 * 1000;
+
+/** The files worked on under the prompt (or, without prompt ids, lately) that a capture's memories are likely about. */
+export function workingFiles(state: SessionState, prompt: string, now: number): WorkingFile[] {
+  return (state.working ?? []).filter((w) => (prompt && w.prompt ? w.prompt === prompt : now - w.at <= WORKING_WINDOW_MS));
 }

@@ -16,7 +16,7 @@ import { normalizeForNovelty } from '../core/signals.ts';
 import { worktreeTop } from '../stores/git/repo.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
-import { checkBody, checkNamespace, checkSummary } from '../core/validate.ts';
+import { checkBody, checkNamespace, checkPaths, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 import type { CaptureDeps } from './capture.ts';
 
@@ -117,7 +117,7 @@ async function importRecords(
       };
       for (const field of ['spec', 'phase', 'source'] as const) if (str(o[field])) memory[field] = str(o[field]);
       if (typeof o.confidence === 'number') memory.confidence = o.confidence;
-      const paths = list(o.paths);
+      const paths = checkPaths(list(o.paths));
       if (paths.length) memory.paths = paths.slice(0, PATHS_MAX);
       // Lifecycle links, so an export imported elsewhere keeps its consolidations and supersessions; only what names a memory.
       const refs = (v: unknown) => list(v).filter((r) => refKey(r) !== null);

@@ -1,6 +1,6 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { parseTags } from '../../core/validate.ts';
+import { checkPaths, parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { captureMemory } from '../../services/capture.ts';
 import { findMemory, markSuperseded } from '../../services/memories.ts';
@@ -19,6 +19,7 @@ interface CaptureArgs {
   'relates-to'?: string[];
   supersedes?: string;
   commit?: string;
+  paths?: string;
   'force-truncate': boolean;
   json: boolean;
 }
@@ -40,6 +41,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         .option('relates-to', { type: 'string', array: true, describe: 'Id of a related memory, which must exist (repeatable)' })
         .option('supersedes', { type: 'string', describe: 'Id of an older memory this one replaces (it is archived; both are linked)' })
         .option('commit', { alias: 'c', type: 'string', describe: 'Commit to attach to (default HEAD)' })
+        .option('paths', { type: 'string', describe: "Comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); '' for none. Default: files its text names, else the commit's when it changed at most 3" })
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters instead of failing' })
         .option('json', jsonOption)
         .example('git mem capture decisions "Use sql.js for the index" -m "No native modules to build."', '')
@@ -63,6 +65,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         relatesTo: [...new Set([...related, ...(older ? [linkRef(older)] : [])])],
         ...(older ? { supersedes: [linkRef(older)] } : {}),
         commit: argv.commit,
+        ...(argv.paths !== undefined ? { paths: checkPaths(argv.paths) } : {}),
         forceTruncate: argv['force-truncate'],
       });
       if (result.redacted.length) {

@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
-import { parseTags } from '../../core/validate.ts';
+import { checkPaths, parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { editMemory, findMemory, markSuperseded } from '../../services/memories.ts';
 import { jsonOption, readBody } from '../shared.ts';
@@ -12,6 +12,7 @@ interface EditArgs {
   message?: string;
   file?: string;
   tags?: string;
+  paths?: string;
   status?: string;
   supersedes?: string;
   'force-truncate': boolean;
@@ -21,7 +22,7 @@ interface EditArgs {
 export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
   return {
     command: 'edit <id>',
-    describe: 'Change a memory: summary, body, tags or status',
+    describe: 'Change a memory: summary, body, tags, paths or status',
     builder: (y) =>
       y
         .positional('id', { type: 'string', demandOption: true, describe: 'Memory id' })
@@ -29,6 +30,7 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
         .option('message', { alias: 'm', type: 'string', describe: 'New body' })
         .option('file', { alias: 'F', type: 'string', describe: 'Read the new body from a file (- for stdin)' })
         .option('tags', { alias: 't', type: 'string', describe: 'New comma-separated tags (replaces them)' })
+        .option('paths', { type: 'string', describe: "New comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); '' for none (replaces them)" })
         .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'New status' })
         .option('supersedes', { type: 'string', describe: 'Id of an older memory this one replaces (it is archived; both are linked)' })
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters' })
@@ -39,6 +41,7 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
         summary: argv.summary,
         body: await readBody(ctx, argv.message, argv.file),
         tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
+        paths: argv.paths !== undefined ? checkPaths(argv.paths) : undefined,
         status: argv.status,
         ...(older ? { supersedes: older } : {}),
         forceTruncate: argv['force-truncate'],

@@ -35,3 +35,10 @@ export function patchIds(repo: Repo, commits: readonly string[]): Map<string, st
   }
   return out;
 }
+
+/** The files a commit's tree holds (`git ls-tree -r --name-only`), at most `limit`; none when it is not a commit. */
+export function trackedFiles(repo: Repo, commit: string, limit = 100_000): string[] {
+  const r = repo.git.exec(['ls-tree', '-r', '-z', '--name-only', '--end-of-options', commit]);
+  if (r.status !== 0) return [];
+  return r.stdout.toString('utf8').split('\0').filter(Boolean).slice(0, limit);
+}

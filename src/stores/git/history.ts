@@ -1,7 +1,7 @@
 /** Commits and lines as git tells them: ranges of commits, blame of a file. */
 import { GitMemError, UsageError } from '../../core/errors.ts';
 import { parseBlamePorcelain } from '../../core/blame.ts';
-import { type FileChange, parseDiffBlocks, type TouchingCommit } from '../../core/staleness.ts';
+import { type FileChange, type Hunk, parseDiffBlocks, parseHunks, parseRenames, type TouchingCommit } from '../../core/staleness.ts';
 import type { Repo } from './repo.ts';
 
 /** The commits of a range (`a..b`, or anything rev-list takes), oldest first, with their subjects. */
@@ -49,24 +49,24 @@ export function blameLines(repo: Repo, file: string, ranges: ReadonlyArray<reado
   return parseBlamePorcelain(r.stdout.toString('utf8')).filter((l) => !/^0+$/.test(l.commit));
 }
 
-/** For each commit, what changed between it and `head` (one `git diff-tree --stdin`), in the order given. */
-export function changesSince(repo: Repo, head: string, commits: readonly string[]): FileChange[][] {
-  if (commits.length === 0) return [];
+/** For each pair, what changed from its commit to its target (one `git diff-tree --stdin`), in the order given. */
+export function changesSince(repo: Repo, pairs: ReadonlyArray<{ target: string; commit: string }>): FileChange[][] {
+  if (pairs.length === 0) return [];
   const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '--always', '-r', '--raw', '--numstat', '--no-renames'], {
-    input: commits.map((c) => `${head} ${c}`).join('\n') + '\n',
+    input: pairs.map((p) => `${p.target} ${p.commit}`).join('\n') + '\n',
   });
-  if (r.status !== 0) return commits.map(() => []);
-  return parseDiffBlocks(r.stdout.toString('utf8'), head);
+  if (r.status !== 0) return pairs.map(() => []);
+  return parseDiffBlocks(r.stdout.toString('utf8'), new Set(pairs.map((p) => p.target)));
 }
 
 /**
- * HEAD's newest commits (at most `max`, none before `since`, in s) with the
- * files each changed (one `git log`, not limited by path: path limiting
+ * The newest commits of `rev` (at most `max`, none before `since`, in s) with
+ * the files each changed (one `git log`, not limited by path: path limiting
  * walks the whole history when the files changed long ago).
  */
-export function recentChanges(repo: Repo, since: number, max: number): TouchingCommit[] {
-  if (!repo.head) return [];
-  const r = repo.git.exec(['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, `--max-count=${max}`, 'HEAD', '--']);
+export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEAD'): TouchingCommit[] {
+  if (!repo.head && rev === 'HEAD') return [];
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, `--max-count=${max}`, rev, '--']);
   if (r.status !== 0) return [];
   return r.stdout
     .toString('utf8')
@@ -77,6 +77,35 @@ export function recentChanges(repo: Repo, since: number, max: number): TouchingC
       const [commit = '', time = '0'] = head.split(' ');
       return { commit, time: Number(time), paths: files.filter(Boolean) };
     });
+}
+
+/** Old path → new path of the files renamed from `commit` to `target` (git's rename detection). */
+export function renamesBetween(repo: Repo, commit: string, target: string): Map<string, string> {
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '-r', '-M', '--diff-filter=R', '--name-status', '-z', commit, target]);
+  return r.status === 0 ? parseRenames(r.stdout.toString('utf8')) : new Map();
+}
+
+/** The hunks of one file's change from `commit` to `target`, without context lines. */
+export function hunksBetween(repo: Repo, commit: string, target: string, file: string): Hunk[] {
+  const r = repo.git.exec(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', commit, target, '--', file]);
+  return r.status === 0 ? parseHunks(r.stdout.toString('utf8')) : [];
+}
+
+/** Of `commits`, those HEAD does not reach (one `rev-list`, walking only what HEAD lacks). */
+export function offHead(repo: Repo, commits: readonly string[]): Set<string> {
+  if (commits.length === 0) return new Set();
+  if (!repo.head) return new Set(commits);
+  const r = repo.git.exec(['rev-list', '--stdin', '--not', 'HEAD'], { input: commits.join('\n') + '\n' });
+  if (r.status !== 0) return new Set();
+  const wanted = new Set(commits);
+  return new Set(r.stdout.toString('utf8').split('\n').filter((c) => wanted.has(c)));
+}
+
+/** The tip of a branch (a local one first, else a remote-tracking one) that holds `commit`; null when none does. */
+export function branchHolding(repo: Repo, commit: string): string | null {
+  const r = repo.git.exec(['for-each-ref', `--contains=${commit}`, '--count=1', '--format=%(objectname)', 'refs/heads/', 'refs/remotes/']);
+  const tip = r.stdout.toString('utf8').trim();
+  return r.status === 0 && tip ? tip : null;
 }
 
 /** A commit's committer time (s), when `rev` names a commit here; else null. */
