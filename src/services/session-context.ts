@@ -19,8 +19,6 @@ import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/h
 import { currentBranch } from '../stores/git/remotes.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
 
-const WEEK_MS = 7 * 86400 * 1000;
-
 /** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
 async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0): Promise<Memory[]> {
   if (!query.trim()) return [];
@@ -40,15 +38,15 @@ function workTopic(ctx: SessionContextDeps): string {
 }
 
 /**
- * The working memory: active blockers, the decisions of the last week (else the newest active
- * ones), pending progress; each part at most its limit.
+ * The working memory: active blockers, active decisions (newest first, so those of the last week
+ * lead), pending progress; each part at most its limit. Older decisions are not left out by date:
+ * an active decision still holds, whenever it was taken; the budget decides how many are shown.
  */
-function workingMemory(index: MemoryReader, now: Date, limits: { blockers: number; recentDecisions: number; decisions: number; pending: number }) {
+function workingMemory(index: MemoryReader, limits: { blockers: number; decisions: number; pending: number }) {
   // Active only: a superseded or consolidated decision is archived, and never offered as current.
-  const recent = index.list({ namespaces: ['decisions'], statuses: ['active'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: limits.recentDecisions });
   return {
     blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: limits.blockers }),
-    decisions: recent.length ? recent : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: limits.decisions }),
+    decisions: index.list({ namespaces: ['decisions'], statuses: ['active'], limit: limits.decisions }),
     pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: limits.pending }),
   };
 }
@@ -61,7 +59,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
   const index = await ctx.index.current();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
-  const working = workingMemory(index, now, { blockers: 20, recentDecisions: 20, decisions: 5, pending: 10 });
+  const working = workingMemory(index, { blockers: 20, decisions: 20, pending: 10 });
   const topic = workTopic(ctx);
   // One search for both namespaces: each search scores every memory that matches a word.
   const hits = await related(ctx, topic, ['learnings', 'patterns'], 20);
@@ -95,7 +93,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
 
 /** The working memory alone (active blockers, recent decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
-  const working = workingMemory(await ctx.index.current(), ctx.now(), { blockers: 5, recentDecisions: 5, decisions: 3, pending: 3 });
+  const working = workingMemory(await ctx.index.current(), { blockers: 5, decisions: 5, pending: 3 });
   const memories = [...working.blockers, ...working.decisions, ...working.pending];
   return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
 }
