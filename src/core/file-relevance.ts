@@ -54,6 +54,8 @@ export interface FileCandidate {
 export interface FileTarget {
   /** The file, relative to the top of the working tree, with `/`: as `paths` records it. */
   path: string;
+  /** Outside the working tree (or its top unknown): `path` is only a name, for words; no scope holds it. */
+  outside?: boolean;
   /** The lines being edited, when known. */
   lines?: ReadonlyArray<readonly [number, number]>;
 }
@@ -81,7 +83,7 @@ function overlaps(a: readonly [number, number], b: readonly [number, number]): b
 export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: ReadonlySet<string>): number {
   const m = c.memory;
   let score = 0;
-  const scope = (m.paths ?? []).map(parseScopeEntry).filter((e) => e.path === target.path);
+  const scope = target.outside ? [] : (m.paths ?? []).map(parseScopeEntry).filter((e) => e.path === target.path);
   if (scope.length) {
     score += W.file;
     const edited = target.lines ?? [];

@@ -91,7 +91,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
   });
 }
 
-/** The working memory alone (active blockers, recent decisions, pending progress), short: for a subagent starting its task. */
+/** The working memory alone (active blockers, the newest active decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
   const working = workingMemory(await ctx.index.current(), { blockers: 5, decisions: 5, pending: 3 });
   const memories = [...working.blockers, ...working.decisions, ...working.pending];
@@ -160,7 +160,7 @@ export async function fileMemories(
   const rel = repoRelative(ctx, file);
   const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
   candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
-  const ranked = rankForFile(candidates, { path: rel ?? path.basename(file), lines });
+  const ranked = rankForFile(candidates, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
   return updateSession(ctx.repo.mem, sessionId, (s) => {
     const fresh = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
     s.injected.push(...fresh.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));

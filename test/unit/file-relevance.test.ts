@@ -59,6 +59,12 @@ describe('rankForFile', () => {
     expect(names(rankForFile([{ memory: blamed, onEditedLines: true }, { memory: words, searchHit: true }], { path: 'src/cache.py', lines: [[42, 43]] }))).toEqual(['Cache misses are logged', 'Written in the refactor']);
   });
 
+  it('matches no scope for a file outside the working tree, only its words', () => {
+    const scoped = memory('Keep it small', { paths: ['cache.py'] });
+    const words = memory('Cache misses are logged');
+    expect(names(rankForFile([{ memory: scoped }, { memory: words }], { path: 'cache.py', outside: true }))).toEqual([words.summary]);
+  });
+
   it('counts a memory found by several sources once, with all its reasons', () => {
     const m = memory('Create Redis client lazily', { tags: ['cache'] });
     expect(names(rankForFile([{ memory: m, onFileCommit: true }, { memory: m, searchHit: true }], target))).toEqual([m.summary]);
