@@ -68,6 +68,9 @@ export interface FileTarget {
  */
 const W = { lines: 6, file: 2, words: 3, wordsMore: 0.5, wordsMax: 4.5, tag: 0.5, body: 1.5, blame: 1.5, search: 1, commit: 0.5 } as const;
 
+/** At most this many files in a scope: it is about each of them. */
+const NARROW_SCOPE = 3;
+
 /** A candidate scoring under this share of the best is left out: a commit-only tie never rides along with a memory about the file. */
 export const FILE_RELEVANCE_FLOOR = 0.4;
 
@@ -83,9 +86,11 @@ function overlaps(a: readonly [number, number], b: readonly [number, number]): b
 export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: ReadonlySet<string>): number {
   const m = c.memory;
   let score = 0;
-  const scope = target.outside ? [] : (m.paths ?? []).map(parseScopeEntry).filter((e) => e.path === target.path);
+  const entries = target.outside ? [] : (m.paths ?? []).map(parseScopeEntry);
+  const scope = entries.filter((e) => e.path === target.path);
   if (scope.length) {
-    score += W.file;
+    // A scope of many files is a big commit's, not something the memory says about this one.
+    score += new Set(entries.map((e) => e.path)).size <= NARROW_SCOPE ? W.file : W.file / 2;
     const edited = target.lines ?? [];
     if (edited.some((l) => scope.some((e) => e.lines && overlaps(e.lines, l)))) score += W.lines;
   }
@@ -96,8 +101,10 @@ export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: R
     if (hits.length) {
       score += Math.min(W.wordsMax, W.words + W.wordsMore * (hits.length - 1));
       if (hits.some((t) => tags.has(t))) score += W.tag;
-    } else if (m.body && [...fileTerms].some((t) => stems(analyzeText(m.body.slice(0, 4000))).has(t))) {
-      score += W.body;
+    } else if (m.body) {
+      // The start of the body only: a long body names many things in passing.
+      const body = stems(analyzeText(m.body.slice(0, 4000)));
+      if ([...fileTerms].some((t) => body.has(t))) score += W.body;
     }
   }
   if (c.onEditedLines) score += W.blame;

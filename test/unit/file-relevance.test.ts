@@ -65,6 +65,15 @@ describe('rankForFile', () => {
     expect(names(rankForFile([{ memory: scoped }, { memory: words }], { path: 'cache.py', outside: true }))).toEqual([words.summary]);
   });
 
+  it('ranks a narrow scope above a big commit\'s, and body words below summary words', () => {
+    const wide = memory('Bump every dependency', { paths: ['src/cache.py', ...Array.from({ length: 20 }, (_, i) => `src/m${i}.py`)] });
+    const narrow = memory('Keep the module small', { paths: ['src/cache.py'] });
+    expect(names(rankForFile([{ memory: wide }, { memory: narrow }], target))).toEqual([narrow.summary, wide.summary]);
+    const body = memory('Connect lazily', { body: 'The cache client connects on first use.' });
+    const summary = memory('Cache keys carry the schema version');
+    expect(names(rankForFile([{ memory: body }, { memory: summary }], target))).toEqual([summary.summary, body.summary]);
+  });
+
   it('counts a memory found by several sources once, with all its reasons', () => {
     const m = memory('Create Redis client lazily', { tags: ['cache'] });
     expect(names(rankForFile([{ memory: m, onFileCommit: true }, { memory: m, searchHit: true }], target))).toEqual([m.summary]);
