@@ -35,15 +35,15 @@ export function memoryEntry(m: Memory, stale?: Stale | null): string {
   return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}${changed}><summary>${xmlEscape(m.summary)}</summary></memory>`;
 }
 
-/** Entries that fit in `budget` characters, in order. */
-function fit(memories: readonly Memory[], budget: number, staleness?: StaleMap): string[] {
-  const out: string[] = [];
+/** The memories whose entries fit in `budget` characters, in order, up to the first that does not (each entry takes its length and a newline). */
+function fit(memories: readonly Memory[], budget: number, staleness?: StaleMap): Memory[] {
+  const out: Memory[] = [];
   let used = 0;
   for (const m of memories) {
-    const entry = memoryEntry(m, staleness?.get(m.key));
-    if (used + entry.length + 1 > budget) break;
-    out.push(entry);
-    used += entry.length + 1;
+    const size = memoryEntry(m, staleness?.get(m.key)).length + 1;
+    if (used + size > budget) break;
+    out.push(m);
+    used += size;
   }
   return out;
 }
@@ -74,42 +74,65 @@ details
 Recall: git mem recall "<question>"; expand one: git mem hydrate <id>.
 </guidance>`;
 
-/** The whole context, never above CONTEXT_MAX_CHARS. */
+/** Learnings and patterns, each list best first, taken in turns: the order the budget cuts them in, least relevant last. */
+function interleave(a: readonly Memory[], b: readonly Memory[]): Memory[] {
+  const out: Memory[] = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i]!);
+    if (i < b.length) out.push(b[i]!);
+  }
+  return out;
+}
+
+/**
+ * The whole context, never above CONTEXT_MAX_CHARS. Active blockers and decisions come first and
+ * may use the whole cap: they are what the session must not contradict, and a small repository's
+ * token budget (500 tokens) would otherwise cut a fourth decision. Pending progress, then learnings
+ * and patterns (the least relevant cut first) share what is left of the token budget. How many
+ * offered memories did not fit is said (`memories_omitted`), so the agent knows to recall them.
+ */
 export function buildMemoryContext(input: ContextInput): string {
-  const budget = Math.min(CONTEXT_MAX_CHARS - 600, tokenBudget(input.total) * CHARS_PER_TOKEN) - GUIDANCE.length;
-  const working = Math.max(0, Math.floor(budget * 0.6));
-  const semantic = Math.max(0, budget - working);
-  // Working memory: blockers first (at most half of it), then recent decisions, then pending progress, each from what is left.
-  let left = working;
-  const blockers = fit(input.blockers, Math.floor(working / 2), input.staleness);
-  left -= blockers.join('\n').length;
-  const decisions = fit(input.decisions, input.pending.length ? Math.floor(left * 0.7) : left, input.staleness);
-  left -= decisions.join('\n').length;
-  const pending = fit(input.pending, left, input.staleness);
-  let leftSemantic = semantic;
-  const learnings = fit(input.learnings, Math.floor(leftSemantic * 0.6), input.staleness);
-  leftSemantic -= learnings.join('\n').length;
-  const patterns = fit(input.patterns, leftSemantic, input.staleness);
+  // Room for the tags around the entries, the header and the omitted line.
+  const hard = CONTEXT_MAX_CHARS - 800 - GUIDANCE.length;
+  const budget = Math.min(hard, tokenBudget(input.total) * CHARS_PER_TOKEN - GUIDANCE.length);
+  const entries = (ms: readonly Memory[]) => ms.map((m) => memoryEntry(m, input.staleness?.get(m.key)));
+  const size = (ms: readonly Memory[]) => entries(ms).reduce((n, e) => n + e.length + 1, 0);
+  const byRelevance = interleave(input.learnings, input.patterns);
+  // The two most relevant learnings or patterns keep their room even when blockers and decisions
+  // would fill the cap: a repository with hundreds of active blockers still gets its best learning.
+  const reserve = size(fit(byRelevance.slice(0, 2), budget, input.staleness));
+  // Blockers at most half the cap, so decisions always have room.
+  const blockers = fit(input.blockers, Math.floor((hard - reserve) / 2), input.staleness);
+  const decisions = fit(input.decisions, hard - reserve - size(blockers), input.staleness);
+  let left = Math.max(0, budget - size(blockers) - size(decisions));
+  const pending = fit(input.pending, Math.max(0, left - reserve), input.staleness);
+  left = Math.max(reserve, left - size(pending));
+  const related = new Set(fit(byRelevance, left, input.staleness));
+  const learnings = input.learnings.filter((m) => related.has(m));
+  const patterns = input.patterns.filter((m) => related.has(m));
   const count = blockers.length + decisions.length + pending.length + learnings.length + patterns.length;
+  const offered = new Set([input.blockers, input.decisions, input.pending, input.learnings, input.patterns].flat().map((m) => `${m.namespace}:${m.key}`)).size;
+  const omitted = Math.max(0, offered - count);
   const body = [
     `<working_memory>`,
-    section('blockers', 'Active Blockers', blockers),
-    section('decisions', 'Recent Decisions', decisions),
-    section('pending_actions', 'Pending Progress', pending),
+    section('blockers', 'Active Blockers', entries(blockers)),
+    section('decisions', 'Recent Decisions', entries(decisions)),
+    section('pending_actions', 'Pending Progress', entries(pending)),
     `</working_memory>`,
     `<semantic_context>`,
-    section('learnings', 'Relevant Learnings', learnings),
-    section('patterns', 'Related Patterns', patterns),
+    section('learnings', 'Relevant Learnings', entries(learnings)),
+    section('patterns', 'Related Patterns', entries(patterns)),
     `</semantic_context>`,
+    omitted ? `<omitted count="${omitted}">${omitted} more ${omitted === 1 ? 'memory' : 'memories'} did not fit; git mem recall "&lt;question&gt;" finds them.</omitted>` : '',
     GUIDANCE,
   ].filter(Boolean);
-  const text = `<memory_context project="${xmlEscape(input.project)}" timestamp="${xmlEscape(input.timestamp)}" memories_retrieved="${count}">\n${body.join('\n')}\n</memory_context>`;
+  const text = `<memory_context project="${xmlEscape(input.project)}" timestamp="${xmlEscape(input.timestamp)}" memories_retrieved="${count}" memories_omitted="${omitted}">\n${body.join('\n')}\n</memory_context>`;
   return text.length <= CONTEXT_MAX_CHARS ? text : text.slice(0, CONTEXT_MAX_CHARS);
 }
 
 /** A short list of related memories for tool and prompt events. */
 export function relatedMemories(tag: string, memories: readonly Memory[], attributes: Record<string, string> = {}, maxChars = 3000, staleness?: StaleMap): string {
-  const entries = fit(memories, maxChars - 200, staleness);
+  const entries = fit(memories, maxChars - 200, staleness).map((m) => memoryEntry(m, staleness?.get(m.key)));
   const attrs = Object.entries(attributes).map(([k, v]) => ` ${k}="${xmlEscape(v)}"`).join('');
   return entries.length ? `<${tag}${attrs}>\n${entries.join('\n')}\n</${tag}>` : '';
 }

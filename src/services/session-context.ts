@@ -1,5 +1,7 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
+import fs from 'node:fs';
 import path from 'node:path';
+import { type FileCandidate, pathWords, rankForFile } from '../core/file-relevance.ts';
 import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
 import type { Memory } from '../core/memory.ts';
@@ -16,8 +18,6 @@ import { updateSession } from './session-state.ts';
 import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
-
-const WEEK_MS = 7 * 86400 * 1000;
 
 /** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
 async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0): Promise<Memory[]> {
@@ -38,15 +38,15 @@ function workTopic(ctx: SessionContextDeps): string {
 }
 
 /**
- * The working memory: active blockers, the decisions of the last week (else the newest active
- * ones), pending progress; each part at most its limit.
+ * The working memory: active blockers, active decisions (newest first, so those of the last week
+ * lead), pending progress; each part at most its limit. Older decisions are not left out by date:
+ * an active decision still holds, whenever it was taken; the budget decides how many are shown.
  */
-function workingMemory(index: MemoryReader, now: Date, limits: { blockers: number; recentDecisions: number; decisions: number; pending: number }) {
+function workingMemory(index: MemoryReader, limits: { blockers: number; decisions: number; pending: number }) {
   // Active only: a superseded or consolidated decision is archived, and never offered as current.
-  const recent = index.list({ namespaces: ['decisions'], statuses: ['active'], since: canonicalTime(new Date(now.getTime() - WEEK_MS)), limit: limits.recentDecisions });
   return {
     blockers: index.list({ namespaces: ['blockers'], statuses: ['active'], limit: limits.blockers }),
-    decisions: recent.length ? recent : index.list({ namespaces: ['decisions'], statuses: ['active'], limit: limits.decisions }),
+    decisions: index.list({ namespaces: ['decisions'], statuses: ['active'], limit: limits.decisions }),
     pending: index.list({ namespaces: ['progress'], statuses: ['active'], limit: limits.pending }),
   };
 }
@@ -59,7 +59,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
   const index = await ctx.index.current();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
-  const working = workingMemory(index, now, { blockers: 20, recentDecisions: 20, decisions: 5, pending: 10 });
+  const working = workingMemory(index, { blockers: 20, decisions: 20, pending: 10 });
   const topic = workTopic(ctx);
   // One search for both namespaces: each search scores every memory that matches a word.
   const hits = await related(ctx, topic, ['learnings', 'patterns'], 20);
@@ -91,9 +91,9 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
   });
 }
 
-/** The working memory alone (active blockers, recent decisions, pending progress), short: for a subagent starting its task. */
+/** The working memory alone (active blockers, the newest active decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
-  const working = workingMemory(await ctx.index.current(), ctx.now(), { blockers: 5, recentDecisions: 5, decisions: 3, pending: 3 });
+  const working = workingMemory(await ctx.index.current(), { blockers: 5, decisions: 5, pending: 3 });
   const memories = [...working.blockers, ...working.decisions, ...working.pending];
   return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
 }
@@ -101,23 +101,35 @@ export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2
 /** The session-state entry saying PreToolUse answered this tool call. */
 export const preToolUseMark = (toolUseId: string) => `pre:${toolUseId}`;
 
-const GENERIC_DIRS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'dist', 'build', 'app', 'pkg', 'internal', 'index', 'main', 'ts', 'js', 'tsx', 'jsx', 'py', 'go', 'rs', 'md']);
-
 /** Search words from a file path: directories and name parts, without the generic ones. */
 export function pathQuery(file: string): string {
-  const words = file
-    .split(/[\\/]/)
-    .slice(-4)
-    .flatMap((part) => part.split(/[_\-.\s]+/))
-    .flatMap((part) => part.split(/(?<=[a-z])(?=[A-Z])/))
-    .map((w) => w.toLowerCase())
-    .filter((w) => w.length > 1 && !GENERIC_DIRS.has(w));
-  return [...new Set(words)].join(' ');
+  return pathWords(file).join(' ');
 }
 
 /**
- * Memories about a file: attached to the commits that wrote `lines` (when an edit's lines are
- * known), then to commits that touched the file, then matching its path; each at most once per session.
+ * The file as `paths` records it, relative to the top of the working tree, without running git:
+ * the top is the folder holding `.git`, or for a linked worktree the one its `gitdir` file names.
+ * Null when the file is outside the working tree (or the top cannot be told).
+ */
+function repoRelative(ctx: SessionContextDeps, file: string): string | null {
+  let top: string | null = null;
+  if (path.basename(ctx.repo.gitDir) === '.git') top = path.dirname(ctx.repo.gitDir);
+  else {
+    try {
+      top = path.dirname(fs.readFileSync(path.join(ctx.repo.gitDir, 'gitdir'), 'utf8').trim());
+    } catch {
+      top = null;
+    }
+  }
+  if (!top) return null;
+  const rel = path.relative(top, path.resolve(ctx.cwd, file));
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
+}
+
+/**
+ * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
+ * `lines` (when an edit's lines are known), on commits that touched the file, and by its path
+ * words; ranked by their scope and words; each at most once per session.
  */
 export async function fileMemories(
   ctx: SessionContextDeps,
@@ -129,11 +141,11 @@ export async function fileMemories(
   toolUseId = '',
 ): Promise<Memory[]> {
   const index = await ctx.index.current();
-  let onLines: Memory[] = [];
+  const candidates: FileCandidate[] = [];
   if (lines.length) {
     try {
       const commits = [...new Set(blameLines(ctx.repo, file, lines).map((l) => l.commit))];
-      if (commits.length) onLines = index.list({ objects: commits, statuses: ['active'], limit: 10 });
+      if (commits.length) candidates.push(...index.list({ objects: commits, statuses: ['active'], limit: 20 }).map((memory) => ({ memory, onEditedLines: true })));
     } catch {
       // Not blameable (not tracked, outside the repository): the file's other memories still apply.
     }
@@ -141,14 +153,16 @@ export async function fileMemories(
   // Bounded by age: a file few commits touched would otherwise walk the whole history.
   const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
   const commits = commitsChangingFile(ctx.repo, file, 30, since);
-  const attached = commits.length ? index.list({ objects: commits, statuses: ['active'], limit: 10 }) : [];
+  // More than are shown: the ranking, not the commit order, picks among them.
+  if (commits.length) candidates.push(...index.list({ objects: commits, statuses: ['active'], limit: 30 }).map((memory) => ({ memory, onFileCommit: true })));
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
-  const inside = path.relative(ctx.cwd, file);
-  const byPath = await related(ctx, pathQuery(inside.startsWith('..') || path.isAbsolute(inside) ? path.basename(file) : inside), [], 10, () => ctx.settings.relevanceFloor);
-  const candidates = [...onLines, ...attached, ...byPath].filter((m, i, all) => all.findIndex((o) => o.key === m.key) === i);
+  const rel = repoRelative(ctx, file);
+  const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
+  candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
+  const ranked = rankForFile(candidates, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
   return updateSession(ctx.repo.mem, sessionId, (s) => {
-    const fresh = candidates.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
+    const fresh = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
     s.injected.push(...fresh.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
     return fresh;
   });

@@ -1,0 +1,116 @@
+/** Issue 28: the file context puts the memories about the file first. */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, makeRepo, memOk, type RunResult, sandbox } from './helpers.ts';
+
+function hook(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: unknown): Promise<RunResult> {
+  return new Promise((resolve) => {
+    const child = spawn('git', ['mem', 'hook', event], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(JSON.stringify(payload));
+  });
+}
+
+function context(r: RunResult): string {
+  expect(r.code, r.stderr).toBe(0);
+  if (!r.stdout.trim()) return '';
+  return (JSON.parse(r.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
+}
+
+function payload(repo: string, event: string, extra: Record<string, unknown> = {}) {
+  return { session_id: 'sess-1', transcript_path: path.join(repo, '..', 'missing.jsonl'), cwd: repo, hook_event_name: event, ...extra };
+}
+
+/** Summaries in the order a context lists them. */
+const summaries = (text: string) => [...text.matchAll(/<summary>([^<]*)<\/summary>/g)].map((m) => m[1]!);
+
+/** A small Python project as a new user would have it: a few commits, a dozen memories on them. */
+function pythonProject() {
+  const box = sandbox();
+  const repo = makeRepo(box, 'repo', 0);
+  const write = (file: string, text: string) => {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  };
+  const commit = (message: string) => {
+    git(repo, box.env, ['add', '.']);
+    git(repo, box.env, ['commit', '-qm', message]);
+  };
+  return { box, repo, write, commit };
+}
+
+describe('File context', () => {
+  it('gives the memories about a file first, then those about its words, then the rest of its commits', async () => {
+    const { box, repo, write, commit } = pythonProject();
+    write('src/app.py', 'from fastapi import FastAPI\napp = FastAPI()\n');
+    write('src/auth.py', 'TOKEN = None\n');
+    commit('Start the app');
+    memOk(repo, box.env, ['capture', 'decisions', 'Use FastAPI for the HTTP layer']);
+    memOk(repo, box.env, ['capture', 'decisions', 'Deploy with a token from the CI secret store']);
+    write('src/cache.py', 'import redis\n\n_client = None\n\ndef client():\n    global _client\n    if _client is None:\n        _client = redis.Redis()\n    return _client\n');
+    commit('Add the cache');
+    const cacheCommit = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
+    memOk(repo, box.env, ['capture', 'patterns', 'Create Redis client lazily', '--tags', 'redis,cache', '-m', 'Connecting at import time breaks the tests that never touch the cache.']);
+    write('tests/test_app.py', 'def test_app():\n    pass\n');
+    write('gunicorn.conf.py', 'workers = 4\n');
+    commit('Tests and the server config');
+    memOk(repo, box.env, ['capture', 'decisions', 'Use gunicorn with uvicorn workers']);
+    memOk(repo, box.env, ['capture', 'learnings', 'TIL pytest -x stops at the first failure']);
+    // Later commits touch the cache too, and carry memories about other things (the commit-only ties).
+    fs.appendFileSync(path.join(repo, 'src/cache.py'), '\nTTL = 60\n');
+    write('src/settings.py', 'DEBUG = False\n');
+    commit('Cache TTL and settings');
+    memOk(repo, box.env, ['capture', 'decisions', 'Use PostgreSQL 16 instead of SQLite in production']);
+    memOk(repo, box.env, ['capture', 'learnings', 'Settings are read once at startup']);
+    memOk(repo, box.env, ['capture', 'learnings', 'Cache entries expire after 60 seconds', '--commit', cacheCommit]);
+    const file = path.join(repo, 'src/cache.py');
+    const read = async (n: number) =>
+      summaries(context(await hook(repo, box.env, 'PreToolUse', payload(repo, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: file }, tool_use_id: `toolu_${n}` }))));
+    const first = await read(1);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.length).toBeLessThanOrEqual(3);
+    expect(first[0]).toBe('Create Redis client lazily');
+    expect(first).toContain('Cache entries expire after 60 seconds');
+    for (const unrelated of ['Use gunicorn with uvicorn workers', 'Use FastAPI for the HTTP layer', 'TIL pytest -x stops at the first failure']) expect(first).not.toContain(unrelated);
+    // Each once per session: later reads bring what is left, never the same memory again.
+    const seen = [...first];
+    for (let n = 2; n <= 4; n++) {
+      const next = await read(n);
+      for (const s of next) expect(seen).not.toContain(s);
+      seen.push(...next);
+    }
+  });
+
+  it('puts the memory scoped to the edited lines first', async () => {
+    const { box, repo, write, commit } = pythonProject();
+    const lines = Array.from({ length: 60 }, (_, i) => `x${i} = ${i}`);
+    write('src/store.py', `${lines.join('\n')}\n`);
+    commit('Add the store');
+    // Written as the scope work records them (`paths: [file:a-b]`), by hand: the memory is about lines 40-45.
+    const note = [
+      '---',
+      'id: 0123456789abcdef0123456789abcdef',
+      'type: decisions',
+      'timestamp: 2026-03-01T10:00:00Z',
+      'summary: Keep x40 to x45 in one block',
+      'paths:',
+      '  - src/store.py:40-45',
+      '---',
+      '',
+      'They are read together.',
+      '',
+    ].join('\n');
+    git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'add', '-f', '-m', note, 'HEAD']);
+    memOk(repo, box.env, ['capture', 'learnings', 'The store module is loaded at startup', '-m', 'store']);
+    const file = path.join(repo, 'src/store.py');
+    const edit = { file_path: file, old_string: 'x41 = 41\nx42 = 42', new_string: 'x41 = 0\nx42 = 0' };
+    const shown = summaries(context(await hook(repo, box.env, 'PreToolUse', payload(repo, 'PreToolUse', { tool_name: 'Edit', tool_input: edit, tool_use_id: 'toolu_e' }))));
+    expect(shown[0]).toBe('Keep x40 to x45 in one block');
+  });
+});
