@@ -12,7 +12,8 @@ import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
 import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
-import { captureSignals, type HookCaptureResult } from '../services/hook-capture.ts';
+import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/hook-capture.ts';
+import { judgeCandidates } from '../services/capture-judge.ts';
 import { recall } from '../services/recall.ts';
 import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
 import { stalenessOf } from '../services/staleness.ts';
@@ -251,13 +252,38 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   const message = isApiErrorText(input.lastAssistantMessage) ? '' : input.lastAssistantMessage.trim();
   const turn = readTurnWords(input.transcriptPath);
   const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
-  const signals = text ? autoSignals(text, ctx) : [];
-  if (!signals.length || !ctx.settings.autoCapture) return null;
-  const result = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId });
+  // Settings (a git call) are read only when the turn has a candidate; without mem.capture.with, only for a strong one.
+  const found = text ? detectSignals(text) : [];
+  if (!found.some((s) => tierOf(s.confidence) === 'auto') && !(found.some((s) => tierOf(s.confidence) === 'suggest') && ctx.settings.captureWith)) return null;
+  if (!ctx.settings.autoCapture) return null;
+  const signals = detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) });
+  const auto = signals.filter((s) => tierOf(s.confidence) === 'auto');
+  const judged = ctx.settings.captureWith ? await judgedSignals(ctx, input, signals, auto) : [];
+  if (!auto.length && !judged.length) return null;
+  const result = await captureSignals(ctx, [...auto, ...judged], { sessionId: input.sessionId, event: input.event, prompt: input.promptId });
   catchUpLater(ctx, result.captured);
   // Only systemMessage: additionalContext or a block decision would keep Claude working.
   const note = capturedMessage(result);
   return note ? { systemMessage: note } : null;
+}
+
+/**
+ * What the mem.capture.with command keeps of the turn's suggestions (not captured at once, nor
+ * before): none when there are none, or when the command fails, runs too long or answers anything
+ * but the contract, which is one line on stderr.
+ */
+async function judgedSignals(ctx: AppContext, input: HookInput, signals: readonly Signal[], auto: readonly Signal[]): Promise<Signal[]> {
+  const taken = new Set(auto.map((s) => normalizeForNovelty(suggestionText(s.summary))));
+  const suggested = signals.filter((s) => tierOf(s.confidence) === 'suggest' && !taken.has(normalizeForNovelty(suggestionText(s.summary))));
+  const candidates = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested) : [];
+  if (!candidates.length) return [];
+  try {
+    return judgeCandidates(ctx, input.event, candidates);
+  } catch (err) {
+    const what = candidates.length === 1 ? "the turn's suggestion was" : `the turn's ${candidates.length} suggestions were`;
+    ctx.io.err(`git-mem: mem.capture.with ${errorMessage(err).split('\n')[0]}; ${what} not captured`);
+    return [];
+  }
 }
 
 /**

@@ -1,13 +1,13 @@
 /**
  * A user's command that answers JSON with JSON (`consolidate --with CMD`,
- * `gc --with CMD`): run by the shell, the input on its stdin, its stdout read
- * as one JSON value. Any failure (it cannot start, exits non-zero, runs past
+ * `gc --with CMD`, the capture judge of `mem.capture.with`): run by the shell,
+ * the input on its stdin, its stdout read as one JSON value. Any failure (it cannot start, exits non-zero, runs past
  * the time limit, prints no JSON) is one line, so the caller changes nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { GitMemError } from '../core/errors.ts';
 
-export function runJsonCommand(command: string, input: unknown, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number }): unknown {
+export function runJsonCommand(command: string, input: unknown, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; /** The setting that holds the time limit, named when it runs out. */ timeoutSetting?: string }): unknown {
   const r = spawnSync('sh', ['-c', command], {
     cwd: options.cwd,
     env: options.env,
@@ -20,7 +20,8 @@ export function runJsonCommand(command: string, input: unknown, options: { cwd: 
   const name = command.length > 60 ? `${command.slice(0, 57)}...` : command;
   const hint = 'nothing was changed';
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
-    throw new GitMemError(`'${name}' did not answer within ${Math.round(options.timeoutMs / 1000)} s (mem.lifecycle.timeout)`, hint);
+    const seconds = Math.round(options.timeoutMs / 100) / 10;
+    throw new GitMemError(`'${name}' did not answer within ${seconds} s (${options.timeoutSetting ?? 'mem.lifecycle.timeout'})`, hint);
   }
   if (r.error) throw new GitMemError(`'${name}' could not run: ${r.error.message}`, hint);
   if (r.status !== 0) {

@@ -65,6 +65,19 @@ async function storedAs(ctx: HookCaptureDeps, signal: Signal): Promise<Memory | 
   }
 }
 
+/** Signals neither this session nor the stored memories hold yet: what a judge is worth asking about (capture checks again). */
+export async function notCapturedYet(ctx: HookCaptureDeps, sessionId: string, signals: readonly Signal[]): Promise<Signal[]> {
+  const seen = new Set(readSession(ctx.repo.mem, sessionId).captured);
+  const out: Signal[] = [];
+  for (const signal of signals) {
+    const hash = sha1Hex(`${signal.namespace}\0${normalizeForNovelty(signal.summary)}`);
+    if (seen.has(hash)) continue;
+    seen.add(hash);
+    if (!(await storedAs(ctx, signal))) out.push(signal);
+  }
+  return out;
+}
+
 export interface HookCapture {
   id: string;
   memory: Memory;

@@ -45,6 +45,10 @@ export interface Settings {
   protectNamespaces: string[];
   /** mem.lifecycle.timeout: seconds a --with command of consolidate or gc may run. */
   lifecycleTimeoutMs: number;
+  /** mem.capture.with: a command (run by `sh -c`) that judges the turn's capture candidates at Stop; '' when none (the default). */
+  captureWith: string;
+  /** mem.capture.timeout: how long the judge may take, in ms. */
+  captureTimeoutMs: number;
   /** core.pager and pager.mem: git's own settings, which `git mem` honours as git does. */
   pager: PagerConfig;
 }
@@ -54,6 +58,9 @@ export const RELEVANCE_FLOOR = 0.7;
 
 /** The default of mem.lifecycle.connect: see docs/lifecycle.md for how it was chosen. */
 export const CONNECT_THRESHOLD = 0.4;
+
+/** The default of mem.capture.timeout, in seconds: a judge answers well inside the Stop hook's 30 s, or not at all. */
+export const CAPTURE_TIMEOUT = 5;
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
 export type RecallMode = (typeof RECALL_MODES)[number];
@@ -197,6 +204,13 @@ export const SETTINGS = {
   ),
   protectNamespaces: listSetting('mem.lifecycle.protect', 'GIT_MEM_LIFECYCLE_PROTECT', 'Namespaces git mem gc never ages', ['decisions']),
   lifecycleTimeout: numberSetting('mem.lifecycle.timeout', 'GIT_MEM_LIFECYCLE_TIMEOUT', 60, 1, 86400, 'Seconds a --with command of git mem consolidate or gc may run before it is stopped'),
+  captureWith: textSetting(
+    'mem.capture.with',
+    'GIT_MEM_CAPTURE_WITH',
+    '',
+    "A command (run by sh -c) that judges the turn's capture candidates at Stop: JSON in on stdin, the ones to keep out on stdout (docs/capture.md); off when unset",
+  ),
+  captureTimeout: numberSetting('mem.capture.timeout', 'GIT_MEM_CAPTURE_TIMEOUT', CAPTURE_TIMEOUT, 0.1, 25, 'Seconds the mem.capture.with command may run before it is stopped and nothing of its is captured (the Stop hook has 30)'),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -263,6 +277,8 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     connectCosine: get('connectCosine'),
     protectNamespaces: get('protectNamespaces'),
     lifecycleTimeoutMs: get('lifecycleTimeout') * 1000,
+    captureWith: get('captureWith'),
+    captureTimeoutMs: Math.round(get('captureTimeout') * 1000),
     pager: { corePager: last('core.pager'), pagerMem: last('pager.mem') },
   };
 }

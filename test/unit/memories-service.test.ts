@@ -33,6 +33,8 @@ const settings: Settings = {
   connectCosine: 0.6,
   protectNamespaces: ['decisions'],
   lifecycleTimeoutMs: 60_000,
+  captureWith: '',
+  captureTimeoutMs: 5000,
 };
 
 function deps(notes: MemoryNotesStore) {

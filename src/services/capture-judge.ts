@@ -1,0 +1,81 @@
+/**
+ * The external capture judge (`mem.capture.with CMD`, off by default): the
+ * turn's capture candidates go to the command as JSON on stdin, secrets
+ * redacted first; it answers which to keep, optionally with a corrected
+ * namespace or summary. What it keeps goes through the same capture path as
+ * every hook capture (duplicate and secret checks in front of the write).
+ * Anything wrong with the answer is one error, so the caller keeps nothing of it.
+ *
+ * stdin:  {"version":1,"event":"Stop","namespaces":[...],"candidates":[{"id","namespace","summary","body","confidence"}]}
+ * stdout: {"keep":[0, {"id":1,"namespace":"decisions","summary":"..."}]}
+ */
+import { GitMemError } from '../core/errors.ts';
+import { redact } from '../core/redact.ts';
+import type { Signal } from '../core/signals.ts';
+import { runJsonCommand } from '../io/external-command.ts';
+import type { Deps } from './deps.ts';
+
+export type CaptureJudgeDeps = Pick<Deps, 'cwd' | 'env' | 'settings'>;
+
+/** The contract's version: a judge may refuse an input it does not know. */
+export const JUDGE_VERSION = 1;
+
+/** What the judge is sent of one candidate. */
+export interface JudgeCandidate {
+  id: number;
+  namespace: string;
+  summary: string;
+  body: string;
+  confidence: number;
+}
+
+/** The input, every text redacted whatever mem.secrets says: a judge may be a remote model. */
+export function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidates: readonly Signal[]): { version: number; event: string; namespaces: string[]; candidates: JudgeCandidate[] } {
+  const clean = (text: string) => redact(text, { allow: ctx.settings.secretsAllow }).text;
+  return {
+    version: JUDGE_VERSION,
+    event,
+    namespaces: ctx.settings.namespaces.map((n) => n.name),
+    candidates: candidates.map((s, id) => ({ id, namespace: s.namespace, summary: clean(s.summary), body: clean(s.body), confidence: s.confidence })),
+  };
+}
+
+const SHAPE = '{"keep": [<id>, {"id": <id>, "namespace"?: "...", "summary"?: "..."}]}';
+
+/** The candidates the answer keeps, with its corrections; throws on anything that is not the contract. */
+export function keptByAnswer(answer: unknown, candidates: readonly Signal[], namespaces: ReadonlySet<string>): Signal[] {
+  const wrong = (why: string) => new GitMemError(`answered ${why}; expected ${SHAPE}`);
+  const keep = (answer as { keep?: unknown } | null)?.keep;
+  if (!answer || typeof answer !== 'object' || !Array.isArray(keep)) throw wrong('without a "keep" list');
+  const kept = new Map<number, Signal>();
+  for (const entry of keep) {
+    const item: Record<string, unknown> = typeof entry === 'number' ? { id: entry } : entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
+    const id = item.id;
+    if (typeof id !== 'number' || !Number.isInteger(id) || !candidates[id]) throw wrong(`an id that is no candidate (${JSON.stringify(entry)?.slice(0, 40)})`);
+    const signal = { ...candidates[id] };
+    if (item.namespace !== undefined) {
+      if (typeof item.namespace !== 'string' || !namespaces.has(item.namespace)) throw wrong(`a namespace that does not exist (${JSON.stringify(item.namespace)?.slice(0, 40)})`);
+      signal.namespace = item.namespace;
+    }
+    if (item.summary !== undefined) {
+      const summary = typeof item.summary === 'string' ? item.summary.replace(/\s+/g, ' ').trim() : '';
+      if (!summary) throw wrong(`a summary that is not text (candidate ${id})`);
+      signal.summary = summary;
+    }
+    kept.set(id, signal);
+  }
+  return [...kept.values()];
+}
+
+/** Runs the judge on the candidates: the ones it keeps, or a GitMemError saying in one line why none. */
+export function judgeCandidates(ctx: CaptureJudgeDeps, event: string, candidates: readonly Signal[]): Signal[] {
+  const command = ctx.settings.captureWith;
+  const name = command.length > 60 ? `${command.slice(0, 57)}...` : command;
+  const input = judgeInput(ctx, event, candidates);
+  const answer = runJsonCommand(command, input, { cwd: ctx.cwd, env: ctx.env, timeoutMs: ctx.settings.captureTimeoutMs, timeoutSetting: 'mem.capture.timeout' });
+  try {
+    return keptByAnswer(answer, candidates, new Set(input.namespaces));
+  } catch (err) {
+    throw new GitMemError(`'${name}' ${(err as Error).message}`);
+  }
+}
