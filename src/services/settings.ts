@@ -208,9 +208,9 @@ export const SETTINGS = {
     'mem.capture.with',
     'GIT_MEM_CAPTURE_WITH',
     '',
-    "A command (run by sh -c) that judges the turn's capture candidates at Stop: JSON in on stdin, the ones to keep out on stdout (docs/capture.md); off when unset",
+    "A command (run by sh -c) that judges the Stop hook's suggestions: the turn's candidates as JSON on stdin, the ones to capture as JSON on stdout (docs/capture.md); off when unset",
   ),
-  captureTimeout: numberSetting('mem.capture.timeout', 'GIT_MEM_CAPTURE_TIMEOUT', CAPTURE_TIMEOUT, 0.1, 25, 'Seconds the mem.capture.with command may run before it is stopped and nothing of its is captured (the Stop hook has 30)'),
+  captureTimeout: numberSetting('mem.capture.timeout', 'GIT_MEM_CAPTURE_TIMEOUT', CAPTURE_TIMEOUT, 0.1, 25, "Seconds the mem.capture.with command may run before it is stopped, and none of the turn's suggestions is captured (the Stop hook has 30)"),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
