@@ -19,8 +19,7 @@ import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
 import { noteWorkingFile, readSession, updateSession } from '../services/session-state.ts';
-import { readCompactSummary, readSessionWords, readTurnWords } from './transcript.ts';
-import { isApiErrorText } from '../core/transcript-entries.ts';
+import { readCompactSummary, readSessionMessages, stopMessages } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
 import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
@@ -62,6 +61,14 @@ function autoSignals(text: string, ctx: AppContext): Signal[] {
   const strong = detectSignals(text).filter((s) => tierOf(s.confidence) === 'auto');
   if (!strong.length) return [];
   return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
+}
+
+/**
+ * Signals strong enough to capture at once in a transcript's messages, each message read on its own
+ * (see sessionMessages): no statement spans two messages.
+ */
+function messageSignals(messages: readonly string[], ctx: AppContext): Signal[] {
+  return messages.flatMap((m) => (m ? autoSignals(m, ctx) : []));
 }
 
 /** Which reply a hook gives: `at` (ms) for an event without a prompt id, told apart from a later one by time alone. */
@@ -238,20 +245,14 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
  * ("save this bashrc in config/") is not a statement.
  */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
-  const words = readSessionWords(input.transcriptPath);
-  const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'model') : [])];
+  const words = readSessionMessages(input.transcriptPath);
+  const signals = [...messageSignals(words.assistant, ctx), ...messageSignals(words.user, ctx).filter((s) => s.kind !== 'model')];
   if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId })).captured);
   return null; // PreCompact accepts no output
 }
 
 async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }>): Promise<HookReply | null> {
-  // The main agent's words in the whole turn: a marker written before a tool call is not in the last
-  // message. The last message itself may not be in the transcript yet when Stop fires; an API error
-  // Claude Code reports in its place is nobody's words.
-  const message = isApiErrorText(input.lastAssistantMessage) ? '' : input.lastAssistantMessage.trim();
-  const turn = readTurnWords(input.transcriptPath);
-  const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
-  const signals = text ? autoSignals(text, ctx) : [];
+  const signals = messageSignals(stopMessages(input.transcriptPath, input.lastAssistantMessage), ctx);
   if (!signals.length || !ctx.settings.autoCapture) return null;
   const result = await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId });
   catchUpLater(ctx, result.captured);
