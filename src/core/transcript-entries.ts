@@ -227,21 +227,27 @@ export function startsTurn(entry: TranscriptEntry): boolean {
   return entry.kind === 'prompt' || entry.kind === 'pasted' || entry.kind === 'command' || entry.kind === 'task-notification' || entry.kind === 'compact-summary';
 }
 
-/** Each message's words once: Claude Code writes one API message as several lines sharing message.id, and 1.0.x repeats lines. */
-function distinctTexts(entries: readonly TranscriptEntry[]): string[] {
+/**
+ * Each message's words once, one string per API message: Claude Code writes one message as several lines
+ * sharing message.id (joined here with a blank line), and 1.0.x repeats lines.
+ */
+function messageTexts(entries: readonly TranscriptEntry[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
+  let lastId: string | undefined;
   for (const e of entries) {
     const key = `${e.messageId}\0${e.text}`;
     if (!e.text || seen.has(key)) continue;
     seen.add(key);
-    out.push(e.text);
+    if (e.messageId && e.messageId === lastId) out[out.length - 1] += `\n\n${e.text}`;
+    else out.push(e.text);
+    lastId = e.messageId;
   }
   return out;
 }
 
-/** Whole messages from the end, joined with blank lines, as many as fit in `max` characters (at least the last, cut at its start). */
-function lastWhole(texts: readonly string[], max: number): string {
+/** Whole messages from the end, oldest first, as many as fit in `max` characters joined with blank lines (at least the last, cut at its start). */
+function lastWhole(texts: readonly string[], max: number): string[] {
   const kept: string[] = [];
   let size = 0;
   for (let i = texts.length - 1; i >= 0; i--) {
@@ -253,7 +259,7 @@ function lastWhole(texts: readonly string[], max: number): string {
     kept.push(t);
     size += t.length + 2;
   }
-  return kept.reverse().join('\n\n');
+  return kept.reverse();
 }
 
 /** The words to look for statements in, by speaker. */
@@ -264,12 +270,22 @@ export interface SpokenText {
   user: string;
 }
 
+/** The same words, one string per message (an API message's text blocks joined with blank lines), oldest first. */
+export interface SpokenMessages {
+  assistant: string[];
+  user: string[];
+}
+
 /**
- * What was said in the session since its last compaction (what a compaction is about to
- * summarise): the main agent's replies and the user's typed prompts, each speaker's newest
- * whole messages up to `max` characters.
+ * What was said in the session since its last compaction (what a compaction is about to summarise): the
+ * main agent's replies and the user's typed prompts, each speaker's newest whole messages up to `max`
+ * characters, one string per message.
+ *
+ * The detector is given each message on its own: a message ends where the agent called a tool or the user
+ * sent it, so a lead-in closing one ("Let me check what's happening:") introduces a tool call, not the
+ * next message, and no statement spans two messages.
  */
-export function sessionWords(entries: readonly TranscriptEntry[], max: number): SpokenText {
+export function sessionMessages(entries: readonly TranscriptEntry[], max: number): SpokenMessages {
   let start = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
     if (entries[i]!.kind === 'compact-summary' && !entries[i]!.sidechain) {
@@ -279,17 +295,23 @@ export function sessionWords(entries: readonly TranscriptEntry[], max: number): 
   }
   const main = entries.slice(start).filter((e) => !e.sidechain);
   return {
-    assistant: lastWhole(distinctTexts(main.filter((e) => e.kind === 'reply')), max),
-    user: lastWhole(distinctTexts(main.filter((e) => e.kind === 'prompt')), max),
+    assistant: lastWhole(messageTexts(main.filter((e) => e.kind === 'reply')), max),
+    user: lastWhole(messageTexts(main.filter((e) => e.kind === 'prompt')), max),
   };
 }
 
+/** sessionMessages, each speaker's messages joined with blank lines. */
+export function sessionWords(entries: readonly TranscriptEntry[], max: number): SpokenText {
+  const m = sessionMessages(entries, max);
+  return { assistant: m.assistant.join('\n\n'), user: m.user.join('\n\n') };
+}
+
 /**
- * The main agent's words in the current turn: its replies after the last entry that started a turn
- * (startsTurn), whole, in order, joined with blank lines, the newest up to `max` characters. Entries
- * are given oldest first; only the turn's are looked at.
+ * The main agent's messages in the current turn: its replies after the last entry that started a turn
+ * (startsTurn), whole, oldest first, the newest up to `max` characters. Entries are given oldest first;
+ * only the turn's are looked at.
  */
-export function turnWords(entries: readonly TranscriptEntry[], max: number): string {
+export function turnMessages(entries: readonly TranscriptEntry[], max: number): string[] {
   let start = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
     if (startsTurn(entries[i]!)) {
@@ -297,7 +319,12 @@ export function turnWords(entries: readonly TranscriptEntry[], max: number): str
       break;
     }
   }
-  return lastWhole(distinctTexts(entries.slice(start).filter((e) => e.kind === 'reply' && !e.sidechain)), max);
+  return lastWhole(messageTexts(entries.slice(start).filter((e) => e.kind === 'reply' && !e.sidechain)), max);
+}
+
+/** turnMessages joined with blank lines. */
+export function turnWords(entries: readonly TranscriptEntry[], max: number): string {
+  return turnMessages(entries, max).join('\n\n');
 }
 
 /** The text of the last compaction summary of the main thread ('' when there is none). */

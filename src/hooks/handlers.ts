@@ -20,8 +20,7 @@ import { stalenessOf } from '../services/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
 import { noteWorkingFile, readSession, updateSession } from '../services/session-state.ts';
-import { readCompactSummary, readSessionWords, readTurnWords } from './transcript.ts';
-import { isApiErrorText } from '../core/transcript-entries.ts';
+import { readCompactSummary, readSessionMessages, stopMessages } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
 import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
@@ -63,6 +62,14 @@ function autoSignals(text: string, ctx: AppContext): Signal[] {
   const strong = detectSignals(text).filter((s) => tierOf(s.confidence) === 'auto');
   if (!strong.length) return [];
   return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
+}
+
+/**
+ * Signals strong enough to capture at once in a transcript's messages, each message read on its own
+ * (see sessionMessages): no statement spans two messages.
+ */
+function messageSignals(messages: readonly string[], ctx: AppContext): Signal[] {
+  return messages.flatMap((m) => (m ? autoSignals(m, ctx) : []));
 }
 
 /** Which reply a hook gives: `at` (ms) for an event without a prompt id, told apart from a later one by time alone. */
@@ -239,24 +246,23 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
  * ("save this bashrc in config/") is not a statement.
  */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
-  const words = readSessionWords(input.transcriptPath);
-  const signals = [...(words.assistant ? autoSignals(words.assistant, ctx) : []), ...(words.user ? autoSignals(words.user, ctx).filter((s) => s.kind !== 'model') : [])];
+  const words = readSessionMessages(input.transcriptPath);
+  const signals = [...messageSignals(words.assistant, ctx), ...messageSignals(words.user, ctx).filter((s) => s.kind !== 'model')];
   if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId })).captured);
   return null; // PreCompact accepts no output
 }
 
 async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }>): Promise<HookReply | null> {
-  // The main agent's words in the whole turn: a marker written before a tool call is not in the last
-  // message. The last message itself may not be in the transcript yet when Stop fires; an API error
-  // Claude Code reports in its place is nobody's words.
-  const message = isApiErrorText(input.lastAssistantMessage) ? '' : input.lastAssistantMessage.trim();
-  const turn = readTurnWords(input.transcriptPath);
-  const text = (turn.includes(message) ? turn : [turn, message].filter(Boolean).join('\n\n')).slice(-SCAN_MAX);
+  // The main agent's messages in the whole turn, each read on its own (a lead-in that ends one message
+  // introduces a tool call, not the next message): a marker written before a tool call is not in the last
+  // message, which may not be in the transcript yet when Stop fires; an API error is nobody's words.
+  const messages = stopMessages(input.transcriptPath, input.lastAssistantMessage);
   // Settings (a git call) are read only when the turn has a candidate; without mem.capture.with, only for a strong one.
-  const found = text ? detectSignals(text) : [];
+  const found = messages.flatMap((m) => detectSignals(m));
   if (!found.some((s) => tierOf(s.confidence) === 'auto') && !(found.some((s) => tierOf(s.confidence) === 'suggest') && ctx.settings.captureWith)) return null;
   if (!ctx.settings.autoCapture) return null;
-  const signals = detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) });
+  const namespaces = ctx.settings.namespaces.map((n) => n.name);
+  const signals = messages.flatMap((m) => detectSignals(m, { namespaces }));
   const auto = signals.filter((s) => tierOf(s.confidence) === 'auto');
   const judged = ctx.settings.captureWith ? await judgedSignals(ctx, input, signals, auto) : [];
   if (!auto.length && !judged.length) return null;

@@ -2,8 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyEntry, type EntryKind, isApiErrorText, lastCompactSummary, machineLine, parseEntry, PASTE_CHARS, promptOrigin, sessionWords, turnWords } from '../../src/core/transcript-entries.ts';
-import { readCompactSummary, readSessionWords, readTurnWords, transcriptEntries, turnEntries } from '../../src/hooks/transcript.ts';
+import { detectSignals } from '../../src/core/signals.ts';
+import { classifyEntry, type EntryKind, isApiErrorText, lastCompactSummary, machineLine, parseEntry, PASTE_CHARS, promptOrigin, sessionMessages, sessionWords, turnMessages, turnWords } from '../../src/core/transcript-entries.ts';
+import { readCompactSummary, readSessionMessages, readSessionWords, readTurnWords, stopMessages, transcriptEntries, turnEntries } from '../../src/hooks/transcript.ts';
 import { SessionWriter, text, TRANSCRIPT_FIXTURES, toolUse, type TranscriptFixture } from '../fixtures/transcripts.ts';
 
 const fixture = (name: string): TranscriptFixture => TRANSCRIPT_FIXTURES.find((f) => f.name === name)!;
@@ -165,6 +166,38 @@ describe('the words read for statements', () => {
     const turn = turnWords(turnEntries(f.jsonl), MAX);
     expect(turn).toContain('The key insight is:\n\n- the client clock cannot be trusted\n- reports must match the API exactly');
     expect(turn).toContain('| BR-O2 | Completed tasks are never overdue | done |\n| BR-O3');
+  });
+
+  it('gives the detector each message on its own: a lead-in that ends a message introduces a tool call, not the next message', () => {
+    const leadIn = 'Let me look at the container logs:';
+    const finding = 'The issue is that AppArmor profiles cannot be applied inside a live CD session, so Docker has to run these containers with apparmor=unconfined.';
+    const s = new SessionWriter('2.1.101')
+      .prompt('Why do the containers not start?')
+      .reply([text(leadIn), toolUse('t1', 'Bash', { command: 'docker logs api' })])
+      .toolResult('t1', 'apparmor_parser: Access denied')
+      .reply([text(finding)]);
+    // One message (its lines share message.id) stays one text; two messages are two.
+    expect(turnMessages(turnEntries(s.jsonl()), MAX)).toEqual([leadIn, finding]);
+    expect(sessionMessages(transcriptEntries(s.jsonl()), MAX)).toEqual({ assistant: [leadIn, finding], user: ['Why do the containers not start?'] });
+    const two = new SessionWriter('2.1.101').prompt('go').reply([text('First part.'), toolUse('t2', 'Read', { file_path: 'a' }), text('Second part of the same message.')]);
+    expect(turnMessages(turnEntries(two.jsonl()), MAX)).toEqual(['First part.\n\nSecond part of the same message.']);
+    // The finding is read as itself, not as the list of a lead-in from another message (which hid it: no signal at all).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-transcript-'));
+    try {
+      const file = path.join(dir, 't.jsonl');
+      fs.writeFileSync(file, s.jsonl());
+      const messages = stopMessages(file, finding);
+      expect(messages).toEqual([leadIn, finding]);
+      const signals = messages.flatMap((m) => detectSignals(m));
+      expect(signals.map((x) => x.body)).toEqual([finding]);
+      expect(signals[0]!.confidence).toBeGreaterThanOrEqual(0.7);
+      expect(readSessionMessages(file).assistant).toEqual([leadIn, finding]);
+      // last_assistant_message not yet written: its own message; an API error in its place: none.
+      expect(stopMessages(file, 'Restarted the containers.')).toEqual([leadIn, finding, 'Restarted the containers.']);
+      expect(stopMessages(file, 'API Error: 529 Overloaded')).toEqual([leadIn, finding]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads other languages as they are written', () => {
