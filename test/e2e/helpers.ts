@@ -98,6 +98,23 @@ export function memAsync(cwd: string, env: NodeJS.ProcessEnv, args: string[]): P
   });
 }
 
+/** Runs `git mem hook <event>` with a payload on stdin (a string is sent as it is), timing the whole process. */
+export function memHook(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: unknown): Promise<RunResult & { ms: number }> {
+  const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn('git', ['mem', 'hook', event], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, ms: performance.now() - started }));
+    // A hook that exits before reading all of a large input closes the pipe: not an error here.
+    child.stdin.on('error', () => {});
+    child.stdin.end(input);
+  });
+}
+
 export function refTip(cwd: string, env: NodeJS.ProcessEnv, ref: string): string | null {
   const r = spawnSync('git', ['rev-parse', '-q', '--verify', ref], { cwd, env, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : null;

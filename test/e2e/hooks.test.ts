@@ -1,28 +1,15 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import net from 'node:net';
 import { PULL_ON_START_MS } from '../../src/hooks/handlers.ts';
-import { git, makeClones, makeRepo, mem, memOk, type RunResult, sandbox } from './helpers.ts';
+import { git, makeClones, makeRepo, mem, memHook, memOk, type RunResult, sandbox } from './helpers.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 /** The top-level keys Claude Code documents for hook output. */
 const DOCUMENTED = new Set(['continue', 'stopReason', 'suppressOutput', 'systemMessage', 'hookSpecificOutput', 'decision', 'reason']);
 
-function hook(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: unknown): Promise<RunResult> {
-  const input = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return new Promise((resolve) => {
-    const child = spawn('git', ['mem', 'hook', event], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.on('error', () => {});
-    child.stdin.end(input);
-  });
-}
+const hook = memHook;
 
 /** Valid hook output: nothing, or one JSON object with documented fields only. */
 function reply(r: RunResult, event: string): { systemMessage?: string; context?: string } {

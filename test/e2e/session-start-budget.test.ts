@@ -1,49 +1,7 @@
 /** Issue 28: SessionStart keeps every active decision and blocker that fits, and says what it left out. */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, memOk, type RunResult, sandbox } from './helpers.ts';
-
-function hook(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: unknown): Promise<RunResult> {
-  return new Promise((resolve) => {
-    const child = spawn('git', ['mem', 'hook', event], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(JSON.stringify(payload));
-  });
-}
-
-function context(r: RunResult): string {
-  expect(r.code, r.stderr).toBe(0);
-  if (!r.stdout.trim()) return '';
-  return (JSON.parse(r.stdout) as { hookSpecificOutput?: { additionalContext?: string } }).hookSpecificOutput?.additionalContext ?? '';
-}
-
-function payload(repo: string, event: string, extra: Record<string, unknown> = {}) {
-  return { session_id: 'sess-1', transcript_path: path.join(repo, '..', 'missing.jsonl'), cwd: repo, hook_event_name: event, ...extra };
-}
-
-/** Summaries in the order a context lists them. */
-const summaries = (text: string) => [...text.matchAll(/<summary>([^<]*)<\/summary>/g)].map((m) => m[1]!);
-
-/** A small Python project as a new user would have it: a few commits, a dozen memories on them. */
-function pythonProject() {
-  const box = sandbox();
-  const repo = makeRepo(box, 'repo', 0);
-  const write = (file: string, text: string) => {
-    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-    fs.writeFileSync(path.join(repo, file), text);
-  };
-  const commit = (message: string) => {
-    git(repo, box.env, ['add', '.']);
-    git(repo, box.env, ['commit', '-qm', message]);
-  };
-  return { box, repo, write, commit };
-}
+import { memHook as hook, memOk } from './helpers.ts';
+import { context, payload, pythonProject, summaries } from './python-project.ts';
 
 describe('SessionStart in a small repository', () => {
   it('lists every active decision and blocker, and says how many it left out', async () => {

@@ -2,27 +2,16 @@
  * Stop and PreCompact on transcripts in every shape Claude Code writes (test/fixtures/transcripts.ts),
  * through the compiled binary: what is captured, what never is, and that each hook exits 0 within 1 s.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FIXTURES, type TranscriptFixture } from '../fixtures/transcripts.ts';
-import { makeRepo, memOk, type RunResult, sandbox } from './helpers.ts';
+import { makeRepo, memHook, memOk, type RunResult, sandbox } from './helpers.ts';
 
 const BOUND_MS = 1000;
-/** The statement detector that takes tables out and a lead-in with its list (another change); these fixtures' captures are its to decide. */
 
 function hook(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: object): Promise<RunResult & { ms: number }> {
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const child = spawn('git', ['mem', 'hook', event], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, ms: performance.now() - started }));
-    child.stdin.end(JSON.stringify({ cwd, hook_event_name: event, permission_mode: 'default', ...payload }));
-  });
+  return memHook(cwd, env, event, { cwd, hook_event_name: event, permission_mode: 'default', ...payload });
 }
 
 interface Stored {
