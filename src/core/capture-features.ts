@@ -60,7 +60,7 @@ function stemOf(w: string): string {
 }
 
 /** Lowercase words of a text, each stemmed when it is plain ASCII; contractions kept whole ("don't", "can't"). */
-export function statementWords(text: string): string[] {
+function statementWords(text: string): string[] {
   const out: string[] = [];
   for (const m of normalize(text).toLowerCase().matchAll(WORD)) out.push(stemOf(m[0]));
   return out;

@@ -9,13 +9,12 @@
 import { type CaptureModel, captureModel, type ModelNamespace } from './capture-model.ts';
 import { sentencesOf, statementsOf, summaryLine } from './statements.ts';
 
-export type SignalType = 'decision' | 'learning' | 'blocker' | 'resolution' | 'progress' | 'pattern' | 'explicit';
+export type SignalType = 'decision' | 'learning' | 'blocker' | 'progress' | 'pattern' | 'explicit';
 
 export const SIGNAL_NAMESPACE: Record<SignalType, string> = {
   decision: 'decisions',
   learning: 'learnings',
   blocker: 'blockers',
-  resolution: 'learnings',
   progress: 'progress',
   pattern: 'patterns',
   explicit: 'learnings',
@@ -56,11 +55,11 @@ const MARKERS: ReadonlyArray<readonly [SignalType, RegExp, number]> = [
 /** "Today I learned", opening a sentence: a convention people type on purpose; the sentence is the learning, as written. */
 const TIL = /(?:^|(?<=[\n.!?][ \t]{0,3}))TIL\b/gm;
 
-/** A request to remember: the statement after it is kept, in learnings unless the model says where it belongs. */
+/** A request to remember: the statement after it is kept, in the namespace the model gives it. */
 const REQUEST = /\b(?:remember this|for future reference)\b/gi;
 
 /** "remember this: X" is the user's wish to keep X: the memory's summary is X, not the request. */
-const REQUEST_LEAD = /^\s*(?:(?:please|pls|ok|okay|and)[\s,]+)*(?:remember this|save this|note that|for future reference)\b\s*[:,.\-–—]*\s*/i;
+const REQUEST_LEAD = /^\s*(?:(?:please|pls|ok|okay|and)[\s,]+)*(?:remember this|for future reference)\b\s*[:,.\-–—]*\s*/i;
 
 function withoutRequest(statement: string): string {
   const rest = statement.replace(REQUEST_LEAD, '');
@@ -68,17 +67,9 @@ function withoutRequest(statement: string): string {
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
-const SUMMARY_MAX = 100;
-
-function oneLine(text: string): string {
-  // A summary is 100 characters: the first few hundred of the text are all it can use.
-  const s = text.slice(0, 8 * SUMMARY_MAX).replace(/\s+/g, ' ').trim();
-  return [...s].length > SUMMARY_MAX ? [...s].slice(0, SUMMARY_MAX - 1).join('').trimEnd() + '…' : s;
-}
-
 /**
  * Detection reads at most this much of a text, its end (where a prompt's or a
- * turn's newest words are), and scores at most MAX_PHRASES phrase matches:
+ * turn's newest words are), and scores at most MAX_STATEMENTS statements:
  * a hook answers in milliseconds whatever it is sent.
  */
 export const SCAN_MAX = 256 * 1024;
@@ -218,11 +209,11 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     at += l.length + 1;
   }
   for (const b of fencedBlocks(lines, offsets, BLOCK_OPEN, BLOCK_CLOSE, isCovered)) {
-    found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: oneLine(b.title), body: b.body, kind: 'block' });
+    found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: summaryLine(b.title, ''), body: b.body, kind: 'block' });
     cover(b.start, b.end);
   }
   for (const b of fencedBlocks(lines, offsets, FENCE_OPEN, FENCE_CLOSE, isCovered)) {
-    found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: oneLine(b.title), body: b.body, kind: 'block' });
+    found.push({ type: 'explicit', namespace: markerNamespace(b.namespace, options), confidence: 0.99, summary: summaryLine(b.title, ''), body: b.body, kind: 'block' });
     cover(b.start, b.end);
   }
   // Markers in code, in a table or in a quote are what someone wrote about markers, not markers: they are
@@ -231,7 +222,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
   for (const m of prose.matchAll(INLINE_MARKER)) {
     const content = text.slice(m.index + m[0].length - m[3]!.length, m.index + m[0].length);
     if (isCovered(m.index) || !content.trim()) continue;
-    found.push({ type: 'explicit', namespace: markerNamespace(m[1] ?? m[2], options), confidence: 0.98, summary: oneLine(content), body: content.trim(), kind: 'marker' });
+    found.push({ type: 'explicit', namespace: markerNamespace(m[1] ?? m[2], options), confidence: 0.98, summary: summaryLine(content, ''), body: content.trim(), kind: 'marker' });
     cover(m.index, m.index + m[0].length);
   }
 
@@ -241,7 +232,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
       const end = m.index + m[0].length;
       const rest = map.restOfLine(end);
       if (!rest.trim()) continue;
-      found.push({ type, namespace: SIGNAL_NAMESPACE[type], confidence, summary: oneLine(rest), body: rest.trim(), kind: 'marker' });
+      found.push({ type, namespace: SIGNAL_NAMESPACE[type], confidence, summary: summaryLine(rest, ''), body: rest.trim(), kind: 'marker' });
       cover(m.index, end + rest.length);
     }
   }
@@ -250,7 +241,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     if (isCovered(m.index)) continue;
     const statement = map.sentenceAround(m.index, m.index + m[0].length);
     if (statement.split(/\s+/).length < 3) continue;
-    found.push({ type: 'learning', namespace: 'learnings', confidence: 0.95, summary: oneLine(statement), body: map.paragraphAround(m.index), kind: 'marker' });
+    found.push({ type: 'learning', namespace: 'learnings', confidence: 0.95, summary: summaryLine(statement, ''), body: map.paragraphAround(m.index), kind: 'marker' });
     cover(m.index, m.index + statement.length);
   }
   for (const m of prose.matchAll(REQUEST)) {
@@ -258,7 +249,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     const statement = map.sentenceAround(m.index, m.index + m[0].length);
     const summary = withoutRequest(statement);
     const namespace = markerNamespace(model.score(summary).namespace, options);
-    found.push({ type: 'explicit', namespace, confidence: 0.98, summary: oneLine(summary), body: map.paragraphAround(m.index), kind: 'marker' });
+    found.push({ type: 'explicit', namespace, confidence: 0.98, summary: summaryLine(summary, ''), body: map.paragraphAround(m.index), kind: 'marker' });
     cover(m.index, m.index + statement.length);
   }
 
@@ -274,7 +265,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
 }
 
 /** The text with code (fenced blocks, inline spans), table rows and quoted lines blanked out, newlines and length kept. */
-export function maskNonProse(text: string): string {
+function maskNonProse(text: string): string {
   const blank = (m: string) => m.replace(/[^\n]/g, ' ');
   return text
     .replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?(?:^[ \t]*\1[^\n]*$|(?![\s\S]))/gm, blank)

@@ -14,7 +14,7 @@ export interface Statement {
 }
 
 /** A statement reaches at most this far; a longer paragraph is read as windows of whole sentences. */
-export const STATEMENT_MAX = 1200;
+const STATEMENT_MAX = 1200;
 const WINDOW = 600;
 
 const FENCE = /^\s*(?:```|~~~)/;
