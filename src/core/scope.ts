@@ -23,7 +23,7 @@ export function parseScope(entry: string): ScopeEntry {
   if (!m) return { path: entry };
   const start = Number(m[2]);
   const end = m[3] === undefined ? start : Number(m[3]);
-  if (start < 1 || end < start) return { path: entry };
+  if (start < 1 || end < start || !Number.isSafeInteger(end)) return { path: entry };
   return { path: m[1]!, start, end };
 }
 

@@ -11,6 +11,7 @@ describe('scope entries', () => {
     // Not a range: kept as the file name it is.
     expect(parseScope('src/a.py:40-10')).toEqual({ path: 'src/a.py:40-10' });
     expect(parseScope('c:/x')).toEqual({ path: 'c:/x' });
+    for (const odd of ['src/a.py:0-3', 'src/a.py:-3', 'a:b', 'C:', ':12', 'x:1-2-3', 'x:99999999999999999999']) expect(parseScope(odd)).toEqual({ path: odd });
     expect(scopeFiles(['a.py:1-2', 'a.py:5', 'b.py'])).toEqual(['a.py', 'b.py']);
   });
 
