@@ -41,11 +41,7 @@ describe('files a text names', () => {
 
 describe('choosing a scope', () => {
   const big = ['a.py', 'b.py', 'c.py', 'd.py'];
-  it('takes what was given, even nothing', () => {
-    expect(chooseScope({ given: ['x.py:1-2'], text: 'a.py', commitFiles: big }, 50)).toEqual(['x.py:1-2']);
-    expect(chooseScope({ given: [], text: 'a.py', commitFiles: ['a.py'] }, 50)).toEqual([]);
-  });
-  it('then the files worked on and named, then a small commit, never a large one', () => {
+  it('takes the files worked on and named, then a small commit, never a large one', () => {
     expect(chooseScope({ working: ['w.py'], text: 'about b.py', commitFiles: big }, 50)).toEqual(['w.py', 'b.py']);
     expect(chooseScope({ text: 'Use PostgreSQL', commitFiles: big }, 50)).toEqual([]);
     expect(chooseScope({ text: 'Use PostgreSQL', commitFiles: ['a.py', 'b.py'] }, 50)).toEqual(['a.py', 'b.py']);
