@@ -5,25 +5,7 @@
  */
 import type { Memory } from './memory.ts';
 import { analyzeText, termOf } from './rank.ts';
-
-/** One entry of a memory's `paths`: a file, and the lines it is about when recorded (`file:10-40`). */
-export interface ScopeEntry {
-  path: string;
-  lines?: readonly [number, number];
-}
-
-/**
- * `path` or `path:a-b` (or `path:a`). Anything else is a path as written: a name with a colon in
- * it, or a range that is not one (`x:b-a` is read as a-b; `x:0-3` or `x:-3` is not a range).
- */
-export function parseScopeEntry(entry: string): ScopeEntry {
-  const m = /^(.+):(\d+)(?:-(\d+))?$/.exec(entry);
-  if (!m) return { path: entry };
-  const a = Number(m[2]);
-  const b = m[3] === undefined ? a : Number(m[3]);
-  if (a < 1 || b < 1 || !Number.isSafeInteger(a) || !Number.isSafeInteger(b)) return { path: entry };
-  return { path: m[1]!, lines: [Math.min(a, b), Math.max(a, b)] };
-}
+import { parseScope } from './scope.ts';
 
 /** Path parts that name no subject: matching them would tie a file to every memory that says "src" or "test". */
 const GENERIC_PARTS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'dist', 'build', 'app', 'pkg', 'internal', 'index', 'main', 'ts', 'js', 'tsx', 'jsx', 'py', 'go', 'rs', 'md', 'mjs', 'cjs', 'json', 'yaml', 'yml', 'toml', 'init']);
@@ -86,13 +68,13 @@ function overlaps(a: readonly [number, number], b: readonly [number, number]): b
 export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: ReadonlySet<string>): number {
   const m = c.memory;
   let score = 0;
-  const entries = target.outside ? [] : (m.paths ?? []).map(parseScopeEntry);
+  const entries = target.outside ? [] : (m.paths ?? []).map(parseScope);
   const scope = entries.filter((e) => e.path === target.path);
   if (scope.length) {
     // A scope of many files is a big commit's, not something the memory says about this one.
     score += new Set(entries.map((e) => e.path)).size <= NARROW_SCOPE ? W.file : W.file / 2;
     const edited = target.lines ?? [];
-    if (edited.some((l) => scope.some((e) => e.lines && overlaps(e.lines, l)))) score += W.lines;
+    if (edited.some((l) => scope.some((e) => e.start !== undefined && overlaps([e.start, e.end ?? e.start], l)))) score += W.lines;
   }
   if (fileTerms.size) {
     const summary = stems(analyzeText(m.summary));

@@ -23,7 +23,7 @@ export function parseScope(entry: string): ScopeEntry {
   if (!m) return { path: entry };
   const start = Number(m[2]);
   const end = m[3] === undefined ? start : Number(m[3]);
-  if (start < 1 || end < start) return { path: entry };
+  if (start < 1 || end < start || !Number.isSafeInteger(end)) return { path: entry };
   return { path: m[1]!, start, end };
 }
 
@@ -94,9 +94,8 @@ export function namedFiles(text: string, files: readonly string[]): string[] {
   return out;
 }
 
+/** What a memory's scope is chosen from when none was given (`--paths`, import, MCP: services/capture.ts scopeAt keeps those as they are). */
 export interface ScopeSources {
-  /** Given by the person or tool capturing (`--paths`, import, MCP): taken as it is, even empty. */
-  given?: readonly string[];
   /** The files the session was working on when the memory was said (hooks). */
   working?: readonly string[];
   /** The memory's summary and body. */
@@ -108,17 +107,15 @@ export interface ScopeSources {
 }
 
 /**
- * What a memory is about, in order: what was given; the files the session
- * was working on and those its text names; the commit's files when the
- * commit is small. A large commit's files say nothing about one memory.
+ * What a memory is about, in order: the files the session was working on
+ * and those its text names; the commit's files when the commit is small.
+ * A large commit's files say nothing about one memory.
  */
 export function chooseScope(s: ScopeSources, max: number): string[] {
-  if (s.given) return [...new Set(s.given)].slice(0, max);
   const named = namedFiles(s.text, [...new Set([...s.commitFiles, ...(s.repoFiles ?? [])])]);
   const worked = new Set(scopeFiles(s.working ?? []));
   const found = [...new Set([...(s.working ?? []), ...named.filter((f) => !worked.has(f))])];
-  if (found.length) return found.slice(0, max);
-  return s.commitFiles.length <= SMALL_COMMIT ? [...s.commitFiles] : [];
+  return found.length ? found.slice(0, max) : commitScope(s.commitFiles);
 }
 
 /** The files an old memory without recorded paths is judged by: its commit's, when the commit is small. */

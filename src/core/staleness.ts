@@ -124,12 +124,11 @@ export function linesChangedWithin(hunks: readonly Hunk[], ranges: ReadonlyArray
  * Reads `git diff-tree --stdin --always -r --raw --numstat` output for lines
  * "<target> <commit>", one block per line in input order (each opens with its target's id).
  */
-export function parseDiffBlocks(text: string, heads: string | ReadonlySet<string>): FileChange[][] {
-  const isHead = typeof heads === 'string' ? (line: string) => line === heads : (line: string) => heads.has(line);
+export function parseDiffBlocks(text: string, targets: ReadonlySet<string>): FileChange[][] {
   const blocks: FileChange[][] = [];
   let status = new Map<string, string>();
   for (const line of text.split('\n')) {
-    if (isHead(line)) {
+    if (targets.has(line)) {
       blocks.push([]);
       status = new Map();
       continue;

@@ -132,7 +132,7 @@ export function buildMemory(ctx: CaptureDeps, input: CaptureInput, object: strin
 /**
  * What a memory captured on `object` is about (core/scope.ts chooseScope):
  * the given paths; else the files the session worked on and those its text
- * names (the repository's files, one `git ls-files`); else the commit's files
+ * names (the files of the commit's tree, one `git ls-tree -r`); else the commit's files
  * when the commit is small. Recorded, so the memory keeps its scope when its
  * commit is rewritten away.
  */

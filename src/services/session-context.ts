@@ -1,5 +1,4 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { type FileCandidate, pathWords, rankForFile } from '../core/file-relevance.ts';
 import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
@@ -17,6 +16,7 @@ import { stalenessOf } from './staleness.ts';
 import { updateSession } from './session-state.ts';
 import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
+import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
 
 /** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
@@ -107,20 +107,12 @@ export function pathQuery(file: string): string {
 }
 
 /**
- * The file as `paths` records it, relative to the top of the working tree, without running git:
- * the top is the folder holding `.git`, or for a linked worktree the one its `gitdir` file names.
- * Null when the file is outside the working tree (or the top cannot be told).
+ * The file as `paths` records it, relative to the top of the working tree (found without running
+ * git: stores/git/repo.ts worktreeTopOfGitDir). Null when the file is outside the working tree
+ * (or the top cannot be told).
  */
 function repoRelative(ctx: SessionContextDeps, file: string): string | null {
-  let top: string | null = null;
-  if (path.basename(ctx.repo.gitDir) === '.git') top = path.dirname(ctx.repo.gitDir);
-  else {
-    try {
-      top = path.dirname(fs.readFileSync(path.join(ctx.repo.gitDir, 'gitdir'), 'utf8').trim());
-    } catch {
-      top = null;
-    }
-  }
+  const top = worktreeTopOfGitDir(ctx.repo);
   if (!top) return null;
   const rel = path.relative(top, path.resolve(ctx.cwd, file));
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FileCandidate, parseScopeEntry, pathWords, rankForFile } from '../../src/core/file-relevance.ts';
+import { type FileCandidate, pathWords, rankForFile } from '../../src/core/file-relevance.ts';
 import type { Memory } from '../../src/core/memory.ts';
 
 function memory(summary: string, extra: Partial<Memory> = {}): Memory {
@@ -7,16 +7,6 @@ function memory(summary: string, extra: Partial<Memory> = {}): Memory {
 }
 
 const names = (ms: Memory[]) => ms.map((m) => m.summary);
-
-describe('parseScopeEntry', () => {
-  it('reads a path, or a path with a line range, and anything else as a path', () => {
-    expect(parseScopeEntry('src/cache.py')).toEqual({ path: 'src/cache.py' });
-    expect(parseScopeEntry('src/cache.py:10-40')).toEqual({ path: 'src/cache.py', lines: [10, 40] });
-    expect(parseScopeEntry('src/cache.py:7')).toEqual({ path: 'src/cache.py', lines: [7, 7] });
-    expect(parseScopeEntry('src/cache.py:40-10')).toEqual({ path: 'src/cache.py', lines: [10, 40] });
-    for (const odd of ['src/cache.py:0-3', 'src/cache.py:-3', 'a:b', 'C:', ':12', 'x:1-2-3', 'x:99999999999999999999']) expect(parseScopeEntry(odd)).toEqual({ path: odd });
-  });
-});
 
 describe('pathWords', () => {
   it('gives the name parts and directories, without generic ones', () => {

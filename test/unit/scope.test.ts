@@ -11,6 +11,7 @@ describe('scope entries', () => {
     // Not a range: kept as the file name it is.
     expect(parseScope('src/a.py:40-10')).toEqual({ path: 'src/a.py:40-10' });
     expect(parseScope('c:/x')).toEqual({ path: 'c:/x' });
+    for (const odd of ['src/a.py:0-3', 'src/a.py:-3', 'a:b', 'C:', ':12', 'x:1-2-3', 'x:99999999999999999999']) expect(parseScope(odd)).toEqual({ path: odd });
     expect(scopeFiles(['a.py:1-2', 'a.py:5', 'b.py'])).toEqual(['a.py', 'b.py']);
   });
 
@@ -40,11 +41,7 @@ describe('files a text names', () => {
 
 describe('choosing a scope', () => {
   const big = ['a.py', 'b.py', 'c.py', 'd.py'];
-  it('takes what was given, even nothing', () => {
-    expect(chooseScope({ given: ['x.py:1-2'], text: 'a.py', commitFiles: big }, 50)).toEqual(['x.py:1-2']);
-    expect(chooseScope({ given: [], text: 'a.py', commitFiles: ['a.py'] }, 50)).toEqual([]);
-  });
-  it('then the files worked on and named, then a small commit, never a large one', () => {
+  it('takes the files worked on and named, then a small commit, never a large one', () => {
     expect(chooseScope({ working: ['w.py'], text: 'about b.py', commitFiles: big }, 50)).toEqual(['w.py', 'b.py']);
     expect(chooseScope({ text: 'Use PostgreSQL', commitFiles: big }, 50)).toEqual([]);
     expect(chooseScope({ text: 'Use PostgreSQL', commitFiles: ['a.py', 'b.py'] }, 50)).toEqual(['a.py', 'b.py']);

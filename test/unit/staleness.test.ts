@@ -27,7 +27,7 @@ describe('staleness', () => {
   it('reads diff-tree blocks in input order', () => {
     const head = 'h'.repeat(40);
     const out = `${head}\n:100644 000000 aaa 000 D\tgone.ts\n0\t3\tgone.ts\n${head}\n${head}\n:100644 100644 b c M\tx.ts\n2\t1\tx.ts\n`;
-    expect(parseDiffBlocks(out, head)).toEqual([[{ path: 'gone.ts', added: 0, removed: 3, status: 'D' }], [], [{ path: 'x.ts', added: 2, removed: 1, status: 'M' }]]);
+    expect(parseDiffBlocks(out, new Set([head]))).toEqual([[{ path: 'gone.ts', added: 0, removed: 3, status: 'D' }], [], [{ path: 'x.ts', added: 2, removed: 1, status: 'M' }]]);
   });
 
   it('reads blocks of several targets, each opening with its own id', () => {

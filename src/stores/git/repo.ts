@@ -1,4 +1,5 @@
 /** Finding the repository: its git dir, the common dir shared by linked worktrees, and its object format. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { NotARepositoryError } from '../../core/errors.ts';
 import { MemDir } from '../mem-dir.ts';
@@ -32,6 +33,20 @@ export function openRepo(cwd: string, env: NodeJS.ProcessEnv): Repo {
 /** The top of the working tree, or null in a bare repository. */
 export function worktreeTop(repo: Repo): string | null {
   return repo.git.exec(['rev-parse', '--show-toplevel']).stdout.toString('utf8').trim() || null;
+}
+
+/**
+ * The top of the working tree without running git (for hooks that must stay fast): the folder
+ * holding `.git`, or for a linked worktree the one its `gitdir` file names. Null when git's own
+ * layout does not say (a submodule, a git dir set elsewhere): worktreeTop asks git.
+ */
+export function worktreeTopOfGitDir(repo: Repo): string | null {
+  if (path.basename(repo.gitDir) === '.git') return path.dirname(repo.gitDir);
+  try {
+    return path.dirname(fs.readFileSync(path.join(repo.gitDir, 'gitdir'), 'utf8').trim());
+  } catch {
+    return null;
+  }
 }
 
 /** Where git keeps `name` for this repository (`hooks` honours core.hooksPath), as an absolute path. */
