@@ -5,7 +5,7 @@
  */
 import type { Memory } from './memory.ts';
 import { analyzeText, termOf } from './rank.ts';
-import { parseScope } from './scope.ts';
+import { parseScope, SMALL_COMMIT } from './scope.ts';
 
 /** Path parts that name no subject: matching them would tie a file to every memory that says "src" or "test". */
 const GENERIC_PARTS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'dist', 'build', 'app', 'pkg', 'internal', 'index', 'main', 'ts', 'js', 'tsx', 'jsx', 'py', 'go', 'rs', 'md', 'mjs', 'cjs', 'json', 'yaml', 'yml', 'toml', 'init']);
@@ -50,9 +50,6 @@ export interface FileTarget {
  */
 const W = { lines: 6, file: 2, words: 3, wordsMore: 0.5, wordsMax: 4.5, tag: 0.5, body: 1.5, blame: 1.5, search: 1, commit: 0.5 } as const;
 
-/** At most this many files in a scope: it is about each of them. */
-const NARROW_SCOPE = 3;
-
 /** A candidate scoring under this share of the best is left out: a commit-only tie never rides along with a memory about the file. */
 export const FILE_RELEVANCE_FLOOR = 0.4;
 
@@ -72,7 +69,7 @@ export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: R
   const scope = entries.filter((e) => e.path === target.path);
   if (scope.length) {
     // A scope of many files is a big commit's, not something the memory says about this one.
-    score += new Set(entries.map((e) => e.path)).size <= NARROW_SCOPE ? W.file : W.file / 2;
+    score += new Set(entries.map((e) => e.path)).size <= SMALL_COMMIT ? W.file : W.file / 2; // a scope of a few files is about each of them
     const edited = target.lines ?? [];
     if (edited.some((l) => scope.some((e) => e.start !== undefined && overlaps([e.start, e.end ?? e.start], l)))) score += W.lines;
   }
