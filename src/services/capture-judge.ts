@@ -12,7 +12,7 @@
 import { GitMemError } from '../core/errors.ts';
 import { redact } from '../core/redact.ts';
 import type { Signal } from '../core/signals.ts';
-import { runJsonCommand } from '../io/external-command.ts';
+import { commandName, runJsonCommand } from '../io/external-command.ts';
 import type { Deps } from './deps.ts';
 
 export type CaptureJudgeDeps = Pick<Deps, 'cwd' | 'env' | 'settings'>;
@@ -70,12 +70,11 @@ export function keptByAnswer(answer: unknown, candidates: readonly Signal[], nam
 /** Runs the judge on the candidates: the ones it keeps, or a GitMemError saying in one line why none. */
 export function judgeCandidates(ctx: CaptureJudgeDeps, event: string, candidates: readonly Signal[]): Signal[] {
   const command = ctx.settings.captureWith;
-  const name = command.length > 60 ? `${command.slice(0, 57)}...` : command;
   const input = judgeInput(ctx, event, candidates);
   const answer = runJsonCommand(command, input, { cwd: ctx.cwd, env: ctx.env, timeoutMs: ctx.settings.captureTimeoutMs, timeoutSetting: 'mem.capture.timeout' });
   try {
     return keptByAnswer(answer, candidates, new Set(input.namespaces));
   } catch (err) {
-    throw new GitMemError(`'${name}' ${(err as Error).message}`);
+    throw new GitMemError(`'${commandName(command)}' ${(err as Error).message}`);
   }
 }
