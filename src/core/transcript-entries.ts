@@ -56,7 +56,7 @@ export interface TranscriptEntry {
 }
 
 /** Claude Code starts the summary a compaction leaves with these words (1.0.x to 2.1.x), flagged isCompactSummary or not. */
-export const COMPACT_SUMMARY_START = 'This session is being continued from a previous conversation';
+const COMPACT_SUMMARY_START = 'This session is being continued from a previous conversation';
 
 type Json = Record<string, unknown>;
 
