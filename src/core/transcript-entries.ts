@@ -56,7 +56,7 @@ export interface TranscriptEntry {
 }
 
 /** Claude Code starts the summary a compaction leaves with these words (1.0.x to 2.1.x), flagged isCompactSummary or not. */
-export const COMPACT_SUMMARY_START = 'This session is being continued from a previous conversation';
+const COMPACT_SUMMARY_START = 'This session is being continued from a previous conversation';
 
 type Json = Record<string, unknown>;
 
@@ -246,20 +246,19 @@ function messageTexts(entries: readonly TranscriptEntry[]): string[] {
   return out;
 }
 
-/** Whole messages from the end, oldest first, as many as fit in `max` characters joined with blank lines (at least the last, cut at its start). */
-function lastWhole(texts: readonly string[], max: number): string[] {
-  const kept: string[] = [];
+/**
+ * Whole messages from the end, oldest first, as many as fit in `max` characters joined with blank lines;
+ * when the last alone is longer, its end.
+ */
+export function lastWhole(texts: readonly string[], max: number): string[] {
   let size = 0;
-  for (let i = texts.length - 1; i >= 0; i--) {
-    const t = texts[i]!;
-    if (size + t.length + 2 > max) {
-      if (!kept.length) kept.push(t.slice(t.length - max));
-      break;
-    }
-    kept.push(t);
-    size += t.length + 2;
+  let from = texts.length;
+  while (from > 0 && size + texts[from - 1]!.length <= max) {
+    from--;
+    size += texts[from]!.length + 2;
   }
-  return kept.reverse();
+  if (from === texts.length && texts.length) return [texts.at(-1)!.slice(-max)];
+  return texts.slice(from);
 }
 
 /** The words to look for statements in, by speaker. */

@@ -57,6 +57,12 @@ function suggestionText(summary: string): string {
   return summary.replace(/^(?:\[[a-z:-]+\]\s*)+/i, '').trim();
 }
 
+/** The suggest-tier signals that say nothing an auto-captured one already does (compared without their markers). */
+function untakenSuggestions(signals: readonly Signal[], auto: readonly Signal[]): Signal[] {
+  const taken = new Set(auto.map((s) => normalizeForNovelty(suggestionText(s.summary))));
+  return signals.filter((s) => tierOf(s.confidence) === 'suggest' && !taken.has(normalizeForNovelty(suggestionText(s.summary))));
+}
+
 /** Signals strong enough to capture at once; settings (a git call) are read only when there are any. */
 function autoSignals(text: string, ctx: AppContext): Signal[] {
   const strong = detectSignals(text).filter((s) => tierOf(s.confidence) === 'auto');
@@ -140,8 +146,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
     catchUpLater(ctx, result.captured);
   }
   // Nothing already captured (or about to be) is suggested again.
-  const taken = new Set(auto.map((s) => normalizeForNovelty(suggestionText(s.summary))));
-  const suggest = signals.filter((s) => tierOf(s.confidence) === 'suggest' && !taken.has(normalizeForNovelty(suggestionText(s.summary)))).slice(0, 2);
+  const suggest = untakenSuggestions(signals, auto).slice(0, 2);
   for (const s of suggest) {
     const command = `git mem capture ${s.namespace} ${shellQuote(suggestionText(s.summary))}`;
     context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: ${xmlEscape(command)}</capture_suggestion>`);
@@ -279,8 +284,7 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
  * but the contract, which is one line on stderr.
  */
 async function judgedSignals(ctx: AppContext, input: HookInput, signals: readonly Signal[], auto: readonly Signal[]): Promise<Signal[]> {
-  const taken = new Set(auto.map((s) => normalizeForNovelty(suggestionText(s.summary))));
-  const suggested = signals.filter((s) => tierOf(s.confidence) === 'suggest' && !taken.has(normalizeForNovelty(suggestionText(s.summary))));
+  const suggested = untakenSuggestions(signals, auto);
   const candidates = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested) : [];
   if (!candidates.length) return [];
   try {

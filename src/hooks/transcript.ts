@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import { SCAN_MAX } from '../core/signals.ts';
-import { isApiErrorText, lastCompactSummary, parseEntry, sessionMessages, sessionWords, type SpokenMessages, type SpokenText, startsTurn, type TranscriptEntry, turnMessages, turnWords } from '../core/transcript-entries.ts';
+import { isApiErrorText, lastCompactSummary, lastWhole, parseEntry, sessionMessages, type SpokenMessages, startsTurn, type TranscriptEntry, turnMessages } from '../core/transcript-entries.ts';
 
 /**
  * PreCompact reads at most this much of the file's end: a compaction is about the
@@ -71,19 +71,9 @@ export function turnEntries(jsonl: string): TranscriptEntry[] {
   return out.reverse();
 }
 
-/** What was said since the session's last compaction, by speaker. */
-export function readSessionWords(file: string): SpokenText {
-  return sessionWords(transcriptEntries(readTail(file, SESSION_BYTES)), SCAN_MAX);
-}
-
-/** The same, one string per message (PreCompact gives the detector each message on its own). */
+/** What was said since the session's last compaction, by speaker, one string per message (PreCompact gives the detector each message on its own). */
 export function readSessionMessages(file: string): SpokenMessages {
   return sessionMessages(transcriptEntries(readTail(file, SESSION_BYTES)), SCAN_MAX);
-}
-
-/** The main agent's words in the current turn. */
-export function readTurnWords(file: string): string {
-  return turnWords(turnEntries(readTail(file, TURN_BYTES)), SCAN_MAX);
 }
 
 /**
@@ -95,15 +85,7 @@ export function stopMessages(file: string, lastAssistantMessage: string): string
   const message = isApiErrorText(lastAssistantMessage) ? '' : lastAssistantMessage.trim();
   const turn = turnMessages(turnEntries(readTail(file, TURN_BYTES)), SCAN_MAX);
   if (message && !turn.join('\n\n').includes(message)) turn.push(message);
-  // The newest whole messages within SCAN_MAX, as turnMessages keeps them (the last one's end if it alone is longer).
-  let size = 0;
-  let from = turn.length;
-  while (from > 0 && size + turn[from - 1]!.length <= SCAN_MAX) {
-    from--;
-    size += turn[from]!.length + 2;
-  }
-  if (from === turn.length && turn.length) return [turn.at(-1)!.slice(-SCAN_MAX)];
-  return turn.slice(from);
+  return lastWhole(turn, SCAN_MAX);
 }
 
 /** The text of the last compaction summary in a transcript ('' when there is none). */

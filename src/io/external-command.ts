@@ -7,6 +7,11 @@
 import { spawnSync } from 'node:child_process';
 import { GitMemError } from '../core/errors.ts';
 
+/** The command as errors name it: its first 57 characters and '...' when it is longer than 60. */
+export function commandName(command: string): string {
+  return command.length > 60 ? `${command.slice(0, 57)}...` : command;
+}
+
 export function runJsonCommand(command: string, input: unknown, options: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs: number; /** The setting that holds the time limit, named when it runs out. */ timeoutSetting?: string }): unknown {
   const r = spawnSync('sh', ['-c', command], {
     cwd: options.cwd,
@@ -17,7 +22,7 @@ export function runJsonCommand(command: string, input: unknown, options: { cwd: 
     killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
   });
-  const name = command.length > 60 ? `${command.slice(0, 57)}...` : command;
+  const name = commandName(command);
   const hint = 'nothing was changed';
   if (r.error && (r.error as NodeJS.ErrnoException).code === 'ETIMEDOUT') {
     const seconds = Math.round(options.timeoutMs / 100) / 10;

@@ -12,16 +12,16 @@
 import { GitMemError } from '../core/errors.ts';
 import { redact } from '../core/redact.ts';
 import type { Signal } from '../core/signals.ts';
-import { runJsonCommand } from '../io/external-command.ts';
+import { commandName, runJsonCommand } from '../io/external-command.ts';
 import type { Deps } from './deps.ts';
 
 export type CaptureJudgeDeps = Pick<Deps, 'cwd' | 'env' | 'settings'>;
 
 /** The contract's version: a judge may refuse an input it does not know. */
-export const JUDGE_VERSION = 1;
+const JUDGE_VERSION = 1;
 
 /** What the judge is sent of one candidate. */
-export interface JudgeCandidate {
+interface JudgeCandidate {
   id: number;
   namespace: string;
   summary: string;
@@ -30,7 +30,7 @@ export interface JudgeCandidate {
 }
 
 /** The input, every text redacted whatever mem.secrets says: a judge may be a remote model. */
-export function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidates: readonly Signal[]): { version: number; event: string; namespaces: string[]; candidates: JudgeCandidate[] } {
+function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidates: readonly Signal[]): { version: number; event: string; namespaces: string[]; candidates: JudgeCandidate[] } {
   const clean = (text: string) => redact(text, { allow: ctx.settings.secretsAllow }).text;
   return {
     version: JUDGE_VERSION,
@@ -43,7 +43,7 @@ export function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidate
 const SHAPE = '{"keep": [<id>, {"id": <id>, "namespace"?: "...", "summary"?: "..."}]}';
 
 /** The candidates the answer keeps, with its corrections; throws on anything that is not the contract. */
-export function keptByAnswer(answer: unknown, candidates: readonly Signal[], namespaces: ReadonlySet<string>): Signal[] {
+function keptByAnswer(answer: unknown, candidates: readonly Signal[], namespaces: ReadonlySet<string>): Signal[] {
   const wrong = (why: string) => new GitMemError(`answered ${why}; expected ${SHAPE}`);
   const keep = (answer as { keep?: unknown } | null)?.keep;
   if (!answer || typeof answer !== 'object' || !Array.isArray(keep)) throw wrong('without a "keep" list');
@@ -70,12 +70,11 @@ export function keptByAnswer(answer: unknown, candidates: readonly Signal[], nam
 /** Runs the judge on the candidates: the ones it keeps, or a GitMemError saying in one line why none. */
 export function judgeCandidates(ctx: CaptureJudgeDeps, event: string, candidates: readonly Signal[]): Signal[] {
   const command = ctx.settings.captureWith;
-  const name = command.length > 60 ? `${command.slice(0, 57)}...` : command;
   const input = judgeInput(ctx, event, candidates);
   const answer = runJsonCommand(command, input, { cwd: ctx.cwd, env: ctx.env, timeoutMs: ctx.settings.captureTimeoutMs, timeoutSetting: 'mem.capture.timeout' });
   try {
     return keptByAnswer(answer, candidates, new Set(input.namespaces));
   } catch (err) {
-    throw new GitMemError(`'${name}' ${(err as Error).message}`);
+    throw new GitMemError(`'${commandName(command)}' ${(err as Error).message}`);
   }
 }

@@ -53,6 +53,11 @@ export function sameMemory(a: Memory, b: Memory): boolean {
   return a.namespace === b.namespace && similarity(a.summary, b.summary) >= SIMILAR;
 }
 
+/** What a session's state records of a signal it captured (SessionState.captured): its namespace and normalized summary. */
+function capturedHash(signal: Signal): string {
+  return sha1Hex(`${signal.namespace}\0${normalizeForNovelty(signal.summary)}`);
+}
+
 /** The stored memory this signal repeats, if any. */
 async function storedAs(ctx: HookCaptureDeps, signal: Signal): Promise<Memory | undefined> {
   try {
@@ -70,7 +75,7 @@ export async function notCapturedYet(ctx: HookCaptureDeps, sessionId: string, si
   const seen = new Set(readSession(ctx.repo.mem, sessionId).captured);
   const out: Signal[] = [];
   for (const signal of signals) {
-    const hash = sha1Hex(`${signal.namespace}\0${normalizeForNovelty(signal.summary)}`);
+    const hash = capturedHash(signal);
     if (seen.has(hash)) continue;
     seen.add(hash);
     if (!(await storedAs(ctx, signal))) out.push(signal);
@@ -95,7 +100,7 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
   const candidates: Array<{ signal: Signal; hash: string }> = [];
   for (const signal of signals) {
     if (!known.has(signal.namespace)) continue;
-    const hash = sha1Hex(`${signal.namespace}\0${normalizeForNovelty(signal.summary)}`);
+    const hash = capturedHash(signal);
     if (candidates.some((c) => c.hash === hash)) continue;
     candidates.push({ signal, hash });
   }

@@ -124,7 +124,7 @@ export function noteWorkingFile(dir: MemDir, sessionId: string, entry: WorkingFi
 }
 
 /** Within this long of a capture, a file worked on counts when the client gives no prompt ids. */
-export const WORKING_WINDOW_MS = 10 * 60 * 1000;
+const WORKING_WINDOW_MS = 10 * 60 * 1000;
 
 /** The files worked on under the prompt (or, without prompt ids, lately) that a capture's memories are likely about. */
 export function workingFiles(state: SessionState, prompt: string, now: number): WorkingFile[] {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectSignals } from '../../src/core/signals.ts';
 import { classifyEntry, type EntryKind, isApiErrorText, lastCompactSummary, machineLine, parseEntry, PASTE_CHARS, promptOrigin, sessionMessages, sessionWords, turnMessages, turnWords } from '../../src/core/transcript-entries.ts';
-import { readCompactSummary, readSessionMessages, readSessionWords, readTurnWords, stopMessages, transcriptEntries, turnEntries } from '../../src/hooks/transcript.ts';
+import { readCompactSummary, readSessionMessages, stopMessages, transcriptEntries, turnEntries } from '../../src/hooks/transcript.ts';
 import { SessionWriter, text, TRANSCRIPT_FIXTURES, toolUse, type TranscriptFixture } from '../fixtures/transcripts.ts';
 
 const fixture = (name: string): TranscriptFixture => TRANSCRIPT_FIXTURES.find((f) => f.name === name)!;
@@ -228,13 +228,13 @@ describe('reading the file', () => {
   it('reads a transcript file by speaker; a missing file or a directory reads as nothing', () => {
     const f = fixture('chinese');
     const file = tmp(f.jsonl);
-    expect(readSessionWords(file).user).toContain('PostgreSQL');
-    expect(readTurnWords(file)).toContain('[decision] 为 orders.user_id 建立索引');
+    expect(readSessionMessages(file).user.join('\n\n')).toContain('PostgreSQL');
+    expect(stopMessages(file, '').join('\n\n')).toContain('[decision] 为 orders.user_id 建立索引');
     expect(readCompactSummary(file)).toBe('');
     expect(readCompactSummary(tmp(fixture('compaction').jsonl))).toContain('from a flagged summary');
     for (const bad of ['', '/nonexistent/t.jsonl', os.tmpdir()]) {
-      expect(readSessionWords(bad)).toEqual({ assistant: '', user: '' });
-      expect(readTurnWords(bad)).toBe('');
+      expect(readSessionMessages(bad)).toEqual({ assistant: [], user: [] });
+      expect(stopMessages(bad, '')).toEqual([]);
     }
   });
 
@@ -245,7 +245,7 @@ describe('reading the file', () => {
     big.reply([text('[decision] 最后的决定')]);
     const file = tmp(big.jsonl());
     expect(fs.statSync(file).size).toBeGreaterThan(8 * 1024 * 1024);
-    expect(readSessionWords(file).assistant).toBe('[decision] 最后的决定');
-    expect(readTurnWords(file)).toBe('[decision] 最后的决定');
+    expect(readSessionMessages(file).assistant).toEqual(['[decision] 最后的决定']);
+    expect(stopMessages(file, '')).toEqual(['[decision] 最后的决定']);
   });
 });
