@@ -32,7 +32,7 @@ export function namespaceCandidates(cwd: string, env: NodeJS.ProcessEnv): Candid
 
 /** Current memories whose id (or, for a hex prefix, key) starts with `prefix`, from the index file as it is. */
 export async function idCandidates(cwd: string, env: NodeJS.ProcessEnv, prefix: string): Promise<Candidate[]> {
-  return Index.idCandidates(openRepo(cwd, env).commonDir, prefix, MAX_IDS);
+  return Index.idCandidates(openRepo(cwd, env).mem, prefix, MAX_IDS);
 }
 
 export function remoteCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {

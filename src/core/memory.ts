@@ -58,13 +58,16 @@ export function isStatus(value: unknown): value is Status {
   return typeof value === 'string' && (STATUSES as readonly string[]).includes(value);
 }
 
-/** `<namespace>:<short object>:<short key>`, the form users see and type. */
-export function formatId(m: { namespace: string; object: string; key: string }): string {
-  return `${m.namespace}:${m.object.slice(0, SHORT_OBJECT)}:${idKey(m.key).slice(0, HEX_KEY.test(m.key) ? SHORT_KEY : undefined)}`;
-}
-
 /** Keys git-mem makes (random or derived): hex, found by any prefix of 4+ digits, git-style. */
 const HEX_KEY = /^[0-9a-f]+$/;
+
+/** `<namespace>:<short object>:<short key>`, the form users see and type (a hand-written key whole: idKey). */
+export function formatId(m: { namespace: string; object: string; key: string }): string {
+  const key = HEX_KEY.test(m.key) ? m.key.slice(0, SHORT_KEY) : idKey(m.key);
+  return `${m.namespace}:${m.object.slice(0, SHORT_OBJECT)}:${key}`;
+}
+
+const UTF8 = new TextEncoder();
 
 /**
  * A key as ids write it. A hand-written note's own `id` (`ADR-0001`, `use postgres`)
@@ -75,7 +78,7 @@ const HEX_KEY = /^[0-9a-f]+$/;
 export function idKey(key: string): string {
   if (HEX_KEY.test(key)) return key;
   let out = '';
-  for (const c of key) out += /[a-z0-9._-]/.test(c) ? c : [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  for (const c of key) out += /[a-z0-9._-]/.test(c) ? c : [...UTF8.encode(c)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
   return out;
 }
 

@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The files and folders kept in it, by what they are. */
-export const MEM_FILES = {
+const MEM_FILES = {
   /** The SQLite index of revisions and tombstones (stores/index/memory-index.ts). */
   index: 'index.sqlite',
   /** The term index lexical search reads (stores/index/term-index.ts); `terms.add` is its overlay. */
@@ -48,7 +48,7 @@ export const MEM_FILES = {
 
 export type MemFile = keyof typeof MEM_FILES;
 
-export type MemDirProblemKind = 'dangling-symlink' | 'symlink-loop' | 'not-a-directory' | 'read-only' | 'not-writable' | 'cannot-create' | 'unusable';
+type MemDirProblemKind = 'dangling-symlink' | 'symlink-loop' | 'not-a-directory' | 'read-only' | 'not-writable' | 'cannot-create' | 'unusable';
 
 export interface MemDirProblem {
   kind: MemDirProblemKind;

@@ -14,7 +14,7 @@ import type { Memory, IdQuery, Status } from '../../core/memory.ts';
 import type { LexicalOptions } from '../../core/lexical.ts';
 import type { LexicalQuery } from '../../core/rank.ts';
 import type { NotesStore } from '../git/notes-store.ts';
-import { MemDir } from '../mem-dir.ts';
+import type { MemDir } from '../mem-dir.ts';
 import type { SearchFilter } from './filter.ts';
 import type { MemoryIndex, RefreshOptions } from './memory-index.ts';
 import { type IdCandidate, indexedIdCandidates } from './id-completion.ts';
@@ -222,12 +222,12 @@ export class Index {
   }
 
   /**
-   * Ids for shell completion, from the SQLite index file of the repository
-   * whose git common dir is given, as it is: no catching up, no sql.js, no
-   * notes read (completion does not wait for them).
+   * Ids for shell completion, from the SQLite index file in the repository's
+   * cache folder, as it is: no catching up, no sql.js, no notes read
+   * (completion does not wait for them).
    */
-  static idCandidates(commonDir: string, prefix: string, max: number): Promise<IdCandidate[]> {
-    return indexedIdCandidates(MemDir.inCommonDir(commonDir).file('index'), prefix, max);
+  static idCandidates(dir: MemDir, prefix: string, max: number): Promise<IdCandidate[]> {
+    return indexedIdCandidates(dir.file('index'), prefix, max);
   }
 
   /** Memories and tombstones stored in a namespace's notes, every revision counted. */
