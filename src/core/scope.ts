@@ -43,8 +43,13 @@ export function scopeFiles(paths: readonly string[]): string[] {
  * An empty string is an explicit empty scope: the memory is about nothing in particular.
  */
 export function parsePathsOption(text: string): { paths: string[]; bad?: string } {
+  return parsePathEntries(text.split(','));
+}
+
+/** parsePathsOption for entries already apart (import's and MCP's lists): a comma in a file's name stays in it. */
+export function parsePathEntries(entries: readonly string[]): { paths: string[]; bad?: string } {
   const paths: string[] = [];
-  for (const raw of text.split(',')) {
+  for (const raw of entries) {
     const entry = raw.trim().replace(/^\.\//, '');
     if (!entry) continue;
     const m = RANGE.exec(entry);

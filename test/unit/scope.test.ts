@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
+import { checkPaths } from '../../src/core/validate.ts';
 import { chooseScope, commitScope, namedFiles, parsePathsOption, parseScope, scopeFiles, workingScope } from '../../src/core/scope.ts';
 import { workingFiles } from '../../src/services/session-state.ts';
 
@@ -18,6 +19,9 @@ describe('scope entries', () => {
   it('parses --paths, normalising ./ and refusing what is not a relative path', () => {
     expect(parsePathsOption('src/a.py, ./src/b.py:10-40,src/a.py')).toEqual({ paths: ['src/a.py', 'src/b.py:10-40'] });
     expect(parsePathsOption('')).toEqual({ paths: [] });
+    // A list (import, MCP) is taken entry by entry: a comma belongs to the file's name.
+    expect(checkPaths(['docs/a, b.md', 'src/c.py:3'])).toEqual(['docs/a, b.md', 'src/c.py:3']);
+    expect(checkPaths('docs/a, b.md')).toEqual(['docs/a', 'b.md']);
     expect(parsePathsOption('/etc/passwd').bad).toBe('/etc/passwd');
     expect(parsePathsOption('a/../../b').bad).toBe('a/../../b');
     expect(parsePathsOption('a.py:0-3').bad).toBe('a.py:0-3');
