@@ -1,16 +1,17 @@
 /**
  * Staleness: a memory whose files changed after its commit may no longer
- * hold. Pure: computed from the diff of each memory's commit to HEAD and the
- * commits since that touched its files (stores/git/history.ts reads both).
+ * hold. Pure: computed from how each of its files differs between its commit
+ * and where it is measured (HEAD, or the branch that holds it), and from the
+ * commits since that touched them (services/staleness.ts gathers both).
  */
 
 export interface Stale {
-  /** Commits since the memory's commit that changed its files (counted among HEAD's newest MAX_TOUCHING commits). */
+  /** Commits since the memory's commit that changed its files (counted among the newest MAX_TOUCHING commits where it is measured). */
   commits: number;
-  /** The count reached MAX_TOUCHING: there are at least that many. */
+  /** Those commits did not reach back to the memory's: there are at least `commits`. */
   atLeast?: boolean;
-  /** Lines added plus removed in those files between the memory's commit and HEAD. */
-  lines: number;
+  /** Lines added plus removed in those files between the memory's commit and where it is measured; absent when not counted (a long list counts the first ones only). */
+  lines?: number;
   /** Its files that HEAD (or the branch that holds the memory) no longer has. */
   deleted: string[];
   /** Its files that were renamed since, and where to. */
@@ -19,8 +20,9 @@ export interface Stale {
 
 export interface FileChange {
   path: string;
-  added: number;
-  removed: number;
+  /** Lines added and removed; absent when not counted. */
+  added?: number;
+  removed?: number;
   /** git's status letter: M, A, D, T... */
   status: string;
 }
@@ -29,10 +31,12 @@ export interface TouchingCommit {
   commit: string;
   time: number;
   paths: readonly string[];
+  /** Of `paths`, those the commit deleted. */
+  deleted?: readonly string[];
 }
 
-/** Commits since are counted among at most this many of HEAD's newest commits: enough to tell, and bounded in time whatever the history. */
-export const MAX_TOUCHING = 300;
+/** Commits since are counted among at most this many of the newest commits where a memory is measured: one `git log` of them costs tens of milliseconds whatever the history's length. */
+export const MAX_TOUCHING = 2000;
 
 /**
  * Null when the memory's files are as its commit left them. `touching`: the
@@ -48,7 +52,8 @@ export function staleness(
   moves: ReadonlyMap<string, string> = new Map(),
 ): Stale | null {
   const mine = new Set(paths);
-  let lines = 0;
+  let lines: number | undefined = 0;
+  let edited = false;
   const deleted: string[] = [];
   const moved: Array<{ from: string; to: string }> = [];
   for (const c of changes) {
@@ -57,22 +62,44 @@ export function staleness(
     // A move is no edit: the lines counted are those changed where it now is, which its own paths do not name.
     if (to !== undefined) moved.push({ from: c.path, to });
     else {
-      lines += c.added + c.removed;
+      const counted = c.added === undefined || c.removed === undefined ? undefined : c.added + c.removed;
+      // Not counted: changed all the same (its blob differs).
+      edited ||= counted === undefined || counted > 0;
+      lines = lines === undefined || counted === undefined ? undefined : lines + counted;
       if (c.status === 'D') deleted.push(c.path);
     }
   }
-  if (lines === 0 && deleted.length === 0 && moved.length === 0) return null;
+  if (!edited && deleted.length === 0 && moved.length === 0) return null;
   const commits = touching.filter((t) => t.commit !== since.commit && t.time >= since.time && t.paths.some((p) => mine.has(p))).length;
   // The window ends before the memory's commit: more commits lie beyond it.
   const atLeast = touching.length >= MAX_TOUCHING && (touching.at(-1)?.time ?? 0) > since.time;
-  return { commits: Math.max(commits, 1), ...(atLeast ? { atLeast } : {}), lines, deleted: deleted.sort(), ...(moved.length ? { moved: moved.sort((a, b) => (a.from < b.from ? -1 : 1)) } : {}) };
+  return {
+    commits: Math.max(commits, 1),
+    ...(atLeast ? { atLeast } : {}),
+    ...(lines === undefined ? {} : { lines }),
+    deleted: deleted.sort(),
+    ...(moved.length ? { moved: moved.sort((a, b) => (a.from < b.from ? -1 : 1)) } : {}),
+  };
+}
+
+/**
+ * A memory's staleness one step further: `before` was measured at an
+ * ancestor of the new place, and `touched` commits between the two changed
+ * its files. `now` is how its files differ at the new place (without counting
+ * the commits since).
+ */
+export function advance(before: Stale | null, touched: number, now: Stale | null): Stale | null {
+  if (!now) return null;
+  const commits = (before?.commits ?? 0) + touched;
+  return { ...now, commits: Math.max(commits, 1), ...(before?.atLeast ? { atLeast: true } : {}) };
 }
 
 /** `3 commits, 41 lines since`, `file deleted` or `file moved to other`: what a person (or an agent) reads. */
 export function describeStale(s: Stale): string {
   if (s.deleted.length) return `${s.deleted.length === 1 ? `${s.deleted[0]} deleted` : `${s.deleted.length} files deleted`} since`;
-  if (s.moved?.length && s.lines === 0) return `${s.moved.length === 1 ? `${s.moved[0]!.from} moved to ${s.moved[0]!.to}` : `${s.moved.length} files moved`} since`;
-  const counted = `${s.commits}${s.atLeast ? '+' : ''} ${s.commits === 1 && !s.atLeast ? 'commit' : 'commits'}, ${s.lines} ${s.lines === 1 ? 'line' : 'lines'} since`;
+  if (s.moved?.length && !s.lines) return `${s.moved.length === 1 ? `${s.moved[0]!.from} moved to ${s.moved[0]!.to}` : `${s.moved.length} files moved`} since`;
+  const commits = `${s.atLeast ? 'at least ' : ''}${s.commits} ${s.commits === 1 ? 'commit' : 'commits'}`;
+  const counted = s.lines === undefined ? `${commits} since` : `${commits}, ${s.lines} ${s.lines === 1 ? 'line' : 'lines'} since`;
   return s.moved?.length ? `${counted}; ${s.moved.length === 1 ? `${s.moved[0]!.from} moved to ${s.moved[0]!.to}` : `${s.moved.length} files moved`}` : counted;
 }
 
@@ -118,31 +145,4 @@ export function linesChangedWithin(hunks: readonly Hunk[], ranges: ReadonlyArray
     if (touches) lines += h.added + h.removed;
   }
   return lines;
-}
-
-/**
- * Reads `git diff-tree --stdin --always -r --raw --numstat` output for lines
- * "<target> <commit>", one block per line in input order (each opens with its target's id).
- */
-export function parseDiffBlocks(text: string, targets: ReadonlySet<string>): FileChange[][] {
-  const blocks: FileChange[][] = [];
-  let status = new Map<string, string>();
-  for (const line of text.split('\n')) {
-    if (targets.has(line)) {
-      blocks.push([]);
-      status = new Map();
-      continue;
-    }
-    const block = blocks[blocks.length - 1];
-    if (!block || !line) continue;
-    if (line.startsWith(':')) {
-      const tab = line.indexOf('\t');
-      status.set(line.slice(tab + 1), line.slice(0, tab).split(' ')[4] ?? 'M');
-      continue;
-    }
-    const [added = '', removed = '', path = ''] = line.split('\t');
-    // Binary files show "-": they changed; count them as one line.
-    block.push({ path, added: added === '-' ? 1 : Number(added), removed: removed === '-' ? 0 : Number(removed), status: status.get(path) ?? 'M' });
-  }
-  return blocks;
 }

@@ -10,11 +10,14 @@
 import fs from 'node:fs';
 import { type Placement, pickAnchor, REACHES } from '../core/anchor.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
+import { isAncestor } from '../stores/git/history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
 interface PlacementCache {
   refs: string;
+  /** HEAD under `refs`: when HEAD moves on to a commit that descends from it, what it reached it still reaches. */
+  head?: string;
   /** object → [reach, committer time], under `refs`. */
   places: Record<string, [string, number]>;
   /** object → [type, committer time]: true whatever the refs. */
@@ -50,7 +53,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const refs = refsState(repo);
   const file = anchorsFile(repo);
   const cache = readCache(file);
-  const places = cache.refs === refs && cache.places ? cache.places : {};
+  const places = cache.refs === refs && cache.places ? cache.places : carriedOver(repo, cache);
   const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
   for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
@@ -67,6 +70,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     try {
       const next: PlacementCache = {
         refs,
+        ...(repo.head ? { head: repo.head } : {}),
         // Missing objects may arrive with the next fetch: their place is not kept.
         places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
         facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
@@ -79,6 +83,16 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     }
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
+}
+
+/**
+ * Places kept under other refs that still hold: after a commit (or a pull
+ * that fast-forwards), what the old HEAD reached, the new one reaches. One
+ * `merge-base --is-ancestor`; everything else is placed anew.
+ */
+function carriedOver(repo: Repo, cache: Partial<PlacementCache>): Record<string, [string, number]> {
+  if (!cache.places || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head)) return {};
+  return Object.fromEntries(Object.entries(cache.places).filter(([, [reach]]) => reach === 'head'));
 }
 
 /** `<namespace>:<key>` → anchor, for memories with copies (`<namespace>:<key>` → objects). */

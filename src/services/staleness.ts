@@ -1,151 +1,321 @@
 /**
  * Which memories' files changed since their commit (core/staleness.ts), for
- * the memories about to be shown. Batched: the commits' own files (when a
- * memory recorded none), their times, which of them HEAD does not reach,
- * the diffs and the commits since: five processes whatever the count. Only
- * the few that need it pay more (bounded by MAX_LOOKUPS): a commit off HEAD
- * looks for the branch that holds it, a line range diffs its file, a deleted
- * file looks for where it moved. Kept per state of the refs (HEAD and the
- * branches, read once per process for placements anyway) in
- * `<git common dir>/mem/staleness.json`, so unchanged refs pay one small read.
+ * the memories about to be shown, paid by what changed rather than by the
+ * length of the history:
+ *
+ * - A memory is measured at HEAD when HEAD reaches its commit, else at the tip
+ *   of a branch that holds it (placements come from services/anchors.ts).
+ * - What is measured depends only on the memory's commit, its files and the
+ *   place, so results are kept under those three ids, whatever the refs
+ *   (`<git common dir>/mem/staleness.json`): switching back to a branch finds
+ *   them again.
+ * - When HEAD moves on (a new commit), a result at the old HEAD carries over
+ *   unless the commits in between touched the memory's files; only those are
+ *   measured again, and their count of commits grows by the ones that did.
+ * - Measuring compares each file's blob at the commit and at the place (one
+ *   `cat-file` for all), counts lines in-process from the two blobs, and
+ *   counts the commits since in one `git log` of the newest MAX_TOUCHING
+ *   commits.
  */
 import fs from 'node:fs';
 import type { Memory } from '../core/memory.ts';
+import { lineCounts } from '../core/line-diff.ts';
 import { commitScope, parseScope, scopeFiles, SMALL_COMMIT } from '../core/scope.ts';
-import { type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness } from '../core/staleness.ts';
+import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { changedPaths } from '../stores/git/changes.ts';
-import { branchHolding, changesSince, hunksBetween, offHead, recentChanges, renamesBetween } from '../stores/git/history.ts';
-import { readFacts, refsState } from '../stores/git/reachability.ts';
+import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesBetween, renamesIn, tipsHolding } from '../stores/git/history.ts';
+import { readObjects } from '../stores/git/objects.ts';
+import { refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
-
-interface StaleCache {
-  /** refsState: HEAD and every branch, since a memory off HEAD is measured against the branch that holds it. */
-  refs: string;
-  version?: number;
-  /** `<commit>:<digest of paths>` → staleness (null: fresh). */
-  entries: Record<string, Stale | null>;
-}
-
-/** Entries kept per state of the refs: the memories shown recently, not every memory. */
-const MAX_ENTRIES = 5000;
-
-function entryKey(commit: string, paths: readonly string[]): string {
-  return `${commit}:${sha1Hex(paths.join('\0')).slice(0, 12)}`;
-}
+import { placementsOf } from './anchors.ts';
 
 /** Entries computed by another rule are not reused: bumped when the rule changes. */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
-/** At most this many memories' commits off HEAD get a branch looked up (one `for-each-ref` each), and as many files their line ranges diffed. */
-const MAX_LOOKUPS = 20;
+interface StaleCache {
+  version: number;
+  /** `<commit>:<digest of its paths>@<place>` → staleness (null: fresh), oldest use first. */
+  entries: Record<string, Stale | null>;
+  /** The places measured at, most recent last: a new HEAD starts from the last one it descends from. */
+  places: string[];
+  /** Entries measured in part (lines not counted, or a gone file not looked for among renames, in a long list): measured again when few are shown. */
+  partial: Record<string, 1>;
+  /** commit → the files it changed, for memories that record none (at most SMALL_COMMIT + 1 each). */
+  commitFiles: Record<string, string[]>;
+  /** Under `refs` only: commit off HEAD → the branch tip it is measured at ('' when no branch holds it). */
+  refs?: string;
+  tips?: Record<string, string>;
+}
 
-/** key → staleness, for memories on commits; memories without files or not on a commit are left out. */
+/** Bounds of the cache file: enough for every memory of a large repository at a few places. */
+const MAX_ENTRIES = 20_000;
+const MAX_COMMIT_FILES = 20_000;
+const MAX_PLACES = 8;
+
+/** A new HEAD further than this from the last place is measured afresh. */
+const MAX_STEP = 200;
+
+/** Lines are counted for at most this many memories a call (in the order given: what is shown first); a longer list says "N commits since". */
+const MAX_LINE_COUNTS = 100;
+
+/** At most this many files have their line ranges diffed per call. */
+const MAX_RANGE_DIFFS = 5;
+
+/**
+ * A file gone since the window of commits was renamed or not: rename
+ * detection between the memory's commit and the place costs a few hundred
+ * milliseconds in a large repository, so it is done for at most this many
+ * memories, and only when few are shown.
+ */
+const MAX_RENAME_SEARCHES = 2;
+const FEW = 20;
+
+function entryKey(commit: string, paths: readonly string[], place: string): string {
+  return `${commit}:${sha1Hex(paths.join('\0')).slice(0, 12)}@${place}`;
+}
+
+function readCache(file: string): StaleCache {
+  try {
+    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
+    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.commitFiles && read.partial) return read;
+  } catch {
+    // None yet, or unreadable: computed now.
+  }
+  return { version: CACHE_VERSION, entries: {}, places: [], commitFiles: {}, partial: {} };
+}
+
+/** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
+function trim(record: Record<string, unknown>, max: number): void {
+  const keys = Object.keys(record);
+  for (const k of keys.slice(0, Math.max(0, keys.length - max))) delete record[k];
+}
+
+/** key → staleness, for memories on commits; memories without files or not on a branch are left out. */
 export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string, Stale | null> {
   const out = new Map<string, Stale | null>();
   const head = repo.head;
   if (!head || memories.length === 0) return out;
   const file = repo.mem.file('staleness');
-  const refs = refsState(repo);
-  let cache: StaleCache = { refs, version: CACHE_VERSION, entries: {} };
-  try {
-    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
-    if (read.refs === refs && read.version === CACHE_VERSION && read.entries) cache = read;
-  } catch {
-    // None yet: computed now.
-  }
+  const cache = readCache(file);
+  let dirty = false;
 
   // A memory without recorded paths (an older one's, an import's) is judged by its commit's files only when the commit is small.
-  const needPaths = [...new Set(memories.filter((m) => !m.paths?.length).map((m) => m.object))];
-  const ownPaths = needPaths.length ? changedPaths(repo, needPaths, SMALL_COMMIT + 1) : new Map<string, string[]>();
-  const scopeOf = (m: Memory) => (m.paths?.length ? m.paths : commitScope(ownPaths.get(m.object) ?? []));
-
-  const todo = memories.filter((m) => scopeOf(m).length && m.object !== head && !(entryKey(m.object, scopeOf(m)) in cache.entries));
-  if (todo.length) {
-    for (const [k, v] of computeStaleness(repo, head, todo, scopeOf)) cache.entries[k] = v;
-    const keys = Object.keys(cache.entries);
-    if (keys.length > MAX_ENTRIES) for (const k of keys.slice(0, keys.length - MAX_ENTRIES)) delete cache.entries[k];
-    try {
-      if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
-    } catch {
-      // A cache: computed again next time.
-    }
+  const needFiles = [...new Set(memories.filter((m) => !m.paths?.length && !(m.object in cache.commitFiles)).map((m) => m.object))];
+  if (needFiles.length) {
+    const found = changedPaths(repo, needFiles, SMALL_COMMIT + 1);
+    for (const c of needFiles) cache.commitFiles[c] = found.get(c) ?? [];
+    dirty = true;
   }
+  const scopeOf = (m: Memory): readonly string[] => (m.paths?.length ? m.paths : commitScope(cache.commitFiles[m.object] ?? []));
+  const shown = memories.filter((m) => scopeOf(m).length);
+  for (const m of shown) if (m.object === head) out.set(m.key, null);
+  const measured = shown.filter((m) => m.object !== head);
+  if (measured.length === 0) return save(repo, file, cache, dirty, out);
+
+  const placed = placementsOf(repo, measured.map((m) => m.object));
+  const refs = refsState(repo);
+  if (cache.refs !== refs) {
+    cache.refs = refs;
+    cache.tips = {};
+  }
+  const tips = cache.tips!;
+  const onBranch = [...new Set(measured.map((m) => m.object))].filter((c) => ['branch', 'remote'].includes(placed.get(c)?.reach ?? '') && !(c in tips));
+  if (onBranch.length) {
+    const found = tipsHolding(repo, onBranch);
+    for (const c of onBranch) tips[c] = found.get(c) ?? '';
+    dirty = true;
+  }
+  // HEAD's history, else the branch that holds it; on no branch (a tag, nothing, or gone), there is nothing to measure against.
+  const placeOf = (c: string): string | null => {
+    const reach = placed.get(c)?.reach;
+    if (reach === 'head') return head;
+    return reach === 'branch' || reach === 'remote' ? tips[c] || null : null;
+  };
+
+  const todo = new Map<string, Memory[]>();
+  const small = measured.length <= FEW;
+  for (const m of measured) {
+    const place = placeOf(m.object);
+    if (!place) continue;
+    const key = entryKey(m.object, scopeOf(m), place);
+    // A result measured in part (in a long list) is completed now that few are shown.
+    if (!(key in cache.entries) || (small && key in cache.partial)) todo.set(place, [...(todo.get(place) ?? []), m]);
+  }
+  let lineBudget = MAX_LINE_COUNTS;
+  const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS, renameSearches: measured.length <= FEW ? MAX_RENAME_SEARCHES : 0 };
+  for (const [place, ms] of todo) {
+    for (const [k, { stale, partial }] of measureAt(repo, place, ms, scopeOf, cache, placed, budget)) {
+      cache.entries[k] = stale;
+      if (partial) cache.partial[k] = 1;
+      else delete cache.partial[k];
+    }
+    cache.places = [...cache.places.filter((p) => p !== place), place].slice(-MAX_PLACES);
+    dirty = true;
+  }
+
+  for (const m of measured) {
+    const place = placeOf(m.object);
+    if (!place) continue;
+    const key = entryKey(m.object, scopeOf(m), place);
+    const entry = cache.entries[key];
+    if (entry === undefined) continue;
+    out.set(m.key, entry);
+    // Kept in use order, so what is shown stays when the cache is trimmed.
+    delete cache.entries[key];
+    cache.entries[key] = entry;
+  }
+  return save(repo, file, cache, dirty || todo.size > 0, out);
+}
+
+function save(repo: Repo, file: string, cache: StaleCache, dirty: boolean, out: Map<string, Stale | null>): Map<string, Stale | null> {
+  if (!dirty) return out;
+  trim(cache.entries, MAX_ENTRIES);
+  for (const k of Object.keys(cache.partial)) if (!(k in cache.entries)) delete cache.partial[k];
+  trim(cache.commitFiles, MAX_COMMIT_FILES);
+  try {
+    if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
+  } catch {
+    // A cache: computed again next time.
+  }
+  return out;
+}
+
+interface Budget {
+  /** True while lines may still be counted for one more memory. */
+  lines: () => boolean;
+  rangeDiffs: number;
+  renameSearches: number;
+}
+
+interface Measured {
+  stale: Stale | null;
+  /** Lines not counted, or a gone file not looked for among renames. */
+  partial: boolean;
+}
+
+/** Entry key → staleness at `place` for memories it holds: carried over from an earlier place where it can be, measured otherwise. */
+function measureAt(
+  repo: Repo,
+  place: string,
+  memories: readonly Memory[],
+  scopeOf: (m: Memory) => readonly string[],
+  cache: StaleCache,
+  placed: ReturnType<typeof placementsOf>,
+  budget: Budget,
+): Map<string, Measured> {
+  const result = new Map<string, Measured>();
+  const key = (m: Memory, at: string) => entryKey(m.object, scopeOf(m), at);
+
+  // The last place measured that this one descends from, when near: what happened since is one short `git log`.
+  const base = [...cache.places].reverse().find((p) => p !== place && memories.some((m) => key(m, p) in cache.entries));
+  let step: TouchingCommit[] | null = null;
+  if (base && isAncestor(repo, base, place)) {
+    const between = recentChanges(repo, 0, MAX_STEP + 1, place, [base]);
+    if (between.length <= MAX_STEP) step = between;
+  }
+  const carried: Array<{ m: Memory; before: Stale; touched: number }> = [];
+  const fresh: Memory[] = [];
   for (const m of memories) {
-    const scope = scopeOf(m);
-    if (!scope.length) continue;
-    if (m.object === head) out.set(m.key, null);
-    const entry = cache.entries[entryKey(m.object, scope)];
-    if (entry !== undefined) out.set(m.key, entry);
+    const before = step && !(key(m, base!) in cache.partial) ? cache.entries[key(m, base!)] : undefined;
+    const files = new Set(scopeFiles(scopeOf(m)));
+    const touched = step?.filter((t) => t.paths.some((p) => files.has(p))).length ?? 0;
+    if (before !== undefined && touched === 0) result.set(key(m, place), { stale: before, partial: false });
+    // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew.
+    else if (before) carried.push({ m, before, touched });
+    else fresh.push(m);
+  }
+
+  const all = [...carried.map((c) => c.m), ...fresh];
+  const changes = fileChanges(repo, place, all, scopeOf, budget);
+  // Only memories whose files differ need the commits since: one `git log` back to the oldest of them.
+  const differs = fresh.filter((m) => changes.get(m)!.length);
+  const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
+  const window = differs.length ? recentChanges(repo, oldest, MAX_TOUCHING, place) : [];
+  const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window], budget);
+
+  const partial = (m: Memory, s: Stale | null) => !!s && (s.lines === undefined || moves.get(m)?.unsure === true);
+  for (const { m, before, touched } of carried) {
+    const now = staleness(scopeFiles(scopeOf(m)), { commit: m.object, time: 0 }, changes.get(m)!, [], moves.get(m)?.moves);
+    const stale = advance(before, touched, now);
+    result.set(key(m, place), { stale, partial: partial(m, stale) });
+  }
+  for (const m of fresh) {
+    const since = { commit: m.object, time: placed.get(m.object)?.time ?? 0 };
+    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, window, moves.get(m)?.moves);
+    result.set(key(m, place), { stale, partial: partial(m, stale) });
+  }
+  return result;
+}
+
+/** How each memory's files differ between its commit and `place`: blobs compared, lines counted for the first memories within the budget. */
+function fileChanges(repo: Repo, place: string, memories: readonly Memory[], scopeOf: (m: Memory) => readonly string[], budget: Budget): Map<Memory, FileChange[]> {
+  const asked = memories.flatMap((m) => scopeFiles(scopeOf(m)).map((path) => ({ m, path })));
+  const blobs = blobsAt(repo, asked.flatMap(({ m, path }) => [{ rev: m.object, path }, { rev: place, path }]));
+  const out = new Map<Memory, FileChange[]>(memories.map((m) => [m, []]));
+  const pairs: Array<{ m: Memory; path: string; old: string | null; now: string | null }> = [];
+  asked.forEach(({ m, path }, i) => {
+    const old = blobs[2 * i]!;
+    const now = blobs[2 * i + 1]!;
+    if (old !== now) pairs.push({ m, path, old, now });
+  });
+
+  const counted = new Set(memories.filter((m) => pairs.some((p) => p.m === m) && budget.lines()));
+  const contents = readObjects(repo, pairs.filter((p) => counted.has(p.m)).flatMap((p) => [p.old, p.now].filter((o): o is string => o !== null)));
+  const content = (oid: string | null) => (oid ? (contents.get(oid)?.content ?? null) : null);
+  for (const { m, path, old, now } of pairs) {
+    const status = now === null ? 'D' : old === null ? 'A' : 'M';
+    const lines = counted.has(m) && (old === null || contents.has(old)) && (now === null || contents.has(now)) ? lineCounts(content(old), content(now)) : null;
+    const change: FileChange = lines ? { path, status, ...lines } : { path, status };
+    // A memory about some lines of a file is stale only when a change reaches them.
+    const ranges = scopeOf(m)
+      .map(parseScope)
+      .filter((e) => e.path === path && e.start !== undefined)
+      .map((e) => [e.start!, e.end ?? e.start!] as const);
+    const wholeFile = scopeOf(m).some((e) => parseScope(e).path === path && parseScope(e).start === undefined);
+    if (ranges.length && !wholeFile && status === 'M' && budget.rangeDiffs > 0) {
+      budget.rangeDiffs--;
+      const within = linesChangedWithin(hunksBetween(repo, m.object, place, path), ranges);
+      if (within) out.get(m)!.push({ path, status, added: within, removed: 0 });
+      continue;
+    }
+    out.get(m)!.push(change);
   }
   return out;
 }
 
 /**
- * Entry key → staleness for memories not yet cached. Each is measured from its
- * commit to HEAD, or, for a commit HEAD does not reach, to the tip of a branch
- * that holds it: a file that exists where the memory lives is not deleted.
+ * memory → old path → new path, for its files gone at `place` that were
+ * renamed: found from the commit that deleted each (in `commits`), else,
+ * within the budget, by rename detection between its commit and the place
+ * (`unsure` when the budget was spent).
  */
-function computeStaleness(repo: Repo, head: string, todo: readonly Memory[], scopeOf: (m: Memory) => readonly string[]): Map<string, Stale | null> {
-  const result = new Map<string, Stale | null>();
-  const commits = [...new Set(todo.map((m) => m.object))];
-  const facts = readFacts(repo, commits);
-  const onCommits = commits.filter((c) => facts.get(c)?.type === 'commit');
-  const target = new Map(onCommits.map((c) => [c, head]));
-  // On HEAD's history is the common case: one rev-list says which are not, and only those look for a branch.
-  const off = [...offHead(repo, onCommits)];
-  off.forEach((c, i) => {
-    const tip = i < MAX_LOOKUPS ? branchHolding(repo, c) : null;
-    // On no branch: nothing to measure against.
-    if (tip) target.set(c, tip);
-    else target.delete(c);
-  });
-  const measured = onCommits.filter((c) => target.has(c));
-  const diffs = new Map(changesSince(repo, measured.map((c) => ({ target: target.get(c)!, commit: c }))).map((changes, i) => [measured[i]!, changes]));
-
-  let lookups = 0;
-  const renames = new Map<string, Map<string, string>>();
-  const changesOf = (m: Memory): FileChange[] => {
-    const scope = scopeOf(m).map(parseScope);
-    const files = new Set(scope.map((e) => e.path));
-    const to = target.get(m.object)!;
-    const mine = (diffs.get(m.object) ?? []).filter((c) => files.has(c.path));
-    return mine.flatMap((c) => {
-      const ranges = scope.filter((e) => e.path === c.path && e.start !== undefined).map((e) => [e.start!, e.end ?? e.start!] as const);
-      // A memory about the whole file (or about a file since deleted) takes the whole change.
-      if (scope.some((e) => e.path === c.path && e.start === undefined) || ranges.length === 0 || c.status === 'D' || lookups >= MAX_LOOKUPS) return [c];
-      lookups++;
-      const lines = linesChangedWithin(hunksBetween(repo, m.object, to, c.path), ranges);
-      return lines ? [{ ...c, added: lines, removed: 0 }] : [];
-    });
-  };
-  const movesOf = (m: Memory, changes: readonly FileChange[]): Map<string, string> => {
-    if (!changes.some((c) => c.status === 'D')) return new Map();
-    const key = `${m.object} ${target.get(m.object)}`;
-    if (!renames.has(key)) renames.set(key, lookups++ < MAX_LOOKUPS * 2 ? renamesBetween(repo, m.object, target.get(m.object)!) : new Map());
-    return renames.get(key)!;
-  };
-
-  const pending: Array<{ m: Memory; changes: FileChange[]; moves: Map<string, string> }> = [];
-  for (const m of todo) {
-    if (!target.has(m.object)) continue;
-    const changes = changesOf(m);
-    const files = scopeFiles(scopeOf(m));
-    const moves = movesOf(m, changes);
-    if (staleness(files, { commit: m.object, time: 0 }, changes, [], moves)) pending.push({ m, changes, moves });
-    else result.set(entryKey(m.object, scopeOf(m)), null);
+function movesOf(
+  repo: Repo,
+  place: string,
+  memories: readonly Memory[],
+  changes: Map<Memory, FileChange[]>,
+  commits: readonly TouchingCommit[],
+  budget: Budget,
+): Map<Memory, { moves: Map<string, string>; unsure: boolean }> {
+  const out = new Map<Memory, { moves: Map<string, string>; unsure: boolean }>();
+  const gone = memories.filter((m) => changes.get(m)!.some((c) => c.status === 'D'));
+  if (gone.length === 0) return out;
+  // The newest commit that deleted each path (commits are newest first).
+  const deleter = new Map<string, string>();
+  for (const t of commits) for (const p of t.deleted ?? []) if (!deleter.has(p)) deleter.set(p, t.commit);
+  const wanted = new Set(gone.flatMap((m) => changes.get(m)!.filter((c) => c.status === 'D').map((c) => c.path)));
+  const known = renamesIn(repo, [...new Set([...wanted].flatMap((p) => deleter.get(p) ?? []))].reverse());
+  for (const m of gone) {
+    const paths = changes.get(m)!.filter((c) => c.status === 'D').map((c) => c.path);
+    const moves = new Map(paths.flatMap((p) => (known.has(p) ? [[p, known.get(p)!] as const] : [])));
+    const unknown = paths.some((p) => !deleter.has(p));
+    if (unknown && budget.renameSearches > 0) {
+      budget.renameSearches--;
+      for (const [from, to] of renamesBetween(repo, m.object, place)) if (paths.includes(from)) moves.set(from, to);
+      out.set(m, { moves, unsure: false });
+    } else out.set(m, { moves, unsure: unknown });
   }
-  // Only memories whose files differ need the commits since counted: one git log per place measured, back to the oldest of them.
-  const byTarget = new Map<string, number>();
-  for (const { m } of pending) {
-    const t = target.get(m.object)!;
-    byTarget.set(t, Math.min(byTarget.get(t) ?? Infinity, facts.get(m.object)!.time));
-  }
-  const touching = new Map([...byTarget].map(([t, oldest]) => [t, recentChanges(repo, oldest, MAX_TOUCHING, t)]));
-  for (const { m, changes, moves } of pending) {
-    const since = { commit: m.object, time: facts.get(m.object)!.time };
-    result.set(entryKey(m.object, scopeOf(m)), staleness(scopeFiles(scopeOf(m)), since, changes, touching.get(target.get(m.object)!) ?? [], moves));
-  }
-  return result;
+  return out;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeStale, linesChangedWithin, MAX_TOUCHING, parseDiffBlocks, parseHunks, parseRenames, staleness } from '../../src/core/staleness.ts';
+import { advance, describeStale, linesChangedWithin, MAX_TOUCHING, parseHunks, parseRenames, staleness } from '../../src/core/staleness.ts';
+import { countEdits, lineCounts } from '../../src/core/line-diff.ts';
 
 describe('staleness', () => {
   const since = { commit: 'c0', time: 100 };
@@ -18,23 +19,10 @@ describe('staleness', () => {
   });
 
   it('says "at least" when the window of commits ends before the memory', () => {
-    const many = Array.from({ length: MAX_TOUCHING }, (_, i) => ({ commit: `x${i}`, time: 1000 - i, paths: ['a.ts'] }));
+    const many = Array.from({ length: MAX_TOUCHING }, (_, i) => ({ commit: `x${i}`, time: 100_000 - i, paths: ['a.ts'] }));
     const s = staleness(['a.ts'], since, [{ path: 'a.ts', added: 1, removed: 0, status: 'M' }], many)!;
     expect(s.atLeast).toBe(true);
-    expect(describeStale(s)).toBe(`${MAX_TOUCHING}+ commits, 1 line since`);
-  });
-
-  it('reads diff-tree blocks in input order', () => {
-    const head = 'h'.repeat(40);
-    const out = `${head}\n:100644 000000 aaa 000 D\tgone.ts\n0\t3\tgone.ts\n${head}\n${head}\n:100644 100644 b c M\tx.ts\n2\t1\tx.ts\n`;
-    expect(parseDiffBlocks(out, new Set([head]))).toEqual([[{ path: 'gone.ts', added: 0, removed: 3, status: 'D' }], [], [{ path: 'x.ts', added: 2, removed: 1, status: 'M' }]]);
-  });
-
-  it('reads blocks of several targets, each opening with its own id', () => {
-    const a = 'a'.repeat(40);
-    const b = 'b'.repeat(40);
-    const out = `${a}\n:100644 100644 b c M\tx.ts\n2\t1\tx.ts\n${b}\n`;
-    expect(parseDiffBlocks(out, new Set([a, b]))).toEqual([[{ path: 'x.ts', added: 2, removed: 1, status: 'M' }], []]);
+    expect(describeStale(s)).toBe(`at least ${MAX_TOUCHING} commits, 1 line since`);
   });
 
   it('calls a renamed file moved, not deleted, and counts no lines for the move', () => {
@@ -44,6 +32,47 @@ describe('staleness', () => {
     expect(s).toEqual({ commits: 1, lines: 0, deleted: [], moved: [{ from: 'src/util.py', to: 'lib/util.py' }] });
     expect(describeStale(s)).toBe('src/util.py moved to lib/util.py since');
     expect(describeStale({ ...s, lines: 3 })).toBe('1 commit, 3 lines since; src/util.py moved to lib/util.py');
+  });
+});
+
+describe('staleness carried to a later place', () => {
+  it('adds the commits between to those counted before, and takes the files as they are now', () => {
+    const now = { commits: 1, lines: 7, deleted: [] };
+    expect(advance({ commits: 3, lines: 2, deleted: [] }, 2, now)).toEqual({ commits: 5, lines: 7, deleted: [] });
+    expect(advance(null, 1, now)).toEqual({ commits: 1, lines: 7, deleted: [] });
+    expect(advance({ commits: 40, atLeast: true, lines: 2, deleted: [] }, 1, now)).toEqual({ commits: 41, atLeast: true, lines: 7, deleted: [] });
+    // Changed and changed back: fresh again.
+    expect(advance({ commits: 3, lines: 2, deleted: [] }, 1, null)).toBeNull();
+  });
+
+  it('says "N commits since" when the lines were not counted', () => {
+    expect(describeStale({ commits: 2, deleted: [] })).toBe('2 commits since');
+    expect(staleness(['a.ts'], { commit: 'c0', time: 100 }, [{ path: 'a.ts', status: 'M' }], [{ commit: 'c1', time: 200, paths: ['a.ts'] }])).toEqual({ commits: 1, deleted: [] });
+  });
+});
+
+describe('line counts', () => {
+  const text = (...lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join(''));
+
+  it('counts as git diff --numstat does: the fewest lines removed and added', () => {
+    expect(lineCounts(text('a', 'b', 'c'), text('a', 'b', 'c'))).toEqual({ added: 0, removed: 0 });
+    expect(lineCounts(text('a', 'b', 'c'), text('a', 'x', 'c'))).toEqual({ added: 1, removed: 1 });
+    expect(lineCounts(text('a', 'b', 'c'), text('a', 'b', 'c', 'd', 'e'))).toEqual({ added: 2, removed: 0 });
+    expect(lineCounts(text('a', 'b', 'c', 'd'), text('b', 'd'))).toEqual({ added: 0, removed: 2 });
+    expect(lineCounts(null, text('a', 'b'))).toEqual({ added: 2, removed: 0 });
+    expect(lineCounts(text('a', 'b', 'c'), null)).toEqual({ added: 0, removed: 3 });
+    // A moved block is removed in one place and added in another.
+    expect(countEdits(['a', 'b', 'c', 'd'], ['c', 'd', 'a', 'b'])).toEqual({ added: 2, removed: 2 });
+  });
+
+  it('counts a changed binary file as one line, as the numstat reader does', () => {
+    expect(lineCounts(Buffer.from([0, 1, 2]), Buffer.from([0, 1, 3]))).toEqual({ added: 1, removed: 0 });
+  });
+
+  it('stays exact on long files with scattered edits', () => {
+    const a = Array.from({ length: 5000 }, (_, i) => `line ${i}`);
+    const b = a.map((l, i) => (i % 100 === 0 ? `${l} changed` : l));
+    expect(countEdits(a, b)).toEqual({ added: 50, removed: 50 });
   });
 });
 

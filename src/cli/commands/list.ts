@@ -62,8 +62,9 @@ export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[
     until: dateOption(argv.until, 'until', now),
     limit: argv.limit,
   });
-  const stale = stalenessOf(ctx.repo, memories);
+  // Placed first: staleness places the same commits and finds them in the cache.
   const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
+  const stale = stalenessOf(ctx.repo, memories);
   return memories.map((memory) => ({ memory, stale: stale.get(memory.key), reach: placed.get(memory.object)?.reach ?? 'missing' }));
 }
 

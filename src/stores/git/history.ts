@@ -1,7 +1,7 @@
 /** Commits and lines as git tells them: ranges of commits, blame of a file. */
 import { GitMemError, UsageError } from '../../core/errors.ts';
 import { parseBlamePorcelain } from '../../core/blame.ts';
-import { type FileChange, type Hunk, parseDiffBlocks, parseHunks, parseRenames, type TouchingCommit } from '../../core/staleness.ts';
+import { type Hunk, parseHunks, parseRenames, type TouchingCommit } from '../../core/staleness.ts';
 import type { Repo } from './repo.ts';
 
 /** The commits of a range (`a..b`, or anything rev-list takes), oldest first, with their subjects. */
@@ -49,34 +49,102 @@ export function blameLines(repo: Repo, file: string, ranges: ReadonlyArray<reado
   return parseBlamePorcelain(r.stdout.toString('utf8')).filter((l) => !/^0+$/.test(l.commit));
 }
 
-/** For each pair, what changed from its commit to its target (one `git diff-tree --stdin`), in the order given. */
-export function changesSince(repo: Repo, pairs: ReadonlyArray<{ target: string; commit: string }>): FileChange[][] {
-  if (pairs.length === 0) return [];
-  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '--always', '-r', '--raw', '--numstat', '--no-renames'], {
-    input: pairs.map((p) => `${p.target} ${p.commit}`).join('\n') + '\n',
+/**
+ * The blob each `<rev>:<path>` names, in request order: null where the file
+ * is not there (or is no file). One `cat-file --batch-check` for all.
+ */
+export function blobsAt(repo: Repo, specs: ReadonlyArray<{ rev: string; path: string }>): Array<string | null> {
+  // A path with a line break cannot be asked for on a line: unknown, so left as it was.
+  const asked = specs.map((s) => (/[\n\r]/.test(s.path) ? null : `${s.rev}:${s.path}`));
+  const lines = asked.filter((a): a is string => a !== null);
+  if (lines.length === 0) return specs.map(() => null);
+  const r = repo.git.exec(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: lines.join('\n') + '\n' });
+  const answers = r.status === 0 ? r.stdout.toString('utf8').split('\n') : [];
+  let i = 0;
+  return asked.map((a) => {
+    if (a === null) return null;
+    const [oid = '', type = ''] = (answers[i++] ?? '').split(' ');
+    // "<spec> missing" has no type; a directory is a tree; a submodule is a commit, compared by id like a blob.
+    return /^[0-9a-f]{40,64}$/.test(oid) && (type === 'blob' || type === 'commit') ? oid : null;
   });
-  if (r.status !== 0) return pairs.map(() => []);
-  return parseDiffBlocks(r.stdout.toString('utf8'), new Set(pairs.map((p) => p.target)));
 }
 
 /**
- * The newest commits of `rev` (at most `max`, none before `since`, in s) with
- * the files each changed (one `git log`, not limited by path: path limiting
- * walks the whole history when the files changed long ago).
+ * The newest commits of `rev` not reachable from `exclude` (at most `max`,
+ * none before `since`, in s), newest first, with the files each changed and
+ * those it deleted. Merges list no files (git log's default): the commits
+ * they bring are listed themselves. One `git log`, not limited by path: a
+ * path-limited walk reads the whole history when the files changed long ago.
  */
-export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEAD'): TouchingCommit[] {
+export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEAD', exclude: readonly string[] = []): TouchingCommit[] {
   if (!repo.head && rev === 'HEAD') return [];
-  const r = repo.git.exec(['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-only', '--no-renames', `--since=${since}`, `--max-count=${max}`, rev, '--']);
+  const args = ['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-status', '--no-renames', `--max-count=${max}`];
+  if (since > 0) args.push(`--since=${since}`);
+  const r = repo.git.exec([...args, rev, ...exclude.map((e) => `^${e}`), '--']);
   if (r.status !== 0) return [];
   return r.stdout
     .toString('utf8')
     .split('\0')
     .filter(Boolean)
     .map((entry) => {
-      const [head = '', ...files] = entry.split('\n');
+      const [head = '', ...lines] = entry.split('\n');
       const [commit = '', time = '0'] = head.split(' ');
-      return { commit, time: Number(time), paths: files.filter(Boolean) };
+      const paths: string[] = [];
+      const deleted: string[] = [];
+      for (const line of lines) {
+        const tab = line.indexOf('\t');
+        if (tab < 0) continue;
+        const path = line.slice(tab + 1);
+        paths.push(path);
+        if (line.startsWith('D')) deleted.push(path);
+      }
+      return { commit, time: Number(time), paths, ...(deleted.length ? { deleted } : {}) };
     });
+}
+
+/** Whether `ancestor` is `descendant` or in its history (`git merge-base --is-ancestor`). */
+export function isAncestor(repo: Repo, ancestor: string, descendant: string): boolean {
+  return repo.git.exec(['merge-base', '--is-ancestor', ancestor, descendant]).status === 0;
+}
+
+/** Old path → new path of the files each commit renamed against its first parent (one `diff-tree --stdin -M`); later commits in the list win. */
+export function renamesIn(repo: Repo, commits: readonly string[]): Map<string, string> {
+  if (commits.length === 0) return new Map();
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '-r', '-M', '-m', '--first-parent', '--diff-filter=R', '--name-status', '-z'], {
+    input: commits.join('\n') + '\n',
+  });
+  return r.status === 0 ? parseRenames(r.stdout.toString('utf8')) : new Map();
+}
+
+/**
+ * For commits HEAD does not reach: the tip of a branch that holds each (local
+ * branches first, then remote-tracking ones, the most recently committed
+ * first). One `rev-list` per branch tried, each walking only what the commits
+ * reach beyond that branch; at most `maxTips` branches. Commits no branch
+ * tried holds are absent.
+ */
+export function tipsHolding(repo: Repo, commits: readonly string[], maxTips = 16): Map<string, string> {
+  const out = new Map<string, string>();
+  if (commits.length === 0) return out;
+  const refs = repo.git.exec(['for-each-ref', '--sort=-committerdate', '--format=%(objectname) %(objecttype) %(refname)', 'refs/heads/', 'refs/remotes/']);
+  if (refs.status !== 0) return out;
+  const tips = refs.stdout
+    .toString('utf8')
+    .split('\n')
+    .map((l) => l.split(' '))
+    .filter(([, type, name]) => type === 'commit' && name && !name.endsWith('/HEAD'))
+    .sort(([, , a], [, , b]) => Number(b!.startsWith('refs/heads/')) - Number(a!.startsWith('refs/heads/')))
+    .map(([oid]) => oid!);
+  let pending = [...new Set(commits)];
+  for (const tip of [...new Set(tips)].slice(0, maxTips)) {
+    if (pending.length === 0) break;
+    const r = repo.git.exec(['rev-list', '--stdin', '--not', tip], { input: pending.join('\n') + '\n' });
+    if (r.status !== 0) continue;
+    const outside = new Set(r.stdout.toString('utf8').split('\n'));
+    for (const c of pending) if (!outside.has(c)) out.set(c, tip);
+    pending = pending.filter((c) => !out.has(c));
+  }
+  return out;
 }
 
 /** Old path → new path of the files renamed from `commit` to `target` (git's rename detection). */
@@ -89,23 +157,6 @@ export function renamesBetween(repo: Repo, commit: string, target: string): Map<
 export function hunksBetween(repo: Repo, commit: string, target: string, file: string): Hunk[] {
   const r = repo.git.exec(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', commit, target, '--', file]);
   return r.status === 0 ? parseHunks(r.stdout.toString('utf8')) : [];
-}
-
-/** Of `commits`, those HEAD does not reach (one `rev-list`, walking only what HEAD lacks). */
-export function offHead(repo: Repo, commits: readonly string[]): Set<string> {
-  if (commits.length === 0) return new Set();
-  if (!repo.head) return new Set(commits);
-  const r = repo.git.exec(['rev-list', '--stdin', '--not', 'HEAD'], { input: commits.join('\n') + '\n' });
-  if (r.status !== 0) return new Set();
-  const wanted = new Set(commits);
-  return new Set(r.stdout.toString('utf8').split('\n').filter((c) => wanted.has(c)));
-}
-
-/** The tip of a branch (a local one first, else a remote-tracking one) that holds `commit`; null when none does. */
-export function branchHolding(repo: Repo, commit: string): string | null {
-  const r = repo.git.exec(['for-each-ref', `--contains=${commit}`, '--count=1', '--format=%(objectname)', 'refs/heads/', 'refs/remotes/']);
-  const tip = r.stdout.toString('utf8').trim();
-  return r.status === 0 && tip ? tip : null;
 }
 
 /** A commit's committer time (s), when `rev` names a commit here; else null. */
