@@ -10,8 +10,8 @@ export interface LineCounts {
   removed: number;
 }
 
-/** Beyond this many edits the exact count is not worth its time: counted by lines present on one side only. */
-const MAX_EDITS = 2000;
+/** The exact count takes (lines × edits) steps; beyond this many it is not worth its time, and lines present on one side only are counted instead. */
+const MAX_STEPS = 1_000_000;
 
 /** Like git, a NUL in the first 8,000 bytes makes a file binary. */
 function isBinary(data: Uint8Array): boolean {
@@ -53,7 +53,7 @@ export function countEdits(a: readonly string[], b: readonly string[]): LineCoun
   };
   const x = a.slice(start, endA).map(id);
   const y = b.slice(start, endB).map(id);
-  const d = editDistance(x, y, MAX_EDITS);
+  const d = editDistance(x, y, Math.floor(MAX_STEPS / Math.max(1, x.length + y.length)));
   if (d === null) return unmatchedLines(x, y);
   // d = added + removed and added - removed = |y| - |x|.
   return { added: (d + y.length - x.length) / 2, removed: (d - y.length + x.length) / 2 };

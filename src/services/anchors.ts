@@ -59,7 +59,8 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
   const offHead = new Set(cache.refs === refs ? (cache.offHead ?? []) : []);
   const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
-  if (open.length) {
+  // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
+  if (open.length || cache.refs !== refs) {
     const factCount = facts.size;
     const offHeadCount = offHead.size;
     // What this run places first, then what the cache already knew.

@@ -19,7 +19,7 @@
  */
 import fs from 'node:fs';
 import type { Memory } from '../core/memory.ts';
-import { lineCounts } from '../core/line-diff.ts';
+import { type LineCounts, lineCounts } from '../core/line-diff.ts';
 import { commitScope, parseScope, scopeFiles, SMALL_COMMIT } from '../core/scope.ts';
 import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
@@ -264,9 +264,16 @@ function fileChanges(repo: Repo, place: string, memories: readonly Memory[], sco
   const counted = new Set(memories.filter((m) => pairs.some((p) => p.m === m) && budget.lines()));
   const contents = readObjects(repo, pairs.filter((p) => counted.has(p.m)).flatMap((p) => [p.old, p.now].filter((o): o is string => o !== null)));
   const content = (oid: string | null) => (oid ? (contents.get(oid)?.content ?? null) : null);
+  // Memories on nearby commits share versions of a file: each pair of versions is counted once.
+  const countedPairs = new Map<string, LineCounts>();
+  const countLines = (old: string | null, now: string | null) => {
+    const k = `${old}:${now}`;
+    if (!countedPairs.has(k)) countedPairs.set(k, lineCounts(content(old), content(now)));
+    return countedPairs.get(k)!;
+  };
   for (const { m, path, old, now } of pairs) {
     const status = now === null ? 'D' : old === null ? 'A' : 'M';
-    const lines = counted.has(m) && (old === null || contents.has(old)) && (now === null || contents.has(now)) ? lineCounts(content(old), content(now)) : null;
+    const lines = counted.has(m) && (old === null || contents.has(old)) && (now === null || contents.has(now)) ? countLines(old, now) : null;
     const change: FileChange = lines ? { path, status, ...lines } : { path, status };
     // A memory about some lines of a file is stale only when a change reaches them.
     const ranges = scopeOf(m)

@@ -1,3 +1,4 @@
+import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
@@ -88,12 +89,15 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
   };
   const result = argv.at === undefined ? await recall(ctx, options) : recallAt(ctx, { ...options, at: argv.at });
   const memories = result.hits.map((h) => h.memory);
+  tracePhase('recalled');
   countUses(ctx, memories);
+  tracePhase('uses counted');
   if (argv.level === 'files') {
     const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
     return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, hydrated: hydrateMemory(ctx, h.memory, limits) })) };
   }
   const stale = argv.level === 'summary' ? stalenessOf(ctx.repo, memories) : new Map<string, Stale | null>();
+  tracePhase('staleness');
   return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, stale: stale.get(h.memory.key) })) };
 }
 
