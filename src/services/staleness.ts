@@ -73,7 +73,8 @@ const MAX_RENAME_SEARCHES = 2;
 const FEW = 20;
 
 function entryKey(commit: string, paths: readonly string[], place: string): string {
-  return `${commit}:${sha1Hex(paths.join('\0')).slice(0, 12)}@${place}`;
+  // 64 bits of each id: enough to tell apart within one repository, and half the size of the file.
+  return `${commit.slice(0, 16)}:${sha1Hex(paths.join('\0')).slice(0, 8)}@${place.slice(0, 16)}`;
 }
 
 function readCache(file: string): StaleCache {
