@@ -94,3 +94,12 @@ function unmatchedLines(a: readonly number[], b: readonly number[]): LineCounts 
   }
   return { added, removed };
 }
+
+/** How much of `old` is still in `next` (0 to 1): lines kept over the longer of the two. */
+export function similarity(old: Uint8Array, next: Uint8Array): number {
+  const a = splitLines(Buffer.from(old).toString('utf8'));
+  const b = splitLines(Buffer.from(next).toString('utf8'));
+  const longer = Math.max(a.length, b.length);
+  if (longer === 0) return 1;
+  return (a.length - countEdits(a, b).removed) / longer;
+}

@@ -18,14 +18,15 @@
  *   commits.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
-import { type LineCounts, lineCounts } from '../core/line-diff.ts';
+import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
 import { commitScope, parseScope, scopeFiles, SMALL_COMMIT } from '../core/scope.ts';
 import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { changedPaths } from '../stores/git/changes.ts';
-import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesBetween, renamesIn, tipsHolding } from '../stores/git/history.ts';
+import { changedPaths, trackedFiles } from '../stores/git/changes.ts';
+import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import { refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -40,7 +41,7 @@ interface StaleCache {
   entries: Record<string, Stale | null>;
   /** The places measured at, most recent last: a new HEAD starts from the last one it descends from. */
   places: string[];
-  /** Entries measured in part (lines not counted, or a gone file not looked for among renames, in a long list): measured again when few are shown. */
+  /** Entries measured in part (lines not counted, in a long list): measured again when few are shown. */
   partial: Record<string, 1>;
   /** commit → the files it changed, for memories that record none (at most SMALL_COMMIT + 1 each). */
   commitFiles: Record<string, string[]>;
@@ -63,13 +64,7 @@ const MAX_LINE_COUNTS = 100;
 /** At most this many files have their line ranges diffed per call. */
 const MAX_RANGE_DIFFS = 5;
 
-/**
- * A file gone since the window of commits was renamed or not: rename
- * detection between the memory's commit and the place costs a few hundred
- * milliseconds in a large repository, so it is done for at most this many
- * memories, and only when few are shown.
- */
-const MAX_RENAME_SEARCHES = 2;
+/** A call showing at most this many memories completes those measured in part before. */
 const FEW = 20;
 
 function entryKey(commit: string, paths: readonly string[], place: string): string {
@@ -145,7 +140,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     if (!(key in cache.entries) || (small && key in cache.partial)) todo.set(place, [...(todo.get(place) ?? []), m]);
   }
   let lineBudget = MAX_LINE_COUNTS;
-  const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS, renameSearches: measured.length <= FEW ? MAX_RENAME_SEARCHES : 0 };
+  const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS };
   for (const [place, ms] of todo) {
     for (const [k, { stale, partial }] of measureAt(repo, place, ms, scopeOf, cache, placed, budget)) {
       cache.entries[k] = stale;
@@ -187,12 +182,11 @@ interface Budget {
   /** True while lines may still be counted for one more memory. */
   lines: () => boolean;
   rangeDiffs: number;
-  renameSearches: number;
 }
 
 interface Measured {
   stale: Stale | null;
-  /** Lines not counted, or a gone file not looked for among renames. */
+  /** Lines not counted. */
   partial: boolean;
 }
 
@@ -234,18 +228,18 @@ function measureAt(
   const differs = fresh.filter((m) => changes.get(m)!.length);
   const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
   const window = differs.length ? recentChanges(repo, oldest, MAX_TOUCHING, place) : [];
-  const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window], budget);
+  const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window]);
 
-  const partial = (m: Memory, s: Stale | null) => !!s && (s.lines === undefined || moves.get(m)?.unsure === true);
+  const partial = (s: Stale | null) => !!s && s.lines === undefined;
   for (const { m, before, touched } of carried) {
-    const now = staleness(scopeFiles(scopeOf(m)), { commit: m.object, time: 0 }, changes.get(m)!, [], moves.get(m)?.moves);
+    const now = staleness(scopeFiles(scopeOf(m)), { commit: m.object, time: 0 }, changes.get(m)!, [], moves.get(m));
     const stale = advance(before, touched, now);
-    result.set(key(m, place), { stale, partial: partial(m, stale) });
+    result.set(key(m, place), { stale, partial: partial(stale) });
   }
   for (const m of fresh) {
     const since = { commit: m.object, time: placed.get(m.object)?.time ?? 0 };
-    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, window, moves.get(m)?.moves);
-    result.set(key(m, place), { stale, partial: partial(m, stale) });
+    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, window, moves.get(m));
+    result.set(key(m, place), { stale, partial: partial(stale) });
   }
   return result;
 }
@@ -295,35 +289,61 @@ function fileChanges(repo: Repo, place: string, memories: readonly Memory[], sco
 
 /**
  * memory → old path → new path, for its files gone at `place` that were
- * renamed: found from the commit that deleted each (in `commits`), else,
- * within the budget, by rename detection between its commit and the place
- * (`unsure` when the budget was spent).
+ * renamed: git's rename detection on the commit that deleted each (when it is
+ * among `commits`); beyond them, a file of the same name at `place` holding
+ * most of the old one's lines (rename detection between the memory's commit
+ * and the place would cost a few hundred milliseconds each in a large
+ * repository).
  */
-function movesOf(
-  repo: Repo,
-  place: string,
-  memories: readonly Memory[],
-  changes: Map<Memory, FileChange[]>,
-  commits: readonly TouchingCommit[],
-  budget: Budget,
-): Map<Memory, { moves: Map<string, string>; unsure: boolean }> {
-  const out = new Map<Memory, { moves: Map<string, string>; unsure: boolean }>();
-  const gone = memories.filter((m) => changes.get(m)!.some((c) => c.status === 'D'));
+function movesOf(repo: Repo, place: string, memories: readonly Memory[], changes: Map<Memory, FileChange[]>, commits: readonly TouchingCommit[]): Map<Memory, Map<string, string>> {
+  const out = new Map<Memory, Map<string, string>>();
+  const goneOf = (m: Memory) => changes.get(m)!.filter((c) => c.status === 'D').map((c) => c.path);
+  const gone = memories.filter((m) => goneOf(m).length);
   if (gone.length === 0) return out;
   // The newest commit that deleted each path (commits are newest first).
   const deleter = new Map<string, string>();
   for (const t of commits) for (const p of t.deleted ?? []) if (!deleter.has(p)) deleter.set(p, t.commit);
-  const wanted = new Set(gone.flatMap((m) => changes.get(m)!.filter((c) => c.status === 'D').map((c) => c.path)));
-  const known = renamesIn(repo, [...new Set([...wanted].flatMap((p) => deleter.get(p) ?? []))].reverse());
+  const known = renamesIn(repo, [...new Set(gone.flatMap((m) => goneOf(m).flatMap((p) => deleter.get(p) ?? [])))].reverse());
+  const unknown = gone.flatMap((m) => goneOf(m).filter((p) => !deleter.has(p)).map((path) => ({ m, path })));
+  const byName = unknown.length ? sameNamed(repo, place, unknown) : new Map<string, string>();
   for (const m of gone) {
-    const paths = changes.get(m)!.filter((c) => c.status === 'D').map((c) => c.path);
-    const moves = new Map(paths.flatMap((p) => (known.has(p) ? [[p, known.get(p)!] as const] : [])));
-    const unknown = paths.some((p) => !deleter.has(p));
-    if (unknown && budget.renameSearches > 0) {
-      budget.renameSearches--;
-      for (const [from, to] of renamesBetween(repo, m.object, place)) if (paths.includes(from)) moves.set(from, to);
-      out.set(m, { moves, unsure: false });
-    } else out.set(m, { moves, unsure: unknown });
+    const moves = new Map<string, string>();
+    for (const p of goneOf(m)) {
+      const to = known.get(p) ?? byName.get(`${m.object}:${p}`);
+      if (to !== undefined) moves.set(p, to);
+    }
+    out.set(m, moves);
+  }
+  return out;
+}
+
+/** Of the files a place holds, at most this many of one name are compared with a gone file. */
+const MAX_NAMESAKES = 4;
+
+/** `<commit>:<path>` → the file of the same name at `place` most like it, when it keeps at least half its lines. */
+function sameNamed(repo: Repo, place: string, gone: ReadonlyArray<{ m: Memory; path: string }>): Map<string, string> {
+  const out = new Map<string, string>();
+  const named = new Map<string, string[]>();
+  for (const f of trackedFiles(repo, place)) {
+    const n = path.posix.basename(f);
+    named.set(n, [...(named.get(n) ?? []), f]);
+  }
+  const asked = gone.map(({ m, path: p }) => ({ m, path: p, candidates: (named.get(path.posix.basename(p)) ?? []).slice(0, MAX_NAMESAKES) })).filter((a) => a.candidates.length);
+  if (asked.length === 0) return out;
+  const specs = asked.flatMap((a) => [{ rev: a.m.object, path: a.path }, ...a.candidates.map((c) => ({ rev: place, path: c }))]);
+  const blobs = blobsAt(repo, specs);
+  const contents = readObjects(repo, blobs.filter((b): b is string => b !== null));
+  let i = 0;
+  for (const a of asked) {
+    const old = contents.get(blobs[i++] ?? '')?.content;
+    let best: { to: string; score: number } | null = null;
+    for (const c of a.candidates) {
+      const now = contents.get(blobs[i++] ?? '')?.content;
+      if (!old || !now) continue;
+      const score = similarity(old, now);
+      if (score >= 0.5 && (!best || score > best.score)) best = { to: c, score };
+    }
+    if (best) out.set(`${a.m.object}:${a.path}`, best.to);
   }
   return out;
 }

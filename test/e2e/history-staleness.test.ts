@@ -86,6 +86,20 @@ describe('staleness along the history', () => {
     expect(memOk(dir, box.env, ['list'])).toContain('[stale: 450 commits, 450 lines since]');
   });
 
+  it('sees a file moved long ago (before the newest 2,000 commits) as moved, not deleted', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 0);
+    const util = Array.from({ length: 12 }, (_, i) => `def helper_${i}(): return ${i}`).join('\n') + '\n';
+    commitFiles(dir, box.env, { 'src/util.py': util, 'src/busy.txt': 'start\n', 'src/gone.py': 'x = 1\n' }, 'Start');
+    memOk(dir, box.env, ['capture', 'patterns', 'Helpers return plain values', '--paths', 'src/util.py']);
+    memOk(dir, box.env, ['capture', 'patterns', 'gone.py holds x', '--paths', 'src/gone.py']);
+    commitFiles(dir, box.env, { 'src/util.py': null, 'lib/util.py': util.replace('return 3', 'return 33'), 'src/gone.py': null }, 'Move util.py, drop gone.py');
+    manyCommits(dir, box.env, 'src/busy.txt', 2001);
+    const now = listed(dir, box.env);
+    expect(now.get('Helpers return plain values')).toMatchObject({ deleted: [], moved: [{ from: 'src/util.py', to: 'lib/util.py' }], atLeast: true });
+    expect(now.get('gone.py holds x')).toMatchObject({ deleted: ['src/gone.py'] });
+  });
+
   it('carries results over as HEAD moves and branches switch, and they equal what is measured afresh', () => {
     const box = sandbox();
     const dir = makeRepo(box, 'repo', 0);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { advance, describeStale, linesChangedWithin, MAX_TOUCHING, parseHunks, parseRenames, staleness } from '../../src/core/staleness.ts';
-import { countEdits, lineCounts } from '../../src/core/line-diff.ts';
+import { countEdits, lineCounts, similarity } from '../../src/core/line-diff.ts';
 
 describe('staleness', () => {
   const since = { commit: 'c0', time: 100 };
@@ -63,6 +63,12 @@ describe('line counts', () => {
     expect(lineCounts(text('a', 'b', 'c'), null)).toEqual({ added: 0, removed: 3 });
     // A moved block is removed in one place and added in another.
     expect(countEdits(['a', 'b', 'c', 'd'], ['c', 'd', 'a', 'b'])).toEqual({ added: 2, removed: 2 });
+  });
+
+  it('tells how much of a file another one keeps', () => {
+    expect(similarity(text('a', 'b', 'c', 'd'), text('a', 'b', 'c', 'd'))).toBe(1);
+    expect(similarity(text('a', 'b', 'c', 'd'), text('a', 'b', 'x', 'y'))).toBe(0.5);
+    expect(similarity(text('a', 'b'), text('x', 'y', 'z'))).toBe(0);
   });
 
   it('counts a changed binary file as one line, as the numstat reader does', () => {

@@ -147,12 +147,6 @@ export function tipsHolding(repo: Repo, commits: readonly string[], maxTips = 16
   return out;
 }
 
-/** Old path → new path of the files renamed from `commit` to `target` (git's rename detection). */
-export function renamesBetween(repo: Repo, commit: string, target: string): Map<string, string> {
-  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '-r', '-M', '--diff-filter=R', '--name-status', '-z', commit, target]);
-  return r.status === 0 ? parseRenames(r.stdout.toString('utf8')) : new Map();
-}
-
 /** The hunks of one file's change from `commit` to `target`, without context lines. */
 export function hunksBetween(repo: Repo, commit: string, target: string, file: string): Hunk[] {
   const r = repo.git.exec(['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', commit, target, '--', file]);
