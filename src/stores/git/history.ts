@@ -2,6 +2,7 @@
 import { GitMemError, UsageError } from '../../core/errors.ts';
 import { parseBlamePorcelain } from '../../core/blame.ts';
 import { type Hunk, parseHunks, parseRenames, type TouchingCommit } from '../../core/staleness.ts';
+import { readFacts } from './reachability.ts';
 import type { Repo } from './repo.ts';
 
 /** The commits of a range (`a..b`, or anything rev-list takes), oldest first, with their subjects. */
@@ -102,8 +103,20 @@ export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEA
     });
 }
 
-/** Whether `ancestor` is `descendant` or in its history (`git merge-base --is-ancestor`). */
+/** Committer clocks disagree by this much (s) before a newer commit is taken for no ancestor of an older one. */
+const CLOCK_SKEW = 24 * 3600;
+
+/**
+ * Whether `ancestor` is `descendant` or in its history. A commit much newer
+ * than the other is no ancestor of it: said from their times (one small
+ * `cat-file`), since `git merge-base --is-ancestor` walks the whole history
+ * back to say no (50 ms on a repository of 10,000 commits).
+ */
 export function isAncestor(repo: Repo, ancestor: string, descendant: string): boolean {
+  if (ancestor === descendant) return true;
+  const facts = readFacts(repo, [ancestor, descendant]);
+  const [a, d] = [facts.get(ancestor), facts.get(descendant)];
+  if (a?.type !== 'commit' || d?.type !== 'commit' || a.time > d.time + CLOCK_SKEW) return false;
   return repo.git.exec(['merge-base', '--is-ancestor', ancestor, descendant]).status === 0;
 }
 
