@@ -42,16 +42,24 @@ export function reanchorJson(r: ReanchorResult) {
     converged: r.converged,
     moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })),
     unmatched: r.unmatched.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects })),
+    missing: r.missing.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects, mine: u.mine })),
   };
 }
 
-/** One line a moved memory, and one a memory left unmatched (`quiet`: only those). */
+/**
+ * One line a moved memory, one a memory left behind (unmatched, or on a
+ * commit of this user's that this clone lacks), and one for a teammate's
+ * memories on commits not here (`quiet`: only the ones left behind).
+ */
 export function renderReanchor(r: ReanchorResult, quiet: boolean, c: ChalkInstance): string {
   const short = (objects: readonly string[]) => objects.map((o) => o.slice(0, 7)).join(',');
   const verb = r.dryRun ? 'would move' : 'moved';
   const lines = quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}  ${c.dim(`(${m.via})`)}`);
   if (!quiet && r.converged) lines.push(`${r.dryRun ? 'would give' : 'gave'} ${r.converged} ${r.converged === 1 ? "memory's" : "memories'"} copies on other commits its newest edit or forget`);
   for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${short(u.objects)} is on no branch and nothing matched it; it stays there`);
+  for (const u of r.missing.filter((m) => m.mine)) lines.push(`${c.red('missing')} ${u.id}: its commit ${short(u.objects)} is not in this clone (pruned?) and nothing matched it; it stays there`);
+  const theirs = r.missing.filter((m) => !m.mine).length;
+  if (!quiet && theirs) lines.push(c.dim(`${theirs} ${theirs === 1 ? "teammate's memory" : "teammates' memories"} on commits this clone lacks (not fetched yet?) left alone`));
   if (!quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
   return lines.join('\n');
 }
