@@ -21,6 +21,7 @@ import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
 import { epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
+import { type LeftBehind, type MissingLeft, recallRun, rememberRun, reanchorState } from './reanchor-memo.ts';
 import type { Deps } from './deps.ts';
 import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
 import { objectTypes, readBatch } from '../stores/git/objects.ts';
@@ -43,17 +44,7 @@ export interface ReanchorMove {
   via: 'copy' | MatchVia;
 }
 
-export interface LeftBehind {
-  id: string;
-  namespace: string;
-  key: string;
-  objects: string[];
-}
-
-export interface MissingLeft extends LeftBehind {
-  /** Captured by this clone's user: the commit was most likely here and pruned (else a teammate's, maybe not fetched yet). */
-  mine: boolean;
-}
+export type { LeftBehind, MissingLeft };
 
 export interface ReanchorResult {
   moved: ReanchorMove[];
@@ -186,6 +177,10 @@ async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<
 
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
   const result: ReanchorResult = { moved: [], unmatched: [], missing: [], converged: 0, dryRun: Boolean(options.dryRun) };
+  // Nothing moved since a run that changed nothing: its answer holds (services/reanchor-memo.ts).
+  const state = reanchorState(ctx);
+  const known = recallRun(ctx, state);
+  if (known) return { ...result, ...known };
   const groups = groupDocuments(await ctx.index.documents());
   // First every copy of a memory gets its newest revision or forget, so that dropping orphaned copies below loses neither.
   // Only a memory on several objects has copies to disagree: most repositories have none, and the query costs tens of ms.
@@ -247,6 +242,8 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
     // Not moved (bound for a binary note): reported as left where they are, not as moved.
     result.moved = moves.filter((m) => !skipped.has(m));
     for (const m of skipped) result.unmatched.push({ id: m.id, namespace: m.namespace, key: m.key, objects: m.from });
+    // No notes written: the next run under the same refs and notes would find the same.
+    if (result.moved.length === 0 && result.converged === 0) rememberRun(ctx, state, result, (o) => reachOf(o) !== 'missing');
   }
   return result;
 }
