@@ -18,14 +18,17 @@ export function reanchorCommand(ctx: AppContext): CommandModule<object, Reanchor
     builder: (y) =>
       y
         .option('dry-run', { type: 'boolean', default: false, describe: 'Say what would move; write nothing' })
-        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print nothing unless something is left unmatched (for git hooks)' })
+        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only the memories left behind, unmatched or missing (for git hooks)' })
         .option('json', jsonOption)
         .example('git mem reanchor --dry-run', 'After a squash merge and deleting the branch: where would its memories go?')
         .epilogue(
           'A commit is orphaned when HEAD, no branch, remote-tracking branch or tag reaches it: gc will drop it and git notes prune the memories on it. ' +
             'A memory with another copy on a live commit keeps that one (with its newest revision); otherwise its commit is matched among the live commits: ' +
-            'by patch-id, then by a squash message that names it or lists its subject, then by the files it changed (recorded at capture). ' +
-            'Unmatched memories stay where they are and are listed. git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too.',
+            'by patch-id, then by a squash message that names it or lists its subject, then by the files it changed (recorded at capture), ' +
+            'among the live commits newer than it that touch its files. ' +
+            'Memories left behind stay where they are and are listed: unmatched (on a commit no branch reaches), missing (yours, on a commit this clone no longer has, e.g. pruned by gc); ' +
+            "a teammate's memories on commits not fetched here are counted. " +
+            'git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too.',
         ) as never,
     handler: async (argv) => {
       const r = await reanchor(ctx, { dryRun: argv['dry-run'] });
