@@ -21,11 +21,12 @@ import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
 import { epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
-import { type LeftBehind, type MissingLeft, recallRun, rememberRun, reanchorState } from './reanchor-memo.ts';
+import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
 import type { Deps } from './deps.ts';
 import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
 import { objectTypes, readBatch } from '../stores/git/objects.ts';
 import { type ObjectFacts, placeObjects, readFacts } from '../stores/git/reachability.ts';
+import { reachesAll } from '../stores/git/ref-tips.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
 /** What this file's services use. */
@@ -165,6 +166,12 @@ function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; s
   }));
 }
 
+/** Whether every commit holding a note (from the notes trees, not the index) is live: one `ls-tree` a namespace, then placement. */
+function noOrphans(ctx: ReanchorDeps, state: RunState): boolean {
+  const objects = [...state.tips.values()].flatMap((tip) => ctx.notes.listNotes(tip).map((n) => n.object));
+  return ![...placeNoted(ctx.repo, objects).values()].some((p) => isOrphan(p.reach));
+}
+
 /** Whether each memory left on commits this clone lacks is this user's (its author, from the notes as indexed). */
 async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<Group, boolean>> {
   const out = new Map<Group, boolean>();
@@ -177,10 +184,18 @@ async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<
 
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
   const result: ReanchorResult = { moved: [], unmatched: [], missing: [], converged: 0, dryRun: Boolean(options.dryRun) };
-  // Nothing moved since a run that changed nothing: its answer holds (services/reanchor-memo.ts).
-  const state = reanchorState(ctx);
-  const known = recallRun(ctx, state);
+  // Nothing moved since a run that wrote nothing: its answer holds (services/reanchor-memo.ts).
+  const state = runState(ctx);
+  const last = lastRun(ctx);
+  const known = last && recallRun(ctx, last, state);
   if (known) return { ...result, ...known };
+  // Only the refs moved since (a commit, a merge, a pull): the notes are as that run left them, converged. When it
+  // found no orphan and the refs still reach what they reached then, or none of the notes' commits is orphaned now,
+  // there is nothing to do, and no index to open.
+  if (last?.notes === state.notes && ((last.tips !== undefined && reachesAll(ctx.repo, last.tips)) || noOrphans(ctx, state))) {
+    if (!options.dryRun) rememberRun(ctx, state, result, () => true, true);
+    return result;
+  }
   const groups = groupDocuments(await ctx.index.documents());
   // First every copy of a memory gets its newest revision or forget, so that dropping orphaned copies below loses neither.
   // Only a memory on several objects has copies to disagree: most repositories have none, and the query costs tens of ms.
@@ -243,7 +258,9 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
     result.moved = moves.filter((m) => !skipped.has(m));
     for (const m of skipped) result.unmatched.push({ id: m.id, namespace: m.namespace, key: m.key, objects: m.from });
     // No notes written: the next run under the same refs and notes would find the same.
-    if (result.moved.length === 0 && result.converged === 0) rememberRun(ctx, state, result, (o) => reachOf(o) !== 'missing');
+    if (result.moved.length === 0 && result.converged === 0) {
+      rememberRun(ctx, state, result, (o) => reachOf(o) !== 'missing', homeless.length === 0 && moves.length === 0);
+    }
   }
   return result;
 }

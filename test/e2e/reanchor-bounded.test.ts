@@ -122,6 +122,26 @@ describe('git mem reanchor: nothing to do', () => {
   });
 });
 
+describe('git mem reanchor: what a run with nothing to do remembers', () => {
+  it('a branch deleted since (the notes unchanged) leaves its memory unmatched, and a commit on main since does not hide it', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'topic']);
+    const topic = commitFile(dir, box.env, 'topic.txt', 'topic\n', 'Topic work');
+    capture(dir, box.env, 'Why the topic was tried');
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    // Nothing to do: the branch reaches it. Then main moves on: still nothing.
+    expect(memOk(dir, box.env, ['reanchor'])).toBe('nothing to reanchor');
+    commitFile(dir, box.env, 'main.txt', 'main\n', 'Main moves on');
+    expect(memOk(dir, box.env, ['reanchor'])).toBe('nothing to reanchor');
+    git(dir, box.env, ['branch', '-qD', 'topic']);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.unmatched.map((u: Left) => u.objects)).toEqual([[topic]]);
+    // And again, from what that run found.
+    expect(memOk(dir, box.env, ['reanchor'])).toMatch(/^unmatched /);
+  });
+});
+
 describe('git mem reanchor: the search is bounded, rewrites still follow', () => {
   it('a branch rebased without notes copying: moved by patch-id, and only commits touching its files are diffed', () => {
     const box = sandbox();
