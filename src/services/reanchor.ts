@@ -172,12 +172,16 @@ function noOrphans(ctx: ReanchorDeps, state: RunState): boolean {
   return ![...placeNoted(ctx.repo, objects).values()].some((p) => isOrphan(p.reach));
 }
 
-/** Whether each memory left on commits this clone lacks is this user's (its author, from the notes as indexed). */
+/**
+ * Whether each memory left on commits this clone lacks is this user's (its
+ * author, from the current memories). A forgotten one is absent: nothing of
+ * it is left to lose.
+ */
 async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<Group, boolean>> {
   const out = new Map<Group, boolean>();
   for (const g of groups) {
-    const found = await ctx.index.find({ namespace: g.namespace, keyPrefix: g.key, exact: true });
-    out.set(g, found.some((m) => m.key === g.key && sameAuthor(m.author, ctx.settings.author)));
+    const found = (await ctx.index.find({ namespace: g.namespace, keyPrefix: g.key, exact: true })).filter((m) => m.key === g.key);
+    if (found.length) out.set(g, found.some((m) => sameAuthor(m.author, ctx.settings.author)));
   }
   return out;
 }
@@ -246,7 +250,10 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
       else lacking.push(g);
     }
     const mine = await mineOf(ctx, lacking);
-    for (const g of lacking) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: mine.get(g) ?? false });
+    for (const g of lacking) {
+      const m = mine.get(g);
+      if (m !== undefined) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: m });
+    }
   }
 
   for (const m of moves) m.id = formatId({ namespace: m.namespace, object: m.to[0]!, key: m.key });
