@@ -16,7 +16,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { objectTypes } from '../stores/git/objects.ts';
-import { refsState } from '../stores/git/reachability.ts';
 import { refTips } from '../stores/git/ref-tips.ts';
 import type { Deps } from './deps.ts';
 
@@ -40,7 +39,7 @@ const VERSION = 1;
 
 interface Memo {
   version: number;
-  /** refsState: HEAD and every branch, remote-tracking branch and tag. */
+  /** A digest of HEAD and every branch, remote-tracking branch and tag (stores/git/ref-tips.ts). */
   refs: string;
   /** A digest of the notes tips. */
   notes: string;
@@ -75,7 +74,8 @@ export interface RunState {
 export function runState(ctx: MemoDeps): RunState {
   const tips = ctx.notes.tips();
   const lines = [...tips].sort(([a], [b]) => (a < b ? -1 : 1)).map(([ns, oid]) => `${ns} ${oid}`);
-  return { refs: refsState(ctx.repo), refTips: refTips(ctx.repo), notes: createHash('sha1').update(`${VERSION}\n${lines.join('\n')}`).digest('hex'), tips };
+  const refs = refTips(ctx.repo);
+  return { refs: refs.digest, refTips: refs.tips, notes: createHash('sha1').update(`${VERSION}\n${lines.join('\n')}`).digest('hex'), tips };
 }
 
 /** The last run that wrote nothing, if one is kept and readable. */
