@@ -194,9 +194,10 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
   const known = last && recallRun(ctx, last, state);
   if (known) return { ...result, ...known };
   // Only the refs moved since (a commit, a merge, a pull): the notes are as that run left them, converged. When it
-  // found no orphan and the refs still reach what they reached then, or none of the notes' commits is orphaned now,
-  // there is nothing to do, and no index to open.
-  if (last?.notes === state.notes && ((last.tips !== undefined && reachesAll(ctx.repo, last.tips)) || noOrphans(ctx, state))) {
+  // found no orphan (it kept the tips) and the refs still reach what they reached then, or none of the notes'
+  // commits is orphaned now, there is nothing to do, and no index to open. (When it found orphans, they most
+  // likely still are: the run below places them anyway.)
+  if (last?.notes === state.notes && last.tips !== undefined && (reachesAll(ctx.repo, last.tips) || noOrphans(ctx, state))) {
     if (!options.dryRun) rememberRun(ctx, state, result, () => true, true);
     return result;
   }
