@@ -154,7 +154,7 @@ complete -c git-mem -n '__git_mem_using_command gc' -l with -x -d 'A command tha
 complete -c git-mem -n '__git_mem_using_command gc' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a reanchor -d 'Move memories from commits no branch reaches any more onto the commits that now hold their change'
 complete -c git-mem -n '__git_mem_using_command reanchor' -l dry-run -d 'Say what would move; write nothing'
-complete -c git-mem -n '__git_mem_using_command reanchor' -s q -l quiet -d 'Print nothing unless something is left unmatched (for git hooks)'
+complete -c git-mem -n '__git_mem_using_command reanchor' -s q -l quiet -d 'Print only the memories left behind, unmatched or missing (for git hooks)'
 complete -c git-mem -n '__git_mem_using_command reanchor' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a namespaces -d 'List namespaces with memory counts and descriptions'
 complete -c git-mem -n '__git_mem_using_command namespaces' -l json -d 'Print JSON for tools'

@@ -6,8 +6,11 @@
  * Per memory: when another copy sits on a live commit, the orphaned copies
  * are dropped and the live ones get the newest revision (or the tombstone);
  * otherwise the orphan's commit is matched (core/rewrite-match.ts) among the
- * live commits it does not reach, and the memory moves there. What cannot be
- * matched stays where it is, reported. One notes commit per namespace.
+ * live commits of a bounded window (core/rewrite-search.ts), and the memory
+ * moves there. What cannot be matched stays where it is, reported: on a
+ * commit that exists, unmatched; on a commit this clone lacks, missing (of
+ * this user: most likely pruned here; a teammate's: maybe not fetched yet).
+ * One notes commit per namespace.
  */
 import { scopeFiles } from '../core/scope.ts';
 import { isOrphan, type Placement } from '../core/anchor.ts';
@@ -16,16 +19,20 @@ import { formatId } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
+import { epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
+import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
 import type { Deps } from './deps.ts';
+import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
+import { objectTypes, readBatch } from '../stores/git/objects.ts';
+import { type ObjectFacts, placeObjects, readFacts } from '../stores/git/reachability.ts';
+import { reachesAll } from '../stores/git/ref-tips.ts';
+import type { Repo } from '../stores/git/repo.ts';
 
 /** What this file's services use. */
-export type ReanchorDeps = Pick<Deps, 'index' | 'notes' | 'repo'>;
-import { changedPaths, patchIds } from '../stores/git/changes.ts';
-import { readBatch } from '../stores/git/objects.ts';
-import { placeObjects } from '../stores/git/reachability.ts';
+export type ReanchorDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings'>;
 
-/** The newest live commits searched for a match. */
+/** A safety net on the live commits searched, after the window and the files have bounded them. */
 const MAX_CANDIDATES = 5000;
 
 export interface ReanchorMove {
@@ -38,10 +45,14 @@ export interface ReanchorMove {
   via: 'copy' | MatchVia;
 }
 
+export type { LeftBehind, MissingLeft };
+
 export interface ReanchorResult {
   moved: ReanchorMove[];
-  /** Memories left on orphaned commits: nothing matched them. */
-  unmatched: Array<{ id: string; namespace: string; key: string; objects: string[] }>;
+  /** Memories left on orphaned commits that exist: nothing matched them. */
+  unmatched: LeftBehind[];
+  /** Memories whose every copy sits on a commit this clone lacks, and nothing matched them. */
+  missing: MissingLeft[];
   /** Memories whose copies disagreed (a forget or edit that reached only some) and now all hold the winner: services/converge.ts. */
   converged: number;
   dryRun: boolean;
@@ -73,61 +84,130 @@ function groupDocuments(docs: Awaited<ReturnType<ReanchorDeps['index']['document
   return groups;
 }
 
-/** Live commits an orphan's change may have landed on, with what matching needs of them. */
-function findCandidates(ctx: ReanchorDeps, orphans: readonly string[], placed: Map<string, Placement>): { candidates: Candidate[]; withPaths: () => void } {
-  const repo = ctx.repo;
-  // Live commits no older than the oldest orphan (a day's slack for clocks): a rewrite is newer than
-  // what it rewrote. Excluding what the orphans reach instead would let one abandoned branch hide all of main.
-  const times = orphans.map((o) => placed.get(o)).filter((p) => p?.reach === 'unreachable').map((p) => p!.time);
-  const args = ['rev-list', `--max-count=${MAX_CANDIDATES}`, ...(times.length ? [`--since=${Math.min(...times) - 86_400}`] : []), '--branches', '--remotes'];
-  if (repo.head) args.push('HEAD');
-  const r = repo.git.exec(args);
-  const ids = r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
-  const live = placeObjects(repo, ids);
-  const objects = readBatch(repo, ids);
-  const candidates: Candidate[] = ids.map((id, i) => ({
-    placement: live.get(id) ?? { object: id, reach: 'branch', time: 0 },
-    message: objects[i] ? parseCommit(objects[i]!.content.toString('utf8')).message : '',
-  }));
-  const withPatchIds = patchIds(repo, ids);
-  for (const c of candidates) c.patchId = withPatchIds.get(c.placement.object);
-  return {
-    candidates,
-    withPaths: () => {
-      const paths = changedPaths(repo, ids);
-      for (const c of candidates) c.paths = paths.get(c.placement.object) ?? [];
-    },
-  };
+/**
+ * Where every commit holding a note stands. Most are on HEAD's history, and
+ * only their type is needed for that (a `--batch-check`, no content read);
+ * committer times are read for the orphans alone.
+ */
+function placeNoted(repo: Repo, objects: readonly string[]): Map<string, Placement> {
+  const facts = new Map<string, ObjectFacts>([...objectTypes(repo, objects)].map(([o, type]) => [o, { type, time: 0 }]));
+  const placed = placeObjects(repo, objects, { facts });
+  const unreachable = [...placed.values()].filter((p) => p.reach === 'unreachable').map((p) => p.object);
+  for (const [o, f] of readFacts(repo, unreachable)) placed.get(o)!.time = f.time;
+  return placed;
 }
 
-/** What is known of each orphaned commit: its patch-id, subject and files while it exists, else its memories' recorded files. */
-function describeOrphans(ctx: ReanchorDeps, objects: readonly string[], placed: Map<string, Placement>, groups: readonly Group[]): Orphan[] {
+/** What is known of each orphaned commit: while it exists, its files, subject and time; else its memories' recorded files and creation time. */
+function describeOrphans(repo: Repo, objects: readonly string[], placed: Map<string, Placement>, groups: readonly Group[]): Array<{ orphan: Orphan; search: SearchOrphan }> {
   const existing = objects.filter((o) => placed.get(o)?.reach === 'unreachable');
-  const ids = patchIds(ctx.repo, existing);
-  const paths = changedPaths(ctx.repo, existing);
-  const commits = readBatch(ctx.repo, existing);
+  const paths = changedPaths(repo, existing);
+  const commits = readBatch(repo, existing);
   const subjects = new Map(existing.map((o, i) => [o, commits[i] ? parseCommit(commits[i]!.content.toString('utf8')).subject : undefined]));
   return objects.map((object) => {
     const recorded = new Set<string>();
-    for (const g of groups) if (g.objects.has(object)) for (const p of g.paths) recorded.add(p);
+    let created: number | undefined;
+    for (const g of groups) {
+      if (!g.objects.has(object)) continue;
+      for (const p of g.paths) recorded.add(p);
+      const t = g.memory ? epochSeconds(g.created) : undefined;
+      if (t !== undefined && (created === undefined || t < created)) created = t;
+    }
     const p = placed.get(object);
+    const exists = p?.reach === 'unreachable';
+    const files = exists ? (paths.get(object) ?? [...recorded]) : [...recorded];
     return {
-      object,
-      patchId: ids.get(object),
-      subject: subjects.get(object),
-      time: p?.reach === 'unreachable' ? p.time : undefined,
-      // A commit this clone does not have may only not be fetched yet: only a message naming its full id moves it.
-      paths: p?.reach === 'unreachable' ? (paths.get(object) ?? [...recorded]) : [],
+      orphan: {
+        object,
+        subject: subjects.get(object),
+        time: exists ? p.time : undefined,
+        // A commit this clone does not have may only not be fetched yet: only a message naming its full id moves it.
+        paths: exists ? files : [],
+      },
+      search: { time: exists ? p.time : undefined, created, paths: files },
     };
   });
 }
 
+/**
+ * The live commits an orphan's change may have landed on: the window's
+ * commits touching the orphans' files, each with its placement, message and
+ * files; patch-ids only for those whose files are exactly an orphan's (and
+ * for those orphans).
+ */
+function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; search: SearchOrphan }>): Candidate[] {
+  const since = searchSince(described.map((d) => d.search));
+  if (since === undefined) return [];
+  const ids = liveCommitsSince(repo, { since, paths: searchPaths(described.map((d) => d.search)), max: MAX_CANDIDATES });
+  if (ids.length === 0) return [];
+  const objects = readBatch(repo, ids);
+  const facts = new Map<string, ObjectFacts>();
+  const messages = new Map<string, string>();
+  ids.forEach((id, i) => {
+    const obj = objects[i];
+    if (!obj) return;
+    const commit = parseCommit(obj.content.toString('utf8'));
+    messages.set(id, commit.message);
+    facts.set(id, { type: obj.type, time: commit.committer ? Math.floor(Date.parse(commit.committer.date) / 1000) : 0 });
+  });
+  // The facts just read spare placeObjects its own cat-file.
+  const live = placeObjects(repo, ids, { facts });
+  const files = changedPaths(repo, ids);
+  const existing = described.filter((d) => d.orphan.time !== undefined).map((d) => d.orphan);
+  const worth = worthPatchId(existing.map((o) => o.paths), files);
+  const candidateIds = patchIds(repo, worth);
+  const keys = new Set(worth.map((c) => pathsKey(files.get(c) ?? [])));
+  const orphanIds = patchIds(repo, existing.filter((o) => o.paths.length && keys.has(pathsKey(o.paths))).map((o) => o.object));
+  for (const o of existing) o.patchId = orphanIds.get(o.object);
+  return ids.map((id) => ({
+    placement: live.get(id) ?? { object: id, reach: 'branch', time: facts.get(id)?.time ?? 0 },
+    message: messages.get(id) ?? '',
+    patchId: candidateIds.get(id),
+    paths: files.get(id) ?? [],
+  }));
+}
+
+/** Whether every commit holding a note (from the notes trees, not the index) is live: one `ls-tree` a namespace, then placement. */
+function noOrphans(ctx: ReanchorDeps, state: RunState): boolean {
+  const objects = [...state.tips.values()].flatMap((tip) => ctx.notes.listNotes(tip).map((n) => n.object));
+  return ![...placeNoted(ctx.repo, objects).values()].some((p) => isOrphan(p.reach));
+}
+
+/**
+ * Whether each memory left on commits this clone lacks is this user's (its
+ * author, from the current memories). A forgotten one is absent: nothing of
+ * it is left to lose.
+ */
+async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<Group, boolean>> {
+  const out = new Map<Group, boolean>();
+  for (const g of groups) {
+    const found = (await ctx.index.find({ namespace: g.namespace, keyPrefix: g.key, exact: true })).filter((m) => m.key === g.key);
+    if (found.length) out.set(g, found.some((m) => sameAuthor(m.author, ctx.settings.author)));
+  }
+  return out;
+}
+
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
-  const result: ReanchorResult = { moved: [], unmatched: [], converged: 0, dryRun: Boolean(options.dryRun) };
-  // First every copy of a memory gets its newest revision or forget, so that dropping orphaned copies below loses neither.
-  result.converged = options.dryRun ? (await ctx.index.divergentCopies()).length : await convergeCopies(ctx);
+  const result: ReanchorResult = { moved: [], unmatched: [], missing: [], converged: 0, dryRun: Boolean(options.dryRun) };
+  // Nothing moved since a run that wrote nothing: its answer holds (services/reanchor-memo.ts).
+  const state = runState(ctx);
+  const last = lastRun(ctx);
+  const known = last && recallRun(ctx, last, state);
+  if (known) return { ...result, ...known };
+  // Only the refs moved since (a commit, a merge, a pull): the notes are as that run left them, converged. When it
+  // found no orphan (it kept the tips) and the refs still reach what they reached then, or none of the notes'
+  // commits is orphaned now, there is nothing to do, and no index to open. (When it found orphans, they most
+  // likely still are: the run below places them anyway.)
+  if (last?.notes === state.notes && last.tips !== undefined && (reachesAll(ctx.repo, last.tips) || noOrphans(ctx, state))) {
+    if (!options.dryRun) rememberRun(ctx, state, result, () => true, true);
+    return result;
+  }
   const groups = groupDocuments(await ctx.index.documents());
-  const placed = placeObjects(ctx.repo, [...groups.values()].flatMap((g) => [...g.objects]));
+  // First every copy of a memory gets its newest revision or forget, so that dropping orphaned copies below loses neither.
+  // Only a memory on several objects has copies to disagree: most repositories have none, and the query costs tens of ms.
+  if ([...groups.values()].some((g) => g.objects.size > 1)) {
+    result.converged = options.dryRun ? (await ctx.index.divergentCopies()).length : await convergeCopies(ctx);
+  }
+  const placed = placeNoted(ctx.repo, [...new Set([...groups.values()].flatMap((g) => [...g.objects]))]);
   const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
   const orphaned = (o: string) => isOrphan(reachOf(o));
 
@@ -145,18 +225,19 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
 
   if (homeless.length) {
     const orphanObjects = [...new Set(homeless.flatMap((g) => [...g.objects]))].sort();
-    const orphans = new Map(describeOrphans(ctx, orphanObjects, placed, homeless).map((o) => [o.object, o]));
-    const { candidates, withPaths } = findCandidates(ctx, orphanObjects, placed);
+    const described = describeOrphans(ctx.repo, orphanObjects, placed, homeless);
+    const orphans = new Map(described.map((d) => [d.orphan.object, d.orphan]));
+    const candidates = findCandidates(ctx.repo, described);
     const targets = new Map<string, { target: string; via: MatchVia }>();
     for (const step of ['patch-id', 'message', 'files'] as const) {
       const open = orphanObjects.filter((o) => !targets.has(o));
       if (open.length === 0 || candidates.length === 0) break;
-      if (step === 'files') withPaths();
       for (const o of open) {
         const target = matchOrphan(orphans.get(o)!, candidates, step);
         if (target) targets.set(o, { target, via: step });
       }
     }
+    const lacking: Group[] = [];
     for (const g of homeless) {
       const from = [...g.objects].sort();
       // Its newest orphaned commit that found a home decides.
@@ -165,7 +246,14 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
         .filter((x) => x.t)
         .sort((a, b) => b.time - a.time || (a.o < b.o ? -1 : 1))[0]?.t;
       if (match) moves.push({ id: '', namespace: g.namespace, key: g.key, from, to: [match.target], via: match.via });
-      else if (g.memory && from.some((o) => reachOf(o) === 'unreachable')) result.unmatched.push({ id: formatId({ namespace: g.namespace, object: from[0]!, key: g.key }), namespace: g.namespace, key: g.key, objects: from });
+      else if (!g.memory) continue; // a tombstone with nowhere to go: nothing to tell
+      else if (from.some((o) => reachOf(o) === 'unreachable')) result.unmatched.push(leftBehind(g, from));
+      else lacking.push(g);
+    }
+    const mine = await mineOf(ctx, lacking);
+    for (const g of lacking) {
+      const m = mine.get(g);
+      if (m !== undefined) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: m });
     }
   }
 
@@ -177,8 +265,16 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
     // Not moved (bound for a binary note): reported as left where they are, not as moved.
     result.moved = moves.filter((m) => !skipped.has(m));
     for (const m of skipped) result.unmatched.push({ id: m.id, namespace: m.namespace, key: m.key, objects: m.from });
+    // No notes written: the next run under the same refs and notes would find the same.
+    if (result.moved.length === 0 && result.converged === 0) {
+      rememberRun(ctx, state, result, (o) => reachOf(o) !== 'missing', homeless.length === 0 && moves.length === 0);
+    }
   }
   return result;
+}
+
+function leftBehind(g: Group, objects: string[]): LeftBehind {
+  return { id: formatId({ namespace: g.namespace, object: objects[0]!, key: g.key }), namespace: g.namespace, key: g.key, objects };
 }
 
 /**

@@ -38,6 +38,8 @@ const MEM_FILES = {
   vectors: 'vectors.sqlite',
   /** Placements of commits that hold copies of a memory (services/anchors.ts). */
   anchors: 'anchors.json',
+  /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */
+  reanchor: 'reanchor.json',
   /** Which memories' files changed, per HEAD (services/staleness.ts). */
   staleness: 'staleness.json',
   /** How often each memory was shown (stores/index/usage-log.ts). */

@@ -304,8 +304,9 @@ describe('git mem reanchor', () => {
       const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
       expect(r.unmatched).toEqual([]);
       if (gone) {
-        // A commit this clone lacks may only not be fetched yet: without a message naming it, it is left alone.
+        // A commit this clone lacks may only not be fetched yet: without a message naming it, it is left alone, and listed.
         expect(r.moved).toEqual([]);
+        expect(r.missing.map((m: { mine: boolean }) => m.mine)).toEqual(ids.map(() => true));
         for (const id of ids) expect(show(dir, box.env, id).summary).toMatch(/^Why part/);
         continue;
       }

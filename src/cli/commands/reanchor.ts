@@ -18,14 +18,17 @@ export function reanchorCommand(ctx: AppContext): CommandModule<object, Reanchor
     builder: (y) =>
       y
         .option('dry-run', { type: 'boolean', default: false, describe: 'Say what would move; write nothing' })
-        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print nothing unless something is left unmatched (for git hooks)' })
+        .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only the memories left behind, unmatched or missing (for git hooks)' })
         .option('json', jsonOption)
         .example('git mem reanchor --dry-run', 'After a squash merge and deleting the branch: where would its memories go?')
         .epilogue(
           'A commit is orphaned when HEAD, no branch, remote-tracking branch or tag reaches it: gc will drop it and git notes prune the memories on it. ' +
             'A memory with another copy on a live commit keeps that one (with its newest revision); otherwise its commit is matched among the live commits: ' +
-            'by patch-id, then by a squash message that names it or lists its subject, then by the files it changed (recorded at capture). ' +
-            'Unmatched memories stay where they are and are listed. git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too.',
+            'by patch-id, then by a squash message that names it or lists its subject, then by the files it changed (recorded at capture), ' +
+            'among the live commits newer than it that touch its files. ' +
+            'Memories left behind stay where they are and are listed: unmatched (on a commit no branch reaches), missing (yours, on a commit this clone no longer has, e.g. pruned by gc); ' +
+            "a teammate's memories on commits not fetched here are counted. " +
+            'git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too.',
         ) as never,
     handler: async (argv) => {
       const r = await reanchor(ctx, { dryRun: argv['dry-run'] });
@@ -42,16 +45,24 @@ export function reanchorJson(r: ReanchorResult) {
     converged: r.converged,
     moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })),
     unmatched: r.unmatched.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects })),
+    missing: r.missing.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects, mine: u.mine })),
   };
 }
 
-/** One line a moved memory, and one a memory left unmatched (`quiet`: only those). */
+/**
+ * One line a moved memory, one a memory left behind (unmatched, or on a
+ * commit of this user's that this clone lacks), and one for a teammate's
+ * memories on commits not here (`quiet`: only the ones left behind).
+ */
 export function renderReanchor(r: ReanchorResult, quiet: boolean, c: ChalkInstance): string {
   const short = (objects: readonly string[]) => objects.map((o) => o.slice(0, 7)).join(',');
   const verb = r.dryRun ? 'would move' : 'moved';
   const lines = quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}  ${c.dim(`(${m.via})`)}`);
   if (!quiet && r.converged) lines.push(`${r.dryRun ? 'would give' : 'gave'} ${r.converged} ${r.converged === 1 ? "memory's" : "memories'"} copies on other commits its newest edit or forget`);
   for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${short(u.objects)} is on no branch and nothing matched it; it stays there`);
+  for (const u of r.missing.filter((m) => m.mine)) lines.push(`${c.red('missing')} ${u.id}: its commit ${short(u.objects)} is not in this clone (pruned?) and nothing matched it; it stays there until git notes prune drops it`);
+  const theirs = r.missing.filter((m) => !m.mine).length;
+  if (!quiet && theirs) lines.push(c.dim(`${theirs} ${theirs === 1 ? "teammate's memory" : "teammates' memories"} on commits this clone lacks (not fetched yet?) left alone`));
   if (!quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
   return lines.join('\n');
 }

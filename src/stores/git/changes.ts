@@ -42,3 +42,19 @@ export function trackedFiles(repo: Repo, commit: string, limit = 100_000): strin
   if (r.status !== 0) return [];
   return r.stdout.toString('utf8').split('\0').filter(Boolean).slice(0, limit);
 }
+
+/**
+ * Commits HEAD, a branch or a remote-tracking branch reaches, committed at or
+ * after `since` (s), touching one of `paths` when given; newest first, at most
+ * `max`. With commit-graph's changed-path filters git answers this without
+ * opening trees, so the cost follows the window, not the history.
+ */
+export function liveCommitsSince(repo: Repo, options: { since: number; paths?: readonly string[]; max: number }): string[] {
+  // Literal pathspecs: a file named `*.ts` or `:x` is that file, not a pattern.
+  // --full-history: a commit on a side branch that touched the files is kept even when a merge undid nothing of it.
+  const args = ['--literal-pathspecs', 'rev-list', `--max-count=${options.max}`, `--since=${Math.max(0, Math.floor(options.since))}`, '--full-history', '--branches', '--remotes'];
+  if (repo.head) args.push('HEAD');
+  if (options.paths?.length) args.push('--', ...options.paths);
+  const r = repo.git.exec(args);
+  return r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+}

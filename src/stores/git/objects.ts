@@ -84,3 +84,17 @@ export function readObjects(repo: Repo, oids: readonly string[]): Map<string, Gi
   for (const obj of readBatch(repo, unique)) if (obj) out.set(obj.oid, obj);
   return out;
 }
+
+/** Types of objects by id, with one `cat-file --batch-check` (their content is not read). Missing objects are absent. */
+export function objectTypes(repo: Repo, oids: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const unique = [...new Set(oids)];
+  if (unique.length === 0) return out;
+  const text = repo.git.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: unique.join('\n') + '\n' });
+  for (const line of text.split('\n')) {
+    const [oid, type] = line.split(' ');
+    // A missing object prints `<oid> missing`.
+    if (oid && type && type !== 'missing') out.set(oid, type);
+  }
+  return out;
+}
