@@ -13,6 +13,7 @@ import { consolidateCommand } from './commands/consolidate.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { editCommand, resolveCommand } from './commands/edit.ts';
 import { forgetCommand } from './commands/forget.ts';
+import { reviewCommand } from './commands/review.ts';
 import { gcCommand } from './commands/gc.ts';
 import { hookCommand } from './commands/hook.ts';
 import { hydrateCommand } from './commands/hydrate.ts';
@@ -42,6 +43,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     editCommand(ctx),
     resolveCommand(ctx),
     forgetCommand(ctx),
+    reviewCommand(ctx),
     relatedCommand(ctx),
     consolidateCommand(ctx),
     gcCommand(ctx),

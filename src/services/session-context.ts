@@ -10,9 +10,10 @@ import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
-export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings'> & RecallDeps;
+export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
+import { injectable } from './trust.ts';
 import { updateSession } from './session-state.ts';
 import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
@@ -75,12 +76,13 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
           return !words || !heldText.includes(words);
         })
       : ms;
+  // Only what the trust policy lets an agent see (services/trust.ts).
   const sections = {
-    blockers: fresh(working.blockers),
-    decisions: fresh(working.decisions),
-    pending: fresh(working.pending),
-    learnings: fresh(semantic('learnings')),
-    patterns: fresh(semantic('patterns')),
+    blockers: injectable(ctx, fresh(working.blockers)),
+    decisions: injectable(ctx, fresh(working.decisions)),
+    pending: injectable(ctx, fresh(working.pending)),
+    learnings: injectable(ctx, fresh(semantic('learnings'))),
+    patterns: injectable(ctx, fresh(semantic('patterns'))),
   };
   return buildMemoryContext({
     project: path.basename(path.dirname(ctx.repo.commonDir)),
@@ -94,7 +96,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
 /** The working memory alone (active blockers, the newest active decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
   const working = workingMemory(await ctx.index.current(), { blockers: 5, decisions: 5, pending: 3 });
-  const memories = [...working.blockers, ...working.decisions, ...working.pending];
+  const memories = injectable(ctx, [...working.blockers, ...working.decisions, ...working.pending]);
   return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
 }
 

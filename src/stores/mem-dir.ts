@@ -42,6 +42,8 @@ const MEM_FILES = {
   reanchor: 'reanchor.json',
   /** Which memories' files changed, per HEAD (services/staleness.ts). */
   staleness: 'staleness.json',
+  /** Which notes commit brought each revision, and who made it (services/provenance.ts). */
+  provenance: 'provenance',
   /** How often each memory was shown (stores/index/usage-log.ts). */
   usage: 'usage.log',
   /** Hooks' per-session state (services/session-state.ts). */
