@@ -155,7 +155,9 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
     const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
-    const memories = injectable(ctx, aboveFloor(hits, () => ctx.settings.relevanceFloor).map((h) => h.memory));
+    // What the trust policy holds back is left out before the floor, which is relative to the best match given.
+    const given = new Map(injectable(ctx, hits.map((h) => h.memory)).map((m) => [m.key, m]));
+    const memories = aboveFloor(hits.filter((h) => given.has(h.memory.key)), () => ctx.settings.relevanceFloor).map((h) => given.get(h.memory.key)!);
     countUses(ctx, memories);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
