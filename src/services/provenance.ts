@@ -109,12 +109,14 @@ function refresh(deps: ProvenanceDeps, files: ProvenanceFiles): void {
       deps.repo,
       commits.map((c) => c.commit),
       ns,
-      before ? [before] : [],
+      commits.length && before ? [before] : [],
     );
     const blobs = readObjects(deps.repo, commits.flatMap((c) => c.changes.flatMap((ch) => [ch.oldBlob, ch.blob].filter((b): b is string => b !== null))));
     const text = (blob: string | null) => (blob ? (blobs.get(blob)?.content.toString('utf8') ?? '') : '');
     for (const c of commits) {
-      const local = written ? written.has(c.commit) : c.committerEmail.toLowerCase() === emailOf(deps.settings.author);
+      // The reflog tells; before what it still lists (expired entries, a clone without one), a commit made with your email counts as yours.
+      const yours = c.committerEmail.toLowerCase() === emailOf(deps.settings.author);
+      const local = written ? written.commits.has(c.commit) || (yours && c.time < written.since) : yours;
       const remote = local ? undefined : [...remotes].find(([, held]) => held.has(c.commit))?.[0];
       const p: Provenance = {
         commit: c.commit,

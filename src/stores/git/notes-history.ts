@@ -20,12 +20,20 @@ export interface NotesCommit {
 
 const ZERO = /^0+$/;
 
+/** Of these commits, those this clone still has. */
+function existing(repo: Repo, commits: readonly string[]): string[] {
+  return commits.filter((c) => repo.git.exec(['cat-file', '-e', `${c}^{commit}`]).status === 0);
+}
+
 /**
  * The commits of `tip` not reachable from `exclude`, oldest first, merges left
  * out (a merge's notes come from the commits it joins). One `git log`; its
  * `%G?` checks each signed commit with gpg or ssh-keygen as git is configured.
+ * An excluded commit that no longer exists (a squashed and collected notes
+ * history) is left out: then every commit of `tip` is read.
  */
 export function notesCommits(repo: Repo, tip: string, exclude: readonly string[]): NotesCommit[] {
+  const present = existing(repo, exclude);
   const r = repo.git.exec([
     'log',
     '--reverse',
@@ -36,7 +44,7 @@ export function notesCommits(repo: Repo, tip: string, exclude: readonly string[]
     '--no-abbrev',
     '--no-renames',
     tip,
-    ...exclude.map((e) => `^${e}`),
+    ...present.map((e) => `^${e}`),
     '--',
   ]);
   if (r.status !== 0) return [];
@@ -60,20 +68,27 @@ export function notesCommits(repo: Repo, tip: string, exclude: readonly string[]
   return out;
 }
 
-/**
- * The notes commits git-mem (or `git notes`) wrote in this clone: what the
- * ref's reflog shows it set, except what a pull brought (`merge <remote> into …`).
- * Null when the ref keeps no reflog.
- */
-export function writtenHere(repo: Repo, ref: string): Set<string> | null {
-  const r = repo.git.exec(['reflog', 'show', '--format=%H%x1f%gs', ref, '--']);
+/** What the reflog of a notes ref says this clone wrote. */
+export interface Written {
+  /** The notes commits git-mem (or `git notes`) wrote here: what the reflog shows the ref set to, except what a pull brought (`merge <remote> into …`). */
+  commits: Set<string>;
+  /** Committer time (s) of the oldest commit the reflog still lists (Infinity when it lists none): older entries may have expired. */
+  since: number;
+}
+
+/** Null when the ref keeps no reflog. */
+export function writtenHere(repo: Repo, ref: string): Written | null {
+  const r = repo.git.exec(['reflog', 'show', '--format=%H%x1f%ct%x1f%gs', ref, '--']);
   if (r.status !== 0) return null;
-  const out = new Set<string>();
+  const commits = new Set<string>();
+  let since = Infinity;
   for (const line of r.stdout.toString('utf8').split('\n')) {
-    const [commit = '', message = ''] = line.split('\x1f');
-    if (commit && !/^merge \S+ into /.test(message)) out.add(commit);
+    const [commit = '', time = '', message = ''] = line.split('\x1f');
+    if (!commit) continue;
+    since = Math.min(since, Number(time) || Infinity);
+    if (!/^merge \S+ into /.test(message)) commits.add(commit);
   }
-  return out;
+  return { commits, since };
 }
 
 /** Of `commits`, those each remote's notes tracking ref of `namespace` holds (walking only what `exclude` does not reach): remote → set. */
@@ -85,7 +100,7 @@ export function heldByRemotes(repo: Repo, commits: readonly string[], namespace:
   for (const ref of refs.stdout.toString('utf8').split('\n')) {
     const m = /^refs\/notes\/remotes\/(.+)\/mem\/([^/]+)$/.exec(ref);
     if (!m || m[2] !== namespace) continue;
-    const r = repo.git.exec(['rev-list', ref, ...exclude.map((e) => `^${e}`), '--']);
+    const r = repo.git.exec(['rev-list', ref, ...existing(repo, exclude).map((e) => `^${e}`), '--']);
     if (r.status !== 0) continue;
     const held = new Set(r.stdout.toString('utf8').split('\n').filter((c) => wanted.has(c)));
     if (held.size) out.set(m[1]!, held);
