@@ -13,7 +13,7 @@
 // Run:   npm run build && node test/bench/history.bench.mjs                 (synthetic history)
 //        GIT_MEM_HISTORY_REPO=/tmp/vite GIT_MEM_BASELINE_BIN=/tmp/gm-base-bin node test/bench/history.bench.mjs
 // Env:   GIT_MEM_BIN (this build, default dist/git-mem), GIT_MEM_BASELINE_BIN, GIT_MEM_BENCH_RUNS (5),
-//        GIT_MEM_BENCH_TIMEOUT (seconds per command, 60), GIT_MEM_HISTORY_SMALL=1 or --small
+//        GIT_MEM_BENCH_TIMEOUT (seconds per command, 120), GIT_MEM_HISTORY_SMALL=1 or --small
 //        (~2,000 commits, ~600 memories), GIT_MEM_HISTORY_TAGS (old tags to check out, comma-separated),
 //        GIT_MEM_BENCH_KEEP=1 (keep the temporary root).
 import { spawnSync } from 'node:child_process';
@@ -26,7 +26,7 @@ const BASELINE = process.env.GIT_MEM_BASELINE_BIN;
 const SOURCE = process.env.GIT_MEM_HISTORY_REPO;
 const SMALL = process.env.GIT_MEM_HISTORY_SMALL === '1' || process.argv.includes('--small');
 const RUNS = Math.max(1, Number(process.env.GIT_MEM_BENCH_RUNS ?? 5));
-const TIMEOUT_MS = Number(process.env.GIT_MEM_BENCH_TIMEOUT ?? 60) * 1000;
+const TIMEOUT_MS = Number(process.env.GIT_MEM_BENCH_TIMEOUT ?? 120) * 1000;
 // A build whose run of a measure takes longer than this gets at most SLOW_RUNS runs of it
 // (the baseline's reanchor took ~10 s a run on vite).
 const SLOW_MS = 5000;
