@@ -13,8 +13,11 @@ import type { RecallDeps } from './recall.ts';
 export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings'> & RecallDeps;
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
-import { updateSession } from './session-state.ts';
-import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
+import { readSession, updateSession } from './session-state.ts';
+import { SMALL_COMMIT } from '../core/scope.ts';
+import { changedPaths } from '../stores/git/changes.ts';
+import { fileCommits } from '../stores/git/file-history.ts';
+import { blameLines, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
 import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
@@ -118,10 +121,15 @@ function repoRelative(ctx: SessionContextDeps, file: string): string | null {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
 }
 
+/** How many of a file's newest commits are looked at: bounded by count, not by date (stores/git/file-history.ts). */
+const FILE_HISTORY_COMMITS = 100;
+
 /**
  * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
- * `lines` (when an edit's lines are known), on commits that touched the file, and by its path
- * words; ranked by their scope and words; each at most once per session.
+ * `lines` (when an edit's lines are known), on the file's newest commits, and by its path
+ * words; ranked by their scope and words; each at most once per session. Those the session
+ * was already given are left out before ranking, so a later call offers the next best about the
+ * file, not what is left of a ranking cut against memories it no longer shows.
  */
 export async function fileMemories(
   ctx: SessionContextDeps,
@@ -133,6 +141,7 @@ export async function fileMemories(
   toolUseId = '',
 ): Promise<Memory[]> {
   const index = await ctx.index.current();
+  const given = new Set(readSession(ctx.repo.mem, sessionId).injected);
   const candidates: FileCandidate[] = [];
   if (lines.length) {
     try {
@@ -142,20 +151,29 @@ export async function fileMemories(
       // Not blameable (not tracked, outside the repository): the file's other memories still apply.
     }
   }
-  // Bounded by age: a file few commits touched would otherwise walk the whole history.
-  const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
-  const commits = commitsChangingFile(ctx.repo, file, 30, since);
-  // More than are shown: the ranking, not the commit order, picks among them.
-  if (commits.length) candidates.push(...index.list({ objects: commits, statuses: ['active'], limit: 30 }).map((memory) => ({ memory, onFileCommit: true })));
+  // git walks the file's history while the index is searched for its path words.
+  const history = fileCommits(ctx.repo, file, FILE_HISTORY_COMMITS).catch(() => []);
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const rel = repoRelative(ctx, file);
   const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
+  const commits = await history;
+  // As many as the commits may hold: the ranking, not the commit order, picks among them.
+  if (commits.length) candidates.push(...index.list({ objects: commits, statuses: ['active'], limit: FILE_HISTORY_COMMITS }).map((memory) => ({ memory, onFileCommit: true })));
   candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
-  const ranked = rankForFile(candidates, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
+  const fresh = candidates.filter((c) => !given.has(c.memory.key));
+  const ranked = rankForFile(withCommitFiles(ctx, fresh), rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
   return updateSession(ctx.repo.mem, sessionId, (s) => {
-    const fresh = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
-    s.injected.push(...fresh.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
-    return fresh;
+    const unseen = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
+    s.injected.push(...unseen.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
+    return unseen;
   });
+}
+
+/** The candidates with their commits' files, for those without recorded paths (one `git diff-tree` for all). */
+function withCommitFiles(ctx: SessionContextDeps, candidates: FileCandidate[]): FileCandidate[] {
+  const need = [...new Set(candidates.filter((c) => !c.memory.paths?.length && c.memory.object).map((c) => c.memory.object))];
+  if (!need.length) return candidates;
+  const files = changedPaths(ctx.repo, need, SMALL_COMMIT + 1);
+  return candidates.map((c) => (c.memory.paths?.length ? c : { ...c, commitFiles: files.get(c.memory.object) ?? [] }));
 }
