@@ -44,6 +44,7 @@ function workTopic(ctx: SessionContextDeps): string {
  * The working memory: active blockers, active decisions (newest first, so those of the last week
  * lead), pending progress; each part at most its limit. Older decisions are not left out by date:
  * an active decision still holds, whenever it was taken; the budget decides how many are shown.
+ * Hence the section's title, Active Decisions, not Recent ones (README, SessionStart).
  */
 function workingMemory(index: MemoryReader, limits: { blockers: number; decisions: number; pending: number }) {
   // Active only: a superseded or consolidated decision is archived, and never offered as current.
