@@ -171,9 +171,13 @@ export async function fileMemories(
   });
 }
 
-/** The candidates with their commits' files, for those without recorded paths (one `git diff-tree` for all). */
+/**
+ * The candidates with their commits' files, for those on the file's commits without recorded paths
+ * (one `git diff-tree` for all): a search hit whose commit did not touch the file gains nothing by it.
+ */
 function withCommitFiles(ctx: SessionContextDeps, candidates: FileCandidate[]): FileCandidate[] {
-  const need = [...new Set(candidates.filter((c) => !c.memory.paths?.length && c.memory.object).map((c) => c.memory.object))];
+  const onHistory = new Set(candidates.filter((c) => c.onFileCommit || c.onEditedLines).map((c) => c.memory.key));
+  const need = [...new Set(candidates.filter((c) => onHistory.has(c.memory.key) && !c.memory.paths?.length).map((c) => c.memory.object))];
   if (!need.length) return candidates;
   const files = changedPaths(ctx.repo, need, SMALL_COMMIT + 1);
   return candidates.map((c) => (c.memory.paths?.length ? c : { ...c, commitFiles: files.get(c.memory.object) ?? [] }));
