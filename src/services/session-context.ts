@@ -1,4 +1,5 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
+import fs from 'node:fs';
 import path from 'node:path';
 import { type FileCandidate, pathWords, rankForFile } from '../core/file-relevance.ts';
 import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
@@ -152,8 +153,10 @@ export async function fileMemories(
       // Not blameable (not tracked, outside the repository): the file's other memories still apply.
     }
   }
-  // git walks the file's history while the index is searched for its path words.
-  const history = fileCommits(ctx.repo, file, FILE_HISTORY_COMMITS).catch(() => []);
+  // git walks the file's history while the index is searched for its path words. A file not in
+  // the work tree (a Write creating it) is not walked for: its path would be sought through the
+  // whole history, for nothing almost always.
+  const history = fs.existsSync(path.resolve(ctx.cwd, file)) ? fileCommits(ctx.repo, file, FILE_HISTORY_COMMITS).catch(() => []) : Promise.resolve([]);
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const rel = repoRelative(ctx, file);
