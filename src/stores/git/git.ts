@@ -1,5 +1,5 @@
 /** The one place that runs `git`. Every failure becomes a GitError with git's own stderr. */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { GitError } from '../../core/errors.ts';
 
 export interface GitResult {
@@ -39,26 +39,6 @@ export class Git {
       throw new GitError(args, null, timedOut ? `no answer within ${((options.timeoutMs ?? 0) / 1000).toFixed(1)} s` : result.error.message);
     }
     return { status: result.status ?? 1, stdout: result.stdout, stderr: result.stderr.toString('utf8') };
-  }
-
-  /**
-   * exec, started now and awaited later: git runs while this process does other work (a hook's
-   * search), instead of one after the other. No input, no timeout.
-   */
-  start(args: string[]): Promise<GitResult> {
-    const started = this.env.GIT_MEM_TRACE ? performance.now() : 0;
-    return new Promise((resolve, reject) => {
-      const child = spawn('git', args, { cwd: this.cwd, env: { ...this.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on('data', (b: Buffer) => out.push(b));
-      child.stderr.on('data', (b: Buffer) => err.push(b));
-      child.on('error', (e) => reject(new GitError(args, null, e.message)));
-      child.on('close', (code) => {
-        if (started) process.stderr.write(`git-mem trace: ${(performance.now() - started).toFixed(1)} ms git ${args.join(' ')} (in the background)\n`);
-        resolve({ status: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') });
-      });
-    });
   }
 
   /** Runs git, throws GitError on failure, returns stdout as a Buffer. */
