@@ -40,6 +40,8 @@ const MEM_FILES = {
   anchors: 'anchors.json',
   /** Which memories' files changed, per HEAD (services/staleness.ts). */
   staleness: 'staleness.json',
+  /** What each memory's commit changed, and when (services/file-history.ts). */
+  commitFiles: 'commit-files.json',
   /** How often each memory was shown (stores/index/usage-log.ts). */
   usage: 'usage.log',
   /** Hooks' per-session state (services/session-state.ts). */

@@ -1,14 +1,37 @@
-/** A file's own history: the commits that changed it, as git tells them. */
+/** What commits changed and when, for a file's history: commits are immutable, so callers may keep the answer. */
 import type { Repo } from './repo.ts';
 
+export interface CommitFacts {
+  /** Committer time, in seconds. */
+  time: number;
+  /** The paths the commit changed against its first parent (everything, for a root commit). */
+  files: string[];
+}
+
 /**
- * The newest commits (at most `max`) that changed a file, newest first: one path-limited `git log`,
- * bounded by count and not by date, so a file nobody touched for a long time still has its history
- * (a wall-clock window left such files, and any checkout of an old release, with none).
+ * commit → its time and the files it changed, for many commits with one `git diff-tree --stdin`
+ * (objects that are not commits are absent). Pure parsing in parseCommitFacts.
  */
-export async function fileCommits(repo: Repo, file: string, max: number): Promise<string[]> {
-  if (!repo.head || max <= 0) return [];
-  // Started at once, read when awaited: the caller searches meanwhile.
-  const r = await repo.git.start(['--literal-pathspecs', 'log', '--format=%H', '-n', String(max), repo.head, '--', file]);
-  return r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
+export function commitFacts(repo: Repo, commits: readonly string[]): Map<string, CommitFacts> {
+  if (commits.length === 0) return new Map();
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '--always', '-r', '--root', '--name-only', '-m', '--first-parent', '--no-renames', '-z', '--format=%x02%H %ct'], {
+    input: [...new Set(commits)].join('\n') + '\n',
+  });
+  // diff-tree goes on past an object it cannot diff (a tree, a blob), and says so on stderr: what it printed holds.
+  return parseCommitFacts(r.stdout.toString('utf8'));
+}
+
+/** `\x02<commit> <time>\0\n<path>\0<path>\0...` per commit, as commitFacts asks git for them. */
+export function parseCommitFacts(out: string): Map<string, CommitFacts> {
+  const facts = new Map<string, CommitFacts>();
+  for (const chunk of out.split('\x02')) {
+    const end = chunk.indexOf('\0');
+    const head = end < 0 ? chunk.trim() : chunk.slice(0, end);
+    const [commit = '', time = ''] = head.split(' ');
+    if (!/^[0-9a-f]{40,64}$/.test(commit) || !/^\d+$/.test(time)) continue;
+    const files = end < 0 ? [] : chunk.slice(end + 1).replace(/^\n/, '').split('\0').filter(Boolean);
+    // With -m, a merge may come more than once (once per parent; --first-parent keeps one): the first holds.
+    if (!facts.has(commit)) facts.set(commit, { time: Number(time), files });
+  }
+  return facts;
 }
