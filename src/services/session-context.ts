@@ -1,5 +1,4 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
-import fs from 'node:fs';
 import path from 'node:path';
 import { type FileCandidate, pathWords, rankForFile } from '../core/file-relevance.ts';
 import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
@@ -15,9 +14,7 @@ export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | '
 import { recall } from './recall.ts';
 import { stalenessOf } from './staleness.ts';
 import { readSession, updateSession } from './session-state.ts';
-import { SMALL_COMMIT } from '../core/scope.ts';
-import { changedPaths } from '../stores/git/changes.ts';
-import { fileCommits } from '../stores/git/file-history.ts';
+import { memoryCommitsChanging } from './file-history.ts';
 import { blameLines, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
 import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
@@ -123,12 +120,12 @@ function repoRelative(ctx: SessionContextDeps, file: string): string | null {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
 }
 
-/** How many of a file's newest commits are looked at: bounded by count, not by date (stores/git/file-history.ts). */
-const FILE_HISTORY_COMMITS = 100;
+/** At most this many memories on the file's commits are ranked (the newest; index.list orders by creation). */
+const FILE_HISTORY_MEMORIES = 200;
 
 /**
  * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
- * `lines` (when an edit's lines are known), on the file's newest commits, and by its path
+ * `lines` (when an edit's lines are known), on every commit that changed the file, and by its path
  * words; ranked by their scope and words; each at most once per session. Those the session
  * was already given are left out before ranking, so a later call offers the next best about the
  * file, not what is left of a ranking cut against memories it no longer shows.
@@ -153,35 +150,21 @@ export async function fileMemories(
       // Not blameable (not tracked, outside the repository): the file's other memories still apply.
     }
   }
-  // git walks the file's history while the index is searched for its path words. A file not in
-  // the work tree (a Write creating it) is not walked for: its path would be sought through the
-  // whole history, for nothing almost always.
-  const history = fs.existsSync(path.resolve(ctx.cwd, file)) ? fileCommits(ctx.repo, file, FILE_HISTORY_COMMITS).catch(() => []) : Promise.resolve([]);
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const rel = repoRelative(ctx, file);
+  // The memories of every commit that changed the file, however long ago (services/file-history.ts).
+  const history = new Map((rel ? memoryCommitsChanging(ctx.repo, index, rel) : []).map((c) => [c.commit, c.files]));
+  if (history.size) candidates.push(...index.list({ objects: [...history.keys()], statuses: ['active'], limit: FILE_HISTORY_MEMORIES }).map((memory) => ({ memory, onFileCommit: true })));
   const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
-  const commits = await history;
-  // As many as the commits may hold: the ranking, not the commit order, picks among them.
-  if (commits.length) candidates.push(...index.list({ objects: commits, statuses: ['active'], limit: FILE_HISTORY_COMMITS }).map((memory) => ({ memory, onFileCommit: true })));
   candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
   const fresh = candidates.filter((c) => !given.has(c.memory.key));
-  const ranked = rankForFile(withCommitFiles(ctx, fresh), rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
+  // A memory without recorded paths is about its commit's files when they are few: known for the file's commits.
+  const withFiles = fresh.map((c) => (c.memory.paths?.length || !history.has(c.memory.object) ? c : { ...c, commitFiles: history.get(c.memory.object)! }));
+  const ranked = rankForFile(withFiles, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
   return updateSession(ctx.repo.mem, sessionId, (s) => {
     const unseen = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
     s.injected.push(...unseen.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
     return unseen;
   });
-}
-
-/**
- * The candidates with their commits' files, for those on the file's commits without recorded paths
- * (one `git diff-tree` for all): a search hit whose commit did not touch the file gains nothing by it.
- */
-function withCommitFiles(ctx: SessionContextDeps, candidates: FileCandidate[]): FileCandidate[] {
-  const onHistory = new Set(candidates.filter((c) => c.onFileCommit || c.onEditedLines).map((c) => c.memory.key));
-  const need = [...new Set(candidates.filter((c) => onHistory.has(c.memory.key) && !c.memory.paths?.length).map((c) => c.memory.object))];
-  if (!need.length) return candidates;
-  const files = changedPaths(ctx.repo, need, SMALL_COMMIT + 1);
-  return candidates.map((c) => (c.memory.paths?.length ? c : { ...c, commitFiles: files.get(c.memory.object) ?? [] }));
 }

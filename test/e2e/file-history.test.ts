@@ -44,4 +44,27 @@ describe('File context from the file\'s history', () => {
     expect(await read(2)).toEqual(['Formatting is done by the formatter alone']);
     expect(await read(3)).toEqual([]);
   });
+
+  it('at an older checkout, offers the memories of the file\'s commits up to it, not those of later changes', async () => {
+    const { box, repo, write } = pythonProject();
+    // A day apart: commit time stands for ancestry (services/file-history.ts).
+    const commit = (message: string, date: string) => {
+      const env = { ...box.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+      git(repo, env, ['add', '.']);
+      git(repo, env, ['commit', '-qm', message]);
+    };
+    write('src/css.py', 'A = 1\n');
+    commit('Add css', '2026-01-01T10:00:00Z');
+    memOk(repo, box.env, ['capture', 'decisions', 'Inline small stylesheets']);
+    git(repo, box.env, ['tag', 'v1']);
+    write('src/css.py', 'A = 2\n');
+    commit('Change css', '2026-01-02T10:00:00Z');
+    memOk(repo, box.env, ['capture', 'decisions', 'Minify the style tag']);
+    const file = path.join(repo, 'src/css.py');
+    const read = async (session: string) =>
+      summaries(context(await hook(repo, box.env, 'PreToolUse', { ...payload(repo, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: file }, tool_use_id: `toolu_${session}` }), session_id: session })));
+    expect((await read('at-head')).sort()).toEqual(['Inline small stylesheets', 'Minify the style tag']);
+    git(repo, box.env, ['checkout', '-q', 'v1']);
+    expect(await read('at-v1')).toEqual(['Inline small stylesheets']);
+  });
 });
