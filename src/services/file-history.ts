@@ -51,19 +51,29 @@ export function commitsChanging(commits: CommitFilesCache['commits'], file: stri
 
 /**
  * The commits holding memories that changed `file` (relative to the top of the work tree, with `/`),
- * newest first, each with the files it changed. Those committed after HEAD are left out: at an older checkout (a release tag) a
- * memory of a later change is not about the file as it is (commit time stands for ancestry here:
- * exact would walk the history again).
+ * newest first, each with the files it changed. Those committed after HEAD are left out: at an
+ * older checkout (a release tag) a memory of a later change is not about the file as it is
+ * (commit time stands for ancestry here: exact would walk the history again).
  */
 export function memoryCommitsChanging(repo: Repo, index: MemoryReader, file: string): FileCommit[] {
   if (!repo.head) return [];
+  const commits = commitFiles(repo, index);
+  return commitsChanging(commits, file, commits[repo.head]?.[0] || Infinity);
+}
+
+/**
+ * The cache, with every current memory's commit and HEAD in it: those missing are asked of git
+ * (one `diff-tree` for all) and written back. `git mem index` calls it too, so the first hook in a
+ * repository with thousands of memories does not pay for them all.
+ */
+export function commitFiles(repo: Repo, index: MemoryReader): CommitFilesCache['commits'] {
   const path = repo.mem.file('commitFiles');
   const cache = readCache(path);
   const known = new Set<number>();
   for (const sha in cache.commits) known.add(objectKey(sha));
   const unknown = new Set([...index.objectPrefixes()].filter((k) => !known.has(k)));
   const missing = unknown.size ? index.objectsWithPrefixes(unknown).filter((o) => !(o in cache.commits)) : [];
-  if (!(repo.head in cache.commits)) missing.push(repo.head);
+  if (repo.head && !(repo.head in cache.commits)) missing.push(repo.head);
   if (missing.length) {
     const facts = commitFacts(repo, missing);
     for (const o of missing) cache.commits[o] = entryOf(facts.get(o));
@@ -73,7 +83,7 @@ export function memoryCommitsChanging(repo: Repo, index: MemoryReader, file: str
       // A cache: made again next time.
     }
   }
-  return commitsChanging(cache.commits, file, cache.commits[repo.head]![0] || Infinity);
+  return cache.commits;
 }
 
 function entryOf(facts: CommitFacts | undefined): [number, ...string[]] {
