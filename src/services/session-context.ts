@@ -12,6 +12,7 @@ import type { RecallDeps } from './recall.ts';
 /** What this file's services use. */
 export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings'> & RecallDeps;
 import { recall } from './recall.ts';
+import { tracePhase } from '../io/trace.ts';
 import { stalenessOf } from './staleness.ts';
 import { readSession, updateSession } from './session-state.ts';
 import { memoryCommitsChanging } from './file-history.ts';
@@ -120,8 +121,12 @@ function repoRelative(ctx: SessionContextDeps, file: string): string | null {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : null;
 }
 
-/** At most this many memories on the file's commits are ranked (the newest; index.list orders by creation). */
-const FILE_HISTORY_MEMORIES = 200;
+/**
+ * At most this many memories on the file's commits are ranked, the newest (index.list orders by
+ * creation), besides those the session was given: reading and ranking every memory of a file
+ * changed 500 times cost 30 ms; a later call of the session reaches further back instead.
+ */
+const FILE_HISTORY_MEMORIES = 60;
 
 /**
  * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
@@ -155,13 +160,17 @@ export async function fileMemories(
   const rel = repoRelative(ctx, file);
   // The memories of every commit that changed the file, however long ago (services/file-history.ts).
   const history = new Map((rel ? memoryCommitsChanging(ctx.repo, index, rel) : []).map((c) => [c.commit, c.files]));
-  if (history.size) candidates.push(...index.list({ objects: [...history.keys()], statuses: ['active'], limit: FILE_HISTORY_MEMORIES }).map((memory) => ({ memory, onFileCommit: true })));
+  tracePhase(`file history: ${history.size} commits`);
+  const reach = FILE_HISTORY_MEMORIES + Math.min(given.size, 4 * FILE_HISTORY_MEMORIES);
+  if (history.size) candidates.push(...index.list({ objects: [...history.keys()], statuses: ['active'], limit: reach }).map((memory) => ({ memory, onFileCommit: true })));
+  tracePhase('memories on them listed');
   const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
   candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
   const fresh = candidates.filter((c) => !given.has(c.memory.key));
   // A memory without recorded paths is about its commit's files when they are few: known for the file's commits.
   const withFiles = fresh.map((c) => (c.memory.paths?.length || !history.has(c.memory.object) ? c : { ...c, commitFiles: history.get(c.memory.object)! }));
   const ranked = rankForFile(withFiles, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
+  tracePhase('ranked for the file');
   return updateSession(ctx.repo.mem, sessionId, (s) => {
     const unseen = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
     s.injected.push(...unseen.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
