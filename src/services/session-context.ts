@@ -122,11 +122,13 @@ function repoRelative(ctx: SessionContextDeps, file: string): string | null {
 }
 
 /**
- * At most this many memories on the file's commits are ranked, the newest (index.list orders by
- * creation), besides those the session was given: reading and ranking every memory of a file
- * changed 500 times cost 30 ms; a later call of the session reaches further back instead.
+ * How many memories on the file's commits are ranked, the newest (index.list orders by creation):
+ * 40, and one more for each the session was given, so later calls reach further back; never above
+ * 64, where index.list reads every memory at once (term-index.ts best(): 3,000 of them, 15 ms more).
+ * Reading and ranking all 180 memories of a file changed 500 times cost 30 ms.
  */
-const FILE_HISTORY_MEMORIES = 60;
+const FILE_HISTORY_MEMORIES = 40;
+const FILE_HISTORY_MAX = 64;
 
 /**
  * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
@@ -161,7 +163,7 @@ export async function fileMemories(
   // The memories of every commit that changed the file, however long ago (services/file-history.ts).
   const history = new Map((rel ? memoryCommitsChanging(ctx.repo, index, rel) : []).map((c) => [c.commit, c.files]));
   tracePhase(`file history: ${history.size} commits`);
-  const reach = FILE_HISTORY_MEMORIES + Math.min(given.size, 4 * FILE_HISTORY_MEMORIES);
+  const reach = Math.min(FILE_HISTORY_MAX, FILE_HISTORY_MEMORIES + given.size);
   if (history.size) candidates.push(...index.list({ objects: [...history.keys()], statuses: ['active'], limit: reach }).map((memory) => ({ memory, onFileCommit: true })));
   tracePhase('memories on them listed');
   const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
