@@ -117,7 +117,7 @@ export function buildMemoryContext(input: ContextInput): string {
   const body = [
     `<working_memory>`,
     section('blockers', 'Active Blockers', entries(blockers)),
-    section('decisions', 'Recent Decisions', entries(decisions)),
+    section('decisions', 'Active Decisions', entries(decisions)),
     section('pending_actions', 'Pending Progress', entries(pending)),
     `</working_memory>`,
     `<semantic_context>`,

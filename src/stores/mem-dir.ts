@@ -44,6 +44,8 @@ const MEM_FILES = {
   staleness: 'staleness.json',
   /** Which notes commit brought each revision, and who made it (services/provenance.ts). */
   provenance: 'provenance',
+  /** What each memory's commit changed, and when (services/file-history.ts). */
+  commitFiles: 'commit-files.json',
   /** How often each memory was shown (stores/index/usage-log.ts). */
   usage: 'usage.log',
   /** Hooks' per-session state (services/session-state.ts). */
