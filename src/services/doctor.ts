@@ -185,6 +185,11 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
   if (configValues(git, 'notes.rewriteRef').includes(glob)) checks.push({ id: 'rewrite-ref', status: 'ok', message: `notes.rewriteRef includes ${glob}: memories follow their commits through amend and rebase` });
   else checks.push({ id: 'rewrite-ref', status: 'warn', message: `notes.rewriteRef does not include ${glob}: memories stay behind when their commits are amended or rebased`, fix: 'git mem init' });
   for (const h of gitHookStates(ctx.repo)) {
+    if (h.name === 'pre-push') {
+      if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `pre-push hook refuses a git push of memories that hold a secret${h.chained ? ' (and runs pre-push.chained first)' : ''}` });
+      else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem pre-push hook in ${path.dirname(h.file)}: a plain git push of refs/notes/mem/* sends memories unscanned for secrets (git mem push scans them)`, fix: 'git mem init' });
+      continue;
+    }
     if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after rewrites${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
     // Information, not a problem: git mem init --no-git-hooks leaves them out on purpose, and reanchor still runs on pull.
     else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
