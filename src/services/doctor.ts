@@ -28,6 +28,7 @@ import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from './session-state.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
+import { scanStoredNotes } from './note-secrets.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
@@ -271,6 +272,38 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
   });
 }
 
+/**
+ * Secrets in the notes, pulled ones included (notes written by plain git notes, older versions or other
+ * tools are not redacted): the notes new since the last run, bounded in time (services/note-secrets.ts).
+ */
+function checkSecrets(ctx: DoctorDeps, checks: Check[]): void {
+  const scan = scanStoredNotes(ctx);
+  const time = `${scan.scanned} new note${scan.scanned === 1 ? '' : 's'} scanned in ${Math.round(scan.ms)} ms`;
+  const left = scan.unfinished.length ? `; not yet scanned (time ran out): ${scan.unfinished.join(', ')}, the next run goes on` : '';
+  if (scan.found.length === 0) {
+    checks.push(scan.unfinished.length ? { id: 'secrets', status: 'info', message: `no secrets found in the notes so far (${time})${left}`, fix: 'git mem doctor' } : { id: 'secrets', status: 'ok', message: `no secrets in the notes (${time})` });
+    return;
+  }
+  const byId = new Map<string, { types: Set<string>; refs: Set<string>; memory: boolean }>();
+  for (const f of scan.found) {
+    const e = byId.get(f.id) ?? { types: new Set<string>(), refs: new Set<string>(), memory: f.memory };
+    for (const t of f.types) e.types.add(t);
+    e.refs.add(f.ref);
+    byId.set(f.id, e);
+  }
+  for (const [id, e] of byId) {
+    const remotes = [...e.refs].flatMap((r) => /^refs\/notes\/remotes\/([^/]+)\//.exec(r)?.[1] ?? []);
+    const where = remotes.length ? `pulled from ${[...new Set(remotes)].join(', ')}` : 'in this clone only: git mem push refuses it';
+    const remove = e.memory ? `take it out with git mem edit ${id}, or git mem forget ${id}` : `take it out with git notes --ref=refs/notes/mem/${id.split(':')[0]} edit <commit>`;
+    checks.push({
+      id: 'secrets',
+      status: 'warn',
+      message: `${id} holds a secret (${[...e.types].join(', ')}), ${where}${left}`,
+      fix: remotes.length ? `${remove}, and push; the secret has left the machine that wrote it: revoke or rotate it` : remove,
+    });
+  }
+}
+
 function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
   const locks = [lockFileFor(ctx.indexFile), ...sessionLockFiles(ctx.repo.mem)];
   const stale = locks.flatMap((p) => {
@@ -392,6 +425,7 @@ export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
     if (checkCacheDir(ctx, checks)) {
       await guarded('index', () => checkIndex(ctx, checks));
       await guarded('locks', () => checkLocks(ctx, checks));
+      await guarded('secrets', () => checkSecrets(ctx, checks));
     }
   }
   checkModel(ctx, checks);

@@ -5,7 +5,9 @@
  * redaction rules, whoever wrote the notes, and refuse the push when one holds
  * a secret, naming the memory and the kind of secret. `--no-verify` pushes anyway.
  */
+import fs from 'node:fs';
 import { GitMemError } from '../core/errors.ts';
+import { writeFileAtomic } from '../io/atomic-write.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { type NoteSecret, noteSecrets, secretLines } from '../core/note-secrets.ts';
 import { newNoteBlobs } from '../stores/git/new-notes.ts';
@@ -94,4 +96,103 @@ export function secretsRefusal(ctx: NoteSecretsDeps, found: readonly NoteSecret[
       `  or, if it is no secret, push anyway: ${push} --no-verify`,
     ].join('\n'),
   );
+}
+
+/** A secret found in the notes as they are: in which ref (a namespace's, or a remote's tracking ref: pulled). */
+export interface StoredSecret extends NoteSecret {
+  ref: string;
+}
+
+export interface NotesScan {
+  /** Note blobs read this time (the others were scanned before). */
+  scanned: number;
+  ms: number;
+  /** Secrets in notes as they are now, found this time or before. */
+  found: StoredSecret[];
+  /** Refs left for the next run: the time budget ran out. */
+  unfinished: string[];
+}
+
+interface ScanCache {
+  version: number;
+  /** Ref → the notes commit scanned up to. */
+  tips: Record<string, string>;
+  found: StoredSecret[];
+}
+
+const CACHE_VERSION = 1;
+const REMOTE_NOTES = /^refs\/notes\/remotes\/[^/]+\/mem\/(.+)$/;
+
+/** The namespace of a local or tracking memory ref, or null. */
+function namespaceOf(ref: string): string | null {
+  if (ref.startsWith(NOTES_REF_PREFIX)) return ref.slice(NOTES_REF_PREFIX.length);
+  return REMOTE_NOTES.exec(ref)?.[1] ?? null;
+}
+
+function readCache(ctx: NoteSecretsDeps): ScanCache {
+  try {
+    const cache = JSON.parse(fs.readFileSync(ctx.repo.mem.file('secrets'), 'utf8')) as ScanCache;
+    if (cache.version === CACHE_VERSION && cache.tips && Array.isArray(cache.found)) return cache;
+  } catch {
+    // None yet, or unreadable: scan from the notes as they are.
+  }
+  return { version: CACHE_VERSION, tips: {}, found: [] };
+}
+
+/**
+ * The secrets in every memory ref, local and pulled (`refs/notes/remotes/<remote>/mem/*`), for doctor:
+ * only the note blobs new since the commits scanned last time (the cache in the .git/mem folder);
+ * a ref never scanned, of a namespace never scanned, is read at its tip, not through its history.
+ * Refs left when `budgetMs` has passed are scanned on the next run. What was found stays reported
+ * while the note that holds it is the current one in some ref.
+ */
+export function scanStoredNotes(ctx: NoteSecretsDeps, budgetMs = 3000): NotesScan {
+  const started = performance.now();
+  const cache = readCache(ctx);
+  const refs = [...refTips(ctx.repo.git, 'refs/notes/')].map(([name, oid]) => ({ ref: `refs/notes/${name}`, oid })).filter((r) => namespaceOf(r.ref) !== null);
+  const scannedNamespaces = new Set(Object.keys(cache.tips).map(namespaceOf));
+  const known = Object.values(cache.tips);
+  const tips: Record<string, string> = {};
+  const found: StoredSecret[] = [...cache.found];
+  const unfinished: string[] = [];
+  let scanned = 0;
+  for (const { ref, oid } of refs) {
+    const namespace = namespaceOf(ref)!;
+    if (cache.tips[ref] === oid) {
+      tips[ref] = oid;
+      continue;
+    }
+    if (performance.now() - started > budgetMs) {
+      unfinished.push(ref);
+      if (cache.tips[ref]) tips[ref] = cache.tips[ref]!;
+      continue;
+    }
+    const notes = scannedNamespaces.has(namespace) ? newNoteBlobs(ctx.repo, [oid], known) : ctx.notes.listNotes(oid);
+    const texts = ctx.notes.readTexts(notes.map((n) => n.blob));
+    for (const n of notes) {
+      const text = texts.get(n.blob);
+      if (text !== undefined) for (const f of noteSecrets(text, namespace, n.object, n.blob, ctx.settings.secretsAllow)) found.push({ ...f, ref });
+    }
+    scanned += notes.length;
+    tips[ref] = oid;
+  }
+  // Still there? Only the notes at the tips count: an edit or forget took the others out.
+  let current: StoredSecret[] = [];
+  if (found.length) {
+    const blobs = new Set<string>();
+    for (const { ref, oid } of refs) if (found.some((f) => f.ref === ref)) for (const n of ctx.notes.listNotes(oid)) blobs.add(n.blob);
+    const seen = new Set<string>();
+    current = found.filter((f) => {
+      const key = `${f.ref} ${f.blob} ${f.id}`;
+      if (!blobs.has(f.blob) || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+  try {
+    if (ctx.repo.mem.writable()) writeFileAtomic(ctx.repo.mem.file('secrets'), JSON.stringify({ version: CACHE_VERSION, tips, found: current } satisfies ScanCache));
+  } catch {
+    // A cache: the next run scans again.
+  }
+  return { scanned, ms: performance.now() - started, found: current, unfinished };
 }

@@ -174,3 +174,35 @@ describe('git mem push refuses notes that hold a secret, whoever wrote them', ()
     expect(median(times.hook) - median(times.none)).toBeLessThan(40);
   });
 });
+
+describe('doctor reports secrets in notes that came from elsewhere', () => {
+  interface Check {
+    id: string;
+    status: string;
+    message: string;
+    fix?: string;
+  }
+  const secrets = (dir: string, env: NodeJS.ProcessEnv): Check[] => (JSON.parse(mem(dir, env, ['doctor', '--json']).stdout) as { checks: Check[] }).checks.filter((c) => c.id === 'secrets');
+
+  it('a pulled note with a secret is reported until it is taken out and pushed, from the cache on a second run', () => {
+    const box = sandbox();
+    const { dir, other } = setup(box);
+    plainNote(dir, box.env, 'Creds', `key ${AWS_KEY}`);
+    memOk(dir, box.env, ['push', '--no-verify']);
+    expect(secrets(other, box.env)).toMatchObject([{ status: 'ok' }]);
+    memOk(other, box.env, ['pull']);
+    const id = idOf(other, box.env, 'Creds');
+    const found = secrets(other, box.env);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ status: 'warn', message: `${id} holds a secret (aws_access_key), pulled from origin` });
+    expect(found[0]!.fix).toContain(`git mem forget ${id}`);
+    // Cached: the next run reads no note again, and still reports it.
+    expect(secrets(other, box.env)[0]!.message).toBe(found[0]!.message);
+
+    memOk(other, box.env, ['forget', id]);
+    memOk(other, box.env, ['push']); // what was pulled is not scanned again: the forget goes
+    const after = secrets(other, box.env);
+    expect(after).toMatchObject([{ status: 'ok' }]);
+    expect(after[0]!.message).toMatch(/no secrets in the notes \(\d+ new notes? scanned in \d+ ms\)/);
+  });
+});
