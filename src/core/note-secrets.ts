@@ -6,6 +6,7 @@
  * named by the memory that holds it and the rule's type. Pure: the caller
  * reads the note blobs (services/note-secrets.ts).
  */
+import { sha1Hex } from './hash.ts';
 import { parseNote } from './note-format.ts';
 import { formatId } from './memory.ts';
 import { redact } from './redact.ts';
@@ -22,6 +23,18 @@ export interface NoteSecret {
   types: string[];
   /** The note blob it was found in. */
   blob: string;
+  /** A digest of the document's text (not the text: it holds the secret), to tell whether the remote has that very document. */
+  doc: string;
+}
+
+/** The digest `doc` holds: of the document's trimmed text. */
+export function docDigest(raw: string): string {
+  return sha1Hex(raw.trim());
+}
+
+/** Digests of every document of a note. */
+export function noteDocDigests(text: string, namespace: string, object: string): string[] {
+  return parseNote(text, namespace, object).docs.map((d) => docDigest(d.raw));
 }
 
 /** The secrets in one note's text, one entry per document that holds any; `allow`: mem.secrets.allow digests. */
@@ -40,6 +53,7 @@ export function noteSecrets(text: string, namespace: string, object: string, blo
       memory: key !== null,
       types: [...new Set(found)],
       blob,
+      doc: docDigest(doc.raw),
     });
   }
   return out;

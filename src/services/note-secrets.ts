@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import { GitMemError } from '../core/errors.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
-import { type NoteSecret, noteSecrets, secretLines } from '../core/note-secrets.ts';
-import { newNoteBlobs } from '../stores/git/new-notes.ts';
+import { type NoteSecret, noteDocDigests, noteSecrets, secretLines } from '../core/note-secrets.ts';
+import { newNoteBlobs, presentCommits } from '../stores/git/new-notes.ts';
 import { refTips } from '../stores/git/remotes.ts';
 import type { Deps } from './deps.ts';
 
@@ -38,9 +38,30 @@ export function scanNewNotes(ctx: NoteSecretsDeps, namespace: string, tips: read
   });
 }
 
-/** Secrets in what pushing these refs would send; `known`: other commits the remote has (its tracking refs). */
+/**
+ * Secrets in what pushing these refs would send; `known`: other commits the remote has (its tracking refs).
+ * A document the remote already holds, as it is, on the same object is not counted: a merge
+ * writes a new note blob that carries the remote's documents along (someone pushed it with --no-verify).
+ */
 export function scanPushedRefs(ctx: NoteSecretsDeps, refs: readonly PushedRef[], known: readonly string[]): NoteSecret[] {
-  return refs.flatMap((r) => scanNewNotes(ctx, r.namespace, [r.local], [...(r.remote ? [r.remote] : []), ...known]));
+  const found = refs.flatMap((r) => scanNewNotes(ctx, r.namespace, [r.local], [...(r.remote ? [r.remote] : []), ...known]));
+  if (found.length === 0) return found;
+  const objects = new Set(found.map((f) => f.object));
+  const theirs: Array<{ namespace: string; object: string; blob: string }> = [];
+  for (const r of refs) {
+    if (!found.some((f) => f.namespace === r.namespace)) continue;
+    for (const tip of presentCommits(ctx.repo, [...(r.remote ? [r.remote] : []), ...known])) {
+      for (const n of ctx.notes.listNotes(tip)) if (objects.has(n.object)) theirs.push({ namespace: r.namespace, object: n.object, blob: n.blob });
+    }
+  }
+  if (theirs.length === 0) return found;
+  const texts = ctx.notes.readTexts(theirs.map((t) => t.blob));
+  const held = new Set<string>();
+  for (const t of theirs) {
+    const text = texts.get(t.blob);
+    if (text !== undefined) for (const d of noteDocDigests(text, t.namespace, t.object)) held.add(`${t.namespace} ${t.object} ${d}`);
+  }
+  return found.filter((f) => !held.has(`${f.namespace} ${f.object} ${f.doc}`));
 }
 
 /** The refs `git mem push` sends to a remote whose memory refs were last seen at `tracking` (namespace → tip). */

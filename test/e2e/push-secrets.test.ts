@@ -149,6 +149,42 @@ describe('git mem push refuses notes that hold a secret, whoever wrote them', ()
     expect(memOk(other, box.env, ['push'])).toMatch(/push origin: 0 in, 1 out/);
   });
 
+  it("a secret the remote already holds, merged into a note of one's own, does not stop one's push; doctor names it", () => {
+    const box = sandbox();
+    const { dir, other } = setup(box);
+    // Both clones annotate the seed commit: the pull writes a merged note carrying the remote's document along.
+    plainNote(dir, box.env, 'Creds', `key ${AWS_KEY}`, 'HEAD~1');
+    memOk(dir, box.env, ['push', '--no-verify']);
+    memOk(other, box.env, ['capture', 'decisions', 'Mine, on the same commit', '-m', 'Clean.']);
+    expect(memOk(other, box.env, ['sync'])).toMatch(/sync origin: 1 in, 1 out \(1 merge commit\)/);
+    const id = idOf(other, box.env, 'Creds');
+    const doctor = JSON.parse(mem(other, box.env, ['doctor', '--json']).stdout) as { checks: Array<{ id: string; message: string }> };
+    expect(doctor.checks.filter((c) => c.id === 'secrets').map((c) => c.message)).toEqual([`${id} holds a secret (aws_access_key), pulled from origin`]);
+    // A new secret of its own in the same note is still refused.
+    plainNote(other, box.env, 'Mine too', `key ${'AKIA' + 'ZW4XQ7R2MPL3NV8K'}`, 'HEAD');
+    const refused = mem(other, box.env, ['push']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${idOf(other, box.env, 'Mine too')}  aws_access_key`);
+    expect(refused.stderr).not.toContain(id);
+  });
+
+  it("the user's own pre-push hook runs first, and its refusal stands", () => {
+    const box = sandbox();
+    const { remote, dir } = setup(box);
+    const hooks = path.join(dir, '.git', 'hooks');
+    fs.rmSync(path.join(hooks, 'pre-push'));
+    fs.writeFileSync(path.join(hooks, 'pre-push'), `#!/bin/sh\ncat > "${path.join(box.root, 'input.txt')}"\necho "$1" > "${path.join(box.root, 'remote.txt')}"\n[ -z "$REFUSE" ]\n`, { mode: 0o755 });
+    memOk(dir, box.env, ['init']);
+    expect(fs.existsSync(path.join(hooks, 'pre-push.chained'))).toBe(true);
+    plainNote(dir, box.env, 'Clean', 'Nothing here.');
+    expect(gitRun(dir, { ...box.env, REFUSE: '1' }, ['push', 'origin', 'refs/notes/mem/*:refs/notes/mem/*']).code).not.toBe(0);
+    expect(remoteRefs(remote, box.env)).toBe('');
+    expect(gitRun(dir, box.env, ['push', 'origin', 'refs/notes/mem/*:refs/notes/mem/*']).code).toBe(0);
+    expect(fs.readFileSync(path.join(box.root, 'input.txt'), 'utf8')).toMatch(/^refs\/notes\/mem\/decisions [0-9a-f]{40} refs\/notes\/mem\/decisions 0{40}$/m);
+    expect(fs.readFileSync(path.join(box.root, 'remote.txt'), 'utf8').trim()).toBe('origin');
+    expect(remoteRefs(remote, box.env)).toContain(NOTES);
+  });
+
   it('a plain branch push is not slowed: the hook runs no git-mem when no refs/notes/mem ref is pushed', () => {
     const box = sandbox();
     const { dir } = setup(box);
