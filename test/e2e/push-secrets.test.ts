@@ -206,8 +206,20 @@ describe('git mem push refuses notes that hold a secret, whoever wrote them', ()
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
     console.log(`plain branch push: ${median(times.hook).toFixed(1)} ms with the pre-push hook, ${median(times.none).toFixed(1)} ms without (median of 8)`);
-    // The hook is sh, a cat and a case: no git-mem start (tens of ms) when no notes ref goes.
-    expect(median(times.hook) - median(times.none)).toBeLessThan(40);
+    // Loose, for a loaded machine: the deterministic proof is below.
+    expect(median(times.hook) - median(times.none)).toBeLessThan(100);
+
+    // The hook is sh, a cat and a case: git-mem does not even start when no notes ref goes.
+    const bin = path.join(box.root, 'counting-bin');
+    fs.mkdirSync(bin);
+    const started = path.join(box.root, 'started.txt');
+    fs.writeFileSync(path.join(bin, 'git-mem'), `#!/bin/sh\necho "$*" >> "${started}"\nexec "${path.join(box.root, 'bin', 'git-mem')}" "$@"\n`, { mode: 0o755 });
+    const counting = { ...box.env, PATH: `${bin}:${box.env.PATH}` };
+    commit(dir, box.env, 'counted');
+    expect(gitRun(dir, counting, ['push', '-q', 'origin', 'HEAD:refs/heads/main']).code).toBe(0);
+    expect(fs.existsSync(started)).toBe(false);
+    expect(gitRun(dir, counting, ['push', '-q', 'origin', 'refs/notes/mem/*:refs/notes/mem/*']).code).not.toBe(0);
+    expect(fs.readFileSync(started, 'utf8')).toMatch(/^verify-push origin \S*remote\.git\n$/);
   });
 });
 
