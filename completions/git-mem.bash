@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget review related consolidate gc reanchor namespaces recall hydrate blame log index model export import init pull push sync hook mcp doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget review related consolidate gc reanchor namespaces recall hydrate blame log index model export import init pull push sync verify-push hook mcp doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -35,8 +35,9 @@ __git_mem_options() {
 	import) printf '%s\n' --from --dry-run --json --color --no-color -h --help ;;
 	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
-	push) printf '%s\n' --json --color --no-color -h --help ;;
-	sync) printf '%s\n' --json --color --no-color -h --help ;;
+	push) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
+	sync) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
+	verify-push) printf '%s\n' --color --no-color -h --help ;;
 	hook) printf '%s\n' --color --no-color -h --help ;;
 	mcp) printf '%s\n' --color --no-color -h --help ;;
 	doctor) printf '%s\n' --json --color --no-color -h --help ;;
@@ -127,6 +128,8 @@ __git_mem_argument() {
 	pull:1) echo 'remotes' ;;
 	push:1) echo 'remotes' ;;
 	sync:1) echo 'remotes' ;;
+	verify-push:1) echo 'remotes' ;;
+	verify-push:2) echo 'text' ;;
 	hook:1) echo 'choices SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd' ;;
 	*) echo text ;;
 	esac

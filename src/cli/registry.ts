@@ -30,6 +30,7 @@ import { relatedCommand } from './commands/related.ts';
 import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
+import { verifyPushCommand } from './commands/verify-push.ts';
 import { exportCommand, importCommand } from './commands/transfer.ts';
 import { type AnyCommand, type CliSpec, cliSpec } from './spec.ts';
 
@@ -61,6 +62,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     pullCommand(ctx),
     pushCommand(ctx),
     syncCommand(ctx),
+    verifyPushCommand(ctx),
     hookCommand(ctx),
     mcpCommand(ctx),
     doctorCommand(ctx),

@@ -48,6 +48,8 @@ const MEM_FILES = {
   commitFiles: 'commit-files.json',
   /** How often each memory was shown (stores/index/usage-log.ts). */
   usage: 'usage.log',
+  /** The notes commits doctor has scanned for secrets, and what it found (services/note-secrets.ts). */
+  secrets: 'secrets.json',
   /** Hooks' per-session state (services/session-state.ts). */
   sessions: 'sessions',
 } as const;
