@@ -67,23 +67,37 @@ export function memoryCommitsChanging(repo: Repo, index: MemoryReader, file: str
  * repository with thousands of memories does not pay for them all.
  */
 export function commitFiles(repo: Repo, index: MemoryReader): CommitFilesCache['commits'] {
-  const path = repo.mem.file('commitFiles');
-  const cache = readCache(path);
+  const cache = readCache(repo.mem.file('commitFiles'));
   const known = new Set<number>();
   for (const sha in cache.commits) known.add(objectKey(sha));
   const unknown = new Set([...index.objectPrefixes()].filter((k) => !known.has(k)));
   const missing = unknown.size ? index.objectsWithPrefixes(unknown).filter((o) => !(o in cache.commits)) : [];
   if (repo.head && !(repo.head in cache.commits)) missing.push(repo.head);
-  if (missing.length) {
-    const facts = commitFacts(repo, missing);
-    for (const o of missing) cache.commits[o] = entryOf(facts.get(o));
-    try {
-      if (repo.mem.writable()) writeFileAtomic(path, JSON.stringify(cache));
-    } catch {
-      // A cache: made again next time.
-    }
-  }
+  fill(repo, cache, missing);
   return cache.commits;
+}
+
+/** commit → the files it changed (none for an object that is not a commit), from the cache, asking git for those it lacks. */
+export function filesOf(repo: Repo, commits: readonly string[]): Map<string, readonly string[]> {
+  const cache = readCache(repo.mem.file('commitFiles'));
+  fill(
+    repo,
+    cache,
+    [...new Set(commits)].filter((c) => !(c in cache.commits)),
+  );
+  return new Map(commits.map((c) => [c, (cache.commits[c]?.slice(1) ?? []) as string[]]));
+}
+
+/** Asks git for the commits missing from the cache (one `diff-tree` for all) and writes it back. */
+function fill(repo: Repo, cache: CommitFilesCache, missing: readonly string[]): void {
+  if (missing.length === 0) return;
+  const facts = commitFacts(repo, missing);
+  for (const o of missing) cache.commits[o] = entryOf(facts.get(o));
+  try {
+    if (repo.mem.writable()) writeFileAtomic(repo.mem.file('commitFiles'), JSON.stringify(cache));
+  } catch {
+    // A cache: made again next time.
+  }
 }
 
 function entryOf(facts: CommitFacts | undefined): [number, ...string[]] {

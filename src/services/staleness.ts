@@ -21,11 +21,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
 import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
-import { commitScope, parseScope, scopeFiles, SMALL_COMMIT } from '../core/scope.ts';
+import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
 import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { changedPaths, trackedFiles } from '../stores/git/changes.ts';
+import { trackedFiles } from '../stores/git/changes.ts';
+import { filesOf } from './file-history.ts';
 import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import { refsState } from '../stores/git/reachability.ts';
@@ -43,8 +44,6 @@ interface StaleCache {
   places: string[];
   /** Entries measured in part (lines not counted, in a long list): measured again when few are shown. */
   partial: Record<string, 1>;
-  /** commit → the files it changed, for memories that record none (at most SMALL_COMMIT + 1 each). */
-  commitFiles: Record<string, string[]>;
   /** Under `refs` only: commit off HEAD → the branch tip it is measured at ('' when no branch holds it). */
   refs?: string;
   tips?: Record<string, string>;
@@ -52,7 +51,6 @@ interface StaleCache {
 
 /** Bounds of the cache file: enough for every memory of a large repository at a few places. */
 const MAX_ENTRIES = 20_000;
-const MAX_COMMIT_FILES = 20_000;
 const MAX_PLACES = 8;
 
 /** A new HEAD further than this from the last place is measured afresh. */
@@ -75,11 +73,11 @@ function entryKey(commit: string, paths: readonly string[], place: string): stri
 function readCache(file: string): StaleCache {
   try {
     const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
-    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.commitFiles && read.partial) return read;
+    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.partial) return read;
   } catch {
     // None yet, or unreadable: computed now.
   }
-  return { version: CACHE_VERSION, entries: {}, places: [], commitFiles: {}, partial: {} };
+  return { version: CACHE_VERSION, entries: {}, places: [], partial: {} };
 }
 
 /** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
@@ -98,13 +96,11 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   let dirty = false;
 
   // A memory without recorded paths (an older one's, an import's) is judged by its commit's files only when the commit is small.
-  const needFiles = [...new Set(memories.filter((m) => !m.paths?.length && !(m.object in cache.commitFiles)).map((m) => m.object))];
-  if (needFiles.length) {
-    const found = changedPaths(repo, needFiles, SMALL_COMMIT + 1);
-    for (const c of needFiles) cache.commitFiles[c] = found.get(c) ?? [];
-    dirty = true;
-  }
-  const scopeOf = (m: Memory): readonly string[] => (m.paths?.length ? m.paths : commitScope(cache.commitFiles[m.object] ?? []));
+  const commitFiles = filesOf(
+    repo,
+    memories.filter((m) => !m.paths?.length).map((m) => m.object),
+  );
+  const scopeOf = (m: Memory): readonly string[] => (m.paths?.length ? m.paths : commitScope(commitFiles.get(m.object) ?? []));
   const shown = memories.filter((m) => scopeOf(m).length);
   for (const m of shown) if (m.object === head) out.set(m.key, null);
   const measured = shown.filter((m) => m.object !== head);
@@ -169,7 +165,6 @@ function save(repo: Repo, file: string, cache: StaleCache, dirty: boolean, out: 
   if (!dirty) return out;
   trim(cache.entries, MAX_ENTRIES);
   for (const k of Object.keys(cache.partial)) if (!(k in cache.entries)) delete cache.partial[k];
-  trim(cache.commitFiles, MAX_COMMIT_FILES);
   try {
     if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
   } catch {

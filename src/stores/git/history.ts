@@ -192,9 +192,3 @@ export function recentSubjects(repo: Repo, n: number): string[] {
   if (!repo.head) return [];
   return repo.git.exec(['log', `-${n}`, '--format=%s', repo.head]).stdout.toString('utf8').split('\n').filter(Boolean);
 }
-
-/** The newest commits (at most `n`, none older than `since`) that changed a file. */
-export function commitsChangingFile(repo: Repo, file: string, n: number, since: string): string[] {
-  const r = repo.git.exec(['--literal-pathspecs', 'log', '--format=%H', '-n', String(n), `--since=${since}`, '--', file]);
-  return r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
-}
