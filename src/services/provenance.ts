@@ -8,8 +8,8 @@
  * revision they hold for the first time is attributed to them.
  *
  * Kept under `<git common dir>/mem/provenance/`: `state.json` (the tips read
- * so far) and 256 shards by revision id, so that showing a few memories reads
- * a few small files. A cache like the others: rebuilt from the notes history
+ * so far) and shards by revision and by commit (ProvenanceFiles), so that
+ * showing a few memories reads a few small files. A cache like the others: rebuilt from the notes history
  * when lost (what this clone wrote is told by the notes refs' reflog; without
  * one, by the committer's email being yours).
  */
@@ -32,7 +32,7 @@ function emailOf(author: string): string {
   return /<([^>]*)>\s*$/.exec(author)?.[1]?.toLowerCase() ?? '';
 }
 
-const VERSION = 1;
+const VERSION = 2;
 
 interface State {
   version: number;
@@ -40,14 +40,17 @@ interface State {
   tips: Record<string, string>;
 }
 
-type Shard = Record<string, Provenance>;
+/** A notes commit → what git says of it. Revisions are kept by the first 16 hex digits of their id (64 bits: enough within one repository) → that commit. */
+type CommitShard = Record<string, Omit<Provenance, 'commit'>>;
 
-function shardOf(id: string): string {
-  return id.slice(0, 2);
-}
-
+/**
+ * The files: `rev-XX.json` and `commit-XX.json`, 256 of each by the first
+ * two hex digits of the id, so that a hook showing a few memories reads a
+ * few small files, and 1,000 incoming revisions rewrite shards holding only
+ * ids (about 6 MB at 100,000 memories), not every provenance record.
+ */
 class ProvenanceFiles {
-  private readonly shards = new Map<string, Shard>();
+  private readonly shards = new Map<string, Record<string, unknown>>();
   private readonly dirty = new Set<string>();
   constructor(private readonly dir: string) {}
 
@@ -61,30 +64,39 @@ class ProvenanceFiles {
     return { version: VERSION, tips: {} };
   }
 
-  shard(name: string): Shard {
+  private shard<T>(name: string): Record<string, T> {
     let s = this.shards.get(name);
     if (!s) {
       try {
-        s = JSON.parse(fs.readFileSync(path.join(this.dir, `${name}.json`), 'utf8')) as Shard;
+        s = JSON.parse(fs.readFileSync(path.join(this.dir, `${name}.json`), 'utf8')) as Record<string, unknown>;
       } catch {
         s = {};
       }
       this.shards.set(name, s);
     }
-    return s;
+    return s as Record<string, T>;
   }
 
   get(id: string): Provenance | undefined {
-    return this.shard(shardOf(id))[id];
+    const commit = this.shard<string>(`rev-${id.slice(0, 2)}`)[id.slice(0, 16)];
+    const facts = commit ? this.shard<CommitShard[string]>(`commit-${commit.slice(0, 2)}`)[commit] : undefined;
+    return commit && facts ? { commit, ...facts } : undefined;
   }
 
   /** Kept only when the revision has none yet: the first commit that brought it. */
   add(id: string, p: Provenance): void {
-    const name = shardOf(id);
-    const s = this.shard(name);
-    if (s[id]) return;
-    s[id] = p;
-    this.dirty.add(name);
+    const revs = `rev-${id.slice(0, 2)}`;
+    const shard = this.shard<string>(revs);
+    if (shard[id.slice(0, 16)]) return;
+    shard[id.slice(0, 16)] = p.commit;
+    this.dirty.add(revs);
+    const commits = `commit-${p.commit.slice(0, 2)}`;
+    const known = this.shard<CommitShard[string]>(commits);
+    if (!known[p.commit]) {
+      const { commit: _, ...facts } = p;
+      known[p.commit] = facts;
+      this.dirty.add(commits);
+    }
   }
 
   save(state: State): void {

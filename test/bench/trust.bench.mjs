@@ -43,8 +43,8 @@ function reader(name, bin, trust) {
 }
 
 const builds = [
-  { name: 'this build, local,signed', bin: BIN, trust: '' },
-  { name: 'this build, mem.trust all', bin: BIN, trust: 'all' },
+  { name: 'local,signed', bin: BIN, trust: '' },
+  { name: 'trust all', bin: BIN, trust: 'all' },
   ...(BASELINE ? [{ name: 'baseline', bin: BASELINE, trust: '' }] : []),
 ];
 for (const b of builds) b.dir = reader(b.name.replace(/\W+/g, '-'), b.bin, b.trust);
@@ -77,10 +77,10 @@ for (const b of builds) {
 }
 const quiet = (b, event, extra) => timeRuns(RUNS, () => hook(b.bin, b.dir, event, extra));
 const quietOpen = { name: open.name, ...quiet(open, 'SessionStart', { source: 'startup' }) };
-for (const b of builds) if (b !== open) rows.push({ name: `SessionStart, nothing new, ${b.name}`, ...quiet(b, 'SessionStart', { source: 'startup' }), baseline: quietOpen });
+for (const b of builds) if (b !== open) rows.push({ name: `SessionStart, no news, ${b.name}`, ...quiet(b, 'SessionStart', { source: 'startup' }), baseline: quietOpen });
 const prompt = { prompt: 'what did we decide about the cache and the index?' };
 const promptOpen = { name: open.name, ...quiet(open, 'UserPromptSubmit', prompt) };
-for (const b of builds) if (b !== open) rows.push({ name: `UserPromptSubmit, nothing new, ${b.name}`, ...quiet(b, 'UserPromptSubmit', prompt), baseline: promptOpen });
+for (const b of builds) if (b !== open) rows.push({ name: `UserPromptSubmit, no news, ${b.name}`, ...quiet(b, 'UserPromptSubmit', prompt), baseline: promptOpen });
 report(rows);
 
 // The target: reading 1,000 incoming revisions' provenance costs at most 300 ms on top of the same build without it.
