@@ -208,13 +208,23 @@ function measureAt(
   const carried: Array<{ m: Memory; before: Stale; touched: number }> = [];
   const fresh: Memory[] = [];
   for (const m of memories) {
-    const before = step && !(key(m, base!) in cache.partial) ? cache.entries[key(m, base!)] : undefined;
+    // Measured here before, in part (a long list counted no lines): its count of commits holds, its lines are counted now.
+    const here = cache.entries[key(m, place)];
+    if (here !== undefined) {
+      if (here) carried.push({ m, before: here, touched: 0 });
+      else result.set(key(m, place), { stale: null, partial: false });
+      continue;
+    }
+    const before = step ? cache.entries[key(m, base!)] : undefined;
     const files = new Set(scopeFiles(scopeOf(m)));
     const touched = step?.filter((t) => t.paths.some((p) => files.has(p))).length ?? 0;
-    if (before !== undefined && touched === 0) result.set(key(m, place), { stale: before, partial: false });
-    // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew.
-    else if (before) carried.push({ m, before, touched });
-    else fresh.push(m);
+    if (before === undefined) fresh.push(m);
+    else if (before === null) {
+      // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew once they did.
+      if (touched === 0) result.set(key(m, place), { stale: null, partial: false });
+      else fresh.push(m);
+    } else if (touched === 0 && !(key(m, base!) in cache.partial)) result.set(key(m, place), { stale: before, partial: false });
+    else carried.push({ m, before, touched });
   }
 
   const all = [...carried.map((c) => c.m), ...fresh];
