@@ -65,9 +65,15 @@ const MAX_RANGE_DIFFS = 5;
 /** A call showing at most this many memories completes those measured in part before. */
 const FEW = 20;
 
+/** Digests of scopes, per process: keys are asked for many times. */
+const digests = new Map<string, string>();
+
 function entryKey(commit: string, paths: readonly string[], place: string): string {
+  const joined = paths.join('\0');
+  let digest = digests.get(joined);
+  if (digest === undefined) digests.set(joined, (digest = sha1Hex(joined).slice(0, 8)));
   // 64 bits of each id: enough to tell apart within one repository, and half the size of the file.
-  return `${commit.slice(0, 16)}:${sha1Hex(paths.join('\0')).slice(0, 8)}@${place.slice(0, 16)}`;
+  return `${commit.slice(0, 16)}:${digest}@${place.slice(0, 16)}`;
 }
 
 function readCache(file: string): StaleCache {
