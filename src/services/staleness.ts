@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
 import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
 import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
-import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, type TouchingCommit } from '../core/staleness.ts';
+import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { trackedFiles } from '../stores/git/changes.ts';
@@ -65,15 +65,18 @@ const MAX_RANGE_DIFFS = 5;
 /** A call showing at most this many memories completes those measured in part before. */
 const FEW = 20;
 
-/** Digests of scopes, per process: keys are asked for many times. */
-const digests = new Map<string, string>();
-
-function entryKey(commit: string, paths: readonly string[], place: string): string {
-  const joined = paths.join('\0');
-  let digest = digests.get(joined);
-  if (digest === undefined) digests.set(joined, (digest = sha1Hex(joined).slice(0, 8)));
-  // 64 bits of each id: enough to tell apart within one repository, and half the size of the file.
-  return `${commit.slice(0, 16)}:${digest}@${place.slice(0, 16)}`;
+/**
+ * `<commit>:<digest of its paths>@<place>`, 64 bits of each id (enough to
+ * tell apart within one repository, and half the size of the file). Keys are
+ * asked for many times a call: each memory's first part is made once.
+ */
+function keyMaker(scopeOf: (m: Memory) => readonly string[]): (m: Memory, place: string) => string {
+  const prefixes = new Map<Memory, string>();
+  return (m, place) => {
+    let prefix = prefixes.get(m);
+    if (prefix === undefined) prefixes.set(m, (prefix = `${m.object.slice(0, 16)}:${sha1Hex(scopeOf(m).join('\0')).slice(0, 8)}@`));
+    return prefix + place.slice(0, 16);
+  };
 }
 
 function readCache(file: string): StaleCache {
@@ -106,7 +109,13 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     repo,
     memories.filter((m) => !m.paths?.length).map((m) => m.object),
   );
-  const scopeOf = (m: Memory): readonly string[] => (m.paths?.length ? m.paths : commitScope(commitFiles.get(m.object) ?? []));
+  const scopes = new Map<Memory, readonly string[]>();
+  const scopeOf = (m: Memory): readonly string[] => {
+    let scope = scopes.get(m);
+    if (scope === undefined) scopes.set(m, (scope = m.paths?.length ? m.paths : commitScope(commitFiles.get(m.object) ?? [])));
+    return scope;
+  };
+  const entryKey = keyMaker(scopeOf);
   const shown = memories.filter((m) => scopeOf(m).length);
   for (const m of shown) if (m.object === head) out.set(m.key, null);
   const measured = shown.filter((m) => m.object !== head);
@@ -137,14 +146,18 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   for (const m of measured) {
     const place = placeOf(m.object);
     if (!place) continue;
-    const key = entryKey(m.object, scopeOf(m), place);
+    const key = entryKey(m, place);
     // A result measured in part (in a long list) is completed now that few are shown.
-    if (!(key in cache.entries) || (small && key in cache.partial)) todo.set(place, [...(todo.get(place) ?? []), m]);
+    if (!(key in cache.entries) || (small && key in cache.partial)) {
+      const list = todo.get(place);
+      if (list) list.push(m);
+      else todo.set(place, [m]);
+    }
   }
   let lineBudget = MAX_LINE_COUNTS;
   const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS };
   for (const [place, ms] of todo) {
-    for (const [k, { stale, partial }] of measureAt(repo, place, ms, scopeOf, cache, placed, budget)) {
+    for (const [k, { stale, partial }] of measureAt(repo, place, ms, scopeOf, entryKey, cache, placed, budget)) {
       cache.entries[k] = stale;
       if (partial) cache.partial[k] = 1;
       else delete cache.partial[k];
@@ -156,7 +169,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   for (const m of measured) {
     const place = placeOf(m.object);
     if (!place) continue;
-    const key = entryKey(m.object, scopeOf(m), place);
+    const key = entryKey(m, place);
     const entry = cache.entries[key];
     if (entry === undefined) continue;
     out.set(m.key, entry);
@@ -197,12 +210,12 @@ function measureAt(
   place: string,
   memories: readonly Memory[],
   scopeOf: (m: Memory) => readonly string[],
+  key: (m: Memory, place: string) => string,
   cache: StaleCache,
   placed: ReturnType<typeof placementsOf>,
   budget: Budget,
 ): Map<string, Measured> {
   const result = new Map<string, Measured>();
-  const key = (m: Memory, at: string) => entryKey(m.object, scopeOf(m), at);
 
   // The last place measured that this one descends from, when near: what happened since is one short `git log`.
   const base = [...cache.places].reverse().find((p) => p !== place && memories.some((m) => key(m, p) in cache.entries));
@@ -211,6 +224,7 @@ function measureAt(
     const between = recentChanges(repo, 0, MAX_STEP + 1, place, [base]);
     if (between.length <= MAX_STEP) step = between;
   }
+  const stepIndex = new TouchIndex(step ?? []);
   const carried: Array<{ m: Memory; before: Stale; touched: number }> = [];
   const fresh: Memory[] = [];
   for (const m of memories) {
@@ -222,8 +236,7 @@ function measureAt(
       continue;
     }
     const before = step ? cache.entries[key(m, base!)] : undefined;
-    const files = new Set(scopeFiles(scopeOf(m)));
-    const touched = step?.filter((t) => t.paths.some((p) => files.has(p))).length ?? 0;
+    const touched = step ? stepIndex.count(scopeFiles(scopeOf(m)), { commit: '', time: 0 }) : 0;
     if (before === undefined) fresh.push(m);
     else if (before === null) {
       // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew once they did.
@@ -239,6 +252,7 @@ function measureAt(
   const differs = fresh.filter((m) => changes.get(m)!.length);
   const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
   const window = differs.length ? recentChanges(repo, oldest, MAX_TOUCHING, place) : [];
+  const windowIndex = new TouchIndex(window);
   const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window]);
 
   const partial = (s: Stale | null) => !!s && s.lines === undefined;
@@ -249,7 +263,7 @@ function measureAt(
   }
   for (const m of fresh) {
     const since = { commit: m.object, time: placed.get(m.object)?.time ?? 0 };
-    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, window, moves.get(m));
+    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, windowIndex, moves.get(m));
     result.set(key(m, place), { stale, partial: partial(stale) });
   }
   return result;

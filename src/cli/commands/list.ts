@@ -1,3 +1,4 @@
+import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { Reach } from '../../core/anchor.ts';
@@ -64,10 +65,14 @@ export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[
     until: dateOption(argv.until, 'until', now),
     limit: argv.limit,
   });
+  tracePhase('listed');
   // Placed first: staleness places the same commits and finds them in the cache.
   const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
+  tracePhase('placed');
   const stale = stalenessOf(ctx.repo, memories);
+  tracePhase('staleness');
   const trust = trustOf(ctx, memories);
+  tracePhase('trust');
   return memories.map((memory) => ({ memory, stale: stale.get(memory.key), reach: placed.get(memory.object)?.reach ?? 'missing', trust: trust.get(memory.key) }));
 }
 
