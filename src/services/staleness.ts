@@ -27,14 +27,14 @@ import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { trackedFiles } from '../stores/git/changes.ts';
 import { filesOf } from './file-history.ts';
-import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding } from '../stores/git/history.ts';
+import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import { refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { placementsOf } from './anchors.ts';
 
 /** Entries computed by another rule are not reused: bumped when the rule changes. */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 interface StaleCache {
   version: number;
@@ -44,6 +44,8 @@ interface StaleCache {
   places: string[];
   /** Entries measured in part (lines not counted, in a long list): measured again when few are shown. */
   partial: Record<string, 1>;
+  /** `<commit>:<digest of its paths>@` → the blob of each of its files at its commit (null: none), in scope order. */
+  olds: Record<string, Array<string | null>>;
   /** Under `refs` only: commit off HEAD → the branch tip it is measured at ('' when no branch holds it). */
   refs?: string;
   tips?: Record<string, string>;
@@ -53,14 +55,18 @@ interface StaleCache {
 const MAX_ENTRIES = 20_000;
 const MAX_PLACES = 8;
 
-/** A new HEAD further than this from the last place is measured afresh. */
+/** A new HEAD further than this from the last place (in commits, or in time) is measured afresh: walking between them would cost more than it saves. */
 const MAX_STEP = 200;
+const STEP_AGE = 7 * 24 * 3600;
 
 /** Lines are counted for at most this many memories a call (in the order given: what is shown first); a longer list says "N commits since". */
 const MAX_LINE_COUNTS = 100;
 
 /** At most this many files have their line ranges diffed per call. */
 const MAX_RANGE_DIFFS = 5;
+
+/** Beyond this many files to look up at one place, its tree is listed instead. */
+const MANY_FILES = 200;
 
 /** A call showing at most this many memories completes those measured in part before. */
 const FEW = 20;
@@ -82,11 +88,11 @@ function keyMaker(scopeOf: (m: Memory) => readonly string[]): (m: Memory, place:
 function readCache(file: string): StaleCache {
   try {
     const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
-    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.partial) return read;
+    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.partial && read.olds) return read;
   } catch {
     // None yet, or unreadable: computed now.
   }
-  return { version: CACHE_VERSION, entries: {}, places: [], partial: {} };
+  return { version: CACHE_VERSION, entries: {}, places: [], partial: {}, olds: {} };
 }
 
 /** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
@@ -183,6 +189,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
 function save(repo: Repo, file: string, cache: StaleCache, dirty: boolean, out: Map<string, Stale | null>): Map<string, Stale | null> {
   if (!dirty) return out;
   trim(cache.entries, MAX_ENTRIES);
+  trim(cache.olds, MAX_ENTRIES / 2);
   for (const k of Object.keys(cache.partial)) if (!(k in cache.entries)) delete cache.partial[k];
   try {
     if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
@@ -220,7 +227,7 @@ function measureAt(
   // The last place measured that this one descends from, when near: what happened since is one short `git log`.
   const base = [...cache.places].reverse().find((p) => p !== place && memories.some((m) => key(m, p) in cache.entries));
   let step: TouchingCommit[] | null = null;
-  if (base && isAncestor(repo, base, place)) {
+  if (base && isAncestor(repo, base, place, STEP_AGE)) {
     const between = recentChanges(repo, 0, MAX_STEP + 1, place, [base]);
     if (between.length <= MAX_STEP) step = between;
   }
@@ -247,7 +254,7 @@ function measureAt(
   }
 
   const all = [...carried.map((c) => c.m), ...fresh];
-  const changes = fileChanges(repo, place, all, scopeOf, budget);
+  const changes = fileChanges(repo, place, all, scopeOf, key, cache, budget);
   // Only memories whose files differ need the commits since: one `git log` back to the oldest of them.
   const differs = fresh.filter((m) => changes.get(m)!.length);
   const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
@@ -270,14 +277,25 @@ function measureAt(
 }
 
 /** How each memory's files differ between its commit and `place`: blobs compared, lines counted for the first memories within the budget. */
-function fileChanges(repo: Repo, place: string, memories: readonly Memory[], scopeOf: (m: Memory) => readonly string[], budget: Budget): Map<Memory, FileChange[]> {
+function fileChanges(
+  repo: Repo,
+  place: string,
+  memories: readonly Memory[],
+  scopeOf: (m: Memory) => readonly string[],
+  key: (m: Memory, place: string) => string,
+  cache: StaleCache,
+  budget: Budget,
+): Map<Memory, FileChange[]> {
   const asked = memories.flatMap((m) => scopeFiles(scopeOf(m)).map((path) => ({ m, path })));
-  const blobs = blobsAt(repo, asked.flatMap(({ m, path }) => [{ rev: m.object, path }, { rev: place, path }]));
+  // Many files at one place: its whole tree in one listing costs less than a lookup each.
+  const tree = asked.length > MANY_FILES ? treeBlobs(repo, place) : null;
+  const olds = blobsAtCommits(repo, asked, key, cache);
+  const nows = tree ? asked.map(({ path }) => tree.get(path) ?? null) : blobsAt(repo, asked.map(({ path }) => ({ rev: place, path })));
   const out = new Map<Memory, FileChange[]>(memories.map((m) => [m, []]));
   const pairs: Array<{ m: Memory; path: string; old: string | null; now: string | null }> = [];
   asked.forEach(({ m, path }, i) => {
-    const old = blobs[2 * i]!;
-    const now = blobs[2 * i + 1]!;
+    const old = olds[i]!;
+    const now = nows[i]!;
     if (old !== now) pairs.push({ m, path, old, now });
   });
 
@@ -310,6 +328,31 @@ function fileChanges(repo: Repo, place: string, memories: readonly Memory[], sco
     out.get(m)!.push(change);
   }
   return out;
+}
+
+/**
+ * The blob of each file at its memory's commit, in order: what a commit holds
+ * never changes, so it is kept (`olds`, by memory) and looked up once.
+ */
+function blobsAtCommits(repo: Repo, asked: ReadonlyArray<{ m: Memory; path: string }>, key: (m: Memory, place: string) => string, cache: StaleCache): Array<string | null> {
+  const id = (m: Memory) => key(m, '');
+  // Memories on one commit with one scope share an entry: the first asks for it.
+  const first = new Map<string, Memory>();
+  for (const { m } of asked) if (!(id(m) in cache.olds) && !first.has(id(m))) first.set(id(m), m);
+  const unknown = asked.filter(({ m }) => first.get(id(m)) === m);
+  const found = blobsAt(
+    repo,
+    unknown.map(({ m, path }) => ({ rev: m.object, path })),
+  );
+  unknown.forEach(({ m }, i) => {
+    (cache.olds[id(m)] ??= []).push(found[i] ?? null);
+  });
+  const next = new Map<Memory, number>();
+  return asked.map(({ m }) => {
+    const i = next.get(m) ?? 0;
+    next.set(m, i + 1);
+    return cache.olds[id(m)]?.[i] ?? null;
+  });
 }
 
 /**
