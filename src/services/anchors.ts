@@ -86,13 +86,17 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
 
+/** A week (s): HEAD committed within it after the cached one is near. */
+const NEAR = 7 * 24 * 3600;
+
 /**
  * Places kept under other refs that still hold: after a commit (or a pull
  * that fast-forwards), what the old HEAD reached, the new one reaches. One
  * `merge-base --is-ancestor`; everything else is placed anew.
  */
 function carriedOver(repo: Repo, cache: Partial<PlacementCache>): Record<string, [string, number]> {
-  if (!cache.places || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head)) return {};
+  // Only a near step: after a checkout far away, merge-base walks longer than placing anew does.
+  if (!cache.places || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head, NEAR)) return {};
   return Object.fromEntries(Object.entries(cache.places).filter(([, [reach]]) => reach === 'head'));
 }
 
