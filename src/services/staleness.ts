@@ -163,7 +163,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   let lineBudget = MAX_LINE_COUNTS;
   const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS };
   for (const [place, ms] of todo) {
-    for (const [k, { stale, partial }] of measureAt(repo, place, ms, scopeOf, entryKey, cache, placed, budget)) {
+    for (const [k, { stale, partial }] of measureAt({ repo, scopeOf, key: entryKey, cache, placed, budget }, place, ms)) {
       cache.entries[k] = stale;
       if (partial) cache.partial[k] = 1;
       else delete cache.partial[k];
@@ -211,17 +211,19 @@ interface Measured {
   partial: boolean;
 }
 
+/** What measuring needs, for one call: the repository, each memory's scope and cache key, the cache, the placements and the budget. */
+interface Measuring {
+  repo: Repo;
+  scopeOf: (m: Memory) => readonly string[];
+  key: (m: Memory, place: string) => string;
+  cache: StaleCache;
+  placed: ReturnType<typeof placementsOf>;
+  budget: Budget;
+}
+
 /** Entry key → staleness at `place` for memories it holds: carried over from an earlier place where it can be, measured otherwise. */
-function measureAt(
-  repo: Repo,
-  place: string,
-  memories: readonly Memory[],
-  scopeOf: (m: Memory) => readonly string[],
-  key: (m: Memory, place: string) => string,
-  cache: StaleCache,
-  placed: ReturnType<typeof placementsOf>,
-  budget: Budget,
-): Map<string, Measured> {
+function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): Map<string, Measured> {
+  const { repo, scopeOf, key, cache, placed } = ctx;
   const result = new Map<string, Measured>();
 
   // The last place measured that this one descends from, when near: what happened since is one short `git log`.
@@ -254,7 +256,7 @@ function measureAt(
   }
 
   const all = [...carried.map((c) => c.m), ...fresh];
-  const changes = fileChanges(repo, place, all, scopeOf, key, cache, budget);
+  const changes = fileChanges(ctx, place, all);
   // Only memories whose files differ need the commits since: one `git log` back to the oldest of them.
   const differs = fresh.filter((m) => changes.get(m)!.length);
   const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
@@ -277,15 +279,8 @@ function measureAt(
 }
 
 /** How each memory's files differ between its commit and `place`: blobs compared, lines counted for the first memories within the budget. */
-function fileChanges(
-  repo: Repo,
-  place: string,
-  memories: readonly Memory[],
-  scopeOf: (m: Memory) => readonly string[],
-  key: (m: Memory, place: string) => string,
-  cache: StaleCache,
-  budget: Budget,
-): Map<Memory, FileChange[]> {
+function fileChanges(ctx: Measuring, place: string, memories: readonly Memory[]): Map<Memory, FileChange[]> {
+  const { repo, scopeOf, key, cache, budget } = ctx;
   const asked = memories.flatMap((m) => scopeFiles(scopeOf(m)).map((path) => ({ m, path })));
   // Many files at one place: its whole tree in one listing costs less than a lookup each.
   const tree = asked.length > MANY_FILES ? treeBlobs(repo, place) : null;
