@@ -22,7 +22,7 @@ import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
 import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
 import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
-import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
+import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { trackedFiles } from '../stores/git/changes.ts';
@@ -32,6 +32,7 @@ import { readObjects } from '../stores/git/objects.ts';
 import { refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { placementsOf } from './anchors.ts';
+import { MAX_STEP, STEP_AGE, windowAt } from './commit-window.ts';
 
 /** Entries computed by another rule are not reused: bumped when the rule changes. */
 const CACHE_VERSION = 4;
@@ -55,9 +56,6 @@ interface StaleCache {
 const MAX_ENTRIES = 20_000;
 const MAX_PLACES = 8;
 
-/** A new HEAD further than this from the last place (in commits, or in time) is measured afresh: walking between them would cost more than it saves. */
-const MAX_STEP = 200;
-const STEP_AGE = 7 * 24 * 3600;
 
 /** Lines are counted for at most this many memories a call (in the order given: what is shown first); a longer list says "N commits since". */
 const MAX_LINE_COUNTS = 100;
@@ -259,8 +257,7 @@ function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): 
   const changes = fileChanges(ctx, place, all);
   // Only memories whose files differ need the commits since: one `git log` back to the oldest of them.
   const differs = fresh.filter((m) => changes.get(m)!.length);
-  const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
-  const window = differs.length ? recentChanges(repo, oldest, MAX_TOUCHING, place) : [];
+  const window = differs.length ? windowAt(repo, place) : [];
   const windowIndex = new TouchIndex(window);
   const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window]);
 

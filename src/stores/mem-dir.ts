@@ -40,6 +40,8 @@ const MEM_FILES = {
   anchors: 'anchors.json',
   /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */
   reanchor: 'reanchor.json',
+  /** The newest commits where memories are measured, with their files (services/commit-window.ts). */
+  window: 'window.json',
   /** Which memories' files changed, per HEAD (services/staleness.ts). */
   staleness: 'staleness.json',
   /** Which notes commit brought each revision, and who made it (services/provenance.ts). */
