@@ -36,7 +36,7 @@ export function reviewCommand(ctx: AppContext): CommandModule<object, ReviewArgs
       const acting = argv.all || argv.accept?.length || argv.reject?.length;
       if (!acting) {
         const waiting = await waitingForReview(ctx);
-        if (argv.json) ctx.io.out(json(waiting.map((w) => ({ ...memoryJson(w.memory), ...trustJson(w.trust) }))));
+        if (argv.json) ctx.io.out(json(waiting.map((w) => ({ ...memoryJson(w.memory), ...trustJson(w.trust), previous: w.previous ? memoryJson(w.previous) : null }))));
         else if (waiting.length === 0) ctx.io.out('nothing waits for review');
         else await outPaged(ctx, renderWaiting(waiting, ctx));
         return;
@@ -53,10 +53,19 @@ export function reviewCommand(ctx: AppContext): CommandModule<object, ReviewArgs
 
 function renderWaiting(waiting: readonly Waiting[], ctx: AppContext): string {
   const c = ctx.io.color;
-  const blocks = waiting.map(({ memory: m, trust }) => {
-    const edited = m.updated.slice(0, 19) !== m.created.slice(0, 19) ? `, edited ${m.updated.slice(0, 10)}` : '';
-    const head = `${c.yellow(visible(formatId(m)))}  ${c.dim(`${visible(describeProvenance(trust.provenance))}; created ${m.created.slice(0, 10)}${edited}`)}`;
-    return `${head}\n${visible(memoryText(m))}`;
+  const blocks = waiting.map(({ memory: m, trust, previous }) => {
+    const what = previous ? `changes the revision of ${previous.updated.slice(0, 10)}` : 'a new memory';
+    const head = `${c.yellow(visible(formatId(m)))}  ${c.dim(`${visible(describeProvenance(trust.provenance))}; ${what}`)}`;
+    const changed = previous ? `\n${c.dim('changed since the revision before it:')}\n${visible(textChanges(memoryText(previous), memoryText(m)).join('\n'))}` : '';
+    return `${head}\n${visible(memoryText(m))}${changed}`;
   });
   return `${waiting.length} ${waiting.length === 1 ? 'memory waits' : 'memories wait'} for review (agents do not see ${waiting.length === 1 ? 'it' : 'them'}):\n\n${blocks.join('\n\n')}\n\naccept: git mem review --accept <id>…   reject: git mem review --reject <id>…   all: git mem review --all`;
+}
+
+/** The lines only one side has: `- old`, `+ new` (front matter and body alike). */
+function textChanges(before: string, after: string): string[] {
+  const old = before.split('\n');
+  const now = after.split('\n');
+  const kept = new Set(old.filter((l) => now.includes(l)));
+  return [...old.filter((l) => !kept.has(l)).map((l) => `- ${l}`), ...now.filter((l) => !kept.has(l)).map((l) => `+ ${l}`)];
 }
