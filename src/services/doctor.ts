@@ -177,6 +177,8 @@ function checkNotes(ctx: DoctorDeps, checks: Check[]): void {
   for (const name of ctx.settings.invalidNamespaces) {
     checks.push({ id: 'config', status: 'warn', message: `mem.namespaces names an invalid namespace '${name}' (names match [a-z][a-z0-9-]*)`, fix: `git config --unset-all mem.namespaces '^${name}$'` });
   }
+  // A policy that cannot be read falls back to the default (local,signed), which holds back more, never less.
+  if (ctx.settings.trustProblem) checks.push({ id: 'config', status: 'warn', message: `${ctx.settings.trustProblem}; the default local,signed holds meanwhile`, fix: 'git config mem.trust local,signed (see docs/trust.md)' });
 }
 
 
