@@ -107,8 +107,13 @@ class ProvenanceFiles {
   }
 }
 
+/** Repositories whose provenance this process has brought up to date: once is enough (a command or hook is short). */
+const refreshed = new WeakSet<object>();
+
 /** Reads what the notes refs gained since the last time; a no-op (one `for-each-ref`) when nothing did. */
 function refresh(deps: ProvenanceDeps, files: ProvenanceFiles): void {
+  if (refreshed.has(deps.repo)) return;
+  refreshed.add(deps.repo);
   const state = files.readState();
   const tips = deps.notes.tips();
   const changed = [...tips].filter(([ns, tip]) => state.tips[ns] !== tip);

@@ -79,13 +79,22 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
           return !words || !heldText.includes(words);
         })
       : ms;
-  // Only what the trust policy lets an agent see (services/trust.ts).
+  const offered = {
+    blockers: fresh(working.blockers),
+    decisions: fresh(working.decisions),
+    pending: fresh(working.pending),
+    learnings: fresh(semantic('learnings')),
+    patterns: fresh(semantic('patterns')),
+  };
+  // Only what the trust policy lets an agent see (services/trust.ts), asked once for all sections.
+  const given = new Map(injectable(ctx, Object.values(offered).flat()).map((m) => [`${m.namespace}:${m.key}`, m]));
+  const keep = (ms: Memory[]) => ms.flatMap((m) => given.get(`${m.namespace}:${m.key}`) ?? []);
   const sections = {
-    blockers: injectable(ctx, fresh(working.blockers)),
-    decisions: injectable(ctx, fresh(working.decisions)),
-    pending: injectable(ctx, fresh(working.pending)),
-    learnings: injectable(ctx, fresh(semantic('learnings'))),
-    patterns: injectable(ctx, fresh(semantic('patterns'))),
+    blockers: keep(offered.blockers),
+    decisions: keep(offered.decisions),
+    pending: keep(offered.pending),
+    learnings: keep(offered.learnings),
+    patterns: keep(offered.patterns),
   };
   return buildMemoryContext({
     project: path.basename(path.dirname(ctx.repo.commonDir)),
