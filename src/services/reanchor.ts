@@ -27,6 +27,9 @@ import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.
 import { objectTypes, readBatch } from '../stores/git/objects.ts';
 import { type ObjectFacts, placeObjects, readFacts } from '../stores/git/reachability.ts';
 import { reachesAll } from '../stores/git/ref-tips.ts';
+import { resolveCommit } from '../stores/git/history.ts';
+import { NotFoundError, UsageError } from '../core/errors.ts';
+import { findMemory, type MemoriesDeps } from './memories.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
 /** What this file's services use. */
@@ -41,8 +44,8 @@ export interface ReanchorMove {
   key: string;
   from: string[];
   to: string[];
-  /** How the target was found: another live copy, or a match of the orphan's commit. */
-  via: 'copy' | MatchVia;
+  /** How the target was found: another live copy, a match of the orphan's commit, or by hand. */
+  via: 'copy' | 'manual' | MatchVia;
 }
 
 export type { LeftBehind, MissingLeft };
@@ -268,6 +271,52 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
     // No notes written: the next run under the same refs and notes would find the same.
     if (result.moved.length === 0 && result.converged === 0) {
       rememberRun(ctx, state, result, (o) => reachOf(o) !== 'missing', homeless.length === 0 && moves.length === 0);
+    }
+  }
+  return result;
+}
+
+export interface ManualMoveResult {
+  /** The commit the memories were moved onto. */
+  target: string;
+  moved: ReanchorMove[];
+  /** Memories already on that commit alone: nothing to do. */
+  already: string[];
+  dryRun: boolean;
+}
+
+/**
+ * Moves memories by hand (`reanchor <id>… --to <rev>`, `edit <id> --commit
+ * <rev>`): every copy of each memory (or its tombstone) leaves its commit,
+ * and the target gets the newest revision found among them, kept as it is.
+ * One notes commit per namespace. For memories nothing can match any more:
+ * their commit gone, the change landed in a commit git-mem cannot tell.
+ */
+export async function moveMemories(ctx: ReanchorDeps & MemoriesDeps, ids: readonly string[], rev: string, options: { dryRun?: boolean } = {}): Promise<ManualMoveResult> {
+  if (ids.length === 0) throw new UsageError('give the ids of the memories to move');
+  const target = resolveCommit(ctx.repo, rev);
+  if (!target) throw new NotFoundError(`no such commit: ${rev}`, 'give a commit of this repository (a branch, a tag, an id)');
+  const result: ManualMoveResult = { target, moved: [], already: [], dryRun: Boolean(options.dryRun) };
+  const seen = new Set<string>();
+  for (const idText of ids) {
+    const m = await findMemory(ctx, idText);
+    const id = `${m.namespace}:${m.key}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const copies = await ctx.index.copiesOf(m.namespace, m.key);
+    const from = [...new Set(copies.length ? copies : [m.object])].filter((o) => o !== target).sort();
+    if (from.length === 0) {
+      result.already.push(formatId({ namespace: m.namespace, object: target, key: m.key }));
+      continue;
+    }
+    result.moved.push({ id: formatId({ namespace: m.namespace, object: target, key: m.key }), namespace: m.namespace, key: m.key, from, to: [target], via: 'manual' });
+  }
+  if (!options.dryRun) {
+    const skipped = new Set<ReanchorMove>();
+    for (const ns of new Set(result.moved.map((m) => m.namespace))) for (const m of applyMoves(ctx, ns, result.moved.filter((x) => x.namespace === ns))) skipped.add(m);
+    if (skipped.size) {
+      const first = [...skipped][0]!;
+      throw new UsageError(`the ${first.namespace} note on ${target.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'move the memory to another commit');
     }
   }
   return result;

@@ -24,6 +24,7 @@ import type { CaptureDeps } from './capture.ts';
 export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps & CosineLinkDeps;
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
+import { resolveCommit } from '../stores/git/history.ts';
 import { appendAll, sealMemory } from './capture.ts';
 import { connectNew } from './connect.ts';
 import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
@@ -64,7 +65,7 @@ function contentKey(o: Record<string, unknown>, namespace: string): string {
  * per namespace, the refs moved in one transaction. Lines whose key is already
  * here (as a memory or a tombstone, on any commit) are left alone.
  */
-export async function importMemories(ctx: TransferDeps, text: string, progress?: (done: number, total: number) => void): Promise<ImportResult> {
+export async function importMemories(ctx: TransferDeps, text: string, progress?: (done: number, total: number) => void, options: { attachTo?: string } = {}): Promise<ImportResult> {
   const records: Array<{ line: number; o: Record<string, unknown> }> = [];
   text.split('\n').forEach((raw, i) => {
     if (!raw.trim()) return;
@@ -78,7 +79,7 @@ export async function importMemories(ctx: TransferDeps, text: string, progress?:
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`line ${line}: not a JSON object; nothing was imported`);
     records.push({ line, o: v as Record<string, unknown> });
   });
-  return importRecords(ctx, records, { progress });
+  return importRecords(ctx, records, { progress, attachTo: options.attachTo });
 }
 
 /**
@@ -88,9 +89,15 @@ export async function importMemories(ctx: TransferDeps, text: string, progress?:
 async function importRecords(
   ctx: TransferDeps,
   records: ReadonlyArray<{ line: number; o: Record<string, unknown> }>,
-  options: { progress?: (done: number, total: number) => void; dryRun?: boolean } = {},
+  options: { progress?: (done: number, total: number) => void; dryRun?: boolean; attachTo?: string } = {},
 ): Promise<ImportResult> {
   const progress = options.progress;
+  // Where lines go whose commit this repository lacks (another repository's export).
+  let attachTo: string | undefined;
+  if (options.attachTo !== undefined) {
+    attachTo = resolveCommit(ctx.repo, options.attachTo) ?? undefined;
+    if (!attachTo) throw new UsageError(`--attach-to: no such commit ${options.attachTo} in this repository; nothing was imported`);
+  }
   const now = canonicalTime(ctx.now());
   const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string; keyed: boolean }> = [];
   for (const { line, o } of records) {
@@ -140,8 +147,13 @@ async function importRecords(
   const resolved = new Map(commits.map((c, i) => [c, found[i]?.oid]));
   const fallback = () => ctx.repo.head ?? writeObject(ctx.repo, 'tree', Buffer.alloc(0));
   const memories: Memory[] = parsed.map((p, i) => {
-    const object = p.commit ? resolved.get(p.commit) : fallback();
-    if (!object) throw new UsageError(`line ${p.line}: no such commit ${p.commit} in this repository; nothing was imported`);
+    const object = p.commit ? (resolved.get(p.commit) ?? attachTo) : fallback();
+    if (!object) {
+      throw new UsageError(
+        `line ${p.line}: no such commit ${p.commit} in this repository; nothing was imported`,
+        'give --attach-to <rev> to attach the lines whose commit is missing to a commit here (git mem import --attach-to HEAD <file>)',
+      );
+    }
     // Redaction is most of the work: report it.
     if (i % 500 === 499) progress?.(i + 1, parsed.length);
     return sealMemory(ctx, { ...p.memory, object }).memory;
