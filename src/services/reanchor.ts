@@ -19,8 +19,10 @@ import { formatId } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
-import { epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
+import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
+import { commitsSeen } from './anchors.ts';
+import { readHeld, recordHeld } from './held.ts';
 import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
 import type { Deps } from './deps.ts';
 import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
@@ -37,6 +39,14 @@ export type ReanchorDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings'>;
 
 /** A safety net on the live commits searched, after the window and the files have bounded them. */
 const MAX_CANDIDATES = 5000;
+/** Patch-ids computed for orphans known only from what their memories recorded: the newest candidates covering their files. */
+const MAX_RECORDED_PATCH_IDS = 50;
+
+/** What the memories on a commit recorded of it at capture (Memory.commitSubject, Memory.patchId). */
+interface Recorded {
+  subject?: string;
+  patchId?: string;
+}
 
 export interface ReanchorMove {
   id: string;
@@ -100,8 +110,18 @@ function placeNoted(repo: Repo, objects: readonly string[]): Map<string, Placeme
   return placed;
 }
 
-/** What is known of each orphaned commit: while it exists, its files, subject and time; else its memories' recorded files and creation time. */
-function describeOrphans(repo: Repo, objects: readonly string[], placed: Map<string, Placement>, groups: readonly Group[]): Array<{ orphan: Orphan; search: SearchOrphan }> {
+/**
+ * What is known of each orphaned commit: while it exists, its files, subject
+ * and time; once gone, its memories' recorded files and creation time, and,
+ * when this clone held it (`held`), the subject and patch-id they recorded.
+ */
+function describeOrphans(
+  repo: Repo,
+  objects: readonly string[],
+  placed: Map<string, Placement>,
+  groups: readonly Group[],
+  held: ReadonlyMap<string, Recorded>,
+): Array<{ orphan: Orphan; search: SearchOrphan }> {
   const existing = objects.filter((o) => placed.get(o)?.reach === 'unreachable');
   const paths = changedPaths(repo, existing);
   const commits = readBatch(repo, existing);
@@ -118,13 +138,16 @@ function describeOrphans(repo: Repo, objects: readonly string[], placed: Map<str
     const p = placed.get(object);
     const exists = p?.reach === 'unreachable';
     const files = exists ? (paths.get(object) ?? [...recorded]) : [...recorded];
+    const facts = held.get(object);
     return {
       orphan: {
         object,
-        subject: subjects.get(object),
+        subject: exists ? subjects.get(object) : facts?.subject,
+        ...(facts?.patchId && !exists ? { patchId: facts.patchId } : {}),
         time: exists ? p.time : undefined,
-        // A commit this clone does not have may only not be fetched yet: only a message naming its full id moves it.
-        paths: exists ? files : [],
+        // A commit this clone never had may only not be fetched yet: only a message naming its full id moves it.
+        // One it held and gc pruned is matched on what its memories recorded.
+        paths: exists || facts ? files : [],
       },
       search: { time: exists ? p.time : undefined, created, paths: files },
     };
@@ -157,6 +180,12 @@ function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; s
   const files = changedPaths(repo, ids);
   const existing = described.filter((d) => d.orphan.time !== undefined).map((d) => d.orphan);
   const worth = worthPatchId(existing.map((o) => o.paths), files);
+  // Gone commits this clone held, matched on their recorded patch-id: the newest candidates holding all their files.
+  const recordedOnly = described.filter((d) => d.orphan.time === undefined && d.orphan.patchId && d.orphan.paths.length).map((d) => d.orphan.paths);
+  if (recordedOnly.length) {
+    const more = coveringPaths(recordedOnly, files, MAX_RECORDED_PATCH_IDS);
+    worth.push(...more.filter((c) => !worth.includes(c)));
+  }
   const candidateIds = patchIds(repo, worth);
   const keys = new Set(worth.map((c) => pathsKey(files.get(c) ?? [])));
   const orphanIds = patchIds(repo, existing.filter((o) => o.paths.length && keys.has(pathsKey(o.paths))).map((o) => o.object));
@@ -167,6 +196,41 @@ function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; s
     patchId: candidateIds.get(id),
     paths: files.get(id) ?? [],
   }));
+}
+
+/**
+ * The gone commits this clone held, with what their memories recorded of
+ * them: one a memory was captured on here, or a reanchor run or the anchors
+ * cache saw here (services/held.ts). A commit never seen here, a teammate's
+ * or this user's from another clone, may never have been fetched: it is
+ * not matched on guesses. The recorded facts are read from the notes
+ * (one `ls-tree` and one `cat-file` a namespace), only for these commits.
+ */
+function heldHere(ctx: ReanchorDeps, gone: readonly Group[], heldLog: ReadonlySet<string>, reachOf: (o: string) => string): Map<string, Recorded> {
+  const out = new Map<string, Recorded>();
+  if (gone.length === 0) return out;
+  const seen = commitsSeen(ctx.repo);
+  const objects = new Set<string>();
+  for (const g of gone) for (const o of g.objects) if (reachOf(o) === 'missing' && (heldLog.has(o) || seen.has(o))) objects.add(o);
+  if (objects.size === 0) return out;
+  for (const o of objects) out.set(o, {});
+  const tips = ctx.notes.tips();
+  for (const ns of new Set(gone.map((g) => g.namespace))) {
+    const tip = tips.get(ns);
+    if (!tip) continue;
+    const keys = new Set(gone.filter((g) => g.namespace === ns).map((g) => g.key));
+    const notes = ctx.notes.listNotes(tip).filter((n) => objects.has(n.object));
+    const texts = ctx.notes.readTexts(notes.map((n) => n.blob));
+    for (const n of notes) {
+      const facts = out.get(n.object)!;
+      for (const d of parseNote(texts.get(n.blob) ?? '', ns, n.object).docs) {
+        if (d.kind !== 'memory' || !keys.has(d.memory.key)) continue;
+        facts.subject ??= d.memory.commitSubject;
+        facts.patchId ??= d.memory.patchId;
+      }
+    }
+  }
+  return out;
 }
 
 /** Whether every commit holding a note (from the notes trees, not the index) is live: one `ls-tree` a namespace, then placement. */
@@ -212,6 +276,9 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
   }
   const placed = placeNoted(ctx.repo, [...new Set([...groups.values()].flatMap((g) => [...g.objects]))]);
   const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
+  // The commits this clone holds now: once gone, they were pruned here (services/held.ts).
+  const heldLog = readHeld(ctx.repo);
+  recordHeld(ctx.repo, [...placed.values()].filter((p) => p.reach !== 'missing' && p.reach !== 'not-a-commit').map((p) => p.object), heldLog);
   const orphaned = (o: string) => isOrphan(reachOf(o));
 
   // Memories with a live copy need no search; the others need their orphan's commit matched.
@@ -228,7 +295,11 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
 
   if (homeless.length) {
     const orphanObjects = [...new Set(homeless.flatMap((g) => [...g.objects]))].sort();
-    const described = describeOrphans(ctx.repo, orphanObjects, placed, homeless);
+    // Gone commits: pruned here (this clone held them) or never fetched (a teammate's)? Only the first are matched on recorded facts.
+    const gone = homeless.filter((g) => [...g.objects].some((o) => reachOf(o) === 'missing'));
+    const mine = await mineOf(ctx, gone);
+    const held = heldHere(ctx, gone, heldLog, reachOf);
+    const described = describeOrphans(ctx.repo, orphanObjects, placed, homeless, held);
     const orphans = new Map(described.map((d) => [d.orphan.object, d.orphan]));
     const candidates = findCandidates(ctx.repo, described);
     const targets = new Map<string, { target: string; via: MatchVia }>();
@@ -253,10 +324,9 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
       else if (from.some((o) => reachOf(o) === 'unreachable')) result.unmatched.push(leftBehind(g, from));
       else lacking.push(g);
     }
-    const mine = await mineOf(ctx, lacking);
     for (const g of lacking) {
       const m = mine.get(g);
-      if (m !== undefined) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: m });
+      if (m !== undefined) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: m, pruned: [...g.objects].some((o) => held.has(o)) });
     }
   }
 

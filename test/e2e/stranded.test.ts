@@ -119,3 +119,90 @@ describe('git mem import --attach-to', () => {
     expect(listed.map((m) => m.summary).sort()).toEqual(['Another decision there', 'Decided in the other repository']);
   });
 });
+
+/** A topic branch of three commits, a memory captured on each (its scope: the commit's file), squash-merged by hand, deleted, gc'd. */
+function squashedAndPruned(box: Sandbox, dir: string): { ids: string[]; squash: string } {
+  git(dir, box.env, ['checkout', '-qb', 'topic']);
+  const ids: string[] = [];
+  for (const n of [1, 2, 3]) {
+    commitFile(dir, box.env, `t${n}.txt`, `topic ${n}\n`, `Topic part ${n}`);
+    ids.push(capture(dir, box.env, `Why topic part ${n} is done this way`));
+  }
+  git(dir, box.env, ['checkout', '-q', 'main']);
+  commitFile(dir, box.env, 'main.txt', 'main moved on\n', 'Meanwhile on main');
+  git(dir, box.env, ['merge', '-q', '--squash', 'topic']);
+  git(dir, box.env, ['commit', '-qm', 'Topic']);
+  const squash = git(dir, box.env, ['rev-parse', 'HEAD']).trim();
+  git(dir, box.env, ['branch', '-qD', 'topic']);
+  prune(dir, box.env);
+  return { ids, squash };
+}
+
+describe('memories whose commits are gone are matched on what was recorded at capture', () => {
+  for (const hooks of [false, true]) {
+    it(`a local squash merge, the branch deleted, then gc: the memories land on the squash commit (${hooks ? 'with' : 'without'} git-mem's git hooks)`, () => {
+      const box = sandbox();
+      const dir = repo(box, hooks);
+      const { ids, squash } = squashedAndPruned(box, dir);
+      // With the hooks, the reanchor post-merge started in the background may have run after gc, and moved them already.
+      const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+      expect(r.missing).toEqual([]);
+      if (!hooks) expect(r.moved.map((m: { to: string[] }) => m.to)).toEqual([[squash], [squash], [squash]]);
+      expect(noted(dir, box.env)).toEqual([squash]);
+      for (const id of ids) expect(objectOf(dir, box.env, id.split(':')[2]!)).toBe(squash);
+      expect(memOk(dir, box.env, ['reanchor'])).toBe('nothing to reanchor');
+    });
+  }
+
+  it('a branch cherry-picked, deleted and gc’d before any git-mem command ran: matched by the recorded patch-id', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'fix']);
+    fs.writeFileSync(path.join(dir, 'file0.txt'), 'content 0\nfixed\n');
+    git(dir, box.env, ['commit', '-qam', 'Fix the parser']);
+    const id = capture(dir, box.env, 'The parser fix needs the trailing line');
+    const facts = memOk(dir, box.env, ['show', id]);
+    expect(facts).toContain('commit_subject: Fix the parser');
+    expect(facts).toMatch(/patch_id: "?[0-9a-f]{40}/);
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    commitFile(dir, box.env, 'other.txt', 'other\n', 'Unrelated work');
+    git(dir, box.env, ['cherry-pick', 'fix']);
+    git(dir, box.env, ['commit', '-q', '--amend', '-m', 'Parser: keep the trailing line']);
+    const picked = git(dir, box.env, ['rev-parse', 'HEAD']).trim();
+    git(dir, box.env, ['branch', '-qD', 'fix']);
+    prune(dir, box.env);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.moved.map((m: { to: string[]; via: string }) => [m.to, m.via])).toEqual([[[picked], 'patch-id']]);
+    expect(objectOf(dir, box.env, id.split(':')[2]!)).toBe(picked);
+  });
+
+  it("a teammate's memory on a commit never fetched here stays put, though a live commit has its subject and files", () => {
+    const box = sandbox();
+    const { clones } = (() => {
+      const remote = path.join(box.root, 'remote.git');
+      git(box.root, box.env, ['init', '-q', '--bare', remote]);
+      const seed = makeRepo(box, 'seed');
+      git(seed, box.env, ['push', '-q', remote, 'main']);
+      const out = ['mine', 'theirs'].map((n) => {
+        const d = path.join(box.root, n);
+        git(box.root, box.env, ['clone', '-q', remote, d]);
+        memOk(d, box.env, ['init', '--no-git-hooks']);
+        return d;
+      });
+      return { clones: out };
+    })();
+    const [me, them] = clones as [string, string];
+    const mate = { ...box.env, GIT_AUTHOR_NAME: 'Tea Mate', GIT_AUTHOR_EMAIL: 'mate@example.com', GIT_COMMITTER_NAME: 'Tea Mate', GIT_COMMITTER_EMAIL: 'mate@example.com' };
+    git(them, mate, ['checkout', '-qb', 'local-only']);
+    const theirs = commitFile(them, mate, 'shared.txt', 'theirs\n', 'Tune the shared settings');
+    const id = capture(them, mate, 'Why the shared settings are tuned');
+    memOk(them, mate, ['push']);
+    // Here, a commit of the same subject and file, unrelated.
+    commitFile(me, box.env, 'shared.txt', 'mine\n', 'Tune the shared settings');
+    memOk(me, box.env, ['pull']);
+    const r = JSON.parse(memOk(me, box.env, ['reanchor', '--json']));
+    expect(r.moved).toEqual([]);
+    expect(r.missing.map((m: { mine: boolean; pruned: boolean }) => [m.mine, m.pruned])).toEqual([[false, false]]);
+    expect(objectOf(me, box.env, id.split(':')[2]!)).toBe(theirs);
+  });
+});

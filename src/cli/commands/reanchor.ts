@@ -61,7 +61,7 @@ export function reanchorJson(r: ReanchorResult) {
     converged: r.converged,
     moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })),
     unmatched: r.unmatched.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects })),
-    missing: r.missing.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects, mine: u.mine })),
+    missing: r.missing.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects, mine: u.mine, pruned: u.pruned })),
   };
 }
 
@@ -92,8 +92,10 @@ export function renderReanchor(r: ReanchorResult, quiet: boolean, c: ChalkInstan
   const lines = quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}  ${c.dim(`(${m.via})`)}`);
   if (!quiet && r.converged) lines.push(`${r.dryRun ? 'would give' : 'gave'} ${r.converged} ${r.converged === 1 ? "memory's" : "memories'"} copies on other commits its newest edit or forget`);
   for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${short(u.objects)} is on no branch and nothing matched it; it stays there`);
-  for (const u of r.missing.filter((m) => m.mine)) lines.push(`${c.red('missing')} ${u.id}: its commit ${short(u.objects)} is not in this clone (pruned?) and nothing matched it; it stays there until git notes prune drops it`);
-  const theirs = r.missing.filter((m) => !m.mine).length;
+  for (const u of r.missing.filter((m) => m.mine || m.pruned)) {
+    lines.push(`${c.red('missing')} ${u.id}: its commit ${short(u.objects)} is not in this clone (pruned?) and nothing matched it; it stays there until git notes prune drops it (move it: git mem reanchor ${u.id} --to <commit>)`);
+  }
+  const theirs = r.missing.filter((m) => !m.mine && !m.pruned).length;
   if (!quiet && theirs) lines.push(c.dim(`${theirs} ${theirs === 1 ? "teammate's memory" : "teammates' memories"} on commits this clone lacks (not fetched yet?) left alone`));
   if (!quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
   return lines.join('\n');

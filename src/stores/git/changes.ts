@@ -23,11 +23,11 @@ export function changedPaths(repo: Repo, commits: readonly string[], limit = Inf
 }
 
 /** commit → its patch-id (`git patch-id --stable`): the same change gives the same id, whatever commit holds it. */
-export function patchIds(repo: Repo, commits: readonly string[]): Map<string, string> {
+export function patchIds(repo: Repo, commits: readonly string[], maxDiffBytes = Infinity): Map<string, string> {
   const out = new Map<string, string>();
   if (commits.length === 0) return out;
   const diff = repo.git.exec(['diff-tree', '--stdin', '-p', '-r', '--root', '-m', '--first-parent', '--no-renames'], { input: [...new Set(commits)].join('\n') + '\n' });
-  if (diff.status !== 0 || diff.stdout.length === 0) return out;
+  if (diff.status !== 0 || diff.stdout.length === 0 || diff.stdout.length > maxDiffBytes) return out;
   const r = repo.git.exec(['patch-id', '--stable'], { input: diff.stdout });
   for (const line of r.stdout.toString('utf8').split('\n')) {
     const [id, commit] = line.split(' ');
