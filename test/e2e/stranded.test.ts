@@ -206,3 +206,28 @@ describe('memories whose commits are gone are matched on what was recorded at ca
     expect(objectOf(me, box.env, id.split(':')[2]!)).toBe(theirs);
   });
 });
+
+describe('keys are scoped to their namespace', () => {
+  it('two memories sharing a key in different namespaces stay two: listed, edited, forgotten and found apart', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    const head = commitFile(dir, box.env, 'b.txt', 'b\n', 'Add b');
+    const key = '0123456789abcdef';
+    const line = (namespace: string, summary: string, updated: string) =>
+      JSON.stringify({ key, namespace, summary, commit: head, created: '2026-01-01T00:00:00Z', updated });
+    // The older one in decisions, a newer one in patterns: neither may hide the other.
+    fs.writeFileSync(path.join(box.root, 'two.jsonl'), `${line('decisions', 'A decision with a shared key', '2026-01-01T00:00:00Z')}\n${line('patterns', 'A pattern with a shared key', '2026-02-01T00:00:00Z')}\n`);
+    expect(memOk(dir, box.env, ['import', path.join(box.root, 'two.jsonl')])).toBe('imported 2 memories');
+    const listed = () => (JSON.parse(memOk(dir, box.env, ['list', '--json'])) as Array<{ namespace: string; summary: string }>).map((m) => `${m.namespace}: ${m.summary}`).sort();
+    expect(listed()).toEqual(['decisions: A decision with a shared key', 'patterns: A pattern with a shared key']);
+    memOk(dir, box.env, ['edit', `decisions:${key}`, '--summary', 'A decision, edited']);
+    expect(listed()).toEqual(['decisions: A decision, edited', 'patterns: A pattern with a shared key']);
+    const onHead = JSON.parse(memOk(dir, box.env, ['log', 'HEAD~1..HEAD', '--format', 'json'])) as unknown;
+    expect(JSON.stringify(onHead)).toContain('A pattern with a shared key');
+    memOk(dir, box.env, ['forget', `patterns:${key}`]);
+    expect(listed()).toEqual(['decisions: A decision, edited']);
+    // Rebuilt from the notes, the same.
+    memOk(dir, box.env, ['index', '--rebuild']);
+    expect(listed()).toEqual(['decisions: A decision, edited']);
+  });
+});
