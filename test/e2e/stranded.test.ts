@@ -231,3 +231,29 @@ describe('keys are scoped to their namespace', () => {
     expect(listed()).toEqual(['decisions: A decision, edited']);
   });
 });
+
+describe('linked worktrees', () => {
+  it("a memory on a commit another worktree has checked out detached is not moved, whichever worktree reanchors", () => {
+    const box = sandbox();
+    const dir = repo(box);
+    git(dir, box.env, ['checkout', '-qb', 'topic']);
+    const topic = commitFile(dir, box.env, 't.txt', 'topic\n', 'Topic work in progress');
+    const id = capture(dir, box.env, 'Why the topic work goes this way', '--paths', 't.txt');
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    // A newer commit on main touching the same file: what reanchoring would match the topic commit with.
+    commitFile(dir, box.env, 't.txt', 'redone\n', 'Topic work in progress');
+    const wt = path.join(box.root, 'wt');
+    git(dir, box.env, ['worktree', 'add', '-q', '--detach', wt, 'topic']);
+    git(dir, box.env, ['branch', '-qD', 'topic']);
+    for (const where of [dir, wt]) {
+      const r = JSON.parse(memOk(where, box.env, ['reanchor', '--json']));
+      expect(r.moved).toEqual([]);
+      expect(r.unmatched).toEqual([]);
+      expect(objectOf(where, box.env, id.split(':')[2]!)).toBe(topic);
+    }
+    // Once that worktree moves on, the commit is orphaned and the memory follows its change.
+    git(wt, box.env, ['checkout', '-q', '--detach', 'main']);
+    const r = JSON.parse(memOk(dir, box.env, ['reanchor', '--json']));
+    expect(r.moved.map((m: { from: string[] }) => m.from)).toEqual([[topic]]);
+  });
+});

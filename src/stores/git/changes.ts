@@ -1,5 +1,5 @@
 /** The files commits changed, for many commits with one `git diff-tree --stdin`. */
-import type { Repo } from './repo.ts';
+import { otherWorktreeHeads, type Repo } from './repo.ts';
 
 /**
  * commit → the paths it changed against its first parent (everything, for a
@@ -54,6 +54,7 @@ export function liveCommitsSince(repo: Repo, options: { since: number; paths?: r
   // --full-history: a commit on a side branch that touched the files is kept even when a merge undid nothing of it.
   const args = ['--literal-pathspecs', 'rev-list', `--max-count=${options.max}`, `--since=${Math.max(0, Math.floor(options.since))}`, '--full-history', '--branches', '--remotes'];
   if (repo.head) args.push('HEAD');
+  args.push(...otherWorktreeHeads(repo));
   if (options.paths?.length) args.push('--', ...options.paths);
   const r = repo.git.exec(args);
   return r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
