@@ -227,7 +227,7 @@ complete -c git-mem -n '__git_mem_using_command sync; and __git_mem_argument_is 
 complete -c git-mem -n __git_mem_needs_command -a hook -d 'Answer a Claude Code hook event (reads its JSON on stdin; always exits 0)'
 complete -c git-mem -n '__git_mem_using_command hook; and __git_mem_argument_is 1' -x -a 'SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd'
 complete -c git-mem -n __git_mem_needs_command -a mcp -d 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)'
-complete -c git-mem -n __git_mem_needs_command -a doctor -d 'Check git, PATH, notes refs and config, the index, the model, Claude Code hooks and locks; explain each problem and its fix'
+complete -c git-mem -n __git_mem_needs_command -a doctor -d 'Check git, PATH, notes refs and config, stranded memories, the index, the model, Claude Code hooks and locks; explain each problem and its fix'
 complete -c git-mem -n '__git_mem_using_command doctor' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a config -d 'Show every setting: its effective value and where it came from (default, git config, environment)'
 complete -c git-mem -n '__git_mem_using_command config' -l json -d 'Print JSON for tools'

@@ -346,6 +346,60 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
   return result;
 }
 
+export interface Stranded {
+  /** Every copy on a commit that exists but nothing reaches: gc will prune it. */
+  unreachable: LeftBehind[];
+  /** Every copy on a commit this clone lacks: `pruned` when it held it (or `mine`), else maybe never fetched. */
+  missing: MissingLeft[];
+}
+
+/**
+ * The memories stranded now (for doctor): every copy on an orphaned or gone
+ * commit. Read from the notes, not the index (doctor refreshes nothing):
+ * one `ls-tree` a namespace, placement of the commits holding notes, and
+ * the notes' texts only where some commit is orphaned or gone.
+ */
+export function strandedMemories(ctx: Pick<Deps, 'notes' | 'repo' | 'settings'>): Stranded {
+  const out: Stranded = { unreachable: [], missing: [] };
+  const byNs = [...ctx.notes.tips()].map(([ns, tip]) => ({ ns, notes: ctx.notes.listNotes(tip) }));
+  const placed = placeNoted(ctx.repo, [...new Set(byNs.flatMap((n) => n.notes.map((x) => x.object)))]);
+  const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
+  const held = readHeld(ctx.repo);
+  const seen = commitsSeen(ctx.repo);
+  for (const { ns, notes } of byNs) {
+    const bad = notes.filter((n) => isOrphan(reachOf(n.object)));
+    if (bad.length === 0) continue;
+    const texts = ctx.notes.readTexts(notes.map((n) => n.blob));
+    const docs = new Map<string, { objects: Set<string>; revisions: KeyedDoc[] }>();
+    for (const n of bad) {
+      for (const d of parseNote(texts.get(n.blob) ?? '', ns, n.object).docs) {
+        if (d.kind === 'other') continue;
+        const k = keyOf(d);
+        if (!docs.has(k)) docs.set(k, { objects: new Set(), revisions: [] });
+        docs.get(k)!.objects.add(n.object);
+        docs.get(k)!.revisions.push(d);
+      }
+    }
+    // A memory with a copy on a live commit is not stranded (reanchor drops the orphaned copies); a forgotten one neither.
+    for (const n of notes) {
+      if (isOrphan(reachOf(n.object))) continue;
+      const text = texts.get(n.blob) ?? '';
+      const keys = [...docs.keys()].filter((k) => text.includes(k));
+      if (keys.length === 0) continue;
+      for (const d of parseNote(text, ns, n.object).docs) if (d.kind !== 'other' && keys.includes(keyOf(d))) docs.delete(keyOf(d));
+    }
+    for (const [key, { objects, revisions }] of docs) {
+      const newest = winner(revisions);
+      if (newest.kind !== 'memory') continue;
+      const sorted = [...objects].sort();
+      const left: LeftBehind = { id: formatId({ namespace: ns, object: sorted[0]!, key }), namespace: ns, key, objects: sorted };
+      if (sorted.some((o) => reachOf(o) === 'unreachable')) out.unreachable.push(left);
+      else out.missing.push({ ...left, mine: sameAuthor(newest.memory.author, ctx.settings.author), pruned: sorted.some((o) => held.has(o) || seen.has(o)) });
+    }
+  }
+  return out;
+}
+
 export interface ManualMoveResult {
   /** The commit the memories were moved onto. */
   target: string;

@@ -257,3 +257,39 @@ describe('linked worktrees', () => {
     expect(r.moved.map((m: { from: string[] }) => m.from)).toEqual([[topic]]);
   });
 });
+
+describe('git mem doctor reports stranded memories', () => {
+  interface Check {
+    id: string;
+    status: string;
+    message: string;
+    fix?: string;
+  }
+  const stranded = (dir: string, env: NodeJS.ProcessEnv): { code: number; checks: Check[] } => {
+    const r = mem(dir, env, ['doctor', '--json']);
+    return { code: r.code, checks: (JSON.parse(r.stdout) as { checks: Check[] }).checks.filter((c) => c.id === 'stranded') };
+  };
+
+  it('on commits no branch reaches, then gone after gc, each with the command that fixes them; none after reanchor', () => {
+    const box = sandbox();
+    const dir = repo(box);
+    expect(stranded(dir, box.env).checks.map((c) => c.status)).toEqual(['ok']);
+    git(dir, box.env, ['checkout', '-qb', 'topic']);
+    commitFile(dir, box.env, 't.txt', 'topic\n', 'Topic part one');
+    const id = capture(dir, box.env, 'Why the topic is split');
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    git(dir, box.env, ['merge', '-q', '--squash', 'topic']);
+    git(dir, box.env, ['commit', '-qm', 'Topic']);
+    git(dir, box.env, ['branch', '-qD', 'topic']);
+    let r = stranded(dir, box.env);
+    expect(r.code).toBe(1);
+    expect(r.checks).toMatchObject([{ status: 'warn', message: expect.stringContaining(id.split(':')[2]!), fix: expect.stringContaining('git mem reanchor') }]);
+    expect(r.checks[0]!.message).toContain('no branch');
+    prune(dir, box.env);
+    r = stranded(dir, box.env);
+    expect(r.checks).toMatchObject([{ status: 'warn', message: expect.stringContaining('gone from this clone'), fix: expect.stringContaining(`--to <commit>`) }]);
+    memOk(dir, box.env, ['reanchor']);
+    r = stranded(dir, box.env);
+    expect(r.checks.map((c) => c.status)).toEqual(['ok']);
+  });
+});
