@@ -138,6 +138,47 @@ function squashedAndPruned(box: Sandbox, dir: string): { ids: string[]; squash: 
   return { ids, squash };
 }
 
+describe("git-mem's reference-transaction hook follows a deleted branch", () => {
+  it('a local squash merge, then the branch deleted: the memories move to the squash commit with no git-mem command run, before gc', () => {
+    const box = sandbox();
+    const dir = repo(box, true);
+    expect(fs.existsSync(path.join(dir, '.git', 'hooks', 'reference-transaction'))).toBe(true);
+    git(dir, box.env, ['checkout', '-qb', 'topic']);
+    const ids: string[] = [];
+    for (const n of [1, 2]) {
+      commitFile(dir, box.env, `t${n}.txt`, `topic ${n}\n`, `Topic part ${n}`);
+      ids.push(capture(dir, box.env, `Why topic part ${n} is done this way`));
+    }
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    git(dir, box.env, ['merge', '-q', '--squash', 'topic']);
+    git(dir, box.env, ['commit', '-qm', 'Topic']);
+    const squash = git(dir, box.env, ['rev-parse', 'HEAD']).trim();
+    // Let the post-merge hook's background reanchor (nothing orphaned then) end first.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    git(dir, box.env, ['branch', '-qD', 'topic']);
+    // The hook starts reanchor in the background a second after the deletion.
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && noted(dir, box.env).join() !== squash) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    expect(noted(dir, box.env)).toEqual([squash]);
+    prune(dir, box.env);
+    for (const id of ids) expect(objectOf(dir, box.env, id.split(':')[2]!)).toBe(squash);
+  });
+
+  it("a hook of the user's already there is kept, run first with the same state and input", () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 1);
+    const log = path.join(box.root, 'tx.log');
+    const mine = path.join(dir, '.git', 'hooks', 'reference-transaction');
+    fs.writeFileSync(mine, `#!/bin/sh\necho "$1" >> '${log}'\ncat >> '${log}'\n`, { mode: 0o755 });
+    memOk(dir, box.env, ['init']);
+    expect(fs.existsSync(`${mine}.chained`)).toBe(true);
+    git(dir, box.env, ['branch', 'side']);
+    const text = fs.readFileSync(log, 'utf8');
+    expect(text).toContain('committed');
+    expect(text).toMatch(/^0{40} [0-9a-f]{40} refs\/heads\/side$/m);
+  });
+});
+
 describe('memories whose commits are gone are matched on what was recorded at capture', () => {
   for (const hooks of [false, true]) {
     it(`a local squash merge, the branch deleted, then gc: the memories land on the squash commit (${hooks ? 'with' : 'without'} git-mem's git hooks)`, () => {
