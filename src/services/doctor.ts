@@ -186,9 +186,10 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
   if (configValues(git, 'notes.rewriteRef').includes(glob)) checks.push({ id: 'rewrite-ref', status: 'ok', message: `notes.rewriteRef includes ${glob}: memories follow their commits through amend and rebase` });
   else checks.push({ id: 'rewrite-ref', status: 'warn', message: `notes.rewriteRef does not include ${glob}: memories stay behind when their commits are amended or rebased`, fix: 'git mem init' });
   for (const h of gitHookStates(ctx.repo)) {
-    if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after rewrites${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
+    const after = h.name === 'reference-transaction' ? 'a branch is deleted' : h.name === 'post-merge' ? 'merges' : 'rewrites';
+    if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after ${after}${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
     // Information, not a problem: git mem init --no-git-hooks leaves them out on purpose, and reanchor still runs on pull.
-    else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
+    else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories are not moved after ${after} until git mem reanchor runs`, fix: 'git mem init' });
   }
 
   const remotes = remoteNames(git);
