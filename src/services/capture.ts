@@ -16,10 +16,9 @@ import { linkToSimilar } from '../core/similarity.ts';
 
 /** What this file's services use. */
 export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
-import { changedPaths, patchIds, trackedFiles } from '../stores/git/changes.ts';
-import { parseCommit } from '../core/commit.ts';
+import { changedPaths, subjectAndPatchId, trackedFiles } from '../stores/git/changes.ts';
 import { chooseScope } from '../core/scope.ts';
-import { readBatch, writeObject } from '../stores/git/objects.ts';
+import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { resolveCommit } from '../stores/git/history.ts';
 import { recordHeld } from './held.ts';
@@ -56,21 +55,16 @@ const MAX_PATCH_BYTES = 1 << 20;
 
 /**
  * The facts of `object` its memories record at capture, read once for all
- * the memories of one capture: the subject (one `cat-file`) and the patch-id
- * (one `diff-tree -p` and one `patch-id`), which git loses with the commit.
+ * the memories of one capture: the subject and the patch-id (one `diff-tree
+ * -p` piped to one `patch-id`), which git loses with the commit.
  * Nothing for what is not a commit (the empty tree of a repository with no commits yet).
  */
 export function commitFactsAt(repo: Repo, object: string): () => CommitFacts {
   let facts: CommitFacts | undefined;
   return () => {
     if (facts) return facts;
-    facts = {};
-    const [obj] = readBatch(repo, [object]);
-    if (obj?.type !== 'commit') return facts;
-    const subject = parseCommit(obj.content.toString('utf8')).subject.trim();
-    if (subject) facts.commitSubject = subject;
-    const patchId = patchIds(repo, [object], MAX_PATCH_BYTES).get(object);
-    if (patchId) facts.patchId = patchId;
+    const { subject, patchId } = subjectAndPatchId(repo, object, MAX_PATCH_BYTES);
+    facts = { ...(subject ? { commitSubject: subject } : {}), ...(patchId ? { patchId } : {}) };
     return facts;
   };
 }

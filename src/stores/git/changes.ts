@@ -23,16 +23,36 @@ export function changedPaths(repo: Repo, commits: readonly string[], limit = Inf
 }
 
 /** commit → its patch-id (`git patch-id --stable`): the same change gives the same id, whatever commit holds it. */
-export function patchIds(repo: Repo, commits: readonly string[], maxDiffBytes = Infinity): Map<string, string> {
+export function patchIds(repo: Repo, commits: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   if (commits.length === 0) return out;
   const diff = repo.git.exec(['diff-tree', '--stdin', '-p', '-r', '--root', '-m', '--first-parent', '--no-renames'], { input: [...new Set(commits)].join('\n') + '\n' });
-  if (diff.status !== 0 || diff.stdout.length === 0 || diff.stdout.length > maxDiffBytes) return out;
+  if (diff.status !== 0 || diff.stdout.length === 0) return out;
   const r = repo.git.exec(['patch-id', '--stable'], { input: diff.stdout });
   for (const line of r.stdout.toString('utf8').split('\n')) {
     const [id, commit] = line.split(' ');
     if (id && commit) out.set(commit, id);
   }
+  return out;
+}
+
+/**
+ * A commit's subject and patch-id (`git patch-id --stable`) with two
+ * processes: one `diff-tree` printing the subject before the diff, piped to
+ * `patch-id`. The patch-id is left out for a diff over `maxDiffBytes`, for a
+ * commit that changed nothing, and for what is not a commit (then nothing).
+ */
+export function subjectAndPatchId(repo: Repo, commit: string, maxDiffBytes: number): { subject?: string; patchId?: string } {
+  const diff = repo.git.exec(['diff-tree', '-p', '-r', '--root', '-m', '--first-parent', '--no-renames', '--always', '--pretty=format:%H%n%s', '--end-of-options', commit]);
+  if (diff.status !== 0 || diff.stdout.length === 0) return {};
+  const head = diff.stdout.subarray(0, Math.min(diff.stdout.length, 4096)).toString('utf8').split('\n');
+  const subject = head[1]?.trim() || undefined;
+  const out: { subject?: string; patchId?: string } = subject ? { subject } : {};
+  // patch-id takes a line of hex alone for a commit's header: a subject like that would split the patch.
+  if (diff.stdout.length > maxDiffBytes || (subject && /^[0-9a-f]{40,64}$/.test(subject))) return out;
+  const r = repo.git.exec(['patch-id', '--stable'], { input: diff.stdout });
+  const id = r.stdout.toString('utf8').split(' ')[0];
+  if (r.status === 0 && id && /^[0-9a-f]{40,64}$/.test(id)) out.patchId = id;
   return out;
 }
 
