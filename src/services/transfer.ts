@@ -52,6 +52,9 @@ export interface ImportResult {
   unchanged: number;
   /** What was imported (with --dry-run: what would be). */
   memories: Memory[];
+  /** Of those, how many name a commit this repository lacks and were attached to --attach-to's (`attachedTo`). */
+  attached?: number;
+  attachedTo?: string;
 }
 
 /** The key of a line that has none: from its content, so importing the same file twice adds nothing. */
@@ -126,6 +129,10 @@ async function importRecords(
       if (typeof o.confidence === 'number') memory.confidence = o.confidence;
       const paths = checkPaths(list(o.paths));
       if (paths.length) memory.paths = paths.slice(0, PATHS_MAX);
+      // What the export recorded of its commit, kept for a round trip (reanchoring matches on it once the commit is gone).
+      if (str(o.commit_subject)) memory.commitSubject = str(o.commit_subject);
+      const patchId = str(o.patch_id)?.toLowerCase();
+      if (patchId && /^[0-9a-f]{40,64}$/.test(patchId)) memory.patchId = patchId;
       // Lifecycle links, so an export imported elsewhere keeps its consolidations and supersessions; only what names a memory.
       const refs = (v: unknown) => list(v).filter((r) => refKey(r) !== null);
       for (const field of ['consolidates', 'supersedes'] as const) if (refs(o[field]).length) memory[field] = refs(o[field]);
@@ -176,11 +183,13 @@ async function importRecords(
   const cosine = await cosineLinks(ctx, unkeyed);
   const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [m.key, m]));
   const toWrite = fresh.map((m) => linked.get(m.key) ?? m);
-  if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite };
+  const missing = new Set(parsed.filter((p) => p.commit && !resolved.get(p.commit)).map((p) => `${p.memory.namespace}:${p.memory.key}`));
+  const attachedOf = (list: readonly Memory[]) => (attachTo ? { attached: list.filter((m) => missing.has(`${m.namespace}:${m.key}`)).length, attachedTo: attachTo } : {});
+  if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite, ...attachedOf(toWrite) };
   const written = appendAll(ctx, toWrite, `import ${toWrite.length} ${toWrite.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
   await cosine?.keep(written);
   progress?.(memories.length, memories.length);
-  return { imported: written.length, unchanged: memories.length - written.length, memories: written };
+  return { imported: written.length, unchanged: memories.length - written.length, memories: written, ...attachedOf(written) };
 }
 
 /** Where Claude Code keeps its memory of this project: CLAUDE.md files in the work tree, and its auto memory under ~/.claude. */
