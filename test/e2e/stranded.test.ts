@@ -274,6 +274,11 @@ describe('keys are scoped to their namespace', () => {
     expect(memOk(dir, box.env, ['import', path.join(box.root, 'two.jsonl')])).toBe('imported 2 memories');
     const listed = () => (JSON.parse(memOk(dir, box.env, ['list', '--json'])) as Array<{ namespace: string; summary: string }>).map((m) => `${m.namespace}: ${m.summary}`).sort();
     expect(listed()).toEqual(['decisions: A decision with a shared key', 'patterns: A pattern with a shared key']);
+    // The bare key names two memories: ambiguous, not one of them picked.
+    const bare = mem(dir, box.env, ['show', key]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('ambiguous');
+    expect(memOk(dir, box.env, ['show', `patterns:${key}`])).toContain('A pattern with a shared key');
     memOk(dir, box.env, ['edit', `decisions:${key}`, '--summary', 'A decision, edited']);
     expect(listed()).toEqual(['decisions: A decision, edited', 'patterns: A pattern with a shared key']);
     const onHead = JSON.parse(memOk(dir, box.env, ['log', 'HEAD~1..HEAD', '--format', 'json'])) as unknown;
