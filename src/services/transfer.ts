@@ -178,13 +178,15 @@ async function importRecords(
     return true;
   });
   // New content is linked to what it resembles; a memory that comes with its key (an export) keeps its links as they were.
-  const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => p.memory.key));
-  const unkeyed = fresh.filter((m) => !keyed.has(m.key));
+  // A memory is its namespace and key: two namespaces may share a key.
+  const idOf = (m: { namespace: string; key: string }) => `${m.namespace}:${m.key}`;
+  const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => idOf(p.memory)));
+  const unkeyed = fresh.filter((m) => !keyed.has(idOf(m)));
   const cosine = await cosineLinks(ctx, unkeyed);
-  const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [m.key, m]));
-  const toWrite = fresh.map((m) => linked.get(m.key) ?? m);
-  const missing = new Set(parsed.filter((p) => p.commit && !resolved.get(p.commit)).map((p) => `${p.memory.namespace}:${p.memory.key}`));
-  const attachedOf = (list: readonly Memory[]) => (attachTo ? { attached: list.filter((m) => missing.has(`${m.namespace}:${m.key}`)).length, attachedTo: attachTo } : {});
+  const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [idOf(m), m]));
+  const toWrite = fresh.map((m) => linked.get(idOf(m)) ?? m);
+  const missing = new Set(parsed.filter((p) => p.commit && !resolved.get(p.commit)).map((p) => idOf(p.memory)));
+  const attachedOf = (list: readonly Memory[]) => (attachTo ? { attached: list.filter((m) => missing.has(idOf(m))).length, attachedTo: attachTo } : {});
   if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite, ...attachedOf(toWrite) };
   const written = appendAll(ctx, toWrite, `import ${toWrite.length} ${toWrite.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
   await cosine?.keep(written);
