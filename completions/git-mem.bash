@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget related consolidate gc reanchor namespaces recall hydrate blame log index model export import init pull push sync hook mcp doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget review related consolidate gc reanchor namespaces recall hydrate blame log index model export import init pull push sync verify-push hook mcp doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -19,6 +19,7 @@ __git_mem_options() {
 	edit) printf '%s\n' --summary -m --message -F --file -t --tags --paths --status --supersedes --commit --dry-run --force-truncate --json --color --no-color -h --help ;;
 	resolve) printf '%s\n' --json --color --no-color -h --help ;;
 	forget) printf '%s\n' --before -n --namespace -s --status -t --tags -q --query --dry-run --json --color --no-color -h --help ;;
+	review) printf '%s\n' -a --accept -r --reject --all --json --color --no-color -h --help ;;
 	related) printf '%s\n' -l --limit --json --color --no-color -h --help ;;
 	consolidate) printf '%s\n' -n --namespace --min-size --dry-run --with --json --color --no-color -h --help ;;
 	gc) printf '%s\n' --older-than --dry-run --with --json --color --no-color -h --help ;;
@@ -34,8 +35,9 @@ __git_mem_options() {
 	import) printf '%s\n' --from --attach-to --dry-run --json --color --no-color -h --help ;;
 	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
-	push) printf '%s\n' --json --color --no-color -h --help ;;
-	sync) printf '%s\n' --json --color --no-color -h --help ;;
+	push) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
+	sync) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
+	verify-push) printf '%s\n' --color --no-color -h --help ;;
 	hook) printf '%s\n' --color --no-color -h --help ;;
 	mcp) printf '%s\n' --color --no-color -h --help ;;
 	doctor) printf '%s\n' --json --color --no-color -h --help ;;
@@ -75,6 +77,8 @@ __git_mem_option_value() {
 	forget:-s | forget:--status) echo 'text' ;;
 	forget:-t | forget:--tags) echo 'text' ;;
 	forget:-q | forget:--query) echo 'text' ;;
+	review:-a | review:--accept) echo 'text' ;;
+	review:-r | review:--reject) echo 'text' ;;
 	related:-l | related:--limit) echo 'text' ;;
 	consolidate:-n | consolidate:--namespace) echo 'namespaces' ;;
 	consolidate:--min-size) echo 'text' ;;
@@ -128,6 +132,8 @@ __git_mem_argument() {
 	pull:1) echo 'remotes' ;;
 	push:1) echo 'remotes' ;;
 	sync:1) echo 'remotes' ;;
+	verify-push:1) echo 'remotes' ;;
+	verify-push:2) echo 'text' ;;
 	hook:1) echo 'choices SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd' ;;
 	*) echo text ;;
 	esac

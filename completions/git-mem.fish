@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture --supersedes' 'capture -c' 'capture --commit' 'capture --paths' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --paths' 'edit --status' 'edit --supersedes' 'edit --commit' 'forget --before' 'forget -n' 'forget --namespace' 'forget -s' 'forget --status' 'forget -t' 'forget --tags' 'forget -q' 'forget --query' 'related -l' 'related --limit' 'consolidate -n' 'consolidate --namespace' 'consolidate --min-size' 'consolidate --with' 'gc --older-than' 'gc --with' 'reanchor --to' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'import --attach-to' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture --supersedes' 'capture -c' 'capture --commit' 'capture --paths' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --paths' 'edit --status' 'edit --supersedes' 'edit --commit' 'forget --before' 'forget -n' 'forget --namespace' 'forget -s' 'forget --status' 'forget -t' 'forget --tags' 'forget -q' 'forget --query' 'review -a' 'review --accept' 'review -r' 'review --reject' 'related -l' 'related --limit' 'consolidate -n' 'consolidate --namespace' 'consolidate --min-size' 'consolidate --with' 'gc --older-than' 'gc --with' 'reanchor --to' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'import --attach-to' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -139,6 +139,11 @@ complete -c git-mem -n '__git_mem_using_command forget' -s q -l query -x -d 'Onl
 complete -c git-mem -n '__git_mem_using_command forget' -l dry-run -d 'Print what would be forgotten; write nothing'
 complete -c git-mem -n '__git_mem_using_command forget' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command forget; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic ids)'
+complete -c git-mem -n __git_mem_needs_command -a review -d 'List the memories waiting for review (not shown to agents under mem.trust), and accept or reject them'
+complete -c git-mem -n '__git_mem_using_command review' -s a -l accept -x -d 'Accept these memories (ids): written again by you, agents see them'
+complete -c git-mem -n '__git_mem_using_command review' -s r -l reject -x -d 'Reject these memories (ids): forgotten, with a tombstone that syncs'
+complete -c git-mem -n '__git_mem_using_command review' -l all -d 'Accept every memory waiting'
+complete -c git-mem -n '__git_mem_using_command review' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a related -d 'A memory\'s links both ways, and the nearest memories not linked yet'
 complete -c git-mem -n '__git_mem_using_command related' -s l -l limit -x -d 'At most this many unlinked neighbours'
 complete -c git-mem -n '__git_mem_using_command related' -l json -d 'Print JSON for tools'
@@ -210,7 +215,7 @@ complete -c git-mem -n '__git_mem_using_command init' -l remove -d 'With --claud
 complete -c git-mem -n '__git_mem_using_command init' -l remote -x -a '(__git_mem_dynamic remotes)' -d 'Remote to fetch memories from (default: the branch\'s upstream remote, else origin)'
 complete -c git-mem -n '__git_mem_using_command init' -l push-refspec -d 'Also add push refspecs (HEAD and refs/notes/mem/*) so plain git push sends memories. A push refspec replaces push.default for a plain git push; without this flag git mem init leaves git push alone'
 complete -c git-mem -n '__git_mem_using_command init' -l show-in-log -d 'Add notes.displayRef so git log shows memories'
-complete -c git-mem -n '__git_mem_using_command init' -l git-hooks -d 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge or a deleted branch (a hook already there is kept and run first); --no-git-hooks skips them'
+complete -c git-mem -n '__git_mem_using_command init' -l git-hooks -d 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge or a deleted branch, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them'
 complete -c git-mem -n '__git_mem_using_command init' -l no-git-hooks -d 'Turn off --git-hooks'
 complete -c git-mem -n '__git_mem_using_command init' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a pull -d 'Fetch the remote\'s memories and merge them, memory by memory'
@@ -219,11 +224,17 @@ complete -c git-mem -n '__git_mem_using_command pull' -l no-fetch -d 'Turn off -
 complete -c git-mem -n '__git_mem_using_command pull' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command pull; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic remotes)'
 complete -c git-mem -n __git_mem_needs_command -a push -d 'Push refs/notes/mem/*; if the remote moved, pull, merge and retry (never forced)'
+complete -c git-mem -n '__git_mem_using_command push' -l verify -d 'Scan the notes to be pushed for secrets (the redaction rules, whoever wrote the note) and refuse the push if one holds any; --no-verify pushes anyway'
+complete -c git-mem -n '__git_mem_using_command push' -l no-verify -d 'Turn off --verify'
 complete -c git-mem -n '__git_mem_using_command push' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command push; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic remotes)'
 complete -c git-mem -n __git_mem_needs_command -a sync -d 'Pull, then push: both sides end with every memory'
+complete -c git-mem -n '__git_mem_using_command sync' -l verify -d 'Scan the notes to be pushed for secrets (the redaction rules, whoever wrote the note) and refuse the push if one holds any; --no-verify pushes anyway'
+complete -c git-mem -n '__git_mem_using_command sync' -l no-verify -d 'Turn off --verify'
 complete -c git-mem -n '__git_mem_using_command sync' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command sync; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic remotes)'
+complete -c git-mem -n __git_mem_needs_command -a verify-push -d 'Refuse a git push that sends a memory holding a secret (the pre-push git hook runs it, with git\'s input on stdin)'
+complete -c git-mem -n '__git_mem_using_command verify-push; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic remotes)'
 complete -c git-mem -n __git_mem_needs_command -a hook -d 'Answer a Claude Code hook event (reads its JSON on stdin; always exits 0)'
 complete -c git-mem -n '__git_mem_using_command hook; and __git_mem_argument_is 1' -x -a 'SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd'
 complete -c git-mem -n __git_mem_needs_command -a mcp -d 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)'

@@ -52,7 +52,7 @@ export class AppContext {
   }
 
   get notes(): NotesStore {
-    this.cachedNotes ??= new GitNotesStore(this.repo, () => notesIdent(this));
+    this.cachedNotes ??= new GitNotesStore(this.repo, () => notesIdent(this), () => this.settings.sign);
     return this.cachedNotes;
   }
 

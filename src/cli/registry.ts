@@ -13,6 +13,7 @@ import { consolidateCommand } from './commands/consolidate.ts';
 import { doctorCommand } from './commands/doctor.ts';
 import { editCommand, resolveCommand } from './commands/edit.ts';
 import { forgetCommand } from './commands/forget.ts';
+import { reviewCommand } from './commands/review.ts';
 import { gcCommand } from './commands/gc.ts';
 import { hookCommand } from './commands/hook.ts';
 import { hydrateCommand } from './commands/hydrate.ts';
@@ -29,6 +30,7 @@ import { relatedCommand } from './commands/related.ts';
 import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
+import { verifyPushCommand } from './commands/verify-push.ts';
 import { exportCommand, importCommand } from './commands/transfer.ts';
 import { type AnyCommand, type CliSpec, cliSpec } from './spec.ts';
 
@@ -42,6 +44,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     editCommand(ctx),
     resolveCommand(ctx),
     forgetCommand(ctx),
+    reviewCommand(ctx),
     relatedCommand(ctx),
     consolidateCommand(ctx),
     gcCommand(ctx),
@@ -59,6 +62,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     pullCommand(ctx),
     pushCommand(ctx),
     syncCommand(ctx),
+    verifyPushCommand(ctx),
     hookCommand(ctx),
     mcpCommand(ctx),
     doctorCommand(ctx),

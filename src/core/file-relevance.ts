@@ -1,11 +1,13 @@
 /**
  * Which memories a file's context shows, best first (issue 28): those whose scope holds the
  * edited lines, then those whose scope holds the file and whose words name it, then those whose
- * words name it, then the rest of the commits that touched it. Pure.
+ * words name it, then the rest of the commits that touched it. A memory tied to the file by
+ * nothing but words must name the file itself, not only its directories (issue 38): "node" and
+ * "plugins" in `src/node/plugins/css.ts` would match every dependency bump. Pure.
  */
 import type { Memory } from './memory.ts';
 import { analyzeText, termOf } from './rank.ts';
-import { parseScope, SMALL_COMMIT } from './scope.ts';
+import { commitScope, parseScope, SMALL_COMMIT } from './scope.ts';
 
 /** Path parts that name no subject: matching them would tie a file to every memory that says "src" or "test". */
 const GENERIC_PARTS = new Set(['src', 'lib', 'test', 'tests', 'spec', 'dist', 'build', 'app', 'pkg', 'internal', 'index', 'main', 'ts', 'js', 'tsx', 'jsx', 'py', 'go', 'rs', 'md', 'mjs', 'cjs', 'json', 'yaml', 'yml', 'toml', 'init']);
@@ -22,6 +24,11 @@ export function pathWords(file: string): string[] {
   return [...new Set(words)];
 }
 
+/** The words of a file's own name (`typeUtils.ts` → type, utils): what a memory must say to be about the file by words alone. */
+export function nameWords(file: string): string[] {
+  return pathWords(file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1));
+}
+
 /** Why a memory is a candidate for a file's context; each source that found it sets its flag. */
 export interface FileCandidate {
   memory: Memory;
@@ -31,6 +38,11 @@ export interface FileCandidate {
   onFileCommit?: boolean;
   /** Found by a search for the file's path words (the index's own scoring, synonyms included). */
   searchHit?: boolean;
+  /**
+   * The files the memory's commit changed (up to SMALL_COMMIT + 1 of them), when known: a memory
+   * without recorded paths is about its commit's files when they are few (scope.ts commitScope).
+   */
+  commitFiles?: readonly string[];
 }
 
 export interface FileTarget {
@@ -61,11 +73,22 @@ function overlaps(a: readonly [number, number], b: readonly [number, number]): b
   return a[0] <= b[1] && b[0] <= a[1];
 }
 
-/** How well a memory fits the file: 0 when nothing ties it to the file. */
-export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: ReadonlySet<string>): number {
+/** True when `terms` hold `run` in a row (an empty run is held nowhere: a name of generic words names nothing). */
+function holdsRun(terms: readonly string[], run: readonly string[]): boolean {
+  if (!run.length) return false;
+  for (let i = 0; i + run.length <= terms.length; i++) if (run.every((t, j) => terms[i + j] === t)) return true;
+  return false;
+}
+
+/**
+ * How well a memory fits the file: 0 when nothing ties it to the file. `nameTerms`: the stemmed
+ * words of the file's name, in order (rankForFile gives them); without them any path word ties.
+ */
+export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: ReadonlySet<string>, nameTerms?: readonly string[]): number {
   const m = c.memory;
   let score = 0;
-  const entries = target.outside ? [] : (m.paths ?? []).map(parseScope);
+  const recorded = m.paths?.length ? m.paths : commitScope(c.commitFiles ?? []);
+  const entries = target.outside ? [] : recorded.map(parseScope);
   const scope = entries.filter((e) => e.path === target.path);
   if (scope.length) {
     // A scope of many files is a big commit's, not something the memory says about this one.
@@ -73,19 +96,28 @@ export function fileRelevance(c: FileCandidate, target: FileTarget, fileTerms: R
     const edited = target.lines ?? [];
     if (edited.some((l) => scope.some((e) => e.start !== undefined && overlaps([e.start, e.end ?? e.start], l)))) score += W.lines;
   }
+  // Tied to the file by its scope or its history: any of its path words counts. Else only the
+  // file's own name does, its words in a row (`typeUtils`, "type utils"): directories alone, or
+  // the name's words apart ("types from utils"), tie nothing.
+  const tied = scope.length > 0 || !!c.onEditedLines || !!c.onFileCommit;
+  const name = nameTerms ?? [...fileTerms];
   if (fileTerms.size) {
-    const summary = stems(analyzeText(m.summary));
-    const tags = stems(m.tags.flatMap((t) => analyzeText(t)));
+    const summaryTerms = analyzeText(m.summary).map(termOf);
+    const tagTerms = m.tags.map((t) => analyzeText(t).map(termOf));
+    const summary = new Set(summaryTerms);
+    const tags = new Set(tagTerms.flat());
     const hits = [...fileTerms].filter((t) => summary.has(t) || tags.has(t));
-    if (hits.length) {
+    const named = tied || (nameTerms ? holdsRun(summaryTerms, name) || tagTerms.some((t) => holdsRun(t, name)) : hits.length > 0);
+    if (hits.length && named) {
       score += Math.min(W.wordsMax, W.words + W.wordsMore * (hits.length - 1));
       if (hits.some((t) => tags.has(t))) score += W.tag;
-    } else if (m.body) {
+    } else if (m.body && (tied ? !hits.length : true)) {
       // The start of the body only: a long body names many things in passing.
-      const body = stems(analyzeText(m.body.slice(0, 4000)));
-      if ([...fileTerms].some((t) => body.has(t))) score += W.body;
+      const body = analyzeText(m.body.slice(0, 4000)).map(termOf);
+      if (tied ? body.some((t) => fileTerms.has(t)) : nameTerms ? holdsRun(body, name) : body.some((t) => fileTerms.has(t))) score += W.body;
     }
   }
+  if (!tied && score === 0) return 0;
   if (c.onEditedLines) score += W.blame;
   if (c.searchHit && score === 0) score += W.search;
   if (c.onFileCommit) score += W.commit;
@@ -100,10 +132,11 @@ export function rankForFile(candidates: readonly FileCandidate[], target: FileTa
   const merged = new Map<string, FileCandidate>();
   for (const c of candidates) {
     const seen = merged.get(c.memory.key);
-    merged.set(c.memory.key, seen ? { memory: seen.memory, onEditedLines: seen.onEditedLines || c.onEditedLines, onFileCommit: seen.onFileCommit || c.onFileCommit, searchHit: seen.searchHit || c.searchHit } : c);
+    merged.set(c.memory.key, seen ? { memory: seen.memory, onEditedLines: seen.onEditedLines || c.onEditedLines, onFileCommit: seen.onFileCommit || c.onFileCommit, searchHit: seen.searchHit || c.searchHit, commitFiles: seen.commitFiles ?? c.commitFiles } : c);
   }
   const fileTerms = stems(pathWords(target.path));
-  const scored = [...merged.values()].map((c, i) => ({ memory: c.memory, score: fileRelevance(c, target, fileTerms), i })).filter((s) => s.score > 0);
+  const nameTerms = nameWords(target.path).map(termOf);
+  const scored = [...merged.values()].map((c, i) => ({ memory: c.memory, score: fileRelevance(c, target, fileTerms, nameTerms), i })).filter((s) => s.score > 0);
   const best = Math.max(0, ...scored.map((s) => s.score));
   return scored
     .filter((s) => s.score >= best * FILE_RELEVANCE_FLOOR)

@@ -5,6 +5,7 @@
  */
 import { formatId, type Memory } from './memory.ts';
 import { describeStale, type Stale } from './staleness.ts';
+import { quoteRoleLabels } from './recorded-data.ts';
 import { withoutControls } from './terminal-text.ts';
 
 /** key → staleness of the memories about to be shown (absent or null: fresh, or not known). */
@@ -32,7 +33,7 @@ export function memoryEntry(m: Memory, stale?: Stale | null): string {
   const status = m.status !== 'active' ? ` status="${m.status}"` : '';
   // The agent reads this: the code this memory is about changed since it was written.
   const changed = stale ? ` stale="${xmlEscape(describeStale(stale))}"` : '';
-  return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}${changed}><summary>${xmlEscape(m.summary)}</summary></memory>`;
+  return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}${changed}><summary>${xmlEscape(quoteRoleLabels(m.summary))}</summary></memory>`;
 }
 
 /** The memories whose entries fit in `budget` characters, in order, up to the first that does not (each entry takes its length and a newline). */
@@ -116,7 +117,7 @@ export function buildMemoryContext(input: ContextInput): string {
   const body = [
     `<working_memory>`,
     section('blockers', 'Active Blockers', entries(blockers)),
-    section('decisions', 'Recent Decisions', entries(decisions)),
+    section('decisions', 'Active Decisions', entries(decisions)),
     section('pending_actions', 'Pending Progress', entries(pending)),
     `</working_memory>`,
     `<semantic_context>`,

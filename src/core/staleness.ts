@@ -38,6 +38,27 @@ export interface TouchingCommit {
 /** Commits since are counted among at most this many of the newest commits where a memory is measured: one `git log` of them costs tens of milliseconds whatever the history's length. */
 export const MAX_TOUCHING = 2000;
 
+/** The window of commits by path, made once for many memories: each counts only the commits of its own files. */
+export class TouchIndex {
+  readonly size: number;
+  /** Time of the oldest commit in the window (0 when empty). */
+  readonly oldest: number;
+  private readonly byPath = new Map<string, TouchingCommit[]>();
+
+  constructor(touching: readonly TouchingCommit[]) {
+    this.size = touching.length;
+    this.oldest = touching.at(-1)?.time ?? 0;
+    for (const t of touching) for (const p of new Set(t.paths)) (this.byPath.get(p) ?? this.byPath.set(p, []).get(p)!).push(t);
+  }
+
+  /** Commits since `since` (not it) that changed any of `paths`. */
+  count(paths: readonly string[], since: { commit: string; time: number }): number {
+    const seen = new Set<string>();
+    for (const p of new Set(paths)) for (const t of this.byPath.get(p) ?? []) if (t.commit !== since.commit && t.time >= since.time) seen.add(t.commit);
+    return seen.size;
+  }
+}
+
 /**
  * Null when the memory's files are as its commit left them. `touching`: the
  * newest commits (at most MAX_TOUCHING) of where it is measured, with the files
@@ -48,7 +69,7 @@ export function staleness(
   paths: readonly string[],
   since: { commit: string; time: number },
   changes: readonly FileChange[],
-  touching: readonly TouchingCommit[],
+  touching: readonly TouchingCommit[] | TouchIndex,
   moves: ReadonlyMap<string, string> = new Map(),
 ): Stale | null {
   const mine = new Set(paths);
@@ -70,9 +91,10 @@ export function staleness(
     }
   }
   if (!edited && deleted.length === 0 && moved.length === 0) return null;
-  const commits = touching.filter((t) => t.commit !== since.commit && t.time >= since.time && t.paths.some((p) => mine.has(p))).length;
+  const window = touching instanceof TouchIndex ? touching : new TouchIndex(touching);
+  const commits = window.count(paths, since);
   // The window ends before the memory's commit: more commits lie beyond it.
-  const atLeast = touching.length >= MAX_TOUCHING && (touching.at(-1)?.time ?? 0) > since.time;
+  const atLeast = window.size >= MAX_TOUCHING && window.oldest > since.time;
   return {
     commits: Math.max(commits, 1),
     ...(atLeast ? { atLeast } : {}),

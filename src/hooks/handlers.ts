@@ -17,6 +17,7 @@ import { judgeCandidates } from '../services/capture-judge.ts';
 import { recall } from '../services/recall.ts';
 import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
 import { stalenessOf } from '../services/staleness.ts';
+import { injectable } from '../services/trust.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
 import { noteWorkingFile, readSession, updateSession } from '../services/session-state.ts';
@@ -154,7 +155,9 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
     const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
-    const memories = aboveFloor(hits, () => ctx.settings.relevanceFloor).map((h) => h.memory);
+    // What the trust policy holds back is left out before the floor, which is relative to the best match given.
+    const given = new Map(injectable(ctx, hits.map((h) => h.memory)).map((m) => [m.key, m]));
+    const memories = aboveFloor(hits.filter((h) => given.has(h.memory.key)), () => ctx.settings.relevanceFloor).map((h) => given.get(h.memory.key)!);
     countUses(ctx, memories);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);
@@ -209,7 +212,7 @@ async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'P
   if (!file) return null;
   const lines = linesAboutToChange(file, input.toolInput);
   noteWorking(ctx, input, file, lines);
-  const memories = await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId);
+  const memories = injectable(ctx, await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId));
   const attrs: Record<string, string> = lines.length ? { file, lines: lines.map(formatRange).join(',') } : { file };
   const block = relatedMemories('related_memories', memories, attrs, undefined, stalenessOf(ctx.repo, memories));
   return block ? { additionalContext: block } : null;
@@ -221,7 +224,7 @@ async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: '
   // PreToolUse answered this call: it noted the file too.
   if (!file || (input.toolUseId && readSession(ctx.repo.mem, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
   noteWorking(ctx, input, file, []);
-  const memories = await fileMemories(ctx, file, input.sessionId);
+  const memories = injectable(ctx, await fileMemories(ctx, file, input.sessionId));
   const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
   return block ? { additionalContext: block } : null;
 }

@@ -19,6 +19,7 @@ import { blameMemories, describeRanges } from '../services/code-memories.ts';
 import { hydrate, HYDRATE_LEVELS } from '../services/hydrate.ts';
 import { editMemory, forgetMemory, listMemories } from '../services/memories.ts';
 import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
+import { injectable } from '../services/trust.ts';
 import { stalenessOf } from '../services/staleness.ts';
 import type { Tool } from './protocol.ts';
 import { countUses } from '../services/usage.ts';
@@ -86,6 +87,8 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
     const stale = stalenessOf(ctx.repo, memories);
     return memories.map((m) => memoryLine(m, ctx.now(), ctx.io.color, { stale: stale.get(m.key) }));
   };
+  /** What the trust policy holds back is never handed to the agent: only counted, for a person to review. */
+  const held = (all: number, given: number) => (all > given ? `\n${all - given} more ${all - given === 1 ? 'memory waits' : 'memories wait'} for review by a person (git mem review).` : '');
   const tools: Tool[] = [
     {
       name: 'recall',
@@ -108,10 +111,13 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const namespace = text(args, 'namespace');
         const result = await recall(ctx, { query: text(args, 'query', true), namespaces: namespace ? [namespace] : undefined, limit: count(args, 'limit'), mode: oneOf<RecallMode>(args, 'mode', RECALL_MODES) });
         if (result.hits.length === 0) return 'No memories match.';
-        const memories = result.hits.map((h) => h.memory);
+        const given = new Set(injectable(ctx, result.hits.map((h) => h.memory)).map((m) => m.key));
+        const hits = result.hits.filter((h) => given.has(h.memory.key));
+        if (hits.length === 0) return `No memories match.${held(result.hits.length, 0)}`;
+        const memories = hits.map((h) => h.memory);
         countUses(ctx, memories);
         const shown = lines(ctx, memories);
-        return recordedMemories('recall', result.hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n'));
+        return recordedMemories('recall', hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n')) + held(result.hits.length, hits.length);
       },
     },
     {
@@ -127,6 +133,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
       run: async (args) => {
         const ctx = context();
         const h = await hydrate(ctx, text(args, 'id', true), { level: oneOf(args, 'level', HYDRATE_LEVELS) });
+        if (injectable(ctx, [h.memory]).length === 0) return `${formatId(h.memory)} waits for review by a person (git mem review); it is not shown to agents until accepted.`;
         return recordedMemories('hydrate', hydratedText(h, ctx.io.color));
       },
     },
@@ -176,8 +183,9 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const namespace = text(args, 'namespace');
         const status = text(args, 'status');
         if (status !== undefined && !isStatus(status)) throw new UsageError(`'status' must be one of active, resolved, archived`);
-        const memories = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
-        return memories.length ? recordedMemories('list', lines(ctx, memories).join('\n')) : 'No memories.';
+        const all = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
+        const memories = injectable(ctx, all);
+        return memories.length ? recordedMemories('list', lines(ctx, memories).join('\n')) + held(all.length, memories.length) : `No memories.${held(all.length, 0)}`;
       },
     },
     {
@@ -214,7 +222,10 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const end = count(args, 'end_line');
         const r = await blameMemories(ctx, `${text(args, 'file', true)}${line ? `:${line}${end ? `,${end}` : ''}` : ''}`);
         if (r.entries.length === 0) return `No memories on the ${r.commits} commit(s) behind those lines.`;
-        return recordedMemories('blame', r.entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n'));
+        const given = new Set(injectable(ctx, r.entries.map((e) => e.memory)).map((m) => m.key));
+        const entries = r.entries.filter((e) => given.has(e.memory.key));
+        if (entries.length === 0) return `No memories shown on the ${r.commits} commit(s) behind those lines.${held(r.entries.length, 0)}`;
+        return recordedMemories('blame', entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n')) + held(r.entries.length, entries.length);
       },
     },
   ];

@@ -3,6 +3,8 @@ import type { ChalkInstance } from 'chalk';
 import { formatId, type Memory } from '../core/memory.ts';
 import { type Reach, reachLabel } from '../core/anchor.ts';
 import { describeStale, type Stale } from '../core/staleness.ts';
+import type { Provenance } from '../core/trust.ts';
+import type { TrustView } from '../services/trust.ts';
 import { visible } from '../core/terminal-text.ts';
 import { formatAge } from '../core/time.ts';
 
@@ -16,11 +18,20 @@ export function json(value: unknown): string {
 export interface MemoryFacts {
   stale?: Stale | null;
   reach?: Reach;
+  /** Its provenance and whether the trust policy lets agents see it (services/trust.ts). */
+  trust?: TrustView;
+}
+
+/** `trusted` and `provenance` fields of --json output. */
+export function trustJson(view: TrustView | undefined): { trusted: boolean | null; provenance: Provenance | null } {
+  return { trusted: view ? view.trusted : null, provenance: view?.provenance ?? null };
 }
 
 export function memoryLine(m: Memory, now: Date, c: ChalkInstance, facts: MemoryFacts = {}): string {
   const status = m.status === 'active' ? '' : ` ${c.magenta(`[${m.status}]`)}`;
   const where = facts.reach && reachLabel(facts.reach) ? ` ${c.magenta(`[${reachLabel(facts.reach)}]`)}` : '';
   const changed = facts.stale ? ` ${c.red(`[stale: ${describeStale(facts.stale)}]`)}` : '';
-  return `${c.yellow(visible(formatId(m)))}  ${c.cyan(visible(m.namespace))}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${visible(m.summary)}${status}${where}${changed}`;
+  // Agents are not shown it until a person accepts it (git mem review).
+  const waiting = facts.trust && !facts.trust.trusted ? ` ${c.yellow('[unreviewed]')}` : '';
+  return `${c.yellow(visible(formatId(m)))}  ${c.cyan(visible(m.namespace))}  ${c.dim(formatAge(m.created, now).padStart(3))}  ${visible(m.summary)}${status}${where}${changed}${waiting}`;
 }

@@ -86,6 +86,9 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
 
+/** A week (s): HEAD committed within it after the cached one is near. */
+const NEAR = 7 * 24 * 3600;
+
 /**
  * The commits the anchors cache saw in this clone (their facts are kept
  * whatever the refs): of those now gone, this clone held them, and gc
@@ -102,7 +105,8 @@ export function commitsSeen(repo: Repo): Set<string> {
  * `merge-base --is-ancestor`; everything else is placed anew.
  */
 function carriedOver(repo: Repo, cache: Partial<PlacementCache>): Record<string, [string, number]> {
-  if (!cache.places || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head)) return {};
+  // Only a near step: after a checkout far away, merge-base walks longer than placing anew does.
+  if (!cache.places || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head, NEAR)) return {};
   return Object.fromEntries(Object.entries(cache.places).filter(([, [reach]]) => reach === 'head'));
 }
 

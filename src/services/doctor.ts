@@ -28,6 +28,7 @@ import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from './session-state.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
+import { scanStoredNotes } from './note-secrets.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
 import { strandedMemories } from './reanchor.ts';
 
@@ -186,6 +187,11 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
   if (configValues(git, 'notes.rewriteRef').includes(glob)) checks.push({ id: 'rewrite-ref', status: 'ok', message: `notes.rewriteRef includes ${glob}: memories follow their commits through amend and rebase` });
   else checks.push({ id: 'rewrite-ref', status: 'warn', message: `notes.rewriteRef does not include ${glob}: memories stay behind when their commits are amended or rebased`, fix: 'git mem init' });
   for (const h of gitHookStates(ctx.repo)) {
+    if (h.name === 'pre-push') {
+      if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `pre-push hook refuses a git push of memories that hold a secret${h.chained ? ' (and runs pre-push.chained first)' : ''}` });
+      else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem pre-push hook in ${path.dirname(h.file)}: a plain git push of refs/notes/mem/* sends memories unscanned for secrets (git mem push scans them)`, fix: 'git mem init' });
+      continue;
+    }
     const after = h.name === 'reference-transaction' ? 'a branch is deleted' : h.name === 'post-merge' ? 'merges' : 'rewrites';
     if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after ${after}${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
     // Information, not a problem: git mem init --no-git-hooks leaves them out on purpose, and reanchor still runs on pull.
@@ -266,6 +272,38 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
     message: current ? `term index is up to date: ${terms.memoryCount} memories, ${terms.termCount} terms` : `term index holds ${terms.memoryCount} memories; behind the notes: it catches up on the next recall`,
     ...(current ? {} : { fix: 'git mem index' }),
   });
+}
+
+/**
+ * Secrets in the notes, pulled ones included (notes written by plain git notes, older versions or other
+ * tools are not redacted): the notes new since the last run, bounded in time (services/note-secrets.ts).
+ */
+function checkSecrets(ctx: DoctorDeps, checks: Check[]): void {
+  const scan = scanStoredNotes(ctx);
+  const time = `${scan.scanned} new note${scan.scanned === 1 ? '' : 's'} scanned in ${Math.round(scan.ms)} ms`;
+  const left = scan.unfinished.length ? `; not yet scanned (time ran out): ${scan.unfinished.join(', ')}, the next run goes on` : '';
+  if (scan.found.length === 0) {
+    checks.push(scan.unfinished.length ? { id: 'secrets', status: 'info', message: `no secrets found in the notes so far (${time})${left}`, fix: 'git mem doctor' } : { id: 'secrets', status: 'ok', message: `no secrets in the notes (${time})` });
+    return;
+  }
+  const byId = new Map<string, { types: Set<string>; refs: Set<string>; memory: boolean }>();
+  for (const f of scan.found) {
+    const e = byId.get(f.id) ?? { types: new Set<string>(), refs: new Set<string>(), memory: f.memory };
+    for (const t of f.types) e.types.add(t);
+    e.refs.add(f.ref);
+    byId.set(f.id, e);
+  }
+  for (const [id, e] of byId) {
+    const remotes = [...e.refs].flatMap((r) => /^refs\/notes\/remotes\/([^/]+)\//.exec(r)?.[1] ?? []);
+    const where = remotes.length ? `pulled from ${[...new Set(remotes)].join(', ')}` : 'in this clone only: git mem push refuses it';
+    const remove = e.memory ? `take it out with git mem edit ${id}, or git mem forget ${id}` : `take it out with git notes --ref=refs/notes/mem/${id.split(':')[0]} edit <commit>`;
+    checks.push({
+      id: 'secrets',
+      status: 'warn',
+      message: `${id} holds a secret (${[...e.types].join(', ')}), ${where}${left}`,
+      fix: remotes.length ? `${remove}, and push; the secret has left the machine that wrote it: revoke or rotate it` : remove,
+    });
+  }
 }
 
 function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
@@ -417,6 +455,7 @@ export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
     if (checkCacheDir(ctx, checks)) {
       await guarded('index', () => checkIndex(ctx, checks));
       await guarded('locks', () => checkLocks(ctx, checks));
+      await guarded('secrets', () => checkSecrets(ctx, checks));
     }
   }
   checkModel(ctx, checks);

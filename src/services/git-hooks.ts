@@ -4,7 +4,9 @@
  * forge's squash commit): post-rewrite and post-merge run `git mem reanchor`
  * in the background, and reference-transaction runs it when a branch is
  * deleted (`git branch -D`, `git update-ref -d`, `git fetch --prune`),
- * before gc takes the commits it left. A hook the user already has is kept, moved aside to
+ * before gc takes the commits it left. pre-push refuses a push of memories that hold a secret
+ * (`git mem verify-push`); a push that sends no refs/notes/mem/* ref costs it
+ * only the shell's start, git-mem is not run. A hook the user already has is kept, moved aside to
  * `<hook>.chained`, and run first with the same arguments and input; its exit
  * status is the hook's. core.hooksPath is honoured (git rev-parse --git-path).
  */
@@ -14,7 +16,7 @@ import { GitMemError } from '../core/errors.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { gitPath } from '../stores/git/repo.ts';
 
-export const GIT_HOOKS = ['post-rewrite', 'post-merge', 'reference-transaction'] as const;
+export const GIT_HOOKS = ['post-rewrite', 'post-merge', 'reference-transaction', 'pre-push'] as const;
 const MARKER = '# git-mem hook:';
 
 /**
@@ -61,9 +63,34 @@ function referenceTransactionScript(): string {
   ].join('\n');
 }
 
+/**
+ * pre-push: the user's hook first (its refusal stops the push); then, only when a line of
+ * git's input names a ref under refs/notes/mem/, git mem verify-push with the same input.
+ * `git mem push` sets GIT_MEM_PUSH_VERIFIED on the git push it runs: it has scanned already.
+ */
+function prePushScript(): string {
+  return [
+    '#!/bin/sh',
+    `${MARKER} pre-push (installed by git mem init; see git mem verify-push --help)`,
+    '# Refuses to push memories that hold a secret; git push --no-verify skips it.',
+    'input=$(cat)',
+    'if [ -x "$0.chained" ]; then',
+    '  printf \'%s\\n\' "$input" | "$0.chained" "$@" || exit $?',
+    'fi',
+    'case "$input" in',
+    '  *refs/notes/mem/*) ;;',
+    '  *) exit 0 ;;',
+    'esac',
+    '[ -n "$GIT_MEM_PUSH_VERIFIED" ] && exit 0',
+    'printf \'%s\\n\' "$input" | git mem verify-push "$@"',
+    '',
+  ].join('\n');
+}
+
 /** The script: sh, so it runs wherever git runs hooks. post-rewrite's input (old and new ids) is read once and handed on. */
 export function hookScript(name: string): string {
   if (name === 'reference-transaction') return referenceTransactionScript();
+  if (name === 'pre-push') return prePushScript();
   const takesInput = name === 'post-rewrite';
   return [
     '#!/bin/sh',

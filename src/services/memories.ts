@@ -256,3 +256,26 @@ function withPaths(m: Memory, paths: readonly string[]): Memory {
   const { paths: _old, ...rest } = m;
   return paths.length ? { ...rest, paths: paths.slice(0, PATHS_MAX) } : rest;
 }
+
+/**
+ * Accepts memories a person reviewed: each is written again as it is, with
+ * who accepted it and when (`reviewed`), by this clone, so its revision is
+ * now local here (and signed, when signing is on, for teammates who trust
+ * signed revisions). One notes commit per namespace.
+ */
+export async function acceptMemories(ctx: MemoriesDeps, targets: readonly Memory[]): Promise<Memory[]> {
+  const out: Memory[] = [];
+  const when = canonicalTime(ctx.now());
+  for (const namespace of [...new Set(targets.map((t) => t.namespace))]) {
+    const mine = targets.filter((t) => t.namespace === namespace);
+    const accepted = await rewriteMemories(
+      ctx,
+      namespace,
+      mine,
+      (m) => serializeMemory(sealMemory(ctx, { ...m, extra: { ...m.extra, reviewed: `${ctx.settings.author} ${when}` }, updated: when }).memory),
+      `review: accept ${mine.length === 1 ? formatId(mine[0]!) : `${mine.length} memories`}`,
+    );
+    out.push(...accepted);
+  }
+  return out;
+}

@@ -10,11 +10,14 @@ import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
-export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings'> & RecallDeps;
+export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
 import { recall } from './recall.ts';
+import { tracePhase } from '../io/trace.ts';
 import { stalenessOf } from './staleness.ts';
-import { updateSession } from './session-state.ts';
-import { blameLines, commitsChangingFile, recentSubjects } from '../stores/git/history.ts';
+import { injectable } from './trust.ts';
+import { readSession, updateSession } from './session-state.ts';
+import { memoryCommitsChanging } from './file-history.ts';
+import { blameLines, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
 import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
@@ -41,6 +44,7 @@ function workTopic(ctx: SessionContextDeps): string {
  * The working memory: active blockers, active decisions (newest first, so those of the last week
  * lead), pending progress; each part at most its limit. Older decisions are not left out by date:
  * an active decision still holds, whenever it was taken; the budget decides how many are shown.
+ * Hence the section's title, Active Decisions, not Recent ones (README, SessionStart).
  */
 function workingMemory(index: MemoryReader, limits: { blockers: number; decisions: number; pending: number }) {
   // Active only: a superseded or consolidated decision is archived, and never offered as current.
@@ -75,12 +79,13 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
           return !words || !heldText.includes(words);
         })
       : ms;
+  // Only what the trust policy lets an agent see (services/trust.ts).
   const sections = {
-    blockers: fresh(working.blockers),
-    decisions: fresh(working.decisions),
-    pending: fresh(working.pending),
-    learnings: fresh(semantic('learnings')),
-    patterns: fresh(semantic('patterns')),
+    blockers: injectable(ctx, fresh(working.blockers)),
+    decisions: injectable(ctx, fresh(working.decisions)),
+    pending: injectable(ctx, fresh(working.pending)),
+    learnings: injectable(ctx, fresh(semantic('learnings'))),
+    patterns: injectable(ctx, fresh(semantic('patterns'))),
   };
   return buildMemoryContext({
     project: path.basename(path.dirname(ctx.repo.commonDir)),
@@ -94,7 +99,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
 /** The working memory alone (active blockers, the newest active decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
   const working = workingMemory(await ctx.index.current(), { blockers: 5, decisions: 5, pending: 3 });
-  const memories = [...working.blockers, ...working.decisions, ...working.pending];
+  const memories = injectable(ctx, [...working.blockers, ...working.decisions, ...working.pending]);
   return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
 }
 
@@ -119,9 +124,20 @@ function repoRelative(ctx: SessionContextDeps, file: string): string | null {
 }
 
 /**
+ * How many memories on the file's commits are ranked, the newest (index.list orders by creation):
+ * 40, and one more for each the session was given, so later calls reach further back; never above
+ * 64, where index.list reads every memory at once (term-index.ts best(): 3,000 of them, 15 ms more).
+ * Reading and ranking all 180 memories of a file changed 500 times cost 30 ms.
+ */
+const FILE_HISTORY_MEMORIES = 40;
+const FILE_HISTORY_MAX = 64;
+
+/**
  * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
- * `lines` (when an edit's lines are known), on commits that touched the file, and by its path
- * words; ranked by their scope and words; each at most once per session.
+ * `lines` (when an edit's lines are known), on every commit that changed the file, and by its path
+ * words; ranked by their scope and words; each at most once per session. Those the session
+ * was already given are left out before ranking, so a later call offers the next best about the
+ * file, not what is left of a ranking cut against memories it no longer shows.
  */
 export async function fileMemories(
   ctx: SessionContextDeps,
@@ -133,6 +149,7 @@ export async function fileMemories(
   toolUseId = '',
 ): Promise<Memory[]> {
   const index = await ctx.index.current();
+  const given = new Set(readSession(ctx.repo.mem, sessionId).injected);
   const candidates: FileCandidate[] = [];
   if (lines.length) {
     try {
@@ -142,20 +159,25 @@ export async function fileMemories(
       // Not blameable (not tracked, outside the repository): the file's other memories still apply.
     }
   }
-  // Bounded by age: a file few commits touched would otherwise walk the whole history.
-  const since = new Date(ctx.now().getTime() - 365 * 86400 * 1000).toISOString();
-  const commits = commitsChangingFile(ctx.repo, file, 30, since);
-  // More than are shown: the ranking, not the commit order, picks among them.
-  if (commits.length) candidates.push(...index.list({ objects: commits, statuses: ['active'], limit: 30 }).map((memory) => ({ memory, onFileCommit: true })));
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const rel = repoRelative(ctx, file);
+  // The memories of every commit that changed the file, however long ago (services/file-history.ts).
+  const history = new Map((rel ? memoryCommitsChanging(ctx.repo, index, rel) : []).map((c) => [c.commit, c.files]));
+  tracePhase(`file history: ${history.size} commits`);
+  const reach = Math.min(FILE_HISTORY_MAX, FILE_HISTORY_MEMORIES + given.size);
+  if (history.size) candidates.push(...index.list({ objects: [...history.keys()], statuses: ['active'], limit: reach }).map((memory) => ({ memory, onFileCommit: true })));
+  tracePhase('memories on them listed');
   const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
   candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
-  const ranked = rankForFile(candidates, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
+  const fresh = candidates.filter((c) => !given.has(c.memory.key));
+  // A memory without recorded paths is about its commit's files when they are few: known for the file's commits.
+  const withFiles = fresh.map((c) => (c.memory.paths?.length || !history.has(c.memory.object) ? c : { ...c, commitFiles: history.get(c.memory.object)! }));
+  const ranked = rankForFile(withFiles, rel ? { path: rel, lines } : { path: path.basename(file), outside: true });
+  tracePhase('ranked for the file');
   return updateSession(ctx.repo.mem, sessionId, (s) => {
-    const fresh = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
-    s.injected.push(...fresh.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
-    return fresh;
+    const unseen = ranked.filter((m) => !s.injected.includes(m.key)).slice(0, limit);
+    s.injected.push(...unseen.map((m) => m.key), ...(toolUseId ? [preToolUseMark(toolUseId)] : []));
+    return unseen;
   });
 }

@@ -9,6 +9,7 @@ import { DEFAULT_MODEL_URL } from '../stores/embed/model-files.ts';
 import type { Git } from '../stores/git/git.ts';
 import { configAndIdentities } from '../stores/git/config.ts';
 import type { PagerConfig } from '../io/pager.ts';
+import { DEFAULT_TRUST, parseTrust, type TrustRule } from '../core/trust.ts';
 
 export interface Settings {
   namespaces: NamespaceInfo[];
@@ -51,6 +52,12 @@ export interface Settings {
   captureTimeoutMs: number;
   /** core.pager and pager.mem: git's own settings, which `git mem` honours as git does. */
   pager: PagerConfig;
+  /** mem.trust: which revisions the hooks and MCP inject without review (core/trust.ts). */
+  trust: TrustRule[];
+  /** mem.trust could not be read: the problem (then the default holds). */
+  trustProblem?: string;
+  /** mem.sign, else git's commit.gpgSign: sign the notes commits git-mem writes. */
+  sign: boolean;
 }
 
 /** The default of mem.hooks.relevanceFloor: chosen on the tuning half of test/fixtures/ranking.json, checked on the other (npm run bench:ranking). */
@@ -210,6 +217,13 @@ export const SETTINGS = {
     '',
     "A command (run by sh -c) that judges the Stop hook's suggestions: the turn's candidates as JSON on stdin, the ones to capture as JSON on stdout (docs/capture.md); off when unset",
   ),
+  trust: listSetting(
+    'mem.trust',
+    'GIT_MEM_TRUST',
+    'Which revisions the hooks and MCP inject without review: local (written in this clone), signed (by a key git trusts), author:<email>, remote:<name>, all',
+    DEFAULT_TRUST.split(','),
+  ),
+  sign: textSetting('mem.sign', 'GIT_MEM_SIGN', '', "Sign the notes commits git-mem writes with your gpg or ssh key (true/false); unset follows git's commit.gpgSign"),
   captureTimeout: numberSetting('mem.capture.timeout', 'GIT_MEM_CAPTURE_TIMEOUT', CAPTURE_TIMEOUT, 0.1, 25, "Seconds the mem.capture.with command may run before it is stopped, and none of the turn's suggestions is captured (the Stop hook has 30)"),
 } as const;
 
@@ -280,7 +294,21 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     captureWith: get('captureWith'),
     captureTimeoutMs: Math.round(get('captureTimeout') * 1000),
     pager: { corePager: last('core.pager'), pagerMem: last('pager.mem') },
+    ...trustOf(get('trust')),
+    sign: isTrue(get('sign') || last('commit.gpgsign') || ''),
   };
+}
+
+function isTrue(text: string): boolean {
+  return /^(true|yes|on|1)$/i.test(text.trim());
+}
+
+function trustOf(values: string[]): Pick<Settings, 'trust' | 'trustProblem'> {
+  try {
+    return { trust: parseTrust(values) };
+  } catch (err) {
+    return { trust: parseTrust([]), trustProblem: (err as Error).message };
+  }
 }
 
 function modelPathOf(r: ResolvedSetting<string>, env: NodeJS.ProcessEnv, cwd: string): Pick<Settings, 'modelPath'> {

@@ -21,19 +21,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
 import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
-import { commitScope, parseScope, scopeFiles, SMALL_COMMIT } from '../core/scope.ts';
-import { advance, type FileChange, linesChangedWithin, MAX_TOUCHING, type Stale, staleness, type TouchingCommit } from '../core/staleness.ts';
+import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
+import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { changedPaths, trackedFiles } from '../stores/git/changes.ts';
-import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding } from '../stores/git/history.ts';
+import { trackedFiles } from '../stores/git/changes.ts';
+import { filesOf } from './file-history.ts';
+import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import { refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { placementsOf } from './anchors.ts';
+import { MAX_STEP, STEP_AGE, windowAt } from './commit-window.ts';
 
 /** Entries computed by another rule are not reused: bumped when the rule changes. */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 interface StaleCache {
   version: number;
@@ -43,8 +45,8 @@ interface StaleCache {
   places: string[];
   /** Entries measured in part (lines not counted, in a long list): measured again when few are shown. */
   partial: Record<string, 1>;
-  /** commit → the files it changed, for memories that record none (at most SMALL_COMMIT + 1 each). */
-  commitFiles: Record<string, string[]>;
+  /** `<commit>:<digest of its paths>@` → the blob of each of its files at its commit (null: none), in scope order. */
+  olds: Record<string, Array<string | null>>;
   /** Under `refs` only: commit off HEAD → the branch tip it is measured at ('' when no branch holds it). */
   refs?: string;
   tips?: Record<string, string>;
@@ -52,11 +54,8 @@ interface StaleCache {
 
 /** Bounds of the cache file: enough for every memory of a large repository at a few places. */
 const MAX_ENTRIES = 20_000;
-const MAX_COMMIT_FILES = 20_000;
 const MAX_PLACES = 8;
 
-/** A new HEAD further than this from the last place is measured afresh. */
-const MAX_STEP = 200;
 
 /** Lines are counted for at most this many memories a call (in the order given: what is shown first); a longer list says "N commits since". */
 const MAX_LINE_COUNTS = 100;
@@ -64,22 +63,34 @@ const MAX_LINE_COUNTS = 100;
 /** At most this many files have their line ranges diffed per call. */
 const MAX_RANGE_DIFFS = 5;
 
+/** Beyond this many files to look up at one place, its tree is listed instead. */
+const MANY_FILES = 200;
+
 /** A call showing at most this many memories completes those measured in part before. */
 const FEW = 20;
 
-function entryKey(commit: string, paths: readonly string[], place: string): string {
-  // 64 bits of each id: enough to tell apart within one repository, and half the size of the file.
-  return `${commit.slice(0, 16)}:${sha1Hex(paths.join('\0')).slice(0, 8)}@${place.slice(0, 16)}`;
+/**
+ * `<commit>:<digest of its paths>@<place>`, 64 bits of each id (enough to
+ * tell apart within one repository, and half the size of the file). Keys are
+ * asked for many times a call: each memory's first part is made once.
+ */
+function keyMaker(scopeOf: (m: Memory) => readonly string[]): (m: Memory, place: string) => string {
+  const prefixes = new Map<Memory, string>();
+  return (m, place) => {
+    let prefix = prefixes.get(m);
+    if (prefix === undefined) prefixes.set(m, (prefix = `${m.object.slice(0, 16)}:${sha1Hex(scopeOf(m).join('\0')).slice(0, 8)}@`));
+    return prefix + place.slice(0, 16);
+  };
 }
 
 function readCache(file: string): StaleCache {
   try {
     const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
-    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.commitFiles && read.partial) return read;
+    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.partial && read.olds) return read;
   } catch {
     // None yet, or unreadable: computed now.
   }
-  return { version: CACHE_VERSION, entries: {}, places: [], commitFiles: {}, partial: {} };
+  return { version: CACHE_VERSION, entries: {}, places: [], partial: {}, olds: {} };
 }
 
 /** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
@@ -98,13 +109,17 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   let dirty = false;
 
   // A memory without recorded paths (an older one's, an import's) is judged by its commit's files only when the commit is small.
-  const needFiles = [...new Set(memories.filter((m) => !m.paths?.length && !(m.object in cache.commitFiles)).map((m) => m.object))];
-  if (needFiles.length) {
-    const found = changedPaths(repo, needFiles, SMALL_COMMIT + 1);
-    for (const c of needFiles) cache.commitFiles[c] = found.get(c) ?? [];
-    dirty = true;
-  }
-  const scopeOf = (m: Memory): readonly string[] => (m.paths?.length ? m.paths : commitScope(cache.commitFiles[m.object] ?? []));
+  const commitFiles = filesOf(
+    repo,
+    memories.filter((m) => !m.paths?.length).map((m) => m.object),
+  );
+  const scopes = new Map<Memory, readonly string[]>();
+  const scopeOf = (m: Memory): readonly string[] => {
+    let scope = scopes.get(m);
+    if (scope === undefined) scopes.set(m, (scope = m.paths?.length ? m.paths : commitScope(commitFiles.get(m.object) ?? [])));
+    return scope;
+  };
+  const entryKey = keyMaker(scopeOf);
   const shown = memories.filter((m) => scopeOf(m).length);
   for (const m of shown) if (m.object === head) out.set(m.key, null);
   const measured = shown.filter((m) => m.object !== head);
@@ -135,14 +150,18 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   for (const m of measured) {
     const place = placeOf(m.object);
     if (!place) continue;
-    const key = entryKey(m.object, scopeOf(m), place);
+    const key = entryKey(m, place);
     // A result measured in part (in a long list) is completed now that few are shown.
-    if (!(key in cache.entries) || (small && key in cache.partial)) todo.set(place, [...(todo.get(place) ?? []), m]);
+    if (!(key in cache.entries) || (small && key in cache.partial)) {
+      const list = todo.get(place);
+      if (list) list.push(m);
+      else todo.set(place, [m]);
+    }
   }
   let lineBudget = MAX_LINE_COUNTS;
   const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS };
   for (const [place, ms] of todo) {
-    for (const [k, { stale, partial }] of measureAt(repo, place, ms, scopeOf, cache, placed, budget)) {
+    for (const [k, { stale, partial }] of measureAt({ repo, scopeOf, key: entryKey, cache, placed, budget }, place, ms)) {
       cache.entries[k] = stale;
       if (partial) cache.partial[k] = 1;
       else delete cache.partial[k];
@@ -154,7 +173,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   for (const m of measured) {
     const place = placeOf(m.object);
     if (!place) continue;
-    const key = entryKey(m.object, scopeOf(m), place);
+    const key = entryKey(m, place);
     const entry = cache.entries[key];
     if (entry === undefined) continue;
     out.set(m.key, entry);
@@ -168,8 +187,8 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
 function save(repo: Repo, file: string, cache: StaleCache, dirty: boolean, out: Map<string, Stale | null>): Map<string, Stale | null> {
   if (!dirty) return out;
   trim(cache.entries, MAX_ENTRIES);
+  trim(cache.olds, MAX_ENTRIES / 2);
   for (const k of Object.keys(cache.partial)) if (!(k in cache.entries)) delete cache.partial[k];
-  trim(cache.commitFiles, MAX_COMMIT_FILES);
   try {
     if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
   } catch {
@@ -190,44 +209,56 @@ interface Measured {
   partial: boolean;
 }
 
+/** What measuring needs, for one call: the repository, each memory's scope and cache key, the cache, the placements and the budget. */
+interface Measuring {
+  repo: Repo;
+  scopeOf: (m: Memory) => readonly string[];
+  key: (m: Memory, place: string) => string;
+  cache: StaleCache;
+  placed: ReturnType<typeof placementsOf>;
+  budget: Budget;
+}
+
 /** Entry key → staleness at `place` for memories it holds: carried over from an earlier place where it can be, measured otherwise. */
-function measureAt(
-  repo: Repo,
-  place: string,
-  memories: readonly Memory[],
-  scopeOf: (m: Memory) => readonly string[],
-  cache: StaleCache,
-  placed: ReturnType<typeof placementsOf>,
-  budget: Budget,
-): Map<string, Measured> {
+function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): Map<string, Measured> {
+  const { repo, scopeOf, key, cache, placed } = ctx;
   const result = new Map<string, Measured>();
-  const key = (m: Memory, at: string) => entryKey(m.object, scopeOf(m), at);
 
   // The last place measured that this one descends from, when near: what happened since is one short `git log`.
   const base = [...cache.places].reverse().find((p) => p !== place && memories.some((m) => key(m, p) in cache.entries));
   let step: TouchingCommit[] | null = null;
-  if (base && isAncestor(repo, base, place)) {
+  if (base && isAncestor(repo, base, place, STEP_AGE)) {
     const between = recentChanges(repo, 0, MAX_STEP + 1, place, [base]);
     if (between.length <= MAX_STEP) step = between;
   }
+  const stepIndex = new TouchIndex(step ?? []);
   const carried: Array<{ m: Memory; before: Stale; touched: number }> = [];
   const fresh: Memory[] = [];
   for (const m of memories) {
-    const before = step && !(key(m, base!) in cache.partial) ? cache.entries[key(m, base!)] : undefined;
-    const files = new Set(scopeFiles(scopeOf(m)));
-    const touched = step?.filter((t) => t.paths.some((p) => files.has(p))).length ?? 0;
-    if (before !== undefined && touched === 0) result.set(key(m, place), { stale: before, partial: false });
-    // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew.
-    else if (before) carried.push({ m, before, touched });
-    else fresh.push(m);
+    // Measured here before, in part (a long list counted no lines): its count of commits holds, its lines are counted now.
+    const here = cache.entries[key(m, place)];
+    if (here !== undefined) {
+      if (here) carried.push({ m, before: here, touched: 0 });
+      else result.set(key(m, place), { stale: null, partial: false });
+      continue;
+    }
+    const before = step ? cache.entries[key(m, base!)] : undefined;
+    const touched = step ? stepIndex.count(scopeFiles(scopeOf(m)), { commit: '', time: 0 }) : 0;
+    if (before === undefined) fresh.push(m);
+    else if (before === null) {
+      // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew once they did.
+      if (touched === 0) result.set(key(m, place), { stale: null, partial: false });
+      else fresh.push(m);
+    } else if (touched === 0 && !(key(m, base!) in cache.partial)) result.set(key(m, place), { stale: before, partial: false });
+    else carried.push({ m, before, touched });
   }
 
   const all = [...carried.map((c) => c.m), ...fresh];
-  const changes = fileChanges(repo, place, all, scopeOf, budget);
+  const changes = fileChanges(ctx, place, all);
   // Only memories whose files differ need the commits since: one `git log` back to the oldest of them.
   const differs = fresh.filter((m) => changes.get(m)!.length);
-  const oldest = Math.min(...differs.map((m) => placed.get(m.object)?.time ?? 0));
-  const window = differs.length ? recentChanges(repo, oldest, MAX_TOUCHING, place) : [];
+  const window = differs.length ? windowAt(repo, place) : [];
+  const windowIndex = new TouchIndex(window);
   const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window]);
 
   const partial = (s: Stale | null) => !!s && s.lines === undefined;
@@ -238,21 +269,25 @@ function measureAt(
   }
   for (const m of fresh) {
     const since = { commit: m.object, time: placed.get(m.object)?.time ?? 0 };
-    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, window, moves.get(m));
+    const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, windowIndex, moves.get(m));
     result.set(key(m, place), { stale, partial: partial(stale) });
   }
   return result;
 }
 
 /** How each memory's files differ between its commit and `place`: blobs compared, lines counted for the first memories within the budget. */
-function fileChanges(repo: Repo, place: string, memories: readonly Memory[], scopeOf: (m: Memory) => readonly string[], budget: Budget): Map<Memory, FileChange[]> {
+function fileChanges(ctx: Measuring, place: string, memories: readonly Memory[]): Map<Memory, FileChange[]> {
+  const { repo, scopeOf, key, cache, budget } = ctx;
   const asked = memories.flatMap((m) => scopeFiles(scopeOf(m)).map((path) => ({ m, path })));
-  const blobs = blobsAt(repo, asked.flatMap(({ m, path }) => [{ rev: m.object, path }, { rev: place, path }]));
+  // Many files at one place: its whole tree in one listing costs less than a lookup each.
+  const tree = asked.length > MANY_FILES ? treeBlobs(repo, place) : null;
+  const olds = blobsAtCommits(repo, asked, key, cache);
+  const nows = tree ? asked.map(({ path }) => tree.get(path) ?? null) : blobsAt(repo, asked.map(({ path }) => ({ rev: place, path })));
   const out = new Map<Memory, FileChange[]>(memories.map((m) => [m, []]));
   const pairs: Array<{ m: Memory; path: string; old: string | null; now: string | null }> = [];
   asked.forEach(({ m, path }, i) => {
-    const old = blobs[2 * i]!;
-    const now = blobs[2 * i + 1]!;
+    const old = olds[i]!;
+    const now = nows[i]!;
     if (old !== now) pairs.push({ m, path, old, now });
   });
 
@@ -285,6 +320,31 @@ function fileChanges(repo: Repo, place: string, memories: readonly Memory[], sco
     out.get(m)!.push(change);
   }
   return out;
+}
+
+/**
+ * The blob of each file at its memory's commit, in order: what a commit holds
+ * never changes, so it is kept (`olds`, by memory) and looked up once.
+ */
+function blobsAtCommits(repo: Repo, asked: ReadonlyArray<{ m: Memory; path: string }>, key: (m: Memory, place: string) => string, cache: StaleCache): Array<string | null> {
+  const id = (m: Memory) => key(m, '');
+  // Memories on one commit with one scope share an entry: the first asks for it.
+  const first = new Map<string, Memory>();
+  for (const { m } of asked) if (!(id(m) in cache.olds) && !first.has(id(m))) first.set(id(m), m);
+  const unknown = asked.filter(({ m }) => first.get(id(m)) === m);
+  const found = blobsAt(
+    repo,
+    unknown.map(({ m, path }) => ({ rev: m.object, path })),
+  );
+  unknown.forEach(({ m }, i) => {
+    (cache.olds[id(m)] ??= []).push(found[i] ?? null);
+  });
+  const next = new Map<Memory, number>();
+  return asked.map(({ m }) => {
+    const i = next.get(m) ?? 0;
+    next.set(m, i + 1);
+    return cache.olds[id(m)]?.[i] ?? null;
+  });
 }
 
 /**

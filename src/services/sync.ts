@@ -16,6 +16,7 @@ import { addConfigValue, configValues } from '../stores/git/config.ts';
 import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from '../stores/git/remotes.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { installGitHooks } from './git-hooks.ts';
+import { prePushRefs, pushedRefs, scanPushedRefs, secretsRefusal, VERIFIED_ENV } from './note-secrets.ts';
 import { reanchor } from './reanchor.ts';
 
 const MEM_GLOB = `${NOTES_REF_PREFIX}*`;
@@ -135,12 +136,44 @@ async function countOutgoing(ctx: SyncDeps, remote: Remote): Promise<number> {
   return n;
 }
 
-export async function push(ctx: SyncDeps, remote: Remote): Promise<SyncCounts> {
+export interface PushOptions {
+  /** Scan the notes to be sent for secrets and refuse them (default: yes); false is --no-verify. */
+  verify?: boolean;
+}
+
+/** Refuses the push when a note it would send holds a secret (services/note-secrets.ts), whoever wrote it. */
+function verifyOutgoing(ctx: SyncDeps, remote: Remote): void {
+  const tracking = tips(ctx.repo, trackingPrefix(remote));
+  const refs = pushedRefs(ctx, tracking);
+  const found = scanPushedRefs(ctx, refs, [...tracking.values()]);
+  if (found.length) throw secretsRefusal(ctx, found, refs, remote.spec, 'git mem push');
+}
+
+/**
+ * The pre-push git hook's check: `remote` as git hands it to the hook (a remote's name, or
+ * the URL pushed to), `input` its stdin. Refuses when a memory ref pushed holds a secret.
+ */
+export function verifyPrePush(ctx: SyncDeps, remote: string, input: string): void {
+  const refs = prePushRefs(input);
+  if (refs.length === 0) return;
+  let known: string[] = [];
+  try {
+    known = [...tips(ctx.repo, trackingPrefix(resolveRemote(ctx.repo, remote))).values()];
+  } catch {
+    // A remote git-mem cannot name: only what the hook was told the remote has counts as sent before.
+  }
+  const found = scanPushedRefs(ctx, refs, known);
+  if (found.length) throw secretsRefusal(ctx, found, refs, remote, 'git push');
+}
+
+export async function push(ctx: SyncDeps, remote: Remote, options: PushOptions = {}): Promise<SyncCounts> {
   const counts: SyncCounts = { incoming: 0, outgoing: 0, merged: 0, mergeCommits: 0 };
   if (ctx.notes.tips().size === 0) return counts;
   for (let attempt = 0; attempt < PUSH_ATTEMPTS; attempt++) {
+    if (options.verify !== false) verifyOutgoing(ctx, remote);
     const outgoing = await countOutgoing(ctx, remote);
-    const r = pushRefs(ctx.repo.git, remote.spec, `${MEM_GLOB}:${MEM_GLOB}`);
+    // Scanned here (or skipped on purpose): the pre-push hook does not scan again.
+    const r = pushRefs(ctx.repo.git, remote.spec, `${MEM_GLOB}:${MEM_GLOB}`, { [VERIFIED_ENV]: '1' });
     const rejected = r.rejected;
     if (r.status === 0 && !rejected) {
       // Record what the remote now has, so the next push counts from here.
@@ -164,7 +197,7 @@ export interface InitOptions {
   remote?: string;
   pushRefspec?: boolean;
   showInLog?: boolean;
-  /** Install the post-rewrite and post-merge hooks (default: yes). */
+  /** Install the post-rewrite, post-merge and pre-push hooks (default: yes). */
   gitHooks?: boolean;
 }
 

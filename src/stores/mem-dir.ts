@@ -42,10 +42,18 @@ const MEM_FILES = {
   reanchor: 'reanchor.json',
   /** Commits holding memories that this clone has held: once gone, pruned here, not never fetched (services/held.ts). */
   held: 'held.log',
+  /** The newest commits where memories are measured, with their files (services/commit-window.ts). */
+  window: 'window.json',
   /** Which memories' files changed, per HEAD (services/staleness.ts). */
   staleness: 'staleness.json',
+  /** Which notes commit brought each revision, and who made it (services/provenance.ts). */
+  provenance: 'provenance',
+  /** What each memory's commit changed, and when (services/file-history.ts). */
+  commitFiles: 'commit-files.json',
   /** How often each memory was shown (stores/index/usage-log.ts). */
   usage: 'usage.log',
+  /** The notes commits doctor has scanned for secrets, and what it found (services/note-secrets.ts). */
+  secrets: 'secrets.json',
   /** Hooks' per-session state (services/session-state.ts). */
   sessions: 'sessions',
 } as const;

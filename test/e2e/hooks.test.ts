@@ -246,6 +246,8 @@ describe('Claude Code hooks', () => {
     // Off by default: bob's context does not have it.
     expect(reply(await start(bob, 's1'), 'SessionStart').context).not.toContain('Alice decided');
     git(bob, box.env, ['config', 'mem.hooks.pullOnStart', 'true']);
+    // A team that trusts every teammate's memory without review (trust itself: test/e2e/trust.test.ts).
+    git(bob, box.env, ['config', 'mem.trust', 'all']);
     const pulled = await start(bob, 's2');
     expect(pulled.stderr).toBe('');
     expect(reply(pulled, 'SessionStart').context).toContain('Alice decided to pin the toolchain');

@@ -18,10 +18,15 @@ const stampOf = (repo: string, name: string) => {
 };
 const sqliteStamp = (repo: string) => stampOf(repo, 'index.sqlite');
 
+/** An answer without provenance: it tells the history this clone saw (which a rebuild after gc cannot see again), not what the index holds. */
+function indexed(text: string): string {
+  return JSON.stringify((JSON.parse(text) as Array<Record<string, unknown>>).map(({ provenance: _p, trusted: _t, ...rest }) => rest), null, 2);
+}
+
 /** What the commands answer: every current memory, and a few searches. */
 function answers(repo: string, env: NodeJS.ProcessEnv): string {
-  const out = [memOk(repo, env, ['list', '--json', '--status', 'active', '--status', 'resolved', '--status', 'archived'])];
-  for (const q of ['cache', 'retry backoff', 'zebra', 'parser']) out.push(memOk(repo, env, ['recall', q, '--json', '--status', 'active', '--status', 'resolved', '--status', 'archived']));
+  const out = [indexed(memOk(repo, env, ['list', '--json', '--status', 'active', '--status', 'resolved', '--status', 'archived']))];
+  for (const q of ['cache', 'retry backoff', 'zebra', 'parser']) out.push(indexed(memOk(repo, env, ['recall', q, '--json', '--status', 'active', '--status', 'resolved', '--status', 'archived'])));
   out.push(memOk(repo, env, ['namespaces', '--json']));
   return out.join('\n');
 }

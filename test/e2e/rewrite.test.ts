@@ -401,7 +401,7 @@ describe('git hooks installed by git mem init', () => {
     expect(fs.readFileSync(path.join(box.root, 'kind.txt'), 'utf8').trim()).toBe('amend');
     expect(show(dir, box.env, id).commit).toBe(after);
     const doctor = JSON.parse(mem(dir, box.env, ['doctor', '--json']).stdout);
-    expect(doctor.checks.filter((c: { id: string; status: string }) => c.id === 'git-hooks').map((c: { status: string }) => c.status)).toEqual(['ok', 'ok', 'ok']);
+    expect(doctor.checks.filter((c: { id: string; status: string }) => c.id === 'git-hooks').map((c: { status: string }) => c.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
   });
 
   it('--no-git-hooks leaves the hooks alone, and doctor says so', () => {
@@ -409,7 +409,7 @@ describe('git hooks installed by git mem init', () => {
     const dir = repo(box);
     expect(fs.existsSync(path.join(dir, '.git', 'hooks', 'post-rewrite'))).toBe(false);
     const doctor = JSON.parse(mem(dir, box.env, ['doctor', '--json']).stdout);
-    expect(doctor.checks.filter((c: { id: string }) => c.id === 'git-hooks').map((c: { status: string }) => c.status)).toEqual(['info', 'info', 'info']);
+    expect(doctor.checks.filter((c: { id: string }) => c.id === 'git-hooks').map((c: { status: string }) => c.status)).toEqual(['info', 'info', 'info', 'info']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FileCandidate, pathWords, rankForFile } from '../../src/core/file-relevance.ts';
+import { type FileCandidate, nameWords, pathWords, rankForFile } from '../../src/core/file-relevance.ts';
 import type { Memory } from '../../src/core/memory.ts';
 
 function memory(summary: string, extra: Partial<Memory> = {}): Memory {
@@ -12,6 +12,11 @@ describe('pathWords', () => {
   it('gives the name parts and directories, without generic ones', () => {
     expect(pathWords('src/services/uploadRetry_handler.ts')).toEqual(['services', 'upload', 'retry', 'handler']);
     expect(pathWords('src/cache.py')).toEqual(['cache']);
+  });
+
+  it('gives the words of the name alone, in order', () => {
+    expect(nameWords('packages/vite/src/node/typeUtils.ts')).toEqual(['type', 'utils']);
+    expect(nameWords('src/index.ts')).toEqual([]);
   });
 });
 
@@ -73,5 +78,24 @@ describe('rankForFile', () => {
     const forms = memory('Caching the client avoids reconnects');
     const other = memory('Keep auth tokens short-lived', { paths: ['src/auth.py'] });
     expect(names(rankForFile([{ memory: other, onFileCommit: true }, { memory: forms }], target))).toEqual([forms.summary]);
+  });
+
+  it('ties nothing by directory words alone, nor by the name\'s words apart (issue 38)', () => {
+    const target = { path: 'packages/vite/src/node/typeUtils.ts' };
+    const bump = memory('Update @rollup/plugin-node-resolve to v16');
+    const apart = memory('Use ESTree types from rolldown/utils');
+    const whole = memory('Move typeUtils helpers out of the config');
+    const spaced = memory('The type utils are pure');
+    expect(names(rankForFile([bump, apart, whole, spaced].map((m) => ({ memory: m, searchHit: true })), target))).toEqual([whole.summary, spaced.summary]);
+  });
+
+  it('takes a memory without recorded paths to be about its commit\'s files when they are few', () => {
+    const small = memory('Keep the helpers pure', { object: 'a'.repeat(40) });
+    const big = memory('Reformat everything', { object: 'b'.repeat(40) });
+    const many = ['src/cache.py', 'a.py', 'b.py', 'c.py'];
+    const ranked = rankForFile([{ memory: big, onFileCommit: true, commitFiles: many }, { memory: small, onFileCommit: true, commitFiles: ['src/cache.py'] }], target);
+    // The small commit's memory scores a scope; the big one's only the commit, far below: left out.
+    expect(names(ranked)).toEqual([small.summary]);
+    expect(names(rankForFile([{ memory: big, onFileCommit: true, commitFiles: many }], target))).toEqual([big.summary]);
   });
 });

@@ -28,6 +28,8 @@ const settings: Settings = {
   modelDownload: false,
   modelUrl: '',
   pager: {},
+  trust: [{ kind: 'all' }],
+  sign: false,
   relevanceFloor: 0.7,
   connectThreshold: 0.4,
   connectCosine: 0.6,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeText, bm25f, bm25fScorer, buildLexicalQuery, DEFAULT_B, DEFAULT_K1, DEFAULT_WEIGHTS, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
+import { analyzeText, bm25f, bm25fScorer, buildLexicalQuery, DEFAULT_B, DEFAULT_K1, DEFAULT_WEIGHTS, identifierPartWeights, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
 
 /** An in-memory postings source: docs given as field frequencies per term, and field lengths. */
 function source(docs: Array<{ len: [number, number, number]; tf: Record<string, [number, number, number]> }>): PostingsSource {
@@ -85,6 +85,22 @@ describe('buildLexicalQuery', () => {
     expect(buildLexicalQuery('rebase ci')?.groups).toEqual([{ term: 'rebas' }, { term: 'ci' }]);
     expect(buildLexicalQuery('rebase worktree', { prefixLast: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'worktre' }]);
     expect(buildLexicalQuery('  ...  ')).toBeNull();
+  });
+
+  it('weighs an identifier\'s parts below the identifier typed whole (issue 38)', () => {
+    expect(buildLexicalQuery('commonJSWhitelist')?.groups).toEqual([
+      { term: 'common', weight: 0.25 },
+      { term: 'js', weight: 0.25, synonyms: ['javascript'] },
+      { term: 'whitelist', weight: 0.25 },
+      { term: 'commonjswhitelist', prefix: 'commonjswhitelist' },
+    ]);
+    // A part also typed as a word of its own keeps its whole weight; plain text has no parts.
+    expect([...identifierPartWeights('common commonJSWhitelist')]).toEqual([
+      ['js', 0.25],
+      ['whitelist', 0.25],
+    ]);
+    expect([...identifierPartWeights('created_at is null')]).toEqual([['created', 0.5]]);
+    expect(identifierPartWeights('why is the indexing slow').size).toBe(0);
   });
 });
 

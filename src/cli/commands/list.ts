@@ -1,3 +1,4 @@
+import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { Reach } from '../../core/anchor.ts';
@@ -6,9 +7,10 @@ import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json, memoryJson, memoryLine } from '../../render/render.ts';
+import { json, memoryJson, trustJson, memoryLine } from '../../render/render.ts';
 import { placementsOf } from '../../services/anchors.ts';
 import { stalenessOf } from '../../services/staleness.ts';
+import { type TrustView, trustOf } from '../../services/trust.ts';
 import type { Memory } from '../../core/memory.ts';
 import { listMemories } from '../../services/memories.ts';
 import { dateOption, jsonOption } from '../shared.ts';
@@ -38,7 +40,7 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const rows = await runList(ctx, argv);
-      if (argv.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: r.stale ?? null, reach: r.reach }))));
+      if (argv.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: r.stale ?? null, reach: r.reach, ...trustJson(r.trust) }))));
       else if (rows.length) await outPaged(ctx, renderList(rows, ctx.io.color, ctx.now()));
     },
   };
@@ -49,6 +51,7 @@ interface ListRow {
   memory: Memory;
   stale: Stale | null | undefined;
   reach: Reach;
+  trust: TrustView | undefined;
 }
 
 /** Parse (argv to a filter), then run: the memories, and what each line says of them. Prints nothing. */
@@ -62,13 +65,18 @@ export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[
     until: dateOption(argv.until, 'until', now),
     limit: argv.limit,
   });
+  tracePhase('listed');
   // Placed first: staleness places the same commits and finds them in the cache.
   const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
+  tracePhase('placed');
   const stale = stalenessOf(ctx.repo, memories);
-  return memories.map((memory) => ({ memory, stale: stale.get(memory.key), reach: placed.get(memory.object)?.reach ?? 'missing' }));
+  tracePhase('staleness');
+  const trust = trustOf(ctx, memories);
+  tracePhase('trust');
+  return memories.map((memory) => ({ memory, stale: stale.get(memory.key), reach: placed.get(memory.object)?.reach ?? 'missing', trust: trust.get(memory.key) }));
 }
 
 /** Render: one line a memory, newest first. */
 export function renderList(rows: readonly ListRow[], c: ChalkInstance, now: Date): string {
-  return rows.map((r) => memoryLine(r.memory, now, c, { stale: r.stale, reach: r.reach })).join('\n');
+  return rows.map((r) => memoryLine(r.memory, now, c, { stale: r.stale, reach: r.reach, trust: r.trust })).join('\n');
 }

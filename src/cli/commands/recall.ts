@@ -9,8 +9,9 @@ import { memoryText } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
-import { json, memoryJson, memoryLine } from '../../render/render.ts';
+import { json, memoryJson, memoryLine, trustJson } from '../../render/render.ts';
 import { stalenessOf } from '../../services/staleness.ts';
+import { type TrustView, trustOf } from '../../services/trust.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } from '../../services/hydrate.ts';
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
 import { recallAt } from '../../services/recall-at.ts';
@@ -67,7 +68,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
 /** What recall shows: each hit with what the chosen level adds to it. */
 interface RecallView {
   notice?: string;
-  hits: Array<{ memory: Memory; score: number; reach?: Reach; stale?: Stale | null; hydrated?: Hydrated }>;
+  hits: Array<{ memory: Memory; score: number; reach?: Reach; stale?: Stale | null; trust?: TrustView; hydrated?: Hydrated }>;
 }
 
 /** Parse (argv to options), then run: the search, and the staleness or hydration the output needs. Prints nothing. */
@@ -98,7 +99,8 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
   }
   const stale = argv.level === 'summary' ? stalenessOf(ctx.repo, memories) : new Map<string, Stale | null>();
   tracePhase('staleness');
-  return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, stale: stale.get(h.memory.key) })) };
+  const trust = argv.level === 'summary' ? trustOf(ctx, memories) : new Map<string, TrustView>();
+  return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, stale: stale.get(h.memory.key), trust: trust.get(h.memory.key) })) };
 }
 
 /** Render: one line a hit, whole memories, or memories with their files; JSON for tools (`--json`). */
@@ -115,7 +117,7 @@ export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 
   }
   if (argv.json) {
     return json(
-      view.hits.map(({ memory: m, score: s, reach, stale }) => ({
+      view.hits.map(({ memory: m, score: s, reach, stale, trust }) => ({
         id: formatId(m),
         namespace: m.namespace,
         commit: m.object,
@@ -125,9 +127,10 @@ export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 
         status: m.status,
         stale: stale ?? null,
         reach: reach ?? null,
+        ...trustJson(trust),
         score: score(s),
       })),
     );
   }
-  return view.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: h.stale, reach: h.reach })}  ${c.dim(score(h.score).toFixed(2))}`).join('\n');
+  return view.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: h.stale, reach: h.reach, trust: h.trust })}  ${c.dim(score(h.score).toFixed(2))}`).join('\n');
 }

@@ -3,7 +3,9 @@ import type { AppContext } from '../../context.ts';
 import { memoryText } from '../../core/note-format.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { outPaged } from '../../io/pager.ts';
-import { json, memoryJson } from '../../render/render.ts';
+import { json, memoryJson, trustJson } from '../../render/render.ts';
+import { describeProvenance } from '../../core/trust.ts';
+import { trustOf } from '../../services/trust.ts';
 import { findMemory } from '../../services/memories.ts';
 import { jsonOption } from '../shared.ts';
 
@@ -22,8 +24,9 @@ export function showCommand(ctx: AppContext): CommandModule<object, ShowArgs> {
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const m = await findMemory(ctx, argv.id);
-      if (argv.json) ctx.io.out(json(memoryJson(m)));
-      else await outPaged(ctx, visible(memoryText(m)));
+      const trust = trustOf(ctx, [m]).get(m.key);
+      if (argv.json) ctx.io.out(json({ ...memoryJson(m), ...trustJson(trust) }));
+      else await outPaged(ctx, `${visible(memoryText(m))}\n\n${ctx.io.color.dim(`# ${visible(describeProvenance(trust?.provenance))}; ${trust?.trusted ? 'trusted' : 'waits for review (git mem review)'}`)}`);
     },
   };
 }

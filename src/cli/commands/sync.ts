@@ -7,6 +7,7 @@ import { jsonOption } from '../shared.ts';
 interface SyncArgs {
   remote?: string;
   fetch: boolean;
+  verify: boolean;
   json: boolean;
 }
 
@@ -17,6 +18,12 @@ function summary(action: string, remote: string, c: SyncCounts): string {
   const converged = c.converged ? `; ${c.converged} forgotten or edited on every copy` : '';
   return `${action} ${remote}: ${c.incoming} in, ${c.outgoing} out${merged}${commits}${moved}${converged}`;
 }
+
+const verifyOption = {
+  type: 'boolean',
+  default: true,
+  describe: 'Scan the notes to be pushed for secrets (the redaction rules, whoever wrote the note) and refuse the push if one holds any; --no-verify pushes anyway',
+} as const;
 
 const remoteArg = { type: 'string', describe: "Remote (default: the current branch's upstream remote, else origin)" } as const;
 
@@ -41,10 +48,10 @@ export function pushCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
   return {
     command: 'push [remote]',
     describe: 'Push refs/notes/mem/*; if the remote moved, pull, merge and retry (never forced)',
-    builder: (y) => y.positional('remote', remoteArg).option('json', jsonOption) as never,
+    builder: (y) => y.positional('remote', remoteArg).option('verify', verifyOption).option('json', jsonOption) as never,
     handler: async (argv) => {
       const remote = resolveRemote(ctx.repo, argv.remote);
-      const counts = await push(ctx, remote);
+      const counts = await push(ctx, remote, { verify: argv.verify });
       ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('push', remote.spec, counts));
     },
   };
@@ -54,11 +61,11 @@ export function syncCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
   return {
     command: 'sync [remote]',
     describe: 'Pull, then push: both sides end with every memory',
-    builder: (y) => y.positional('remote', remoteArg).option('json', jsonOption) as never,
+    builder: (y) => y.positional('remote', remoteArg).option('verify', verifyOption).option('json', jsonOption) as never,
     handler: async (argv) => {
       const remote = resolveRemote(ctx.repo, argv.remote);
       const pulled = await pull(ctx, remote, { fetch: true });
-      const pushed = await push(ctx, remote);
+      const pushed = await push(ctx, remote, { verify: argv.verify });
       const counts: SyncCounts = {
         incoming: pulled.incoming + pushed.incoming,
         outgoing: pushed.outgoing,

@@ -70,6 +70,21 @@ export function blobsAt(repo: Repo, specs: ReadonlyArray<{ rev: string; path: st
   });
 }
 
+/** Every file of a commit's tree → its blob (or a submodule's commit), with one `ls-tree`. */
+export function treeBlobs(repo: Repo, rev: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const r = repo.git.exec(['ls-tree', '-r', '-z', '--full-tree', '--end-of-options', rev]);
+  if (r.status !== 0) return out;
+  for (const entry of r.stdout.toString('utf8').split('\0')) {
+    // `<mode> <type> <oid>\t<path>`
+    const tab = entry.indexOf('\t');
+    if (tab < 0) continue;
+    const [, type = '', oid = ''] = entry.slice(0, tab).split(' ');
+    if (type === 'blob' || type === 'commit') out.set(entry.slice(tab + 1), oid);
+  }
+  return out;
+}
+
 /**
  * The newest commits of `rev` not reachable from `exclude` (at most `max`,
  * none before `since`, in s), newest first, with the files each changed and
@@ -110,13 +125,16 @@ const CLOCK_SKEW = 24 * 3600;
  * Whether `ancestor` is `descendant` or in its history. A commit much newer
  * than the other is no ancestor of it: said from their times (one small
  * `cat-file`), since `git merge-base --is-ancestor` walks the whole history
- * back to say no (50 ms on a repository of 10,000 commits).
+ * back to say no (50 ms on a repository of 10,000 commits). `within` (s):
+ * say no, without asking git, when the descendant was committed longer after.
  */
-export function isAncestor(repo: Repo, ancestor: string, descendant: string): boolean {
+export function isAncestor(repo: Repo, ancestor: string, descendant: string, within = Infinity): boolean {
   if (ancestor === descendant) return true;
   const facts = readFacts(repo, [ancestor, descendant]);
   const [a, d] = [facts.get(ancestor), facts.get(descendant)];
   if (a?.type !== 'commit' || d?.type !== 'commit' || a.time > d.time + CLOCK_SKEW) return false;
+  // Asked only about a near ancestor: one committed long before is not looked for.
+  if (d.time - a.time > within) return false;
   return repo.git.exec(['merge-base', '--is-ancestor', ancestor, descendant]).status === 0;
 }
 
@@ -191,10 +209,4 @@ export function resolveCommit(repo: Repo, rev: string): string | null {
 export function recentSubjects(repo: Repo, n: number): string[] {
   if (!repo.head) return [];
   return repo.git.exec(['log', `-${n}`, '--format=%s', repo.head]).stdout.toString('utf8').split('\n').filter(Boolean);
-}
-
-/** The newest commits (at most `n`, none older than `since`) that changed a file. */
-export function commitsChangingFile(repo: Repo, file: string, n: number, since: string): string[] {
-  const r = repo.git.exec(['--literal-pathspecs', 'log', '--format=%H', '-n', String(n), `--since=${since}`, '--', file]);
-  return r.status === 0 ? r.stdout.toString('utf8').split('\n').filter(Boolean) : [];
 }

@@ -101,6 +101,8 @@ export class GitNotesStore implements NotesStore {
     readonly repo: Repo,
     /** `Name <email> <epoch> <tz>`, as `git var GIT_COMMITTER_IDENT` prints it (secrets redacted by the caller); asked for only when writing. */
     private readonly ident: () => string,
+    /** Sign the notes commits (mem.sign, else commit.gpgSign) with the user's gpg or ssh key, as `git commit -S` would. */
+    private readonly sign: () => boolean = () => false,
   ) {}
 
   /** Current tip commit of every namespace's ref (packed or loose). */
@@ -205,8 +207,21 @@ export class GitNotesStore implements NotesStore {
   /** A notes commit: git-mem's identity as author and committer. */
   private writeCommit(tree: string, parents: readonly string[], message: string): string {
     const ident = this.ident();
+    if (this.sign()) return this.signedCommit(tree, parents, message, ident);
     const lines = [`tree ${tree}`, ...parents.map((p) => `parent ${p}`), `author ${ident}`, `committer ${ident}`];
     return writeObject(this.repo, 'commit', `${lines.join('\n')}\n\n${message.trim()}\n`);
+  }
+
+  /** A signed notes commit: git's `commit-tree -S` signs it with user.signingKey and gpg.format, as a signed commit of the user's would be. */
+  private signedCommit(tree: string, parents: readonly string[], message: string, ident: string): string {
+    const m = /^(.*) <([^>]*)> (\d+ [+-]\d{4})$/.exec(ident);
+    const env: Record<string, string> = m ? { GIT_AUTHOR_NAME: m[1]!, GIT_AUTHOR_EMAIL: m[2]!, GIT_AUTHOR_DATE: m[3]!, GIT_COMMITTER_NAME: m[1]!, GIT_COMMITTER_EMAIL: m[2]!, GIT_COMMITTER_DATE: m[3]! } : {};
+    const r = this.repo.git.exec(['commit-tree', '-S', ...parents.flatMap((p) => ['-p', p]), tree], { input: `${message.trim()}\n`, env });
+    if (r.status !== 0) {
+      const why = r.stderr.toString().trim().split('\n').at(-1) ?? '';
+      throw new GitError(['commit-tree', '-S'], r.status, `cannot sign the notes commit (${why}); set up commit signing (user.signingKey, gpg.format) or turn it off: git config mem.sign false`);
+    }
+    return r.stdout.toString('utf8').trim();
   }
 
   /**

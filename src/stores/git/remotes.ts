@@ -26,9 +26,9 @@ export function fetchRefs(git: Git, remote: string, refspec: string, timeoutMs?:
   return git.exec(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--end-of-options', remote, refspec], { timeoutMs });
 }
 
-/** Pushes one refspec; `rejected` when the remote moved (never forced). */
-export function pushRefs(git: Git, remote: string, refspec: string): { status: number; rejected: boolean; stderr: string } {
-  const r = git.exec(['push', '--porcelain', '--quiet', '--end-of-options', remote, refspec]);
+/** Pushes one refspec; `rejected` when the remote moved (never forced). `env`: for git's hooks. */
+export function pushRefs(git: Git, remote: string, refspec: string, env?: Record<string, string>): { status: number; rejected: boolean; stderr: string } {
+  const r = git.exec(['push', '--porcelain', '--quiet', '--end-of-options', remote, refspec], { env });
   return { status: r.status, rejected: /^!\t/m.test(r.stdout.toString('utf8')), stderr: r.stderr };
 }
 

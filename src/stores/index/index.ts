@@ -41,6 +41,10 @@ export interface MemoryReader {
   counts(): Map<string, number>;
   /** Namespace, status and creation time of every current memory, without reading the memories. */
   facts(): Array<{ namespace: string; status: Status; created: string }>;
+  /** The first 32 bits (term-index-format.ts objectKey) of the object of every current memory, without reading the memories. */
+  objectPrefixes(): Set<number>;
+  /** The objects of the current memories whose object's first 32 bits are among `prefixes`. */
+  objectsWithPrefixes(prefixes: ReadonlySet<number>): string[];
   /** Whether the notes may hold this key already (any revision, or a tombstone); false means surely not. */
   mayHoldKey(key: string): boolean;
   /** Whether the notes may hold more of this key than its current memory (other revisions, copies, a tombstone); false means surely not. */

@@ -604,6 +604,20 @@ export class TermIndex implements LexicalSource {
     return out;
   }
 
+  /** The first 32 bits of the object of every current memory (stored copies aside), without reading the memories. */
+  objectPrefixes(): Set<number> {
+    const out = new Set<number>();
+    for (let d = 0; d < this.docCount; d++) if (!this.gone?.[d]) out.add(this.objectKeys[d]!);
+    return out;
+  }
+
+  /** The objects of the current memories whose object's first 32 bits are among `prefixes` (only those memories are read). */
+  objectsWithPrefixes(prefixes: ReadonlySet<number>): string[] {
+    const out = new Set<string>();
+    for (let d = 0; d < this.docCount; d++) if (!this.gone?.[d] && prefixes.has(this.objectKeys[d]!)) out.add(this.memory(d).object);
+    return [...out];
+  }
+
   /** Current memories per namespace. */
   counts(): Map<string, number> {
     const counts = new Map<string, number>();
