@@ -45,7 +45,7 @@ function referenceTransactionScript(): string {
     '    case $ref in refs/heads/*|refs/remotes/*|refs/tags/*) ;; *) continue ;; esac',
     '    case $new in *[!0]*) continue ;; esac',
     '    # A second later: git has finished (a fetch --prune deletes ref after ref), and the run does not compete with it.',
-    '    ( (sleep 1; exec git mem reanchor --quiet) </dev/null >/dev/null 2>&1 &)',
+    '    { sleep 1; exec git mem reanchor --quiet; } </dev/null >/dev/null 2>&1 &',
     '    return 0',
     '  done',
     '}',
