@@ -88,6 +88,8 @@ describe('moving memories by hand', () => {
     git(dir, box.env, ['branch', '-qD', 'topic']);
     prune(dir, box.env);
     const head = git(dir, box.env, ['rev-parse', 'HEAD']).trim();
+    // hydrate names the way out.
+    expect(mem(dir, box.env, ['hydrate', id]).stdout + mem(dir, box.env, ['hydrate', id]).stderr).toContain(`git mem reanchor ${id} --to <commit>`);
     expect(mem(dir, box.env, ['edit', id, '--commit', 'no-such-rev']).code).not.toBe(0);
     expect(memOk(dir, box.env, ['edit', id, '--commit', 'HEAD', '--dry-run'])).toMatch(/^would move /);
     expect(noted(dir, box.env)).not.toEqual([head]);
