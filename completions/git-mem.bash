@@ -16,14 +16,14 @@ __git_mem_options() {
 	capture) printf '%s\n' -m --message -F --file -t --tags --spec --phase --status --relates-to --supersedes -c --commit --paths --force-truncate --json --color --no-color -h --help ;;
 	show) printf '%s\n' --json --color --no-color -h --help ;;
 	list | ls) printf '%s\n' -n --namespace -s --status --since --until -l --limit --json --color --no-color -h --help ;;
-	edit) printf '%s\n' --summary -m --message -F --file -t --tags --paths --status --supersedes --force-truncate --json --color --no-color -h --help ;;
+	edit) printf '%s\n' --summary -m --message -F --file -t --tags --paths --status --supersedes --commit --dry-run --force-truncate --json --color --no-color -h --help ;;
 	resolve) printf '%s\n' --json --color --no-color -h --help ;;
 	forget) printf '%s\n' --before -n --namespace -s --status -t --tags -q --query --dry-run --json --color --no-color -h --help ;;
 	review) printf '%s\n' -a --accept -r --reject --all --json --color --no-color -h --help ;;
 	related) printf '%s\n' -l --limit --json --color --no-color -h --help ;;
 	consolidate) printf '%s\n' -n --namespace --min-size --dry-run --with --json --color --no-color -h --help ;;
 	gc) printf '%s\n' --older-than --dry-run --with --json --color --no-color -h --help ;;
-	reanchor) printf '%s\n' --dry-run -q --quiet --json --color --no-color -h --help ;;
+	reanchor) printf '%s\n' --to --dry-run -q --quiet --json --color --no-color -h --help ;;
 	namespaces) printf '%s\n' --json --color --no-color -h --help ;;
 	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --at --branch --json --color --no-color -h --help ;;
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
@@ -32,7 +32,7 @@ __git_mem_options() {
 	index) printf '%s\n' --rebuild --json --color --no-color -h --help ;;
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
 	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
-	import) printf '%s\n' --from --dry-run --json --color --no-color -h --help ;;
+	import) printf '%s\n' --from --attach-to --dry-run --json --color --no-color -h --help ;;
 	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
 	push) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
@@ -71,6 +71,7 @@ __git_mem_option_value() {
 	edit:--paths) echo 'text' ;;
 	edit:--status) echo 'choices active resolved archived' ;;
 	edit:--supersedes) echo 'text' ;;
+	edit:--commit) echo 'refs' ;;
 	forget:--before) echo 'text' ;;
 	forget:-n | forget:--namespace) echo 'namespaces' ;;
 	forget:-s | forget:--status) echo 'text' ;;
@@ -84,6 +85,7 @@ __git_mem_option_value() {
 	consolidate:--with) echo 'text' ;;
 	gc:--older-than) echo 'text' ;;
 	gc:--with) echo 'text' ;;
+	reanchor:--to) echo 'text' ;;
 	recall:-n | recall:--namespace) echo 'namespaces' ;;
 	recall:-t | recall:--tags) echo 'text' ;;
 	recall:--spec) echo 'text' ;;
@@ -102,6 +104,7 @@ __git_mem_option_value() {
 	export:--format) echo 'choices jsonl md claude-md' ;;
 	export:-o | export:--output) echo 'text' ;;
 	import:--from) echo 'choices claude' ;;
+	import:--attach-to) echo 'text' ;;
 	init:--scope) echo 'choices project local user' ;;
 	init:--remote) echo 'remotes' ;;
 	stats:--weeks) echo 'text' ;;
@@ -119,6 +122,7 @@ __git_mem_argument() {
 	resolve:1) echo 'ids' ;;
 	forget:1) echo 'ids' ;;
 	related:1) echo 'ids' ;;
+	reanchor:*) echo 'text' ;;
 	recall:*) echo 'text' ;;
 	hydrate:1) echo 'ids' ;;
 	blame:1) echo 'text' ;;

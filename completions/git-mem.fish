@@ -14,7 +14,7 @@ end
 
 function __git_mem_takes_value -a command flag
     switch "$command $flag"
-        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture --supersedes' 'capture -c' 'capture --commit' 'capture --paths' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --paths' 'edit --status' 'edit --supersedes' 'forget --before' 'forget -n' 'forget --namespace' 'forget -s' 'forget --status' 'forget -t' 'forget --tags' 'forget -q' 'forget --query' 'review -a' 'review --accept' 'review -r' 'review --reject' 'related -l' 'related --limit' 'consolidate -n' 'consolidate --namespace' 'consolidate --min-size' 'consolidate --with' 'gc --older-than' 'gc --with' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'init --scope' 'init --remote' 'stats --weeks'
+        case 'capture -m' 'capture --message' 'capture -F' 'capture --file' 'capture -t' 'capture --tags' 'capture --spec' 'capture --phase' 'capture --status' 'capture --relates-to' 'capture --supersedes' 'capture -c' 'capture --commit' 'capture --paths' 'list -n' 'list --namespace' 'ls -n' 'ls --namespace' 'list -s' 'list --status' 'ls -s' 'ls --status' 'list --since' 'ls --since' 'list --until' 'ls --until' 'list -l' 'list --limit' 'ls -l' 'ls --limit' 'edit --summary' 'edit -m' 'edit --message' 'edit -F' 'edit --file' 'edit -t' 'edit --tags' 'edit --paths' 'edit --status' 'edit --supersedes' 'edit --commit' 'forget --before' 'forget -n' 'forget --namespace' 'forget -s' 'forget --status' 'forget -t' 'forget --tags' 'forget -q' 'forget --query' 'review -a' 'review --accept' 'review -r' 'review --reject' 'related -l' 'related --limit' 'consolidate -n' 'consolidate --namespace' 'consolidate --min-size' 'consolidate --with' 'gc --older-than' 'gc --with' 'reanchor --to' 'recall -n' 'recall --namespace' 'recall -t' 'recall --tags' 'recall --spec' 'recall -s' 'recall --status' 'recall --since' 'recall --until' 'recall -l' 'recall --limit' 'recall --level' 'recall --mode' 'recall --at' 'hydrate --level' 'hydrate --max-files' 'hydrate --max-bytes' 'log --format' 'export -n' 'export --namespace' 'export --format' 'export -o' 'export --output' 'import --from' 'import --attach-to' 'init --scope' 'init --remote' 'stats --weeks'
             return 0
     end
     return 1
@@ -114,7 +114,7 @@ complete -c git-mem -n '__git_mem_using_command list ls' -l since -x -d 'Created
 complete -c git-mem -n '__git_mem_using_command list ls' -l until -x -d 'Created at or before'
 complete -c git-mem -n '__git_mem_using_command list ls' -s l -l limit -x -d 'At most this many'
 complete -c git-mem -n '__git_mem_using_command list ls' -l json -d 'Print JSON for tools'
-complete -c git-mem -n __git_mem_needs_command -a edit -d 'Change a memory: summary, body, tags, paths or status'
+complete -c git-mem -n __git_mem_needs_command -a edit -d 'Change a memory: summary, body, tags, paths or status, or move it onto another commit'
 complete -c git-mem -n '__git_mem_using_command edit' -l summary -x -d 'New summary'
 complete -c git-mem -n '__git_mem_using_command edit' -s m -l message -x -d 'New body'
 complete -c git-mem -n '__git_mem_using_command edit' -s F -l file -r -F -d 'Read the new body from a file (- for stdin)'
@@ -122,6 +122,8 @@ complete -c git-mem -n '__git_mem_using_command edit' -s t -l tags -x -d 'New co
 complete -c git-mem -n '__git_mem_using_command edit' -l paths -x -d 'New comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); \'\' for none (replaces them)'
 complete -c git-mem -n '__git_mem_using_command edit' -l status -x -a 'active resolved archived' -d 'New status'
 complete -c git-mem -n '__git_mem_using_command edit' -l supersedes -x -d 'Id of an older memory this one replaces (it is archived; both are linked)'
+complete -c git-mem -n '__git_mem_using_command edit' -l commit -x -a '(__fish_git_mem_refs)' -d 'Move the memory (every copy) onto this commit, e.g. when its own is gone (as git mem reanchor <id> --to <rev>)'
+complete -c git-mem -n '__git_mem_using_command edit' -l dry-run -d 'With --commit alone: say where the memory would move; write nothing'
 complete -c git-mem -n '__git_mem_using_command edit' -l force-truncate -d 'Truncate a summary over 100 characters'
 complete -c git-mem -n '__git_mem_using_command edit' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command edit; and __git_mem_argument_is 1' -x -a '(__git_mem_dynamic ids)'
@@ -158,6 +160,7 @@ complete -c git-mem -n '__git_mem_using_command gc' -l dry-run -d 'Print what wo
 complete -c git-mem -n '__git_mem_using_command gc' -l with -x -d 'A command that judges which memories are worth keeping (JSON on stdin and stdout)'
 complete -c git-mem -n '__git_mem_using_command gc' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a reanchor -d 'Move memories from commits no branch reaches any more onto the commits that now hold their change'
+complete -c git-mem -n '__git_mem_using_command reanchor' -l to -x -d 'With ids: the commit to move them onto (any revision: a branch, a tag, an id)'
 complete -c git-mem -n '__git_mem_using_command reanchor' -l dry-run -d 'Say what would move; write nothing'
 complete -c git-mem -n '__git_mem_using_command reanchor' -s q -l quiet -d 'Print only the memories left behind, unmatched or missing (for git hooks)'
 complete -c git-mem -n '__git_mem_using_command reanchor' -l json -d 'Print JSON for tools'
@@ -201,6 +204,7 @@ complete -c git-mem -n '__git_mem_using_command export' -l format -x -a 'jsonl m
 complete -c git-mem -n '__git_mem_using_command export' -s o -l output -x -d 'Write to this file instead of stdout (markdown keeps control characters exact, unless the file is a terminal)'
 complete -c git-mem -n __git_mem_needs_command -a import -d 'Add memories from JSONL (- for stdin), or from Claude Code\'s own memory (--from claude); every line is checked before anything is written'
 complete -c git-mem -n '__git_mem_using_command import' -l from -x -a 'claude' -d 'claude: CLAUDE.md, .claude/CLAUDE.md and Claude Code\'s auto memory of this project (~/.claude/projects/<project>/memory/*.md)'
+complete -c git-mem -n '__git_mem_using_command import' -l attach-to -x -d 'Attach lines whose commit this repository lacks (another repository\'s export) to this commit instead of refusing the file'
 complete -c git-mem -n '__git_mem_using_command import' -l dry-run -d 'Print what would be imported; write nothing'
 complete -c git-mem -n '__git_mem_using_command import' -l json -d 'Print JSON for tools'
 complete -c git-mem -n '__git_mem_using_command import; and __git_mem_argument_is 1' -r -F
@@ -211,7 +215,7 @@ complete -c git-mem -n '__git_mem_using_command init' -l remove -d 'With --claud
 complete -c git-mem -n '__git_mem_using_command init' -l remote -x -a '(__git_mem_dynamic remotes)' -d 'Remote to fetch memories from (default: the branch\'s upstream remote, else origin)'
 complete -c git-mem -n '__git_mem_using_command init' -l push-refspec -d 'Also add push refspecs (HEAD and refs/notes/mem/*) so plain git push sends memories. A push refspec replaces push.default for a plain git push; without this flag git mem init leaves git push alone'
 complete -c git-mem -n '__git_mem_using_command init' -l show-in-log -d 'Add notes.displayRef so git log shows memories'
-complete -c git-mem -n '__git_mem_using_command init' -l git-hooks -d 'Install post-rewrite and post-merge git hooks that run git mem reanchor in the background, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them'
+complete -c git-mem -n '__git_mem_using_command init' -l git-hooks -d 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge or a deleted branch, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them'
 complete -c git-mem -n '__git_mem_using_command init' -l no-git-hooks -d 'Turn off --git-hooks'
 complete -c git-mem -n '__git_mem_using_command init' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a pull -d 'Fetch the remote\'s memories and merge them, memory by memory'
@@ -234,7 +238,7 @@ complete -c git-mem -n '__git_mem_using_command verify-push; and __git_mem_argum
 complete -c git-mem -n __git_mem_needs_command -a hook -d 'Answer a Claude Code hook event (reads its JSON on stdin; always exits 0)'
 complete -c git-mem -n '__git_mem_using_command hook; and __git_mem_argument_is 1' -x -a 'SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd'
 complete -c git-mem -n __git_mem_needs_command -a mcp -d 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)'
-complete -c git-mem -n __git_mem_needs_command -a doctor -d 'Check git, PATH, notes refs and config, the index, the model, Claude Code hooks and locks; explain each problem and its fix'
+complete -c git-mem -n __git_mem_needs_command -a doctor -d 'Check git, PATH, notes refs and config, stranded memories, the index, the model, Claude Code hooks and locks; explain each problem and its fix'
 complete -c git-mem -n '__git_mem_using_command doctor' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a config -d 'Show every setting: its effective value and where it came from (default, git config, environment)'
 complete -c git-mem -n '__git_mem_using_command config' -l json -d 'Print JSON for tools'

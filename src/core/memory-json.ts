@@ -26,6 +26,9 @@ export interface MemoryJson {
   confidence: number | null;
   /** Files its commit changed, recorded at capture. */
   paths: string[];
+  /** The subject and patch-id of the commit it was captured on, recorded then (reanchoring matches on them once it is gone). */
+  commit_subject: string | null;
+  patch_id: string | null;
   /** Lifecycle links (docs/lifecycle.md), as stored: `<namespace>:<key>`. */
   consolidates: string[];
   consolidated_into: string | null;
@@ -53,6 +56,8 @@ export function memoryJson(m: Memory): MemoryJson {
     source: m.source ?? null,
     confidence: m.confidence ?? null,
     paths: m.paths ?? [],
+    commit_subject: m.commitSubject ?? null,
+    patch_id: m.patchId ?? null,
     consolidates: m.consolidates ?? [],
     consolidated_into: m.consolidatedInto ?? null,
     supersedes: m.supersedes ?? [],

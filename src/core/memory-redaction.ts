@@ -1,6 +1,6 @@
 /**
  * Redaction of a whole memory: every text it carries (summary, body, tags,
- * spec, phase, relates_to, author, source, paths, the lifecycle links, and the text inside fields
+ * spec, phase, relates_to, author, source, paths, the commit subject, the lifecycle links, and the text inside fields
  * git-mem does not know) goes through the same redactor, so no field can be
  * forgotten on one path. Applied just before a memory is written.
  */
@@ -29,7 +29,7 @@ export function redactMemory(memory: Memory, redact: Redactor): { memory: Memory
   const text = (s: string) => redactValue(s, redact, found) as string;
   const list = (l: readonly string[]) => l.map(text);
   const out: Memory = { ...memory, summary: fitSummary(text(memory.summary)), body: text(memory.body), tags: list(memory.tags), relatesTo: list(memory.relatesTo) };
-  for (const field of ['spec', 'phase', 'author', 'source'] as const) {
+  for (const field of ['spec', 'phase', 'author', 'source', 'commitSubject'] as const) {
     const v = memory[field];
     if (v !== undefined) out[field] = text(v);
   }

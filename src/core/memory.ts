@@ -30,6 +30,13 @@ export interface Memory {
   confidence?: number;
   /** Files the commit changed, recorded at capture: the memory stays tied to them if the commit is rewritten away. */
   paths?: string[];
+  /**
+   * Facts of the commit it was captured on, recorded then because git loses
+   * them with the commit: its subject and patch-id. Reanchoring matches on
+   * them once that commit is gone from a clone that held it (docs/anchors.md).
+   */
+  commitSubject?: string;
+  patchId?: string;
   /** Lifecycle links (core/links.ts linkRef): the memories this one consolidated, and the one that consolidated it. */
   consolidates?: string[];
   consolidatedInto?: string;

@@ -89,7 +89,7 @@ function asList(v: unknown): string[] {
 }
 
 /** Front-matter fields with a meaning here; any other is kept in `extra`. */
-const KNOWN_FIELDS = new Set(['id', 'type', 'timestamp', 'created', 'updated', 'summary', 'spec', 'phase', 'tags', 'status', 'relates_to', 'author', 'source', 'confidence', 'paths', 'consolidates', 'consolidated_into', 'supersedes', 'superseded_by', 'reprieves']);
+const KNOWN_FIELDS = new Set(['id', 'type', 'timestamp', 'created', 'updated', 'summary', 'spec', 'phase', 'tags', 'status', 'relates_to', 'author', 'source', 'confidence', 'paths', 'commit_subject', 'patch_id', 'consolidates', 'consolidated_into', 'supersedes', 'superseded_by', 'reprieves']);
 
 function toDoc(fm: Record<string, unknown>, stored: string, raw: string, namespace: string, object: string): NoteDoc {
   const body = 'id' in fm ? unescapeBody(stored) : stored;
@@ -117,6 +117,10 @@ function toDoc(fm: Record<string, unknown>, stored: string, raw: string, namespa
   if (typeof fm.confidence === 'number') memory.confidence = fm.confidence;
   const paths = asList(fm.paths);
   if (paths.length) memory.paths = paths;
+  const commitSubject = asString(fm.commit_subject);
+  if (commitSubject) memory.commitSubject = commitSubject;
+  const patchId = asString(fm.patch_id);
+  if (patchId && /^[0-9a-f]{40,64}$/.test(patchId)) memory.patchId = patchId;
   const consolidates = asList(fm.consolidates);
   if (consolidates.length) memory.consolidates = consolidates;
   const supersedes = asList(fm.supersedes);
@@ -202,6 +206,8 @@ function frontMatterOf(m: Memory): string {
   if (m.source) fields.source = m.source;
   if (m.confidence !== undefined) fields.confidence = m.confidence;
   if (m.paths?.length) fields.paths = m.paths;
+  if (m.commitSubject) fields.commit_subject = m.commitSubject;
+  if (m.patchId) fields.patch_id = m.patchId;
   if (m.consolidates?.length) fields.consolidates = m.consolidates;
   if (m.consolidatedInto) fields.consolidated_into = m.consolidatedInto;
   if (m.supersedes?.length) fields.supersedes = m.supersedes;

@@ -64,6 +64,23 @@ export function worthPatchId(orphanPaths: ReadonlyArray<readonly string[]>, cand
   return [...candidates].filter(([, paths]) => paths.length > 0 && wanted.has(pathsKey(paths))).map(([c]) => c);
 }
 
+/**
+ * The candidates worth a patch-id for orphans known only from what their
+ * memories recorded (the commit is gone: its files are the memories'
+ * scope, not the commit's exact list): those whose changed files include
+ * every one of some orphan's, newest first, at most `max`.
+ */
+export function coveringPaths(orphanPaths: ReadonlyArray<readonly string[]>, candidates: ReadonlyMap<string, readonly string[]>, max: number): string[] {
+  const wanted = orphanPaths.filter((p) => p.length > 0);
+  const out: string[] = [];
+  for (const [c, paths] of candidates) {
+    if (out.length >= max) break;
+    const held = new Set(paths);
+    if (wanted.some((w) => w.every((p) => held.has(p)))) out.push(c);
+  }
+  return out;
+}
+
 /** Seconds since the epoch of an ISO-8601 time, or undefined when it is not one. */
 export function epochSeconds(iso: string): number | undefined {
   const ms = Date.parse(iso);

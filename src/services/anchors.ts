@@ -90,6 +90,16 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
 const NEAR = 7 * 24 * 3600;
 
 /**
+ * The commits the anchors cache saw in this clone (their facts are kept
+ * whatever the refs): of those now gone, this clone held them, and gc
+ * pruned them; they were not merely never fetched.
+ */
+export function commitsSeen(repo: Repo): Set<string> {
+  const facts = readCache(anchorsFile(repo)).facts ?? {};
+  return new Set(Object.entries(facts).flatMap(([o, f]) => (Array.isArray(f) && f[0] === 'commit' ? [o] : [])));
+}
+
+/**
  * Places kept under other refs that still hold: after a commit (or a pull
  * that fast-forwards), what the old HEAD reached, the new one reaches. One
  * `merge-base --is-ancestor`; everything else is placed anew.

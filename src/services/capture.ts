@@ -16,11 +16,12 @@ import { linkToSimilar } from '../core/similarity.ts';
 
 /** What this file's services use. */
 export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
-import { changedPaths, trackedFiles } from '../stores/git/changes.ts';
+import { changedPaths, subjectAndPatchId, trackedFiles } from '../stores/git/changes.ts';
 import { chooseScope } from '../core/scope.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { resolveCommit } from '../stores/git/history.ts';
+import { recordHeld } from './held.ts';
 
 export interface CaptureInput {
   namespace: string;
@@ -42,6 +43,30 @@ export interface CaptureInput {
   paths?: string[];
   /** The files the session was working on (hooks), a hint for scopeAt. */
   working?: string[];
+  /** Facts of the commit, recorded for reanchoring once it is gone (commitFactsAt). */
+  recorded?: CommitFacts;
+}
+
+/** What a memory records of its commit at capture (Memory.commitSubject, Memory.patchId). */
+export type CommitFacts = Pick<Memory, 'commitSubject' | 'patchId'>;
+
+/** A commit's diff past this size is not worth a patch-id at capture (its files and subject still match it). */
+const MAX_PATCH_BYTES = 1 << 20;
+
+/**
+ * The facts of `object` its memories record at capture, read once for all
+ * the memories of one capture: the subject and the patch-id (one `diff-tree
+ * -p` piped to one `patch-id`), which git loses with the commit.
+ * Nothing for what is not a commit (the empty tree of a repository with no commits yet).
+ */
+export function commitFactsAt(repo: Repo, object: string): () => CommitFacts {
+  let facts: CommitFacts | undefined;
+  return () => {
+    if (facts) return facts;
+    const { subject, patchId } = subjectAndPatchId(repo, object, MAX_PATCH_BYTES);
+    facts = { ...(subject ? { commitSubject: subject } : {}), ...(patchId ? { patchId } : {}) };
+    return facts;
+  };
 }
 
 export interface CaptureResult {
@@ -125,6 +150,8 @@ export function buildMemory(ctx: CaptureDeps, input: CaptureInput, object: strin
   if (input.confidence !== undefined) draft.confidence = input.confidence;
   if (input.paths?.length) draft.paths = input.paths.slice(0, PATHS_MAX);
   if (input.supersedes?.length) draft.supersedes = input.supersedes;
+  if (input.recorded?.commitSubject) draft.commitSubject = input.recorded.commitSubject;
+  if (input.recorded?.patchId) draft.patchId = input.recorded.patchId;
   const { memory, found } = sealMemory(ctx, draft);
   return { id: formatId(memory), memory, redacted: found };
 }
@@ -153,7 +180,7 @@ export async function captureMemory(ctx: CaptureDeps & CosineLinkDeps, input: Ca
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
   const paths = scopeAt(ctx.repo, object)({ given: input.paths, working: input.working, text: `${input.summary}\n${input.body ?? ''}` });
-  const built = buildMemory(ctx, { ...input, paths }, object);
+  const built = buildMemory(ctx, { ...input, paths, recorded: commitFactsAt(ctx.repo, object)() }, object);
   // Linked to the memories it resembles (relates_to), from what the index holds now.
   const cosine = await cosineLinks(ctx, [built.memory]);
   const [linked] = connectNew(ctx, [built.memory], cosine?.judge);
@@ -204,7 +231,10 @@ export function appendAll(
       };
     }),
   );
-  return namespaces.flatMap((ns) => written.get(ns) ?? []);
+  const out = namespaces.flatMap((ns) => written.get(ns) ?? []);
+  // The commits exist here now: once gone, they were pruned here (services/held.ts).
+  recordHeld(ctx.repo, out.map((m) => m.object));
+  return out;
 }
 
 function appendToNotes(

@@ -30,6 +30,7 @@ import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
 import { scanStoredNotes } from './note-secrets.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
+import { strandedMemories } from './reanchor.ts';
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 
@@ -193,9 +194,10 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
       else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem pre-push hook in ${path.dirname(h.file)}: a plain git push of refs/notes/mem/* sends memories unscanned for secrets (git mem push scans them)`, fix: 'git mem init' });
       continue;
     }
-    if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after rewrites${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
+    const after = h.name === 'reference-transaction' ? 'a branch is deleted' : h.name === 'post-merge' ? 'merges' : 'rewrites';
+    if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after ${after}${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
     // Information, not a problem: git mem init --no-git-hooks leaves them out on purpose, and reanchor still runs on pull.
-    else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories on squash-merged or rebased commits are not moved until git mem reanchor runs`, fix: 'git mem init' });
+    else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories are not moved after ${after} until git mem reanchor runs`, fix: 'git mem init' });
   }
 
   const remotes = remoteNames(git);
@@ -404,6 +406,33 @@ function checkClaude(ctx: DoctorDeps, checks: Check[]): void {
   if (!any) checks.push({ id: 'claude-hooks', status: 'info', message: 'Claude Code hooks are not installed', fix: 'git mem init --claude (project), --scope local or --scope user' });
 }
 
+/** Memories whose every copy sits on a commit nothing reaches, or one gone from this clone, with the command that moves them. */
+function checkStranded(ctx: DoctorDeps, checks: Check[]): void {
+  const s = strandedMemories(ctx);
+  const ids = (list: ReadonlyArray<{ id: string }>) => list.slice(0, 3).map((m) => m.id).join(', ') + (list.length > 3 ? `, and ${list.length - 3} more` : '');
+  const n = (k: number) => `${k} ${k === 1 ? 'memory' : 'memories'}`;
+  if (s.unreachable.length) {
+    checks.push({
+      id: 'stranded',
+      status: 'warn',
+      message: `${n(s.unreachable.length)} on commits no branch, tag or HEAD reaches (gc will prune them; git notes prune then drops the memories): ${ids(s.unreachable)}`,
+      fix: 'git mem reanchor (moves them onto the commits now holding their change); what it leaves: git mem reanchor <id>... --to <commit>',
+    });
+  }
+  const gone = s.missing.filter((m) => m.pruned || m.mine);
+  if (gone.length) {
+    checks.push({
+      id: 'stranded',
+      status: 'warn',
+      message: `${n(gone.length)} on commits gone from this clone (pruned by gc): ${ids(gone)}`,
+      fix: `git mem reanchor (matches them on what they recorded at capture); what it leaves: git mem reanchor ${gone[0]!.id} --to <commit>`,
+    });
+  }
+  const theirs = s.missing.length - gone.length;
+  if (theirs) checks.push({ id: 'stranded', status: 'info', message: `${n(theirs)} of teammates on commits this clone never had (not fetched yet?)`, fix: 'git fetch; if the commits are gone for good: git mem reanchor <id>... --to <commit>' });
+  if (!s.unreachable.length && !s.missing.length) checks.push({ id: 'stranded', status: 'ok', message: 'every memory is on a commit HEAD, a branch, a remote-tracking branch or a tag reaches' });
+}
+
 export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
   const checks: Check[] = [checkGit(ctx), checkPath(ctx)];
   let inRepo = true;
@@ -424,6 +453,7 @@ export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
     };
     await guarded('notes-refs', () => checkNotes(ctx, checks));
     await guarded('config', () => checkConfig(ctx, checks));
+    await guarded('stranded', () => checkStranded(ctx, checks));
     if (checkCacheDir(ctx, checks)) {
       await guarded('index', () => checkIndex(ctx, checks));
       await guarded('locks', () => checkLocks(ctx, checks));

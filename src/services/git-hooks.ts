@@ -2,7 +2,9 @@
  * git hooks that keep memories on their commits through rewrites git does not
  * report to notes.rewriteRef's copy (squash merges, a pull that brings a
  * forge's squash commit): post-rewrite and post-merge run `git mem reanchor`
- * in the background. pre-push refuses a push of memories that hold a secret
+ * in the background, and reference-transaction runs it when a branch is
+ * deleted (`git branch -D`, `git update-ref -d`, `git fetch --prune`),
+ * before gc takes the commits it left. pre-push refuses a push of memories that hold a secret
  * (`git mem verify-push`); a push that sends no refs/notes/mem/* ref costs it
  * only the shell's start, git-mem is not run. A hook the user already has is kept, moved aside to
  * `<hook>.chained`, and run first with the same arguments and input; its exit
@@ -14,8 +16,52 @@ import { GitMemError } from '../core/errors.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { gitPath } from '../stores/git/repo.ts';
 
-export const GIT_HOOKS = ['post-rewrite', 'post-merge', 'pre-push'] as const;
+export const GIT_HOOKS = ['post-rewrite', 'post-merge', 'reference-transaction', 'pre-push'] as const;
 const MARKER = '# git-mem hook:';
+
+/**
+ * reference-transaction (git 2.28+) runs at every ref update: a commit, a
+ * fetch, git-mem's own notes writes. It must cost next to nothing when no
+ * branch is deleted, so it decides with shell builtins alone (the input is
+ * read with `read`, no process, unless a chained hook needs it too), and
+ * only for a committed deletion of a branch, remote-tracking branch or tag
+ * (`git branch -D`, `git update-ref -d`, `git fetch --prune`): that starts
+ * `git mem reanchor` in the background, while the commits the ref held still
+ * exist (deleting a branch deletes its reflog too), a second later, once
+ * git is done and no longer competes with it for the processor. A rewound branch
+ * (`git reset`) keeps the commits it left in its reflog (30 days by
+ * default), where the next reanchor finds them; checking every update for a
+ * rewind would cost a git process at every commit. Notes refs are never
+ * looked at: git-mem's own writes do not recurse.
+ */
+function referenceTransactionScript(): string {
+  return [
+    '#!/bin/sh',
+    `${MARKER} reference-transaction (installed by git mem init; see git mem reanchor --help)`,
+    '# Memories follow commits that a deleted branch leaves behind: reanchor them in the background, while those commits exist.',
+    '# A committed deletion of a branch, remote-tracking branch or tag (builtins only: no process unless one is found).',
+    'follow() {',
+    '  while read -r old new ref; do',
+    '    case $ref in refs/heads/*|refs/remotes/*|refs/tags/*) ;; *) continue ;; esac',
+    '    case $new in *[!0]*) continue ;; esac',
+    '    # A second later: git has finished (a fetch --prune deletes ref after ref), and the run does not compete with it.',
+    '    { sleep 1; exec git mem reanchor --quiet; } </dev/null >/dev/null 2>&1 &',
+    '    return 0',
+    '  done',
+    '}',
+    'if [ -x "$0.chained" ]; then',
+    '  input=$(cat)',
+    '  printf \'%s\\n\' "$input" | "$0.chained" "$@"',
+    '  status=$?',
+    '  [ "$1" = committed ] && printf \'%s\\n\' "$input" | follow',
+    '  exit $status',
+    'fi',
+    '[ "$1" = committed ] || exit 0',
+    'follow',
+    'exit 0',
+    '',
+  ].join('\n');
+}
 
 /**
  * pre-push: the user's hook first (its refusal stops the push); then, only when a line of
@@ -43,6 +89,7 @@ function prePushScript(): string {
 
 /** The script: sh, so it runs wherever git runs hooks. post-rewrite's input (old and new ids) is read once and handed on. */
 export function hookScript(name: string): string {
+  if (name === 'reference-transaction') return referenceTransactionScript();
   if (name === 'pre-push') return prePushScript();
   const takesInput = name === 'post-rewrite';
   return [

@@ -17,7 +17,7 @@ export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & Cap
 import path from 'node:path';
 import { workingScope } from '../core/scope.ts';
 import { worktreeTop } from '../stores/git/repo.ts';
-import { appendMemories, buildMemory, type CaptureDeps, resolveTarget, scopeAt } from './capture.ts';
+import { appendMemories, buildMemory, type CaptureDeps, commitFactsAt, resolveTarget, scopeAt } from './capture.ts';
 import { recall } from './recall.ts';
 import { connectNew } from './connect.ts';
 import { readSession, updateSession, workingFiles } from './session-state.ts';
@@ -134,10 +134,11 @@ export async function captureSignals(ctx: HookCaptureDeps, signals: readonly Sig
   const captured: HookCapture[] = [];
   const byNamespace = new Map<string, Memory[]>();
   const scope = scopeAt(ctx.repo, object);
+  const recorded = commitFactsAt(ctx.repo, object);
   const working = workingScopeOf(ctx, options);
   const explicitKeys = new Set<string>();
   for (const { signal } of claimed) {
-    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths: scope({ working, text: `${signal.summary}\n${signal.body}` }) }, object);
+    const { memory } = buildMemory(ctx, { namespace: signal.namespace, summary: signal.summary, body: signal.body === signal.summary ? '' : signal.body, forceTruncate: true, source: `hook:${options.event}`, confidence: signal.confidence, paths: scope({ working, text: `${signal.summary}\n${signal.body}` }), recorded: recorded() }, object);
     if (explicit(signal)) explicitKeys.add(memory.key);
     byNamespace.set(memory.namespace, [...(byNamespace.get(memory.namespace) ?? []), memory]);
   }

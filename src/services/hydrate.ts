@@ -7,7 +7,7 @@
  */
 import { UsageError } from '../core/errors.ts';
 import { parseCommit } from '../core/commit.ts';
-import type { Memory } from '../core/memory.ts';
+import { formatId, type Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
 import type { MemoriesDeps } from './memories.ts';
 
@@ -160,7 +160,7 @@ export function hydrateMemory(ctx: HydrateDeps, memory: Memory, options: Require
   const short = memory.object.slice(0, 7);
 
   const [obj] = readBatch(repo, [memory.object]);
-  if (!obj) return { memory, level, commit: null, notice: `commit ${short} is not in this repository (perhaps not fetched, or rewritten and pruned)` };
+  if (!obj) return { memory, level, commit: null, notice: `commit ${short} is not in this repository (perhaps not fetched, or rewritten and pruned; git mem reanchor, or move it: git mem reanchor ${formatId(memory)} --to <commit>)` };
   if (obj.type !== 'commit') {
     const empty = obj.type === 'tree' && obj.oid === hashObject(repo.objectFormat, 'tree', Buffer.alloc(0));
     const notice = empty

@@ -23,7 +23,8 @@ export async function findMemory(ctx: MemoriesDeps, idText: string, option?: str
   const query = parseIdQuery(idText);
   if (!query) throw new UsageError(named(`'${idText}' is not a memory id; expected ${ID_FORMS}`));
   const found = await ctx.index.find(query);
-  const keys = [...new Set(found.map((m) => m.key))];
+  // A memory is its namespace and key: the same key in two namespaces is two memories.
+  const keys = [...new Set(found.map((m) => `${m.namespace}:${m.key}`))];
   if (keys.length === 0) throw new NotFoundError(named(`no memory matches '${idText}'`), 'see git mem list');
   if (keys.length > 1) throw new AmbiguousIdError(idText, found.map(formatId));
   return found[0]!;

@@ -30,12 +30,14 @@ export interface LeftBehind {
 export interface MissingLeft extends LeftBehind {
   /** Captured by this clone's user: the commit was most likely here and pruned (else a teammate's, maybe not fetched yet). */
   mine: boolean;
+  /** This clone held the commit (services/held.ts) and gc pruned it: what its memories recorded of it was matched, in vain. Else it may never have been fetched. */
+  pruned: boolean;
 }
 
 type MemoDeps = Pick<Deps, 'notes' | 'repo' | 'settings'>;
 
 /** Bump when what a run reports changes shape or meaning. */
-const VERSION = 1;
+const VERSION = 2;
 
 interface Memo {
   version: number;

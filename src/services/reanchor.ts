@@ -19,14 +19,19 @@ import { formatId } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
-import { epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
+import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
+import { commitsSeen } from './anchors.ts';
+import { readHeld, recordHeld } from './held.ts';
 import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
 import type { Deps } from './deps.ts';
 import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
 import { objectTypes, readBatch } from '../stores/git/objects.ts';
 import { type ObjectFacts, placeObjects, readFacts } from '../stores/git/reachability.ts';
 import { reachesAll } from '../stores/git/ref-tips.ts';
+import { resolveCommit } from '../stores/git/history.ts';
+import { NotFoundError, UsageError } from '../core/errors.ts';
+import { findMemory, type MemoriesDeps } from './memories.ts';
 import type { Repo } from '../stores/git/repo.ts';
 
 /** What this file's services use. */
@@ -34,6 +39,14 @@ export type ReanchorDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings'>;
 
 /** A safety net on the live commits searched, after the window and the files have bounded them. */
 const MAX_CANDIDATES = 5000;
+/** Patch-ids computed for orphans known only from what their memories recorded: the newest candidates covering their files. */
+const MAX_RECORDED_PATCH_IDS = 50;
+
+/** What the memories on a commit recorded of it at capture (Memory.commitSubject, Memory.patchId). */
+interface Recorded {
+  subject?: string;
+  patchId?: string;
+}
 
 export interface ReanchorMove {
   id: string;
@@ -41,8 +54,8 @@ export interface ReanchorMove {
   key: string;
   from: string[];
   to: string[];
-  /** How the target was found: another live copy, or a match of the orphan's commit. */
-  via: 'copy' | MatchVia;
+  /** How the target was found: another live copy, a match of the orphan's commit, or by hand. */
+  via: 'copy' | 'manual' | MatchVia;
 }
 
 export type { LeftBehind, MissingLeft };
@@ -97,8 +110,18 @@ function placeNoted(repo: Repo, objects: readonly string[]): Map<string, Placeme
   return placed;
 }
 
-/** What is known of each orphaned commit: while it exists, its files, subject and time; else its memories' recorded files and creation time. */
-function describeOrphans(repo: Repo, objects: readonly string[], placed: Map<string, Placement>, groups: readonly Group[]): Array<{ orphan: Orphan; search: SearchOrphan }> {
+/**
+ * What is known of each orphaned commit: while it exists, its files, subject
+ * and time; once gone, its memories' recorded files and creation time, and,
+ * when this clone held it (`held`), the subject and patch-id they recorded.
+ */
+function describeOrphans(
+  repo: Repo,
+  objects: readonly string[],
+  placed: Map<string, Placement>,
+  groups: readonly Group[],
+  held: ReadonlyMap<string, Recorded>,
+): Array<{ orphan: Orphan; search: SearchOrphan }> {
   const existing = objects.filter((o) => placed.get(o)?.reach === 'unreachable');
   const paths = changedPaths(repo, existing);
   const commits = readBatch(repo, existing);
@@ -115,13 +138,16 @@ function describeOrphans(repo: Repo, objects: readonly string[], placed: Map<str
     const p = placed.get(object);
     const exists = p?.reach === 'unreachable';
     const files = exists ? (paths.get(object) ?? [...recorded]) : [...recorded];
+    const facts = held.get(object);
     return {
       orphan: {
         object,
-        subject: subjects.get(object),
+        subject: exists ? subjects.get(object) : facts?.subject,
+        ...(facts?.patchId && !exists ? { patchId: facts.patchId } : {}),
         time: exists ? p.time : undefined,
-        // A commit this clone does not have may only not be fetched yet: only a message naming its full id moves it.
-        paths: exists ? files : [],
+        // A commit this clone never had may only not be fetched yet: only a message naming its full id moves it.
+        // One it held and gc pruned is matched on what its memories recorded.
+        paths: exists || facts ? files : [],
       },
       search: { time: exists ? p.time : undefined, created, paths: files },
     };
@@ -154,6 +180,12 @@ function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; s
   const files = changedPaths(repo, ids);
   const existing = described.filter((d) => d.orphan.time !== undefined).map((d) => d.orphan);
   const worth = worthPatchId(existing.map((o) => o.paths), files);
+  // Gone commits this clone held, matched on their recorded patch-id: the newest candidates holding all their files.
+  const recordedOnly = described.filter((d) => d.orphan.time === undefined && d.orphan.patchId && d.orphan.paths.length).map((d) => d.orphan.paths);
+  if (recordedOnly.length) {
+    const more = coveringPaths(recordedOnly, files, MAX_RECORDED_PATCH_IDS);
+    worth.push(...more.filter((c) => !worth.includes(c)));
+  }
   const candidateIds = patchIds(repo, worth);
   const keys = new Set(worth.map((c) => pathsKey(files.get(c) ?? [])));
   const orphanIds = patchIds(repo, existing.filter((o) => o.paths.length && keys.has(pathsKey(o.paths))).map((o) => o.object));
@@ -164,6 +196,41 @@ function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; s
     patchId: candidateIds.get(id),
     paths: files.get(id) ?? [],
   }));
+}
+
+/**
+ * The gone commits this clone held, with what their memories recorded of
+ * them: one a memory was captured on here, or a reanchor run or the anchors
+ * cache saw here (services/held.ts). A commit never seen here, a teammate's
+ * or this user's from another clone, may never have been fetched: it is
+ * not matched on guesses. The recorded facts are read from the notes
+ * (one `ls-tree` and one `cat-file` a namespace), only for these commits.
+ */
+function heldHere(ctx: ReanchorDeps, gone: readonly Group[], heldLog: ReadonlySet<string>, reachOf: (o: string) => string): Map<string, Recorded> {
+  const out = new Map<string, Recorded>();
+  if (gone.length === 0) return out;
+  const seen = commitsSeen(ctx.repo);
+  const objects = new Set<string>();
+  for (const g of gone) for (const o of g.objects) if (reachOf(o) === 'missing' && (heldLog.has(o) || seen.has(o))) objects.add(o);
+  if (objects.size === 0) return out;
+  for (const o of objects) out.set(o, {});
+  const tips = ctx.notes.tips();
+  for (const ns of new Set(gone.map((g) => g.namespace))) {
+    const tip = tips.get(ns);
+    if (!tip) continue;
+    const keys = new Set(gone.filter((g) => g.namespace === ns).map((g) => g.key));
+    const notes = ctx.notes.listNotes(tip).filter((n) => objects.has(n.object));
+    const texts = ctx.notes.readTexts(notes.map((n) => n.blob));
+    for (const n of notes) {
+      const facts = out.get(n.object)!;
+      for (const d of parseNote(texts.get(n.blob) ?? '', ns, n.object).docs) {
+        if (d.kind !== 'memory' || !keys.has(d.memory.key)) continue;
+        facts.subject ??= d.memory.commitSubject;
+        facts.patchId ??= d.memory.patchId;
+      }
+    }
+  }
+  return out;
 }
 
 /** Whether every commit holding a note (from the notes trees, not the index) is live: one `ls-tree` a namespace, then placement. */
@@ -209,6 +276,9 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
   }
   const placed = placeNoted(ctx.repo, [...new Set([...groups.values()].flatMap((g) => [...g.objects]))]);
   const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
+  // The commits this clone holds now: once gone, they were pruned here (services/held.ts).
+  const heldLog = readHeld(ctx.repo);
+  recordHeld(ctx.repo, [...placed.values()].filter((p) => p.reach !== 'missing' && p.reach !== 'not-a-commit').map((p) => p.object), heldLog);
   const orphaned = (o: string) => isOrphan(reachOf(o));
 
   // Memories with a live copy need no search; the others need their orphan's commit matched.
@@ -225,7 +295,11 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
 
   if (homeless.length) {
     const orphanObjects = [...new Set(homeless.flatMap((g) => [...g.objects]))].sort();
-    const described = describeOrphans(ctx.repo, orphanObjects, placed, homeless);
+    // Gone commits: pruned here (this clone held them) or never fetched (a teammate's)? Only the first are matched on recorded facts.
+    const gone = homeless.filter((g) => [...g.objects].some((o) => reachOf(o) === 'missing'));
+    const mine = await mineOf(ctx, gone);
+    const held = heldHere(ctx, gone, heldLog, reachOf);
+    const described = describeOrphans(ctx.repo, orphanObjects, placed, homeless, held);
     const orphans = new Map(described.map((d) => [d.orphan.object, d.orphan]));
     const candidates = findCandidates(ctx.repo, described);
     const targets = new Map<string, { target: string; via: MatchVia }>();
@@ -250,10 +324,9 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
       else if (from.some((o) => reachOf(o) === 'unreachable')) result.unmatched.push(leftBehind(g, from));
       else lacking.push(g);
     }
-    const mine = await mineOf(ctx, lacking);
     for (const g of lacking) {
       const m = mine.get(g);
-      if (m !== undefined) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: m });
+      if (m !== undefined) result.missing.push({ ...leftBehind(g, [...g.objects].sort()), mine: m, pruned: [...g.objects].some((o) => held.has(o)) });
     }
   }
 
@@ -268,6 +341,106 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
     // No notes written: the next run under the same refs and notes would find the same.
     if (result.moved.length === 0 && result.converged === 0) {
       rememberRun(ctx, state, result, (o) => reachOf(o) !== 'missing', homeless.length === 0 && moves.length === 0);
+    }
+  }
+  return result;
+}
+
+export interface Stranded {
+  /** Every copy on a commit that exists but nothing reaches: gc will prune it. */
+  unreachable: LeftBehind[];
+  /** Every copy on a commit this clone lacks: `pruned` when it held it (or `mine`), else maybe never fetched. */
+  missing: MissingLeft[];
+}
+
+/**
+ * The memories stranded now (for doctor): every copy on an orphaned or gone
+ * commit. Read from the notes, not the index (doctor refreshes nothing):
+ * one `ls-tree` a namespace, placement of the commits holding notes, and
+ * the notes' texts only where some commit is orphaned or gone.
+ */
+export function strandedMemories(ctx: Pick<Deps, 'notes' | 'repo' | 'settings'>): Stranded {
+  const out: Stranded = { unreachable: [], missing: [] };
+  const byNs = [...ctx.notes.tips()].map(([ns, tip]) => ({ ns, notes: ctx.notes.listNotes(tip) }));
+  const placed = placeNoted(ctx.repo, [...new Set(byNs.flatMap((n) => n.notes.map((x) => x.object)))]);
+  const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
+  const held = readHeld(ctx.repo);
+  const seen = commitsSeen(ctx.repo);
+  for (const { ns, notes } of byNs) {
+    const bad = notes.filter((n) => isOrphan(reachOf(n.object)));
+    if (bad.length === 0) continue;
+    const texts = ctx.notes.readTexts(notes.map((n) => n.blob));
+    const docs = new Map<string, { objects: Set<string>; revisions: KeyedDoc[] }>();
+    for (const n of bad) {
+      for (const d of parseNote(texts.get(n.blob) ?? '', ns, n.object).docs) {
+        if (d.kind === 'other') continue;
+        const k = keyOf(d);
+        if (!docs.has(k)) docs.set(k, { objects: new Set(), revisions: [] });
+        docs.get(k)!.objects.add(n.object);
+        docs.get(k)!.revisions.push(d);
+      }
+    }
+    // A memory with a copy on a live commit is not stranded (reanchor drops the orphaned copies); a forgotten one neither.
+    for (const n of notes) {
+      if (isOrphan(reachOf(n.object))) continue;
+      const text = texts.get(n.blob) ?? '';
+      const keys = [...docs.keys()].filter((k) => text.includes(k));
+      if (keys.length === 0) continue;
+      for (const d of parseNote(text, ns, n.object).docs) if (d.kind !== 'other' && keys.includes(keyOf(d))) docs.delete(keyOf(d));
+    }
+    for (const [key, { objects, revisions }] of docs) {
+      const newest = winner(revisions);
+      if (newest.kind !== 'memory') continue;
+      const sorted = [...objects].sort();
+      const left: LeftBehind = { id: formatId({ namespace: ns, object: sorted[0]!, key }), namespace: ns, key, objects: sorted };
+      if (sorted.some((o) => reachOf(o) === 'unreachable')) out.unreachable.push(left);
+      else out.missing.push({ ...left, mine: sameAuthor(newest.memory.author, ctx.settings.author), pruned: sorted.some((o) => held.has(o) || seen.has(o)) });
+    }
+  }
+  return out;
+}
+
+export interface ManualMoveResult {
+  /** The commit the memories were moved onto. */
+  target: string;
+  moved: ReanchorMove[];
+  /** Memories already on that commit alone: nothing to do. */
+  already: string[];
+  dryRun: boolean;
+}
+
+/**
+ * Moves memories by hand (`reanchor <id>… --to <rev>`, `edit <id> --commit
+ * <rev>`): every copy of each memory (or its tombstone) leaves its commit,
+ * and the target gets the newest revision found among them, kept as it is.
+ * One notes commit per namespace. For memories nothing can match any more:
+ * their commit gone, the change landed in a commit git-mem cannot tell.
+ */
+export async function moveMemories(ctx: ReanchorDeps & MemoriesDeps, ids: readonly string[], rev: string, options: { dryRun?: boolean } = {}): Promise<ManualMoveResult> {
+  if (ids.length === 0) throw new UsageError('give the ids of the memories to move');
+  const target = resolveCommit(ctx.repo, rev);
+  if (!target) throw new NotFoundError(`no such commit: ${rev}`, 'give a commit of this repository (a branch, a tag, an id)');
+  const result: ManualMoveResult = { target, moved: [], already: [], dryRun: Boolean(options.dryRun) };
+  const seen = new Set<string>();
+  for (const idText of ids) {
+    const m = await findMemory(ctx, idText);
+    const id = `${m.namespace}:${m.key}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const copies = await ctx.index.copiesOf(m.namespace, m.key);
+    const from = [...new Set(copies.length ? copies : [m.object])].filter((o) => o !== target).sort();
+    if (from.length === 0) {
+      result.already.push(formatId({ namespace: m.namespace, object: target, key: m.key }));
+      continue;
+    }
+    result.moved.push({ id: formatId({ namespace: m.namespace, object: target, key: m.key }), namespace: m.namespace, key: m.key, from, to: [target], via: 'manual' });
+  }
+  if (!options.dryRun) {
+    const skipped = new Set<ReanchorMove>();
+    for (const ns of new Set(result.moved.map((m) => m.namespace))) for (const m of applyMoves(ctx, ns, result.moved.filter((x) => x.namespace === ns))) skipped.add(m);
+    if (skipped.size) {
+      const first = [...skipped][0]!;
+      throw new UsageError(`the ${first.namespace} note on ${target.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'move the memory to another commit');
     }
   }
   return result;

@@ -24,6 +24,7 @@ import type { CaptureDeps } from './capture.ts';
 export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps & CosineLinkDeps;
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
+import { resolveCommit } from '../stores/git/history.ts';
 import { appendAll, sealMemory } from './capture.ts';
 import { connectNew } from './connect.ts';
 import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
@@ -51,6 +52,9 @@ export interface ImportResult {
   unchanged: number;
   /** What was imported (with --dry-run: what would be). */
   memories: Memory[];
+  /** Of those, how many name a commit this repository lacks and were attached to --attach-to's (`attachedTo`). */
+  attached?: number;
+  attachedTo?: string;
 }
 
 /** The key of a line that has none: from its content, so importing the same file twice adds nothing. */
@@ -64,7 +68,7 @@ function contentKey(o: Record<string, unknown>, namespace: string): string {
  * per namespace, the refs moved in one transaction. Lines whose key is already
  * here (as a memory or a tombstone, on any commit) are left alone.
  */
-export async function importMemories(ctx: TransferDeps, text: string, progress?: (done: number, total: number) => void): Promise<ImportResult> {
+export async function importMemories(ctx: TransferDeps, text: string, progress?: (done: number, total: number) => void, options: { attachTo?: string } = {}): Promise<ImportResult> {
   const records: Array<{ line: number; o: Record<string, unknown> }> = [];
   text.split('\n').forEach((raw, i) => {
     if (!raw.trim()) return;
@@ -78,7 +82,7 @@ export async function importMemories(ctx: TransferDeps, text: string, progress?:
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new UsageError(`line ${line}: not a JSON object; nothing was imported`);
     records.push({ line, o: v as Record<string, unknown> });
   });
-  return importRecords(ctx, records, { progress });
+  return importRecords(ctx, records, { progress, attachTo: options.attachTo });
 }
 
 /**
@@ -88,9 +92,15 @@ export async function importMemories(ctx: TransferDeps, text: string, progress?:
 async function importRecords(
   ctx: TransferDeps,
   records: ReadonlyArray<{ line: number; o: Record<string, unknown> }>,
-  options: { progress?: (done: number, total: number) => void; dryRun?: boolean } = {},
+  options: { progress?: (done: number, total: number) => void; dryRun?: boolean; attachTo?: string } = {},
 ): Promise<ImportResult> {
   const progress = options.progress;
+  // Where lines go whose commit this repository lacks (another repository's export).
+  let attachTo: string | undefined;
+  if (options.attachTo !== undefined) {
+    attachTo = resolveCommit(ctx.repo, options.attachTo) ?? undefined;
+    if (!attachTo) throw new UsageError(`--attach-to: no such commit ${options.attachTo} in this repository; nothing was imported`);
+  }
   const now = canonicalTime(ctx.now());
   const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string; keyed: boolean }> = [];
   for (const { line, o } of records) {
@@ -119,6 +129,10 @@ async function importRecords(
       if (typeof o.confidence === 'number') memory.confidence = o.confidence;
       const paths = checkPaths(list(o.paths));
       if (paths.length) memory.paths = paths.slice(0, PATHS_MAX);
+      // What the export recorded of its commit, kept for a round trip (reanchoring matches on it once the commit is gone).
+      if (str(o.commit_subject)) memory.commitSubject = str(o.commit_subject);
+      const patchId = str(o.patch_id)?.toLowerCase();
+      if (patchId && /^[0-9a-f]{40,64}$/.test(patchId)) memory.patchId = patchId;
       // Lifecycle links, so an export imported elsewhere keeps its consolidations and supersessions; only what names a memory.
       const refs = (v: unknown) => list(v).filter((r) => refKey(r) !== null);
       for (const field of ['consolidates', 'supersedes'] as const) if (refs(o[field]).length) memory[field] = refs(o[field]);
@@ -140,8 +154,13 @@ async function importRecords(
   const resolved = new Map(commits.map((c, i) => [c, found[i]?.oid]));
   const fallback = () => ctx.repo.head ?? writeObject(ctx.repo, 'tree', Buffer.alloc(0));
   const memories: Memory[] = parsed.map((p, i) => {
-    const object = p.commit ? resolved.get(p.commit) : fallback();
-    if (!object) throw new UsageError(`line ${p.line}: no such commit ${p.commit} in this repository; nothing was imported`);
+    const object = p.commit ? (resolved.get(p.commit) ?? attachTo) : fallback();
+    if (!object) {
+      throw new UsageError(
+        `line ${p.line}: no such commit ${p.commit} in this repository; nothing was imported`,
+        'give --attach-to <rev> to attach the lines whose commit is missing to a commit here (git mem import --attach-to HEAD <file>)',
+      );
+    }
     // Redaction is most of the work: report it.
     if (i % 500 === 499) progress?.(i + 1, parsed.length);
     return sealMemory(ctx, { ...p.memory, object }).memory;
@@ -159,16 +178,20 @@ async function importRecords(
     return true;
   });
   // New content is linked to what it resembles; a memory that comes with its key (an export) keeps its links as they were.
-  const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => p.memory.key));
-  const unkeyed = fresh.filter((m) => !keyed.has(m.key));
+  // A memory is its namespace and key: two namespaces may share a key.
+  const idOf = (m: { namespace: string; key: string }) => `${m.namespace}:${m.key}`;
+  const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => idOf(p.memory)));
+  const unkeyed = fresh.filter((m) => !keyed.has(idOf(m)));
   const cosine = await cosineLinks(ctx, unkeyed);
-  const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [m.key, m]));
-  const toWrite = fresh.map((m) => linked.get(m.key) ?? m);
-  if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite };
+  const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [idOf(m), m]));
+  const toWrite = fresh.map((m) => linked.get(idOf(m)) ?? m);
+  const missing = new Set(parsed.filter((p) => p.commit && !resolved.get(p.commit)).map((p) => idOf(p.memory)));
+  const attachedOf = (list: readonly Memory[]) => (attachTo ? { attached: list.filter((m) => missing.has(idOf(m))).length, attachedTo: attachTo } : {});
+  if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite, ...attachedOf(toWrite) };
   const written = appendAll(ctx, toWrite, `import ${toWrite.length} ${toWrite.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
   await cosine?.keep(written);
   progress?.(memories.length, memories.length);
-  return { imported: written.length, unchanged: memories.length - written.length, memories: written };
+  return { imported: written.length, unchanged: memories.length - written.length, memories: written, ...attachedOf(written) };
 }
 
 /** Where Claude Code keeps its memory of this project: CLAUDE.md files in the work tree, and its auto memory under ~/.claude. */

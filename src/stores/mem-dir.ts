@@ -40,6 +40,8 @@ const MEM_FILES = {
   anchors: 'anchors.json',
   /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */
   reanchor: 'reanchor.json',
+  /** Commits holding memories that this clone has held: once gone, pruned here, not never fetched (services/held.ts). */
+  held: 'held.log',
   /** The newest commits where memories are measured, with their files (services/commit-window.ts). */
   window: 'window.json',
   /** Which memories' files changed, per HEAD (services/staleness.ts). */

@@ -15,7 +15,7 @@ const SECRET = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const s = (label: string) => `${label} ${SECRET}`;
 
 /** Identity and times: not free text, never redacted (a key is hex, a time ISO). */
-const NOT_TEXT = new Set(['key', 'namespace', 'object', 'created', 'updated', 'status']);
+const NOT_TEXT = new Set(['key', 'namespace', 'object', 'created', 'updated', 'status', 'patchId']);
 
 function full(): Required<Memory> {
   return {
@@ -35,6 +35,8 @@ function full(): Required<Memory> {
     source: s('source'),
     confidence: 0.95,
     paths: ['src/a.ts', s('path')],
+    commitSubject: s('subject'),
+    patchId: 'b'.repeat(40),
     consolidates: [s('consolidates')],
     consolidatedInto: s('into'),
     supersedes: [s('supersedes')],

@@ -54,6 +54,8 @@ describe('fields git-mem does not know', () => {
       source: 'hook:Stop',
       confidence: 0.9,
       paths: ['src/a.ts'],
+      commitSubject: 'Add the index',
+      patchId: 'c'.repeat(40),
       consolidates: ['decisions:1111111111'],
       consolidatedInto: 'decisions:2222222222',
       supersedes: ['decisions:3333333333'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { epochSeconds, MAX_PATHSPEC, pathsKey, sameAuthor, searchPaths, searchSince, WINDOW_SLACK_S, worthPatchId } from '../../src/core/rewrite-search.ts';
+import { coveringPaths, epochSeconds, MAX_PATHSPEC, pathsKey, sameAuthor, searchPaths, searchSince, WINDOW_SLACK_S, worthPatchId } from '../../src/core/rewrite-search.ts';
 
 describe('searchSince', () => {
   it('starts a day before the oldest orphan: its commit time, else its memory creation', () => {
@@ -56,5 +56,22 @@ describe('epochSeconds', () => {
   it('reads ISO-8601 times, and nothing else', () => {
     expect(epochSeconds('2024-01-01T00:00:00Z')).toBe(1_704_067_200);
     expect(epochSeconds('')).toBeUndefined();
+  });
+});
+
+describe('coveringPaths', () => {
+  const candidates = new Map<string, string[]>([
+    ['c1', ['a.ts', 'b.ts', 'c.ts']],
+    ['c2', ['a.ts']],
+    ['c3', ['b.ts']],
+    ['c4', ['a.ts', 'x.ts']],
+  ]);
+  it('keeps the candidates holding every recorded file of some orphan, newest (first) first, at most max', () => {
+    expect(coveringPaths([['a.ts']], candidates, 10)).toEqual(['c1', 'c2', 'c4']);
+    expect(coveringPaths([['a.ts', 'b.ts'], ['x.ts']], candidates, 10)).toEqual(['c1', 'c4']);
+    expect(coveringPaths([['a.ts']], candidates, 2)).toEqual(['c1', 'c2']);
+  });
+  it('an orphan with no recorded files covers nothing', () => {
+    expect(coveringPaths([[]], candidates, 10)).toEqual([]);
   });
 });

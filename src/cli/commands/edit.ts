@@ -3,7 +3,9 @@ import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { checkPaths, parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
+import { UsageError } from '../../core/errors.ts';
 import { editMemory, findMemory, markSuperseded } from '../../services/memories.ts';
+import { moveMemories } from '../../services/reanchor.ts';
 import { jsonOption, readBody } from '../shared.ts';
 
 interface EditArgs {
@@ -15,6 +17,8 @@ interface EditArgs {
   paths?: string;
   status?: string;
   supersedes?: string;
+  commit?: string;
+  'dry-run': boolean;
   'force-truncate': boolean;
   json: boolean;
 }
@@ -22,7 +26,7 @@ interface EditArgs {
 export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
   return {
     command: 'edit <id>',
-    describe: 'Change a memory: summary, body, tags, paths or status',
+    describe: 'Change a memory: summary, body, tags, paths or status, or move it onto another commit',
     builder: (y) =>
       y
         .positional('id', { type: 'string', demandOption: true, describe: 'Memory id' })
@@ -33,9 +37,22 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
         .option('paths', { type: 'string', describe: "New comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); '' for none (replaces them)" })
         .option('status', { type: 'string', choices: ['active', 'resolved', 'archived'], describe: 'New status' })
         .option('supersedes', { type: 'string', describe: 'Id of an older memory this one replaces (it is archived; both are linked)' })
+        .option('commit', { type: 'string', describe: 'Move the memory (every copy) onto this commit, e.g. when its own is gone (as git mem reanchor <id> --to <rev>)' })
+        .option('dry-run', { type: 'boolean', default: false, describe: 'With --commit alone: say where the memory would move; write nothing' })
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters' })
-        .option('json', jsonOption) as never,
+        .option('json', jsonOption)
+        .example('git mem edit decisions:ce48688:7f3a9c2e1b --commit HEAD', 'Attach a memory whose commit was pruned to the commit now checked out') as never,
     handler: async (argv) => {
+      const changes = [argv.summary, argv.message, argv.file, argv.tags, argv.paths, argv.status, argv.supersedes].some((v) => v !== undefined);
+      if (argv['dry-run'] && (changes || argv.commit === undefined)) throw new UsageError('--dry-run works with --commit alone');
+      if (argv.commit !== undefined && (!changes || argv['dry-run'])) {
+        const r = await moveMemories(ctx, [argv.id], argv.commit, { dryRun: argv['dry-run'] });
+        const id = r.moved[0]?.id ?? r.already[0]!;
+        if (argv.json && !argv['dry-run']) ctx.io.out(json(memoryJson(await findMemory(ctx, id))));
+        else if (argv.json) ctx.io.out(json({ dryRun: true, id, from: r.moved[0]?.from ?? [], to: r.target }));
+        else ctx.io.out(r.moved.length ? `${argv['dry-run'] ? 'would move' : 'moved'} ${id}  ${r.moved[0]!.from.map((o) => o.slice(0, 7)).join(',')} -> ${r.target.slice(0, 7)}` : `${id} is already on ${r.target.slice(0, 7)}`);
+        return;
+      }
       const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes, '--supersedes') : undefined;
       const m = await editMemory(ctx, argv.id, {
         summary: argv.summary,
@@ -47,6 +64,12 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
         forceTruncate: argv['force-truncate'],
       });
       if (older) await markSuperseded(ctx, older, m);
+      if (argv.commit !== undefined) {
+        const r = await moveMemories(ctx, [formatId(m)], argv.commit);
+        const moved = await findMemory(ctx, r.moved[0]?.id ?? r.already[0]!);
+        ctx.io.out(argv.json ? json(memoryJson(moved)) : formatId(moved));
+        return;
+      }
       ctx.io.out(argv.json ? json(memoryJson(m)) : formatId(m));
     },
   };

@@ -2,10 +2,13 @@ import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
-import { reanchor, type ReanchorResult } from '../../services/reanchor.ts';
+import { UsageError } from '../../core/errors.ts';
+import { type ManualMoveResult, moveMemories, reanchor, type ReanchorResult } from '../../services/reanchor.ts';
 import { jsonOption } from '../shared.ts';
 
 interface ReanchorArgs {
+  ids?: string[];
+  to?: string;
   'dry-run': boolean;
   quiet: boolean;
   json: boolean;
@@ -13,14 +16,17 @@ interface ReanchorArgs {
 
 export function reanchorCommand(ctx: AppContext): CommandModule<object, ReanchorArgs> {
   return {
-    command: 'reanchor',
+    command: 'reanchor [ids..]',
     describe: 'Move memories from commits no branch reaches any more onto the commits that now hold their change',
     builder: (y) =>
       y
+        .positional('ids', { type: 'string', array: true, describe: 'Memories to move by hand onto the commit --to names (every copy of each)' })
+        .option('to', { type: 'string', describe: 'With ids: the commit to move them onto (any revision: a branch, a tag, an id)' })
         .option('dry-run', { type: 'boolean', default: false, describe: 'Say what would move; write nothing' })
         .option('quiet', { alias: 'q', type: 'boolean', default: false, describe: 'Print only the memories left behind, unmatched or missing (for git hooks)' })
         .option('json', jsonOption)
         .example('git mem reanchor --dry-run', 'After a squash merge and deleting the branch: where would its memories go?')
+        .example('git mem reanchor decisions:ce48688:7f3a9c2e1b --to main', 'Move a memory left on a commit that is gone onto the tip of main')
         .epilogue(
           'A commit is orphaned when HEAD, no branch, remote-tracking branch or tag reaches it: gc will drop it and git notes prune the memories on it. ' +
             'A memory with another copy on a live commit keeps that one (with its newest revision); otherwise its commit is matched among the live commits: ' +
@@ -28,9 +34,19 @@ export function reanchorCommand(ctx: AppContext): CommandModule<object, Reanchor
             'among the live commits newer than it that touch its files. ' +
             'Memories left behind stay where they are and are listed: unmatched (on a commit no branch reaches), missing (yours, on a commit this clone no longer has, e.g. pruned by gc); ' +
             "a teammate's memories on commits not fetched here are counted. " +
-            'git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too.',
+            'git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too. ' +
+            'With ids and --to, those memories are moved by hand: every copy leaves its commit and the target gets the newest revision (git mem edit <id> --commit <rev> does the same for one).',
         ) as never,
     handler: async (argv) => {
+      const ids = argv.ids ?? [];
+      if (argv.to !== undefined || ids.length) {
+        if (argv.to === undefined) throw new UsageError('give --to <commit> to move memories by hand', 'git mem reanchor <id>... --to <commit>');
+        if (!ids.length) throw new UsageError('--to needs the ids of the memories to move', 'git mem reanchor <id>... --to <commit>');
+        const r = await moveMemories(ctx, ids, argv.to, { dryRun: argv['dry-run'] });
+        const text = argv.json ? json(manualMoveJson(r)) : renderManualMove(r, argv.quiet, ctx.io.color);
+        if (text) ctx.io.out(text);
+        return;
+      }
       const r = await reanchor(ctx, { dryRun: argv['dry-run'] });
       const text = argv.json ? json(reanchorJson(r)) : renderReanchor(r, argv.quiet, ctx.io.color);
       if (text) ctx.io.out(text);
@@ -45,8 +61,24 @@ export function reanchorJson(r: ReanchorResult) {
     converged: r.converged,
     moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })),
     unmatched: r.unmatched.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects })),
-    missing: r.missing.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects, mine: u.mine })),
+    missing: r.missing.map((u) => ({ id: u.id, namespace: u.namespace, key: u.key, objects: u.objects, mine: u.mine, pruned: u.pruned })),
   };
+}
+
+/** The --json shape of a move by hand. */
+export function manualMoveJson(r: ManualMoveResult) {
+  return { dryRun: r.dryRun, target: r.target, moved: r.moved.map((m) => ({ id: m.id, namespace: m.namespace, key: m.key, from: m.from, to: m.to, via: m.via })), already: r.already };
+}
+
+/** One line a memory moved by hand (or already there). */
+export function renderManualMove(r: ManualMoveResult, quiet: boolean, c: ChalkInstance): string {
+  if (quiet) return '';
+  const short = (objects: readonly string[]) => objects.map((o) => o.slice(0, 7)).join(',');
+  const verb = r.dryRun ? 'would move' : 'moved';
+  return [
+    ...r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}`),
+    ...r.already.map((id) => c.dim(`${id} is already on ${r.target.slice(0, 7)}`)),
+  ].join('\n');
 }
 
 /**
@@ -60,8 +92,10 @@ export function renderReanchor(r: ReanchorResult, quiet: boolean, c: ChalkInstan
   const lines = quiet ? [] : r.moved.map((m) => `${verb} ${c.yellow(m.id)}  ${short(m.from)} -> ${short(m.to)}  ${c.dim(`(${m.via})`)}`);
   if (!quiet && r.converged) lines.push(`${r.dryRun ? 'would give' : 'gave'} ${r.converged} ${r.converged === 1 ? "memory's" : "memories'"} copies on other commits its newest edit or forget`);
   for (const u of r.unmatched) lines.push(`${c.red('unmatched')} ${u.id}: its commit ${short(u.objects)} is on no branch and nothing matched it; it stays there`);
-  for (const u of r.missing.filter((m) => m.mine)) lines.push(`${c.red('missing')} ${u.id}: its commit ${short(u.objects)} is not in this clone (pruned?) and nothing matched it; it stays there until git notes prune drops it`);
-  const theirs = r.missing.filter((m) => !m.mine).length;
+  for (const u of r.missing.filter((m) => m.mine || m.pruned)) {
+    lines.push(`${c.red('missing')} ${u.id}: its commit ${short(u.objects)} is not in this clone (pruned?) and nothing matched it; it stays there until git notes prune drops it (move it: git mem reanchor ${u.id} --to <commit>)`);
+  }
+  const theirs = r.missing.filter((m) => !m.mine && !m.pruned).length;
   if (!quiet && theirs) lines.push(c.dim(`${theirs} ${theirs === 1 ? "teammate's memory" : "teammates' memories"} on commits this clone lacks (not fetched yet?) left alone`));
   if (!quiet && lines.length === 0) lines.push(c.dim('nothing to reanchor'));
   return lines.join('\n');

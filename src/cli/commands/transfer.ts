@@ -38,6 +38,7 @@ export function exportCommand(ctx: AppContext): CommandModule<object, { namespac
 interface ImportArgs {
   file?: string;
   from?: 'claude';
+  'attach-to'?: string;
   'dry-run': boolean;
   json: boolean;
 }
@@ -50,15 +51,18 @@ export function importCommand(ctx: AppContext): CommandModule<object, ImportArgs
       y
         .positional('file', { type: 'string', describe: 'JSONL file, or - for stdin' })
         .option('from', { type: 'string', choices: ['claude'], describe: "claude: CLAUDE.md, .claude/CLAUDE.md and Claude Code's auto memory of this project (~/.claude/projects/<project>/memory/*.md)" })
+        .option('attach-to', { type: 'string', describe: "Attach lines whose commit this repository lacks (another repository's export) to this commit instead of refusing the file" })
         .option('dry-run', { type: 'boolean', default: false, describe: 'Print what would be imported; write nothing' })
         .option('json', jsonOption)
         .example('git mem import memories.jsonl', '')
+        .example('git mem import --attach-to HEAD other-repo.jsonl', "Import another repository's memories onto the commit checked out")
         .example('git mem import --from claude --dry-run', "See what Claude Code's memory of this project would add")
         .epilogue(
-          'Each JSONL line: {"namespace", "summary", optional "body", "tags", "status", "spec", "phase", "relates_to", "commit", "key", "created", "updated", "author"}. A line without a key gets one from its content, so importing a file twice adds nothing; a key the notes already hold is left as it is. --from claude proposes one memory per list item or paragraph (namespace from the signal detector, else the heading, else patterns), leaves out what a memory here already says, and redacts secrets as every write does.',
+          'Each JSONL line: {"namespace", "summary", optional "body", "tags", "status", "spec", "phase", "relates_to", "commit", "key", "created", "updated", "author", "paths", "commit_subject", "patch_id"}. A commit this repository lacks fails the whole import unless --attach-to names the commit to attach those lines to. A line without a key gets one from its content, so importing a file twice adds nothing; a key the notes already hold is left as it is. --from claude proposes one memory per list item or paragraph (namespace from the signal detector, else the heading, else patterns), leaves out what a memory here already says, and redacts secrets as every write does.',
         ) as never,
     handler: async (argv) => {
       if (argv.from && argv.file !== undefined) throw new UsageError('give a file or --from claude, not both');
+      if (argv.from && argv['attach-to'] !== undefined) throw new UsageError('--attach-to works with a JSONL file');
       if (argv.from === 'claude') {
         const r = await importFromClaude(ctx, { dryRun: argv['dry-run'] });
         if (argv.json) {
@@ -88,9 +92,11 @@ export function importCommand(ctx: AppContext): CommandModule<object, ImportArgs
         }
       }
       const bar = progressBar(ctx.io, 'import', 'memories');
-      const result = await importMemories(ctx, text, (done, total) => bar.update(done, total));
+      const result = await importMemories(ctx, text, (done, total) => bar.update(done, total), { attachTo: argv['attach-to'] });
       bar.finish();
-      ctx.io.out(argv.json ? json({ imported: result.imported, unchanged: result.unchanged }) : `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}`);
+      const attached = result.attachedTo !== undefined ? { attached: result.attached ?? 0, attachedTo: result.attachedTo } : {};
+      const onto = result.attached ? ` (${result.attached} attached to ${result.attachedTo!.slice(0, 7)}: their commits are not in this repository)` : '';
+      ctx.io.out(argv.json ? json({ imported: result.imported, unchanged: result.unchanged, ...attached }) : `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}${onto}`);
     },
   };
 }

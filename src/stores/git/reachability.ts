@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import type { Placement, Reach } from '../../core/anchor.ts';
 import { parseCommit } from '../../core/commit.ts';
 import { readBatch } from './objects.ts';
-import type { Repo } from './repo.ts';
+import { otherWorktreeHeads, type Repo } from './repo.ts';
 
 /** What an existing object is: its type and, for a commit, its committer time (s). */
 export interface ObjectFacts {
@@ -16,13 +16,15 @@ export interface ObjectFacts {
   time: number;
 }
 
-/** Negative refs of each step: a commit they do not exclude is reached by them. */
-const STEPS: ReadonlyArray<readonly [Reach, readonly string[]]> = [
-  ['head', ['HEAD']],
-  ['branch', ['--branches']],
-  ['remote', ['--remotes']],
-  ['tag', ['--tags']],
-];
+/** Negative refs of each step: a commit they do not exclude is reached by them. Another worktree's detached HEAD counts as a branch. */
+function steps(repo: Repo): ReadonlyArray<readonly [Reach, readonly string[]]> {
+  return [
+    ['head', ['HEAD']],
+    ['branch', ['--branches', ...otherWorktreeHeads(repo)]],
+    ['remote', ['--remotes']],
+    ['tag', ['--tags']],
+  ];
+}
 
 /** Facts of the objects that exist (missing ones are absent), with one `cat-file --batch`. */
 export function readFacts(repo: Repo, objects: readonly string[]): Map<string, ObjectFacts> {
@@ -67,7 +69,7 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
     }
   }
   const negatives: string[] = [];
-  for (const [reach, refs] of STEPS) {
+  for (const [reach, refs] of steps(repo)) {
     // HEAD on no commit yet (an orphan branch): it reaches nothing, and git would refuse it as a negative.
     if (reach === 'head' && !repo.head) continue;
     negatives.push(...refs);
@@ -100,14 +102,14 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
 }
 
 /**
- * A digest of HEAD and every branch, remote-tracking branch and tag: what
+ * A digest of HEAD, the other worktrees' detached HEADs and every branch, remote-tracking branch and tag: what
  * placements depend on. One `for-each-ref`.
  */
 export function refsState(repo: Repo): string {
   let state = states.get(repo);
   if (state === undefined) {
     const refs = repo.git.run(['for-each-ref', '--format=%(objectname) %(refname)', 'refs/heads/', 'refs/remotes/', 'refs/tags/']);
-    states.set(repo, (state = createHash('sha1').update(`HEAD ${repo.head ?? ''}\n${refs}`).digest('hex')));
+    states.set(repo, (state = createHash('sha1').update(`HEAD ${repo.head ?? ''}\n${otherWorktreeHeads(repo).map((h) => `${h} worktree\n`).join('')}${refs}`).digest('hex')));
   }
   return state;
 }

@@ -4,7 +4,7 @@
  * the old refs know that every commit reached then is reached now.
  */
 import { createHash } from 'node:crypto';
-import type { Repo } from './repo.ts';
+import { otherWorktreeHeads, type Repo } from './repo.ts';
 
 const REF_PREFIXES = ['refs/heads/', 'refs/remotes/', 'refs/tags/'];
 
@@ -26,7 +26,9 @@ export function refTips(repo: Repo): RefTips {
     if (oid) tips.add(oid);
   }
   if (repo.head) tips.add(repo.head);
-  return { digest: createHash('sha1').update(`HEAD ${repo.head ?? ''}\n${text}`).digest('hex'), tips: [...tips].sort() };
+  const worktrees = otherWorktreeHeads(repo);
+  for (const h of worktrees) tips.add(h);
+  return { digest: createHash('sha1').update(`HEAD ${repo.head ?? ''}\n${worktrees.map((h) => `${h} worktree\n`).join('')}${text}`).digest('hex'), tips: [...tips].sort() };
 }
 
 /**
@@ -37,7 +39,7 @@ export function refTips(repo: Repo): RefTips {
  */
 export function reachesAll(repo: Repo, tips: readonly string[]): boolean {
   if (tips.length === 0) return true;
-  const negatives = ['--branches', '--remotes', '--tags', ...(repo.head ? ['HEAD'] : [])];
+  const negatives = ['--branches', '--remotes', '--tags', ...(repo.head ? ['HEAD'] : []), ...otherWorktreeHeads(repo)];
   const r = repo.git.exec(['rev-list', '--stdin', '--not', ...negatives], { input: tips.join('\n') + '\n' });
   return r.status === 0 && r.stdout.toString('utf8').trim() === '';
 }

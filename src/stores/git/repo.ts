@@ -53,3 +53,36 @@ export function worktreeTopOfGitDir(repo: Repo): string | null {
 export function gitPath(repo: Repo, name: string): string {
   return repo.git.run(['rev-parse', '--path-format=absolute', '--git-path', name]).trim();
 }
+
+/**
+ * The commits the other worktrees of this repository have checked out
+ * detached (a HEAD on a branch is reached through the branch): live, like
+ * a branch, so that nothing moves a memory off a commit someone has checked
+ * out. Read from the worktrees' HEAD files, without running git; once per
+ * process.
+ */
+export function otherWorktreeHeads(repo: Repo): string[] {
+  let heads = worktreeHeads.get(repo);
+  if (heads) return heads;
+  const files = [path.join(repo.commonDir, 'HEAD')];
+  try {
+    for (const name of fs.readdirSync(path.join(repo.commonDir, 'worktrees'))) files.push(path.join(repo.commonDir, 'worktrees', name, 'HEAD'));
+  } catch {
+    // No linked worktrees.
+  }
+  const own = path.resolve(repo.gitDir, 'HEAD');
+  const found = new Set<string>();
+  for (const file of files) {
+    if (path.resolve(file) === own) continue;
+    try {
+      const text = fs.readFileSync(file, 'utf8').trim();
+      if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(text) && text !== repo.head) found.add(text);
+    } catch {
+      // A worktree being removed.
+    }
+  }
+  worktreeHeads.set(repo, (heads = [...found].sort()));
+  return heads;
+}
+
+const worktreeHeads = new WeakMap<Repo, string[]>();

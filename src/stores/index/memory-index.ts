@@ -29,6 +29,11 @@ export interface RefreshOptions {
   progress?: (done: number, total: number) => void;
 }
 
+/** A memory's identity in the index: its namespace and key (two namespaces may hold the same key), joined by a character neither holds. */
+function memoryKey(namespace: string, key: string): string {
+  return `${namespace}\x01${key}`;
+}
+
 /** SQL conditions for a filter on the memories table (`alias` prefixes its columns); only current revisions. */
 function filterClause(filter: SearchFilter, alias = ''): { where: string[]; params: SqlValue[] } {
   const a = alias ? `${alias}.` : '';
@@ -43,7 +48,7 @@ function filterClause(filter: SearchFilter, alias = ''): { where: string[]; para
   anyOf('status', filter.statuses);
   if (filter.objects?.length) {
     // Attached to one of them: any copy of the memory counts.
-    where.push(`${a}key IN (SELECT key FROM memories WHERE object IN (${filter.objects.map(() => '?').join(',')}))`);
+    where.push(`(${a}ns, ${a}key) IN (SELECT ns, key FROM memories WHERE object IN (${filter.objects.map(() => '?').join(',')}))`);
     params.push(...filter.objects);
   }
   if (filter.since) {
@@ -243,7 +248,7 @@ export class MemoryIndex {
       const where = object ? 'ns = ? AND object = ?' : 'ns = ?';
       const params = object ? [ns, object] : [ns];
       for (const table of ['memories', 'tombstones']) {
-        for (const r of this.all(`SELECT key FROM ${table} WHERE ${where}`, params)) touchedKeys.add(String(r.key));
+        for (const r of this.all(`SELECT ns, key FROM ${table} WHERE ${where}`, params)) touchedKeys.add(memoryKey(String(r.ns), String(r.key)));
         this.db.run(`DELETE FROM ${table} WHERE ${where}`, params);
       }
     };
@@ -287,7 +292,7 @@ export class MemoryIndex {
         for (const doc of docs) {
           if (doc.kind === 'memory') {
             const m = doc.memory;
-            touchedKeys.add(m.key);
+            touchedKeys.add(memoryKey(m.namespace, m.key));
             insertMemory.run([
               ++rowid, m.key, m.namespace, m.object, m.summary, JSON.stringify(m.tags), m.status, m.spec ?? null, m.created, createdMs(m.created), m.updated,
               JSON.stringify(m.paths ?? []), lifecycleJson(m), hexBytes(tiebreakOf(doc.raw)), hexBytes(embeddingHash(m)),
@@ -295,7 +300,7 @@ export class MemoryIndex {
             this.fresh.set(rowid, m);
           } else if (doc.kind === 'tombstone') {
             const t: Tombstone = doc.tombstone;
-            touchedKeys.add(t.key);
+            touchedKeys.add(memoryKey(t.namespace, t.key));
             insertTombstone.run([t.key, t.namespace, t.object, t.updated]);
           }
         }
@@ -309,21 +314,22 @@ export class MemoryIndex {
     this.db.run('COMMIT');
   }
 
-  /** One current revision per key: the newest, unless a tombstone hides it. */
+  /** One current revision per memory (namespace and key, memoryKey): the newest, unless a tombstone hides it. */
   private markCurrent(keys: Set<string>): void {
     // In object order: identical revisions on several commits (a rewrite's copies) tie, and the first wins, the same in every clone and after a rebuild.
-    const revisions = this.db.prepare('SELECT id, updated, lower(hex(tiebreak)) AS tiebreak FROM memories WHERE key = ? ORDER BY object');
-    const tombs = this.db.prepare('SELECT updated FROM tombstones WHERE key = ?');
+    const revisions = this.db.prepare('SELECT id, updated, lower(hex(tiebreak)) AS tiebreak FROM memories WHERE ns = ? AND key = ? ORDER BY object');
+    const tombs = this.db.prepare('SELECT updated FROM tombstones WHERE ns = ? AND key = ?');
     const set = this.db.prepare('UPDATE memories SET current = ? WHERE id = ?');
-    for (const key of keys) {
-      const rows = this.collect(revisions, [key]);
-      if (rows.length === 1 && this.collect(tombs, [key]).length === 0) {
+    for (const id of keys) {
+      const key = id.split('\x01') as [string, string];
+      const rows = this.collect(revisions, key);
+      if (rows.length === 1 && this.collect(tombs, key).length === 0) {
         set.run([1, rows[0]!.id!]);
         continue;
       }
       const winner = currentRevision(
         rows.map((r) => ({ updated: String(r.updated), tiebreak: String(r.tiebreak) })),
-        this.collect(tombs, [key]).map((r) => ({ updated: String(r.updated) })),
+        this.collect(tombs, key).map((r) => ({ updated: String(r.updated) })),
       );
       rows.forEach((r, i) => set.run([i === winner ? 1 : 0, r.id!]));
     }
@@ -393,7 +399,7 @@ export class MemoryIndex {
     const keys = this.db.exec("SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)")[0]?.values[0]?.[0];
     const keyHashes = keyHashesOf(keys ? String(keys).split('\x01') : []);
     // Keys with more than their current memory stored: an edit or a forget of any other changes one document (term-catchup.ts).
-    const multi = this.db.exec('SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories GROUP BY key HAVING count(*) > 1 UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
+    const multi = this.db.exec('SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories GROUP BY ns, key HAVING count(*) > 1 UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
     const multiKeys = keyHashesOf(multi ? String(multi).split('\x01') : []);
     const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes, multiKeys }, rowids, previous, (ids) => this.memoriesOfRows(ids));
     previous?.close();
