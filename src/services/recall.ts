@@ -9,8 +9,10 @@
 import fs from 'node:fs';
 import { errorMessage, UsageError } from '../core/errors.ts';
 import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
-import type { Memory, Status } from '../core/memory.ts';
-import { buildLexicalQuery } from '../core/rank.ts';
+import { type Explanation, explanationLines } from '../core/explain.ts';
+import { DEFAULT_LEXICAL } from '../core/lexical.ts';
+import { formatId, type Memory, type Status } from '../core/memory.ts';
+import { buildLexicalQuery, floorScore } from '../core/rank.ts';
 import { onHeadHistory, type Reach, reachWeight } from '../core/anchor.ts';
 import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
@@ -19,7 +21,7 @@ import type { ModelDeps } from './model.ts';
 export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings'> & ModelDeps;
 import { placementsOf } from './anchors.ts';
 import type { RecallMode } from './settings.ts';
-import { tracePhase } from '../io/trace.ts';
+import { tracePhase, traceLine } from '../io/trace.ts';
 import type { SearchFilter } from '../stores/index/filter.ts';
 
 export { RECALL_MODES, type RecallMode } from './settings.ts';
@@ -50,6 +52,8 @@ export interface RecallOptions {
   embedBudgetMs?: number;
   /** Only memories on HEAD's history. */
   branch?: boolean;
+  /** Each hit says why it ranked where it did (`explanation`). */
+  explain?: boolean;
 }
 
 export interface RecallHit {
@@ -62,6 +66,8 @@ export interface RecallHit {
   score: number;
   /** Where the memory's commit stands (set by recall). */
   reach?: Reach;
+  /** Why, when asked (RecallOptions.explain). */
+  explanation?: Explanation;
 }
 
 export interface RecallResult {
@@ -103,8 +109,18 @@ export async function recall(ctx: RecallDeps, options: RecallOptions): Promise<R
     .map((h, i) => ({ h, i, weighted: h.score * reachWeight(h.reach) }))
     .sort((a, b) => b.weighted - a.weighted || a.i - b.i)
     .slice(0, limit)
-    .map((x) => x.h);
+    .map(({ h, weighted }) => (h.explanation ? { ...h, explanation: { ...h.explanation, placement: { reach: h.reach, weight: reachWeight(h.reach) }, score: weighted } } : h));
+  if (options.explain) explainFloor(hits, ctx.settings.relevanceFloor);
   return { ...result, hits };
+}
+
+/**
+ * Sets each explained hit's `floor`: whether the hooks' relevance floor (the share `share` of the
+ * best score, core/rank.ts floorScore, over these hits as given) keeps it.
+ */
+export function explainFloor(hits: readonly RecallHit[], share: number): void {
+  const min = floorScore(hits, () => share);
+  for (const h of hits) if (h.explanation) h.explanation.floor = { share, min, kept: h.score >= min };
 }
 
 async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Promise<RecallResult> {
@@ -127,7 +143,9 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const filter: SearchFilter = { namespaces: options.namespaces, tags: options.tags, spec: options.spec, statuses: options.statuses ?? CURRENT_STATUSES, since: options.since, until: options.until };
   const terms = await ctx.index.current();
   const lexical = (n: number) => {
-    const hits = terms.search(query, { ...filter, limit: n });
+    const hits: RecallHit[] = terms.search(query, { ...filter, limit: n }, DEFAULT_LEXICAL, options.explain).map(({ memory, score, matches }) =>
+      matches ? { memory, score, explanation: { lexical: score, matches, score } } : { memory, score },
+    );
     tracePhase('lexical search done');
     return hits;
   };
@@ -158,8 +176,8 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   if (requested === 'semantic') return { hits: await memoriesOf(ctx, ranking.ranked), mode: 'semantic', terms: query.terms, ...(notice ? { notice } : {}) };
 
   const lexicalHits = lexical(depth);
-  const fused = reciprocalRankFusion<{ key: string; id?: number; memory?: Memory }>(
-    [lexicalHits.map((h) => ({ key: h.memory.key, memory: h.memory })), ranking.ranked.map((r) => ({ key: r.item.key, id: r.item.id }))],
+  const fused = reciprocalRankFusion<{ key: string; id?: number }>(
+    [lexicalHits.map((h) => ({ key: h.memory.key })), ranking.ranked.map((r) => ({ key: r.item.key, id: r.item.id }))],
     (x) => x.key,
     RRF_K,
   ).slice(0, limit);
@@ -167,10 +185,34 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const byKey = new Map(lexicalHits.map((h) => [h.memory.key, h.memory]));
   const needed = fused.filter((f) => !byKey.has(f.item.key) && f.item.id !== undefined).map((f) => f.item.id!);
   for (const m of await ctx.index.byIds(needed)) byKey.set(m.key, m);
+  const explained = new Map(lexicalHits.map((h) => [h.memory.key, h.explanation]));
   const top = maxFusedScore(2, RRF_K);
-  const hits = fused.flatMap((f) => {
+  const hits = fused.flatMap((f): RecallHit[] => {
     const memory = byKey.get(f.item.key);
-    return memory ? [{ memory, score: f.score / top }] : [];
+    if (!memory) return [];
+    const score = f.score / top;
+    if (!options.explain) return [{ memory, score }];
+    const lexicalPart = explained.get(f.item.key);
+    const fusedRanks = { lexical: f.ranks[0] ?? null, semantic: f.ranks[1] ?? null };
+    return [{ memory, score, explanation: { lexical: lexicalPart?.lexical ?? 0, matches: lexicalPart?.matches ?? [], fused: fusedRanks, score } }];
   });
   return { hits, mode: 'hybrid', terms: query.terms, ...(notice ? { notice } : {}) };
+}
+
+/**
+ * Under GIT_MEM_TRACE, a line on stderr per hit a hook's recall found (`hits`, explained): injected
+ * or not, and why: held back by the trust policy (`held`), or kept or dropped by the relevance
+ * floor (the share `share` of the best hit not held back), with the matches that scored it.
+ */
+export function traceInjection(label: string, query: string, hits: readonly RecallHit[], share: number, held: (m: Memory) => boolean = () => false): void {
+  const given = hits.filter((h) => !held(h.memory));
+  explainFloor(given, share);
+  const asked = query.replace(/\s+/g, ' ').trim();
+  traceLine(`${label} "${asked.length > 80 ? `${asked.slice(0, 79)}…` : asked}": ${hits.length} hit${hits.length === 1 ? '' : 's'}`);
+  for (const h of hits) {
+    const e = h.explanation;
+    const verdict = held(h.memory) ? 'held back by the trust policy' : e?.floor?.kept ? 'injected' : 'dropped by the relevance floor';
+    const why = e ? explanationLines(e).join('; ') : `score ${h.score}`;
+    traceLine(`${label}: ${formatId(h.memory)} ${verdict}: ${why}`);
+  }
 }

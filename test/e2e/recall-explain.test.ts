@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, mem, memHook, memOk, sandbox } from './helpers.ts';
+
+interface Match {
+  word: string;
+  kind: 'term' | 'prefix' | 'synonym' | 'feedback';
+  terms: string[];
+  fields: Record<string, { tf: number; part: number }>;
+  idf: number;
+  weight: number;
+  score: number;
+}
+interface Explained {
+  id: string;
+  summary: string;
+  score: number;
+  explain: { matches: Match[]; bm25f: number; placement: { reach: string; weight: number }; score: number; floor: { share: number; min: number; kept: boolean } };
+}
+
+const explained = (repo: string, env: NodeJS.ProcessEnv, query: string[]) => JSON.parse(memOk(repo, env, ['recall', '--mode', 'lexical', '--explain', '--json', ...query])) as Explained[];
+
+describe('git mem recall --explain', () => {
+  it('says which words matched in which field, by synonym or feedback, the parts of the score and the floor', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'decisions', 'Chose sql.js for the local database', '-m', 'No native modules; canary builds ran on every platform.', '--tags', 'storage']);
+    memOk(repo, box.env, ['capture', 'learnings', 'Deploy the db migrations before the app', '-m', 'A canary deploy caught the missing column.']);
+    memOk(repo, box.env, ['capture', 'patterns', 'Rebuild the index when the schema changes']);
+    for (let i = 0; i < 8; i++) memOk(repo, box.env, ['capture', 'progress', `Unrelated note number ${i} about the release calendar`]);
+
+    const hits = explained(repo, box.env, ['db']);
+    const sqljs = hits.find((h) => h.summary.startsWith('Chose sql.js'))!;
+    expect(sqljs.explain.matches[0]).toEqual(expect.objectContaining({ word: 'db', kind: 'synonym', terms: ['databas'], weight: 0.8, fields: { summary: expect.objectContaining({ tf: 1 }) } }));
+    const deploy = hits.find((h) => h.summary.startsWith('Deploy'))!;
+    expect(deploy.explain.matches[0]).toMatchObject({ word: 'db', kind: 'term', fields: { summary: { tf: 1 } } });
+    // The parts add up to the score recall ranked by (placement: on HEAD's history, weight 1).
+    for (const h of hits) {
+      expect(h.explain.matches.reduce((s, m) => s + m.score, 0)).toBeCloseTo(h.explain.bm25f, 3);
+      expect(h.explain.placement).toEqual({ reach: 'head', weight: 1 });
+      expect(h.explain.score).toBeCloseTo(h.score, 3);
+    }
+    // Feedback: "canary", in the bodies of the two best hits, adds a little to both (weight 0.2, core/feedback.ts).
+    for (const h of [sqljs, deploy]) expect(h.explain.matches[1]).toMatchObject({ word: 'canari', kind: 'feedback', weight: 0.2, fields: { body: { tf: 1 } } });
+
+    // The floor: the hooks inject only hits at mem.hooks.relevanceFloor of the best or above.
+    const schema = explained(repo, box.env, ['sql.js', 'index']);
+    expect(schema[0]!.explain.floor.kept).toBe(true);
+    const dropped = schema.filter((h) => !h.explain.floor.kept);
+    expect(dropped.map((h) => h.summary)).toContain('Rebuild the index when the schema changes');
+    for (const h of schema) expect(h.explain.floor.kept).toBe(h.score >= h.explain.floor.min);
+
+    // As text: indented lines under each hit.
+    const text = mem(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'db']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/\n {4}db → databas \(synonym\) ×0\.8: summary tf 1 \([\d.]+\); idf [\d.]+ = [\d.]+\n/);
+    expect(text.stdout).toMatch(/\n {4}relevance floor 0\.\d+ × best = [\d.]+: (kept|dropped) by the hooks/);
+    // Without --explain, nothing of it.
+    expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--json', 'db'])).not.toContain('"explain"');
+  });
+
+  it('under GIT_MEM_TRACE, the prompt hook says per hit whether it was injected or dropped by the floor, and why', async () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'decisions', 'Chose sql.js over better-sqlite3 for the search index', '-m', 'sql.js is WASM: no native build.']);
+    memOk(repo, box.env, ['capture', 'patterns', 'Rebuild the index when the schema changes']);
+    memOk(repo, box.env, ['capture', 'learnings', 'Webhook retries need idempotency keys']);
+    const payload = { session_id: 'trace', transcript_path: path.join(repo, '..', 'missing.jsonl'), cwd: repo, hook_event_name: 'UserPromptSubmit', permission_mode: 'default', prompt: 'Remind me why did we pick sql.js for the index?' };
+    const r = await memHook(repo, { ...box.env, GIT_MEM_TRACE: '1' }, 'UserPromptSubmit', payload);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('git-mem trace: prompt recall'));
+    expect(lines[0]).toMatch(/^git-mem trace: prompt recall "Remind me why did we pick sql\.js for the index\?": 2 hits$/);
+    expect(lines.find((l) => l.includes('injected'))).toMatch(/decisions:\w+:\w+ injected: sql: summary tf 1 .*relevance floor 0\.\d+ × best = [\d.]+: kept by the hooks/);
+    expect(lines.find((l) => l.includes('dropped'))).toMatch(/patterns:\w+:\w+ dropped by the relevance floor: index: summary tf 1 .*: dropped by the hooks/);
+    // The reply is what it is without the trace.
+    expect(r.stdout).toContain('Chose sql.js over better-sqlite3');
+    expect(r.stdout).not.toContain('Rebuild the index');
+  });
+});
