@@ -12,13 +12,14 @@ import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import { type Explanation, explanationLines } from '../core/explain.ts';
 import { DEFAULT_LEXICAL } from '../core/lexical.ts';
 import { formatId, type Memory, type Status } from '../core/memory.ts';
-import { buildLexicalQuery, floorScore } from '../core/rank.ts';
+import { parseQueryTime, type QueryTime } from '../core/query-time.ts';
+import { buildLexicalQuery, floorScore, queryTerms, STOP_WORDS } from '../core/rank.ts';
 import { onHeadHistory, type Reach, reachWeight } from '../core/anchor.ts';
 import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
 
 /** What this file's services use. */
-export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings'> & ModelDeps;
+export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings' | 'now'> & ModelDeps;
 import { placementsOf } from './anchors.ts';
 import type { RecallMode } from './settings.ts';
 import { tracePhase, traceLine } from '../io/trace.ts';
@@ -54,6 +55,8 @@ export interface RecallOptions {
   branch?: boolean;
   /** Each hit says why it ranked where it did (`explanation`). */
   explain?: boolean;
+  /** Read a time the query asks about ("last week", "in March": core/query-time.ts); default true. */
+  time?: boolean;
 }
 
 export interface RecallHit {
@@ -100,18 +103,48 @@ function firstTimeHere(ctx: RecallDeps, what: string): boolean {
 export async function recall(ctx: RecallDeps, options: RecallOptions): Promise<RecallResult> {
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
-  // A few more than asked, so that a match on HEAD's history just below the cut can move up.
-  const result = await rank(ctx, options, options.branch ? limit * 5 : limit + 3);
+  const time = options.time === false ? null : queryTime(options.query, ctx.now());
+  // The words asking about time are not searched for, unless nothing else would be.
+  const searched = time ? { ...options, query: time.query } : options;
+  // A few more than asked, so that a match on HEAD's history just below the cut can move up; more when a time can move one up.
+  const result = await rank(ctx, searched, options.branch ? limit * 5 : time ? Math.max(limit * 3, TIME_CANDIDATES) : limit + 3);
   const placed = placementsOf(ctx.repo, result.hits.map((h) => h.memory.object));
+  const timeWeight = (m: Memory) => (time && inWindow(m, time) ? TIME_WEIGHT : 1);
   const hits = result.hits
     .map((h) => ({ ...h, reach: placed.get(h.memory.object)?.reach ?? 'missing' }))
     .filter((h) => !options.branch || onHeadHistory(h.reach))
-    .map((h, i) => ({ h, i, weighted: h.score * reachWeight(h.reach) }))
+    .map((h, i) => ({ h, i, weighted: h.score * reachWeight(h.reach) * timeWeight(h.memory) }))
     .sort((a, b) => b.weighted - a.weighted || a.i - b.i)
     .slice(0, limit)
-    .map(({ h, weighted }) => (h.explanation ? { ...h, explanation: { ...h.explanation, placement: { reach: h.reach, weight: reachWeight(h.reach) }, score: weighted } } : h));
+    .map(({ h, weighted }) => {
+      if (!h.explanation) return h;
+      const placement = { reach: h.reach, weight: reachWeight(h.reach) };
+      return { ...h, explanation: { ...h.explanation, placement, ...(time ? { time: { asked: time.phrase, weight: timeWeight(h.memory) } } : {}), score: weighted } };
+    });
   if (options.explain) explainFloor(hits, ctx.settings.relevanceFloor);
   return { ...result, hits };
+}
+
+/**
+ * What a memory created in the window the query asks about ("last week") is weighed by: enough to
+ * put it above a slightly better match from another time, not above a clearly better one. Not
+ * tuned: the ranking fixture's creation times carry no signal (docs/search.md, "Time in the query").
+ */
+export const TIME_WEIGHT = 1.5;
+/** Candidates weighed when the query asks about a time (at least; three times the limit when more). */
+export const TIME_CANDIDATES = 30;
+
+/** The time `text` asks about, with the query to search: the text without the time phrase, or all of it when the rest has no topic word. */
+function queryTime(text: string, now: Date): (QueryTime & { query: string }) | null {
+  const time = parseQueryTime(text, now);
+  if (!time) return null;
+  const rest = queryTerms(time.rest);
+  return { ...time, query: rest.some((t) => !STOP_WORDS.has(t)) ? time.rest : text };
+}
+
+function inWindow(m: Memory, time: QueryTime): boolean {
+  const created = Date.parse(m.created);
+  return created >= time.from && created < time.to;
 }
 
 /**

@@ -26,7 +26,7 @@ import type { MemoryReader } from '../stores/index/index.ts';
 async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0, label = 'related recall'): Promise<Memory[]> {
   if (!query.trim()) return [];
   try {
-    const { hits } = await recall(ctx, { query, namespaces, limit, mode: 'lexical', explain: traceEnabled() });
+    const { hits } = await recall(ctx, { query, namespaces, limit, mode: 'lexical', explain: traceEnabled(), time: false });
     if (traceEnabled()) traceInjection(label, query, hits, floor());
     return aboveFloor(hits, floor).map((h) => h.memory);
   } catch {

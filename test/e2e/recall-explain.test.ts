@@ -76,4 +76,25 @@ describe('git mem recall --explain', () => {
     expect(r.stdout).toContain('Chose sql.js over better-sqlite3');
     expect(r.stdout).not.toContain('Rebuild the index');
   });
+
+  it('reads a time in the query as a weight on memories created then, and says so', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const at = (date: string) => ({ ...box.env, GIT_MEM_NOW: date });
+    // The older memory matches the words better (both in its summary); the newer was written last week.
+    memOk(repo, at('2026-09-01T10:00:00Z'), ['capture', 'blockers', 'Flaky upload tests time out on CI', '-m', 'Raised the timeout.']);
+    memOk(repo, at('2026-11-18T10:00:00Z'), ['capture', 'learnings', 'Upload retries need jitter', '-m', 'The flaky runs were retries in lockstep.']);
+    for (let i = 0; i < 6; i++) memOk(repo, at('2026-08-01T10:00:00Z'), ['capture', 'progress', `Unrelated note ${i} about the release calendar`]);
+    const now = at('2026-11-26T13:00:00Z');
+    const plain = explained(repo, now, ['flaky', 'upload']);
+    expect(plain[0]!.summary).toBe('Flaky upload tests time out on CI');
+    const recent = explained(repo, now, ['flaky', 'upload', 'last', 'week']) as Array<Explained & { explain: { time: { asked: string; weight: number } } }>;
+    expect(recent[0]!.summary).toBe('Upload retries need jitter');
+    expect(recent[0]!.explain.time).toEqual({ asked: 'last week', weight: 1.5 });
+    expect(recent[1]!.explain.time).toEqual({ asked: 'last week', weight: 1 });
+    // "week" and "last" are not searched for: the scores are those of the words of the topic.
+    expect(recent.flatMap((h) => h.explain.matches.map((m) => m.word))).not.toContain('week');
+    // A date word that asks about no time changes nothing.
+    expect(explained(repo, now, ['flaky', 'upload', 'weekly']).map((h) => h.id)).toEqual(plain.map((h) => h.id));
+  });
 });
