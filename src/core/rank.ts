@@ -69,6 +69,9 @@ export class ScoreExplanations {
   wants(doc: number): boolean {
     return this.wanted.has(doc);
   }
+  docs(): Iterable<number> {
+    return this.wanted;
+  }
   record(doc: number, match: TermMatch): void {
     const list = this.matches.get(doc);
     if (list) list.push(match);
@@ -399,10 +402,29 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
   // The best match of the current group per explained document, until the group is added.
   const groupBest = new Map<number, TermMatch>();
 
+  // The explained documents a postings list holds (lists are in document order), each with its entry's index.
+  const explainedIn = (list: Uint32Array): number[] => {
+    const found: number[] = [];
+    for (const d of explain!.docs()) {
+      let lo = 0;
+      let hi = (list.length >>> 1) - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = list[mid * 2]!;
+        if (at === d) {
+          found.push(mid * 2);
+          break;
+        }
+        if (at < d) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    return found;
+  };
+
   // One postings list (each document once): added to `total` (listing the documents it brings above 0 when `record`), or kept as the better score in `group` when `best`.
   const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean, record = false, as: Omit<TermMatch, 'frequencies' | 'fields' | 'score' | 'idf'> | null = null): void => {
-    const termIdf = idf(counted, list.length >>> 1);
-    const top = termIdf * (k1 + 1) * factor;
+    const top = idf(counted, list.length >>> 1) * (k1 + 1) * factor;
     for (let i = 0; i < list.length; i += 2) {
       const d = list[i]!;
       if (only !== null && only[d] === 0) continue;
@@ -412,12 +434,23 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
         const was = total[d]!;
         total[d] = was + score;
         if (record && was === 0 && score > 0) matched![matchedCount++] = d;
-        if (explain !== null && as !== null && explain.wants(d)) explain.record(d, matchOf(d * 3, packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff, score, { ...as, idf: termIdf }));
       } else if (score > group![d]!) {
         if (group![d] === 0) groupDocs![groupCount++] = d;
         group![d] = score;
-        if (explain !== null && as !== null && explain.wants(d)) groupBest.set(d, matchOf(d * 3, packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff, score, { ...as, idf: termIdf }));
       }
+    }
+    if (explain === null || as === null) return;
+    // The explained documents' entries again, through the same saturate, kept out of the loop above (which a fresh process interprets).
+    for (const i of explainedIn(list)) {
+      const d = list[i]!;
+      if (only !== null && only[d] === 0) continue;
+      const packed = list[i + 1]!;
+      const [f0, f1, f2] = [packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff];
+      const score = saturate(d * 3, f0, f1, f2, top);
+      const match = matchOf(d * 3, f0, f1, f2, score, { ...as, idf: idf(counted, list.length >>> 1) });
+      // In a group, the list that set the document's best score (the first to reach it) is the match.
+      if (!best) explain.record(d, match);
+      else if (score === group![d]! && !((groupBest.get(d)?.score ?? -1) >= score)) groupBest.set(d, match);
     }
   };
 
