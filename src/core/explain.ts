@@ -44,7 +44,11 @@ export function explanationLines(e: Explanation): string[] {
   if (e.time) after.push(`time ${e.time.asked} ×${round(e.time.weight)}`);
   after.push(`score ${round(e.score)}`);
   lines.push(after.join('; '));
-  if (e.floor) lines.push(`relevance floor ${e.floor.share} × best = ${round(e.floor.min)}: ${e.floor.kept ? 'kept' : 'dropped'} by the hooks`);
+  if (e.floor) {
+    // A single hit is kept whenever it matches (core/rank.ts floorScore): there is no best to be near.
+    const floor = e.floor.min === Number.MIN_VALUE ? 'relevance floor: a single hit' : `relevance floor ${e.floor.share} × best = ${round(e.floor.min)}`;
+    lines.push(`${floor}: ${e.floor.kept ? 'kept' : 'dropped'} by the hooks`);
+  }
   return lines;
 }
 

@@ -55,6 +55,9 @@ describe('git mem recall --explain', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/\n {4}db → databas \(synonym\) ×0\.8: summary tf 1 \([\d.]+\); idf [\d.]+ = [\d.]+\n/);
     expect(text.stdout).toMatch(/\n {4}relevance floor 0\.\d+ × best = [\d.]+: (kept|dropped) by the hooks/);
+    // What was known then (--at) is explained the same way.
+    const then = JSON.parse(memOk(repo, box.env, ['recall', '--at', '2100-01-01', '--explain', '--json', 'db'])) as Explained[];
+    expect(then.map((h) => h.explain.matches[0]!.kind).sort()).toEqual(['synonym', 'term']);
     // Without --explain, nothing of it.
     expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--json', 'db'])).not.toContain('"explain"');
   });

@@ -67,6 +67,7 @@ describe('recall explanations (ScoreExplanations, recorded by the scorer)', () =
     expect(lines.at(-1)).toMatch(/^relevance floor 0.5 × best = 1: kept by the hooks$/);
     expect(lines.join('\n')).toMatch(/placement head ×1/);
     expect(explanationJson(e)).toMatchObject({ floor: { kept: true }, placement: { reach: 'head' } });
+    expect(explanationLines({ ...e, floor: { share: 0.5, min: Number.MIN_VALUE, kept: true } }).at(-1)).toBe('relevance floor: a single hit: kept by the hooks');
   });
 });
 
