@@ -17,6 +17,8 @@ export interface Explanation {
   time?: { asked: string; weight: number };
   /** Hybrid recall: the memory's rank (from 1) in the lexical and the semantic ranking, null where absent. */
   fused?: { lexical: number | null; semantic: number | null };
+  /** Found by its time alone: the query asked about a time and named no topic (newest first). */
+  byTime?: boolean;
   /** The score recall ranked by. */
   score: number;
   /** The hooks' relevance floor: the lowest score injected unasked, and whether this hit reaches it. */
@@ -37,7 +39,7 @@ export function matchText(m: TermMatch): string {
 /** The explanation as lines (without indentation), the matches first. */
 export function explanationLines(e: Explanation): string[] {
   const lines = e.matches.map(matchText);
-  if (!e.matches.length) lines.push('no word of the query matched');
+  if (!e.matches.length) lines.push(e.byTime ? 'created in the time asked about; the query names no topic (newest first)' : 'no word of the query matched');
   const after: string[] = [`bm25f ${round(e.lexical)}`];
   if (e.fused) after.push(`fused ranks: lexical ${e.fused.lexical ?? '-'}, semantic ${e.fused.semantic ?? '-'}`);
   if (e.placement) after.push(`placement ${e.placement.reach} ×${e.placement.weight}`);
@@ -69,6 +71,7 @@ export function explanationJson(e: Explanation): Record<string, unknown> {
   return {
     matches: e.matches.map(matchJson),
     bm25f: round(e.lexical, 4),
+    ...(e.byTime ? { byTime: true } : {}),
     ...(e.fused ? { fused: e.fused } : {}),
     ...(e.placement ? { placement: e.placement } : {}),
     ...(e.time ? { time: { asked: e.time.asked, weight: round(e.time.weight, 4) } } : {}),

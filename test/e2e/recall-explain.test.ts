@@ -97,6 +97,11 @@ describe('git mem recall --explain', () => {
     expect(recent[1]!.explain.time).toEqual({ asked: 'last week', weight: 1 });
     // "week" and "last" are not searched for: the scores are those of the words of the topic.
     expect(recent.flatMap((h) => h.explain.matches.map((m) => m.word))).not.toContain('week');
+    // A time and no topic: the memories of that time, newest first.
+    const week = explained(repo, now, ['what', 'happened', 'last', 'week']) as Array<Explained & { explain: { byTime: boolean } }>;
+    expect(week.map((h) => h.summary)).toEqual(['Upload retries need jitter']);
+    expect(week[0]!.explain).toMatchObject({ matches: [], byTime: true, time: { asked: 'last week', weight: 1.5 } });
+    expect(memOk(repo, now, ['recall', '--mode', 'lexical', '--explain', 'since', 'August'])).toMatch(/created in the time asked about; the query names no topic/);
     // A date word that asks about no time changes nothing.
     expect(explained(repo, now, ['flaky', 'upload', 'weekly']).map((h) => h.id)).toEqual(plain.map((h) => h.id));
   });
