@@ -122,7 +122,8 @@ export async function recall(ctx: RecallDeps, options: RecallOptions): Promise<R
       const placement = { reach: h.reach, weight: reachWeight(h.reach) };
       return { ...h, explanation: { ...h.explanation, placement, ...(time ? { time: { asked: time.phrase, weight: timeWeight(h.memory) } } : {}), score: weighted } };
     });
-  if (options.explain) explainFloor(hits, ctx.settings.relevanceFloor);
+  // The hooks recall lexically: the floor is theirs only on lexical scores.
+  if (options.explain && result.mode === 'lexical') explainFloor(hits, ctx.settings.relevanceFloor);
   return { ...result, hits };
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeTestModel } from '../helpers/tiny-model.mjs';
 import { makeRepo, mem, memHook, memOk, sandbox } from './helpers.ts';
 
 interface Match {
@@ -58,6 +59,14 @@ describe('git mem recall --explain', () => {
     // What was known then (--at) is explained the same way.
     const then = JSON.parse(memOk(repo, box.env, ['recall', '--at', '2100-01-01', '--explain', '--json', 'db'])) as Explained[];
     expect(then.map((h) => h.explain.matches[0]!.kind).sort()).toEqual(['synonym', 'term']);
+    // Hybrid: the ranks fused, and no floor (the hooks recall lexically).
+    const model = path.join(box.root, 'model');
+    writeTestModel(model);
+    const hybrid = JSON.parse(memOk(repo, { ...box.env, GIT_MEM_MODEL_PATH: model }, ['recall', '--mode', 'hybrid', '--explain', '--json', 'db'])) as Array<Explained & { explain: { fused: { lexical: number | null; semantic: number | null } } }>;
+    const fusedSqljs = hybrid.find((h) => h.summary.startsWith('Chose sql.js'))!;
+    expect(fusedSqljs.explain.fused.lexical).toBeGreaterThanOrEqual(1);
+    expect(fusedSqljs.explain.matches[0]).toMatchObject({ kind: 'synonym' });
+    expect(hybrid.every((h) => h.explain.floor === undefined)).toBe(true);
     // Without --explain, nothing of it.
     expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--json', 'db'])).not.toContain('"explain"');
   });
