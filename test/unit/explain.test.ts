@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
 import { explanationJson, explanationLines } from '../../src/core/explain.ts';
 import { DEFAULT_LEXICAL, PLAIN_LEXICAL } from '../../src/core/lexical.ts';
-import { aboveFloor, buildLexicalQuery, floorScore } from '../../src/core/rank.ts';
+import { aboveFloor, buildLexicalQuery, DEFAULT_K1, floorScore } from '../../src/core/rank.ts';
 import { buildTermIndex } from '../../src/stores/index/term-index-build.ts';
 import { TermIndex } from '../../src/stores/index/term-index.ts';
 
@@ -39,6 +39,15 @@ describe('recall explanations (ScoreExplanations, recorded by the scorer)', () =
       }
       // The same scores and order as without the explanation.
       expect(hits.map((h) => [h.memory.key, h.score])).toEqual(idx.search(buildLexicalQuery('db migration')!, {}, options).map((h) => [h.memory.key, h.score]));
+    }
+  });
+
+  it('splits each match into field parts that give its score by the BM25F formula', () => {
+    for (const h of idx.search(buildLexicalQuery('db migration locks')!, {}, DEFAULT_LEXICAL, true)) {
+      for (const m of h.matches!) {
+        const pseudo = m.fields.reduce((a, b) => a + b, 0);
+        expect(m.idf * (DEFAULT_K1 + 1) * m.weight * (pseudo / (pseudo + DEFAULT_K1))).toBeCloseTo(m.score, 10);
+      }
     }
   });
 
