@@ -25,7 +25,7 @@ __git_mem_options() {
 	gc) printf '%s\n' --older-than --dry-run --with --json --color --no-color -h --help ;;
 	reanchor) printf '%s\n' --to --dry-run -q --quiet --json --color --no-color -h --help ;;
 	namespaces) printf '%s\n' --json --color --no-color -h --help ;;
-	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --at --branch --json --color --no-color -h --help ;;
+	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --at --branch --explain --json --color --no-color -h --help ;;
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
 	blame) printf '%s\n' --json --color --no-color -h --help ;;
 	log) printf '%s\n' --format --json --color --no-color -h --help ;;

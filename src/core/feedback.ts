@@ -77,5 +77,5 @@ export function feedbackTerms(
     if (df >= 2 && df <= maxDf) chosen.push(ranked[i]!);
   }
   const best = chosen[0]?.[1] ?? 0;
-  return chosen.map(([term, w]) => ({ term, weight: (options.weight * w) / best }));
+  return chosen.map(([term, w]) => ({ term, weight: (options.weight * w) / best, feedback: true }));
 }

@@ -30,6 +30,57 @@ export interface Bm25Options {
   b?: number;
   /** What a synonym's match is worth against the word's own. */
   synonymWeight?: number;
+  /** Records, for the documents it asks about, each group's part of their score as it is computed (recall --explain). */
+  explain?: ScoreExplanations;
+}
+
+/** How a query group matched a document. */
+export type MatchKind = 'term' | 'prefix' | 'synonym' | 'feedback';
+
+/**
+ * One group's part of one document's BM25F score, recorded by the scorer as it scores (so it is
+ * the score, not a second computation of it): the part that counted, the best of the group's term,
+ * prefix and synonyms.
+ */
+export interface TermMatch {
+  /** The query word's index term (a feedback word's term for feedback). */
+  word: string;
+  kind: MatchKind;
+  /** The index terms that matched: the word's own, a synonym, or the terms the prefix starts. */
+  terms: string[];
+  /** How often the terms occur in each field (FIELDS order). */
+  frequencies: [number, number, number];
+  /** Each field's part of the pseudo-frequency: the frequency, weighted and length-normalised (FIELDS order). */
+  fields: [number, number, number];
+  idf: number;
+  /** The group's weight (an identifier's part, a feedback word), times the synonym weight for a synonym. */
+  weight: number;
+  /** What the match added to the score: idf × (k1 + 1) × weight × pseudo / (pseudo + k1). */
+  score: number;
+}
+
+/** Collects TermMatches for a few documents (the hits to explain) while bm25fScorer scores every document. */
+export class ScoreExplanations {
+  private readonly wanted: Set<number>;
+  private readonly matches = new Map<number, TermMatch[]>();
+  constructor(docs: Iterable<number>) {
+    this.wanted = new Set(docs);
+  }
+  wants(doc: number): boolean {
+    return this.wanted.has(doc);
+  }
+  docs(): Iterable<number> {
+    return this.wanted;
+  }
+  record(doc: number, match: TermMatch): void {
+    const list = this.matches.get(doc);
+    if (list) list.push(match);
+    else this.matches.set(doc, [match]);
+  }
+  /** The document's matches, in the order they were scored (the query's words, then feedback words). */
+  of(doc: number): TermMatch[] {
+    return this.matches.get(doc) ?? [];
+  }
 }
 
 /** A synonym's match counts a little below the word's own: the word the user chose is the better evidence. */
@@ -162,6 +213,8 @@ export interface TermGroup {
   /** Index terms meaning the same (already analysed), each scored at SYNONYM_WEIGHT of its own BM25F. */
   synonyms?: string[];
   weight?: number;
+  /** A word added by pseudo-relevance feedback (core/feedback.ts), not typed: said so by an explanation. */
+  feedback?: boolean;
 }
 
 export interface LexicalQuery {
@@ -336,8 +389,41 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
     return (top * pseudo) / (pseudo + k1);
   };
 
+  // The explanation of a match (only for the documents `explain` asks about): the parts of the score just computed.
+  const explain = options.explain ?? null;
+  const matchOf = (at: number, f0: number, f1: number, f2: number, score: number, as: Omit<TermMatch, 'frequencies' | 'fields' | 'score'>): TermMatch => {
+    const fields: [number, number, number] = [
+      f0 * (w0 / (1 - b + (b * lengths[at]!) / n0)),
+      f1 * (w1 / (1 - b + (b * lengths[at + 1]!) / n1)),
+      f2 * (w2 / (1 - b + (b * lengths[at + 2]!) / n2)),
+    ];
+    return { ...as, frequencies: [f0, f1, f2], fields, score };
+  };
+  // The best match of the current group per explained document, until the group is added.
+  const groupBest = new Map<number, TermMatch>();
+
+  // The explained documents a postings list holds (lists are in document order), each with its entry's index.
+  const explainedIn = (list: Uint32Array): number[] => {
+    const found: number[] = [];
+    for (const d of explain!.docs()) {
+      let lo = 0;
+      let hi = (list.length >>> 1) - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = list[mid * 2]!;
+        if (at === d) {
+          found.push(mid * 2);
+          break;
+        }
+        if (at < d) lo = mid + 1;
+        else hi = mid - 1;
+      }
+    }
+    return found;
+  };
+
   // One postings list (each document once): added to `total` (listing the documents it brings above 0 when `record`), or kept as the better score in `group` when `best`.
-  const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean, record = false): void => {
+  const scoreList = (list: Uint32Array, factor: number, only: Float64Array | null, total: Float64Array, best: boolean, record = false, as: Omit<TermMatch, 'frequencies' | 'fields' | 'score' | 'idf'> | null = null): void => {
     const top = idf(counted, list.length >>> 1) * (k1 + 1) * factor;
     for (let i = 0; i < list.length; i += 2) {
       const d = list[i]!;
@@ -353,10 +439,23 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
         group![d] = score;
       }
     }
+    if (explain === null || as === null) return;
+    // The explained documents' entries again, through the same saturate, kept out of the loop above (which a fresh process interprets).
+    for (const i of explainedIn(list)) {
+      const d = list[i]!;
+      if (only !== null && only[d] === 0) continue;
+      const packed = list[i + 1]!;
+      const [f0, f1, f2] = [packed >>> 24, (packed >>> 16) & 0xff, packed & 0xffff];
+      const score = saturate(d * 3, f0, f1, f2, top);
+      const match = matchOf(d * 3, f0, f1, f2, score, { ...as, idf: idf(counted, list.length >>> 1) });
+      // In a group, the list that set the document's best score (the first to reach it) is the match.
+      if (!best) explain.record(d, match);
+      else if (score === group![d]! && !((groupBest.get(d)?.score ?? -1) >= score)) groupBest.set(d, match);
+    }
   };
 
   // Several lists taken as one term (a prefix): frequencies summed per document, documents counted once; into `group`.
-  const scoreLists = (lists: readonly Uint32Array[], factor: number): void => {
+  const scoreLists = (lists: readonly Uint32Array[], factor: number, as: Omit<TermMatch, 'frequencies' | 'fields' | 'score' | 'idf'> | null = null): void => {
     tf ??= new Uint32Array(n * 3);
     seen ??= new Uint8Array(n);
     termDocs ??= new Int32Array(n);
@@ -376,11 +475,13 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
         tf[at + 2] = tf[at + 2]! + (packed & 0xffff);
       }
     }
-    const top = idf(counted, count) * (k1 + 1) * factor;
+    const termIdf = idf(counted, count);
+    const top = termIdf * (k1 + 1) * factor;
     for (let j = 0; j < count; j++) {
       const d = termDocs[j]!;
       const at = d * 3;
       const score = saturate(at, tf[at]!, tf[at + 1]!, tf[at + 2]!, top);
+      if (explain !== null && as !== null && score > group![d]! && explain.wants(d)) groupBest.set(d, matchOf(at, tf[at]!, tf[at + 1]!, tf[at + 2]!, score, { ...as, idf: termIdf }));
       tf[at] = 0;
       tf[at + 1] = 0;
       tf[at + 2] = 0;
@@ -397,27 +498,45 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
     for (const g of groups) {
       const weight = g.weight ?? 1;
       const exact = source.postings(g.term);
-      const prefixed = g.prefix ? source.termsWithPrefix(g.prefix).flatMap((t) => source.postings(t) ?? []) : [];
-      const synonyms = (g.synonyms ?? []).flatMap((t) => source.postings(t) ?? []);
+      // Without an explanation to record, the terms behind each list are not kept.
+      const as = (kind: MatchKind, terms: string[], w = weight) => (explain === null ? null : { word: g.term, kind: g.feedback ? 'feedback' : kind, terms, weight: w });
+      const prefixTerms = g.prefix ? source.termsWithPrefix(g.prefix) : [];
+      const prefixed: Uint32Array[] = [];
+      const prefixedTerms: string[] = [];
+      for (const t of prefixTerms) {
+        const list = source.postings(t);
+        if (list) prefixed.push(list), prefixedTerms.push(t);
+      }
+      const synonyms: Uint32Array[] = [];
+      const synonymTerms: string[] = [];
+      for (const t of g.synonyms ?? []) {
+        const list = source.postings(t);
+        if (list) synonyms.push(list), synonymTerms.push(t);
+      }
       if (!prefixed.length && !synonyms.length) {
-        if (exact) scoreList(exact, weight, only, total, false, only === null && keepListing(exact.length >>> 1));
+        if (exact) scoreList(exact, weight, only, total, false, only === null && keepListing(exact.length >>> 1), as('term', [g.term]));
         continue;
       }
       group ??= new Float64Array(n);
       groupDocs ??= new Int32Array(n);
-      if (exact) scoreList(exact, weight, only, total, true);
-      if (prefixed.length === 1) scoreList(prefixed[0]!, weight, only, total, true);
-      else if (prefixed.length) scoreLists(prefixed, weight);
-      for (const list of synonyms) scoreList(list, weight * synonymWeight, only, total, true);
+      if (exact) scoreList(exact, weight, only, total, true, false, as('term', [g.term]));
+      if (prefixed.length === 1) scoreList(prefixed[0]!, weight, only, total, true, false, as('prefix', prefixedTerms));
+      else if (prefixed.length) scoreLists(prefixed, weight, as('prefix', prefixedTerms));
+      synonyms.forEach((list, s) => scoreList(list, weight * synonymWeight, only, total, true, false, as('synonym', [synonymTerms[s]!], weight * synonymWeight)));
       const record = only === null && keepListing(groupCount);
       for (let j = 0; j < groupCount; j++) {
         const d = groupDocs[j]!;
         const was = total[d]!;
-        if (only === null || was > 0) total[d] = was + group[d]!;
+        if (only === null || was > 0) {
+          total[d] = was + group[d]!;
+          const best = explain === null ? undefined : groupBest.get(d);
+          if (best) explain!.record(d, best);
+        }
         if (record && was === 0) matched![matchedCount++] = d;
         group[d] = 0;
       }
       groupCount = 0;
+      groupBest.clear();
     }
     return total;
   };
@@ -425,14 +544,19 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
 }
 
 /**
- * The hits worth injecting unasked: those scoring at least `floor` times the best (hits come best
+ * The lowest score a hit needs to be injected unasked: `floor` times the best (hits come best
  * first). Lexical scores have no absolute scale, so the floor is relative; nothing beats noise.
- * `floor` is asked only when there are two hits or more (reading it may cost a git process).
+ * A single hit needs only to match. `floor` is asked only when there are two hits or more
+ * (reading it may cost a git process).
  */
-export function aboveFloor<T extends { score: number }>(hits: readonly T[], floor: () => number): T[] {
-  if (hits.length < 2) return hits.filter((h) => h.score > 0);
+export function floorScore(hits: readonly { score: number }[], floor: () => number): number {
+  if (hits.length < 2) return Number.MIN_VALUE;
   const best = hits[0]!.score;
-  if (best <= 0) return [];
-  const min = best * floor();
+  return best > 0 ? best * floor() : Infinity;
+}
+
+/** The hits worth injecting unasked: those scoring at least floorScore. */
+export function aboveFloor<T extends { score: number }>(hits: readonly T[], floor: () => number): T[] {
+  const min = floorScore(hits, floor);
   return hits.filter((h) => h.score >= min);
 }

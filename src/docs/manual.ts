@@ -83,7 +83,7 @@ export const ENVIRONMENT: Array<[string, string]> = [
   ['FORCE_COLOR', 'When set and not 0, colour even when stdout is not a terminal (unless `--no-color` or NO_COLOR).'],
   ['GIT_PAGER, PAGER', "The pager for long listings, in git's order: GIT_PAGER, then git config `core.pager`, then PAGER, then `less`; empty or `cat` turns paging off, as does `git config pager.mem false`. Paging happens only when stdout is a terminal."],
   ['LESS, LV', 'Passed to the pager; when unset, `LESS=FRX` and `LV=-c`, as git sets them.'],
-  ['GIT_MEM_TRACE', 'When set, every git command git-mem runs is printed on stderr with its time.'],
+  ['GIT_MEM_TRACE', 'When set, every git command git-mem runs is printed on stderr with its time, and the hooks print a line per recalled memory: injected, or held back by the trust policy or dropped by the relevance floor, with the words that matched (as recall --explain says them).'],
   ['GIT_MEM_NOW', 'Pins the clock to this ISO time (tests, reproducible imports).'],
   ['GIT_DIR, GIT_WORK_TREE, GIT_OBJECT_DIRECTORY, GIT_CONFIG_GLOBAL, ...', "git's own variables apply: git-mem works through git."],
   ['HOME', 'Where `--scope user` finds `~/.claude/settings.json`.'],

@@ -14,7 +14,8 @@ import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
 import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/hook-capture.ts';
 import { judgeCandidates } from '../services/capture-judge.ts';
-import { recall } from '../services/recall.ts';
+import { recall, traceInjection } from '../services/recall.ts';
+import { traceEnabled } from '../io/trace.ts';
 import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
 import { stalenessOf } from '../services/staleness.ts';
 import { injectable } from '../services/trust.ts';
@@ -154,10 +155,12 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   }
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
-    const { hits } = await recall(ctx, { query: prompt.slice(0, 1000), limit: 5, mode: 'lexical' }).catch(() => ({ hits: [] }));
+    const query = prompt.slice(0, 1000);
+    const { hits } = await recall(ctx, { query, limit: 5, mode: 'lexical', explain: traceEnabled() }).catch(() => ({ hits: [] }));
     // What the trust policy holds back is left out before the floor, which is relative to the best match given.
     const given = new Map(injectable(ctx, hits.map((h) => h.memory)).map((m) => [m.key, m]));
     const memories = aboveFloor(hits.filter((h) => given.has(h.memory.key)), () => ctx.settings.relevanceFloor).map((h) => given.get(h.memory.key)!);
+    if (traceEnabled()) traceInjection('prompt recall', query, hits, ctx.settings.relevanceFloor, (m) => !given.has(m.key));
     countUses(ctx, memories);
     const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
     if (block) context.push(block);

@@ -8,3 +8,13 @@ const enabled = Boolean(process.env.GIT_MEM_TRACE);
 export function tracePhase(label: string): void {
   if (enabled) process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms: ${label}\n`);
 }
+
+/** Whether GIT_MEM_TRACE is set: callers then compute what they would trace (recall's explanations). */
+export function traceEnabled(): boolean {
+  return enabled;
+}
+
+/** A line of explanation on stderr under GIT_MEM_TRACE (what a hook injected and why). */
+export function traceLine(text: string): void {
+  if (enabled) process.stderr.write(`git-mem trace: ${text}\n`);
+}

@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
 import { formatId, isStatus, type Status } from '../core/memory.ts';
 import { checkPaths } from '../core/validate.ts';
+import { explanationLines } from '../core/explain.ts';
 import { recordedMemories } from '../core/recorded-data.ts';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
@@ -65,6 +66,13 @@ function oneOf<T extends string>(args: Record<string, unknown>, name: string, ch
   return v as T;
 }
 
+function flag(args: Record<string, unknown>, name: string): boolean {
+  const v = args[name];
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw new UsageError(`'${name}' must be true or false`);
+  return v;
+}
+
 function strings(args: Record<string, unknown>, name: string): string[] | undefined {
   const v = args[name];
   if (v === undefined || v === null) return undefined;
@@ -103,13 +111,15 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
           namespace: NAMESPACE,
           limit: { type: 'integer', minimum: 1, description: 'At most this many (default 10)' },
           mode: { type: 'string', enum: [...RECALL_MODES], description: 'lexical, semantic or hybrid (default: the repository setting)' },
+          explain: { type: 'boolean', description: 'Also say why each memory ranked: the words that matched in which field, synonyms and feedback words, the score parts (as git mem recall --explain)' },
         },
         required: ['query'],
       },
       run: async (args) => {
         const ctx = context();
         const namespace = text(args, 'namespace');
-        const result = await recall(ctx, { query: text(args, 'query', true), namespaces: namespace ? [namespace] : undefined, limit: count(args, 'limit'), mode: oneOf<RecallMode>(args, 'mode', RECALL_MODES) });
+        const explain = flag(args, 'explain');
+        const result = await recall(ctx, { query: text(args, 'query', true), namespaces: namespace ? [namespace] : undefined, limit: count(args, 'limit'), mode: oneOf<RecallMode>(args, 'mode', RECALL_MODES), explain });
         if (result.hits.length === 0) return 'No memories match.';
         const given = new Set(injectable(ctx, result.hits.map((h) => h.memory)).map((m) => m.key));
         const hits = result.hits.filter((h) => given.has(h.memory.key));
@@ -117,7 +127,8 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const memories = hits.map((h) => h.memory);
         countUses(ctx, memories);
         const shown = lines(ctx, memories);
-        return recordedMemories('recall', hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}`).join('\n')) + held(result.hits.length, hits.length);
+        const why = (h: (typeof hits)[number]) => (h.explanation ? `\n${explanationLines(h.explanation).map((l) => `    ${l}`).join('\n')}` : '');
+        return recordedMemories('recall', hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}${why(h)}`).join('\n')) + held(result.hits.length, hits.length);
       },
     },
     {

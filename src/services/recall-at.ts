@@ -9,15 +9,16 @@ import type { Memory } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { notesRef } from '../core/namespaces.ts';
 import { parseNote } from '../core/note-format.ts';
+import { DEFAULT_LEXICAL } from '../core/lexical.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { parseDateArg } from '../core/time.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
-export type RecallAtDeps = Pick<Deps, 'notes' | 'now' | 'repo'>;
+export type RecallAtDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings'>;
 import { commitTime, refAt } from '../stores/git/history.ts';
 import { Index } from '../stores/index/index.ts';
-import { CURRENT_STATUSES, DEFAULT_RECALL_LIMIT, type RecallOptions, type RecallResult } from './recall.ts';
+import { CURRENT_STATUSES, DEFAULT_RECALL_LIMIT, explainFloor, type RecallHit, type RecallOptions, type RecallResult } from './recall.ts';
 
 /** `at`: a revision (its commit's time) or a date (2026-01-31, an ISO time, an age like 2w). Seconds since the epoch. */
 export function resolveAt(ctx: RecallAtDeps, at: string): number {
@@ -54,7 +55,9 @@ export function recallAt(ctx: RecallAtDeps, options: RecallOptions & { at: strin
   const query = buildLexicalQuery(options.query);
   if (!query) throw new UsageError('the query has no words to search for');
   const memories = memoriesAt(ctx, resolveAt(ctx, options.at));
-  const hits = Index.ofMemories(memories).search(query, { ...options, statuses: options.statuses ?? CURRENT_STATUSES, limit: options.limit ?? DEFAULT_RECALL_LIMIT });
+  const found = Index.ofMemories(memories).search(query, { ...options, statuses: options.statuses ?? CURRENT_STATUSES, limit: options.limit ?? DEFAULT_RECALL_LIMIT }, DEFAULT_LEXICAL, options.explain);
+  const hits: RecallHit[] = found.map(({ memory, score, matches }) => (matches ? { memory, score, explanation: { lexical: score, matches, score } } : { memory, score }));
+  if (options.explain) explainFloor(hits, ctx.settings.relevanceFloor);
   // Lexical only: the stored embeddings are of today's memories.
   return { hits, mode: 'lexical', terms: query.terms };
 }

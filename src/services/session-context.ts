@@ -11,8 +11,8 @@ import type { RecallDeps } from './recall.ts';
 
 /** What this file's services use. */
 export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
-import { recall } from './recall.ts';
-import { tracePhase } from '../io/trace.ts';
+import { recall, traceInjection } from './recall.ts';
+import { traceEnabled, tracePhase } from '../io/trace.ts';
 import { stalenessOf } from './staleness.ts';
 import { injectable } from './trust.ts';
 import { readSession, updateSession } from './session-state.ts';
@@ -23,10 +23,11 @@ import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
 
 /** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
-async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0): Promise<Memory[]> {
+async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0, label = 'related recall'): Promise<Memory[]> {
   if (!query.trim()) return [];
   try {
-    const { hits } = await recall(ctx, { query, namespaces, limit, mode: 'lexical' });
+    const { hits } = await recall(ctx, { query, namespaces, limit, mode: 'lexical', explain: traceEnabled(), time: false });
+    if (traceEnabled()) traceInjection(label, query, hits, floor());
     return aboveFloor(hits, floor).map((h) => h.memory);
   } catch {
     return [];
@@ -66,7 +67,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
   const working = workingMemory(index, { blockers: 20, decisions: 20, pending: 10 });
   const topic = workTopic(ctx);
   // One search for both namespaces: each search scores every memory that matches a word.
-  const hits = await related(ctx, topic, ['learnings', 'patterns'], 20);
+  const hits = await related(ctx, topic, ['learnings', 'patterns'], 20, undefined, 'session-start recall');
   const semantic = (ns: string) => {
     const mine = hits.filter((m) => m.namespace === ns);
     return mine.length ? mine : index.list({ namespaces: [ns], statuses: ['active'], limit: 10 });
@@ -177,7 +178,7 @@ export async function fileMemories(
   const reach = Math.min(FILE_HISTORY_MAX, FILE_HISTORY_MEMORIES + given.size);
   if (history.size) candidates.push(...index.list({ objects: [...history.keys()], statuses: ['active'], limit: reach }).map((memory) => ({ memory, onFileCommit: true })));
   tracePhase('memories on them listed');
-  const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor);
+  const byPath = await related(ctx, pathQuery(rel ?? path.basename(file)), [], 10, () => ctx.settings.relevanceFloor, 'file recall');
   candidates.push(...byPath.map((memory) => ({ memory, searchHit: true })));
   const fresh = candidates.filter((c) => !given.has(c.memory.key));
   // A memory without recorded paths is about its commit's files when they are few: known for the file's commits.

@@ -83,6 +83,10 @@ describe('git mem mcp', () => {
     expect(recalled.isError).toBe(false);
     expect(recalled.text).toContain(id);
     expect(recalled.text).toContain('Retry uploads with exponential backoff');
+    expect(recalled.text).not.toContain('bm25f');
+    const explained = await c.call('recall', { query: 'how do we retry uploads', mode: 'lexical', explain: true });
+    expect(explained.text).toMatch(/\n {4}retri: summary tf 1 \([\d.]+\)/);
+    expect(explained.text).toMatch(/\n {4}bm25f [\d.]+; placement head ×1; score [\d.]+/);
 
     const full = await c.call('hydrate', { id });
     expect(full.text).toContain('Jitter avoids a herd. token [REDACTED:github_token]');
@@ -108,6 +112,7 @@ describe('git mem mcp', () => {
       ['recall', {}, /'query' is required/],
       ['recall', { query: 'x', limit: 0 }, /'limit' must be a whole number/],
       ['recall', { query: 'x', mode: 'psychic' }, /'mode' must be one of/],
+      ['recall', { query: 'x', explain: 'yes' }, /'explain' must be true or false/],
       ['capture', { namespace: 'nonsense', summary: 'x' }, /unknown namespace 'nonsense'/],
       ['capture', { namespace: 'decisions', summary: 'x'.repeat(101) }, /over the limit of 100/],
       ['hydrate', { id: 'zz' }, /is not a memory id/],

@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import type { Reach } from '../../core/anchor.ts';
+import { type Explanation, explanationJson, explanationLines } from '../../core/explain.ts';
 import { formatId, type Memory } from '../../core/memory.ts';
 import type { Stale } from '../../core/staleness.ts';
 import { memoryText } from '../../core/note-format.ts';
@@ -33,6 +34,7 @@ interface RecallArgs {
   mode?: RecallMode;
   branch: boolean;
   at?: string;
+  explain: boolean;
   json: boolean;
 }
 
@@ -54,6 +56,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         .option('mode', { type: 'string', choices: RECALL_MODES, describe: 'lexical (BM25), semantic (embeddings) or hybrid, both fused (default: mem.recall.mode, else hybrid)' })
         .option('at', { type: 'string', describe: 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically' })
         .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
+        .option('explain', { type: 'boolean', default: false, describe: "Say why each memory ranked: the words that matched in which field, synonyms and feedback words, the BM25F parts, placement, and whether the hooks' relevance floor keeps it" })
         .option('json', jsonOption) as never,
     handler: async (argv) => {
       const view = await runRecall(ctx, argv);
@@ -68,7 +71,7 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
 /** What recall shows: each hit with what the chosen level adds to it. */
 interface RecallView {
   notice?: string;
-  hits: Array<{ memory: Memory; score: number; reach?: Reach; stale?: Stale | null; trust?: TrustView; hydrated?: Hydrated }>;
+  hits: Array<{ memory: Memory; score: number; reach?: Reach; stale?: Stale | null; trust?: TrustView; hydrated?: Hydrated; explanation?: Explanation }>;
 }
 
 /** Parse (argv to options), then run: the search, and the staleness or hydration the output needs. Prints nothing. */
@@ -85,6 +88,7 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
     limit: argv.limit,
     mode: argv.mode,
     branch: argv.branch,
+    explain: argv.explain,
     // The command line may fetch the model on first semantic use; hooks never do.
     download: true,
   };
@@ -107,17 +111,20 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
 export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 'json'>, c: ChalkInstance, now: Date): string {
   const score = (s: number) => Math.round(s * 1000) / 1000;
   const heading = (m: Memory, s: number) => c.bold(`# ${visible(formatId(m))}  score ${score(s)}`);
+  // --explain: the reasons, indented under the hit (text), or an `explain` field (JSON).
+  const why = (e: Explanation | undefined) => (e ? `\n${explanationLines(e).map((l) => c.dim(`    ${visible(l)}`)).join('\n')}` : '');
+  const whyJson = (e: Explanation | undefined) => (e ? { explain: explanationJson(e) } : {});
   if (argv.level === 'files') {
     if (argv.json) return json(view.hits.map((h) => ({ ...hydratedJson(h.hydrated!), score: score(h.score) })));
     return view.hits.map((h) => `${heading(h.memory, h.score)}\n${hydratedText(h.hydrated!, c)}`).join('\n\n');
   }
   if (argv.level === 'full') {
-    if (argv.json) return json(view.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score) })));
-    return view.hits.map((h) => `${heading(h.memory, h.score)}\n${visible(memoryText(h.memory))}`).join('\n\n');
+    if (argv.json) return json(view.hits.map((h) => ({ ...memoryJson(h.memory), score: score(h.score), ...whyJson(h.explanation) })));
+    return view.hits.map((h) => `${heading(h.memory, h.score)}${why(h.explanation)}\n${visible(memoryText(h.memory))}`).join('\n\n');
   }
   if (argv.json) {
     return json(
-      view.hits.map(({ memory: m, score: s, reach, stale, trust }) => ({
+      view.hits.map(({ memory: m, score: s, reach, stale, trust, explanation }) => ({
         id: formatId(m),
         namespace: m.namespace,
         commit: m.object,
@@ -129,8 +136,9 @@ export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 
         reach: reach ?? null,
         ...trustJson(trust),
         score: score(s),
+        ...whyJson(explanation),
       })),
     );
   }
-  return view.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: h.stale, reach: h.reach, trust: h.trust })}  ${c.dim(score(h.score).toFixed(2))}`).join('\n');
+  return view.hits.map((h) => `${memoryLine(h.memory, now, c, { stale: h.stale, reach: h.reach, trust: h.trust })}  ${c.dim(score(h.score).toFixed(2))}${why(h.explanation)}`).join('\n');
 }

@@ -12,7 +12,7 @@
  */
 import type { Memory, IdQuery, Status } from '../../core/memory.ts';
 import type { LexicalOptions } from '../../core/lexical.ts';
-import type { LexicalQuery } from '../../core/rank.ts';
+import type { LexicalQuery, TermMatch } from '../../core/rank.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import type { MemDir } from '../mem-dir.ts';
 import type { SearchFilter } from './filter.ts';
@@ -34,7 +34,7 @@ export interface MemoryReader {
   /** `<namespace>:<key>` → the objects a memory has copies on, when more than one. */
   readonly copies: ReadonlyMap<string, readonly string[]>;
   /** Ranked lexical search, best first, at most `filter.limit`. */
-  search(query: LexicalQuery, filter?: SearchFilter, options?: LexicalOptions): Array<{ memory: Memory; score: number }>;
+  search(query: LexicalQuery, filter?: SearchFilter, options?: LexicalOptions, explain?: boolean): Array<{ memory: Memory; score: number; matches?: TermMatch[] }>;
   /** Newest first (ties by key), at most `filter.limit`. */
   list(filter?: SearchFilter): Memory[];
   /** Current memories per namespace. */

@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import { GitMemError } from '../../core/errors.ts';
 import { type IdQuery, matchesKey, type Memory, type Status } from '../../core/memory.ts';
 import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
-import { ANALYZER_VERSION, FIELDS, type LexicalQuery } from '../../core/rank.ts';
+import { ANALYZER_VERSION, FIELDS, type LexicalQuery, ScoreExplanations, type TermMatch } from '../../core/rank.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './doc-blocks.ts';
 import { decodePostings } from './postings-codec.ts';
 import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
@@ -583,10 +583,16 @@ export class TermIndex implements LexicalSource {
    * Ranked search: BM25F over the postings, then the filter; best first (ties:
    * newer first, then by key), at most `filter.limit`.
    */
-  search(query: LexicalQuery, filter: SearchFilter = {}, options: LexicalOptions = DEFAULT_LEXICAL): Array<{ memory: Memory; score: number }> {
-    const scores = lexicalScores(this, query, this.acceptor(filter), options);
+  search(query: LexicalQuery, filter: SearchFilter = {}, options: LexicalOptions = DEFAULT_LEXICAL, explain = false): Array<{ memory: Memory; score: number; matches?: TermMatch[] }> {
+    const accept = this.acceptor(filter);
+    const scores = lexicalScores(this, query, accept, options);
     const candidates = this.matching(filter, scores);
-    return this.best(candidates, scores, filter).map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
+    const best = this.best(candidates, scores, filter);
+    if (!explain) return best.map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
+    // The same ranking again, recording the hits' matches as it scores them (it gives the same scores).
+    const explanations = new ScoreExplanations(best.map((r) => r.doc));
+    lexicalScores(this, query, accept, { ...options, explain: explanations });
+    return best.map(({ doc, memory }) => ({ memory, score: scores[doc]!, matches: explanations.of(doc) }));
   }
 
   /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */

@@ -1,0 +1,81 @@
+/**
+ * Why a memory was recalled (git mem recall --explain, --json's `explain`, and the hooks' lines
+ * under GIT_MEM_TRACE): the matches BM25F recorded while it scored (core/rank.ts TermMatch), and
+ * what recall did with the score after (placement, a time asked for, the hooks' relevance floor).
+ * Nothing here scores: it only says what the scorer and recall recorded. Pure.
+ */
+import { FIELDS, type TermMatch } from './rank.ts';
+
+export interface Explanation {
+  /** The BM25F score: the sum of the matches' scores. */
+  lexical: number;
+  /** Each query word (or feedback word) that matched, in the order scored. */
+  matches: TermMatch[];
+  /** Where the memory's commit stands and the weight that gives (core/anchor.ts reachWeight). */
+  placement?: { reach: string; weight: number };
+  /** A time the query asked about (core/query-time.ts): the weight the memory's date gives. */
+  time?: { asked: string; weight: number };
+  /** Hybrid recall: the memory's rank (from 1) in the lexical and the semantic ranking, null where absent. */
+  fused?: { lexical: number | null; semantic: number | null };
+  /** Found by its time alone: the query asked about a time and named no topic (newest first). */
+  byTime?: boolean;
+  /** The score recall ranked by. */
+  score: number;
+  /** The hooks' relevance floor: the lowest score injected unasked, and whether this hit reaches it. */
+  floor?: { share: number; min: number; kept: boolean };
+}
+
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** One match as words: `db → database (synonym ×0.8): summary tf 1 (1.52), idf 1.87 = 1.23`. */
+export function matchText(m: TermMatch): string {
+  const how =
+    m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : ' (feedback)';
+  const fields = FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [`${f} tf ${m.frequencies[i]} (${round(m.fields[i]!, 2)})`] : [])).join(', ');
+  const weight = m.weight !== 1 ? ` ×${round(m.weight)}` : '';
+  return `${m.word}${how}${weight}: ${fields}; idf ${round(m.idf, 2)} = ${round(m.score)}`;
+}
+
+/** The explanation as lines (without indentation), the matches first. */
+export function explanationLines(e: Explanation): string[] {
+  const lines = e.matches.map(matchText);
+  if (!e.matches.length) lines.push(e.byTime ? 'created in the time asked about; the query names no topic (newest first)' : 'no word of the query matched');
+  const after: string[] = [`bm25f ${round(e.lexical)}`];
+  if (e.fused) after.push(`fused ranks: lexical ${e.fused.lexical ?? '-'}, semantic ${e.fused.semantic ?? '-'}`);
+  if (e.placement) after.push(`placement ${e.placement.reach} ×${e.placement.weight}`);
+  if (e.time) after.push(`time ${e.time.asked} ×${round(e.time.weight)}`);
+  after.push(`score ${round(e.score)}`);
+  lines.push(after.join('; '));
+  if (e.floor) {
+    // A single hit is kept whenever it matches (core/rank.ts floorScore): there is no best to be near.
+    const floor = e.floor.min === Number.MIN_VALUE ? 'relevance floor: a single hit' : `relevance floor ${e.floor.share} × best = ${round(e.floor.min)}`;
+    lines.push(`${floor}: ${e.floor.kept ? 'kept' : 'dropped'} by the hooks`);
+  }
+  return lines;
+}
+
+/** A match for JSON: numbers rounded, names spelt out. */
+export function matchJson(m: TermMatch): Record<string, unknown> {
+  return {
+    word: m.word,
+    kind: m.kind,
+    terms: m.terms,
+    fields: Object.fromEntries(FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [[f, { tf: m.frequencies[i], part: round(m.fields[i]!, 4) }]] : []))),
+    idf: round(m.idf, 4),
+    weight: round(m.weight, 4),
+    score: round(m.score, 4),
+  };
+}
+
+export function explanationJson(e: Explanation): Record<string, unknown> {
+  return {
+    matches: e.matches.map(matchJson),
+    bm25f: round(e.lexical, 4),
+    ...(e.byTime ? { byTime: true } : {}),
+    ...(e.fused ? { fused: e.fused } : {}),
+    ...(e.placement ? { placement: e.placement } : {}),
+    ...(e.time ? { time: { asked: e.time.asked, weight: round(e.time.weight, 4) } } : {}),
+    score: round(e.score, 4),
+    ...(e.floor ? { floor: { share: e.floor.share, min: round(e.floor.min, 4), kept: e.floor.kept } } : {}),
+  };
+}
