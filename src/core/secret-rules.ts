@@ -14,14 +14,18 @@ import {
   base64OfJwt,
   base64OfText,
   base64OfUserPassword,
+  cacheKey,
   cardNumber,
   crc32Tail,
   entropy,
+  isPathOrUrl,
   isPlaceholder,
   isReference,
   isUuid,
+  jwtStructure,
   looksRandom,
   nameStrength,
+  pypiMacaroon,
   Strength,
   secretValue,
   wordiness,
@@ -50,6 +54,12 @@ export interface SecretRule {
   typeOf?: (m: RegExpExecArray) => string;
   /** The format's own checksum: when it holds, the finding stands without the checks above. */
   checksum?: (secret: string) => boolean;
+  /**
+   * A value in the format's shape that its checksum, length or structure proves is not one of its tokens
+   * (a GitHub token whose CRC32 tail fails, a JWT whose header is not JSON): left as it is, and claimed so
+   * that no later rule takes it.
+   */
+  lookAlike?: (secret: string) => boolean;
 }
 
 /** Filler in place of a real token body: `ghp_xxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX`, `sk-…000…`. */
@@ -89,6 +99,8 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
   // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`).
   if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
+  // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
+  if (cacheKey(s)) return false;
   if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;
   const input = m.input;
   const lineStart = input.lastIndexOf('\n', m.index) + 1;
@@ -363,6 +375,17 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // --- Webhook URLs whose path is the credential.
   { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
   { type: 'discord_webhook', keywords: ['discord'], pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{30,}/g },
+  // IFTTT's Webhooks service key and Make's (Integromat's) hook id: the URL is the credential (issue 34).
+  { type: 'ifttt_webhook', keywords: ['maker.ifttt.com'], pattern: /https?:\/\/maker\.ifttt\.com\/(?:trigger\/[^\s/]+\/(?:json\/)?with\/key|use)\/([A-Za-z0-9_-]{16,})/dg, group: 1, validate: notFiller(0) },
+  { type: 'make_webhook', keywords: ['make.com', 'integromat.com'], pattern: /https?:\/\/hook\.(?:[a-z0-9]+\.)?(?:make|integromat)\.com\/([a-z0-9]{24,40})(?![A-Za-z0-9])/dg, group: 1, validate: (s) => entropy(s) > 3.5 },
+  {
+    // Self-hosted chat and automation hooks (Mattermost, Rocket.Chat, …): a random path segment after /hook(s)/ or /webhook(s)/.
+    type: 'webhook',
+    keywords: ['/hook', '/webhook'],
+    pattern: /\bhttps?:\/\/[\w.-]+(?::\d+)?\/(?:[\w.-]+\/)*?(?:hooks?|webhooks?)\/(?:[\w-]+\/){0,3}?([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/dgi,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-z0-9]{26,}$/.test(s) && /\d/.test(s) && entropy(s) > 3.8)),
+  },
 
   // --- Cloud providers.
   {
@@ -474,6 +497,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{40,250})\b/g,
     validate: notFiller(4),
     checksum: (s) => crc32Tail(s, 4),
+    // Every token of the 40-character format ends in its CRC32: one that fails it is made up.
+    lookAlike: (s) => /^gh[pousr]_[A-Za-z0-9]{36}$/.test(s) && !filler(s.slice(4)),
   },
   {
     type: 'gitlab_token',
@@ -481,8 +506,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\b(?:gl(?:pat|dt|rt|ptt|cbt|imt|ft|soat|oas|agent|wt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/g,
     validate: (s) => !filler(s.slice(s.indexOf('-') + 1)) && /\d/.test(s),
   },
-  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4), checksum: (s) => crc32Tail(s, 4) },
-  { type: 'pypi_token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4), checksum: (s) => crc32Tail(s, 4), lookAlike: (s) => !filler(s.slice(4)) },
+  // The body is a macaroon whose location is pypi.org.
+  { type: 'pypi_token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, lookAlike: (s) => !pypiMacaroon(s) },
   { type: 'rubygems_token', keywords: ['rubygems_'], pattern: /\brubygems_[a-f0-9]{48}\b/g },
   { type: 'dockerhub_token', keywords: ['dckr_'], pattern: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}/g },
   { type: 'artifactory_key', keywords: ['akcp'], pattern: /\bAKCp[A-Za-z0-9]{69}\b/g },
@@ -555,7 +581,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'perplexity_key', keywords: ['pplx-'], pattern: /\bpplx-[A-Za-z0-9]{40,}\b/g },
 
   // --- Formats shared by many providers.
-  { type: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // The header is JSON that names its algorithm.
+  { type: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, lookAlike: (s) => !jwtStructure(s) },
   {
     type: 'auth_header',
     keywords: ['bearer'],
@@ -659,14 +686,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'password',
     keywords: ['curl'],
-    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(["']?)([^\s:"']+):([^\s"']+)\1/dg,
+    // Also on a continuation line of the command (`curl … \\` then `-u user:pass`).
+    pattern: /\bcurl\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t](?:-u|--user)(?:[ \t]*|=)(["']?)([^\s:"']+):([^\s"']+)\1/dg,
     group: 3,
     validate: (s) => !isPlaceholder(s) && !isReference(s),
   },
   {
     type: 'password',
     keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|redis-cli\b[^\n]*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b[^\n]*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
@@ -679,6 +707,36 @@ export const SECRET_RULES: readonly SecretRule[] = [
     typeOf: byName(1),
   },
   { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  {
+    // PowerShell: `ConvertTo-SecureString 'pw' -AsPlainText -Force`.
+    type: 'password',
+    keywords: ['convertto-securestring'],
+    pattern: /\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]{3,256})\1[ \t]+-AsPlainText/dgi,
+    group: 2,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    // `user:password` under a name that says so, camelCase or not: `basicAuth: "ops:…"`, `"proxyAuth": "…"`,
+    // `dbCredentials=svc:…`, `userInfo := "…"` (issue 34). The password is the secret; a port (`host:8080`) is not one.
+    type: 'password',
+    keywords: ['auth', 'cred', 'userinfo', 'login'],
+    lines: /auth|cred|userinfo|login/gi,
+    pattern: /(?<![\w.$-])(["']?)([A-Za-z][\w.-]{0,40}?(?:auth|credentials?|creds|userinfo|login))\1[ \t]*(?:=>|:=|=|:)[ \t]*(["'\x60]?)([\w.@+-]{1,64}):([^\s"'\x60]{3,128})\3(?=[\s,;})\]]|$)/dgi,
+    group: 5,
+    validate: (s, m) => s !== m[4] && !/^\d+$/.test(s) && !/^\/\//.test(s) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s),
+  },
+  {
+    // A secret's name ending a line, its value alone on the next: `here's the Heroku API key:` then the key (issue 34).
+    type: 'password',
+    keywords: ['pass', 'secret', 'token', 'key'],
+    pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key)\b[^\n:]{0,40}:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dgi,
+    group: 3,
+    validate: (s, m) => {
+      if (isPlaceholder(s) || base64OfText(s)) return false;
+      if (!isUuid(s) && !/^[0-9a-f]+$/i.test(s)) return looksRandom(s, 16, 3.3);
+      return nameStrength(`${(m[1] ?? '').toLowerCase()}_${m[2]!.toLowerCase()}`) >= 2 && entropy(s.replace(/-/g, '')) > 3.0;
+    },
+  },
   { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
   {
     type: 'password',

@@ -9,6 +9,7 @@ import { SECRET_RULES } from '../../src/core/secret-rules.ts';
 import { secretCases } from '../fixtures/secrets/corpus.ts';
 import { providerCases } from '../fixtures/secrets/kinds.ts';
 import { unseenCases } from '../fixtures/secrets/unseen.ts';
+import { positives2 } from '../fixtures/secrets2/corpus.ts';
 
 // Fake values, assembled from parts.
 const EXTRA = [
@@ -18,7 +19,7 @@ const EXTRA = [
   '      - name: ROLLBAR_ACCESS_TOKEN\n        value: "adbc85d806a2' + '4884ab1fcedcc1bf4a5d"',
 ];
 
-const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...EXTRA];
+const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...positives2().filter((c) => c.half === 'tuning').map((c) => c.text), ...EXTRA];
 
 /** The part of `input` that `output` replaced with one marker. */
 function replaced(input: string, output: string): [number, number] {
