@@ -729,12 +729,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A secret's name ending a line, its value alone on the next: `here's the Heroku API key:` then the key (issue 34).
     type: 'password',
     keywords: ['pass', 'secret', 'token', 'key'],
-    pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key)\b[^\n:]{0,40}:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dgi,
-    group: 3,
+    // Found from the `:` that ends the line (rare before a line holding one long token), then the name is read back.
+    pattern: /:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
+    group: 1,
     validate: (s, m) => {
-      if (isPlaceholder(s) || base64OfText(s)) return false;
+      const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 80), m.index);
+      const name = /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key)\b[^\n:]{0,40}$/i.exec(line);
+      if (!name || isPlaceholder(s) || base64OfText(s)) return false;
       if (!isUuid(s) && !/^[0-9a-f]+$/i.test(s)) return looksRandom(s, 16, 3.3);
-      return nameStrength(`${(m[1] ?? '').toLowerCase()}_${m[2]!.toLowerCase()}`) >= 2 && entropy(s.replace(/-/g, '')) > 3.0;
+      // A UUID or hex only after a name that makes it a credential (`API key:`), not `cache key:`.
+      return nameStrength(`${(name[1] ?? '').toLowerCase()}_${name[2]!.toLowerCase()}`) >= 2 && entropy(s.replace(/-/g, '')) > 3.0;
     },
   },
   { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
