@@ -422,7 +422,8 @@ export function shortProviderToken(v: string): boolean {
  * (`node-cache-Linux-x64-npm-<sha256>`, `v2-deps-<sha256>`): what CI prints after `key:` (issue 34).
  */
 export function cacheKey(v: string): boolean {
-  return /^(?:[A-Za-z][A-Za-z0-9.]{0,24}-){2,}[0-9a-f]{32,}$/.test(v);
+  const m = /^((?:[A-Za-z0-9][A-Za-z0-9._]{0,24}-){2,})[0-9a-f]{32,}$/.exec(v);
+  return m !== null && /[A-Za-z]{2}/.test(m[1]!);
 }
 
 /** A PyPI token's body is a macaroon whose location is pypi.org (or test.pypi.org): base64url of `\x02\x01…pypi.org`. */

@@ -135,7 +135,8 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie|pat|PAT`;
 const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
-const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?:=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
+// A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
+const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
 const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
@@ -386,6 +387,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     group: 1,
     validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-z0-9]{26,}$/.test(s) && /\d/.test(s) && entropy(s) > 3.8)),
   },
+  {
+    // The same with the credential in the query (`…/webhook/send?key=<uuid>`, `…/robot/send?access_token=…`).
+    type: 'webhook',
+    keywords: ['hook', 'robot'],
+    pattern: /\bhttps?:\/\/[\w.-]+(?::\d+)?\/(?:[\w.-]+\/)*?(?:hooks?|webhooks?|robot|bot)\/[\w/.-]*\?(?:[^\s#"'<>]*&)?(?:key|token|access_token|sig)=([A-Za-z0-9_-]{20,})/dgi,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-f0-9]{32,}$/.test(s) && entropy(s) > 3.3)),
+  },
 
   // --- Cloud providers.
   {
@@ -574,7 +583,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
       return /\d/.test(body) && /[A-Za-z]/.test(body) && wordiness(body) < 0.6 && !filler(body);
     },
   },
-  { type: 'huggingface_token', keywords: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{34,}\b/g, validate: (s) => wordiness(s.slice(3)) < 0.6 && /[a-z]/.test(s) && /[A-Z]/.test(s) },
+  { type: 'huggingface_token', keywords: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{34,}\b/g, validate: (s) => /[a-z]/.test(s) && /[A-Z]/.test(s) && (wordiness(s.slice(3)) < 0.6 || (/^[A-Za-z]{34}$/.test(s.slice(3)) && entropy(s.slice(3)) >= 4.3)) },
   { type: 'groq_key', keywords: ['gsk_'], pattern: /\bgsk_[A-Za-z0-9]{48,}\b/g },
   { type: 'replicate_token', keywords: ['r8_'], pattern: /\br8_[A-Za-z0-9]{37}\b/g },
   { type: 'xai_key', keywords: ['xai-'], pattern: /\bxai-[A-Za-z0-9]{70,}\b/g },
@@ -603,9 +612,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'url_credentials',
     keywords: ['://'],
-    pattern: /\b([a-z][a-z0-9+.-]{1,30}:\/\/)([^\s:/?#@"'<>[\]]*):([^\s/?"'<>]+)@(?=[A-Za-z0-9[])/dgi,
+    // The password may hold a `?` written raw (`amqp://app:pa55?@host`), not a `/`.
+    pattern: /\b([a-z][a-z0-9+.-]{1,30}:\/\/)([^\s:/?#@"'<>[\]]*):([^\s/"'<>]+)@(?=[A-Za-z0-9[])/dgi,
     group: 3,
-    validate: (s, m) => s !== m[2] && !s.startsWith('[REDACTED') && !isPlaceholder(s) && !isReference(s) && !/^%[sd]$/.test(s),
+    validate: (s, m) => s !== m[2] && !s.startsWith('[REDACTED') && !/^\d*[?#]/.test(s) && !isPlaceholder(s) && !isReference(s) && !/^%[sd]$/.test(s),
   },
   {
     // A token as the user name, for git hosts: `https://<token>@github.com/org/repo.git`.
@@ -721,25 +731,49 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['auth', 'cred', 'userinfo', 'login'],
     lines: /auth|cred|userinfo|login/gi,
-    pattern: /(?<![\w.$-])(["']?)([A-Za-z][\w.-]{0,40}?(?:auth|credentials?|creds|userinfo|login))\1[ \t]*(?:=>|:=|=|:)[ \t]*(["'\x60]?)([\w.@+-]{1,64}):([^\s"'\x60]{3,128})\3(?=[\s,;})\]]|$)/dgi,
+    pattern: /(?<![\w.$-])(["']?)((?:[A-Za-z][\w.-]{0,40}?)?(?:auth|credentials?|creds|userinfo|login))\1[ \t]*(?:=>|:=|=|:)[ \t]*(["'\x60]?)([\w.@+-]{1,64}):([^\s"'\x60]{3,128})\3(?=[\s,;})\]]|$)/dgi,
     group: 5,
     validate: (s, m) => s !== m[4] && !/^\d+$/.test(s) && !/^\/\//.test(s) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s),
   },
   {
     // A secret's name ending a line, its value alone on the next: `here's the Heroku API key:` then the key (issue 34).
     type: 'password',
-    keywords: ['pass', 'secret', 'token', 'key'],
+    keywords: ['pass', 'secret', 'token', 'key', 'auth', 'cred'],
     // Found from the `:` that ends the line (rare before a line holding one long token), then the name is read back.
     pattern: /:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
     group: 1,
     validate: (s, m) => {
       const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 80), m.index);
-      const name = /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key)\b[^\n:]{0,40}$/i.exec(line);
-      if (!name || isPlaceholder(s) || base64OfText(s)) return false;
+      // The name: a secret's noun, with the word before it (`twilio auth token`: the strongest pair counts).
+      const words = line.toLowerCase().split(/[^a-z0-9_-]+/);
+      let strength = -1;
+      for (let i = 0; i < words.length; i++) {
+        if (/^(?:pass(?:word|phrase)|secret|token|key|auth|credentials?)$/.test(words[i]!)) strength = Math.max(strength, nameStrength(`${words[i - 1] ?? ''}_${words[i]}`));
+      }
+      if (strength < 0 || isPlaceholder(s) || base64OfText(s)) return false;
       if (!isUuid(s) && !/^[0-9a-f]+$/i.test(s)) return looksRandom(s, 16, 3.3);
       // A UUID or hex only after a name that makes it a credential (`API key:`), not `cache key:`.
-      return nameStrength(`${(name[1] ?? '').toLowerCase()}_${name[2]!.toLowerCase()}`) >= 2 && entropy(s.replace(/-/g, '')) > 3.0;
+      return strength >= 2 && entropy(s.replace(/-/g, '')) > 3.0;
     },
+  },
+  {
+    // Windows: `net use Z: \\\\fs01\\share /user:CORP\\svc pa55word` (`*` asks for it instead), on one line or continued with ^.
+    type: 'password',
+    keywords: ['net use'],
+    pattern: /\bnet[ \t]+use\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]\/user:[^\s"']+[ \t]+(["']?)([^\s"'*\/][^\s"']*)\1/dgi,
+    group: 2,
+    validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    // A default after an environment look-up: `getenv('DB_PASSWORD') ?: '…'`, `ENV.fetch("X") { "…" }`,
+    // `os.Getenv("X") or "…"`, `process.env.X ?? "…"` (issue 34). The variable's name decides.
+    type: 'password',
+    keywords: ['env'],
+    lines: /env/gi,
+    pattern: /(?:(["'])([A-Za-z_][\w.]{1,64})\1[ \t]*[)\]]|\benv\.([A-Za-z_]\w{1,64}))[ \t]*(?:\?:|\?\?|\|\||\bor\b|\{)[ \t]*(["'])([^"'\n]{3,256})\4/dg,
+    group: 5,
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? m[3] ?? ''), true),
+    typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
   },
   { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
   {
