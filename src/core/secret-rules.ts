@@ -733,7 +733,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     lines: /auth|cred|userinfo|login/gi,
     pattern: /(?<![\w.$-])(["']?)((?:[A-Za-z][\w.-]{0,40}?)?(?:auth|credentials?|creds|userinfo|login))\1[ \t]*(?:=>|:=|=|:)[ \t]*(["'\x60]?)([\w.@+-]{1,64}):([^\s"'\x60]{3,128})\3(?=[\s,;})\]]|$)/dgi,
     group: 5,
-    validate: (s, m) => s !== m[4] && !/^\d+$/.test(s) && !/^\/\//.test(s) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s),
+    // Not a short word (`aws:iam`, `github:read`), a scheme (`vault:secret/db`, `env:X`) or a path.
+    validate: (s, m) => s !== m[4] && s.length >= 4 && !/^\d+$|^[a-z]{1,7}$/.test(s) && !isPlaceholder(s) && !isReference(s) && !isReference(`${m[4]}:${s}`) && !isPathOrUrl(s) && !/^\/\//.test(s),
   },
   {
     // A secret's name ending a line, its value alone on the next: `here's the Heroku API key:` then the key (issue 34).
