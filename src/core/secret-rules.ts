@@ -383,6 +383,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // Self-hosted chat and automation hooks (Mattermost, Rocket.Chat, …): a random path segment after /hook(s)/ or /webhook(s)/.
     type: 'webhook',
     keywords: ['/hook', '/webhook'],
+    lines: /\/(?:web)?hooks?\//gi,
     pattern: /\bhttps?:\/\/[\w.-]+(?::\d+)?\/(?:[\w.-]+\/)*?(?:hooks?|webhooks?)\/(?:[\w-]+\/){0,3}?([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/dgi,
     group: 1,
     validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-z0-9]{26,}$/.test(s) && /\d/.test(s) && entropy(s) > 3.8)),
@@ -391,6 +392,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // The same with the credential in the query (`…/webhook/send?key=<uuid>`, `…/robot/send?access_token=…`).
     type: 'webhook',
     keywords: ['hook', 'robot'],
+    lines: /\/(?:(?:web)?hooks?|robot|bot)\/[^\s?]*\?/gi,
     pattern: /\bhttps?:\/\/[\w.-]+(?::\d+)?\/(?:[\w.-]+\/)*?(?:hooks?|webhooks?|robot|bot)\/[\w/.-]*\?(?:[^\s#"'<>]*&)?(?:key|token|access_token|sig)=([A-Za-z0-9_-]{20,})/dgi,
     group: 1,
     validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-f0-9]{32,}$/.test(s) && entropy(s) > 3.3)),
