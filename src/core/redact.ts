@@ -152,7 +152,9 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       }
       // A checksum that holds (GitHub's and npm's CRC32 tail) proves a real token; otherwise the value must not be a documented example or filler.
       if (!rule.checksum?.(secret)) {
-        if (isDocumentationValue(secret)) {
+        // A value of the format that its checksum or structure proves is not one (issue 34): left, and claimed
+        // so that no generic rule takes it as a secret of its own.
+        if (isDocumentationValue(secret) || rule.lookAlike?.(secret)) {
           // Claimed, so that no later rule takes a piece of it (a sample JWT's signature).
           claim({ start, end, rule: r, type: rule.type, allowed: true });
           continue;

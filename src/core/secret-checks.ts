@@ -313,6 +313,7 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   if (/^(?:0x[0-9a-f]+|\d+\.\d+)$/i.test(v)) return false;
   // Stripe publishable keys are public by design.
   if (/^pk_(?:live|test)_/.test(v)) return false;
+  if (shortProviderToken(v) || cacheKey(v)) return false;
   // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
   if (v.length >= 12 && base64OfCredentials(v)) return true;
   if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v) || isPasswordHash(v)) return false;
@@ -405,6 +406,43 @@ const DOCUMENTATION_VALUES = new Set([
 export function isDocumentationValue(secret: string): boolean {
   if (secret.includes('EXAMPLE') || DOCUMENTATION_VALUES.has(secret)) return true;
   return /x{5,}|X{5,}|\*{4,}|0{8,}|\.{3,}|…/.test(secret);
+}
+
+/**
+ * A provider's prefix with a body far shorter than its format (`sk_test_123`, `ghp_abc`, `xoxb-1234`):
+ * a documentation or test value, not a token (issue 34).
+ */
+export function shortProviderToken(v: string): boolean {
+  const m = /^(?:[sr]k_(?:live|test)_|gh[pousr]_|github_pat_|npm_|glpat-|xox[abposr]-|hf_|sk-(?:proj-|ant-)?|SG\.|AKIA|AIza|dop_v1_|shp(?:at|ss|ca|pa)_|lin_api_|hvs\.|pypi-)(.*)$/.exec(v);
+  return m !== null && m[1]!.length < 12;
+}
+
+/**
+ * A cache key or build key: readable parts joined by `-`, ending in a hex digest
+ * (`node-cache-Linux-x64-npm-<sha256>`, `v2-deps-<sha256>`): what CI prints after `key:` (issue 34).
+ */
+export function cacheKey(v: string): boolean {
+  const m = /^((?:[A-Za-z0-9][A-Za-z0-9._]{0,24}-){2,})[0-9a-f]{32,}$/.exec(v);
+  return m !== null && /[A-Za-z]{2}/.test(m[1]!);
+}
+
+/** A PyPI token's body is a macaroon whose location is pypi.org (or test.pypi.org): base64url of `\x02\x01…pypi.org`. */
+export function pypiMacaroon(token: string): boolean {
+  const bytes = base64Bytes(token.slice(token.indexOf('-') + 1, token.indexOf('-') + 25).replace(/-/g, '+').replace(/_/g, '/'));
+  return bytes !== null && bytes.charCodeAt(0) === 2 && bytes.includes('pypi.org');
+}
+
+/** A JWT's header decodes to a JSON object that names its algorithm (`{"alg":…}`). */
+export function jwtStructure(token: string): boolean {
+  const head = token.slice(0, token.indexOf('.'));
+  const bytes = base64Bytes(head.replace(/-/g, '+').replace(/_/g, '/'));
+  if (bytes === null) return false;
+  try {
+    const o = JSON.parse(bytes) as unknown;
+    return typeof o === 'object' && o !== null && 'alg' in o;
+  } catch {
+    return false;
+  }
 }
 
 /** Password hashes (bcrypt, argon2, Django's pbkdf2, crypt's $6$): stored on purpose, not a password. */

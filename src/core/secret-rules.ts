@@ -14,14 +14,18 @@ import {
   base64OfJwt,
   base64OfText,
   base64OfUserPassword,
+  cacheKey,
   cardNumber,
   crc32Tail,
   entropy,
+  isPathOrUrl,
   isPlaceholder,
   isReference,
   isUuid,
+  jwtStructure,
   looksRandom,
   nameStrength,
+  pypiMacaroon,
   Strength,
   secretValue,
   wordiness,
@@ -50,6 +54,12 @@ export interface SecretRule {
   typeOf?: (m: RegExpExecArray) => string;
   /** The format's own checksum: when it holds, the finding stands without the checks above. */
   checksum?: (secret: string) => boolean;
+  /**
+   * A value in the format's shape that its checksum, length or structure proves is not one of its tokens
+   * (a GitHub token whose CRC32 tail fails, a JWT whose header is not JSON): left as it is, and claimed so
+   * that no later rule takes it.
+   */
+  lookAlike?: (secret: string) => boolean;
 }
 
 /** Filler in place of a real token body: `ghp_xxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX`, `sk-…000…`. */
@@ -89,6 +99,8 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
   // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`).
   if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
+  // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
+  if (cacheKey(s)) return false;
   if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;
   const input = m.input;
   const lineStart = input.lastIndexOf('\n', m.index) + 1;
@@ -123,7 +135,8 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie|pat|PAT`;
 const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
-const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?:=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
+// A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
+const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
 const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
@@ -363,6 +376,27 @@ export const SECRET_RULES: readonly SecretRule[] = [
   // --- Webhook URLs whose path is the credential.
   { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
   { type: 'discord_webhook', keywords: ['discord'], pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{30,}/g },
+  // IFTTT's Webhooks service key and Make's (Integromat's) hook id: the URL is the credential (issue 34).
+  { type: 'ifttt_webhook', keywords: ['maker.ifttt.com'], pattern: /https?:\/\/maker\.ifttt\.com\/(?:trigger\/[^\s/]+\/(?:json\/)?with\/key|use)\/([A-Za-z0-9_-]{16,})/dg, group: 1, validate: notFiller(0) },
+  { type: 'make_webhook', keywords: ['make.com', 'integromat.com'], pattern: /https?:\/\/hook\.(?:[a-z0-9]+\.)?(?:make|integromat)\.com\/([a-z0-9]{24,40})(?![A-Za-z0-9])/dg, group: 1, validate: (s) => entropy(s) > 3.5 },
+  {
+    // Self-hosted chat and automation hooks (Mattermost, Rocket.Chat, …): a random path segment after /hook(s)/ or /webhook(s)/.
+    type: 'webhook',
+    keywords: ['/hook', '/webhook'],
+    lines: /\/(?:web)?hooks?\//gi,
+    pattern: /\bhttps?:\/\/[\w.-]+(?::\d+)?\/(?:[\w.-]+\/)*?(?:hooks?|webhooks?)\/(?:[\w-]+\/){0,3}?([A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/dgi,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-z0-9]{26,}$/.test(s) && /\d/.test(s) && entropy(s) > 3.8)),
+  },
+  {
+    // The same with the credential in the query (`…/webhook/send?key=<uuid>`, `…/robot/send?access_token=…`).
+    type: 'webhook',
+    keywords: ['hook', 'robot'],
+    lines: /\/(?:(?:web)?hooks?|robot|bot)\/[^\s?]*\?/gi,
+    pattern: /\bhttps?:\/\/[\w.-]+(?::\d+)?\/(?:[\w.-]+\/)*?(?:hooks?|webhooks?|robot|bot)\/[\w/.-]*\?(?:[^\s#"'<>]*&)?(?:key|token|access_token|sig)=([A-Za-z0-9_-]{20,})/dgi,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !filler(s) && (isUuid(s) || looksRandom(s, 20, 3.5) || (/^[a-f0-9]{32,}$/.test(s) && entropy(s) > 3.3)),
+  },
 
   // --- Cloud providers.
   {
@@ -474,6 +508,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{40,250})\b/g,
     validate: notFiller(4),
     checksum: (s) => crc32Tail(s, 4),
+    // Every token of the 40-character format ends in its CRC32: one that fails it is made up.
+    lookAlike: (s) => /^gh[pousr]_[A-Za-z0-9]{36}$/.test(s) && !filler(s.slice(4)),
   },
   {
     type: 'gitlab_token',
@@ -481,8 +517,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /\b(?:gl(?:pat|dt|rt|ptt|cbt|imt|ft|soat|oas|agent|wt|ffct)-[A-Za-z0-9_-]{20,}(?:\.[A-Za-z0-9_-]+)*|GR1348941[A-Za-z0-9_-]{20,})(?![A-Za-z0-9_-])/g,
     validate: (s) => !filler(s.slice(s.indexOf('-') + 1)) && /\d/.test(s),
   },
-  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4), checksum: (s) => crc32Tail(s, 4) },
-  { type: 'pypi_token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g },
+  { type: 'npm_token', keywords: ['npm_'], pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, validate: notFiller(4), checksum: (s) => crc32Tail(s, 4), lookAlike: (s) => !filler(s.slice(4)) },
+  // The body is a macaroon whose location is pypi.org.
+  { type: 'pypi_token', keywords: ['pypi-age'], pattern: /\bpypi-AgE[A-Za-z0-9_-]{50,}/g, lookAlike: (s) => !pypiMacaroon(s) },
   { type: 'rubygems_token', keywords: ['rubygems_'], pattern: /\brubygems_[a-f0-9]{48}\b/g },
   { type: 'dockerhub_token', keywords: ['dckr_'], pattern: /\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{27,}/g },
   { type: 'artifactory_key', keywords: ['akcp'], pattern: /\bAKCp[A-Za-z0-9]{69}\b/g },
@@ -548,14 +585,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
       return /\d/.test(body) && /[A-Za-z]/.test(body) && wordiness(body) < 0.6 && !filler(body);
     },
   },
-  { type: 'huggingface_token', keywords: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{34,}\b/g, validate: (s) => wordiness(s.slice(3)) < 0.6 && /[a-z]/.test(s) && /[A-Z]/.test(s) },
+  { type: 'huggingface_token', keywords: ['hf_'], pattern: /\bhf_[A-Za-z0-9]{34,}\b/g, validate: (s) => /[a-z]/.test(s) && /[A-Z]/.test(s) && (wordiness(s.slice(3)) < 0.6 || (/^[A-Za-z]{34}$/.test(s.slice(3)) && entropy(s.slice(3)) >= 4.3)) },
   { type: 'groq_key', keywords: ['gsk_'], pattern: /\bgsk_[A-Za-z0-9]{48,}\b/g },
   { type: 'replicate_token', keywords: ['r8_'], pattern: /\br8_[A-Za-z0-9]{37}\b/g },
   { type: 'xai_key', keywords: ['xai-'], pattern: /\bxai-[A-Za-z0-9]{70,}\b/g },
   { type: 'perplexity_key', keywords: ['pplx-'], pattern: /\bpplx-[A-Za-z0-9]{40,}\b/g },
 
   // --- Formats shared by many providers.
-  { type: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // The header is JSON that names its algorithm.
+  { type: 'jwt', keywords: ['eyj'], pattern: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, lookAlike: (s) => !jwtStructure(s) },
   {
     type: 'auth_header',
     keywords: ['bearer'],
@@ -576,9 +614,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'url_credentials',
     keywords: ['://'],
-    pattern: /\b([a-z][a-z0-9+.-]{1,30}:\/\/)([^\s:/?#@"'<>[\]]*):([^\s/?"'<>]+)@(?=[A-Za-z0-9[])/dgi,
+    // The password may hold a `?` written raw (`amqp://app:pa55?@host`), not a `/`.
+    pattern: /\b([a-z][a-z0-9+.-]{1,30}:\/\/)([^\s:/?#@"'<>[\]]*):([^\s/"'<>]+)@(?=[A-Za-z0-9[])/dgi,
     group: 3,
-    validate: (s, m) => s !== m[2] && !s.startsWith('[REDACTED') && !isPlaceholder(s) && !isReference(s) && !/^%[sd]$/.test(s),
+    validate: (s, m) => s !== m[2] && !s.startsWith('[REDACTED') && !/^\d*[?#]/.test(s) && !isPlaceholder(s) && !isReference(s) && !/^%[sd]$/.test(s),
   },
   {
     // A token as the user name, for git hosts: `https://<token>@github.com/org/repo.git`.
@@ -659,14 +698,15 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'password',
     keywords: ['curl'],
-    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)[ \t]*(["']?)([^\s:"']+):([^\s"']+)\1/dg,
+    // Also on a continuation line of the command (`curl … \\` then `-u user:pass`).
+    pattern: /\bcurl\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t](?:-u|--user)(?:[ \t]*|=)(["']?)([^\s:"']+):([^\s"']+)\1/dg,
     group: 3,
     validate: (s) => !isPlaceholder(s) && !isReference(s),
   },
   {
     type: 'password',
     keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n]*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b[^\n]*?[ \t]-p[ \t]+|redis-cli\b[^\n]*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b[^\n]*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b[^\n]*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
@@ -679,6 +719,65 @@ export const SECRET_RULES: readonly SecretRule[] = [
     typeOf: byName(1),
   },
   { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  {
+    // PowerShell: `ConvertTo-SecureString 'pw' -AsPlainText -Force`.
+    type: 'password',
+    keywords: ['convertto-securestring'],
+    pattern: /\bConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(["'])([^"'\n]{3,256})\1[ \t]+-AsPlainText/dgi,
+    group: 2,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    // `user:password` under a name that says so, camelCase or not: `basicAuth: "ops:…"`, `"proxyAuth": "…"`,
+    // `dbCredentials=svc:…`, `userInfo := "…"` (issue 34). The password is the secret; a port (`host:8080`) is not one.
+    type: 'password',
+    keywords: ['auth', 'cred', 'userinfo', 'login'],
+    lines: /auth|cred|userinfo|login/gi,
+    pattern: /(?<![\w.$-])(["']?)((?:[A-Za-z][\w.-]{0,40}?)?(?:auth|credentials?|creds|userinfo|login))\1[ \t]*(?:=>|:=|=|:)[ \t]*(["'\x60]?)([\w.@+-]{1,64}):([^\s"'\x60]{3,128})\3(?=[\s,;})\]]|$)/dgi,
+    group: 5,
+    // Not a short word (`aws:iam`, `github:read`), a scheme (`vault:secret/db`, `env:X`) or a path.
+    validate: (s, m) => s !== m[4] && s.length >= 4 && !/^\d+$|^[a-z]{1,7}$/.test(s) && !isPlaceholder(s) && !isReference(s) && !isReference(`${m[4]}:${s}`) && !isPathOrUrl(s) && !/^\/\//.test(s),
+  },
+  {
+    // A secret's name ending a line, its value alone on the next: `here's the Heroku API key:` then the key (issue 34).
+    type: 'password',
+    keywords: ['pass', 'secret', 'token', 'key', 'auth', 'cred'],
+    // Found from the `:` that ends the line (rare before a line holding one long token), then the name is read back.
+    pattern: /:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
+    group: 1,
+    validate: (s, m) => {
+      const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 80), m.index);
+      // The name: a secret's noun, with the word before it (`twilio auth token`: the strongest pair counts).
+      const words = line.toLowerCase().split(/[^a-z0-9_-]+/);
+      let strength = -1;
+      for (let i = 0; i < words.length; i++) {
+        if (/^(?:pass(?:word|phrase)|secret|token|key|auth|credentials?)$/.test(words[i]!)) strength = Math.max(strength, nameStrength(`${words[i - 1] ?? ''}_${words[i]}`));
+      }
+      if (strength < 0 || isPlaceholder(s) || base64OfText(s)) return false;
+      if (!isUuid(s) && !/^[0-9a-f]+$/i.test(s)) return looksRandom(s, 16, 3.3);
+      // A UUID or hex only after a name that makes it a credential (`API key:`), not `cache key:`.
+      return strength >= 2 && entropy(s.replace(/-/g, '')) > 3.0;
+    },
+  },
+  {
+    // Windows: `net use Z: \\\\fs01\\share /user:CORP\\svc pa55word` (`*` asks for it instead), on one line or continued with ^.
+    type: 'password',
+    keywords: ['net use'],
+    pattern: /\bnet[ \t]+use\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]\/user:[^\s"']+[ \t]+(["']?)([^\s"'*\/][^\s"']*)\1/dgi,
+    group: 2,
+    validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
+  },
+  {
+    // A default after an environment look-up: `getenv('DB_PASSWORD') ?: '…'`, `ENV.fetch("X") { "…" }`,
+    // `os.Getenv("X") or "…"`, `process.env.X ?? "…"` (issue 34). The variable's name decides.
+    type: 'password',
+    keywords: ['env'],
+    lines: /env/gi,
+    pattern: /(?:(["'])([A-Za-z_][\w.]{1,64})\1[ \t]*[)\]]|\benv\.([A-Za-z_]\w{1,64}))[ \t]*(?:\?:|\?\?|\|\||\bor\b|\{)[ \t]*(["'])([^"'\n]{3,256})\4/dg,
+    group: 5,
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? m[3] ?? ''), true),
+    typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
+  },
   { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
   {
     type: 'password',

@@ -1,4 +1,4 @@
-// Redaction: quality on both corpora (test/fixtures/secrets) and speed on 10 KB and 1 MB.
+// Redaction: quality on the corpora (test/fixtures/secrets, test/fixtures/secrets2) and speed on 10 KB and 1 MB.
 // Targets (issue 18): recall >= 0.97 and FPR <= 0.01 on the provider corpus; 10 KB <= 2 ms; a 1 MB transcript <= 100 ms.
 // Run with bun: node_modules/.bin/bun test/bench/redact.bench.ts
 // Baselines, measured in the same run on the same texts: one keyword regex scan, and the redactor as it was
@@ -11,6 +11,7 @@ import { redact } from '../../src/core/redact.ts';
 import { ordinaryLines, secretCases } from '../fixtures/secrets/corpus.ts';
 import { evaluate } from '../fixtures/secrets/evaluate.ts';
 import { negativeCases, providerCases } from '../fixtures/secrets/kinds.ts';
+import { figures2 } from '../fixtures/secrets2/evaluate.ts';
 import { median } from './median.ts';
 
 const BASELINE_COMMIT = '276646f';
@@ -66,6 +67,11 @@ function quality(name: string, r: Redact) {
   };
   const old = evaluate((t) => r(t).text, cases, ordinary);
   console.log(`  ${name.padEnd(22)} provider corpus: all ${row()} | tuning ${row('tuning')} | checking ${row('checking')};  issue-5 corpus: recall ${old.catchRate.toFixed(4)} FPR ${old.falsePositiveRate.toFixed(4)}`);
+  const two = (half: 'tuning' | 'checking') => {
+    const f2 = figures2(half, (t) => r(t).text);
+    return `recall ${f2.recall.toFixed(4)} FPR ${f2.fpr.toFixed(4)}`;
+  };
+  console.log(`  ${''.padEnd(22)} second corpus (issue 34): tuning ${two('tuning')} | checking ${two('checking')}`);
 }
 
 const baseline = await baselineRedactor();

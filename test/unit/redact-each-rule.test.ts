@@ -9,6 +9,7 @@ import { SECRET_RULES } from '../../src/core/secret-rules.ts';
 import { secretCases } from '../fixtures/secrets/corpus.ts';
 import { providerCases } from '../fixtures/secrets/kinds.ts';
 import { unseenCases } from '../fixtures/secrets/unseen.ts';
+import { positives2 } from '../fixtures/secrets2/corpus.ts';
 
 // Fake values, assembled from parts.
 const EXTRA = [
@@ -16,9 +17,12 @@ const EXTRA = [
   'SSN on the form: 512-' + '34-7781',
   'call me on (415) 723-' + '0148 after six',
   '      - name: ROLLBAR_ACCESS_TOKEN\n        value: "adbc85d806a2' + '4884ab1fcedcc1bf4a5d"',
+  // Issue 34: forms the tuning half of secrets2 does not hold.
+  'WECOM_HOOK=https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=' + '3c9e1f52-7a4b-4d08-9b6e-' + '5f20a8c71d94',
+  'net use Z: \\\\fs01\\share /user:CORP\\svc_backup ' + 'Gr4nite_77215!',
 ];
 
-const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...EXTRA];
+const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...positives2().filter((c) => c.half === 'tuning').map((c) => c.text), ...EXTRA];
 
 /** The part of `input` that `output` replaced with one marker. */
 function replaced(input: string, output: string): [number, number] {
