@@ -24,6 +24,8 @@ interface PlacementCache {
   facts: Record<string, [string, number]>;
   /** Under `refs`: commits HEAD does not reach, left unplaced because their place did not matter (settled). */
   offHead?: string[];
+  /** The places under the refs before these: switching back (to the branch before a checkout) finds them. */
+  previous?: { refs: string; head?: string; places: Record<string, [string, number]>; offHead?: string[] };
 }
 
 export function anchorsFile(repo: Repo): string {
@@ -53,11 +55,13 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const refs = refsState(repo);
   const file = anchorsFile(repo);
   const cache = readCache(file);
-  const places = cache.refs === refs && cache.places ? cache.places : carriedOver(repo, cache);
+  // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
+  const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
+  const places = same?.places ?? carriedOver(repo, cache);
   const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
   for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
-  const offHead = new Set(cache.refs === refs ? (cache.offHead ?? []) : []);
+  const offHead = new Set(same?.offHead ?? []);
   const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
   // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
   if (open.length || cache.refs !== refs) {
@@ -76,6 +80,12 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
         places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
         facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
         offHead: [...offHead],
+        // The refs before are kept one step, as they were: a switch back costs nothing.
+        ...(cache.refs !== refs && cache.refs && cache.places
+          ? { previous: { refs: cache.refs, ...(cache.head ? { head: cache.head } : {}), places: cache.places, ...(cache.offHead ? { offHead: cache.offHead } : {}) } }
+          : cache.previous
+            ? { previous: cache.previous }
+            : {}),
       };
       const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
       if (changed && repo.mem.writable()) writeFileAtomic(file, JSON.stringify(next));
