@@ -48,14 +48,14 @@ const where = (key: string) => report.breaches.get(key) ?? [];
 
 describe('check-architecture on planted imports', () => {
   it.each([
-    ['static', 'core/planted-static.ts imports services/recall.ts'],
-    ['side-effect', 'core/planted-side-effect.ts imports services/recall.ts'],
-    ['dynamic import()', 'core/planted-dynamic.ts imports services/recall.ts'],
-    ['export … from', 'core/planted-export-from.ts imports services/recall.ts'],
-    ['import type', 'core/planted-import-type.ts imports services/recall.ts'],
-    ['typeof import()', 'core/planted-typeof-import.ts imports services/recall.ts'],
-    ['extensionless', 'core/planted-extensionless.ts imports services/recall.ts'],
-  ])('a %s import from core/ up to services/ is a breach', (_kind, line) => {
+    ['a static import', 'core/planted-static.ts imports services/recall.ts'],
+    ['a side-effect import', 'core/planted-side-effect.ts imports services/recall.ts'],
+    ['an import()', 'core/planted-dynamic.ts imports services/recall.ts'],
+    ['an export … from', 'core/planted-export-from.ts imports services/recall.ts'],
+    ['an import type', 'core/planted-import-type.ts imports services/recall.ts'],
+    ['a typeof import()', 'core/planted-typeof-import.ts imports services/recall.ts'],
+    ['an import without extension', 'core/planted-extensionless.ts imports services/recall.ts'],
+  ])('%s from core/ up to services/ is a breach', (_kind, line) => {
     expect(where('core -> services')).toContain(line);
   });
 
