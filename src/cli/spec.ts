@@ -8,7 +8,7 @@
 import type { CommandModule } from 'yargs';
 
 /** Each module has its own argument type; the list holds them all. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a command module of any argument type (CommandModule is invariant in it)
 export type AnyCommand = CommandModule<object, any>;
 
 export type ValueType = 'string' | 'number' | 'boolean' | 'count' | 'array';

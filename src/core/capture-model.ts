@@ -45,7 +45,7 @@ export interface Verdict {
 export function exactExp(x: number): number {
   if (x > 700) return Infinity;
   if (x < -700) return 0;
-  const LN2 = 0.6931471805599453;
+  const LN2 = Math.LN2;
   const k = Math.round(x / LN2);
   const r = x - k * LN2;
   let term = 1;

@@ -59,7 +59,7 @@ function envFor(root, bin) {
 
 const root = tmpRoot('history');
 const templateEnv = envFor(path.join(root, 'template-home'));
-let source = SOURCE ? path.resolve(SOURCE) : path.join(root, 'template');
+const source = SOURCE ? path.resolve(SOURCE) : path.join(root, 'template');
 let shape;
 if (!SOURCE) {
   const t0 = performance.now();

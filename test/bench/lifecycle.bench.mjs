@@ -9,7 +9,6 @@
 // test/helpers/tiny-model.mjs: its timing is the real model's). BENCH_COSINE=0 skips it.
 import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot, zipfVocabulary } from './lib.mjs';
 import { writeTestModel } from '../helpers/tiny-model.mjs';
-import fs from 'node:fs';
 import path from 'node:path';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 11);

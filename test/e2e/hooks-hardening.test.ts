@@ -133,7 +133,7 @@ describe('capture suggestions', () => {
     memOk(dir, box.env, ['capture', 'decisions', 'Use port 8080 for the api']);
     const r = await hook(dir, box.env, 'UserPromptSubmit', event('UserPromptSubmit', dir, { prompt: 'Please forget the memory about the retry loop, it is wrong now.' }));
     const context = JSON.parse(r.stdout).hookSpecificOutput.additionalContext as string;
-    const command = /\n(git mem forget \S+)  # The retry loop spins/.exec(context)?.[1];
+    const command = /\n(git mem forget \S+) {2}# The retry loop spins/.exec(context)?.[1];
     expect(command).toBeDefined();
     expect(spawnSync('sh', ['-c', command!], { cwd: dir, env: box.env }).status).toBe(0);
     expect(summaries(dir, box.env)).toEqual(['Use port 8080 for the api']);
