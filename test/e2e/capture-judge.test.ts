@@ -5,12 +5,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { base62, crc32 } from '../../src/core/secret-checks.ts';
 import { makeRepo, mem, memOk, type RunResult, type Sandbox, sandbox } from './helpers.ts';
 
 // Each scores at the suggest tier (0.70-0.95), never at once (checked below without a judge).
 const INDEX = 'We decided to keep the index in the git common dir because worktrees share it.';
 const MIGRATIONS = 'Going forward, all database migrations must be tested on staging before they are merged.';
-const TOKEN = 'ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789';
+// A real-format token: 30 characters and their CRC32 tail, as GitHub issues them (a failing tail is a look-alike, left alone).
+const TOKEN_BODY = 'aBcDeFgHiJkLmNoPqRsTuVwXyZ0123';
+const TOKEN = `ghp_${TOKEN_BODY}${base62(crc32(TOKEN_BODY), 6)}`;
 const DEPLOYS = `We decided to use the staging token ${TOKEN} for deploys because prod is locked.`;
 const TURN = ['Done: the index moved.', INDEX, MIGRATIONS, DEPLOYS].join('\n\n');
 
