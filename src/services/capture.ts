@@ -10,7 +10,6 @@ import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 import { connectNew, MAX_LINKS } from './connect.ts';
-import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
 import { linkRef } from '../core/links.ts';
 import { linkToSimilar } from '../core/similarity.ts';
 
@@ -148,17 +147,16 @@ export function scopeAt(repo: Repo, object: string): (s: { given?: string[]; wor
 }
 
 /** A capture from the command line or MCP (the hooks use services/hook-capture.ts). */
-export async function captureMemory(ctx: CaptureDeps & CosineLinkDeps, input: CaptureInput): Promise<CaptureResult> {
+export async function captureMemory(ctx: CaptureDeps, input: CaptureInput): Promise<CaptureResult> {
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
   const paths = scopeAt(ctx.repo, object)({ given: input.paths, working: input.working, text: `${input.summary}\n${input.body ?? ''}` });
   const built = buildMemory(ctx, { ...input, paths }, object);
-  // Linked to the memories it resembles (relates_to), from what the index holds now.
-  const cosine = await cosineLinks(ctx, [built.memory]);
-  const [linked] = connectNew(ctx, [built.memory], cosine?.judge);
+  // Linked to the memories it resembles (relates_to) by words, from what the index holds now. The
+  // embedding model is never loaded here: the memory's vector is computed by the next semantic recall.
+  const [linked] = connectNew(ctx, [built.memory]);
   const [memory] = appendMemories(ctx, linked!.namespace, [linked!], `capture ${built.id}`, undefined, { connect: ctx.settings.connectThreshold });
-  await cosine?.keep([memory!]);
   return { ...built, memory: memory! };
 }
 

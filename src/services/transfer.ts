@@ -21,12 +21,11 @@ import type { Deps } from './deps.ts';
 import type { CaptureDeps } from './capture.ts';
 
 /** What this file's services use. */
-export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps & CosineLinkDeps;
+export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps;
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { appendAll, sealMemory } from './capture.ts';
 import { connectNew } from './connect.ts';
-import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
 
 export const EXPORT_FORMATS = ['jsonl', 'md', 'claude-md'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -161,12 +160,10 @@ async function importRecords(
   // New content is linked to what it resembles; a memory that comes with its key (an export) keeps its links as they were.
   const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => p.memory.key));
   const unkeyed = fresh.filter((m) => !keyed.has(m.key));
-  const cosine = await cosineLinks(ctx, unkeyed);
-  const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [m.key, m]));
+  const linked = new Map(connectNew(ctx, unkeyed).map((m) => [m.key, m]));
   const toWrite = fresh.map((m) => linked.get(m.key) ?? m);
   if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite };
   const written = appendAll(ctx, toWrite, `import ${toWrite.length} ${toWrite.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
-  await cosine?.keep(written);
   progress?.(memories.length, memories.length);
   return { imported: written.length, unchanged: memories.length - written.length, memories: written };
 }
