@@ -162,6 +162,49 @@ export function parseNote(text: string, namespace: string, object: string): Pars
   return { docs, warnings, binary: false };
 }
 
+/** Where a document git-mem wrote opens: a fence at the start or after a blank line, then its `id` (quoted or not). */
+const ID_OPENING = /(?:^|\n\n)---[ \t]*\nid:[ \t]*(["']?)([0-9A-Za-z]+)\1[ \t]*\n/g;
+
+/**
+ * parseNote, reading only the documents `skip` does not rule out by key: the
+ * note is cut before each opening fence followed by an `id` line (every
+ * document git-mem writes opens so, and its body cannot hold such a line), and
+ * each part is read as a note of its own unless its key is skipped. Text
+ * before the first such opening is always read. For an append to a large
+ * note, which needs only the documents its caller has not seen elsewhere.
+ */
+export function parseNoteExcept(text: string, namespace: string, object: string, skip: (key: string) => boolean): ParsedNote {
+  // Line ends other than \n and binary content: as parseNote reads them.
+  if (text.includes('\r') || text.includes('\0')) return parseNote(text, namespace, object);
+  const starts: Array<{ at: number; key: string }> = [];
+  for (const m of text.matchAll(ID_OPENING)) starts.push({ at: m.index + (m[0].startsWith('\n\n') ? 2 : 0), key: m[2]!.toLowerCase() });
+  const out: ParsedNote = { docs: [], warnings: [], binary: false };
+  const read = (from: number, to: number) => {
+    const part = parseNote(text.slice(from, to), namespace, object);
+    out.docs.push(...part.docs);
+    out.warnings.push(...part.warnings);
+  };
+  const first = starts[0]?.at ?? text.length;
+  if (text.slice(0, first).trim()) read(0, first);
+  starts.forEach((s, i) => {
+    if (!skip(s.key)) read(s.at, starts[i + 1]?.at ?? text.length);
+  });
+  return out;
+}
+
+/**
+ * A note with documents appended, the note's own text kept as it is (nothing
+ * of it is parsed or rewritten): what serializeNote writes for the note's
+ * documents and these, when the note is as git-mem writes them.
+ */
+export function appendToNote(note: string | null, docs: readonly string[]): string {
+  const added = docs.map((d) => d.trim()).join('\n\n');
+  // Line ends other than \n: rewritten as parseNote reads them, as before.
+  if (note?.includes('\r')) return serializeNote([...parseNote(note, '', '').docs, { raw: added }]);
+  const old = note?.trim() ?? '';
+  return `${old ? `${old}\n\n` : ''}${added}\n`;
+}
+
 /**
  * What a note gained at its end, when an append is all that changed and the
  * old part reads the same with it (so only the new text needs parsing; it

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../core/memory.ts';
-import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
+import { appendToNote, parseNoteExcept, serializeMemory } from '../core/note-format.ts';
 import { redactMemory } from '../core/memory-redaction.ts';
 import { type Redaction, redact } from '../core/redact.ts';
 import { redactIdent } from '../core/ident.ts';
@@ -162,9 +162,10 @@ export async function captureMemory(ctx: CaptureDeps, input: CaptureInput): Prom
 
 /**
  * Appends memories to the notes of their objects in one notes commit. With
- * `isDuplicate`, a memory the note already holds (as judged against each existing
- * one) is left out; the check runs inside the compare-and-swap, so parallel
- * writers of the same memory leave one copy. Returns the memories written.
+ * `isDuplicate`, a memory the note already holds (as judged against each
+ * existing one the index has not seen: see appendAll) is left out; the check
+ * runs inside the compare-and-swap, so parallel writers of the same memory
+ * leave one copy. Returns the memories written.
  */
 export function appendMemories(
   ctx: CaptureDeps,
@@ -177,7 +178,17 @@ export function appendMemories(
   return appendAll(ctx, memories.filter((m) => m.namespace === namespace), message, isDuplicate, options);
 }
 
-/** appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none). */
+/**
+ * appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none).
+ *
+ * An append costs the memories appended, not the note: the note's text is
+ * kept as it is and the new documents added at its end. Of its documents,
+ * only those the term index (as this process holds it) cannot hold are read,
+ * for the duplicate check and the links: the others were searched already
+ * (connectNew's neighbours, the hooks' novelty check, the import's key
+ * check), and a note of 10,000 memories (an import without commits) is not
+ * parsed for one capture. Without an index every document is read.
+ */
 export function appendAll(
   ctx: CaptureDeps,
   memories: readonly Memory[],
@@ -187,6 +198,17 @@ export function appendAll(
 ): Memory[] {
   const namespaces = [...new Set(memories.map((m) => m.namespace))];
   const written = new Map<string, Memory[]>();
+  let index: ReturnType<CaptureDeps['index']['asIs']> | undefined;
+  const seen = (key: string) => {
+    if (index === undefined) {
+      try {
+        index = ctx.index.asIs();
+      } catch {
+        index = null;
+      }
+    }
+    return index?.mayHoldKey(key) ?? false;
+  };
   ctx.notes.updateAll(
     namespaces.map((namespace) => {
       const mine = memories.filter((m) => m.namespace === namespace);
@@ -195,7 +217,7 @@ export function appendAll(
         namespace,
         objects,
         modify: (current: Map<string, string | null>) => {
-          const fresh = appendToNotes(namespace, objects, mine, current, isDuplicate, options.connect);
+          const fresh = appendToNotes(namespace, objects, mine, current, { isDuplicate, connect: options.connect, seen });
           written.set(namespace, fresh.written);
           return { changes: fresh.changes, message };
         },
@@ -210,25 +232,27 @@ function appendToNotes(
   objects: readonly string[],
   memories: readonly Memory[],
   current: Map<string, string | null>,
-  isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
-  connect?: number,
+  options: { isDuplicate?: (existing: Memory, candidate: Memory) => boolean; connect?: number; seen: (key: string) => boolean },
 ): { changes: Map<string, string | null>; written: Memory[] } {
+  const { isDuplicate, seen } = options;
+  const connect = options.connect !== undefined && options.connect < 1 ? options.connect : undefined;
   const written: Memory[] = [];
   const changes = new Map<string, string | null>();
   for (const object of objects) {
-    const existing = current.get(object);
-    const parsed = existing ? parseNote(existing, namespace, object) : { docs: [], binary: false };
-    if (parsed.binary) {
+    const existing = current.get(object) || null;
+    if (existing?.includes('\0')) {
       throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
     }
-    const held = parsed.docs.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
+    // Only what the duplicate check and the links need, and of that only what the index has not seen.
+    const needed = existing && (isDuplicate || connect !== undefined) ? parseNoteExcept(existing, namespace, object, seen).docs : [];
+    const held = needed.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
     const fresh = memories
       .filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))))
       // The note's own memories are linked too: captured since the index last caught up, the search could not see them.
       .map((m) => (connect !== undefined ? linkToSimilar(m, held.filter((h) => h.status !== 'archived'), connect, linkRef, MAX_LINKS) : m));
     if (fresh.length === 0) continue;
     written.push(...fresh);
-    changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));
+    changes.set(object, appendToNote(existing, fresh.map(serializeMemory)));
   }
   return { changes, written };
 }
