@@ -76,7 +76,9 @@ sh(repoB, noModel, 'git', ['commit', '-q', '--allow-empty', '-m', 'one']);
 const docs = [];
 for (let n = 1; n <= N; n++) {
   const key = ((n * 2654435761) % 2 ** 32).toString(16).padStart(8, '0') + n.toString(16).padStart(8, '0');
-  docs.push(`---\nid: '${key}'\ntype: decisions\ntimestamp: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00.000Z\nsummary: imported memory number ${n} about topic ${n % 97}\ntags: [bench, t${n % 13}]\n---\n\nBody of imported memory ${n}, on subject ${n % 89} and area ${n % 31}.`);
+  // Distinct times, as memories imported from another store have (ties of time and score make the term index order by key, reading every tied memory).
+  const ts = new Date(Date.UTC(2025, 0, 1) + n * 60000).toISOString().replace('.000', '');
+  docs.push(`---\nid: '${key}'\ntype: decisions\ntimestamp: ${ts}\nupdated: ${ts}\nsummary: imported memory number ${n} about topic ${n % 97}\ntags: [bench, t${n % 13}]\n---\n\nBody of imported memory ${n}, on subject ${n % 89} and area ${n % 31}.`);
 }
 const note = path.join(root, 'note.txt');
 fs.writeFileSync(note, docs.join('\n\n') + '\n');
