@@ -170,10 +170,12 @@ const ID_OPENING = /(?:^|\n\n)---[ \t]*\nid:[ \t]*(["']?)([0-9A-Za-z]+)\1[ \t]*\
  * note is cut before each opening fence followed by an `id` line (every
  * document git-mem writes opens so, and its body cannot hold such a line), and
  * each part is read as a note of its own unless its key is skipped. Text
- * before the first such opening is always read. For an append to a large
- * note, which needs only the documents its caller has not seen elsewhere.
+ * before the first such opening is always read. With `last`, only the last
+ * so many parts not skipped are read (and that text, when they are fewer).
+ * For an append to a large note, which needs only the documents its caller
+ * has not seen elsewhere.
  */
-export function parseNoteExcept(text: string, namespace: string, object: string, skip: (key: string) => boolean): ParsedNote {
+export function parseNoteExcept(text: string, namespace: string, object: string, skip: (key: string) => boolean, last = Infinity): ParsedNote {
   // Line ends other than \n and binary content: as parseNote reads them.
   if (text.includes('\r') || text.includes('\0')) return parseNote(text, namespace, object);
   const starts: Array<{ at: number; key: string }> = [];
@@ -184,11 +186,10 @@ export function parseNoteExcept(text: string, namespace: string, object: string,
     out.docs.push(...part.docs);
     out.warnings.push(...part.warnings);
   };
+  const parts = starts.flatMap((s, i) => (skip(s.key) ? [] : [{ from: s.at, to: starts[i + 1]?.at ?? text.length }]));
   const first = starts[0]?.at ?? text.length;
-  if (text.slice(0, first).trim()) read(0, first);
-  starts.forEach((s, i) => {
-    if (!skip(s.key)) read(s.at, starts[i + 1]?.at ?? text.length);
-  });
+  if (parts.length < last && text.slice(0, first).trim()) read(0, first);
+  for (const p of parts.slice(Math.max(0, parts.length - last))) read(p.from, p.to);
   return out;
 }
 

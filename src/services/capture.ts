@@ -227,6 +227,9 @@ export function appendAll(
   return namespaces.flatMap((ns) => written.get(ns) ?? []);
 }
 
+/** A capture links to at most this many documents of its note that the index has not seen, the latest. */
+const NOTE_LINK_MAX = 200;
+
 function appendToNotes(
   namespace: string,
   objects: readonly string[],
@@ -243,8 +246,10 @@ function appendToNotes(
     if (existing?.includes('\0')) {
       throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
     }
-    // Only what the duplicate check and the links need, and of that only what the index has not seen.
-    const needed = existing && (isDuplicate || connect !== undefined) ? parseNoteExcept(existing, namespace, object, seen).docs : [];
+    // Only what the duplicate check and the links need, and of that only what the index has not seen:
+    // every such document for a duplicate check; for links alone, the latest NOTE_LINK_MAX of them
+    // (a note an import just filled holds thousands the index has not caught up with yet).
+    const needed = existing && (isDuplicate || connect !== undefined) ? parseNoteExcept(existing, namespace, object, seen, isDuplicate ? Infinity : NOTE_LINK_MAX).docs : [];
     const held = needed.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
     const fresh = memories
       .filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))))

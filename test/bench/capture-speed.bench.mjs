@@ -87,6 +87,16 @@ sh(repoB, noModel, BIN, ['index']);
 console.log(`note on HEAD: ${N} memories, ${(fs.statSync(note).size / 1e6).toFixed(1)} MB`);
 add(`capture into note of ${N / 1000}k`, timeBoth(repoB, noModel, capture), 80);
 add(`capture into note of ${N / 1000}k, model`, timeBoth(repoB, withModel, capture), 80);
+// 3. The same right after `git mem import` of 10,000 memories without commits: the index on disk has not caught up
+//    with them yet (a capture does not wait for it), so none of them counts as seen.
+const repoC = path.join(root, 'repo-imported');
+fs.mkdirSync(repoC);
+sh(repoC, noModel, 'git', ['init', '-q']);
+sh(repoC, noModel, 'git', ['commit', '-q', '--allow-empty', '-m', 'one']);
+const jsonl = path.join(root, 'import.jsonl');
+fs.writeFileSync(jsonl, Array.from({ length: N }, (_, n) => JSON.stringify({ namespace: 'decisions', summary: `imported memory number ${n} about topic ${n % 97}`, body: `Body of imported memory ${n}, on subject ${n % 89}.`, created: new Date(Date.UTC(2025, 0, 1) + n * 60000).toISOString() })).join('\n') + '\n');
+sh(repoC, noModel, BIN, ['import', jsonl]);
+add(`capture after import of ${N / 1000}k, no commits`, timeBoth(repoC, noModel, capture), 80);
 const count = sh(repoB, noModel, BIN, ['stats', '--json']);
 console.log(`after the runs the repository holds: ${JSON.stringify(JSON.parse(count).namespaces ?? JSON.parse(count))}`);
 

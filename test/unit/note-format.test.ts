@@ -516,3 +516,16 @@ describe('appending to a large note (issue 36): parseNoteExcept and appendToNote
     expect(parseNote(appendToNote(note, added), 'decisions', OBJ_A).docs.filter((d) => d.kind === 'memory')).toHaveLength(7);
   });
 });
+
+describe('parseNoteExcept with a limit', () => {
+  const doc = (n: number) => `---\nid: ${n.toString(16).padStart(16, '0')}\ntype: decisions\nsummary: number ${n}\n---\n\nbody ${n}`;
+  const note = `hand-written text first\n\n${[1, 2, 3, 4, 5].map(doc).join('\n\n')}\n`;
+  const summaries = (last: number, skip: (k: string) => boolean = () => false) =>
+    parseNoteExcept(note, 'decisions', 'a'.repeat(40), skip, last).docs.map((d) => (d.kind === 'memory' ? d.memory.summary : d.kind));
+
+  it('reads the last parts not skipped, and the text before the first document only when all of them fit', () => {
+    expect(summaries(2)).toEqual(['number 4', 'number 5']);
+    expect(summaries(2, (k) => k.endsWith('5'))).toEqual(['number 3', 'number 4']);
+    expect(summaries(10)).toEqual(['other', 'number 1', 'number 2', 'number 3', 'number 4', 'number 5']);
+  });
+});
