@@ -228,7 +228,7 @@ export function appendAll(
 }
 
 /** A capture links to at most this many documents of its note that the index has not seen, the latest. */
-const NOTE_LINK_MAX = 200;
+const NOTE_LINK_MAX = 50;
 
 function appendToNotes(
   namespace: string,
