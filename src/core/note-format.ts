@@ -170,12 +170,11 @@ const ID_OPENING = /(?:^|\n\n)---[ \t]*\nid:[ \t]*(["']?)([0-9A-Za-z]+)\1[ \t]*\
  * note is cut before each opening fence followed by an `id` line (every
  * document git-mem writes opens so, and its body cannot hold such a line), and
  * each part is read as a note of its own unless its key is skipped. Text
- * before the first such opening is always read. With `last`, only the last
- * so many parts not skipped are read (and that text, when they are fewer).
- * For an append to a large note, which needs only the documents its caller
- * has not seen elsewhere.
+ * before the first such opening is always read. For the duplicate check of
+ * an append to a large note, which needs only the documents its caller has
+ * not seen elsewhere.
  */
-export function parseNoteExcept(text: string, namespace: string, object: string, skip: (key: string) => boolean, last = Infinity): ParsedNote {
+export function parseNoteExcept(text: string, namespace: string, object: string, skip: (key: string) => boolean): ParsedNote {
   // Line ends other than \n and binary content: as parseNote reads them.
   if (text.includes('\r') || text.includes('\0')) return parseNote(text, namespace, object);
   const starts: Array<{ at: number; key: string }> = [];
@@ -188,8 +187,55 @@ export function parseNoteExcept(text: string, namespace: string, object: string,
   };
   const parts = starts.flatMap((s, i) => (skip(s.key) ? [] : [{ from: s.at, to: starts[i + 1]?.at ?? text.length }]));
   const first = starts[0]?.at ?? text.length;
-  if (parts.length < last && text.slice(0, first).trim()) read(0, first);
-  for (const p of parts.slice(Math.max(0, parts.length - last))) read(p.from, p.to);
+  if (text.slice(0, first).trim()) read(0, first);
+  for (const p of parts) read(p.from, p.to);
+  return out;
+}
+
+/** ID_OPENING at one place (sticky), from its fence. */
+const ID_OPENING_AT = /---[ \t]*\nid:[ \t]*(["']?)([0-9A-Za-z]+)\1[ \t]*\n/y;
+
+/**
+ * The documents appended to a note since the caller last saw it: parseNote of
+ * the documents from its end back to the first one `seen` holds (at most
+ * `last` of them; also the text before the first document, when the walk
+ * reaches it). Only the tail is read: the note is walked back from its end.
+ * For links at capture, where a note of 10,000 documents the index has seen
+ * must cost nothing but the few appended since.
+ */
+export function parseNoteTail(text: string, namespace: string, object: string, seen: (key: string) => boolean, last: number): ParsedNote {
+  if (text.includes('\r') || text.includes('\0')) return parseNote(text, namespace, object);
+  const parts: Array<{ from: number; to: number }> = [];
+  let to = text.length;
+  let reachedStart = true;
+  for (let pos = text.length; pos > 0 && parts.length < last; ) {
+    const newline = text.lastIndexOf('\n---', pos - 1);
+    const at = newline < 0 ? 0 : newline + 1;
+    // A fence at the start of the text, or after a blank line, opening an id.
+    if (at === 0 || text[newline - 1] === '\n') {
+      ID_OPENING_AT.lastIndex = at;
+      const m = ID_OPENING_AT.exec(text);
+      if (m && at < to) {
+        if (seen(m[2]!.toLowerCase())) {
+          reachedStart = false;
+          break;
+        }
+        parts.push({ from: at, to });
+        to = at;
+      }
+    }
+    if (newline < 0) break;
+    pos = newline;
+  }
+  if (parts.length >= last) reachedStart = false;
+  const out: ParsedNote = { docs: [], warnings: [], binary: false };
+  const read = (from: number, until: number) => {
+    const part = parseNote(text.slice(from, until), namespace, object);
+    out.docs.push(...part.docs);
+    out.warnings.push(...part.warnings);
+  };
+  if (reachedStart && text.slice(0, to).trim()) read(0, to);
+  for (const p of parts.reverse()) read(p.from, p.to);
   return out;
 }
 

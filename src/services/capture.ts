@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../core/memory.ts';
-import { appendToNote, parseNoteExcept, serializeMemory } from '../core/note-format.ts';
+import { appendToNote, parseNoteExcept, parseNoteTail, serializeMemory } from '../core/note-format.ts';
 import { redactMemory } from '../core/memory-redaction.ts';
 import { type Redaction, redact } from '../core/redact.ts';
 import { redactIdent } from '../core/ident.ts';
@@ -227,7 +227,7 @@ export function appendAll(
   return namespaces.flatMap((ns) => written.get(ns) ?? []);
 }
 
-/** A capture links to at most this many documents of its note that the index has not seen, the latest. */
+/** A capture links to at most this many documents appended to its note since the index saw it, the latest. */
 const NOTE_LINK_MAX = 50;
 
 function appendToNotes(
@@ -247,9 +247,9 @@ function appendToNotes(
       throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
     }
     // Only what the duplicate check and the links need, and of that only what the index has not seen:
-    // every such document for a duplicate check; for links alone, the latest NOTE_LINK_MAX of them
-    // (a note an import just filled holds thousands the index has not caught up with yet).
-    const needed = existing && (isDuplicate || connect !== undefined) ? parseNoteExcept(existing, namespace, object, seen, isDuplicate ? Infinity : NOTE_LINK_MAX).docs : [];
+    // every such document for a duplicate check; for links alone, those appended since the index
+    // last saw the note, at most NOTE_LINK_MAX (a note an import just filled holds thousands).
+    const needed = !existing ? [] : isDuplicate ? parseNoteExcept(existing, namespace, object, seen).docs : connect !== undefined ? parseNoteTail(existing, namespace, object, seen, NOTE_LINK_MAX).docs : [];
     const held = needed.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
     const fresh = memories
       .filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))))

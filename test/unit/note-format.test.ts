@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Memory, Tombstone } from '../../src/core/memory.ts';
 import { PYTHON_DOC } from '../fixtures/python-note.ts';
-import { appendedText, appendToNote, deriveKey, type NoteDoc, parseNote, parseNoteExcept, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
+import { appendedText, appendToNote, deriveKey, type NoteDoc, parseNote, parseNoteExcept, parseNoteTail, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
 
 const OBJ_A = 'a'.repeat(40);
 const OBJ_B = '0123456789abcdef0123456789abcdef01234567';
@@ -517,15 +517,23 @@ describe('appending to a large note (issue 36): parseNoteExcept and appendToNote
   });
 });
 
-describe('parseNoteExcept with a limit', () => {
-  const doc = (n: number) => `---\nid: ${n.toString(16).padStart(16, '0')}\ntype: decisions\nsummary: number ${n}\n---\n\nbody ${n}`;
-  const note = `hand-written text first\n\n${[1, 2, 3, 4, 5].map(doc).join('\n\n')}\n`;
-  const summaries = (last: number, skip: (k: string) => boolean = () => false) =>
-    parseNoteExcept(note, 'decisions', 'a'.repeat(40), skip, last).docs.map((d) => (d.kind === 'memory' ? d.memory.summary : d.kind));
+describe('parseNoteTail', () => {
+  const doc = (n: number, quote = '') => `---\nid: ${quote}${n.toString(16).padStart(16, '0')}${quote}\ntype: decisions\nsummary: number ${n}\n---\n\nbody ${n}\n\n\\---\n\nafter an escaped rule`;
+  const note = `hand-written text first\n\n${[1, 2, 3, 4, 5].map((n) => doc(n, n === 4 ? '"' : '')).join('\n\n')}\n`;
+  const key = (n: number) => n.toString(16).padStart(16, '0');
+  const summaries = (seen: (k: string) => boolean, last = 50) =>
+    parseNoteTail(note, 'decisions', 'a'.repeat(40), seen, last).docs.map((d) => (d.kind === 'memory' ? d.memory.summary : d.kind));
 
-  it('reads the last parts not skipped, and the text before the first document only when all of them fit', () => {
-    expect(summaries(2)).toEqual(['number 4', 'number 5']);
-    expect(summaries(2, (k) => k.endsWith('5'))).toEqual(['number 3', 'number 4']);
-    expect(summaries(10)).toEqual(['other', 'number 1', 'number 2', 'number 3', 'number 4', 'number 5']);
+  it('reads the documents after the last one seen, as parseNote reads them', () => {
+    expect(summaries((k) => k <= key(3))).toEqual(['number 4', 'number 5']);
+    expect(summaries(() => true)).toEqual([]);
+    const tail = parseNoteTail(note, 'decisions', 'a'.repeat(40), (k) => k <= key(3), 50).docs;
+    expect(tail).toEqual(parseNote(note, 'decisions', 'a'.repeat(40)).docs.slice(-2));
+  });
+
+  it('stops at the limit, and reads the text before the first document only when it walks back to it', () => {
+    expect(summaries(() => false, 2)).toEqual(['number 4', 'number 5']);
+    expect(summaries(() => false)).toEqual(['other', 'number 1', 'number 2', 'number 3', 'number 4', 'number 5']);
+    expect(summaries((k) => k === key(1))).toEqual(['number 2', 'number 3', 'number 4', 'number 5']);
   });
 });
