@@ -4,7 +4,11 @@
 //   model of test/helpers/tiny-model.mjs, kind minilm: the published model's size and graph),
 //   10,000 memories, into a small note. A capture links by words only: it must not load the model.
 // - `git mem capture` into a note that already holds 10,000 memories (what an import
-//   without commits leaves on HEAD): appending costs the memory appended, not the note.
+//   without commits leaves on HEAD): appending costs the memory appended, not the note. The
+//   same memories as the first repository, so only the note differs; with and without the model;
+//   and right after `git mem import` of 10,000 (the index on disk not caught up with them yet).
+// Figures: medians and p95 of alternating runs, then the fastest run of each (the steadier
+// comparison when other work shares the machine). The previous build is GIT_MEM_BASE_BIN.
 //
 //   GIT_MEM_BASE_BIN=/tmp/gm-base node test/bench/capture-speed.bench.mjs [--runs 9]
 // Targets: both <= 80 ms (median). Without GIT_MEM_BASE_BIN only this build is timed.
