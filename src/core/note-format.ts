@@ -166,6 +166,96 @@ export function parseNote(text: string, namespace: string, object: string): Pars
   return { docs, warnings, binary: false };
 }
 
+/** Where a document git-mem wrote opens: a fence at the start or after a blank line, then its `id` (quoted or not). */
+const ID_OPENING = /(?:^|\n\n)---[ \t]*\nid:[ \t]*(["']?)([0-9A-Za-z]+)\1[ \t]*\n/g;
+
+/**
+ * parseNote, reading only the documents `skip` does not rule out by key: the
+ * note is cut before each opening fence followed by an `id` line (every
+ * document git-mem writes opens so, and its body cannot hold such a line), and
+ * each part is read as a note of its own unless its key is skipped. Text
+ * before the first such opening is always read. For the duplicate check of
+ * an append to a large note, which needs only the documents its caller has
+ * not seen elsewhere.
+ */
+export function parseNoteExcept(text: string, namespace: string, object: string, skip: (key: string) => boolean): ParsedNote {
+  // Line ends other than \n and binary content: as parseNote reads them.
+  if (text.includes('\r') || text.includes('\0')) return parseNote(text, namespace, object);
+  const starts: Array<{ at: number; key: string }> = [];
+  for (const m of text.matchAll(ID_OPENING)) starts.push({ at: m.index + (m[0].startsWith('\n\n') ? 2 : 0), key: m[2]!.toLowerCase() });
+  const out: ParsedNote = { docs: [], warnings: [], binary: false };
+  const read = (from: number, to: number) => {
+    const part = parseNote(text.slice(from, to), namespace, object);
+    out.docs.push(...part.docs);
+    out.warnings.push(...part.warnings);
+  };
+  const parts = starts.flatMap((s, i) => (skip(s.key) ? [] : [{ from: s.at, to: starts[i + 1]?.at ?? text.length }]));
+  const first = starts[0]?.at ?? text.length;
+  if (text.slice(0, first).trim()) read(0, first);
+  for (const p of parts) read(p.from, p.to);
+  return out;
+}
+
+/** ID_OPENING at one place (sticky), from its fence. */
+const ID_OPENING_AT = /---[ \t]*\nid:[ \t]*(["']?)([0-9A-Za-z]+)\1[ \t]*\n/y;
+
+/**
+ * The documents appended to a note since the caller last saw it: parseNote of
+ * the documents from its end back to the first one `seen` holds (at most
+ * `last` of them; also the text before the first document, when the walk
+ * reaches it). Only the tail is read: the note is walked back from its end.
+ * For links at capture, where a note of 10,000 documents the index has seen
+ * must cost nothing but the few appended since.
+ */
+export function parseNoteTail(text: string, namespace: string, object: string, seen: (key: string) => boolean, last: number): ParsedNote {
+  if (text.includes('\r') || text.includes('\0')) return parseNote(text, namespace, object);
+  const parts: Array<{ from: number; to: number }> = [];
+  let to = text.length;
+  let reachedStart = true;
+  for (let pos = text.length; pos > 0 && parts.length < last; ) {
+    const newline = text.lastIndexOf('\n---', pos - 1);
+    const at = newline < 0 ? 0 : newline + 1;
+    // A fence at the start of the text, or after a blank line, opening an id.
+    if (at === 0 || text[newline - 1] === '\n') {
+      ID_OPENING_AT.lastIndex = at;
+      const m = ID_OPENING_AT.exec(text);
+      if (m && at < to) {
+        if (seen(m[2]!.toLowerCase())) {
+          reachedStart = false;
+          break;
+        }
+        parts.push({ from: at, to });
+        to = at;
+      }
+    }
+    if (newline < 0) break;
+    pos = newline;
+  }
+  if (parts.length >= last) reachedStart = false;
+  const out: ParsedNote = { docs: [], warnings: [], binary: false };
+  const read = (from: number, until: number) => {
+    const part = parseNote(text.slice(from, until), namespace, object);
+    out.docs.push(...part.docs);
+    out.warnings.push(...part.warnings);
+  };
+  if (reachedStart && text.slice(0, to).trim()) read(0, to);
+  for (const p of parts.reverse()) read(p.from, p.to);
+  return out;
+}
+
+/**
+ * A note with documents appended, the note's own text kept as it is (nothing
+ * of it is parsed or rewritten): what serializeNote writes for the note's
+ * documents and these, when the note is as git-mem writes them.
+ */
+export function appendToNote(note: string | null, docs: readonly string[]): string {
+  const added = docs.map((d) => d.trim()).join('\n\n');
+  // Line ends other than \n: rewritten as parseNote reads them, as before.
+  if (note?.includes('\r')) return serializeNote([...parseNote(note, '', '').docs, { raw: added }]);
+  const old = note?.trim() ?? '';
+  return `${old ? `${old}\n\n` : ''}${added}\n`;
+}
+
 /**
  * What a note gained at its end, when an append is all that changed and the
  * old part reads the same with it (so only the new text needs parsing; it

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../core/memory.ts';
-import { parseNote, serializeMemory, serializeNote } from '../core/note-format.ts';
+import { appendToNote, parseNoteExcept, parseNoteTail, serializeMemory } from '../core/note-format.ts';
 import { redactMemory } from '../core/memory-redaction.ts';
 import { type Redaction, redact } from '../core/redact.ts';
 import { redactIdent } from '../core/ident.ts';
@@ -10,7 +10,6 @@ import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 import { connectNew, MAX_LINKS } from './connect.ts';
-import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
 import { linkRef } from '../core/links.ts';
 import { linkToSimilar } from '../core/similarity.ts';
 
@@ -175,25 +174,25 @@ export function scopeAt(repo: Repo, object: string): (s: { given?: string[]; wor
 }
 
 /** A capture from the command line or MCP (the hooks use services/hook-capture.ts). */
-export async function captureMemory(ctx: CaptureDeps & CosineLinkDeps, input: CaptureInput): Promise<CaptureResult> {
+export async function captureMemory(ctx: CaptureDeps, input: CaptureInput): Promise<CaptureResult> {
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);
   const object = resolveTarget(ctx.repo, input.commit);
   const paths = scopeAt(ctx.repo, object)({ given: input.paths, working: input.working, text: `${input.summary}\n${input.body ?? ''}` });
   const built = buildMemory(ctx, { ...input, paths, recorded: commitFactsAt(ctx.repo, object)() }, object);
-  // Linked to the memories it resembles (relates_to), from what the index holds now.
-  const cosine = await cosineLinks(ctx, [built.memory]);
-  const [linked] = connectNew(ctx, [built.memory], cosine?.judge);
+  // Linked to the memories it resembles (relates_to) by words, from what the index holds now. The
+  // embedding model is never loaded here: the memory's vector is computed by the next semantic recall.
+  const [linked] = connectNew(ctx, [built.memory]);
   const [memory] = appendMemories(ctx, linked!.namespace, [linked!], `capture ${built.id}`, undefined, { connect: ctx.settings.connectThreshold });
-  await cosine?.keep([memory!]);
   return { ...built, memory: memory! };
 }
 
 /**
  * Appends memories to the notes of their objects in one notes commit. With
- * `isDuplicate`, a memory the note already holds (as judged against each existing
- * one) is left out; the check runs inside the compare-and-swap, so parallel
- * writers of the same memory leave one copy. Returns the memories written.
+ * `isDuplicate`, a memory the note already holds (as judged against each
+ * existing one the index has not seen: see appendAll) is left out; the check
+ * runs inside the compare-and-swap, so parallel writers of the same memory
+ * leave one copy. Returns the memories written.
  */
 export function appendMemories(
   ctx: CaptureDeps,
@@ -206,7 +205,17 @@ export function appendMemories(
   return appendAll(ctx, memories.filter((m) => m.namespace === namespace), message, isDuplicate, options);
 }
 
-/** appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none). */
+/**
+ * appendMemories for memories of any namespaces: one notes commit per namespace, the refs moved together (all or none).
+ *
+ * An append costs the memories appended, not the note: the note's text is
+ * kept as it is and the new documents added at its end. Of its documents,
+ * only those the term index (as this process holds it) cannot hold are read,
+ * for the duplicate check and the links: the others were searched already
+ * (connectNew's neighbours, the hooks' novelty check, the import's key
+ * check), and a note of 10,000 memories (an import without commits) is not
+ * parsed for one capture. Without an index every document is read.
+ */
 export function appendAll(
   ctx: CaptureDeps,
   memories: readonly Memory[],
@@ -216,6 +225,17 @@ export function appendAll(
 ): Memory[] {
   const namespaces = [...new Set(memories.map((m) => m.namespace))];
   const written = new Map<string, Memory[]>();
+  let index: ReturnType<CaptureDeps['index']['asIs']> | undefined;
+  const seen = (key: string) => {
+    if (index === undefined) {
+      try {
+        index = ctx.index.asIs();
+      } catch {
+        index = null;
+      }
+    }
+    return index?.mayHoldKey(key) ?? false;
+  };
   ctx.notes.updateAll(
     namespaces.map((namespace) => {
       const mine = memories.filter((m) => m.namespace === namespace);
@@ -224,7 +244,7 @@ export function appendAll(
         namespace,
         objects,
         modify: (current: Map<string, string | null>) => {
-          const fresh = appendToNotes(namespace, objects, mine, current, isDuplicate, options.connect);
+          const fresh = appendToNotes(namespace, objects, mine, current, { isDuplicate, connect: options.connect, seen });
           written.set(namespace, fresh.written);
           return { changes: fresh.changes, message };
         },
@@ -237,30 +257,37 @@ export function appendAll(
   return out;
 }
 
+/** A capture links to at most this many documents appended to its note since the index saw it, the latest. */
+const NOTE_LINK_MAX = 50;
+
 function appendToNotes(
   namespace: string,
   objects: readonly string[],
   memories: readonly Memory[],
   current: Map<string, string | null>,
-  isDuplicate?: (existing: Memory, candidate: Memory) => boolean,
-  connect?: number,
+  options: { isDuplicate?: (existing: Memory, candidate: Memory) => boolean; connect?: number; seen: (key: string) => boolean },
 ): { changes: Map<string, string | null>; written: Memory[] } {
+  const { isDuplicate, seen } = options;
+  const connect = options.connect !== undefined && options.connect < 1 ? options.connect : undefined;
   const written: Memory[] = [];
   const changes = new Map<string, string | null>();
   for (const object of objects) {
-    const existing = current.get(object);
-    const parsed = existing ? parseNote(existing, namespace, object) : { docs: [], binary: false };
-    if (parsed.binary) {
+    const existing = current.get(object) || null;
+    if (existing?.includes('\0')) {
       throw new GitMemError(`the ${namespace} note on ${object.slice(0, 7)} holds binary content; git-mem will not rewrite it`, 'attach the memory to another commit with --commit');
     }
-    const held = parsed.docs.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
+    // Only what the duplicate check and the links need, and of that only what the index has not seen:
+    // every such document for a duplicate check; for links alone, those appended since the index
+    // last saw the note, at most NOTE_LINK_MAX (a note an import just filled holds thousands).
+    const needed = !existing ? [] : isDuplicate ? parseNoteExcept(existing, namespace, object, seen).docs : connect !== undefined ? parseNoteTail(existing, namespace, object, seen, NOTE_LINK_MAX).docs : [];
+    const held = needed.flatMap((d) => (d.kind === 'memory' ? [d.memory] : []));
     const fresh = memories
       .filter((m) => m.object === object && !(isDuplicate && held.some((e) => isDuplicate(e, m))))
       // The note's own memories are linked too: captured since the index last caught up, the search could not see them.
       .map((m) => (connect !== undefined ? linkToSimilar(m, held.filter((h) => h.status !== 'archived'), connect, linkRef, MAX_LINKS) : m));
     if (fresh.length === 0) continue;
     written.push(...fresh);
-    changes.set(object, serializeNote([...parsed.docs, ...fresh.map((m) => ({ raw: serializeMemory(m) }))]));
+    changes.set(object, appendToNote(existing, fresh.map(serializeMemory)));
   }
   return { changes, written };
 }

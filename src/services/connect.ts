@@ -1,10 +1,9 @@
 /**
  * Connections: a new memory is linked (relates_to) to the existing memories of
- * its namespace that say nearly the same, and `related` shows a memory's links
- * both ways plus its nearest unlinked neighbours. Similarity is lexical
- * (core/similarity.ts) unless the embedding model is at hand: then the cosine
- * of embeddings (services/cosine-links.ts), for `related` and for captures
- * outside the hooks.
+ * its namespace that say nearly the same, by words (core/similarity.ts): a
+ * capture never loads the embedding model. `related` shows a memory's links
+ * both ways plus its nearest unlinked neighbours, by the cosine of embeddings
+ * when the model is at hand, else by words.
  */
 import type { Memory } from '../core/memory.ts';
 import { linkRef, outgoingRefs, refersTo, withLinks } from '../core/links.ts';
@@ -45,46 +44,28 @@ function lexicalNeighbours(index: MemoryReader, m: Memory, threshold: number, li
 }
 
 /**
- * Cosine similarities for linking new memories (services/cosine-links.ts):
- * they decide for the batch itself and for the stored memories with a
- * current vector; words decide for the rest.
- */
-export interface CosineJudge {
-  threshold: number;
-  /** Links (`ns:key`) of the stored memories judged by cosine. */
-  covered: ReadonlySet<string>;
-  /** Per new memory, in order: its neighbours at or above the threshold by cosine. */
-  neighbours: ReadonlyArray<ReadonlyArray<{ ref: string; similarity: number }>>;
-}
-
-/**
  * The new memories with links to what they resemble: among themselves, and
  * among the stored ones the term index holds as it is (a capture does not wait
- * for the index to catch up). A threshold of 1 turns linking off. Links of both
- * measures are ranked by how far each clears its own threshold.
+ * for the index to catch up). A threshold of 1 turns linking off. At most
+ * MAX_LINKS, the most similar first.
  */
-export function connectNew(ctx: ConnectDeps, memories: readonly Memory[], cosine?: CosineJudge): Memory[] {
+export function connectNew(ctx: ConnectDeps, memories: readonly Memory[]): Memory[] {
   const threshold = ctx.settings.connectThreshold;
   if (memories.length === 0 || threshold >= 1) return [...memories];
   const refs = memories.map(() => [] as Array<{ ref: string; strength: number }>);
-  if (cosine) {
-    cosine.neighbours.forEach((list, i) => refs[i]!.push(...list.map((n) => ({ ref: n.ref, strength: n.similarity / cosine.threshold }))));
-  } else {
-    // Within the batch (an import, several captures of one hook): one similarity join.
-    const terms = memories.map(contentTerms);
-    for (const p of similarPairs(terms, threshold)) {
-      const [a, b] = [memories[p.a]!, memories[p.b]!];
-      if (a.namespace !== b.namespace) continue;
-      // The later one links to the earlier: a link points back in time, as at capture.
-      refs[p.b]!.push({ ref: linkRef(a), strength: p.similarity / threshold });
-    }
+  // Within the batch (an import, several captures of one hook): one similarity join.
+  const terms = memories.map(contentTerms);
+  for (const p of similarPairs(terms, threshold)) {
+    const [a, b] = [memories[p.a]!, memories[p.b]!];
+    if (a.namespace !== b.namespace) continue;
+    // The later one links to the earlier: a link points back in time, as at capture.
+    refs[p.b]!.push({ ref: linkRef(a), strength: p.similarity / threshold });
   }
   const index = memories.length <= SEARCH_IMPORT_MAX ? safely(() => ctx.index.asIs()) : null;
   if (index) {
     memories.forEach((m, i) => {
       for (const n of safely(() => lexicalNeighbours(index, m, threshold)) ?? []) {
-        const ref = linkRef(n.memory);
-        if (!cosine?.covered.has(ref)) refs[i]!.push({ ref, strength: n.similarity / threshold });
+        refs[i]!.push({ ref: linkRef(n.memory), strength: n.similarity / threshold });
       }
     });
   }

@@ -14,6 +14,7 @@ import { errorMessage, GitMemError } from '../core/errors.ts';
 import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
 import type { Embedder, LoadTimings } from '../stores/embed/embedder.ts';
 import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
+import { tracePhase } from '../io/trace.ts';
 
 export type ModelSource = 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' | 'cache';
 
@@ -106,7 +107,9 @@ export async function openEmbedder(ctx: ModelDeps, options: { download?: boolean
   try {
     const info = modelInfo(location.state.dir, location.source === 'cache' ? DEFAULT_MODEL : path.basename(location.state.dir));
     const { loadEmbedder } = await import('../stores/embed/embedder.ts');
-    return { embedder: await loadEmbedder(info, ctx.env, { threads: options.threads }), info, location };
+    const embedder = await loadEmbedder(info, ctx.env, { threads: options.threads });
+    tracePhase(`embedding model loaded: ${info.modelId}`);
+    return { embedder, info, location };
   } catch (err) {
     return { notice: `the embedding model at ${location.state.dir} could not be loaded (${oneLine(errorMessage(err))})`, location };
   }

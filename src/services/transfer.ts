@@ -21,13 +21,12 @@ import type { Deps } from './deps.ts';
 import type { CaptureDeps } from './capture.ts';
 
 /** What this file's services use. */
-export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps & CosineLinkDeps;
+export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps;
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { resolveCommit } from '../stores/git/history.ts';
 import { appendAll, sealMemory } from './capture.ts';
 import { connectNew } from './connect.ts';
-import { cosineLinks, type CosineLinkDeps } from './cosine-links.ts';
 
 export const EXPORT_FORMATS = ['jsonl', 'md', 'claude-md'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -182,14 +181,12 @@ async function importRecords(
   const idOf = (m: { namespace: string; key: string }) => `${m.namespace}:${m.key}`;
   const keyed = new Set(parsed.filter((p) => p.keyed).map((p) => idOf(p.memory)));
   const unkeyed = fresh.filter((m) => !keyed.has(idOf(m)));
-  const cosine = await cosineLinks(ctx, unkeyed);
-  const linked = new Map(connectNew(ctx, unkeyed, cosine?.judge).map((m) => [idOf(m), m]));
+  const linked = new Map(connectNew(ctx, unkeyed).map((m) => [idOf(m), m]));
   const toWrite = fresh.map((m) => linked.get(idOf(m)) ?? m);
   const missing = new Set(parsed.filter((p) => p.commit && !resolved.get(p.commit)).map((p) => idOf(p.memory)));
   const attachedOf = (list: readonly Memory[]) => (attachTo ? { attached: list.filter((m) => missing.has(idOf(m))).length, attachedTo: attachTo } : {});
   if (options.dryRun) return { imported: toWrite.length, unchanged: memories.length - toWrite.length, memories: toWrite, ...attachedOf(toWrite) };
   const written = appendAll(ctx, toWrite, `import ${toWrite.length} ${toWrite.length === 1 ? 'memory' : 'memories'}`, (existing, m) => existing.key === m.key);
-  await cosine?.keep(written);
   progress?.(memories.length, memories.length);
   return { imported: written.length, unchanged: memories.length - written.length, memories: written, ...attachedOf(written) };
 }

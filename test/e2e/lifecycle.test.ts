@@ -88,59 +88,60 @@ describe('connections', () => {
   });
 });
 
-describe('links by embeddings at capture', () => {
-  // The test model is a bag of random word vectors: unrelated texts score about 0.7 there, so its threshold is set higher.
-  const withModel = (box: Sandbox, connect: string) => ({ ...box.env, GIT_MEM_MODEL_PATH: testModelDir(), GIT_MEM_RECALL_MODE: 'hybrid', GIT_MEM_LIFECYCLE_CONNECT: connect, GIT_MEM_LIFECYCLE_CONNECT_COSINE: '0.78' });
+describe('captures with the embedding model present', () => {
+  // Issue 36: a capture links by words and never loads the model; the vectors are computed by the next semantic recall.
+  const withModel = (box: Sandbox) => ({ ...box.env, GIT_MEM_MODEL_PATH: testModelDir(), GIT_MEM_RECALL_MODE: 'hybrid', GIT_MEM_LIFECYCLE_CONNECT: '0.4', GIT_MEM_TRACE: '1' });
   const linkedKeys = (m: Json) => m.relates_to.map((r) => r.split(':')[1]!.slice(0, 10)).sort();
-  const keyOf = (id: string) => id.split(':')[2]!;
+  const keyOf = (id: string) => id.split(':')[2]!.slice(0, 10);
+  const loaded = (stderr: string) => /embedding model loaded/.test(stderr);
+  const vectors = (repo: string, env: NodeJS.ProcessEnv) => JSON.parse(memOk(repo, env, ['model', 'status', '--json'])).vectors;
 
-  it('with the model, a capture links by cosine (words alone would link nothing) and keeps its vector for recall', () => {
+  it('a capture links by words, never loads the model, and stores no vector; the next semantic recall embeds them', () => {
     const box = sandbox();
-    // A word threshold no pair here reaches: any link comes from the embeddings.
-    const env = withModel(box, '0.99');
-    const { repo, a, b, c, d } = backoffRepo(box, env);
-    const links = linkedKeys(show(repo, env, c));
-    expect(links.length).toBeGreaterThan(0);
-    for (const k of links) expect([keyOf(a), keyOf(b)]).toContain(k);
-    expect(linkedKeys(show(repo, env, d))).toEqual([]);
-    // The same captures without the model link nothing at this word threshold.
-    const box2 = sandbox();
-    const plain = { ...lexical(box2), GIT_MEM_LIFECYCLE_CONNECT: '0.99' };
-    const other = backoffRepo(box2, plain);
-    expect(linkedKeys(show(other.repo, plain, other.c))).toEqual([]);
-    // Each capture stored its vector: every memory has one without a recall having embedded anything.
-    const status = JSON.parse(memOk(repo, env, ['model', 'status', '--json']));
-    expect(status.vectors.embedded).toBe(4);
-    expect(status.vectors.memories).toBe(4);
-  });
-
-  it('with the model, a stored memory that has no vector yet is judged by its words', () => {
-    const box = sandbox();
-    const env = withModel(box, '0.4');
+    const env = withModel(box);
     const repo = makeRepo(box);
-    // Captured lexically: no vectors are stored for these two.
-    const a = memOk(repo, lexical(box), ['capture', 'learnings', 'Retry storage uploads with exponential backoff on 503', '-m', 'Because the storage API throttles bursts.']);
-    const b = memOk(repo, lexical(box), ['capture', 'learnings', 'Storage uploads need exponential backoff retries', '-m', 'The storage API answers 503 when it throttles.']);
-    const c = memOk(repo, env, ['capture', 'learnings', 'Exponential backoff for storage uploads avoids 503 errors']);
+    const ids: string[] = [];
+    for (const args of [
+      ['Retry storage uploads with exponential backoff on 503', '-m', 'Because the storage API throttles bursts.'],
+      ['Storage uploads need exponential backoff retries', '-m', 'The storage API answers 503 when it throttles.'],
+      ['Exponential backoff for storage uploads avoids 503 errors'],
+      ['The CSS grid layout breaks in Safari 15', '-m', 'Use flexbox there instead of grid, so that old iPads render it.'],
+    ]) {
+      const r = mem(repo, env, ['capture', 'learnings', ...args]);
+      expect(r.code).toBe(0);
+      expect(loaded(r.stderr)).toBe(false);
+      ids.push(r.stdout.trim());
+    }
+    const [a, b, c, d] = ids as [string, string, string, string];
     expect(linkedKeys(show(repo, env, c))).toEqual([keyOf(a), keyOf(b)].sort());
+    expect(linkedKeys(show(repo, env, d))).toEqual([]);
+    expect(vectors(repo, env).embedded).toBe(0);
+    // The model is there: the next semantic recall loads it and embeds what is missing.
+    const recall = mem(repo, env, ['recall', '--mode', 'semantic', 'exponential backoff']);
+    expect(recall.code).toBe(0);
+    expect(loaded(recall.stderr)).toBe(true);
+    expect(vectors(repo, env)).toMatchObject({ embedded: 4, memories: 4 });
   });
 
-  it('an import with the model links its memories to each other by cosine', () => {
+  it('an import links its memories to each other by words and never loads the model', () => {
     const box = sandbox();
-    const env = withModel(box, '0.99');
+    const env = withModel(box);
     const repo = makeRepo(box);
     const lines = [
       { namespace: 'learnings', summary: 'Retry storage uploads with exponential backoff on 503', body: 'Because the storage API throttles bursts.' },
       { namespace: 'learnings', summary: 'Exponential backoff for storage uploads avoids 503 errors', body: '' },
       { namespace: 'learnings', summary: 'The CSS grid layout breaks in Safari 15', body: 'Use flexbox there instead of grid, so that old iPads render it.' },
     ];
-    const file = path.join(box.root, "import.jsonl");
+    const file = path.join(box.root, 'import.jsonl');
     fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n'));
-    memOk(repo, env, ['import', file]);
+    const r = mem(repo, env, ['import', file]);
+    expect(r.code).toBe(0);
+    expect(loaded(r.stderr)).toBe(false);
     const byText = new Map(all(repo, env).map((m) => [m.summary, m]));
     const first = byText.get(lines[0]!.summary)!;
     expect(linkedKeys(byText.get(lines[1]!.summary)!)).toEqual([first.key.slice(0, 10)]);
     expect(linkedKeys(byText.get(lines[2]!.summary)!)).toEqual([]);
+    expect(vectors(repo, env).embedded).toBe(0);
   });
 });
 

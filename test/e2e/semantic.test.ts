@@ -111,8 +111,8 @@ describe('semantic recall with a model', () => {
   it('model status reports the model, its source and the vectors; embed fills them', (ctx) => {
     const box = sandbox();
     const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
-    // Captured in lexical mode: with the model, a capture would store its own vector.
-    const { repo } = seeded(box, { ...env, GIT_MEM_RECALL_MODE: 'lexical' });
+    // A capture never embeds (issue 36): the model is present, and no vector is stored until embed.
+    const { repo } = seeded(box, env);
     needModelCommand(ctx, repo, env);
     const text = memOk(repo, env, ['model', 'status']);
     expect(text).toContain(MODEL);

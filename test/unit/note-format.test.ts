@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Memory, Tombstone } from '../../src/core/memory.ts';
 import { PYTHON_DOC } from '../fixtures/python-note.ts';
-import { appendedText, deriveKey, type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
+import { appendedText, appendToNote, deriveKey, type NoteDoc, parseNote, parseNoteExcept, parseNoteTail, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
 
 const OBJ_A = 'a'.repeat(40);
 const OBJ_B = '0123456789abcdef0123456789abcdef01234567';
@@ -466,5 +466,74 @@ describe('appendedText', () => {
     }
     expect(appendedText('\nhand written\n', `\nhand written\n\n${memoryDoc(4)}\n`)).toBe(`\n\n${memoryDoc(4)}\n`);
     expect(appendedText('\n---', `\n---\n\n${memoryDoc(4)}\n`)).toBeNull();
+  });
+});
+
+describe('appending to a large note (issue 36): parseNoteExcept and appendToNote', () => {
+  const memory = (n: number, body = `Body ${n}.`): Memory => ({
+    key: n.toString(16).padStart(16, '0'),
+    namespace: 'decisions',
+    object: OBJ_A,
+    summary: `Memory number ${n}`,
+    body,
+    created: '2026-01-01T00:00:00Z',
+    updated: '2026-01-01T00:00:00Z',
+    tags: [],
+    status: 'active',
+    relatesTo: [],
+  });
+  // A Python-era note first (no ids), then documents git-mem wrote, one with a body that holds a fence line.
+  const docs = [memory(1), memory(2, 'Before\n\n---\n\nafter the rule'), memory(3)].map(serializeMemory);
+  const note = serializeNote([...parseNote(GNMM_NOTE, 'decisions', OBJ_A).docs, ...docs.map((raw) => ({ raw }))]);
+
+  it('reads every document as parseNote does when nothing is skipped', () => {
+    const whole = parseNote(note, 'decisions', OBJ_A);
+    const parts = parseNoteExcept(note, 'decisions', OBJ_A, () => false);
+    expect(parts.docs).toEqual(whole.docs);
+    expect(parts.docs.filter((d) => d.kind === 'memory')).toHaveLength(5);
+  });
+
+  it('reads neither the skipped documents nor their bodies; text before the first id is always read', () => {
+    const parts = parseNoteExcept(note, 'decisions', OBJ_A, (key) => key !== memory(3).key);
+    const keys = parts.docs.map((d) => memoryOf(d).key);
+    expect(keys).toHaveLength(3);
+    expect(keys.at(-1)).toBe(memory(3).key);
+    expect(memoryOf(parts.docs[2]).body).toBe('Body 3.');
+    // Quoted ids, as other writers leave them, are keys too.
+    const quoted = `---\nid: '${memory(7).key}'\ntype: decisions\nsummary: seven\n---\n\nx\n\n---\nid: "${memory(8).key}"\ntype: decisions\nsummary: eight\n---\n\ny\n`;
+    expect(parseNoteExcept(quoted, 'decisions', OBJ_A, (k) => k === memory(7).key).docs.map((d) => memoryOf(d).summary)).toEqual(['eight']);
+  });
+
+  it('appends documents to the note text as serializeNote of all documents would write it', () => {
+    const added = [serializeMemory(memory(4)), serializeMemory(memory(5))];
+    const expected = serializeNote([...parseNote(note, 'decisions', OBJ_A).docs, ...added.map((raw) => ({ raw }))]);
+    expect(appendToNote(note, added)).toBe(expected);
+    expect(appendToNote(null, added)).toBe(serializeNote(added.map((raw) => ({ raw }))));
+    expect(appendToNote('', added)).toBe(serializeNote(added.map((raw) => ({ raw }))));
+    // CRLF line ends are rewritten as before.
+    const crlf = note.replaceAll('\n', '\r\n');
+    expect(appendToNote(crlf, added)).toBe(expected);
+    expect(parseNote(appendToNote(note, added), 'decisions', OBJ_A).docs.filter((d) => d.kind === 'memory')).toHaveLength(7);
+  });
+});
+
+describe('parseNoteTail', () => {
+  const doc = (n: number, quote = '') => `---\nid: ${quote}${n.toString(16).padStart(16, '0')}${quote}\ntype: decisions\nsummary: number ${n}\n---\n\nbody ${n}\n\n\\---\n\nafter an escaped rule`;
+  const note = `hand-written text first\n\n${[1, 2, 3, 4, 5].map((n) => doc(n, n === 4 ? '"' : '')).join('\n\n')}\n`;
+  const key = (n: number) => n.toString(16).padStart(16, '0');
+  const summaries = (seen: (k: string) => boolean, last = 50) =>
+    parseNoteTail(note, 'decisions', 'a'.repeat(40), seen, last).docs.map((d) => (d.kind === 'memory' ? d.memory.summary : d.kind));
+
+  it('reads the documents after the last one seen, as parseNote reads them', () => {
+    expect(summaries((k) => k <= key(3))).toEqual(['number 4', 'number 5']);
+    expect(summaries(() => true)).toEqual([]);
+    const tail = parseNoteTail(note, 'decisions', 'a'.repeat(40), (k) => k <= key(3), 50).docs;
+    expect(tail).toEqual(parseNote(note, 'decisions', 'a'.repeat(40)).docs.slice(-2));
+  });
+
+  it('stops at the limit, and reads the text before the first document only when it walks back to it', () => {
+    expect(summaries(() => false, 2)).toEqual(['number 4', 'number 5']);
+    expect(summaries(() => false)).toEqual(['other', 'number 1', 'number 2', 'number 3', 'number 4', 'number 5']);
+    expect(summaries((k) => k === key(1))).toEqual(['number 2', 'number 3', 'number 4', 'number 5']);
   });
 });
