@@ -109,9 +109,12 @@ const MUTATIONS = [
   { id: 'context.small-repo-budget', file: 'src/core/memory-context.ts', find: 'if (total < 10) return 500;', replace: 'if (total < 10) return 1000;', tests: UNIT('hooks-pure') },
   { id: 'context.entries-past-budget', file: 'src/core/memory-context.ts', find: 'if (used + entry.length + 1 > budget) break;', replace: '', tests: UNIT('hooks-pure') },
   { id: 'context.angle-bracket-unescaped', file: 'src/core/memory-context.ts', find: '.replace(/[&<>"\']/g,', replace: '.replace(/[&>"\']/g,', tests: UNIT('hooks-pure') },
+  { id: 'context.text-angle-bracket-unescaped', file: 'src/core/memory-context.ts', find: ".replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);", replace: ".replace(/[&>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);", tests: UNIT('hooks-pure') },
 
   // Sync: a rejected push pulls, merges and retries, never forces.
   { id: 'sync.rejected-push-not-retried', file: 'src/services/sync.ts', find: "if (!rejected) throw gitFailure('push to', remote, r.stderr);", replace: "throw gitFailure('push to', remote, r.stderr);", tests: E2E('sync'), only: 'two clones capture on the same commit' },
+  // The sync property at its default size (24 histories) still finds it: first at seed 21.
+  { id: 'sync.rejected-push-not-retried-property', file: 'src/services/sync.ts', find: "if (!rejected) throw gitFailure('push to', remote, r.stderr);", replace: "throw gitFailure('push to', remote, r.stderr);", tests: E2E('sync-property') },
 
   // Lifecycle: gc never ages protected namespaces, memories tagged keep, or one reprieved 3 times.
   { id: 'gc.protected-namespace-aged', file: 'src/core/aging.ts', find: "if (rules.protectedNamespaces.has(m.namespace)) return 'protected-namespace';", replace: '', tests: UNIT('lifecycle') },

@@ -60,6 +60,21 @@ function namesOf(c: AnyCommand): string[] {
   return [String(command ?? '').split(' ')[0]!, ...[c.aliases ?? []].flat()];
 }
 
+/**
+ * yargs' "Not enough non-option arguments: got 1, need at least 2" as one line naming what is
+ * what is missing: "missing <summary>: git mem capture <namespace> <summary..>".
+ */
+function missingPositionals(command: AnyCommand, message: string | undefined): string | undefined {
+  const counts = /^Not enough non-option arguments: got (\d+), need at least (\d+)/.exec(message ?? '');
+  if (!counts) return undefined;
+  const usage = String((Array.isArray(command.command) ? command.command[0] : command.command) ?? '');
+  const required = usage.match(/<[^>]+>/g) ?? [];
+  const lacking = required.slice(Number(counts[1])).map((p) => p.replace('..', ''));
+  if (!lacking.length) return undefined;
+  const list = lacking.length === 1 ? lacking[0]! : `${lacking.slice(0, -1).join(', ')} and ${lacking[lacking.length - 1]}`;
+  return `missing ${list}: git mem ${usage}`;
+}
+
 export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
   // Commands are listed in registry.ts, which the help, man page and completions read too.
   // Register only the command being run when it is known: yargs renders (and caches) help for
@@ -99,6 +114,8 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
     .exitProcess(false)
     .fail((message, err) => {
       if (err) throw err;
+      const missing = chosen.length === 1 ? missingPositionals(chosen[0]!, message) : undefined;
+      if (missing) throw new UsageError(missing, `see git mem ${namesOf(chosen[0]!)[0]} --help`);
       throw new UsageError((message ?? 'bad usage').replace(/\s*\n\s*/g, ' '), 'see git mem --help');
     });
   await parser.parseAsync();

@@ -6,10 +6,13 @@ import { canonicalTime, parseDateArg } from '../core/time.ts';
 
 export const jsonOption = { type: 'boolean', default: false, describe: 'Print JSON for tools' } as const;
 
-/** Body text from -m, --file (`-` for stdin) or piped stdin. */
+/**
+ * The body of -m or --file. Standard input is read only when asked (`-m -` or `--file -`), as git
+ * reads a message from it only for `-F -`: a harness that leaves stdin open never makes us wait.
+ */
 export async function readBody(ctx: AppContext, message: string | undefined, file: string | undefined): Promise<string | undefined> {
+  if (message === '-' || (message === undefined && file === '-')) return ctx.io.readStdin();
   if (message !== undefined) return message;
-  if (file === '-') return ctx.io.readStdin();
   if (file !== undefined) {
     const fs = await import('node:fs');
     try {

@@ -23,9 +23,17 @@ export function tokenBudget(total: number): number {
   return 3000;
 }
 
-/** Escaped for XML, control characters dropped (a memory's escape sequences mean nothing to a model). */
+/**
+ * Escaped for an XML attribute value (quotes too, so either quoting is safe), control characters
+ * dropped (a memory's escape sequences mean nothing to a model).
+ */
 export function xmlEscape(text: string): string {
   return withoutControls(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}
+
+/** Escaped for XML text between tags: only `&`, `<` and `>` need it (a shell command's quotes stay readable). */
+export function xmlText(text: string): string {
+  return withoutControls(text).replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);
 }
 
 export function memoryEntry(m: Memory, stale?: Stale | null): string {
@@ -33,7 +41,7 @@ export function memoryEntry(m: Memory, stale?: Stale | null): string {
   const status = m.status !== 'active' ? ` status="${m.status}"` : '';
   // The agent reads this: the code this memory is about changed since it was written.
   const changed = stale ? ` stale="${xmlEscape(describeStale(stale))}"` : '';
-  return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}${changed}><summary>${xmlEscape(quoteRoleLabels(m.summary))}</summary></memory>`;
+  return `<memory id="${xmlEscape(formatId(m))}" namespace="${xmlEscape(m.namespace)}" date="${xmlEscape(m.created.slice(0, 10))}"${author}${status}${changed}><summary>${xmlText(quoteRoleLabels(m.summary))}</summary></memory>`;
 }
 
 /** The memories whose entries fit in `budget` characters, in order, up to the first that does not (each entry takes its length and a newline). */

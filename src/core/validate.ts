@@ -6,9 +6,33 @@ import { parsePathEntries, parsePathsOption } from './scope.ts';
 
 export function checkNamespace(name: string, namespaces: readonly NamespaceInfo[]): string {
   if (!namespaces.some((n) => n.name === name)) {
-    throw new UsageError(`unknown namespace '${name}'; valid namespaces: ${namespaces.map((n) => n.name).join(', ')}`);
+    const names = namespaces.map((n) => n.name);
+    throw new UsageError(`unknown namespace '${name}'${didYouMean(name, names)}; valid namespaces: ${names.join(', ')}`);
   }
   return name;
+}
+
+/** " (did you mean decisions?)" when one name is within two edits of `name` (case aside), else "". */
+export function didYouMean(name: string, names: readonly string[]): string {
+  const wanted = name.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const candidate of names) {
+    const d = editDistance(wanted, candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best === undefined ? '' : ` (did you mean ${best}?)`;
+}
+
+/** Levenshtein distance (insert, delete, substitute), for short names. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row.push(Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1)));
+    previous = row;
+  }
+  return previous[b.length]!;
 }
 
 /**

@@ -106,7 +106,7 @@ export const EXIT_STATUS: Array<[string, string]> = [
 
 export const EXAMPLES: Array<[string, string]> = [
   ['Record a decision on HEAD, with a body:', 'git mem capture decisions "Use sql.js for the index" -m "No native modules to build."'],
-  ['Record a review from a pipe:', 'git diff | git mem capture reviews "Review of the parser change" --tags parser'],
+  ['Record a review from a pipe:', 'git diff | git mem capture reviews "Review of the parser change" --file - --tags parser'],
   ['Search, then read a result in depth:', 'git mem recall "why wasm sqlite"\ngit mem hydrate 7f3a9c2e --level files'],
   ['Blockers still open this month:', 'git mem list --namespace blockers --status active --since 30d'],
   ['Share with the team:', 'git mem init && git mem sync'],

@@ -8,7 +8,7 @@ import { formatRange } from '../core/blame.ts';
 import { editedLines, editNeedles } from '../core/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
 import { aboveFloor } from '../core/rank.ts';
-import { relatedMemories, xmlEscape } from '../core/memory-context.ts';
+import { relatedMemories, xmlText } from '../core/memory-context.ts';
 import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
@@ -151,7 +151,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   const suggest = untakenSuggestions(signals, auto).slice(0, 2);
   for (const s of suggest) {
     const command = `git mem capture ${s.namespace} ${shellQuote(suggestionText(s.summary))}`;
-    context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: ${xmlEscape(command)}</capture_suggestion>`);
+    context.push(`<capture_suggestion confidence="${s.confidence}">This may be worth remembering: ${xmlText(command)}</capture_suggestion>`);
   }
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
@@ -170,7 +170,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
     const { hits } = await recall(ctx, { query: forget, limit: 3, mode: 'lexical' }).catch(() => ({ hits: [] }));
     if (hits.length) {
       const lines = hits.map((h) => `git mem forget ${formatId(h.memory)}  # ${h.memory.summary}`);
-      context.push(`<forget_suggestion>The user asked to forget a memory about "${xmlEscape(forget)}". The closest memories, best first; run the one meant:\n${xmlEscape(lines.join('\n'))}</forget_suggestion>`);
+      context.push(`<forget_suggestion>The user asked to forget a memory about "${xmlText(forget)}". The closest memories, best first; run the one meant:\n${xmlText(lines.join('\n'))}</forget_suggestion>`);
     }
   }
   if (context.length) reply.additionalContext = context.join('\n');
@@ -247,7 +247,7 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
   // A statement in what the command printed (prose, not its log lines) that the detector would suggest.
   const strong = detectSignals(output).find((s) => tierOf(s.confidence) !== 'skip');
   if (!strong) return null;
-  return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlEscape(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
+  return { additionalContext: `<capture_suggestion>The failed command reported: ${xmlText(strong.summary)}. If the cause is worth remembering: git mem capture learnings "<what you learned>"</capture_suggestion>` };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Io } from '../io/io.ts';
 import { hydratedText } from '../render/hydrate-render.ts';
 import { memoryLine } from '../render/render.ts';
 import { captureMemory } from '../services/capture.ts';
-import { blameMemories, describeRanges } from '../services/code-memories.ts';
+import { blameMemories, linesLabel } from '../services/code-memories.ts';
 import { hydrate, HYDRATE_LEVELS } from '../services/hydrate.ts';
 import { editMemory, forgetMemory, listMemories } from '../services/memories.ts';
 import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
@@ -236,7 +236,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const given = new Set(injectable(ctx, r.entries.map((e) => e.memory)).map((m) => m.key));
         const entries = r.entries.filter((e) => given.has(e.memory.key));
         if (entries.length === 0) return `No memories shown on the ${r.commits} commit(s) behind those lines.${held(r.entries.length, 0)}`;
-        return recordedMemories('blame', entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  lines ${describeRanges(e.ranges)}`).join('\n')) + held(r.entries.length, entries.length);
+        return recordedMemories('blame', entries.map((e) => `${memoryLine(e.memory, ctx.now(), ctx.io.color)}  ${linesLabel(e.ranges)}`).join('\n')) + held(r.entries.length, entries.length);
       },
     },
   ];

@@ -31,6 +31,8 @@ function bar(n: number, max: number, width: number, cell: string): string {
   return cell.repeat(Math.max(1, Math.round((n / max) * width)));
 }
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 export function renderStats(r: StatsReport, c: ChalkInstance, unicode: boolean): string {
   const lines: string[] = [];
   const statusText = (by: Record<string, number>) => STATUSES.filter((s) => by[s]).map((s) => `${by[s]} ${s}`).join(', ') || 'none';
@@ -45,8 +47,9 @@ export function renderStats(r: StatsReport, c: ChalkInstance, unicode: boolean):
   lines.push('', c.dim(`captures per week (created, UTC; ${r.earlier} earlier)`));
   for (const w of r.weeks) lines.push(`  ${w.week}  ${String(w.count).padStart(5)}  ${c.green(bar(w.count, max, 40, unicode ? '█' : '#'))}`);
   const mb = (r.index.bytes / 1024 / 1024).toFixed(1);
-  lines.push('', `index  ${r.index.memories} memories, ${r.index.revisions} revisions, ${r.index.tombstones} tombstones, ${mb} MB${r.index.updated ? ' (just caught up with the notes)' : ''}`);
+  lines.push('', `index  ${plural(r.index.memories, 'memory', 'memories')}, ${plural(r.index.revisions, 'revision', 'revisions')}, ${plural(r.index.tombstones, 'tombstone', 'tombstones')}, ${mb} MB${r.index.updated ? ' (just caught up with the notes)' : ''}`);
   lines.push(c.dim(`       ${r.index.file}`));
-  lines.push(`model  ${r.model.state}: ${r.model.detail}`);
+  // A missing model's detail starts "missing config.json, …", as git mem model status says it.
+  lines.push(`model  ${r.model.state === 'ready' ? 'ready: ' : ''}${r.model.detail}`);
   return lines.join('\n');
 }

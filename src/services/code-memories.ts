@@ -57,6 +57,12 @@ export function describeRanges(ranges: ReadonlyArray<readonly [number, number]>)
   return ranges.map(formatRange).join(', ');
 }
 
+/** "line 2", "lines 2-4", "lines 2, 7": the lines of a file a memory's commits changed. */
+export function linesLabel(ranges: ReadonlyArray<readonly [number, number]>): string {
+  const one = ranges.length === 1 && ranges[0]![0] === ranges[0]![1];
+  return `${one ? 'line' : 'lines'} ${describeRanges(ranges)}`;
+}
+
 export interface LogEntry {
   commit: string;
   subject: string;

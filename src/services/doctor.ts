@@ -329,8 +329,7 @@ function checkLocks(ctx: DoctorDeps, checks: Check[]): void {
 function checkModel(ctx: DoctorDeps, checks: Check[]): void {
   const m = modelStatus(ctx);
   if (m.state === 'ready') checks.push({ id: 'model', status: 'ok', message: `embedding model ready${m.location ? ` at ${m.location}` : ''}` });
-  else if (m.state === 'missing') checks.push({ id: 'model', status: 'info', message: `embedding model not found${m.location ? ` at ${m.location}` : ''}: ${m.detail}` });
-  else checks.push({ id: 'model', status: 'info', message: `embedding model not configured: ${m.detail}` });
+  else checks.push({ id: 'model', status: 'info', message: `embedding model ${m.detail}` });
 }
 
 interface InstalledHook {

@@ -1,7 +1,7 @@
 /** Finding, listing, editing and forgetting memories. Reads go through the index; writes go to the notes. */
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
 import { linkRef, retire, withLinks } from '../core/links.ts';
-import { formatId, ID_FORMS, type Memory, parseIdQuery, PATHS_MAX, revisionTime, type Status } from '../core/memory.ts';
+import { formatId, ID_FORMS, matchesKey, type Memory, parseIdQuery, PATHS_MAX, revisionTime, type Status } from '../core/memory.ts';
 import { PLAIN_LEXICAL } from '../core/lexical.ts';
 import { buildLexicalQuery } from '../core/rank.ts';
 import { holdsEveryWord } from '../core/similarity.ts';
@@ -9,7 +9,7 @@ import type { NamespaceInfo } from '../core/namespaces.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
 import { canonicalTime } from '../core/time.ts';
-import { checkBody, checkStatus, checkSummary } from '../core/validate.ts';
+import { checkBody, checkStatus, checkSummary, didYouMean } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
@@ -25,7 +25,12 @@ export async function findMemory(ctx: MemoriesDeps, idText: string, option?: str
   const found = await ctx.index.find(query);
   // A memory is its namespace and key: the same key in two namespaces is two memories.
   const keys = [...new Set(found.map((m) => `${m.namespace}:${m.key}`))];
-  if (keys.length === 0) throw new NotFoundError(named(`no memory matches '${idText}'`), 'see git mem list');
+  if (keys.length === 0) {
+    // The notes hold it but no current memory: only its tombstone is left.
+    const gone = new Set((await ctx.index.documents()).filter((d) => (!query.namespace || d.namespace === query.namespace) && (!query.objectPrefix || d.object.startsWith(query.objectPrefix)) && matchesKey(query, d.key)).map((d) => `${d.namespace}:${d.key}`));
+    if (gone.size === 1) throw new NotFoundError(named(`memory '${idText}' was forgotten (git mem forget): only its tombstone is left`), 'see git mem list');
+    throw new NotFoundError(named(`no memory matches '${idText}'`), 'see git mem list');
+  }
   if (keys.length > 1) throw new AmbiguousIdError(idText, found.map(formatId));
   return found[0]!;
 }
@@ -202,7 +207,7 @@ export async function memoriesMatching(ctx: MemoriesDeps, filter: ForgetFilter):
   if (!given) throw new UsageError('forget needs a memory id or at least one filter (--before, --namespace, --status, --tags, --query)');
   const index = await ctx.index.current();
   const known = new Set(ctx.settings.namespaces.map((n) => n.name));
-  for (const ns of filter.namespaces ?? []) if (!known.has(ns) && !index.counts().has(ns)) throw new UsageError(`unknown namespace '${ns}'; see git mem namespaces`);
+  for (const ns of filter.namespaces ?? []) if (!known.has(ns) && !index.counts().has(ns)) throw new UsageError(`unknown namespace '${ns}'${didYouMean(ns, [...known])}; see git mem namespaces`);
   const base = { namespaces: filter.namespaces, statuses: filter.statuses, tags: filter.tags };
   let found: Memory[];
   if (filter.query?.trim()) {

@@ -9,8 +9,8 @@ export type ModelStatusDeps = Deps;
 import { describeModel } from './model.ts';
 
 export interface ModelStatus {
-  /** ready: present and loadable; missing: configured but not on disk; not-configured: no model to use. */
-  state: 'ready' | 'missing' | 'not-configured';
+  /** ready: every file present; missing: some are not (`detail` names them, as `git mem model status` does). */
+  state: 'ready' | 'missing';
   detail: string;
   /** Where the model is or would be. */
   location: string | null;

@@ -231,15 +231,15 @@ export async function embedAll(ctx: ModelDeps, progress?: (done: number, total: 
  * One-line model state for `git mem doctor` and `git mem stats`
  * (services/model-status.ts has the same shape): cheap and synchronous, never
  * loads or fetches. "ready" means the files are all there (`git mem model
- * status --check` loads it); "not-configured": the default model is not in the
- * cache (recall fetches it on first use where it may).
+ * status --check` loads it); "missing": some are not, named as `git mem model
+ * status` names them (recall fetches the default model on first use where it may).
  */
-export function describeModel(ctx: ModelDeps): { state: 'ready' | 'missing' | 'not-configured'; detail: string; location: string | null } {
+export function describeModel(ctx: ModelDeps): { state: 'ready' | 'missing'; detail: string; location: string | null } {
   const loc = locateModel(ctx);
   const where = loc.source === 'cache' ? 'cache' : loc.source;
   if (loc.state.complete) return { state: 'ready', detail: `${loc.source === 'cache' ? DEFAULT_MODEL : path.basename(loc.state.dir)} (${where}, ${(loc.state.bytes / 1024 / 1024).toFixed(1)} MB)`, location: loc.state.dir };
-  if (loc.config.modelPath) return { state: 'missing', detail: `${loc.source} points at ${loc.state.dir}, which lacks ${missingFiles(loc.state)}; recall uses lexical search`, location: loc.state.dir };
+  if (loc.config.modelPath) return { state: 'missing', detail: `missing ${missingFiles(loc.state)}: ${loc.source} points at ${loc.state.dir}; recall uses lexical search`, location: loc.state.dir };
   const last = readFailure(loc.cacheDir);
   const fetch = !loc.config.download ? 'automatic fetch is off (mem.modelDownload)' : last ? `last fetch failed: ${last.reason}` : 'fetched on first semantic recall';
-  return { state: 'not-configured', detail: `${DEFAULT_MODEL} is not in the cache (${fetch}); git mem model pull fetches it; until then recall uses lexical search`, location: loc.state.dir };
+  return { state: 'missing', detail: `missing ${missingFiles(loc.state)}: ${DEFAULT_MODEL} is not in the cache (${fetch}); git mem model pull fetches it; until then recall uses lexical search`, location: loc.state.dir };
 }

@@ -141,7 +141,7 @@ describe('git mem stats', () => {
       ],
       earlier: 0,
       index: { memories: 3, revisions: 3, tombstones: 0 },
-      model: { state: 'not-configured' },
+      model: { state: 'missing', detail: expect.stringMatching(/^missing config\.json/) },
     });
     const text = memOk(repo, env, ['stats', '--weeks', '4']);
     expect(text).toMatch(/^3 memories: 2 active, 1 resolved/);

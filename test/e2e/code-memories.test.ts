@@ -33,7 +33,7 @@ describe('git mem blame', () => {
 
     const two = memOk(dir, box.env, ['blame', 'store.ts:2']);
     expect(two).toContain(shout);
-    expect(two).toContain('lines 2');
+    expect(two).toMatch(/ line 2$/m); // one line: not "lines 2"
     expect(two).not.toContain('three lines');
     // Line 5's commit has no memory.
     expect(JSON.parse(memOk(dir, box.env, ['blame', 'store.ts:5,5', '--json'])).memories).toEqual([]);

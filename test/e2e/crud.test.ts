@@ -86,7 +86,7 @@ describe('memory lifecycle through git mem', () => {
     fs.writeFileSync(file, '## Context\nFrom a file.\n');
     const a = memOk(repo, box.env, ['capture', 'research', 'Body from file', '--file', file]);
     expect(JSON.parse(memOk(repo, box.env, ['show', a, '--json'])).body).toBe('## Context\nFrom a file.');
-    const b = memOk(repo, box.env, ['capture', 'research', 'Body from stdin'], 'piped body\n');
+    const b = memOk(repo, box.env, ['capture', 'research', 'Body from stdin', '-m', '-'], 'piped body\n');
     expect(JSON.parse(memOk(repo, box.env, ['show', b, '--json'])).body).toBe('piped body');
 
     const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;

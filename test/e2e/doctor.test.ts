@@ -39,7 +39,7 @@ describe('git mem doctor', () => {
     expect(r.checks.map((c) => c.id)).toEqual(expect.arrayContaining(['git', 'path', 'notes-refs', 'rewrite-ref', 'fetch-refspec', 'index', 'locks', 'model', 'claude-hooks']));
     expect(r.checks.filter((c) => c.status === 'warn' || c.status === 'fail')).toEqual([]);
     expect(byId(r.checks, 'index')[0]!.message).toMatch(/up to date: 1 memories/);
-    expect(byId(r.checks, 'model')[0]).toMatchObject({ status: 'info', message: expect.stringMatching(/not configured/) });
+    expect(byId(r.checks, 'model')[0]).toMatchObject({ status: 'info', message: expect.stringMatching(/^embedding model missing config\.json/) });
     const text = mem(repo, box.env, ['doctor']);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^ok {4}git {11}git \d+\.\d+/m);

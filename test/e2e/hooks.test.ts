@@ -77,7 +77,8 @@ describe('Claude Code hooks', () => {
     expect(none.code).toBe(0);
     const suggest = reply(await hook(repo, box.env, 'UserPromptSubmit', payload(repo, 'UserPromptSubmit', { prompt: 'We went with the retry approach for the flaky upload' })), 'UserPromptSubmit');
     expect(suggest.systemMessage).toBeUndefined();
-    expect(suggest.context).toContain("git mem capture decisions &apos;We went with the retry approach for the flaky upload&apos;");
+    // Quotes need no escaping in XML text: the command reads as it is to be run.
+    expect(suggest.context).toContain("git mem capture decisions 'We went with the retry approach for the flaky upload'");
     const recalled = reply(await hook(repo, box.env, 'UserPromptSubmit', payload(repo, 'UserPromptSubmit', { prompt: 'Remind me why did we pick sql.js for the index?' })), 'UserPromptSubmit');
     expect(recalled.context).toContain('<recalled_memories>');
     expect(recalled.context).toContain('Chose sql.js over better-sqlite3 for the index');

@@ -94,7 +94,7 @@ describe('git mem mcp', () => {
     expect((await c.call('hydrate', { id, level: 'files' })).text).toContain('backoff()');
 
     expect((await c.call('list', { namespace: 'decisions' })).text).toContain(id);
-    expect((await c.call('blame', { file: 'upload.ts', line: 2 })).text).toMatch(/Retry uploads .* lines 2/);
+    expect((await c.call('blame', { file: 'upload.ts', line: 2 })).text).toMatch(/Retry uploads .* line 2$/m);
     expect((await c.call('resolve', { id })).text).toMatch(/^resolved /);
     expect((await c.call('list', { status: 'resolved' })).text).toContain('[resolved]');
     expect((await c.call('forget', { id })).text).toMatch(/^forgot /);

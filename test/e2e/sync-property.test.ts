@@ -1,12 +1,23 @@
 /**
  * Property: three clones doing random captures, edits, forgets, pushes and pulls
  * in random order (seeded, reproducible) converge once all have synced: the same
- * set everywhere, no memory lost, no forgotten memory back. Runs: SYNC_PROPERTY_RUNS (default 200).
+ * set everywhere, no memory lost, no forgotten memory back.
+ *
+ * Runs: SYNC_PROPERTY_RUNS, default 24 (seeds 0-23: 200 took 371 s on two cores, so about
+ * 45 s), so that `npm test` stays under 5 minutes; the full run of 200 histories is
+ * `npm run test:sync-property` (SYNC_PROPERTY_RUNS=200), or any count you set.
+ * SYNC_PROPERTY_SEED_FROM starts at another seed (to try new histories).
+ *
+ * What it finds at this size: a rejected push that is not pulled, merged and retried (first at
+ * seed 21; tools/mutation-check.mjs sync.rejected-push-not-retried-property holds that). The git
+ * history records no other failure it found. A merge where tombstones never win went unnoticed
+ * here even at 60 histories: test/unit/merge-properties holds the merge rules.
  */
 import { describe, expect, it } from 'vitest';
 import { makeClones, memAsync as run, sandbox } from './helpers.ts';
 
-const RUNS = Number(process.env.SYNC_PROPERTY_RUNS ?? 200);
+const RUNS = Number(process.env.SYNC_PROPERTY_RUNS ?? 24);
+const FROM = Number(process.env.SYNC_PROPERTY_SEED_FROM ?? 0);
 const PARALLEL = 3;
 
 function rng(seed: number): () => number {
@@ -65,9 +76,9 @@ async function oneRun(seed: number): Promise<void> {
 }
 
 describe('sync property', () => {
-  it(`converges for ${RUNS} seeded random histories of three clones`, { timeout: 30 * 60_000 }, async () => {
+  it(`converges for ${RUNS} seeded random histories of three clones (seeds ${FROM}-${FROM + RUNS - 1})`, { timeout: 30 * 60_000 }, async () => {
     for (let start = 0; start < RUNS; start += PARALLEL) {
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, RUNS - start) }, (_, k) => oneRun(start + k)));
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, RUNS - start) }, (_, k) => oneRun(FROM + start + k)));
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildMemoryContext, CONTEXT_MAX_CHARS, tokenBudget, xmlEscape } from '../../src/core/memory-context.ts';
+import { buildMemoryContext, CONTEXT_MAX_CHARS, tokenBudget, xmlEscape, xmlText } from '../../src/core/memory-context.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { normalizeEvent } from '../../src/core/hook-events.ts';
 import { renderReply } from '../../src/hooks/output.ts';
@@ -44,6 +44,11 @@ describe('memory context', () => {
     expect(text).toContain('&lt;/summary&gt;');
     expect(text).toContain('project="a&quot;b"');
     expect(xmlEscape(`<&>"'`)).toBe('&lt;&amp;&gt;&quot;&apos;');
+    // Text between tags: quotes need no escaping, and stay readable.
+    expect(xmlText(`<&>"'`)).toBe(`&lt;&amp;&gt;"'`);
+    const quoted = buildMemoryContext({ project: "it's", timestamp: 't', total: 1, blockers: [memory(1, 'blockers', `Don't "retry" <here>`)], decisions: [], pending: [], learnings: [], patterns: [] });
+    expect(quoted).toContain(`<summary>Don't "retry" &lt;here&gt;</summary>`);
+    expect(quoted).toContain('project="it&apos;s"');
   });
 });
 

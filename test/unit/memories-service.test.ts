@@ -76,6 +76,6 @@ describe('editing and forgetting, with the stores faked', () => {
     expect(listed.map((n) => n.object).sort()).toEqual([A, B]);
     const texts = notes.readTexts(listed.map((n) => n.blob));
     for (const n of listed) expect(texts.get(n.blob)).toBe('---\nid: "0123456789abcdef"\nforgotten: 2026-02-01T00:00:00Z\n---\n');
-    await expect(editMemory(deps(notes), '0123', { body: 'x' })).rejects.toThrow(/no memory matches/);
+    await expect(editMemory(deps(notes), '0123', { body: 'x' })).rejects.toThrow(/^memory '0123' was forgotten \(git mem forget\)/);
   });
 });

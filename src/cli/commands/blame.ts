@@ -1,7 +1,7 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json, memoryJson, memoryLine } from '../../render/render.ts';
-import { blameMemories, describeRanges } from '../../services/code-memories.ts';
+import { blameMemories, describeRanges, linesLabel } from '../../services/code-memories.ts';
 import { jsonOption } from '../shared.ts';
 
 interface BlameArgs {
@@ -28,7 +28,7 @@ export function blameCommand(ctx: AppContext): CommandModule<object, BlameArgs> 
       const c = ctx.io.color;
       const where = r.from === undefined ? r.file : `${r.file}:${describeRanges([[r.from, r.to ?? r.from]])}`;
       const lines = [c.dim(`${where}: ${r.entries.length} ${r.entries.length === 1 ? 'memory' : 'memories'} from ${r.commits} ${r.commits === 1 ? 'commit' : 'commits'}`)];
-      for (const e of r.entries) lines.push(`${memoryLine(e.memory, ctx.now(), c)}  ${c.dim(`lines ${describeRanges(e.ranges)}`)}`);
+      for (const e of r.entries) lines.push(`${memoryLine(e.memory, ctx.now(), c)}  ${c.dim(linesLabel(e.ranges))}`);
       ctx.io.out(lines.join('\n'));
     },
   };

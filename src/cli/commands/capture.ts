@@ -32,7 +32,7 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
       y
         .positional('namespace', { type: 'string', demandOption: true, describe: 'Namespace (see git mem namespaces)' })
         .positional('summary', { type: 'string', array: true, demandOption: true, describe: 'One-line summary, at most 100 characters' })
-        .option('message', { alias: 'm', type: 'string', describe: 'Body (markdown); otherwise --file or stdin' })
+        .option('message', { alias: 'm', type: 'string', describe: 'Body (markdown); - reads it from stdin. Stdin is read only when asked (-m - or --file -), never otherwise' })
         .option('file', { alias: 'F', type: 'string', describe: 'Read the body from a file (- for stdin)' })
         .option('tags', { alias: 't', type: 'string', describe: 'Comma-separated tags' })
         .option('spec', { type: 'string', describe: 'Spec or project the memory belongs to' })
@@ -45,10 +45,9 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         .option('force-truncate', { type: 'boolean', default: false, describe: 'Truncate a summary over 100 characters instead of failing' })
         .option('json', jsonOption)
         .example('git mem capture decisions "Use sql.js for the index" -m "No native modules to build."', '')
-        .example('git diff | git mem capture reviews "Review of the parser change" --tags parser', '') as never,
+        .example('git diff | git mem capture reviews "Review of the parser change" --file - --tags parser', '') as never,
     handler: async (argv) => {
-      let body = await readBody(ctx, argv.message, argv.file);
-      if (body === undefined && !ctx.io.stdinIsTTY) body = await ctx.io.readStdin();
+      const body = await readBody(ctx, argv.message, argv.file);
       // Found before anything is written: a wrong id captures nothing.
       const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes, '--supersedes') : undefined;
       // Each link names a memory that exists, stored in the form a rebase does not change.

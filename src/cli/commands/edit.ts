@@ -31,7 +31,7 @@ export function editCommand(ctx: AppContext): CommandModule<object, EditArgs> {
       y
         .positional('id', { type: 'string', demandOption: true, describe: 'Memory id' })
         .option('summary', { type: 'string', describe: 'New summary' })
-        .option('message', { alias: 'm', type: 'string', describe: 'New body' })
+        .option('message', { alias: 'm', type: 'string', describe: 'New body (- reads it from stdin)' })
         .option('file', { alias: 'F', type: 'string', describe: 'Read the new body from a file (- for stdin)' })
         .option('tags', { alias: 't', type: 'string', describe: 'New comma-separated tags (replaces them)' })
         .option('paths', { type: 'string', describe: "New comma-separated files the memory is about, each optionally with lines (src/a.py:10-40); '' for none (replaces them)" })

@@ -57,7 +57,8 @@ export function logCommand(ctx: AppContext): CommandModule<object, LogArgs> {
       const lines = [c.dim(`${r.range}: ${r.commits.length} ${r.commits.length === 1 ? 'commit' : 'commits'}, ${count} ${count === 1 ? 'memory' : 'memories'}`)];
       for (const e of withMemories) {
         lines.push(`${c.yellow(e.commit.slice(0, 7))} ${visible(e.subject)}`);
-        for (const m of e.memories) lines.push(`  ${visible(formatId(m))}  ${c.cyan(m.namespace)}  ${visible(m.summary)}`);
+        // Status marked as list marks it.
+        for (const m of e.memories) lines.push(`  ${visible(formatId(m))}  ${c.cyan(m.namespace)}  ${visible(m.summary)}${m.status === 'active' ? '' : ` ${c.magenta(`[${m.status}]`)}`}`);
       }
       ctx.io.out(lines.join('\n'));
     },

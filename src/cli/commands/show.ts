@@ -26,7 +26,11 @@ export function showCommand(ctx: AppContext): CommandModule<object, ShowArgs> {
       const m = await findMemory(ctx, argv.id);
       const trust = trustOf(ctx, [m]).get(m.key);
       if (argv.json) ctx.io.out(json({ ...memoryJson(m), ...trustJson(trust) }));
-      else await outPaged(ctx, `${visible(memoryText(m))}\n\n${ctx.io.color.dim(`# ${visible(describeProvenance(trust?.provenance))}; ${trust?.trusted ? 'trusted' : 'waits for review (git mem review)'}`)}`);
+      else {
+        // The commit it is attached to is the note's place, not in its front matter: said below it.
+        const facts = [`# commit ${m.object}`, `# ${visible(describeProvenance(trust?.provenance))}; ${trust?.trusted ? 'trusted' : 'waits for review (git mem review)'}`];
+        await outPaged(ctx, `${visible(memoryText(m))}\n\n${ctx.io.color.dim(facts.join('\n'))}`);
+      }
     },
   };
 }
