@@ -11,7 +11,7 @@ export interface LineCounts {
 }
 
 /** The exact count takes (lines × edits) steps; beyond this many it is not worth its time, and lines present on one side only are counted instead. */
-const MAX_STEPS = 1_000_000;
+const MAX_STEPS = 200_000;
 
 /** Like git, a NUL in the first 8,000 bytes makes a file binary. */
 function isBinary(data: Uint8Array): boolean {
