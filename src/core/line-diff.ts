@@ -95,11 +95,21 @@ function unmatchedLines(a: readonly number[], b: readonly number[]): LineCounts 
   return { added, removed };
 }
 
-/** How much of `old` is still in `next` (0 to 1): lines kept over the longer of the two. */
+/** How much of `old` is still in `next` (0 to 1): lines both hold, in any order, over the longer of the two (linear: it is asked of many candidate pairs). */
 export function similarity(old: Uint8Array, next: Uint8Array): number {
   const a = splitLines(Buffer.from(old).toString('utf8'));
   const b = splitLines(Buffer.from(next).toString('utf8'));
   const longer = Math.max(a.length, b.length);
   if (longer === 0) return 1;
-  return (a.length - countEdits(a, b).removed) / longer;
+  const count = new Map<string, number>();
+  for (const l of a) count.set(l, (count.get(l) ?? 0) + 1);
+  let kept = 0;
+  for (const l of b) {
+    const c = count.get(l) ?? 0;
+    if (c > 0) {
+      kept++;
+      count.set(l, c - 1);
+    }
+  }
+  return kept / longer;
 }

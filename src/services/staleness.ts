@@ -57,8 +57,8 @@ const MAX_ENTRIES = 20_000;
 const MAX_PLACES = 8;
 
 
-/** Lines are counted for at most this many memories a call (in the order given: what is shown first); a longer list says "N commits since". */
-const MAX_LINE_COUNTS = 100;
+/** Lines are counted for at most this many memories a call (in the order given: what is shown first: a screen of a list); the rest say "N commits since" until shown again among few. */
+const MAX_LINE_COUNTS = 40;
 
 /** At most this many files have their line ranges diffed per call. */
 const MAX_RANGE_DIFFS = 5;
