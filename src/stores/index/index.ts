@@ -159,7 +159,7 @@ export class Index {
   private revisions(refresh?: RefreshOptions): Promise<MemoryIndex> {
     this.revisionsOpen ??= import('./memory-index.ts').then(async ({ MemoryIndex }) => {
       const index = await MemoryIndex.open({ file: this.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice, writable: () => this.options.dir.writable() }, refresh);
-      index.anchors = this.options.anchors(index.copies());
+      index.anchorsOf = this.options.anchors;
       return index;
     });
     return this.revisionsOpen;

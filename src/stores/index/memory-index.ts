@@ -542,11 +542,17 @@ export class MemoryIndex {
     return rows.map((r) => ({ namespace: String(r.ns), key: String(r.key), objects: [...new Set(String(r.objects).split('\x01'))].sort() }));
   }
 
-  /** `<namespace>:<key>` → the copy to show; set from services/anchors.ts. */
-  anchors: ReadonlyMap<string, string> = new Map();
+  /**
+   * `<namespace>:<key>` → the copy to show (services/anchors.ts, given the
+   * copies): worked out the first time a memory is shown, so a command that
+   * shows none (stats) never groups every row by memory.
+   */
+  anchorsOf: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string> = () => new Map();
+  private anchorMap?: ReadonlyMap<string, string>;
 
   private anchored(memory: Memory): Memory {
-    const anchor = this.anchors.get(`${memory.namespace}:${memory.key}`);
+    this.anchorMap ??= this.anchorsOf(this.copies());
+    const anchor = this.anchorMap.get(`${memory.namespace}:${memory.key}`);
     return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
 
