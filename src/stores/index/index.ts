@@ -40,7 +40,7 @@ export interface MemoryReader {
   /** Current memories per namespace. */
   counts(): Map<string, number>;
   /** Namespace, status and creation time of every current memory, without reading the memories. */
-  facts(): Array<{ namespace: string; status: Status; created: string }>;
+  facts(): Array<{ namespace: string; status: Status; created: number }>;
   /** The first 32 bits (term-index-format.ts objectKey) of the object of every current memory, without reading the memories. */
   objectPrefixes(): Set<number>;
   /** The objects of the current memories whose object's first 32 bits are among `prefixes`. */

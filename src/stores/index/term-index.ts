@@ -600,12 +600,12 @@ export class TermIndex implements LexicalSource {
     return this.best(this.matching(filter), this.created, filter).map((r) => r.memory);
   }
 
-  /** Namespace, status and creation time of every current memory, without reading the memories. */
-  facts(): Array<{ namespace: string; status: Status; created: string }> {
-    const out: Array<{ namespace: string; status: Status; created: string }> = [];
+  /** Namespace, status and creation time (ms) of every current memory, without reading the memories. */
+  facts(): Array<{ namespace: string; status: Status; created: number }> {
+    const out: Array<{ namespace: string; status: Status; created: number }> = [];
     for (let d = 0; d < this.docCount; d++) {
       if (this.gone?.[d]) continue;
-      out.push({ namespace: this.namespaces[this.kinds[2 * d]!]!, status: this.statuses[this.kinds[2 * d + 1]!] as Status, created: new Date(this.created[d]!).toISOString() });
+      out.push({ namespace: this.namespaces[this.kinds[2 * d]!]!, status: this.statuses[this.kinds[2 * d + 1]!] as Status, created: this.created[d]! });
     }
     return out;
   }
