@@ -51,6 +51,9 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number, stri
 }
 
 
+/** Below this many characters a text's trigrams are kept in a set rather than the bitmap. */
+const SMALL_TEXT = 4096;
+
 /**
  * Which rule keywords can occur in the text, from one pass over it: the 1-, 2- and 3-character
  * sequences it holds (ASCII, case folded; other characters fold onto ASCII, which can only add
@@ -58,7 +61,11 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number, stri
  * nothing. On a 1 MB transcript this is one loop instead of an `includes` scan per keyword.
  */
 function keywordFilter(text: string): (keyword: string) => boolean {
-  const tri = new Uint32Array((128 * 128 * 128) >>> 5);
+  // The trigram bitmap is 256 KB: a short text (a memory's summary, each of its tags) keeps its trigrams in a set
+  // instead, or an import of 100,000 memories zeroes gigabytes (issue 31).
+  const small = text.length < SMALL_TEXT;
+  const triSet = small ? new Set<number>() : null;
+  const tri = small ? new Uint32Array(0) : new Uint32Array((128 * 128 * 128) >>> 5);
   const bi = new Uint32Array((128 * 128) >>> 5);
   const uni = new Uint32Array(128 >>> 5);
   let a = 0;
@@ -71,7 +78,8 @@ function keywordFilter(text: string): (keyword: string) => boolean {
     const d = (b << 7) | c;
     bi[d >>> 5]! |= 1 << (d & 31);
     const t = (a << 14) | d;
-    tri[t >>> 5]! |= 1 << (t & 31);
+    if (triSet) triSet.add(t);
+    else tri[t >>> 5]! |= 1 << (t & 31);
     a = b;
     b = c;
   }
@@ -80,7 +88,8 @@ function keywordFilter(text: string): (keyword: string) => boolean {
     if (k.length === 1) return has(uni, k.charCodeAt(0) & 127);
     if (k.length === 2) return has(bi, ((k.charCodeAt(0) & 127) << 7) | (k.charCodeAt(1) & 127));
     for (let i = 0; i + 3 <= k.length; i++) {
-      if (!has(tri, ((k.charCodeAt(i) & 127) << 14) | ((k.charCodeAt(i + 1) & 127) << 7) | (k.charCodeAt(i + 2) & 127))) return false;
+      const t = ((k.charCodeAt(i) & 127) << 14) | ((k.charCodeAt(i + 1) & 127) << 7) | (k.charCodeAt(i + 2) & 127);
+      if (triSet ? !triSet.has(t) : !has(tri, t)) return false;
     }
     return true;
   };

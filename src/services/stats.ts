@@ -48,8 +48,8 @@ function zero(): Record<Status, number> {
   return Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<Status, number>;
 }
 
-/** Pure: the report's counts from (namespace, status, created) triples. */
-export function countMemories(memories: ReadonlyArray<{ namespace: string; status: Status; created: string }>, now: Date, weeks: number) {
+/** Pure: the report's counts from (namespace, status, created) triples; created as a time or as ms (the term index's arrays). */
+export function countMemories(memories: ReadonlyArray<{ namespace: string; status: Status; created: string | number }>, now: Date, weeks: number) {
   const byStatus = zero();
   const namespaces = new Map<string, NamespaceStats>();
   const first = weekStart(now.getTime()) - (weeks - 1) * 7 * DAY;
@@ -61,7 +61,7 @@ export function countMemories(memories: ReadonlyArray<{ namespace: string; statu
     if (!ns) namespaces.set(m.namespace, (ns = { name: m.namespace, total: 0, byStatus: zero() }));
     ns.total++;
     ns.byStatus[m.status]++;
-    const t = Date.parse(m.created);
+    const t = typeof m.created === 'number' ? m.created : Date.parse(m.created);
     if (Number.isNaN(t)) continue;
     const i = Math.floor((weekStart(t) - first) / (7 * DAY));
     if (i < 0) earlier++;

@@ -100,7 +100,9 @@ async function importRecords(
     attachTo = resolveCommit(ctx.repo, options.attachTo) ?? undefined;
     if (!attachTo) throw new UsageError(`--attach-to: no such commit ${options.attachTo} in this repository; nothing was imported`);
   }
-  const now = canonicalTime(ctx.now());
+  // Lines without a time are given the import's, a millisecond apart in file order (the last line at the import's time): they list in the file's order.
+  const now = ctx.now().getTime();
+  let untimed = records.filter(({ o }) => o.created === undefined).length;
   const parsed: Array<{ line: number; memory: Omit<Memory, 'object'>; commit?: string; keyed: boolean }> = [];
   for (const { line, o } of records) {
     const fail = (why: string): never => {
@@ -109,7 +111,7 @@ async function importRecords(
     try {
       const key = str(o.key)?.toLowerCase();
       if (key !== undefined && !/^[0-9a-f]{8,40}$/.test(key)) fail(`key '${key}' is not 8 to 40 hex digits`);
-      const created = o.created === undefined ? now : (normalizeTimestamp(o.created) ?? fail('created is not a date'));
+      const created = o.created === undefined ? canonicalTime(new Date(now - --untimed)) : (normalizeTimestamp(o.created) ?? fail('created is not a date'));
       const status = o.status === undefined ? 'active' : isStatus(o.status) ? o.status : fail(`unknown status '${String(o.status)}'`);
       const namespace = checkNamespace(String(o.namespace ?? ''), ctx.settings.namespaces);
       const memory: Omit<Memory, 'object'> = {

@@ -9,13 +9,16 @@
 // one capture, one edit and one forget; the first recall after a pull brought 1,000 new memories
 // (the notes ref moved from a tip to one with 1,000 more); `list --limit 20`; a full rebuild
 // (`git mem index --rebuild`); the cache's size against the note text it caches; the peak memory
-// of a recall, a listing and a rebuild (GNU time). The two builds take turns within each run.
+// of a recall, a listing and a rebuild (GNU time); `stats`; `git mem import` of the memories into the
+// history alone; `list --limit 20` where every memory shares one creation time (issue 31). The two
+// builds take turns within each run.
 // Then each figure's growth from 10,000 to 100,000 (the number of memories grows 10x: none may
 // grow faster, and those that depend on the change alone should barely grow).
 //
 // Targets: recall <= 60 ms at 10,000 and <= 100 ms at 100,000; first recall after a capture
 // <= 60 / 150 ms; after a pull of 1,000 <= 400 ms at 100,000; list --limit 20 <= 80 ms at
-// 100,000; rebuild of 100,000 <= 10 s; cache <= 1.5x the note text.
+// 100,000, whatever the creation times; rebuild of 100,000 <= 10 s; cache <= 1.5x the note text;
+// stats <= 100 ms and import <= 12 s at 100,000.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -57,8 +60,8 @@ function otherBuild() {
   return { name: sh(project, process.env, 'git', ['rev-parse', '--short', rev]).trim(), bin };
 }
 
-/** A repository of COMMITS commits (fast-import), and `count` memories spread over them (git mem import). */
-function makeRepo(dir, count, { extra = 0 } = {}) {
+/** A repository of COMMITS commits (fast-import) and no memories; its commits, newest first. */
+function makeHistory(dir) {
   fs.mkdirSync(dir, { recursive: true });
   sh(dir, env, 'git', ['init', '-q']);
   const chunks = [];
@@ -68,29 +71,72 @@ function makeRepo(dir, count, { extra = 0 } = {}) {
   }
   sh(dir, env, 'git', ['fast-import', '--quiet'], chunks.join(''));
   sh(dir, env, 'git', ['reset', '-q', '--hard', 'main']);
-  const commits = sh(dir, env, 'git', ['rev-list', 'main']).trim().split('\n');
-  const file = (from, to) => {
-    let rnd = from + 1;
-    const next = () => (rnd = (rnd * 1103515245 + 12345) % 2147483648);
-    const word = () => vocabulary.sample(next());
-    const lines = [];
-    for (let n = from; n < to; n++) {
-      const created = new Date(Date.UTC(2025, 0, 1) + n * 60000).toISOString().replace('.000', '');
-      lines.push(JSON.stringify({ namespace: 'decisions', summary: `${word()} ${word()} ${word()} decision ${n}`, body: `${Array.from({ length: 40 }, word).join(' ')}.`, tags: [word(), word()], commit: commits[n % COMMITS], created }));
-    }
-    const f = path.join(root, `import-${from}-${to}.jsonl`);
-    fs.writeFileSync(f, `${lines.join('\n')}\n`);
-    return f;
-  };
-  sh(dir, env, BIN, ['import', file(0, count)]);
+  return sh(dir, env, 'git', ['rev-list', 'main']).trim().split('\n');
+}
+
+/** Memories `from` to `to` as an import file, spread over `commits`; each a minute after the last, or all at `created` when given. */
+function memoryFile(commits, from, to, { created: shared, name = '' } = {}) {
+  let rnd = from + 1;
+  const next = () => (rnd = (rnd * 1103515245 + 12345) % 2147483648);
+  const word = () => vocabulary.sample(next());
+  const lines = [];
+  for (let n = from; n < to; n++) {
+    const created = shared ?? new Date(Date.UTC(2025, 0, 1) + n * 60000).toISOString().replace('.000', '');
+    lines.push(JSON.stringify({ namespace: 'decisions', summary: `${word()} ${word()} ${word()} decision ${n}`, body: `${Array.from({ length: 40 }, word).join(' ')}.`, tags: [word(), word()], commit: commits[n % COMMITS], created }));
+  }
+  const f = path.join(root, `import-${from}-${to}${name}.jsonl`);
+  fs.writeFileSync(f, `${lines.join('\n')}\n`);
+  return f;
+}
+
+/** A repository of COMMITS commits (fast-import), and `count` memories spread over them (git mem import). */
+function makeRepo(dir, count, { extra = 0 } = {}) {
+  const commits = makeHistory(dir);
+  sh(dir, env, BIN, ['import', memoryFile(commits, 0, count)]);
   const tipA = sh(dir, env, 'git', ['rev-parse', 'refs/notes/mem/decisions']).trim();
   let tipB = tipA;
   if (extra) {
-    sh(dir, env, BIN, ['import', file(count, count + extra)]);
+    sh(dir, env, BIN, ['import', memoryFile(commits, count, count + extra)]);
     tipB = sh(dir, env, 'git', ['rev-parse', 'refs/notes/mem/decisions']).trim();
     sh(dir, env, 'git', ['update-ref', 'refs/notes/mem/decisions', tipA]);
   }
   return { tipA, tipB };
+}
+
+/**
+ * Issue 31: `git mem import` of the `size` memories into a repository with the history alone (each
+ * build in turn, a fresh copy each run), then `list --limit 20` where every memory shares one
+ * creation time (imported from the same lines all given one `created`).
+ */
+function importFigures(builds, size) {
+  const seed = path.join(root, `history-${size}`);
+  const commits = makeHistory(seed);
+  const file = memoryFile(commits, 0, size);
+  const tiedFile = memoryFile(commits, 0, size, { created: '2025-01-01T00:00:00Z', name: '-tied' });
+  const copy = (name) => {
+    const dir = path.join(root, name);
+    fs.cpSync(seed, dir, { recursive: true });
+    return dir;
+  };
+  const runs = size >= 100_000 ? 1 : 3;
+  const times = builds.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    builds.forEach((b, k) => {
+      const dir = copy(`import-${size}-${k}-${i}`);
+      times[k].push(timed(() => sh(dir, env, b.bin, ['import', file])));
+      fs.rmSync(dir, { recursive: true, force: true });
+    });
+  }
+  const tied = builds.map((b, k) => {
+    const repo = copy(`tied-${size}-${k}`);
+    sh(repo, env, b.bin, ['import', tiedFile]);
+    sh(repo, env, b.bin, ['index']);
+    return { ...b, repo };
+  });
+  const lists = builds.map(() => []);
+  for (let i = 0; i < RUNS; i++) tied.forEach((b, k) => lists[k].push(timed(() => sh(b.repo, env, b.bin, ['list', '--limit', '20']))));
+  fs.rmSync(seed, { recursive: true, force: true });
+  return builds.map((_, k) => ({ import: summary(times[k]), tiedList: summary(lists[k]) }));
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
@@ -128,6 +174,7 @@ function measure(builds, tips, size) {
   for (const b of builds) run(b, ['index', '--rebuild']);
   put('recall', each(RUNS, (b) => timed(() => run(b, ['recall', query, '--limit', '10']))));
   put('list', each(RUNS, (b) => timed(() => run(b, ['list', '--limit', '20']))));
+  put('stats', each(RUNS, (b) => timed(() => run(b, ['stats']))));
   // Imported memories (the copies hold the same ones; captures differ), to edit and forget below.
   const ids = JSON.parse(run(builds[0], ['list', '--limit', String(3 * RUNS + 2), '--json'])).map((m) => m.id);
   put(
@@ -198,7 +245,10 @@ for (const size of opts.sizes.split(',').map(Number)) {
   const copy = `${repo}-other`;
   if (other) fs.cpSync(repo, copy, { recursive: true });
   console.log(`\n${size.toLocaleString('en')} memories on ${COMMITS} commits (set up in ${((performance.now() - t0) / 1000).toFixed(1)} s), ${RUNS} runs`);
-  const [mine, theirs = null] = measure([{ bin: BIN, repo }, ...(other ? [{ bin: other.bin, repo: copy }] : [])], tips, size);
+  const builds = [{ bin: BIN, repo }, ...(other ? [{ bin: other.bin, repo: copy }] : [])];
+  const measured = measure(builds, tips, size);
+  const imports = importFigures(builds, size);
+  const [mine, theirs = null] = measured.map((figures, k) => ({ ...figures, ...imports[k] }));
   results.set(size, mine);
   const base = (key, name) => (theirs ? { baseline: { name: `${other.name} ${name}`, ...theirs[key] } } : {});
   const target = (t) => (t[size] !== undefined ? { target: t[size] } : {});
@@ -211,6 +261,9 @@ for (const size of opts.sizes.split(',').map(Number)) {
     { name: `first recall after a pull of ${PULLED}`, ...mine.pull, ...base('pull', 'same'), ...target({ 100_000: 400 }) },
     { name: 'list --limit 20', ...mine.list, ...base('list', 'list'), ...target({ 100_000: 80 }) },
     { name: 'index --rebuild', ...mine.rebuild, ...base('rebuild', 'rebuild'), ...target({ 100_000: 10_000 }) },
+    { name: 'stats', ...mine.stats, ...base('stats', 'stats'), ...target({ 100_000: 100 }) },
+    { name: `import of ${size.toLocaleString('en')} (history alone)`, ...mine.import, ...base('import', 'import'), ...target({ 100_000: 12_000 }) },
+    { name: 'list --limit 20, one creation time', ...mine.tiedList, ...base('tiedList', 'same'), ...target({ 100_000: 80 }) },
   ]);
   const mb = (b) => `${(b / 1024 / 1024).toFixed(1)} MB`;
   const peak = (m) => (m?.recall ? `recall ${m.recall.toFixed(0)} MB, list ${m.list.toFixed(0)} MB, rebuild ${m.rebuild.toFixed(0)} MB` : 'not measured');
@@ -221,7 +274,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
 const [small, large] = [results.get(10_000), results.get(100_000)];
 if (small && large) {
   console.log('\ngrowth from 10,000 to 100,000 memories (10x more memories):');
-  for (const [key, name] of [['recall', 'lexical recall'], ['capture', 'first recall after one capture'], ['editCommand', 'git mem edit (the command)'], ['edit', 'first recall after one edit'], ['forget', 'first recall after one forget'], ['pull', `first recall after a pull of ${PULLED}`], ['list', 'list --limit 20'], ['rebuild', 'index --rebuild']]) {
+  for (const [key, name] of [['recall', 'lexical recall'], ['capture', 'first recall after one capture'], ['editCommand', 'git mem edit (the command)'], ['edit', 'first recall after one edit'], ['forget', 'first recall after one forget'], ['pull', `first recall after a pull of ${PULLED}`], ['list', 'list --limit 20'], ['rebuild', 'index --rebuild'], ['stats', 'stats'], ['import', 'import'], ['tiedList', 'list --limit 20, one creation time']]) {
     console.log(`  ${name.padEnd(40)} ${small[key].median.toFixed(1)} -> ${large[key].median.toFixed(1)} ms: ${(large[key].median / small[key].median).toFixed(2)}x`);
   }
   console.log(`  ${'cache size'.padEnd(40)} ${(large.cache / small.cache).toFixed(2)}x`);

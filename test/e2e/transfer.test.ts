@@ -83,6 +83,46 @@ describe('import writes every namespace or none', () => {
   });
 });
 
+describe('order of imported memories (issue 31)', () => {
+  it('keeps the file order of lines without a time: listed newest (last line) first, exported in the file order', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    const env = { ...box.env, GIT_MEM_NOW: '2026-03-04T05:06:07Z' };
+    // Summaries whose keys (from their content) fall in no particular order.
+    const summaries = Array.from({ length: 30 }, (_, i) => `Untimed line ${i} about ${['zeta', 'alpha', 'mu', 'beta'][i % 4]}`);
+    const file = summaries.map((summary) => JSON.stringify({ namespace: 'decisions', summary })).join('\n') + '\n';
+    expect(memOk(a!, env, ['import', '-'], file)).toBe('imported 30 memories');
+    const listed = JSON.parse(memOk(a!, env, ['list', '--json']));
+    expect(listed.map((m: { summary: string }) => m.summary)).toEqual([...summaries].reverse());
+    // The last line has the import's time; each earlier line a millisecond before the next.
+    expect(listed[0].created).toBe('2026-03-04T05:06:07Z');
+    expect(listed[29].created).toBe('2026-03-04T05:06:06.971Z');
+    expect(JSON.parse(memOk(a!, env, ['list', '--limit', '5', '--json'])).map((m: { summary: string }) => m.summary)).toEqual(summaries.slice(25).reverse());
+    const exported = memOk(a!, env, ['export']).split('\n').map((l) => JSON.parse(l).summary);
+    expect(exported).toEqual(summaries);
+    // The same file again adds nothing: a line's key does not depend on the time it was given.
+    expect(memOk(a!, { ...box.env, GIT_MEM_NOW: '2026-05-01T00:00:00Z' }, ['import', '-'], file)).toBe('imported 0 memories, 30 already present');
+  });
+
+  it('lists memories sharing a creation time by key, with or without --limit, whatever their keys first digits', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    const created = '2026-01-01T00:00:00Z';
+    // Keys that differ in their first 8 digits, and keys that share them and differ after.
+    const keys = ['ffffffff00000001', '0000000000000002', '7fffffff00000000', 'aaaaaaaa00000003', 'aaaaaaaa00000001', 'aaaaaaaa0000000f', '12345678', '1234567800000000', '8000000000000000', '00000000ffffffff'];
+    for (let i = 0; i < 70; i++) keys.push(((i * 2654435761) >>> 0).toString(16).padStart(8, '0') + i.toString(16).padStart(8, '0'));
+    const lines = keys.map((key, i) => JSON.stringify({ namespace: 'decisions', summary: `Tied ${i}`, key, created }));
+    // One newer memory: it comes first whatever its key.
+    lines.push(JSON.stringify({ namespace: 'decisions', summary: 'Newer', key: 'ffffffffffffffff', created: '2026-01-01T00:00:01Z' }));
+    expect(memOk(a!, box.env, ['import', '-'], lines.join('\n') + '\n')).toBe(`imported ${keys.length + 1} memories`);
+    const byKey = ['ffffffffffffffff', ...[...keys].sort()];
+    const listedKeys = (args: string[]) => JSON.parse(memOk(a!, box.env, ['list', ...args, '--json'])).map((m: { key: string }) => m.key);
+    expect(listedKeys([])).toEqual(byKey);
+    for (const limit of [1, 2, 5, 20, 70]) expect(listedKeys(['--limit', String(limit)])).toEqual(byKey.slice(0, limit));
+    expect(listedKeys(['--namespace', 'decisions', '--status', 'active', '--limit', '7'])).toEqual(byKey.slice(0, 7));
+  });
+});
+
 describe("Claude Code's memory", () => {
   const CLAUDE_MD = [
     '# Project guide',

@@ -40,7 +40,7 @@ export interface MemoryReader {
   /** Current memories per namespace. */
   counts(): Map<string, number>;
   /** Namespace, status and creation time of every current memory, without reading the memories. */
-  facts(): Array<{ namespace: string; status: Status; created: string }>;
+  facts(): Array<{ namespace: string; status: Status; created: number }>;
   /** The first 32 bits (term-index-format.ts objectKey) of the object of every current memory, without reading the memories. */
   objectPrefixes(): Set<number>;
   /** The objects of the current memories whose object's first 32 bits are among `prefixes`. */
@@ -159,7 +159,7 @@ export class Index {
   private revisions(refresh?: RefreshOptions): Promise<MemoryIndex> {
     this.revisionsOpen ??= import('./memory-index.ts').then(async ({ MemoryIndex }) => {
       const index = await MemoryIndex.open({ file: this.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice, writable: () => this.options.dir.writable() }, refresh);
-      index.anchors = this.options.anchors(index.copies());
+      index.anchorsOf = this.options.anchors;
       return index;
     });
     return this.revisionsOpen;

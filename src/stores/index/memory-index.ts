@@ -317,8 +317,9 @@ export class MemoryIndex {
   /** One current revision per memory (namespace and key, memoryKey): the newest, unless a tombstone hides it. */
   private markCurrent(keys: Set<string>): void {
     // In object order: identical revisions on several commits (a rewrite's copies) tie, and the first wins, the same in every clone and after a rebuild.
-    const revisions = this.db.prepare('SELECT id, updated, lower(hex(tiebreak)) AS tiebreak FROM memories WHERE ns = ? AND key = ? ORDER BY object');
-    const tombs = this.db.prepare('SELECT updated FROM tombstones WHERE ns = ? AND key = ?');
+    // By key: left to choose, SQLite takes the (ns, object) index for `ns = ?` and reads every row of the namespace for each key (issue 31).
+    const revisions = this.db.prepare('SELECT id, updated, lower(hex(tiebreak)) AS tiebreak FROM memories INDEXED BY memories_key WHERE ns = ? AND key = ? ORDER BY object');
+    const tombs = this.db.prepare('SELECT updated FROM tombstones INDEXED BY tombstones_key WHERE ns = ? AND key = ?');
     const set = this.db.prepare('UPDATE memories SET current = ? WHERE id = ?');
     for (const id of keys) {
       const key = id.split('\x01') as [string, string];
@@ -480,7 +481,7 @@ export class MemoryIndex {
 
   /** Every object holding a revision of the memory (its copies), in object order. */
   copiesOf(namespace: string, key: string): string[] {
-    return this.all('SELECT DISTINCT object FROM memories WHERE ns = ? AND key = ? ORDER BY object', [namespace, key]).map((r) => String(r.object));
+    return this.all('SELECT DISTINCT object FROM memories INDEXED BY memories_key WHERE ns = ? AND key = ? ORDER BY object', [namespace, key]).map((r) => String(r.object));
   }
 
   /**
@@ -542,11 +543,17 @@ export class MemoryIndex {
     return rows.map((r) => ({ namespace: String(r.ns), key: String(r.key), objects: [...new Set(String(r.objects).split('\x01'))].sort() }));
   }
 
-  /** `<namespace>:<key>` → the copy to show; set from services/anchors.ts. */
-  anchors: ReadonlyMap<string, string> = new Map();
+  /**
+   * `<namespace>:<key>` → the copy to show (services/anchors.ts, given the
+   * copies): worked out the first time a memory is shown, so a command that
+   * shows none (stats) never groups every row by memory.
+   */
+  anchorsOf: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string> = () => new Map();
+  private anchorMap?: ReadonlyMap<string, string>;
 
   private anchored(memory: Memory): Memory {
-    const anchor = this.anchors.get(`${memory.namespace}:${memory.key}`);
+    this.anchorMap ??= this.anchorsOf(this.copies());
+    const anchor = this.anchorMap.get(`${memory.namespace}:${memory.key}`);
     return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
 

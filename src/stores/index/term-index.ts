@@ -600,12 +600,12 @@ export class TermIndex implements LexicalSource {
     return this.best(this.matching(filter), this.created, filter).map((r) => r.memory);
   }
 
-  /** Namespace, status and creation time of every current memory, without reading the memories. */
-  facts(): Array<{ namespace: string; status: Status; created: string }> {
-    const out: Array<{ namespace: string; status: Status; created: string }> = [];
+  /** Namespace, status and creation time (ms) of every current memory, without reading the memories. */
+  facts(): Array<{ namespace: string; status: Status; created: number }> {
+    const out: Array<{ namespace: string; status: Status; created: number }> = [];
     for (let d = 0; d < this.docCount; d++) {
       if (this.gone?.[d]) continue;
-      out.push({ namespace: this.namespaces[this.kinds[2 * d]!]!, status: this.statuses[this.kinds[2 * d + 1]!] as Status, created: new Date(this.created[d]!).toISOString() });
+      out.push({ namespace: this.namespaces[this.kinds[2 * d]!]!, status: this.statuses[this.kinds[2 * d + 1]!] as Status, created: this.created[d]! });
     }
     return out;
   }
@@ -679,17 +679,19 @@ export class TermIndex implements LexicalSource {
     const limit = filter.limit && filter.limit > 0 ? Math.floor(filter.limit) : Infinity;
     const objects = filter.objects?.length ? new Set(filter.objects) : null;
     const postFilter = Boolean(objects || filter.spec || filter.tags?.length);
-    if (!postFilter && candidates.length > limit) {
-      // Only the best `limit` (and whatever ties the last of them) need ordering: find that value with a native numeric sort.
-      const sorted = Float64Array.from(candidates, (d) => value[d]!).sort();
-      const cut = sorted[sorted.length - limit]!;
-      candidates = candidates.filter((d) => value[d]! >= cut);
-    }
+    // Only the best `limit` need ordering: narrowed on the value, then the creation time, then the key's first 32 bits.
+    if (!postFilter && candidates.length > limit) candidates = this.bestByArrays(candidates, value, limit);
     // Many documents to read: one read of them all beats one read each.
     if (Math.min(candidates.length, limit) > 64) this.loadAllDocuments();
     const keys = new Map<number, string>();
     const keyOf = (d: number) => keys.get(d) ?? keys.set(d, this.memory(d).key).get(d)!;
-    candidates.sort((x, y) => value[y]! - value[x]! || this.created[y]! - this.created[x]! || (keyOf(x) < keyOf(y) ? -1 : 1));
+    // Keys are compared by the per-document array; a memory is read for its key only when the first 32 bits agree (or a key is not hex).
+    const byKey = (x: number, y: number) => {
+      const [kx, ky] = [this.docKeys[x]!, this.docKeys[y]!];
+      if (kx !== ky && kx !== IRREGULAR_KEY && ky !== IRREGULAR_KEY) return kx - ky;
+      return keyOf(x) < keyOf(y) ? -1 : 1;
+    };
+    candidates.sort((x, y) => value[y]! - value[x]! || this.created[y]! - this.created[x]! || byKey(x, y));
 
     const out: Array<{ doc: number; memory: Memory }> = [];
     for (const doc of candidates) {
@@ -701,6 +703,41 @@ export class TermIndex implements LexicalSource {
       out.push({ doc, memory: this.anchored(memory) });
     }
     return out;
+  }
+
+  /**
+   * The candidates that can be among the best `limit` by `value` (higher
+   * first), then creation time (newer first), then key: each level keeps what
+   * beats the `limit`-th value (a native numeric sort finds it) and passes
+   * the ties to the next. Memories sharing a creation time (an import of
+   * lines without one) are told apart by the keys' first 32 bits, never read;
+   * what ties there too, or has a key that is not hex, is kept for the sort.
+   */
+  private bestByArrays(candidates: number[], value: ArrayLike<number>, limit: number): number[] {
+    const kept: number[] = [];
+    let rest = candidates;
+    let wanted = limit;
+    const ranks = [(d: number) => value[d]!, ...(value === this.created ? [] : [(d: number) => this.created[d]!])];
+    for (const rank of ranks) {
+      const sorted = Float64Array.from(rest, rank).sort();
+      const cut = sorted[sorted.length - wanted]!;
+      const tied: number[] = [];
+      for (const d of rest) {
+        const v = rank(d);
+        if (v > cut) kept.push(d);
+        else if (v === cut) tied.push(d);
+      }
+      wanted = limit - kept.length;
+      rest = tied;
+      if (rest.length <= wanted) return [...kept, ...rest];
+    }
+    // Smaller keys first: the `wanted`-th smallest first 32 bits among hex keys is the cut.
+    const hex = rest.filter((d) => this.docKeys[d] !== IRREGULAR_KEY);
+    if (hex.length > wanted) {
+      const cut = Uint32Array.from(hex, (d) => this.docKeys[d]!).sort()[wanted - 1]!;
+      rest = rest.filter((d) => this.docKeys[d] === IRREGULAR_KEY || this.docKeys[d]! <= cut);
+    }
+    return [...kept, ...rest];
   }
 
   /** A memory is attached to every object it has a copy on. */
