@@ -138,3 +138,16 @@ export function makeClones(box: Sandbox, names: string[]): { remote: string; clo
 export function summaries(cwd: string, env: NodeJS.ProcessEnv): string[] {
   return (JSON.parse(memOk(cwd, env, ['list', '--json'])) as Array<{ summary: string }>).map((m) => m.summary).sort();
 }
+
+/** Writes one file, commits it, and returns the new commit's id. */
+export function commitFile(cwd: string, env: NodeJS.ProcessEnv, file: string, text: string, message: string): string {
+  fs.writeFileSync(path.join(cwd, file), text);
+  git(cwd, env, ['add', file]);
+  git(cwd, env, ['commit', '-qm', message]);
+  return git(cwd, env, ['rev-parse', 'HEAD']).trim();
+}
+
+/** Captures a decision and returns its id (the last line capture prints). */
+export function captureDecision(cwd: string, env: NodeJS.ProcessEnv, summary: string, ...args: string[]): string {
+  return memOk(cwd, env, ['capture', 'decisions', summary, ...args]).split('\n').pop()!.trim();
+}

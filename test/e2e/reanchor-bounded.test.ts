@@ -7,18 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, makeRepo, mem, memOk, type Sandbox, sandbox } from './helpers.ts';
+import { captureDecision as capture, commitFile, git, makeRepo, mem, memOk, type Sandbox, sandbox } from './helpers.ts';
 
-function commitFile(cwd: string, env: NodeJS.ProcessEnv, file: string, text: string, message: string): string {
-  fs.writeFileSync(path.join(cwd, file), text);
-  git(cwd, env, ['add', file]);
-  git(cwd, env, ['commit', '-qm', message]);
-  return git(cwd, env, ['rev-parse', 'HEAD']).trim();
-}
-
-function capture(cwd: string, env: NodeJS.ProcessEnv, summary: string, ...args: string[]): string {
-  return memOk(cwd, env, ['capture', 'decisions', summary, ...args]).split('\n').pop()!.trim();
-}
 
 function repo(box: Sandbox): string {
   const dir = makeRepo(box, 'repo', 1);
