@@ -128,7 +128,10 @@ async function sessionStart(ctx: AppContext, input: Extract<HookInput, { event: 
   }
   // After a compaction the working memory is injected again, less what the summary already says.
   const held = input.source === 'compact' ? readCompactSummary(input.transcriptPath) : '';
-  return { additionalContext: await sessionStartContext(ctx, held) };
+  const { context, unreviewed } = await sessionStartContext(ctx, held);
+  // Told to the person, not the agent: what mem.trust held back waits for them.
+  const waiting = unreviewed ? { systemMessage: `git-mem: ${unreviewed} ${unreviewed === 1 ? 'memory' : 'memories'} from elsewhere ${unreviewed === 1 ? 'waits' : 'wait'} for your review before agents see ${unreviewed === 1 ? 'it' : 'them'}: git mem review` } : {};
+  return { additionalContext: context, ...waiting };
 }
 
 async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { event: 'UserPromptSubmit' }>): Promise<HookReply | null> {

@@ -60,7 +60,13 @@ function workingMemory(index: MemoryReader, limits: { blockers: number; decision
  * The context a session starts with. `held` is text the session already holds (after a
  * compaction, its summary): a memory whose summary is in it is not injected again.
  */
-export async function sessionStartContext(ctx: SessionContextDeps, held = ''): Promise<string> {
+/** The session-start context, and how many of the memories it would have offered wait for review (held back by mem.trust). */
+export interface SessionStart {
+  context: string;
+  unreviewed: number;
+}
+
+export async function sessionStartContext(ctx: SessionContextDeps, held = ''): Promise<SessionStart> {
   const index = await ctx.index.current();
   const now = ctx.now();
   const total = [...index.counts().values()].reduce((a, b) => a + b, 0);
@@ -97,13 +103,15 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
     learnings: keep(offered.learnings),
     patterns: keep(offered.patterns),
   };
-  return buildMemoryContext({
+  const context = buildMemoryContext({
     project: path.basename(path.dirname(ctx.repo.commonDir)),
     timestamp: canonicalTime(now),
     total,
     ...sections,
     staleness: stalenessOf(ctx.repo, Object.values(sections).flat()),
   });
+  const offeredKeys = new Set(Object.values(offered).flat().map((m) => `${m.namespace}:${m.key}`));
+  return { context, unreviewed: [...offeredKeys].filter((k) => !given.has(k)).length };
 }
 
 /** The working memory alone (active blockers, the newest active decisions, pending progress), short: for a subagent starting its task. */

