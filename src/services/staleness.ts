@@ -25,7 +25,6 @@ import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
 import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
-import { trackedFiles } from '../stores/git/changes.ts';
 import { filesOf } from './file-history.ts';
 import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
@@ -35,7 +34,7 @@ import { placementsOf } from './anchors.ts';
 import { MAX_STEP, STEP_AGE, windowAt } from './commit-window.ts';
 
 /** Entries computed by another rule are not reused: bumped when the rule changes. */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 interface StaleCache {
   version: number;
@@ -43,8 +42,6 @@ interface StaleCache {
   entries: Record<string, Stale | null>;
   /** The places measured at, most recent last: a new HEAD starts from the last one it descends from. */
   places: string[];
-  /** Entries measured in part (lines not counted, in a long list): measured again when few are shown. */
-  partial: Record<string, 1>;
   /** `<commit>:<digest of its paths>@` → the blob of each of its files at its commit (null: none), in scope order. */
   olds: Record<string, Array<string | null>>;
   /** Under `refs` only: commit off HEAD → the branch tip it is measured at ('' when no branch holds it). */
@@ -86,11 +83,11 @@ function keyMaker(scopeOf: (m: Memory) => readonly string[]): (m: Memory, place:
 function readCache(file: string): StaleCache {
   try {
     const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
-    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.partial && read.olds) return read;
+    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.olds) return read;
   } catch {
     // None yet, or unreadable: computed now.
   }
-  return { version: CACHE_VERSION, entries: {}, places: [], partial: {}, olds: {} };
+  return { version: CACHE_VERSION, entries: {}, places: [], olds: {} };
 }
 
 /** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
@@ -152,20 +149,18 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     if (!place) continue;
     const key = entryKey(m, place);
     // A result measured in part (in a long list) is completed now that few are shown.
-    if (!(key in cache.entries) || (small && key in cache.partial)) {
+    if (!(key in cache.entries) || (small && inPart(cache.entries[key]))) {
       const list = todo.get(place);
       if (list) list.push(m);
       else todo.set(place, [m]);
     }
   }
+  const trees = new Map<string, Map<string, string>>();
+  const treeOf = (place: string) => trees.get(place) ?? trees.set(place, treeBlobs(repo, place)).get(place)!;
   let lineBudget = MAX_LINE_COUNTS;
   const budget: Budget = { lines: () => lineBudget-- > 0, rangeDiffs: MAX_RANGE_DIFFS };
   for (const [place, ms] of todo) {
-    for (const [k, { stale, partial }] of measureAt({ repo, scopeOf, key: entryKey, cache, placed, budget }, place, ms)) {
-      cache.entries[k] = stale;
-      if (partial) cache.partial[k] = 1;
-      else delete cache.partial[k];
-    }
+    for (const [k, stale] of measureAt({ repo, scopeOf, key: entryKey, cache, placed, budget, tree: treeOf }, place, ms)) cache.entries[k] = stale;
     cache.places = [...cache.places.filter((p) => p !== place), place].slice(-MAX_PLACES);
     dirty = true;
   }
@@ -188,7 +183,6 @@ function save(repo: Repo, file: string, cache: StaleCache, dirty: boolean, out: 
   if (!dirty) return out;
   trim(cache.entries, MAX_ENTRIES);
   trim(cache.olds, MAX_ENTRIES / 2);
-  for (const k of Object.keys(cache.partial)) if (!(k in cache.entries)) delete cache.partial[k];
   try {
     if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
   } catch {
@@ -203,10 +197,9 @@ interface Budget {
   rangeDiffs: number;
 }
 
-interface Measured {
-  stale: Stale | null;
-  /** Lines not counted. */
-  partial: boolean;
+/** A result measured in part: stale, its lines not counted (a long list counts them for its first memories only). */
+function inPart(entry: Stale | null | undefined): boolean {
+  return !!entry && entry.lines === undefined;
 }
 
 /** What measuring needs, for one call: the repository, each memory's scope and cache key, the cache, the placements and the budget. */
@@ -217,12 +210,14 @@ interface Measuring {
   cache: StaleCache;
   placed: ReturnType<typeof placementsOf>;
   budget: Budget;
+  /** A place's files → blobs, listed once per call however many ask (services/staleness.ts fileChanges, sameNamed). */
+  tree: (place: string) => Map<string, string>;
 }
 
 /** Entry key → staleness at `place` for memories it holds: carried over from an earlier place where it can be, measured otherwise. */
-function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): Map<string, Measured> {
+function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): Map<string, Stale | null> {
   const { repo, scopeOf, key, cache, placed } = ctx;
-  const result = new Map<string, Measured>();
+  const result = new Map<string, Stale | null>();
 
   // The last place measured that this one descends from, when near: what happened since is one short `git log`.
   const base = [...cache.places].reverse().find((p) => p !== place && memories.some((m) => key(m, p) in cache.entries));
@@ -239,7 +234,7 @@ function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): 
     const here = cache.entries[key(m, place)];
     if (here !== undefined) {
       if (here) carried.push({ m, before: here, touched: 0 });
-      else result.set(key(m, place), { stale: null, partial: false });
+      else result.set(key(m, place), null);
       continue;
     }
     const before = step ? cache.entries[key(m, base!)] : undefined;
@@ -247,9 +242,9 @@ function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): 
     if (before === undefined) fresh.push(m);
     else if (before === null) {
       // Fresh before: how many commits touched its files without changing it was not kept, so it is counted anew once they did.
-      if (touched === 0) result.set(key(m, place), { stale: null, partial: false });
+      if (touched === 0) result.set(key(m, place), null);
       else fresh.push(m);
-    } else if (touched === 0 && !(key(m, base!) in cache.partial)) result.set(key(m, place), { stale: before, partial: false });
+    } else if (touched === 0 && !inPart(before)) result.set(key(m, place), before);
     else carried.push({ m, before, touched });
   }
 
@@ -259,18 +254,17 @@ function measureAt(ctx: Measuring, place: string, memories: readonly Memory[]): 
   const differs = fresh.filter((m) => changes.get(m)!.length);
   const window = differs.length ? windowAt(repo, place) : [];
   const windowIndex = new TouchIndex(window);
-  const moves = movesOf(repo, place, all, changes, [...(step ?? []), ...window]);
+  const moves = movesOf(ctx, place, all, changes, [...(step ?? []), ...window]);
 
-  const partial = (s: Stale | null) => !!s && s.lines === undefined;
   for (const { m, before, touched } of carried) {
     const now = staleness(scopeFiles(scopeOf(m)), { commit: m.object, time: 0 }, changes.get(m)!, [], moves.get(m));
     const stale = advance(before, touched, now);
-    result.set(key(m, place), { stale, partial: partial(stale) });
+    result.set(key(m, place), stale);
   }
   for (const m of fresh) {
     const since = { commit: m.object, time: placed.get(m.object)?.time ?? 0 };
     const stale = staleness(scopeFiles(scopeOf(m)), since, changes.get(m)!, windowIndex, moves.get(m));
-    result.set(key(m, place), { stale, partial: partial(stale) });
+    result.set(key(m, place), stale);
   }
   return result;
 }
@@ -280,7 +274,7 @@ function fileChanges(ctx: Measuring, place: string, memories: readonly Memory[])
   const { repo, scopeOf, key, cache, budget } = ctx;
   const asked = memories.flatMap((m) => scopeFiles(scopeOf(m)).map((path) => ({ m, path })));
   // Many files at one place: its whole tree in one listing costs less than a lookup each.
-  const tree = asked.length > MANY_FILES ? treeBlobs(repo, place) : null;
+  const tree = asked.length > MANY_FILES ? ctx.tree(place) : null;
   const olds = blobsAtCommits(repo, asked, key, cache);
   const nows = tree ? asked.map(({ path }) => tree.get(path) ?? null) : blobsAt(repo, asked.map(({ path }) => ({ rev: place, path })));
   const out = new Map<Memory, FileChange[]>(memories.map((m) => [m, []]));
@@ -355,7 +349,8 @@ function blobsAtCommits(repo: Repo, asked: ReadonlyArray<{ m: Memory; path: stri
  * and the place would cost a few hundred milliseconds each in a large
  * repository).
  */
-function movesOf(repo: Repo, place: string, memories: readonly Memory[], changes: Map<Memory, FileChange[]>, commits: readonly TouchingCommit[]): Map<Memory, Map<string, string>> {
+function movesOf(ctx: Measuring, place: string, memories: readonly Memory[], changes: Map<Memory, FileChange[]>, commits: readonly TouchingCommit[]): Map<Memory, Map<string, string>> {
+  const { repo } = ctx;
   const out = new Map<Memory, Map<string, string>>();
   const goneOf = (m: Memory) => changes.get(m)!.filter((c) => c.status === 'D').map((c) => c.path);
   const gone = memories.filter((m) => goneOf(m).length);
@@ -365,7 +360,7 @@ function movesOf(repo: Repo, place: string, memories: readonly Memory[], changes
   for (const t of commits) for (const p of t.deleted ?? []) if (!deleter.has(p)) deleter.set(p, t.commit);
   const known = renamesIn(repo, [...new Set(gone.flatMap((m) => goneOf(m).flatMap((p) => deleter.get(p) ?? [])))].reverse());
   const unknown = gone.flatMap((m) => goneOf(m).filter((p) => !deleter.has(p)).map((path) => ({ m, path })));
-  const byName = unknown.length ? sameNamed(repo, place, unknown) : new Map<string, string>();
+  const byName = unknown.length ? sameNamed(repo, ctx.tree(place), unknown) : new Map<string, string>();
   for (const m of gone) {
     const moves = new Map<string, string>();
     for (const p of goneOf(m)) {
@@ -381,29 +376,33 @@ function movesOf(repo: Repo, place: string, memories: readonly Memory[], changes
 const MAX_NAMESAKES = 4;
 
 /** `<commit>:<path>` → the file of the same name at `place` most like it, when it keeps at least half its lines. */
-function sameNamed(repo: Repo, place: string, gone: ReadonlyArray<{ m: Memory; path: string }>): Map<string, string> {
+function sameNamed(repo: Repo, tree: ReadonlyMap<string, string>, gone: ReadonlyArray<{ m: Memory; path: string }>): Map<string, string> {
   const out = new Map<string, string>();
   const named = new Map<string, string[]>();
-  for (const f of trackedFiles(repo, place)) {
+  for (const f of tree.keys()) {
     const n = path.posix.basename(f);
-    named.set(n, [...(named.get(n) ?? []), f]);
+    const list = named.get(n);
+    if (list) list.push(f);
+    else named.set(n, [f]);
   }
   const asked = gone.map(({ m, path: p }) => ({ m, path: p, candidates: (named.get(path.posix.basename(p)) ?? []).slice(0, MAX_NAMESAKES) })).filter((a) => a.candidates.length);
   if (asked.length === 0) return out;
-  const specs = asked.flatMap((a) => [{ rev: a.m.object, path: a.path }, ...a.candidates.map((c) => ({ rev: place, path: c }))]);
-  const blobs = blobsAt(repo, specs);
-  const contents = readObjects(repo, blobs.filter((b): b is string => b !== null));
-  let i = 0;
-  for (const a of asked) {
-    const old = contents.get(blobs[i++] ?? '')?.content;
+  // The gone file as the memory's commit had it; the namesakes as the place has them (their blobs are in its tree).
+  const olds = blobsAt(
+    repo,
+    asked.map((a) => ({ rev: a.m.object, path: a.path })),
+  );
+  const contents = readObjects(repo, [...olds.filter((b): b is string => b !== null), ...asked.flatMap((a) => a.candidates.map((c) => tree.get(c)!))]);
+  asked.forEach((a, i) => {
+    const old = contents.get(olds[i] ?? '')?.content;
     let best: { to: string; score: number } | null = null;
     for (const c of a.candidates) {
-      const now = contents.get(blobs[i++] ?? '')?.content;
+      const now = contents.get(tree.get(c)!)?.content;
       if (!old || !now) continue;
       const score = similarity(old, now);
       if (score >= 0.5 && (!best || score > best.score)) best = { to: c, score };
     }
     if (best) out.set(`${a.m.object}:${a.path}`, best.to);
-  }
+  });
   return out;
 }
