@@ -15,8 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeTestModel } from '../helpers/tiny-model.mjs';
-import { BIN, benchEnv, makeMemoryRepo, report, sh, tmpRoot } from './lib.mjs';
+import { BIN, benchEnv, makeMemoryRepo, report, sh, tmpRoot, benchModel } from './lib.mjs';
 
 const { values: opts } = parseArgs({ options: { runs: { type: 'string', default: process.env.BENCH_RUNS ?? '9' } } });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
@@ -28,12 +27,7 @@ const root = tmpRoot('capture-speed');
 process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 const baseEnv = benchEnv(root);
 
-let modelDir = process.env.GIT_MEM_MODEL_PATH;
-if (!modelDir) {
-  const t0 = performance.now();
-  modelDir = writeTestModel(path.join(root, 'minilm-standin'), { kind: 'minilm' });
-  console.log(`generated a random-weight MiniLM-shaped model in ${Math.round(performance.now() - t0)} ms`);
-}
+const modelDir = benchModel(root);
 const withModel = { ...baseEnv, GIT_MEM_MODEL_PATH: modelDir, XDG_CACHE_HOME: path.join(root, 'cache') };
 const noModel = { ...baseEnv, GIT_MEM_MODEL_PATH: path.join(root, 'no-model'), XDG_CACHE_HOME: path.join(root, 'cache') };
 

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeTestModel } from '../helpers/tiny-model.mjs';
 
 export const BIN = process.env.GIT_MEM_BIN ?? path.resolve(import.meta.dirname, '../../dist/git-mem');
 
@@ -144,4 +145,13 @@ export function report(rows) {
     console.log(`${pad(r.name, 44)}${pad(r.median.toFixed(1), 11)}${pad(r.p95.toFixed(1), 9)}${pad(r.target === undefined ? '-' : `<=${r.target}${met ? '' : ' MISS'}`, 9)}${pad(base, 30)}${ratio}`);
   }
   return ok;
+}
+
+/** The model the semantic benchmarks use: GIT_MEM_MODEL_PATH, else a random-weight model of all-MiniLM-L6-v2's shape (its size and graph, so the costs are the real ones) written under `root`. */
+export function benchModel(root) {
+  if (process.env.GIT_MEM_MODEL_PATH) return process.env.GIT_MEM_MODEL_PATH;
+  const t0 = performance.now();
+  const dir = writeTestModel(path.join(root, 'minilm-standin'), { kind: 'minilm' });
+  console.log(`generated a random-weight MiniLM-shaped model in ${Math.round(performance.now() - t0)} ms: ${dir}`);
+  return dir;
 }

@@ -10,8 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeTestModel } from '../helpers/tiny-model.mjs';
-import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot } from './lib.mjs';
+import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot, benchModel } from './lib.mjs';
 
 const { values: opts } = parseArgs({
   options: {
@@ -25,12 +24,7 @@ const root = tmpRoot('semantic');
 process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 const baseEnv = benchEnv(root);
 
-let modelDir = process.env.GIT_MEM_MODEL_PATH;
-if (!modelDir) {
-  const t0 = performance.now();
-  modelDir = writeTestModel(path.join(root, 'minilm-standin'), { kind: 'minilm' });
-  console.log(`generated a random-weight MiniLM-shaped model in ${Math.round(performance.now() - t0)} ms: ${modelDir}`);
-}
+const modelDir = benchModel(root);
 const env = { ...baseEnv, GIT_MEM_MODEL_PATH: modelDir, XDG_CACHE_HOME: path.join(root, 'cache') };
 const hasModelCommand = (repo) => {
   try {
