@@ -7,7 +7,7 @@ import { VERSION } from './version.ts';
  * argument parsing and git calls. The others do not: a compile nobody waits for still keeps the
  * process alive until it ends (about 20 ms at 10,000 memories). list, namespaces, lexical recall,
  * the hooks, and finding a memory by id (show, edit, forget, hydrate) read the term index alone
- * (stores/index/term-index.ts); semantic recall starts the compile itself, once it finds a model.
+ * (stores/index/terms/reader.ts); semantic recall starts the compile itself, once it finds a model.
  */
 const INDEX_COMMANDS = new Set(['export', 'import', 'index', 'pull', 'sync']);
 

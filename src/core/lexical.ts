@@ -2,7 +2,7 @@
  * The lexical ranking pipeline, pure: BM25F over the query's term groups
  * (core/rank.ts: stop words out, stems, synonyms, the last word as a prefix),
  * then, when asked, pseudo-relevance feedback (core/feedback.ts). The term
- * index (stores/index/term-index.ts) supplies postings and texts; the stages
+ * index (stores/index/terms/reader.ts) supplies postings and texts; the stages
  * and what each was worth on the labeled fixture are in docs/search.md.
  */
 import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';

@@ -1,7 +1,7 @@
 /**
  * Lexical ranking, pure: how text becomes index terms (words, Porter-stemmed),
  * how a query becomes term groups, and BM25F (field-weighted BM25) over the
- * postings of a term index (stores/index/term-index.ts). Kept free of I/O so
+ * postings of a term index (stores/index/terms/reader.ts). Kept free of I/O so
  * that the formula is tested without any file.
  */
 import { porterStem } from './stem.ts';

@@ -21,9 +21,9 @@ import { configValues } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
 import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
-import { probeIndex } from '../stores/index/index-probe.ts';
-import { inspectMemDir, usableFallback } from '../stores/mem-dir.ts';
-import { inspectLock, lockFileFor } from '../stores/index/lock.ts';
+import { probeIndex } from '../stores/index/revisions/probe.ts';
+import { inspectMemDir, usableFallback } from '../stores/cache/mem-dir.ts';
+import { inspectLock, lockFileFor } from '../stores/cache/lock.ts';
 import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from './session-state.ts';
 import { modelStatus } from './model-status.ts';
@@ -51,7 +51,7 @@ export interface DoctorReport {
 
 /** Oldest git with everything git-mem runs (`rev-parse --path-format=absolute` is 2.31). */
 export const MIN_GIT = [2, 31, 0] as const;
-/** A lock older than this is left over from a crashed process (stores/index/lock.ts takes it over after as long). */
+/** A lock older than this is left over from a crashed process (stores/cache/lock.ts takes it over after as long). */
 
 function versionAtLeast(v: readonly number[], min: readonly number[]): boolean {
   for (let i = 0; i < min.length; i++) {
@@ -215,7 +215,7 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
 }
 
 /**
- * The cache folder (stores/mem-dir.ts): looked at without making it. When it
+ * The cache folder (stores/cache/mem-dir.ts): looked at without making it. When it
  * cannot be used, the checks of the files in it are left out: they would
  * call a symlink loop an unreadable index, or an unwritable folder fine.
  */
@@ -261,7 +261,7 @@ function checkTermIndex(ctx: DoctorDeps, checks: Check[]): void {
     checks.push({ id: 'term-index', status: 'info', message: `no term index yet at ${file}; the first recall builds it`, fix: 'git mem index' });
     return;
   }
-  // The file with the overlay of memories appended since (stores/index/term-catchup.ts), as recall reads it.
+  // The file with the overlay of memories appended since (stores/index/terms/catch-up.ts), as recall reads it.
   const terms = ctx.index.asIs();
   if (!terms) {
     checks.push({ id: 'term-index', status: 'info', message: `term index ${file} is unreadable or from another version; the next recall rebuilds it`, fix: 'git mem index --rebuild' });

@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../io/atomic-write.ts';
 import { type CommitFacts, commitFacts } from '../stores/git/file-history.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
-import { objectKey } from '../stores/index/term-index-format.ts';
+import { objectKey } from '../stores/index/terms/format.ts';
 
 /** Bumped when what an entry holds changes: a file written otherwise is started again. */
 const CACHE_VERSION = 1;

@@ -15,7 +15,7 @@ import { runJsonCommand } from '../io/external-command.ts';
 import type { ConsolidateDeps } from './consolidate.ts';
 import { rewriteMemories } from './memories.ts';
 import { usageFile, type UsageDeps } from './usage.ts';
-import { foldUses, readUses } from '../stores/index/usage-log.ts';
+import { foldUses, readUses } from '../stores/cache/usage-log.ts';
 import { linkRef } from '../core/links.ts';
 
 export interface GcOptions {

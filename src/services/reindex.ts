@@ -1,6 +1,6 @@
 /** `git mem index`: bring the index up to date now (or rebuild it from the notes) and say what it holds. */
 import { GitMemError } from '../core/errors.ts';
-import { lockFileFor } from '../stores/index/lock.ts';
+import { lockFileFor } from '../stores/cache/lock.ts';
 import { commitFiles } from './file-history.ts';
 import type { Deps } from './deps.ts';
 

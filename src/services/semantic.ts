@@ -11,7 +11,7 @@ export type SemanticDeps = Pick<Deps, 'repo' | 'index'>;
 import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
-import { VectorStore, type VectorMap } from '../stores/embed/vector-store.ts';
+import { VectorStore, type VectorMap } from '../stores/index/vectors/vector-store.ts';
 import type { SearchFilter } from '../stores/index/filter.ts';
 
 /** A recall spends at most this long embedding memories that have no vector yet; the rest wait for the next one. */

@@ -144,7 +144,7 @@ function repoRelative(ctx: SessionContextDeps, file: string): string | null {
 /**
  * How many memories on the file's commits are ranked, the newest (index.list orders by creation):
  * 40, and one more for each the session was given, so later calls reach further back; never above
- * 64, where index.list reads every memory at once (term-index.ts best(): 3,000 of them, 15 ms more).
+ * 64, where index.list reads every memory at once (terms/reader.ts best(): 3,000 of them, 15 ms more).
  * Reading and ranking all 180 memories of a file changed 500 times cost 30 ms.
  */
 const FILE_HISTORY_MEMORIES = 40;

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { acquireLock, lockFileFor } from '../stores/index/lock.ts';
-import type { MemDir } from '../stores/mem-dir.ts';
+import { acquireLock, lockFileFor } from '../stores/cache/lock.ts';
+import type { MemDir } from '../stores/cache/mem-dir.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 
 export interface SessionState {

@@ -1,13 +1,13 @@
 /**
  * Recall usage as a use case: which memories a person or an agent was shown
  * (recall, the hooks' context, MCP) or expanded (hydrate), counted in this
- * clone's cache (stores/index/usage-log.ts). gc treats a memory in use as
+ * clone's cache (stores/cache/usage-log.ts). gc treats a memory in use as
  * connected (core/aging.ts).
  */
 import { linkRef } from '../core/links.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
-import { recordUses } from '../stores/index/usage-log.ts';
+import { recordUses } from '../stores/cache/usage-log.ts';
 
 export type UsageDeps = Pick<Deps, 'repo'>;
 

@@ -15,7 +15,7 @@ import { buildLexicalQuery } from '../../src/core/rank.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../../src/core/note-format.ts';
 import { Index } from '../../src/stores/index/index.ts';
-import { MemDir } from '../../src/stores/mem-dir.ts';
+import { MemDir } from '../../src/stores/cache/mem-dir.ts';
 import type { SearchFilter } from '../../src/stores/index/filter.ts';
 import { MemoryNotesStore } from '../fakes/memory-notes-store.ts';
 

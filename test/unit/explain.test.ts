@@ -3,8 +3,8 @@ import type { Memory } from '../../src/core/memory.ts';
 import { explanationJson, explanationLines } from '../../src/core/explain.ts';
 import { DEFAULT_LEXICAL, PLAIN_LEXICAL } from '../../src/core/lexical.ts';
 import { aboveFloor, buildLexicalQuery, DEFAULT_K1, floorScore } from '../../src/core/rank.ts';
-import { buildTermIndex } from '../../src/stores/index/term-index-build.ts';
-import { TermIndex } from '../../src/stores/index/term-index.ts';
+import { buildTermIndex } from '../../src/stores/index/terms/build.ts';
+import { TermIndex } from '../../src/stores/index/terms/reader.ts';
 
 let seq = 0;
 function memory(summary: string, body = '', tags: string[] = []): Memory {

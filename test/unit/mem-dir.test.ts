@@ -1,9 +1,9 @@
-/** The cache folder's owner (stores/mem-dir.ts) on real folders: what it calls each broken state, and where the caches go then. */
+/** The cache folder's owner (stores/cache/mem-dir.ts) on real folders: what it calls each broken state, and where the caches go then. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { fallbackDir, inspectMemDir, MemDir, type MemDirProblem, usableFallback } from '../../src/stores/mem-dir.ts';
+import { fallbackDir, inspectMemDir, MemDir, type MemDirProblem, usableFallback } from '../../src/stores/cache/mem-dir.ts';
 
 function scratch(): { git: string; tmp: string; mem: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-memdir-'));

@@ -11,7 +11,7 @@ import { resolveNamespaces } from '../../src/core/namespaces.ts';
 import type { Settings } from '../../src/services/settings.ts';
 import { editMemory, forgetMemory } from '../../src/services/memories.ts';
 import { Index } from '../../src/stores/index/index.ts';
-import { MemDir } from '../../src/stores/mem-dir.ts';
+import { MemDir } from '../../src/stores/cache/mem-dir.ts';
 import { MemoryNotesStore } from '../fakes/memory-notes-store.ts';
 
 const settings: Settings = {

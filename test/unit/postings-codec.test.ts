@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packFrequencies } from '../../src/core/rank.ts';
-import { decodePostings, encodePostings } from '../../src/stores/index/postings-codec.ts';
+import { decodePostings, encodePostings } from '../../src/stores/index/terms/codec.ts';
 
 describe('postings codec', () => {
   let r = 11;

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
 import { ANALYZER_VERSION, buildLexicalQuery } from '../../src/core/rank.ts';
-import { appendToTermIndex, buildTermIndex, writeTermIndex } from '../../src/stores/index/term-index-build.ts';
-import { keyHashesOf } from '../../src/stores/index/term-index-format.ts';
-import { adler32 } from '../../src/stores/index/doc-blocks.ts';
+import { appendToTermIndex, buildTermIndex, writeTermIndex } from '../../src/stores/index/terms/build.ts';
+import { keyHashesOf } from '../../src/stores/index/terms/format.ts';
+import { adler32 } from '../../src/stores/index/terms/blocks.ts';
 import zlib from 'node:zlib';
 import { DEFAULT_LEXICAL } from '../../src/core/lexical.ts';
-import { TermIndex } from '../../src/stores/index/term-index.ts';
+import { TermIndex } from '../../src/stores/index/terms/reader.ts';
 
 let seq = 0;
 function memory(summary: string, body = '', extra: Partial<Memory> = {}): Memory {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { VectorStore } from '../../src/stores/embed/vector-store.ts';
+import { VectorStore } from '../../src/stores/index/vectors/vector-store.ts';
 
 const v = (...xs: number[]) => new Float32Array(xs);
 const keys = async (s: VectorStore, model: string) => [...(await s.vectors(model))].map(([k, x]) => `${k}:${x.hash}`).sort();

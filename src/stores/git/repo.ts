@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotARepositoryError } from '../../core/errors.ts';
-import { MemDir } from '../mem-dir.ts';
+import { MemDir } from '../cache/mem-dir.ts';
 import { Git } from './git.ts';
 
 export interface Repo {
@@ -10,7 +10,7 @@ export interface Repo {
   gitDir: string;
   /** Shared by all worktrees: refs, objects and git-mem's caches live here. */
   commonDir: string;
-  /** git-mem's cache folder in the common dir, `mem` (stores/mem-dir.ts). */
+  /** git-mem's cache folder in the common dir, `mem` (stores/cache/mem-dir.ts). */
   mem: MemDir;
   objectsDir: string;
   objectFormat: 'sha1' | 'sha256';

@@ -4,7 +4,7 @@
  *
  * - the term index (terms.idx, and terms.add appended since) for current
  *   memories: search, listing, counts. It catches up without sql.js when the
- *   notes only gained memories (term-catchup.ts);
+ *   notes only gained memories (terms/catch-up.ts);
  * - the SQLite index (index.sqlite, sql.js, loaded only when asked) for what
  *   only the revisions know: ids, copies, semantic candidates, tombstones.
  *
@@ -14,17 +14,17 @@ import type { Memory, IdQuery, Status } from '../../core/memory.ts';
 import type { LexicalOptions } from '../../core/lexical.ts';
 import type { LexicalQuery, TermMatch } from '../../core/rank.ts';
 import type { NotesStore } from '../git/notes-store.ts';
-import type { MemDir } from '../mem-dir.ts';
+import type { MemDir } from '../cache/mem-dir.ts';
 import type { SearchFilter } from './filter.ts';
-import type { MemoryIndex, RefreshOptions } from './memory-index.ts';
-import { type IdCandidate, indexedIdCandidates } from './id-completion.ts';
-export type { IdCandidate } from './id-completion.ts';
-import { catchUp, readTermIndex, type TermFiles } from './term-catchup.ts';
-import { buildTermIndex } from './term-index-build.ts';
-import { overlayFileOf } from './term-index-format.ts';
-import { TermIndex } from './term-index.ts';
+import type { RevisionIndex, RefreshOptions } from './revisions/revision-index.ts';
+import { type IdCandidate, indexedIdCandidates } from './revisions/id-completion.ts';
+export type { IdCandidate } from './revisions/id-completion.ts';
+import { catchUp, readTermIndex, type TermFiles } from './terms/catch-up.ts';
+import { buildTermIndex } from './terms/build.ts';
+import { overlayFileOf } from './terms/format.ts';
+import { TermIndex } from './terms/reader.ts';
 
-export type { RefreshOptions } from './memory-index.ts';
+export type { RefreshOptions } from './revisions/revision-index.ts';
 
 /** Current memories, as a reader sees them (the term index, with its overlay). */
 export interface MemoryReader {
@@ -41,7 +41,7 @@ export interface MemoryReader {
   counts(): Map<string, number>;
   /** Namespace, status and creation time of every current memory, without reading the memories. */
   facts(): Array<{ namespace: string; status: Status; created: number }>;
-  /** The first 32 bits (term-index-format.ts objectKey) of the object of every current memory, without reading the memories. */
+  /** The first 32 bits (terms/format.ts objectKey) of the object of every current memory, without reading the memories. */
   objectPrefixes(): Set<number>;
   /** The objects of the current memories whose object's first 32 bits are among `prefixes`. */
   objectsWithPrefixes(prefixes: ReadonlySet<number>): string[];
@@ -53,6 +53,64 @@ export interface MemoryReader {
   find(query: IdQuery): Memory[];
   /** Whether it reflects the notes refs at these tips. */
   reflects(tips: Record<string, string>): boolean;
+  /** Releases its file descriptors. */
+  close(): void;
+}
+
+/** A memory as shown: naming the copy chosen for it (services/anchors.ts) as its object. */
+function anchored(memory: Memory, anchors: () => ReadonlyMap<string, string>): Memory {
+  const anchor = anchors().get(`${memory.namespace}:${memory.key}`);
+  return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
+}
+
+/** The term index with each memory it returns anchored: the one place where anchors are applied. */
+class AnchoredReader implements MemoryReader {
+  constructor(
+    private readonly terms: TermIndex,
+    private readonly anchors: () => ReadonlyMap<string, string>,
+  ) {}
+  get memoryCount() {
+    return this.terms.memoryCount;
+  }
+  get termCount() {
+    return this.terms.termCount;
+  }
+  get copies() {
+    return this.terms.copies;
+  }
+  search(query: LexicalQuery, filter?: SearchFilter, options?: LexicalOptions, explain?: boolean) {
+    return this.terms.search(query, filter, options, explain).map((hit) => ({ ...hit, memory: anchored(hit.memory, this.anchors) }));
+  }
+  list(filter?: SearchFilter): Memory[] {
+    return this.terms.list(filter).map((m) => anchored(m, this.anchors));
+  }
+  find(query: IdQuery): Memory[] {
+    return this.terms.find(query).map((m) => anchored(m, this.anchors));
+  }
+  counts() {
+    return this.terms.counts();
+  }
+  facts() {
+    return this.terms.facts();
+  }
+  objectPrefixes() {
+    return this.terms.objectPrefixes();
+  }
+  objectsWithPrefixes(prefixes: ReadonlySet<number>) {
+    return this.terms.objectsWithPrefixes(prefixes);
+  }
+  mayHoldKey(key: string) {
+    return this.terms.mayHoldKey(key);
+  }
+  mayHaveRevisions(key: string) {
+    return this.terms.mayHaveRevisions(key);
+  }
+  reflects(tips: Record<string, string>) {
+    return this.terms.reflects(tips);
+  }
+  close() {
+    this.terms.close();
+  }
 }
 
 export interface IndexStats {
@@ -70,7 +128,7 @@ export interface IndexStats {
 
 export interface IndexOptions {
   notes: NotesStore;
-  /** The cache folder (stores/mem-dir.ts): index.sqlite, and the term index (terms.idx, terms.add) beside it; when it cannot be written, both are kept in memory. */
+  /** The cache folder (stores/cache/mem-dir.ts): index.sqlite, and the term index (terms.idx, terms.add) beside it; when it cannot be written, both are kept in memory. */
   dir: MemDir;
   /** The copy of each memory to show, `<namespace>:<key>` → object, chosen from its copies (services/anchors.ts). */
   anchors: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string>;
@@ -88,10 +146,11 @@ function appended(catchUp: () => TermIndex | null): TermIndex | null {
 }
 
 export class Index {
-  private revisionsOpen?: Promise<MemoryIndex>;
-  private currentOpen?: Promise<TermIndex>;
-  /** The term index once opened, by current() or asIs(). */
-  private opened?: TermIndex | null;
+  private revisionsOpen?: Promise<RevisionIndex>;
+  private currentOpen?: Promise<MemoryReader>;
+  /** The term index once opened, by current() (anchored) or asIs() (as stored). */
+  private opened?: MemoryReader | null;
+  private anchorsChosen?: ReadonlyMap<string, string>;
 
   constructor(private readonly options: IndexOptions) {}
 
@@ -131,9 +190,9 @@ export class Index {
         file?.close();
         return (await this.revisions()).termIndex();
       })();
-      terms.anchors = this.options.anchors(terms.copies);
-      this.opened = terms;
-      return terms;
+      const reader = new AnchoredReader(terms, this.anchorMap(terms.copies));
+      this.opened = reader;
+      return reader;
     })();
     return this.currentOpen;
   }
@@ -156,10 +215,9 @@ export class Index {
   }
 
   /** The SQLite index, caught up with the notes refs. sql.js is loaded only here; `refresh` applies to the first call. */
-  private revisions(refresh?: RefreshOptions): Promise<MemoryIndex> {
-    this.revisionsOpen ??= import('./memory-index.ts').then(async ({ MemoryIndex }) => {
-      const index = await MemoryIndex.open({ file: this.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice, writable: () => this.options.dir.writable() }, refresh);
-      index.anchorsOf = this.options.anchors;
+  private revisions(refresh?: RefreshOptions): Promise<RevisionIndex> {
+    this.revisionsOpen ??= import('./revisions/revision-index.ts').then(async ({ RevisionIndex }) => {
+      const index = await RevisionIndex.open({ file: this.file, termFile: this.termFile, notes: this.options.notes, notice: this.options.notice, writable: () => this.options.dir.writable() }, refresh);
       return index;
     });
     return this.revisionsOpen;
@@ -189,7 +247,9 @@ export class Index {
 
   /** Current memories by row id (as candidates() gives them), in that order; ids no longer present are skipped. */
   async byIds(ids: readonly number[]): Promise<Memory[]> {
-    return (await this.revisions()).byIds(ids);
+    const index = await this.revisions();
+    const anchors = this.anchorMap(index.copies());
+    return index.byIds(ids).map((m) => anchored(m, anchors));
   }
 
   /** Semantic search's candidates: current memories matching the filter, with the hash of the text it embeds. */
@@ -239,11 +299,17 @@ export class Index {
     return (await this.revisions()).documentCount(namespace);
   }
 
+  /** Which copy of each memory to show, worked out once per process, the first time a memory is shown (a command that shows none never groups rows by memory). */
+  private anchorMap(copies: ReadonlyMap<string, readonly string[]>): () => ReadonlyMap<string, string> {
+    return () => (this.anchorsChosen ??= this.options.anchors(copies));
+  }
+
   /** Releases what was opened (file descriptors, the SQLite database): for a process that serves many requests. */
   async close(): Promise<void> {
-    (this.opened as TermIndex | null | undefined)?.close();
+    this.opened?.close();
     const revisions = this.revisionsOpen;
     this.opened = undefined;
+    this.anchorsChosen = undefined;
     this.currentOpen = undefined;
     this.revisionsOpen = undefined;
     if (revisions) (await revisions.catch(() => null))?.close();

@@ -7,21 +7,21 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
-import { errorMessage, GitError } from '../../core/errors.ts';
-import type { Memory, Tombstone } from '../../core/memory.ts';
-import { parseNote } from '../../core/note-format.ts';
-import { embeddingHash } from '../../core/embedding.ts';
-import { currentRevision, tiebreakOf } from '../../core/revisions.ts';
-import type { NotesStore } from '../git/notes-store.ts';
-import { tracePhase } from '../../io/trace.ts';
-import { acquireLock } from './lock.ts';
-import { removeDeadTemps, writeFileAtomic } from '../../io/atomic-write.ts';
-import { buildTermIndex, writeTermIndex } from './term-index-build.ts';
-import { sameTips, TermIndex } from './term-index.ts';
-import { keyHashesOf, overlayFileOf } from './term-index-format.ts';
-import { loadSqlJs } from './sqljs.ts';
+import { errorMessage, GitError } from '../../../core/errors.ts';
+import type { Memory, Tombstone } from '../../../core/memory.ts';
+import { parseNote } from '../../../core/note-format.ts';
+import { embeddingHash } from '../../../core/embedding.ts';
+import { currentRevision, tiebreakOf } from '../../../core/revisions.ts';
+import type { NotesStore } from '../../git/notes-store.ts';
+import { tracePhase } from '../../../io/trace.ts';
+import { acquireLock } from '../../cache/lock.ts';
+import { removeDeadTemps, writeFileAtomic } from '../../../io/atomic-write.ts';
+import { buildTermIndex, writeTermIndex } from '../terms/build.ts';
+import { sameTips, TermIndex } from '../terms/reader.ts';
+import { keyHashesOf, overlayFileOf } from '../terms/format.ts';
+import { loadSqlJs } from '../sqljs.ts';
 import { INDEX_VERSION, SCHEMA } from './schema.ts';
-import type { SearchFilter } from './filter.ts';
+import { compileFilter, type CompiledFilter, type SearchFilter } from '../filter.ts';
 
 
 export interface RefreshOptions {
@@ -34,36 +34,36 @@ function memoryKey(namespace: string, key: string): string {
   return `${namespace}\x01${key}`;
 }
 
-/** SQL conditions for a filter on the memories table (`alias` prefixes its columns); only current revisions. */
-function filterClause(filter: SearchFilter, alias = ''): { where: string[]; params: SqlValue[] } {
+/** SQL conditions for a compiled filter on the memories table (`alias` prefixes its columns); only current revisions. */
+function filterClause(filter: CompiledFilter, alias = ''): { where: string[]; params: SqlValue[] } {
   const a = alias ? `${alias}.` : '';
   const where = [`${a}current = 1`];
   const params: SqlValue[] = [];
-  const anyOf = (column: string, values: readonly string[] | undefined) => {
-    if (!values?.length) return;
+  const anyOf = (column: string, values: readonly string[] | null) => {
+    if (!values) return;
     where.push(`${a}${column} IN (${values.map(() => '?').join(',')})`);
     params.push(...values);
   };
   anyOf('ns', filter.namespaces);
   anyOf('status', filter.statuses);
-  if (filter.objects?.length) {
+  if (filter.objects) {
     // Attached to one of them: any copy of the memory counts.
-    where.push(`(${a}ns, ${a}key) IN (SELECT ns, key FROM memories WHERE object IN (${filter.objects.map(() => '?').join(',')}))`);
+    where.push(`(${a}ns, ${a}key) IN (SELECT ns, key FROM memories WHERE object IN (${[...filter.objects].map(() => '?').join(',')}))`);
     params.push(...filter.objects);
   }
-  if (filter.since) {
+  if (filter.sinceMs > -Infinity) {
     where.push(`${a}created_ms >= ?`);
-    params.push(Date.parse(filter.since));
+    params.push(filter.sinceMs);
   }
-  if (filter.until) {
+  if (filter.untilMs < Infinity) {
     where.push(`${a}created_ms <= ?`);
-    params.push(Date.parse(filter.until));
+    params.push(filter.untilMs);
   }
   if (filter.spec) {
     where.push(`${a}spec = ?`);
     params.push(filter.spec);
   }
-  for (const tag of filter.tags ?? []) {
+  for (const tag of filter.tags) {
     // tags holds a JSON array; a tag's JSON string (quotes included) appears in it only as a whole element.
     where.push(`instr(${a}tags, ?) > 0`);
     params.push(JSON.stringify(tag));
@@ -92,22 +92,23 @@ function lifecycleJson(m: Memory): string | null {
   return present.length ? JSON.stringify(Object.fromEntries(present.map((f) => [f, m[f]]))) : null;
 }
 
-export interface IndexOptions {
+/** What the SQLite index is given: the facade (index.ts) derives it from its IndexOptions. */
+export interface RevisionIndexOptions {
   file: string;
-  /** The term index kept beside it (term-index.ts). */
+  /** The term index kept beside it (terms/reader.ts). */
   termFile: string;
   notes: NotesStore;
   /** One-line notices (rebuilt index, skipped notes) for stderr. */
   notice: (message: string) => void;
-  /** Whether the cache folder can be written (stores/mem-dir.ts); when not, updates stay in memory. */
+  /** Whether the cache folder can be written (stores/cache/mem-dir.ts); when not, updates stay in memory. */
   writable: () => boolean;
 }
 
-export class MemoryIndex {
+export class RevisionIndex {
   private constructor(
     private db: Database,
     private readonly sql: SqlJsStatic,
-    private readonly options: IndexOptions,
+    private readonly options: RevisionIndexOptions,
   ) {}
 
   /** What the refresh done by open() did: read from the notes, and whether the file holds it. */
@@ -120,12 +121,12 @@ export class MemoryIndex {
   private terms?: TermIndex;
 
   /** Opens the index and brings it up to date (`refresh` options: a forced rebuild, a progress callback). */
-  static async open(options: IndexOptions, refresh: RefreshOptions = {}): Promise<MemoryIndex> {
+  static async open(options: RevisionIndexOptions, refresh: RefreshOptions = {}): Promise<RevisionIndex> {
     const sql = await loadSqlJs();
     tracePhase('sql.js ready');
     // Stamped before reading: if the file is replaced in between, the stamp is stale and a later check reloads.
-    const stamp = MemoryIndex.stamp(options.file);
-    const index = new MemoryIndex(MemoryIndex.load(sql, options), sql, options);
+    const stamp = RevisionIndex.stamp(options.file);
+    const index = new RevisionIndex(RevisionIndex.load(sql, options), sql, options);
     index.loadedStamp = stamp;
     tracePhase('index loaded');
     index.opened = index.refresh(refresh);
@@ -145,7 +146,7 @@ export class MemoryIndex {
     }
   }
 
-  private static load(sql: SqlJsStatic, options: IndexOptions): Database {
+  private static load(sql: SqlJsStatic, options: RevisionIndexOptions): Database {
     let bytes: Buffer | undefined;
     try {
       bytes = fs.readFileSync(options.file);
@@ -162,7 +163,7 @@ export class MemoryIndex {
         options.notice(`index at ${options.file} was unreadable (${errorMessage(err)}); rebuilding it from the notes`);
       }
     }
-    return MemoryIndex.create(sql);
+    return RevisionIndex.create(sql);
   }
 
   /** An empty index. Its generation changes with every rebuild: row ids of one generation mean nothing in another. */
@@ -198,18 +199,18 @@ export class MemoryIndex {
 
     const release = this.options.writable() ? acquireLock(`${this.options.file}.lock`, 5000) : null;
     try {
-      const stamp = MemoryIndex.stamp(this.options.file);
+      const stamp = RevisionIndex.stamp(this.options.file);
       if (release && !options.rebuild && (stamp !== this.loadedStamp || !stamp)) {
         // Another process wrote the index since we read it (it may have caught up while we waited).
         this.db.close();
-        this.db = MemoryIndex.load(this.sql, { ...this.options, notice: () => {} });
+        this.db = RevisionIndex.load(this.sql, { ...this.options, notice: () => {} });
         this.forgetRows();
         this.loadedStamp = stamp;
         if (same(this.indexedTips())) return { updated: false, written: true };
       }
       if (options.rebuild) {
         this.db.close();
-        this.db = MemoryIndex.create(this.sql);
+        this.db = RevisionIndex.create(this.sql);
         this.forgetRows();
       }
       // Without the lock this update stays in memory, where new rows get ids the file's rows
@@ -220,9 +221,9 @@ export class MemoryIndex {
       if (release) {
         // Written since we read it, though we hold the lock: a stale lock was taken over from a
         // process that then wrote anyway. Our row ids are not the file's: a new generation.
-        if (MemoryIndex.stamp(this.options.file) !== this.loadedStamp) this.newGeneration();
+        if (RevisionIndex.stamp(this.options.file) !== this.loadedStamp) this.newGeneration();
         this.persist();
-        this.loadedStamp = MemoryIndex.stamp(this.options.file);
+        this.loadedStamp = RevisionIndex.stamp(this.options.file);
         tracePhase('index written');
         this.syncTermIndex(true);
       }
@@ -395,11 +396,11 @@ export class MemoryIndex {
     const list = this.db.exec('SELECT group_concat(id) FROM (SELECT id FROM memories WHERE current = 1 ORDER BY created_ms, id)')[0]?.values[0]?.[0];
     const rowids = list ? String(list).split(',').map(Number) : [];
     const copies = Object.fromEntries(this.copies());
-    // Every key the notes hold, so that an update adding only new keys can be told apart (term-catchup.ts).
+    // Every key the notes hold, so that an update adding only new keys can be told apart (terms/catch-up.ts).
     // Joined by a character no key holds (a hand-written id may hold a space or a comma).
     const keys = this.db.exec("SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories UNION SELECT key FROM tombstones)")[0]?.values[0]?.[0];
     const keyHashes = keyHashesOf(keys ? String(keys).split('\x01') : []);
-    // Keys with more than their current memory stored: an edit or a forget of any other changes one document (term-catchup.ts).
+    // Keys with more than their current memory stored: an edit or a forget of any other changes one document (terms/catch-up.ts).
     const multi = this.db.exec('SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories GROUP BY ns, key HAVING count(*) > 1 UNION SELECT key FROM tombstones)')[0]?.values[0]?.[0];
     const multiKeys = keyHashesOf(multi ? String(multi).split('\x01') : []);
     const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes, multiKeys }, rowids, previous, (ids) => this.memoriesOfRows(ids));
@@ -464,7 +465,7 @@ export class MemoryIndex {
     return ids.flatMap((id) => {
       const doc = terms.documentOfRow(id);
       const memory = doc === undefined ? fromNotes.get(id) : terms.memory(doc);
-      return memory ? [this.anchored(memory)] : [];
+      return memory ? [memory] : [];
     });
   }
 
@@ -543,20 +544,6 @@ export class MemoryIndex {
     return rows.map((r) => ({ namespace: String(r.ns), key: String(r.key), objects: [...new Set(String(r.objects).split('\x01'))].sort() }));
   }
 
-  /**
-   * `<namespace>:<key>` → the copy to show (services/anchors.ts, given the
-   * copies): worked out the first time a memory is shown, so a command that
-   * shows none (stats) never groups every row by memory.
-   */
-  anchorsOf: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string> = () => new Map();
-  private anchorMap?: ReadonlyMap<string, string>;
-
-  private anchored(memory: Memory): Memory {
-    this.anchorMap ??= this.anchorsOf(this.copies());
-    const anchor = this.anchorMap.get(`${memory.namespace}:${memory.key}`);
-    return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
-  }
-
   /** Memories by row id (as embeddingCandidates() gives them), in the order given; ids no longer present are skipped. */
   byIds(ids: readonly number[]): Memory[] {
     return this.memoriesById(ids);
@@ -567,7 +554,7 @@ export class MemoryIndex {
    * search needs them: row id, key and the hash of their embedding text, in row order.
    */
   embeddingCandidates(filter: SearchFilter): Array<{ id: number; key: string; hash: string }> {
-    const { where, params } = filterClause(filter);
+    const { where, params } = filterClause(compileFilter(filter));
     // A plain scan: it reads most rows anyway, and through an index each is a lookup (twice as slow at 10,000).
     const stmt = this.db.prepare(`SELECT id, key, lower(hex(ehash)) FROM memories NOT INDEXED WHERE ${where.join(' AND ')}`);
     const out: Array<{ id: number; key: string; hash: string }> = [];

@@ -1,12 +1,12 @@
 /**
  * A read-only look at the index file for `git mem doctor` and `git mem stats`:
  * can it be opened, which version wrote it, which notes-ref tips it reflects,
- * what it holds. Unlike MemoryIndex.open it never refreshes, rebuilds or
+ * what it holds. Unlike RevisionIndex.open it never refreshes, rebuilds or
  * writes. It reads the schema of schema.ts.
  */
 import fs from 'node:fs';
-import { errorMessage } from '../../core/errors.ts';
-import { loadSqlJs } from './sqljs.ts';
+import { errorMessage } from '../../../core/errors.ts';
+import { loadSqlJs } from '../sqljs.ts';
 import { INDEX_VERSION } from './schema.ts';
 
 export interface IndexProbe {

@@ -1,16 +1,16 @@
 /**
- * Writing the term index (layout: term-index-format.ts): from a previous
+ * Writing the term index (layout: terms/format.ts): from a previous
  * index of the same SQLite generation, the documents and postings of rows
  * still current are copied in bulk and only new rows are tokenized.
  */
-import { writeFileAtomic } from '../../io/atomic-write.ts';
-import { type Memory, STATUSES } from '../../core/memory.ts';
-import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../core/rank.ts';
-import { DOC_BLOCK, encodeBlocks } from './doc-blocks.ts';
-import { encodePostings } from './postings-codec.ts';
-import { INDEX_VERSION } from './schema.ts';
-import { align8, compareBytes, type Header, keyHashesOf, keyPrefixOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './term-index-format.ts';
-import type { TermIndex } from './term-index.ts';
+import { writeFileAtomic } from '../../../io/atomic-write.ts';
+import { type Memory, STATUSES } from '../../../core/memory.ts';
+import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../../core/rank.ts';
+import { DOC_BLOCK, encodeBlocks } from './blocks.ts';
+import { encodePostings } from './codec.ts';
+import { INDEX_VERSION } from '../revisions/schema.ts';
+import { align8, compareBytes, type Header, keyHashesOf, keyPrefixOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './format.ts';
+import type { TermIndex } from './reader.ts';
 
 const encoder = new TextEncoder();
 
@@ -70,7 +70,7 @@ export interface TermIndexSource {
   /**
    * keyHashesOf() every key with more than one stored revision (copies,
    * merged clones) or a tombstone: an edit or a forget of any other key
-   * changes one document only (term-catchup.ts). None by default.
+   * changes one document only (terms/catch-up.ts). None by default.
    */
   multiKeys?: Uint32Array;
   /** For an overlay: the tips and generation of the term index it extends. */
@@ -118,7 +118,7 @@ function buildOn(base: TermIndex | null, source: TermIndexSource, rowids: readon
 /**
  * The base with memories added, every base document kept but those in `drop`
  * (edited or forgotten since): an update by the change alone
- * (stores/index/term-catchup.ts). The added documents have
+ * (stores/index/terms/catch-up.ts). The added documents have
  * row id 0 (the SQLite index has not read them): a later build from the
  * SQLite index loads them afresh.
  */

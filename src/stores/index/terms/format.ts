@@ -1,6 +1,6 @@
 /**
  * The layout of the term index file (`mem/terms.idx`), shared by its reader
- * (term-index.ts) and its builder (term-index-build.ts).
+ * (terms/reader.ts) and its builder (terms/build.ts).
  *
  * Layout: "GMTI", u32 format, u32 header length, header JSON, then from the
  * next 8-byte boundary the sections, each 8-byte aligned, located by the
@@ -15,11 +15,11 @@
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted by their bytes
  *   postingOffsets u32[T+1]  where each term's list starts, counted in (document, frequencies) pairs (core/rank.ts)
  *   postingBytes u32[T+1]    where each term's list starts in postings, in bytes
- *   postings                 every term's list, as varints (postings-codec.ts)
+ *   postings                 every term's list, as varints (terms/codec.ts)
  *   keyHashes u32[K]      keyHash() of every key the notes hold (any revision, tombstones too), sorted, unique
  *   multiKeys u32[M]      keyHash() of every key with more than one stored revision or with a tombstone, sorted, unique
  *   deleted u32[D]        for an overlay: documents of the main file it removes (edited or forgotten since), ascending
- *   docBlocks u32[B+1]    into docs: where each block of DOC_BLOCK documents starts (doc-blocks.ts)
+ *   docBlocks u32[B+1]    into docs: where each block of DOC_BLOCK documents starts (terms/blocks.ts)
  *   docs                  each document's Memory as JSON, in deflated blocks
  * A reader loads the per-document arrays and the dictionary, then reads the
  * postings of the terms it searches for and the documents it returns.
@@ -45,7 +45,7 @@ export interface Header {
    * HEAD and the branches, so it is chosen when read (services/anchors.ts).
    */
   copies: Record<string, string[]>;
-  /** An overlay (stores/index/term-catchup.ts): the tips and generation of the term index it extends. */
+  /** An overlay (stores/index/terms/catch-up.ts): the tips and generation of the term index it extends. */
   base?: { tips: Record<string, string>; generation: string };
   docCount: number;
   termCount: number;
@@ -67,7 +67,7 @@ export function objectKey(object: string): number {
  * A memory key's first 32 bits, read as hex (keys git-mem makes are hex
  * digests; a hand-written id that is not hex hashes to its hex prefix, or 0):
  * whether a key may already be stored is answered from these, and a collision
- * only sends an update down the full path (stores/index/term-catchup.ts).
+ * only sends an update down the full path (stores/index/terms/catch-up.ts).
  */
 export function keyHash(key: string): number {
   const h = Number.parseInt(key.slice(0, 8), 16);
@@ -102,7 +102,7 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-/** The overlay of memories appended since the term index file was written (stores/index/term-catchup.ts), beside it. */
+/** The overlay of memories appended since the term index file was written (stores/index/terms/catch-up.ts), beside it. */
 export function overlayFileOf(termFile: string): string {
   return termFile.replace(/[^/\\]*$/, 'terms.add');
 }

@@ -18,10 +18,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
-import { bytesToVector, vectorToBytes } from '../../core/embedding.ts';
-import { acquireLock } from '../index/lock.ts';
-import { loadSqlJs } from '../index/sqljs.ts';
-import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { bytesToVector, vectorToBytes } from '../../../core/embedding.ts';
+import { acquireLock } from '../../cache/lock.ts';
+import { loadSqlJs } from '../sqljs.ts';
+import { writeFileAtomic } from '../../../io/atomic-write.ts';
 
 export const VECTORS_VERSION = '1';
 

@@ -30,11 +30,11 @@ import path from 'node:path';
 
 /** The files and folders kept in it, by what they are. */
 const MEM_FILES = {
-  /** The SQLite index of revisions and tombstones (stores/index/memory-index.ts). */
+  /** The SQLite index of revisions and tombstones (stores/index/revisions/revision-index.ts). */
   index: 'index.sqlite',
-  /** The term index lexical search reads (stores/index/term-index.ts); `terms.add` is its overlay. */
+  /** The term index lexical search reads (stores/index/terms/reader.ts); `terms.add` is its overlay. */
   terms: 'terms.idx',
-  /** Embeddings (stores/embed/vector-store.ts). */
+  /** Embeddings (stores/index/vectors/vector-store.ts). */
   vectors: 'vectors.sqlite',
   /** Placements of commits that hold copies of a memory (services/anchors.ts). */
   anchors: 'anchors.json',
@@ -50,7 +50,7 @@ const MEM_FILES = {
   provenance: 'provenance',
   /** What each memory's commit changed, and when (services/file-history.ts). */
   commitFiles: 'commit-files.json',
-  /** How often each memory was shown (stores/index/usage-log.ts). */
+  /** How often each memory was shown (stores/cache/usage-log.ts). */
   usage: 'usage.log',
   /** The notes commits doctor has scanned for secrets, and what it found (services/note-secrets.ts). */
   secrets: 'secrets.json',

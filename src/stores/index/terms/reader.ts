@@ -1,26 +1,26 @@
 /**
  * The term index: lexical search's own file (`mem/terms.idx`, beside
  * index.sqlite), an inverted index of the current memories in flat typed
- * arrays (layout: term-index-format.ts). Recall and listing read it without
+ * arrays (layout: terms/format.ts). Recall and listing read it without
  * sql.js: a cold process scores thousands of postings in a few milliseconds,
  * where the same query through sql.js paid for compiling SQLite's wasm and
  * for thousands of calls across it.
  *
  * Like the SQLite index it is a cache: its header records the notes-ref tips
  * it reflects, a reader uses it only when they match the refs, and
- * MemoryIndex rewrites it (term-index-build.ts, under the index lock, temp
+ * RevisionIndex rewrites it (terms/build.ts, under the index lock, temp
  * file + rename) after every update.
  */
 import fs from 'node:fs';
-import { GitMemError } from '../../core/errors.ts';
-import { type IdQuery, matchesKey, type Memory, type Status } from '../../core/memory.ts';
-import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../core/lexical.ts';
-import { ANALYZER_VERSION, FIELDS, type LexicalQuery, ScoreExplanations, type TermMatch } from '../../core/rank.ts';
-import { blockCount, DOC_BLOCK, inflateBlock } from './doc-blocks.ts';
-import { decodePostings } from './postings-codec.ts';
-import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './term-index-format.ts';
-import type { SearchFilter } from './filter.ts';
-import { INDEX_VERSION } from './schema.ts';
+import { GitMemError } from '../../../core/errors.ts';
+import { type IdQuery, matchesKey, type Memory, type Status } from '../../../core/memory.ts';
+import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../../core/lexical.ts';
+import { ANALYZER_VERSION, FIELDS, type LexicalQuery, ScoreExplanations, type TermMatch } from '../../../core/rank.ts';
+import { blockCount, DOC_BLOCK, inflateBlock } from './blocks.ts';
+import { decodePostings } from './codec.ts';
+import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './format.ts';
+import { type CompiledFilter, compileFilter, type SearchFilter } from '../filter.ts';
+import { INDEX_VERSION } from '../revisions/schema.ts';
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -34,33 +34,27 @@ export function sameTips(a: Record<string, string>, b: Record<string, string>): 
 type ReadRange = (position: number, length: number) => Uint8Array;
 
 export class TermIndex implements LexicalSource {
-  tips: Record<string, string>;
+  readonly tips: Record<string, string>;
   readonly generation: string;
   /** `<namespace>:<key>` → the objects a memory has copies on, when more than one (the stored one first). */
   readonly copies: ReadonlyMap<string, readonly string[]>;
-  /**
-   * `<namespace>:<key>` → the copy to show (services/anchors.ts): memories
-   * returned by search and list name it as their object.
-   */
-  anchors: ReadonlyMap<string, string> = new Map();
-  docCount: number;
-  averageLengths: readonly number[];
-  lengths: Uint32Array;
-  namespaces: readonly string[];
-  statuses: readonly string[];
-  /** @internal (the builder copies it) */
-  created: Float64Array;
-  /** @internal (the builder copies it) */
-  kinds: Uint16Array;
-  /** @internal (the builder copies it) */
-  objectKeys: Uint32Array;
-  /** @internal (the builder copies it) Each memory's key as keyPrefixOf() reads it. */
-  docKeys: Uint32Array;
+  readonly docCount: number;
+  readonly averageLengths: readonly number[];
+  // The per-document arrays below are read by scoring (core/lexical.ts) and copied by the builder
+  // (build.ts) when it appends to this file; only the constructor sets them.
+  readonly lengths: Uint32Array;
+  readonly namespaces: readonly string[];
+  readonly statuses: readonly string[];
+  readonly created: Float64Array;
+  readonly kinds: Uint16Array;
+  readonly objectKeys: Uint32Array;
+  /** Each memory's key as keyPrefixOf() reads it. */
+  readonly docKeys: Uint32Array;
   /** Every document inflated, once many documents were needed. */
   private allDocs?: Uint8Array;
-  /** @internal (the builder copies it) Each document's place in the inflated documents. */
+  /** Each document's place in the inflated documents (the builder copies it too). */
   readonly docOffsets: Uint32Array;
-  /** Where each compressed block of documents starts in the docs section (doc-blocks.ts). */
+  /** Where each compressed block of documents starts in the docs section (terms/blocks.ts). */
   private readonly docBlocks: Uint32Array;
   /** Removes the file this index was read from (set by read()): a damaged file is rebuilt by the next reader. */
   private discard?: () => void;
@@ -172,19 +166,21 @@ export class TermIndex implements LexicalSource {
 
   /**
    * `main` with `overlay`'s documents after its own (what the notes gained
-   * since main was written, stores/index/term-catchup.ts): per-document arrays
+   * since main was written, stores/index/terms/catch-up.ts): per-document arrays
    * joined, postings, dictionary and documents answered by both. Neither is
    * changed. Only for reading: the builder takes a single file's index.
    */
   static layered(main: TermIndex, overlay: TermIndex): TermIndex {
     const out = Object.assign(Object.create(TermIndex.prototype) as TermIndex, main);
+    // The one place besides the constructor that sets the per-document arrays: on the copy it builds.
+    const set = out as { -readonly [K in keyof TermIndex]: TermIndex[K] };
     const n = main.ownDocs;
     const m = overlay.docCount;
     out.overlay = overlay;
-    out.tips = overlay.tips;
-    out.docCount = n + m;
-    out.namespaces = [...new Set([...main.namespaces, ...overlay.namespaces])];
-    out.statuses = [...new Set([...main.statuses, ...overlay.statuses])];
+    set.tips = overlay.tips;
+    set.docCount = n + m;
+    set.namespaces = [...new Set([...main.namespaces, ...overlay.namespaces])];
+    set.statuses = [...new Set([...main.statuses, ...overlay.statuses])];
     const nsOf = overlay.namespaces.map((x) => out.namespaces.indexOf(x));
     const statusOf = overlay.statuses.map((x) => out.statuses.indexOf(x));
     const join = <T extends Uint32Array | Float64Array | Uint16Array>(a: T, b: T, make: (n: number) => T): T => {
@@ -193,11 +189,11 @@ export class TermIndex implements LexicalSource {
       joined.set(b, a.length);
       return joined;
     };
-    out.lengths = join(main.lengths, overlay.lengths, (k) => new Uint32Array(k));
-    out.created = join(main.created, overlay.created, (k) => new Float64Array(k));
-    out.objectKeys = join(main.objectKeys, overlay.objectKeys, (k) => new Uint32Array(k));
-    out.docKeys = join(main.docKeys, overlay.docKeys, (k) => new Uint32Array(k));
-    out.kinds = join(main.kinds, overlay.kinds, (k) => new Uint16Array(k));
+    set.lengths = join(main.lengths, overlay.lengths, (k) => new Uint32Array(k));
+    set.created = join(main.created, overlay.created, (k) => new Float64Array(k));
+    set.objectKeys = join(main.objectKeys, overlay.objectKeys, (k) => new Uint32Array(k));
+    set.docKeys = join(main.docKeys, overlay.docKeys, (k) => new Uint32Array(k));
+    set.kinds = join(main.kinds, overlay.kinds, (k) => new Uint16Array(k));
     for (let d = 0; d < m; d++) {
       out.kinds[2 * (n + d)] = nsOf[overlay.kinds[2 * d]!]!;
       out.kinds[2 * (n + d) + 1] = statusOf[overlay.kinds[2 * d + 1]!]!;
@@ -218,7 +214,7 @@ export class TermIndex implements LexicalSource {
       if (out.gone?.[d]) continue;
       for (let f = 0; f < fields; f++) totals[f]! += out.lengths[d * fields + f]!;
     }
-    out.averageLengths = totals.map((t) => (out.memoryCount ? t / out.memoryCount : 0));
+    set.averageLengths = totals.map((t) => (out.memoryCount ? t / out.memoryCount : 0));
     out.cachedRowids = undefined;
     out.byRow = undefined;
     out.byObject = undefined;
@@ -393,7 +389,7 @@ export class TermIndex implements LexicalSource {
       const narrowed = out.filter((m) => (this.copies.get(`${m.namespace}:${m.key}`) ?? [m.object]).some((o) => o.startsWith(hint)));
       if (narrowed.length) out = narrowed;
     }
-    return out.map((m) => this.anchored(m));
+    return out;
   }
 
   /**
@@ -584,10 +580,11 @@ export class TermIndex implements LexicalSource {
    * newer first, then by key), at most `filter.limit`.
    */
   search(query: LexicalQuery, filter: SearchFilter = {}, options: LexicalOptions = DEFAULT_LEXICAL, explain = false): Array<{ memory: Memory; score: number; matches?: TermMatch[] }> {
-    const accept = this.acceptor(filter);
+    const compiled = compileFilter(filter);
+    const accept = this.acceptor(compiled);
     const scores = lexicalScores(this, query, accept, options);
-    const candidates = this.matching(filter, scores);
-    const best = this.best(candidates, scores, filter);
+    const candidates = this.matching(compiled, scores);
+    const best = this.best(candidates, scores, compiled);
     if (!explain) return best.map(({ doc, memory }) => ({ memory, score: scores[doc]! }));
     // The same ranking again, recording the hits' matches as it scores them (it gives the same scores).
     const explanations = new ScoreExplanations(best.map((r) => r.doc));
@@ -597,7 +594,8 @@ export class TermIndex implements LexicalSource {
 
   /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */
   list(filter: SearchFilter = {}): Memory[] {
-    return this.best(this.matching(filter), this.created, filter).map((r) => r.memory);
+    const compiled = compileFilter(filter);
+    return this.best(this.matching(compiled), this.created, compiled).map((r) => r.memory);
   }
 
   /** Namespace, status and creation time (ms) of every current memory, without reading the memories. */
@@ -639,7 +637,7 @@ export class TermIndex implements LexicalSource {
    * Documents passing the filter's conditions on the per-document arrays
    * (the rest are checked on the memory itself), and with a score above 0 when `scores` is given.
    */
-  private matching(filter: SearchFilter, scores?: Float64Array): number[] {
+  private matching(filter: CompiledFilter, scores?: Float64Array): number[] {
     const accept = this.acceptor(filter);
     const out: number[] = [];
     for (let d = 0; d < this.docCount; d++) {
@@ -650,13 +648,13 @@ export class TermIndex implements LexicalSource {
   }
 
   /** The filter's conditions on the per-document arrays, as a test of one document. */
-  private acceptor(filter: SearchFilter): (doc: number) => boolean {
-    const allowed = (names: readonly string[] | undefined, list: readonly string[]): Set<number> | null =>
-      names?.length ? new Set(names.map((name) => list.indexOf(name)).filter((i) => i >= 0)) : null;
+  private acceptor(filter: CompiledFilter): (doc: number) => boolean {
+    const allowed = (names: readonly string[] | null, list: readonly string[]): Set<number> | null =>
+      names ? new Set(names.map((name) => list.indexOf(name)).filter((i) => i >= 0)) : null;
     const namespaces = allowed(filter.namespaces, this.namespaces);
     const statuses = allowed(filter.statuses, this.statuses);
-    const since = filter.since ? Date.parse(filter.since) : -Infinity;
-    const until = filter.until ? Date.parse(filter.until) : Infinity;
+    const since = Number.isNaN(filter.sinceMs) ? -Infinity : filter.sinceMs;
+    const until = Number.isNaN(filter.untilMs) ? Infinity : filter.untilMs;
     const wanted = this.objectsWithCopies(filter.objects);
     const objects = wanted ? new Set([...wanted].map(objectKey)) : null;
     const gone = this.gone;
@@ -675,10 +673,9 @@ export class TermIndex implements LexicalSource {
    * by key, with the filter's remaining conditions checked on each memory,
    * at most `filter.limit`.
    */
-  private best(candidates: number[], value: ArrayLike<number>, filter: SearchFilter): Array<{ doc: number; memory: Memory }> {
-    const limit = filter.limit && filter.limit > 0 ? Math.floor(filter.limit) : Infinity;
-    const objects = filter.objects?.length ? new Set(filter.objects) : null;
-    const postFilter = Boolean(objects || filter.spec || filter.tags?.length);
+  private best(candidates: number[], value: ArrayLike<number>, filter: CompiledFilter): Array<{ doc: number; memory: Memory }> {
+    const { limit, objects } = filter;
+    const postFilter = Boolean(objects || filter.spec || filter.tags.length);
     // Only the best `limit` need ordering: narrowed on the value, then the creation time, then the key's first 32 bits.
     if (!postFilter && candidates.length > limit) candidates = this.bestByArrays(candidates, value, limit);
     // Many documents to read: one read of them all beats one read each.
@@ -699,8 +696,8 @@ export class TermIndex implements LexicalSource {
       const memory = this.memory(doc);
       if (objects && !this.attachedTo(memory, objects)) continue;
       if (filter.spec && memory.spec !== filter.spec) continue;
-      if (filter.tags?.some((tag) => !memory.tags.includes(tag))) continue;
-      out.push({ doc, memory: this.anchored(memory) });
+      if (filter.tags.some((tag) => !memory.tags.includes(tag))) continue;
+      out.push({ doc, memory });
     }
     return out;
   }
@@ -749,16 +746,11 @@ export class TermIndex implements LexicalSource {
    * The objects of a filter, plus the stored object of every memory with a copy
    * on one of them: a first, cheap test on the per-document arrays, confirmed by attachedTo.
    */
-  private objectsWithCopies(objects: readonly string[] | undefined): Set<string> | null {
-    if (!objects?.length) return null;
+  private objectsWithCopies(objects: ReadonlySet<string> | null): Set<string> | null {
+    if (!objects) return null;
     const out = new Set(objects);
     for (const list of this.copies.values()) if (list.some((o) => out.has(o))) out.add(list[0]!);
     return out;
-  }
-
-  private anchored(memory: Memory): Memory {
-    const anchor = this.anchors.get(`${memory.namespace}:${memory.key}`);
-    return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
   }
 }
 

@@ -9,7 +9,7 @@ CREATE TABLE memories(
   key TEXT NOT NULL,
   ns TEXT NOT NULL,
   object TEXT NOT NULL,
-  -- No body or other free text: current memories are read from the term index (term-index.ts,
+  -- No body or other free text: current memories are read from the term index (terms/reader.ts,
   -- compressed), and the notes hold every revision. The summary stays for completion.
   summary TEXT NOT NULL,
   tags TEXT NOT NULL,
@@ -35,5 +35,5 @@ CREATE INDEX memories_note ON memories(ns, object);
 CREATE TABLE tombstones(key TEXT NOT NULL, ns TEXT NOT NULL, object TEXT NOT NULL, updated TEXT NOT NULL);
 CREATE INDEX tombstones_key ON tombstones(key);
 CREATE INDEX tombstones_note ON tombstones(ns, object);
--- Lexical search has its own file, the term index (term-index.ts).
+-- Lexical search has its own file, the term index (terms/reader.ts).
 `;

@@ -3,7 +3,7 @@
  * alone: a capture, a hook's captures, an import, most pulls add memories
  * under keys the notes did not hold; an edit or a forget replaces the one
  * revision of a key. Only the notes that changed are read; new documents go
- * to an overlay and replaced ones are marked removed in it (term-index-build.ts
+ * to an overlay and replaced ones are marked removed in it (terms/build.ts
  * appendToTermIndex): no sql.js, no decoding of the existing dictionary.
  *
  * Anything else (a memory with copies or older revisions, a tombstone
@@ -16,18 +16,18 @@
  * command needs it, and then rewrites the main term index file from its rows
  * and removes the overlay.
  */
-import type { Memory } from '../../core/memory.ts';
-import { appendedText, type NoteDoc, parseNote } from '../../core/note-format.ts';
-import type { NotesStore } from '../git/notes-store.ts';
-import { acquireLock } from './lock.ts';
-import { appendToTermIndex, writeTermIndex } from './term-index-build.ts';
-import { keyHash, sortedUnique } from './term-index-format.ts';
+import type { Memory } from '../../../core/memory.ts';
+import { appendedText, type NoteDoc, parseNote } from '../../../core/note-format.ts';
+import type { NotesStore } from '../../git/notes-store.ts';
+import { acquireLock } from '../../cache/lock.ts';
+import { appendToTermIndex, writeTermIndex } from './build.ts';
+import { keyHash, sortedUnique } from './format.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import { GitError } from '../../core/errors.ts';
-import { removeDeadTemps } from '../../io/atomic-write.ts';
-import { sameTips, TermIndex } from './term-index.ts';
-import { tracePhase } from '../../io/trace.ts';
+import { GitError } from '../../../core/errors.ts';
+import { removeDeadTemps } from '../../../io/atomic-write.ts';
+import { sameTips, TermIndex } from './reader.ts';
+import { tracePhase } from '../../../io/trace.ts';
 
 /**
  * What the notes changed since the index's tips, as the term index applies it:
@@ -151,7 +151,7 @@ export interface TermFiles {
   termFile: string;
   overlayFile: string;
   lockFile: string;
-  /** Whether the folder can be written (stores/mem-dir.ts): when not, the result is used in memory only. */
+  /** Whether the folder can be written (stores/cache/mem-dir.ts): when not, the result is used in memory only. */
   writable: () => boolean;
 }
 

@@ -4,7 +4,7 @@
  * completion does not wait). A file written by another index version gives nothing.
  */
 import fs from 'node:fs';
-import { formatId } from '../../core/memory.ts';
+import { formatId } from '../../../core/memory.ts';
 import { INDEX_VERSION } from './schema.ts';
 
 export interface IdCandidate {
