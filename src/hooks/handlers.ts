@@ -17,16 +17,15 @@ import { judgeCandidates } from '../services/capture-judge.ts';
 import { recall, traceInjection } from '../services/recall.ts';
 import { traceEnabled } from '../io/trace.ts';
 import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
-import { stalenessOf } from '../services/staleness.ts';
+import { asShown, forAgent, stalenessMap } from '../services/shown.ts';
 import { injectable } from '../services/trust.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
-import { noteWorkingFile, readSession, updateSession } from '../services/session-state.ts';
+import { noteWorkingFile, readSession, updateSession } from '../stores/cache/sessions.ts';
 import { readCompactSummary, readSessionMessages, stopMessages } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
 import type { HookInput } from './input.ts';
 import type { HookReply } from './output.ts';
-import { countUses } from '../services/usage.ts';
 
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
@@ -164,8 +163,8 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
     const given = new Map(injectable(ctx, hits.map((h) => h.memory)).map((m) => [m.key, m]));
     const memories = aboveFloor(hits.filter((h) => given.has(h.memory.key)), () => ctx.settings.relevanceFloor).map((h) => given.get(h.memory.key)!);
     if (traceEnabled()) traceInjection('prompt recall', query, hits, ctx.settings.relevanceFloor, (m) => !given.has(m.key));
-    countUses(ctx, memories);
-    const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessOf(ctx.repo, memories));
+    const shown = asShown(ctx, memories, { uses: true, staleness: true });
+    const block = relatedMemories('recalled_memories', memories, {}, undefined, stalenessMap(shown));
     if (block) context.push(block);
   }
   if (forget) {
@@ -218,9 +217,9 @@ async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'P
   if (!file) return null;
   const lines = linesAboutToChange(file, input.toolInput);
   noteWorking(ctx, input, file, lines);
-  const memories = injectable(ctx, await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId));
+  const { shown } = forAgent(ctx, await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId));
   const attrs: Record<string, string> = lines.length ? { file, lines: lines.map(formatRange).join(',') } : { file };
-  const block = relatedMemories('related_memories', memories, attrs, undefined, stalenessOf(ctx.repo, memories));
+  const block = relatedMemories('related_memories', shown.map((s) => s.memory), attrs, undefined, stalenessMap(shown));
   return block ? { additionalContext: block } : null;
 }
 
@@ -230,8 +229,8 @@ async function postToolUse(ctx: AppContext, input: Extract<HookInput, { event: '
   // PreToolUse answered this call: it noted the file too.
   if (!file || (input.toolUseId && readSession(ctx.repo.mem, input.sessionId).injected.includes(preToolUseMark(input.toolUseId)))) return null;
   noteWorking(ctx, input, file, []);
-  const memories = injectable(ctx, await fileMemories(ctx, file, input.sessionId));
-  const block = relatedMemories('related_memories', memories, { file }, undefined, stalenessOf(ctx.repo, memories));
+  const { shown } = forAgent(ctx, await fileMemories(ctx, file, input.sessionId));
+  const block = relatedMemories('related_memories', shown.map((s) => s.memory), { file }, undefined, stalenessMap(shown));
   return block ? { additionalContext: block } : null;
 }
 

@@ -21,9 +21,8 @@ import { hydrate, HYDRATE_LEVELS } from '../services/hydrate.ts';
 import { editMemory, forgetMemory, listMemories } from '../services/memories.ts';
 import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
 import { injectable } from '../services/trust.ts';
-import { stalenessOf } from '../services/staleness.ts';
+import { forAgent, type Shown } from '../services/shown.ts';
 import type { Tool } from './protocol.ts';
-import { countUses } from '../services/usage.ts';
 
 /** stdout is the protocol's: anything a service would print goes to stderr. */
 function quietIo(): Io {
@@ -91,10 +90,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
     opened.push(ctx);
     return ctx;
   };
-  const lines = (ctx: AppContext, memories: Parameters<typeof stalenessOf>[1]) => {
-    const stale = stalenessOf(ctx.repo, memories);
-    return memories.map((m) => memoryLine(m, ctx.now(), ctx.io.color, { stale: stale.get(m.key) }));
-  };
+  const lines = (ctx: AppContext, shown: readonly Shown[]) => shown.map((s) => memoryLine(s.memory, ctx.now(), ctx.io.color, { stale: s.stale }));
   /** What the trust policy holds back is never handed to the agent: only counted, for a person to review. */
   const held = (all: number, given: number) => (all > given ? `\n${all - given} more ${all - given === 1 ? 'memory waits' : 'memories wait'} for review by a person (git mem review).` : '');
   const tools: Tool[] = [
@@ -121,12 +117,11 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const explain = flag(args, 'explain');
         const result = await recall(ctx, { query: text(args, 'query', true), namespaces: namespace ? [namespace] : undefined, limit: count(args, 'limit'), mode: oneOf<RecallMode>(args, 'mode', RECALL_MODES), explain });
         if (result.hits.length === 0) return 'No memories match.';
-        const given = new Set(injectable(ctx, result.hits.map((h) => h.memory)).map((m) => m.key));
-        const hits = result.hits.filter((h) => given.has(h.memory.key));
-        if (hits.length === 0) return `No memories match.${held(result.hits.length, 0)}`;
-        const memories = hits.map((h) => h.memory);
-        countUses(ctx, memories);
-        const shown = lines(ctx, memories);
+        const agent = forAgent(ctx, result.hits.map((h) => h.memory), { uses: true });
+        if (agent.shown.length === 0) return `No memories match.${held(result.hits.length, 0)}`;
+        const byKey = new Map(result.hits.map((h) => [h.memory.key, h]));
+        const hits = agent.shown.map((s) => byKey.get(s.memory.key)!);
+        const shown = lines(ctx, agent.shown);
         const why = (h: (typeof hits)[number]) => (h.explanation ? `\n${explanationLines(h.explanation).map((l) => `    ${l}`).join('\n')}` : '');
         return recordedMemories('recall', hits.map((h, i) => `${shown[i]}  ${h.score.toFixed(2)}${why(h)}`).join('\n')) + held(result.hits.length, hits.length);
       },
@@ -195,8 +190,8 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const status = text(args, 'status');
         if (status !== undefined && !isStatus(status)) throw new UsageError(`'status' must be one of active, resolved, archived`);
         const all = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
-        const memories = injectable(ctx, all);
-        return memories.length ? recordedMemories('list', lines(ctx, memories).join('\n')) + held(all.length, memories.length) : `No memories.${held(all.length, 0)}`;
+        const { shown } = forAgent(ctx, all);
+        return shown.length ? recordedMemories('list', lines(ctx, shown).join('\n')) + held(all.length, shown.length) : `No memories.${held(all.length, 0)}`;
       },
     },
     {

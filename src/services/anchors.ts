@@ -7,9 +7,8 @@
  * `rev-list` settles every memory with a copy HEAD reaches. A repository
  * without copies pays nothing.
  */
-import fs from 'node:fs';
 import { type Placement, pickAnchor, REACHES } from '../core/anchor.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
+import { JsonFile } from '../stores/cache/json-file.ts';
 import { isAncestor } from '../stores/git/history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
@@ -28,17 +27,13 @@ interface PlacementCache {
   previous?: { refs: string; head?: string; places: Record<string, [string, number]>; offHead?: string[] };
 }
 
-export function anchorsFile(repo: Repo): string {
-  return repo.mem.file('anchors');
+/** Version 1. */
+function cacheFile(repo: Repo): JsonFile<Partial<PlacementCache>> {
+  return new JsonFile<Partial<PlacementCache>>(repo.mem, 'anchors', 1, () => true);
 }
 
-function readCache(file: string): Partial<PlacementCache> {
-  try {
-    const cache = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<PlacementCache>;
-    return cache && typeof cache === 'object' ? cache : {};
-  } catch {
-    return {}; // None yet, or unreadable: placed anew.
-  }
+function readCache(repo: Repo): Partial<PlacementCache> {
+  return cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
 }
 
 const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly unknown[]).includes(r);
@@ -53,8 +48,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
   const refs = refsState(repo);
-  const file = anchorsFile(repo);
-  const cache = readCache(file);
+  const cache = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
   const places = same?.places ?? carriedOver(repo, cache);
@@ -88,7 +82,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
             : {}),
       };
       const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
-      if (changed && repo.mem.writable()) writeFileAtomic(file, JSON.stringify(next));
+      if (changed) cacheFile(repo).write(next);
     } catch {
       // A cache: the next reader places them again.
     }
@@ -105,7 +99,7 @@ const NEAR = 7 * 24 * 3600;
  * pruned them; they were not merely never fetched.
  */
 export function commitsSeen(repo: Repo): Set<string> {
-  const facts = readCache(anchorsFile(repo)).facts ?? {};
+  const facts = readCache(repo).facts ?? {};
   return new Set(Object.entries(facts).flatMap(([o, f]) => (Array.isArray(f) && f[0] === 'commit' ? [o] : [])));
 }
 

@@ -20,7 +20,7 @@ import { chooseScope } from '../core/scope.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { resolveCommit } from '../stores/git/history.ts';
-import { recordHeld } from './held.ts';
+import { recordHeld } from '../stores/cache/held-log.ts';
 
 export interface CaptureInput {
   namespace: string;
@@ -252,7 +252,7 @@ export function appendAll(
     }),
   );
   const out = namespaces.flatMap((ns) => written.get(ns) ?? []);
-  // The commits exist here now: once gone, they were pruned here (services/held.ts).
+  // The commits exist here now: once gone, they were pruned here (stores/cache/held-log.ts).
   recordHeld(ctx.repo, out.map((m) => m.object));
   return out;
 }

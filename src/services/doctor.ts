@@ -25,7 +25,7 @@ import { probeIndex } from '../stores/index/revisions/probe.ts';
 import { inspectMemDir, usableFallback } from '../stores/cache/mem-dir.ts';
 import { inspectLock, lockFileFor } from '../stores/cache/lock.ts';
 import { deadTemps } from '../io/atomic-write.ts';
-import { sessionLockFiles } from './session-state.ts';
+import { sessionLockFiles } from '../stores/cache/sessions.ts';
 import { modelStatus } from './model-status.ts';
 import { fetchRefspec } from './sync.ts';
 import { scanStoredNotes } from './note-secrets.ts';

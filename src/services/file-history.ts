@@ -7,30 +7,24 @@
  * a commit never changes, so an entry never goes stale, and only the commits of memories new since
  * the last look (and a new HEAD) cost a `git diff-tree`, one for all of them.
  */
-import fs from 'node:fs';
-import { writeFileAtomic } from '../io/atomic-write.ts';
+import { JsonFile } from '../stores/cache/json-file.ts';
 import { type CommitFacts, commitFacts } from '../stores/git/file-history.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
 import { objectKey } from '../stores/index/terms/format.ts';
 
-/** Bumped when what an entry holds changes: a file written otherwise is started again. */
-const CACHE_VERSION = 1;
-
 interface CommitFilesCache {
-  version: number;
   /** commit → [committer time (s), ...files]; [0] for an object that is not a commit. */
   commits: Record<string, [number, ...string[]]>;
 }
 
-function readCache(file: string): CommitFilesCache {
-  try {
-    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as CommitFilesCache;
-    if (read.version === CACHE_VERSION && read.commits && typeof read.commits === 'object') return read;
-  } catch {
-    // None yet, or damaged: made again.
-  }
-  return { version: CACHE_VERSION, commits: {} };
+/** Version 1; bumped when what an entry holds changes. */
+function cacheFile(repo: Repo): JsonFile<CommitFilesCache> {
+  return new JsonFile<CommitFilesCache>(repo.mem, 'commitFiles', 1, (c) => Boolean(c.commits && typeof c.commits === 'object'));
+}
+
+function readCache(repo: Repo): CommitFilesCache {
+  return cacheFile(repo).read() ?? { commits: {} };
 }
 
 /** A commit that changed the file, with every file it changed (a scope when they are few: core/scope.ts commitScope). */
@@ -67,7 +61,7 @@ export function memoryCommitsChanging(repo: Repo, index: MemoryReader, file: str
  * repository with thousands of memories does not pay for them all.
  */
 export function commitFiles(repo: Repo, index: MemoryReader): CommitFilesCache['commits'] {
-  const cache = readCache(repo.mem.file('commitFiles'));
+  const cache = readCache(repo);
   const known = new Set<number>();
   for (const sha in cache.commits) known.add(objectKey(sha));
   const unknown = new Set([...index.objectPrefixes()].filter((k) => !known.has(k)));
@@ -79,7 +73,7 @@ export function commitFiles(repo: Repo, index: MemoryReader): CommitFilesCache['
 
 /** commit → the files it changed (none for an object that is not a commit), from the cache, asking git for those it lacks. */
 export function filesOf(repo: Repo, commits: readonly string[]): Map<string, readonly string[]> {
-  const cache = readCache(repo.mem.file('commitFiles'));
+  const cache = readCache(repo);
   fill(
     repo,
     cache,
@@ -93,11 +87,7 @@ function fill(repo: Repo, cache: CommitFilesCache, missing: readonly string[]): 
   if (missing.length === 0) return;
   const facts = commitFacts(repo, missing);
   for (const o of missing) cache.commits[o] = entryOf(facts.get(o));
-  try {
-    if (repo.mem.writable()) writeFileAtomic(repo.mem.file('commitFiles'), JSON.stringify(cache));
-  } catch {
-    // A cache: made again next time.
-  }
+  cacheFile(repo).write(cache);
 }
 
 function entryOf(facts: CommitFacts | undefined): [number, ...string[]] {

@@ -20,7 +20,7 @@ import { worktreeTop } from '../stores/git/repo.ts';
 import { appendMemories, buildMemory, type CaptureDeps, commitFactsAt, resolveTarget, scopeAt } from './capture.ts';
 import { recall } from './recall.ts';
 import { connectNew } from './connect.ts';
-import { readSession, updateSession, workingFiles } from './session-state.ts';
+import { readSession, updateSession, workingFiles } from '../stores/cache/sessions.ts';
 
 /** Token-set overlap at or above which two summaries say the same thing. */
 const SIMILAR = 0.8;

@@ -5,9 +5,8 @@
  * redaction rules, whoever wrote the notes, and refuse the push when one holds
  * a secret, naming the memory and the kind of secret. `--no-verify` pushes anyway.
  */
-import fs from 'node:fs';
 import { GitMemError } from '../core/errors.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
+import { JsonFile } from '../stores/cache/json-file.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { type NoteSecret, noteDocDigests, noteSecrets, secretLines } from '../core/note-secrets.ts';
 import { newNoteBlobs, presentCommits } from '../stores/git/new-notes.ts';
@@ -135,13 +134,11 @@ export interface NotesScan {
 }
 
 interface ScanCache {
-  version: number;
   /** Ref → the notes commit scanned up to. */
   tips: Record<string, string>;
   found: StoredSecret[];
 }
 
-const CACHE_VERSION = 1;
 const REMOTE_NOTES = /^refs\/notes\/remotes\/[^/]+\/mem\/(.+)$/;
 
 /** The namespace of a local or tracking memory ref, or null. */
@@ -150,14 +147,13 @@ function namespaceOf(ref: string): string | null {
   return REMOTE_NOTES.exec(ref)?.[1] ?? null;
 }
 
+/** Version 1. */
+function cacheFile(ctx: NoteSecretsDeps): JsonFile<ScanCache> {
+  return new JsonFile<ScanCache>(ctx.repo.mem, 'secrets', 1, (c) => Boolean(c.tips && Array.isArray(c.found)));
+}
+
 function readCache(ctx: NoteSecretsDeps): ScanCache {
-  try {
-    const cache = JSON.parse(fs.readFileSync(ctx.repo.mem.file('secrets'), 'utf8')) as ScanCache;
-    if (cache.version === CACHE_VERSION && cache.tips && Array.isArray(cache.found)) return cache;
-  } catch {
-    // None yet, or unreadable: scan from the notes as they are.
-  }
-  return { version: CACHE_VERSION, tips: {}, found: [] };
+  return cacheFile(ctx).read() ?? { tips: {}, found: [] };
 }
 
 /**
@@ -210,10 +206,6 @@ export function scanStoredNotes(ctx: NoteSecretsDeps, budgetMs = 3000): NotesSca
       return true;
     });
   }
-  try {
-    if (ctx.repo.mem.writable()) writeFileAtomic(ctx.repo.mem.file('secrets'), JSON.stringify({ version: CACHE_VERSION, tips, found: current } satisfies ScanCache));
-  } catch {
-    // A cache: the next run scans again.
-  }
+  cacheFile(ctx).write({ tips, found: current });
   return { scanned, ms: performance.now() - started, found: current, unfinished };
 }

@@ -13,13 +13,11 @@
  * when lost (what this clone wrote is told by the notes refs' reflog; without
  * one, by the committer's email being yours).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { parseNote } from '../core/note-format.ts';
 import { type Provenance, revisionId, signatureOf } from '../core/trust.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
+import { ProvenanceFiles } from '../stores/cache/provenance-files.ts';
 import { heldByRemotes, notesCommits, writtenHere } from '../stores/git/notes-history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import type { Deps } from './deps.ts';
@@ -30,81 +28,6 @@ export type ProvenanceDeps = Pick<Deps, 'repo' | 'notes' | 'settings'>;
 /** This user's email, from `Name <email>`: for clones whose notes refs keep no reflog. */
 function emailOf(author: string): string {
   return /<([^>]*)>\s*$/.exec(author)?.[1]?.toLowerCase() ?? '';
-}
-
-const VERSION = 2;
-
-interface State {
-  version: number;
-  /** namespace → the notes tip read up to. */
-  tips: Record<string, string>;
-}
-
-/** A notes commit → what git says of it. Revisions are kept by the first 16 hex digits of their id (64 bits: enough within one repository) → that commit. */
-type CommitShard = Record<string, Omit<Provenance, 'commit'>>;
-
-/**
- * The files: `rev-XX.json` and `commit-XX.json`, 256 of each by the first
- * two hex digits of the id, so that a hook showing a few memories reads a
- * few small files, and 1,000 incoming revisions rewrite shards holding only
- * ids (about 6 MB at 100,000 memories), not every provenance record.
- */
-class ProvenanceFiles {
-  private readonly shards = new Map<string, Record<string, unknown>>();
-  private readonly dirty = new Set<string>();
-  constructor(private readonly dir: string) {}
-
-  readState(): State {
-    try {
-      const s = JSON.parse(fs.readFileSync(path.join(this.dir, 'state.json'), 'utf8')) as State;
-      if (s.version === VERSION && s.tips) return s;
-    } catch {
-      // None yet: read from the start.
-    }
-    return { version: VERSION, tips: {} };
-  }
-
-  private shard<T>(name: string): Record<string, T> {
-    let s = this.shards.get(name);
-    if (!s) {
-      try {
-        s = JSON.parse(fs.readFileSync(path.join(this.dir, `${name}.json`), 'utf8')) as Record<string, unknown>;
-      } catch {
-        s = {};
-      }
-      this.shards.set(name, s);
-    }
-    return s as Record<string, T>;
-  }
-
-  get(id: string): Provenance | undefined {
-    const commit = this.shard<string>(`rev-${id.slice(0, 2)}`)[id.slice(0, 16)];
-    const facts = commit ? this.shard<CommitShard[string]>(`commit-${commit.slice(0, 2)}`)[commit] : undefined;
-    return commit && facts ? { commit, ...facts } : undefined;
-  }
-
-  /** Kept only when the revision has none yet: the first commit that brought it. */
-  add(id: string, p: Provenance): void {
-    const revs = `rev-${id.slice(0, 2)}`;
-    const shard = this.shard<string>(revs);
-    if (shard[id.slice(0, 16)]) return;
-    shard[id.slice(0, 16)] = p.commit;
-    this.dirty.add(revs);
-    const commits = `commit-${p.commit.slice(0, 2)}`;
-    const known = this.shard<CommitShard[string]>(commits);
-    if (!known[p.commit]) {
-      const { commit: _, ...facts } = p;
-      known[p.commit] = facts;
-      this.dirty.add(commits);
-    }
-  }
-
-  save(state: State): void {
-    fs.mkdirSync(this.dir, { recursive: true });
-    for (const name of this.dirty) writeFileAtomic(path.join(this.dir, `${name}.json`), JSON.stringify(this.shards.get(name)));
-    writeFileAtomic(path.join(this.dir, 'state.json'), JSON.stringify(state));
-    this.dirty.clear();
-  }
 }
 
 /** Repositories whose provenance this process has brought up to date: once is enough (a command or hook is short). */
@@ -169,7 +92,7 @@ function revisionsIn(text: string, namespace: string, object: string): string[] 
 export function provenanceOf(deps: ProvenanceDeps, memories: readonly Memory[]): Map<string, Provenance> {
   const out = new Map<string, Provenance>();
   if (memories.length === 0) return out;
-  const files = new ProvenanceFiles(deps.repo.mem.file('provenance'));
+  const files = new ProvenanceFiles(deps.repo.mem);
   refresh(deps, files);
   for (const m of memories) {
     const p = files.get(revisionId(m));

@@ -13,8 +13,7 @@
  * unreadable or stale, the run does the work.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import { writeFileAtomic } from '../io/atomic-write.ts';
+import { JsonFile } from '../stores/cache/json-file.ts';
 import { objectTypes } from '../stores/git/objects.ts';
 import { refTips } from '../stores/git/ref-tips.ts';
 import type { Deps } from './deps.ts';
@@ -30,7 +29,7 @@ export interface LeftBehind {
 export interface MissingLeft extends LeftBehind {
   /** Captured by this clone's user: the commit was most likely here and pruned (else a teammate's, maybe not fetched yet). */
   mine: boolean;
-  /** This clone held the commit (services/held.ts) and gc pruned it: what its memories recorded of it was matched, in vain. Else it may never have been fetched. */
+  /** This clone held the commit (stores/cache/held-log.ts) and gc pruned it: what its memories recorded of it was matched, in vain. Else it may never have been fetched. */
   pruned: boolean;
 }
 
@@ -40,7 +39,6 @@ type MemoDeps = Pick<Deps, 'notes' | 'repo' | 'settings'>;
 const VERSION = 2;
 
 interface Memo {
-  version: number;
   /** A digest of HEAD and every branch, remote-tracking branch and tag (stores/git/ref-tips.ts). */
   refs: string;
   /** A digest of the notes tips. */
@@ -81,14 +79,12 @@ export function runState(ctx: MemoDeps): RunState {
 }
 
 /** The last run that wrote nothing, if one is kept and readable. */
+function memoFile(ctx: MemoDeps): JsonFile<Memo> {
+  return new JsonFile<Memo>(ctx.repo.mem, 'reanchor', VERSION, (m) => Array.isArray(m.unmatched) && Array.isArray(m.missing) && typeof m.exists === 'object');
+}
+
 export function lastRun(ctx: MemoDeps): Memo | undefined {
-  try {
-    const memo = JSON.parse(fs.readFileSync(ctx.repo.mem.file('reanchor'), 'utf8')) as Memo;
-    if (memo?.version !== VERSION || !Array.isArray(memo.unmatched) || !Array.isArray(memo.missing) || typeof memo.exists !== 'object') return undefined;
-    return memo;
-  } catch {
-    return undefined; // None yet, or unreadable.
-  }
+  return memoFile(ctx).read() ?? undefined;
 }
 
 function leftOn(memo: Remembered): string[] {
@@ -112,20 +108,13 @@ export function recallRun(ctx: MemoDeps, memo: Memo, state: RunState): Remembere
  * placements, not read again: a gc in between would be missed).
  */
 export function rememberRun(ctx: MemoDeps, state: RunState, left: Remembered, exists: (object: string) => boolean, clean: boolean): void {
-  try {
-    if (!ctx.repo.mem.writable()) return;
-    const memo: Memo = {
-      version: VERSION,
-      refs: state.refs,
-      notes: state.notes,
-      ...(left.missing.length ? { author: ctx.settings.author } : {}),
-      exists: Object.fromEntries(leftOn(left).map((o) => [o, exists(o)])),
-      unmatched: left.unmatched,
-      missing: left.missing,
-      ...(clean ? { tips: state.refTips } : {}),
-    };
-    writeFileAtomic(ctx.repo.mem.file('reanchor'), JSON.stringify(memo));
-  } catch {
-    // A cache: the next run does the work.
-  }
+  memoFile(ctx).write({
+    refs: state.refs,
+    notes: state.notes,
+    ...(left.missing.length ? { author: ctx.settings.author } : {}),
+    exists: Object.fromEntries(leftOn(left).map((o) => [o, exists(o)])),
+    unmatched: left.unmatched,
+    missing: left.missing,
+    ...(clean ? { tips: state.refTips } : {}),
+  });
 }

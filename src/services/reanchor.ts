@@ -22,7 +22,7 @@ import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core
 import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
 import { commitsSeen } from './anchors.ts';
-import { readHeld, recordHeld } from './held.ts';
+import { readHeld, recordHeld } from '../stores/cache/held-log.ts';
 import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
 import type { Deps } from './deps.ts';
 import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
@@ -201,7 +201,7 @@ function findCandidates(repo: Repo, described: ReadonlyArray<{ orphan: Orphan; s
 /**
  * The gone commits this clone held, with what their memories recorded of
  * them: one a memory was captured on here, or a reanchor run or the anchors
- * cache saw here (services/held.ts). A commit never seen here, a teammate's
+ * cache saw here (stores/cache/held-log.ts). A commit never seen here, a teammate's
  * or this user's from another clone, may never have been fetched: it is
  * not matched on guesses. The recorded facts are read from the notes
  * (one `ls-tree` and one `cat-file` a namespace), only for these commits.
@@ -276,7 +276,7 @@ export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } 
   }
   const placed = placeNoted(ctx.repo, [...new Set([...groups.values()].flatMap((g) => [...g.objects]))]);
   const reachOf = (o: string) => placed.get(o)?.reach ?? 'missing';
-  // The commits this clone holds now: once gone, they were pruned here (services/held.ts).
+  // The commits this clone holds now: once gone, they were pruned here (stores/cache/held-log.ts).
   const heldLog = readHeld(ctx.repo);
   recordHeld(ctx.repo, [...placed.values()].filter((p) => p.reach !== 'missing' && p.reach !== 'not-a-commit').map((p) => p.object), heldLog);
   const orphaned = (o: string) => isOrphan(reachOf(o));

@@ -6,7 +6,6 @@
  * (services/semantic.ts); hybrid fuses both rankings by reciprocal rank fusion.
  * Without a model, semantic and hybrid run lexical, with a one-line notice.
  */
-import fs from 'node:fs';
 import { errorMessage, UsageError } from '../core/errors.ts';
 import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
 import { type Explanation, explanationLines } from '../core/explain.ts';
@@ -88,18 +87,6 @@ export interface RecallResult {
  * a little above the same match on another branch, and above commits no
  * branch holds (core/anchor.ts reachWeight); `branch` keeps HEAD's history only.
  */
-/** True the first time `what` happens in this repository (a marker file in the git common dir). */
-function firstTimeHere(ctx: RecallDeps, what: string): boolean {
-  const marker = ctx.repo.mem.marker(what);
-  if (fs.existsSync(marker)) return false;
-  try {
-    if (ctx.repo.mem.writable()) fs.writeFileSync(marker, new Date().toISOString());
-  } catch {
-    // Said again next time: no harm.
-  }
-  return true;
-}
-
 export async function recall(ctx: RecallDeps, options: RecallOptions): Promise<RecallResult> {
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a whole number of at least 1');
@@ -213,7 +200,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const fallback = `${requested} recall falls back to lexical search`;
   if (!('embedder' in opened)) {
     // Asked for by name, it is said every time; by default, once per repository (git mem model status says it on demand).
-    const say = options.mode !== undefined || firstTimeHere(ctx, 'model-missing');
+    const say = options.mode !== undefined || ctx.repo.mem.firstTime('model-missing');
     return lexicalOnly(say ? `${opened.notice}; ${fallback} (set mem.recall.mode lexical to stop looking for a model)` : undefined);
   }
   const { semanticRank, memoriesOf } = await import('./semantic.ts');

@@ -13,9 +13,9 @@ import type { RecallDeps } from './recall.ts';
 export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
 import { recall, traceInjection } from './recall.ts';
 import { traceEnabled, tracePhase } from '../io/trace.ts';
-import { stalenessOf } from './staleness.ts';
+import { asShown, forAgent, stalenessMap } from './shown.ts';
 import { injectable } from './trust.ts';
-import { readSession, updateSession } from './session-state.ts';
+import { readSession, updateSession } from '../stores/cache/sessions.ts';
 import { memoryCommitsChanging } from './file-history.ts';
 import { blameLines, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
@@ -108,7 +108,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
     timestamp: canonicalTime(now),
     total,
     ...sections,
-    staleness: stalenessOf(ctx.repo, Object.values(sections).flat()),
+    staleness: stalenessMap(asShown(ctx, Object.values(sections).flat(), { staleness: true })),
   });
   const offeredKeys = new Set(Object.values(offered).flat().map((m) => `${m.namespace}:${m.key}`));
   return { context, unreviewed: [...offeredKeys].filter((k) => !given.has(k)).length };
@@ -117,8 +117,8 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
 /** The working memory alone (active blockers, the newest active decisions, pending progress), short: for a subagent starting its task. */
 export async function workingMemoryContext(ctx: SessionContextDeps, maxChars = 2000): Promise<string> {
   const working = workingMemory(await ctx.index.current(), { blockers: 5, decisions: 5, pending: 3 });
-  const memories = injectable(ctx, [...working.blockers, ...working.decisions, ...working.pending]);
-  return relatedMemories('working_memory', memories, { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessOf(ctx.repo, memories));
+  const { shown } = forAgent(ctx, [...working.blockers, ...working.decisions, ...working.pending]);
+  return relatedMemories('working_memory', shown.map((s) => s.memory), { project: path.basename(path.dirname(ctx.repo.commonDir)) }, maxChars, stalenessMap(shown));
 }
 
 /** The session-state entry saying PreToolUse answered this tool call. */

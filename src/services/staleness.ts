@@ -17,27 +17,22 @@
  *   counts the commits since in one `git log` of the newest MAX_TOUCHING
  *   commits.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
 import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
 import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
 import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
 import { filesOf } from './file-history.ts';
 import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import { refsState } from '../stores/git/reachability.ts';
 import type { Repo } from '../stores/git/repo.ts';
+import { JsonFile } from '../stores/cache/json-file.ts';
 import { placementsOf } from './anchors.ts';
 import { MAX_STEP, STEP_AGE, windowAt } from './commit-window.ts';
 
-/** Entries computed by another rule are not reused: bumped when the rule changes. */
-const CACHE_VERSION = 5;
-
 interface StaleCache {
-  version: number;
   /** `<commit>:<digest of its paths>@<place>` → staleness (null: fresh), oldest use first. */
   entries: Record<string, Stale | null>;
   /** The places measured at, most recent last: a new HEAD starts from the last one it descends from. */
@@ -80,14 +75,9 @@ function keyMaker(scopeOf: (m: Memory) => readonly string[]): (m: Memory, place:
   };
 }
 
-function readCache(file: string): StaleCache {
-  try {
-    const read = JSON.parse(fs.readFileSync(file, 'utf8')) as StaleCache;
-    if (read.version === CACHE_VERSION && read.entries && Array.isArray(read.places) && read.olds) return read;
-  } catch {
-    // None yet, or unreadable: computed now.
-  }
-  return { version: CACHE_VERSION, entries: {}, places: [], olds: {} };
+/** Version 5: entries computed by another rule are not reused, so it is bumped when the rule changes. */
+function cacheFile(repo: Repo): JsonFile<StaleCache> {
+  return new JsonFile<StaleCache>(repo.mem, 'staleness', 5, (c) => Boolean(c.entries && Array.isArray(c.places) && c.olds));
 }
 
 /** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
@@ -101,8 +91,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   const out = new Map<string, Stale | null>();
   const head = repo.head;
   if (!head || memories.length === 0) return out;
-  const file = repo.mem.file('staleness');
-  const cache = readCache(file);
+  const cache = cacheFile(repo).read() ?? { entries: {}, places: [], olds: {} };
   let dirty = false;
 
   // A memory without recorded paths (an older one's, an import's) is judged by its commit's files only when the commit is small.
@@ -120,7 +109,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
   const shown = memories.filter((m) => scopeOf(m).length);
   for (const m of shown) if (m.object === head) out.set(m.key, null);
   const measured = shown.filter((m) => m.object !== head);
-  if (measured.length === 0) return save(repo, file, cache, dirty, out);
+  if (measured.length === 0) return save(repo, cache, dirty, out);
 
   const placed = placementsOf(repo, measured.map((m) => m.object));
   const refs = refsState(repo);
@@ -176,18 +165,14 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     delete cache.entries[key];
     cache.entries[key] = entry;
   }
-  return save(repo, file, cache, dirty || todo.size > 0, out);
+  return save(repo, cache, dirty || todo.size > 0, out);
 }
 
-function save(repo: Repo, file: string, cache: StaleCache, dirty: boolean, out: Map<string, Stale | null>): Map<string, Stale | null> {
+function save(repo: Repo, cache: StaleCache, dirty: boolean, out: Map<string, Stale | null>): Map<string, Stale | null> {
   if (!dirty) return out;
   trim(cache.entries, MAX_ENTRIES);
   trim(cache.olds, MAX_ENTRIES / 2);
-  try {
-    if (repo.mem.writable()) writeFileAtomic(file, JSON.stringify(cache));
-  } catch {
-    // A cache: computed again next time.
-  }
+  cacheFile(repo).write(cache);
   return out;
 }
 

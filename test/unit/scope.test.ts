@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { checkPaths } from '../../src/core/validate.ts';
 import { chooseScope, commitScope, namedFiles, parsePathsOption, parseScope, scopeFiles, workingScope } from '../../src/core/scope.ts';
-import { workingFiles } from '../../src/services/session-state.ts';
+import { workingFiles } from '../../src/stores/cache/sessions.ts';
 
 describe('scope entries', () => {
   it('reads a file with lines, a file with one line, and a plain file', () => {

@@ -2,16 +2,12 @@ import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
 import type { Reach } from '../../core/anchor.ts';
-import type { Stale } from '../../core/staleness.ts';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';
 import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, trustJson, memoryLine } from '../../render/render.ts';
-import { placementsOf } from '../../services/anchors.ts';
-import { stalenessOf } from '../../services/staleness.ts';
-import { type TrustView, trustOf } from '../../services/trust.ts';
-import type { Memory } from '../../core/memory.ts';
+import { asShown, type Shown } from '../../services/shown.ts';
 import { listMemories } from '../../services/memories.ts';
 import { dateOption, jsonOption } from '../shared.ts';
 
@@ -46,13 +42,8 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
   };
 }
 
-/** A listed memory, with where its commit stands and whether its files changed since. */
-interface ListRow {
-  memory: Memory;
-  stale: Stale | null | undefined;
-  reach: Reach;
-  trust: TrustView | undefined;
-}
+/** A listed memory, with where its commit stands, whether its files changed since, and its trust. */
+type ListRow = Shown & { reach: Reach };
 
 /** Parse (argv to a filter), then run: the memories, and what each line says of them. Prints nothing. */
 export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[]> {
@@ -66,14 +57,9 @@ export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[
     limit: argv.limit,
   });
   tracePhase('listed');
-  // Placed first: staleness places the same commits and finds them in the cache.
-  const placed = placementsOf(ctx.repo, memories.map((m) => m.object));
-  tracePhase('placed');
-  const stale = stalenessOf(ctx.repo, memories);
-  tracePhase('staleness');
-  const trust = trustOf(ctx, memories);
-  tracePhase('trust');
-  return memories.map((memory) => ({ memory, stale: stale.get(memory.key), reach: placed.get(memory.object)?.reach ?? 'missing', trust: trust.get(memory.key) }));
+  const rows = asShown(ctx, memories, { reach: true, staleness: true, trust: true });
+  tracePhase('shown');
+  return rows.map((r) => ({ ...r, reach: r.reach ?? 'missing' }));
 }
 
 /** Render: one line a memory, newest first. */

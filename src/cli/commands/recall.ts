@@ -11,13 +11,12 @@ import { visible } from '../../core/terminal-text.ts';
 import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
 import { json, memoryJson, memoryLine, trustJson } from '../../render/render.ts';
-import { stalenessOf } from '../../services/staleness.ts';
-import { type TrustView, trustOf } from '../../services/trust.ts';
+import { asShown } from '../../services/shown.ts';
+import type { TrustView } from '../../services/trust.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } from '../../services/hydrate.ts';
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
 import { recallAt } from '../../services/recall-at.ts';
 import { dateOption, jsonOption } from '../shared.ts';
-import { countUses } from '../../services/usage.ts';
 
 const LEVELS = ['summary', 'full', 'files'] as const;
 
@@ -95,16 +94,14 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
   const result = argv.at === undefined ? await recall(ctx, options) : recallAt(ctx, { ...options, at: argv.at });
   const memories = result.hits.map((h) => h.memory);
   tracePhase('recalled');
-  countUses(ctx, memories);
-  tracePhase('uses counted');
+  const summary = argv.level === 'summary';
+  const shown = asShown(ctx, memories, { uses: true, staleness: summary, trust: summary });
+  tracePhase('shown');
   if (argv.level === 'files') {
     const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
     return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, hydrated: hydrateMemory(ctx, h.memory, limits) })) };
   }
-  const stale = argv.level === 'summary' ? stalenessOf(ctx.repo, memories) : new Map<string, Stale | null>();
-  tracePhase('staleness');
-  const trust = argv.level === 'summary' ? trustOf(ctx, memories) : new Map<string, TrustView>();
-  return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, stale: stale.get(h.memory.key), trust: trust.get(h.memory.key) })) };
+  return { notice: result.notice, hits: result.hits.map((h, i) => ({ ...h, stale: shown[i]!.stale, trust: shown[i]!.trust })) };
 }
 
 /** Render: one line a hit, whole memories, or memories with their files; JSON for tools (`--json`). */

@@ -40,7 +40,7 @@ const MEM_FILES = {
   anchors: 'anchors.json',
   /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */
   reanchor: 'reanchor.json',
-  /** Commits holding memories that this clone has held: once gone, pruned here, not never fetched (services/held.ts). */
+  /** Commits holding memories that this clone has held: once gone, pruned here, not never fetched (stores/cache/held-log.ts). */
   held: 'held.log',
   /** The newest commits where memories are measured, with their files (services/commit-window.ts). */
   window: 'window.json',
@@ -54,7 +54,7 @@ const MEM_FILES = {
   usage: 'usage.log',
   /** The notes commits doctor has scanned for secrets, and what it found (services/note-secrets.ts). */
   secrets: 'secrets.json',
-  /** Hooks' per-session state (services/session-state.ts). */
+  /** Hooks' per-session state (stores/cache/sessions.ts). */
   sessions: 'sessions',
 } as const;
 
@@ -255,9 +255,19 @@ export class MemDir {
     return path.join(this.root, MEM_FILES[name]);
   }
 
-  /** A marker file: something said once in this repository (`said-<what>`). */
-  marker(what: string): string {
-    return path.join(this.root, `said-${what}`);
+  /**
+   * True the first time `what` is asked in this repository (a marker file
+   * `said-<what>` records it): for what is said once, not on every command.
+   */
+  firstTime(what: string): boolean {
+    const marker = path.join(this.root, `said-${what}`);
+    if (fs.existsSync(marker)) return false;
+    try {
+      if (this.writable()) fs.writeFileSync(marker, new Date().toISOString());
+    } catch {
+      // Said again next time: no harm.
+    }
+    return true;
   }
 
   /** What keeps `dir` itself from being used, or null (the caches may still be in a fallback: see root). Tells no one. */

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { acquireLock, lockFileFor } from '../stores/cache/lock.ts';
-import type { MemDir } from '../stores/cache/mem-dir.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
+import { acquireLock, lockFileFor } from './lock.ts';
+import type { MemDir } from './mem-dir.ts';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
 
 export interface SessionState {
   /** Keys of memories already injected in this session. */

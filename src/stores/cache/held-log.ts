@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Repo } from '../stores/git/repo.ts';
+import type { Repo } from '../git/repo.ts';
 
 function file(repo: Repo): string {
   return repo.mem.file('held');
