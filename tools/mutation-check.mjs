@@ -53,14 +53,14 @@ const MUTATIONS = [
   { id: 'cas.merge-conflict-not-retried', file: 'src/stores/git/notes-store.ts', find: "if (this.swap([{ ref, commit, previous: ours, message: message.split('\\n')[0]! }])) return { kind, commit, incoming, merged };", replace: "this.swap([{ ref, commit, previous: ours, message: message.split('\\n')[0]! }]);\n      return { kind, commit, incoming, merged };", tests: ['test/contract/notes-store.test.ts'] },
 
   // Redaction: every text field of every memory, on every capture path, before anything is written.
-  { id: 'redaction.body-skipped', file: 'src/core/memory-redaction.ts', find: 'body: text(memory.body)', replace: 'body: memory.body', tests: UNIT('memory-redaction') },
-  { id: 'redaction.unknown-fields-skipped', file: 'src/core/memory-redaction.ts', find: 'if (memory.extra) out.extra = redactValue(memory.extra, redact, found) as Record<string, unknown>;', replace: '', tests: UNIT('memory-redaction') },
-  { id: 'redaction.lists-in-unknown-fields-skipped', file: 'src/core/memory-redaction.ts', find: 'if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, found));', replace: '', tests: UNIT('memory-redaction') },
-  { id: 'redaction.summary-cut-before-redaction', file: 'src/core/memory-redaction.ts', find: 'summary: fitSummary(text(memory.summary))', replace: 'summary: text(fitSummary(memory.summary))', tests: UNIT('memory-redaction') },
+  { id: 'redaction.body-skipped', file: 'src/core/redact/memory-redaction.ts', find: 'body: text(memory.body)', replace: 'body: memory.body', tests: UNIT('memory-redaction') },
+  { id: 'redaction.unknown-fields-skipped', file: 'src/core/redact/memory-redaction.ts', find: 'if (memory.extra) out.extra = redactValue(memory.extra, redact, found) as Record<string, unknown>;', replace: '', tests: UNIT('memory-redaction') },
+  { id: 'redaction.lists-in-unknown-fields-skipped', file: 'src/core/redact/memory-redaction.ts', find: 'if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, found));', replace: '', tests: UNIT('memory-redaction') },
+  { id: 'redaction.summary-cut-before-redaction', file: 'src/core/redact/memory-redaction.ts', find: 'summary: fitSummary(text(memory.summary))', replace: 'summary: text(fitSummary(memory.summary))', tests: UNIT('memory-redaction') },
   { id: 'redaction.capture-path-unredacted', file: 'src/services/capture.ts', find: 'return redactMemory(memory, cleaner(ctx));', replace: 'return { memory, found: [] };', tests: E2E('crud'), only: 'redacts secrets before writing' },
-  { id: 'redaction.allowlist-ignored', file: 'src/core/redact.ts', find: 'allowed: allowed(secret) });', replace: 'allowed: false });', tests: UNIT('redact-rules') },
-  { id: 'redaction.high-entropy-rule-off', file: 'src/core/secret-rules.ts', find: 'validate: highEntropy },', replace: 'validate: () => false },', tests: UNIT('redact') },
-  { id: 'redaction.luhn-skipped', file: 'src/core/secret-checks.ts', find: "if (!/^[2-6]/.test(d) || !luhn(d)) return false;", replace: "if (!/^[2-6]/.test(d)) return false;", tests: UNIT('redact') },
+  { id: 'redaction.allowlist-ignored', file: 'src/core/redact/redact.ts', find: 'allowed: allowed(secret) });', replace: 'allowed: false });', tests: UNIT('redact-rules') },
+  { id: 'redaction.high-entropy-rule-off', file: 'src/core/redact/secret-rules.ts', find: 'validate: highEntropy },', replace: 'validate: () => false },', tests: UNIT('redact') },
+  { id: 'redaction.luhn-skipped', file: 'src/core/redact/secret-checks.ts', find: "if (!/^[2-6]/.test(d) || !luhn(d)) return false;", replace: "if (!/^[2-6]/.test(d)) return false;", tests: UNIT('redact') },
 
   // Input: a summary is at most 100 characters (exit 2 beyond, nothing written).
   { id: 'validate.summary-limit-off-by-one', file: 'src/core/validate.ts', find: 'if ([...s].length > SUMMARY_MAX && !forceTruncate) {', replace: 'if ([...s].length >= SUMMARY_MAX && !forceTruncate) {', tests: UNIT('validate') },
@@ -81,15 +81,15 @@ const MUTATIONS = [
   { id: 'converge.copies-left-alone', file: 'src/services/converge.ts', find: 'if (docs.length < 2) continue;', replace: 'continue;', tests: E2E('integrity'), only: 'forget, change first' },
 
   // Anchors: HEAD, then a branch, then a remote-tracking branch, then the newest commit; ties to the smaller id.
-  { id: 'anchor.branch-before-head', file: 'src/core/anchor.ts', find: "case 'head':\n      return 0;", replace: "case 'head':\n      return 1;", tests: UNIT('anchor') },
-  { id: 'anchor.older-commit-wins', file: 'src/core/anchor.ts', find: 'p.time > best.time ||', replace: 'p.time < best.time ||', tests: UNIT('anchor') },
-  { id: 'anchor.tie-to-larger-id', file: 'src/core/anchor.ts', find: 'p.object < best.object', replace: 'p.object > best.object', tests: UNIT('anchor') },
-  { id: 'anchor.missing-commit-not-orphan', file: 'src/core/anchor.ts', find: "return reach === 'unreachable' || reach === 'missing';", replace: "return reach === 'unreachable';", tests: UNIT('anchor') },
+  { id: 'anchor.branch-before-head', file: 'src/core/history/anchor.ts', find: "case 'head':\n      return 0;", replace: "case 'head':\n      return 1;", tests: UNIT('anchor') },
+  { id: 'anchor.older-commit-wins', file: 'src/core/history/anchor.ts', find: 'p.time > best.time ||', replace: 'p.time < best.time ||', tests: UNIT('anchor') },
+  { id: 'anchor.tie-to-larger-id', file: 'src/core/history/anchor.ts', find: 'p.object < best.object', replace: 'p.object > best.object', tests: UNIT('anchor') },
+  { id: 'anchor.missing-commit-not-orphan', file: 'src/core/history/anchor.ts', find: "return reach === 'unreachable' || reach === 'missing';", replace: "return reach === 'unreachable';", tests: UNIT('anchor') },
 
   // Staleness: a memory's own files, changed since its commit.
-  { id: 'staleness.any-file-counts', file: 'src/core/staleness.ts', find: 'if (!mine.has(c.path)) continue;', replace: '', tests: UNIT('staleness') },
-  { id: 'staleness.deletion-missed', file: 'src/core/staleness.ts', find: "if (c.status === 'D') deleted.push(c.path);", replace: '', tests: UNIT('staleness') },
-  { id: 'staleness.window-not-flagged', file: 'src/core/staleness.ts', find: 'const atLeast = touching.length >= MAX_TOUCHING &&', replace: 'const atLeast = touching.length > MAX_TOUCHING &&', tests: UNIT('staleness') },
+  { id: 'staleness.any-file-counts', file: 'src/core/history/staleness.ts', find: 'if (!mine.has(c.path)) continue;', replace: '', tests: UNIT('staleness') },
+  { id: 'staleness.deletion-missed', file: 'src/core/history/staleness.ts', find: "if (c.status === 'D') deleted.push(c.path);", replace: '', tests: UNIT('staleness') },
+  { id: 'staleness.window-not-flagged', file: 'src/core/history/staleness.ts', find: 'const atLeast = touching.length >= MAX_TOUCHING &&', replace: 'const atLeast = touching.length > MAX_TOUCHING &&', tests: UNIT('staleness') },
 
   // Postings: the term index's lists, and documents removed from them by an edit or a forget.
   { id: 'postings.gap-off-by-one', file: 'src/stores/index/terms/codec.ts', find: 'writeVarint(pairs[i]! - previous - 1, out);', replace: 'writeVarint(pairs[i]! - previous, out);', tests: UNIT('postings-codec') },
@@ -117,9 +117,9 @@ const MUTATIONS = [
   { id: 'sync.rejected-push-not-retried-property', file: 'src/services/sync.ts', find: "if (!rejected) throw gitFailure('push to', remote, r.stderr);", replace: "throw gitFailure('push to', remote, r.stderr);", tests: E2E('sync-property') },
 
   // Lifecycle: gc never ages protected namespaces, memories tagged keep, or one reprieved 3 times.
-  { id: 'gc.protected-namespace-aged', file: 'src/core/aging.ts', find: "if (rules.protectedNamespaces.has(m.namespace)) return 'protected-namespace';", replace: '', tests: UNIT('lifecycle') },
-  { id: 'gc.keep-tag-ignored', file: 'src/core/aging.ts', find: "if (m.tags.some((t) => t.toLowerCase() === KEEP_TAG)) return 'kept-tag';", replace: '', tests: UNIT('lifecycle') },
-  { id: 'gc.reprieves-off-by-one', file: 'src/core/aging.ts', find: '(m.reprieves ?? 0) >= GC_REPRIEVES_MAX', replace: '(m.reprieves ?? 0) > GC_REPRIEVES_MAX', tests: UNIT('lifecycle') },
+  { id: 'gc.protected-namespace-aged', file: 'src/core/lifecycle/aging.ts', find: "if (rules.protectedNamespaces.has(m.namespace)) return 'protected-namespace';", replace: '', tests: UNIT('lifecycle') },
+  { id: 'gc.keep-tag-ignored', file: 'src/core/lifecycle/aging.ts', find: "if (m.tags.some((t) => t.toLowerCase() === KEEP_TAG)) return 'kept-tag';", replace: '', tests: UNIT('lifecycle') },
+  { id: 'gc.reprieves-off-by-one', file: 'src/core/lifecycle/aging.ts', find: '(m.reprieves ?? 0) >= GC_REPRIEVES_MAX', replace: '(m.reprieves ?? 0) > GC_REPRIEVES_MAX', tests: UNIT('lifecycle') },
 
   // Reanchor: a live copy is kept; copies on commits this clone lacks are left alone; matching by files needs half of them.
   { id: 'reanchor.live-copy-ignored', file: 'src/services/reanchor.ts', find: 'if (to.length) {', replace: 'if (false && to.length) {', tests: E2E('rewrite'), only: 'live copy|plain amend' },
@@ -128,10 +128,10 @@ const MUTATIONS = [
   { id: 'reanchor.never-fetched-matched-on-recorded-facts', file: 'src/services/reanchor.ts', find: "if (reachOf(o) === 'missing' && (heldLog.has(o) || seen.has(o))) objects.add(o);", replace: "if (reachOf(o) === 'missing') objects.add(o);", tests: E2E('stranded'), only: 'never fetched here stays put' },
   { id: 'reanchor.move-by-hand-one-copy', file: 'src/services/reanchor.ts', find: 'const from = [...new Set(copies.length ? copies : [m.object])].filter((o) => o !== target).sort();', replace: 'const from = [m.object].filter((o) => o !== target);', tests: E2E('stranded'), only: 'moves every copy' },
   { id: 'placement.other-worktree-heads-ignored', file: 'src/stores/git/repo.ts', find: 'worktreeHeads.set(repo, (heads = [...found].sort()));', replace: 'worktreeHeads.set(repo, (heads = []));', tests: E2E('stranded'), only: 'another worktree' },
-  { id: 'rewrite-match.any-file-overlap', file: 'src/core/rewrite-match.ts', find: 'const MIN_FILE_COVERAGE = 0.5;', replace: 'const MIN_FILE_COVERAGE = 0.01;', tests: UNIT('anchor') },
-  { id: 'rewrite-match.exactly-half-refused', file: 'src/core/rewrite-match.ts', find: 'if (coverage >= MIN_FILE_COVERAGE)', replace: 'if (coverage > MIN_FILE_COVERAGE)', tests: UNIT('anchor') },
-  { id: 'rewrite-match.older-candidate-taken', file: 'src/core/rewrite-match.ts', find: '(orphan.time !== undefined && c.placement.time < orphan.time)', replace: 'false', tests: UNIT('anchor') },
-  { id: 'rewrite-match.short-subject-matched', file: 'src/core/rewrite-match.ts', find: 'const MIN_SUBJECT = 8;', replace: 'const MIN_SUBJECT = 1;', tests: UNIT('anchor') },
+  { id: 'rewrite-match.any-file-overlap', file: 'src/core/history/rewrite-match.ts', find: 'const MIN_FILE_COVERAGE = 0.5;', replace: 'const MIN_FILE_COVERAGE = 0.01;', tests: UNIT('anchor') },
+  { id: 'rewrite-match.exactly-half-refused', file: 'src/core/history/rewrite-match.ts', find: 'if (coverage >= MIN_FILE_COVERAGE)', replace: 'if (coverage > MIN_FILE_COVERAGE)', tests: UNIT('anchor') },
+  { id: 'rewrite-match.older-candidate-taken', file: 'src/core/history/rewrite-match.ts', find: '(orphan.time !== undefined && c.placement.time < orphan.time)', replace: 'false', tests: UNIT('anchor') },
+  { id: 'rewrite-match.short-subject-matched', file: 'src/core/history/rewrite-match.ts', find: 'const MIN_SUBJECT = 8;', replace: 'const MIN_SUBJECT = 1;', tests: UNIT('anchor') },
 
   // Terminal text: control characters shown, never sent, wherever memory text reaches a terminal.
   { id: 'terminal.c1-controls-sent', file: 'src/core/terminal-text.ts', find: '\\u007f-\\u009f]|\\r(?!\\n)/g', replace: '\\u007f]|\\r(?!\\n)/g', tests: UNIT('terminal-text') },

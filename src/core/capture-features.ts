@@ -5,7 +5,7 @@
  * into a fixed number of buckets, so the weights are one flat array and
  * scoring never builds a vocabulary. Pure and deterministic.
  */
-import { porterStem } from './stem.ts';
+import { porterStem } from './search/stem.ts';
 
 /** log2 of the number of hashed buckets the weights hold. */
 export const FEATURE_BITS = 16;

@@ -4,7 +4,7 @@
  * the structure or pose as instructions. Pure.
  */
 import { formatId, type Memory } from './memory.ts';
-import { describeStale, type Stale } from './staleness.ts';
+import { describeStale, type Stale } from './history/staleness.ts';
 import { quoteRoleLabels } from './recorded-data.ts';
 import { withoutControls } from './terminal-text.ts';
 

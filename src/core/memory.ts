@@ -37,7 +37,7 @@ export interface Memory {
    */
   commitSubject?: string;
   patchId?: string;
-  /** Lifecycle links (core/links.ts linkRef): the memories this one consolidated, and the one that consolidated it. */
+  /** Lifecycle links (core/lifecycle/links.ts linkRef): the memories this one consolidated, and the one that consolidated it. */
   consolidates?: string[];
   consolidatedInto?: string;
   /** The older memories this one replaces, and the newer one that replaced it. */

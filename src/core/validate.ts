@@ -2,7 +2,7 @@
 import { UsageError } from './errors.ts';
 import { BODY_MAX, isStatus, type Status, SUMMARY_MAX } from './memory.ts';
 import type { NamespaceInfo } from './namespaces.ts';
-import { parsePathEntries, parsePathsOption } from './scope.ts';
+import { parsePathEntries, parsePathsOption } from './history/scope.ts';
 
 export function checkNamespace(name: string, namespaces: readonly NamespaceInfo[]): string {
   if (!namespaces.some((n) => n.name === name)) {
@@ -84,7 +84,7 @@ export function parseTags(text: string | undefined): string[] {
   return [...new Set((text ?? '').split(',').map((t) => t.trim()).filter(Boolean))];
 }
 
-/** `a.py,b.py:10-40` (or a list of such entries) → the scope entries (core/scope.ts); empty: about nothing in particular. */
+/** `a.py,b.py:10-40` (or a list of such entries) → the scope entries (core/history/scope.ts); empty: about nothing in particular. */
 export function checkPaths(given: string | readonly string[]): string[] {
   const { paths, bad } = typeof given === 'string' ? parsePathsOption(given) : parsePathEntries(given);
   if (bad !== undefined) throw new UsageError(`'${bad}' is not a file in the repository (a relative path, optionally with lines: src/a.py:10-40)`);

@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatRange } from '../core/blame.ts';
-import { editedLines, editNeedles } from '../core/edit-lines.ts';
+import { formatRange } from '../core/history/blame.ts';
+import { editedLines, editNeedles } from '../core/history/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
-import { aboveFloor } from '../core/rank.ts';
+import { aboveFloor } from '../core/search/floor.ts';
 import { relatedMemories, xmlText } from '../core/memory-context.ts';
 import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';

@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
 import { formatId, isStatus, type Status } from '../core/memory.ts';
 import { checkPaths } from '../core/validate.ts';
-import { explanationLines } from '../core/explain.ts';
+import { explanationLines } from '../core/search/explain.ts';
 import { recordedMemories } from '../core/recorded-data.ts';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';

@@ -1,8 +1,8 @@
 /** Shared renderers: one line per memory for humans, a stable DTO for --json. */
 import type { ChalkInstance } from 'chalk';
 import { formatId, type Memory } from '../core/memory.ts';
-import { type Reach, reachLabel } from '../core/anchor.ts';
-import { describeStale, type Stale } from '../core/staleness.ts';
+import { type Reach, reachLabel } from '../core/history/anchor.ts';
+import { describeStale, type Stale } from '../core/history/staleness.ts';
 import type { Provenance } from '../core/trust.ts';
 import type { TrustView } from '../services/trust.ts';
 import { visible } from '../core/terminal-text.ts';

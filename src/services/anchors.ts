@@ -1,13 +1,13 @@
 /**
  * Choosing the anchor of every memory that has copies on several commits
- * (core/anchor.ts). Placements depend on HEAD and the refs, so they are kept
+ * (core/history/anchor.ts). Placements depend on HEAD and the refs, so they are kept
  * in `<git common dir>/mem/anchors.json` under a digest of them, beside what
  * never changes (each commit's time). While the refs stay as they are,
  * choosing costs one `for-each-ref` and a small read; when HEAD moves, one
  * `rev-list` settles every memory with a copy HEAD reaches. A repository
  * without copies pays nothing.
  */
-import { type Placement, pickAnchor, REACHES } from '../core/anchor.ts';
+import { type Placement, pickAnchor, REACHES } from '../core/history/anchor.ts';
 import { JsonFile } from '../stores/cache/json-file.ts';
 import { isAncestor } from '../stores/git/history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../stores/git/reachability.ts';

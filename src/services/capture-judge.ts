@@ -10,7 +10,7 @@
  * stdout: {"keep":[0, {"id":1,"namespace":"decisions","summary":"..."}]}
  */
 import { GitMemError } from '../core/errors.ts';
-import { redact } from '../core/redact.ts';
+import { redact } from '../core/redact/redact.ts';
 import type { Signal } from '../core/signals.ts';
 import { commandName, runJsonCommand } from '../io/external-command.ts';
 import type { Deps } from './deps.ts';

@@ -3,20 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { GitMemError, NotFoundError, UsageError } from '../core/errors.ts';
 import { formatId, KEY_LENGTH, type Memory, PATHS_MAX, type Status } from '../core/memory.ts';
 import { appendToNote, parseNoteExcept, parseNoteTail, serializeMemory } from '../core/note-format.ts';
-import { redactMemory } from '../core/memory-redaction.ts';
-import { type Redaction, redact } from '../core/redact.ts';
+import { redactMemory } from '../core/redact/memory-redaction.ts';
+import { type Redaction, redact } from '../core/redact/redact.ts';
 import { redactIdent } from '../core/ident.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 import { connectNew, MAX_LINKS } from './connect.ts';
-import { linkRef } from '../core/links.ts';
-import { linkToSimilar } from '../core/similarity.ts';
+import { linkRef } from '../core/lifecycle/links.ts';
+import { linkToSimilar } from '../core/search/similarity.ts';
 
 /** What this file's services use. */
 export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
 import { changedPaths, subjectAndPatchId, trackedFiles } from '../stores/git/changes.ts';
-import { chooseScope } from '../core/scope.ts';
+import { chooseScope } from '../core/history/scope.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { resolveCommit } from '../stores/git/history.ts';
@@ -31,14 +31,14 @@ export interface CaptureInput {
   phase?: string;
   status?: string;
   relatesTo?: string[];
-  /** Links (core/links.ts linkRef) to the memories this one replaces (see markSuperseded). */
+  /** Links (core/lifecycle/links.ts linkRef) to the memories this one replaces (see markSuperseded). */
   supersedes?: string[];
   /** Revision to attach to; HEAD by default. */
   commit?: string;
   forceTruncate?: boolean;
   source?: string;
   confidence?: number;
-  /** What the memory is about (core/scope.ts): given, it is kept as it is (empty: about nothing in particular); else chosen at capture (scopeAt). */
+  /** What the memory is about (core/history/scope.ts): given, it is kept as it is (empty: about nothing in particular); else chosen at capture (scopeAt). */
   paths?: string[];
   /** The files the session was working on (hooks), a hint for scopeAt. */
   working?: string[];
@@ -117,7 +117,7 @@ export function notesIdent(ctx: Pick<Deps, 'settings'>): string {
 }
 
 /**
- * The memory as it is written: every text field redacted (core/memory-redaction.ts,
+ * The memory as it is written: every text field redacted (core/redact/memory-redaction.ts,
  * under mem.secrets), the summary cut to size after that. Every path that
  * writes a memory (capture, hooks, edit, import) passes through here.
  */
@@ -156,7 +156,7 @@ export function buildMemory(ctx: CaptureDeps, input: CaptureInput, object: strin
 }
 
 /**
- * What a memory captured on `object` is about (core/scope.ts chooseScope):
+ * What a memory captured on `object` is about (core/history/scope.ts chooseScope):
  * the given paths; else the files the session worked on and those its text
  * names (the files of the commit's tree, one `git ls-tree -r`); else the commit's files
  * when the commit is small. Recorded, so the memory keeps its scope when its

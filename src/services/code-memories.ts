@@ -4,7 +4,7 @@
  * log, a reviewer's digest). Both read the term index; a memory counts for
  * every commit it has a copy on.
  */
-import { formatRange, lineRanges, parseBlameTarget } from '../core/blame.ts';
+import { formatRange, lineRanges, parseBlameTarget } from '../core/history/blame.ts';
 import { UsageError } from '../core/errors.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';

@@ -1,5 +1,5 @@
 /**
- * The window of commits staleness counts in (core/staleness.ts MAX_TOUCHING):
+ * The window of commits staleness counts in (core/history/staleness.ts MAX_TOUCHING):
  * the newest commits where memories are measured, with the files each changed
  * and deleted. One `git log` of 2,000 commits costs up to 100 ms on a large
  * repository, paid by every new question after a commit; so the window of the
@@ -7,7 +7,7 @@
  * HEAD that descends from it by the few commits between, as the results are
  * (services/staleness.ts).
  */
-import { MAX_TOUCHING, type TouchingCommit } from '../core/staleness.ts';
+import { MAX_TOUCHING, type TouchingCommit } from '../core/history/staleness.ts';
 import { JsonFile } from '../stores/cache/json-file.ts';
 import { isAncestor, recentChanges } from '../stores/git/history.ts';
 import type { Repo } from '../stores/git/repo.ts';

@@ -1,15 +1,15 @@
 /**
  * Connections: a new memory is linked (relates_to) to the existing memories of
- * its namespace that say nearly the same, by words (core/similarity.ts): a
+ * its namespace that say nearly the same, by words (core/search/similarity.ts): a
  * capture never loads the embedding model. `related` shows a memory's links
  * both ways plus its nearest unlinked neighbours, by the cosine of embeddings
  * when the model is at hand, else by words.
  */
 import type { Memory } from '../core/memory.ts';
-import { linkRef, outgoingRefs, refersTo, withLinks } from '../core/links.ts';
-import { PLAIN_LEXICAL } from '../core/lexical.ts';
-import { buildLexicalQuery } from '../core/rank.ts';
-import { contentTerms, setCosine, similarPairs } from '../core/similarity.ts';
+import { linkRef, outgoingRefs, refersTo, withLinks } from '../core/lifecycle/links.ts';
+import { PLAIN_LEXICAL } from '../core/search/lexical.ts';
+import { buildLexicalQuery } from '../core/search/query.ts';
+import { contentTerms, setCosine, similarPairs } from '../core/search/similarity.ts';
 import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
 import type { MemoryReader } from '../stores/index/index.ts';

@@ -2,13 +2,13 @@
  * Consolidation: groups of connected memories of one namespace become one
  * memory; the originals are archived with a link to it (consolidated_into),
  * nothing is deleted. Extractive and deterministic by default
- * (core/consolidation.ts); with `--with CMD`, a user's command writes the
+ * (core/lifecycle/consolidation.ts); with `--with CMD`, a user's command writes the
  * summary and body. One notes commit per namespace; a dry run writes nothing.
  */
 import { UsageError } from '../core/errors.ts';
-import { type ConsolidatedDraft, consolidateExtractive } from '../core/consolidation.ts';
-import { connectionGraph, hubGroups } from '../core/connections.ts';
-import { linkRef, retire, retirementsDue } from '../core/links.ts';
+import { type ConsolidatedDraft, consolidateExtractive } from '../core/lifecycle/consolidation.ts';
+import { connectionGraph, hubGroups } from '../core/lifecycle/connections.ts';
+import { linkRef, retire, retirementsDue } from '../core/lifecycle/links.ts';
 import { formatId, type Memory, parseIdQuery, SUMMARY_MAX } from '../core/memory.ts';
 import { serializeMemory } from '../core/note-format.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
@@ -121,7 +121,7 @@ export async function consolidate(ctx: ConsolidateDeps, options: ConsolidateOpti
 /**
  * After a pull: memories a consolidation or supersession names but that came
  * back without the link (edited in a clone that did not know) are archived
- * again with it, keeping their words (core/links.ts retirementsDue).
+ * again with it, keeping their words (core/lifecycle/links.ts retirementsDue).
  */
 export async function repairRetirements(ctx: MemoriesDeps): Promise<Memory[]> {
   const successors = await ctx.index.withLifecycle();

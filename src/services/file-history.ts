@@ -27,7 +27,7 @@ function readCache(repo: Repo): CommitFilesCache {
   return cacheFile(repo).read() ?? { commits: {} };
 }
 
-/** A commit that changed the file, with every file it changed (a scope when they are few: core/scope.ts commitScope). */
+/** A commit that changed the file, with every file it changed (a scope when they are few: core/history/scope.ts commitScope). */
 export interface FileCommit {
   commit: string;
   files: readonly string[];

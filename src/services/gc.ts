@@ -3,10 +3,10 @@
  * those with substance are reprieved (counted in the note), and kept for good
  * after GC_REPRIEVES_MAX reprieves. Protected: mem.lifecycle.protect
  * namespaces, memories tagged `keep`, anything not active, anything younger
- * than the limit (core/aging.ts). One notes commit per namespace; a dry run writes nothing.
+ * than the limit (core/lifecycle/aging.ts). One notes commit per namespace; a dry run writes nothing.
  */
-import { type AgingVerdict, agingVerdict, hasSubstance } from '../core/aging.ts';
-import { connectionGraph } from '../core/connections.ts';
+import { type AgingVerdict, agingVerdict, hasSubstance } from '../core/lifecycle/aging.ts';
+import { connectionGraph } from '../core/lifecycle/connections.ts';
 import { UsageError } from '../core/errors.ts';
 import { formatId, type Memory } from '../core/memory.ts';
 import { serializeMemory } from '../core/note-format.ts';
@@ -16,7 +16,7 @@ import type { ConsolidateDeps } from './consolidate.ts';
 import { rewriteMemories } from './memories.ts';
 import { usageFile, type UsageDeps } from './usage.ts';
 import { foldUses, readUses } from '../stores/cache/usage-log.ts';
-import { linkRef } from '../core/links.ts';
+import { linkRef } from '../core/lifecycle/links.ts';
 
 export interface GcOptions {
   /** Memories created before this are old. */

@@ -15,7 +15,7 @@ import type { RecallDeps } from './recall.ts';
 /** What this file's services use. */
 export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
 import path from 'node:path';
-import { workingScope } from '../core/scope.ts';
+import { workingScope } from '../core/history/scope.ts';
 import { worktreeTop } from '../stores/git/repo.ts';
 import { appendMemories, buildMemory, type CaptureDeps, commitFactsAt, resolveTarget, scopeAt } from './capture.ts';
 import { recall } from './recall.ts';

@@ -1,10 +1,10 @@
 /** Finding, listing, editing and forgetting memories. Reads go through the index; writes go to the notes. */
 import { AmbiguousIdError, NotFoundError, UsageError } from '../core/errors.ts';
-import { linkRef, retire, withLinks } from '../core/links.ts';
+import { linkRef, retire, withLinks } from '../core/lifecycle/links.ts';
 import { formatId, ID_FORMS, matchesKey, type Memory, parseIdQuery, PATHS_MAX, revisionTime, type Status } from '../core/memory.ts';
-import { PLAIN_LEXICAL } from '../core/lexical.ts';
-import { buildLexicalQuery } from '../core/rank.ts';
-import { holdsEveryWord } from '../core/similarity.ts';
+import { PLAIN_LEXICAL } from '../core/search/lexical.ts';
+import { buildLexicalQuery } from '../core/search/query.ts';
+import { holdsEveryWord } from '../core/search/similarity.ts';
 import type { NamespaceInfo } from '../core/namespaces.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombstone } from '../core/note-format.ts';
@@ -53,7 +53,7 @@ export interface MemoryEdit {
   summary?: string;
   body?: string;
   tags?: string[];
-  /** What the memory is about (core/scope.ts); empty: nothing in particular. */
+  /** What the memory is about (core/history/scope.ts); empty: nothing in particular. */
   paths?: string[];
   status?: string;
   /** An older memory this one replaces: linked (supersedes, relates_to); markSuperseded archives it. */
@@ -164,7 +164,7 @@ export async function editMemory(ctx: MemoriesDeps, idText: string, edit: Memory
         status: status ?? m.status,
         ...(older ? withLinks({ relatesTo: m.relatesTo, supersedes: [...new Set([...(m.supersedes ?? []), older])] }, [older]) : {}),
         // A retired memory restored on purpose (--status active) keeps its consolidated_into / superseded_by:
-        // the link shows the edit knew of the retirement, so a pull does not archive it again (core/links.ts retirementsDue).
+        // the link shows the edit knew of the retirement, so a pull does not archive it again (core/lifecycle/links.ts retirementsDue).
         updated: canonicalTime(ctx.now()),
       }).memory;
       return serializeMemory(result);

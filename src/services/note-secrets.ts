@@ -8,7 +8,7 @@
 import { GitMemError } from '../core/errors.ts';
 import { JsonFile } from '../stores/cache/json-file.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
-import { type NoteSecret, noteDocDigests, noteSecrets, secretLines } from '../core/note-secrets.ts';
+import { type NoteSecret, noteDocDigests, noteSecrets, secretLines } from '../core/redact/note-secrets.ts';
 import { newNoteBlobs, presentCommits } from '../stores/git/new-notes.ts';
 import { refTips } from '../stores/git/remotes.ts';
 import type { Deps } from './deps.ts';

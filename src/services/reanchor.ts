@@ -5,21 +5,21 @@
  *
  * Per memory: when another copy sits on a live commit, the orphaned copies
  * are dropped and the live ones get the newest revision (or the tombstone);
- * otherwise the orphan's commit is matched (core/rewrite-match.ts) among the
- * live commits of a bounded window (core/rewrite-search.ts), and the memory
+ * otherwise the orphan's commit is matched (core/history/rewrite-match.ts) among the
+ * live commits of a bounded window (core/history/rewrite-search.ts), and the memory
  * moves there. What cannot be matched stays where it is, reported: on a
  * commit that exists, unmatched; on a commit this clone lacks, missing (of
  * this user: most likely pruned here; a teammate's: maybe not fetched yet).
  * One notes commit per namespace.
  */
-import { scopeFiles } from '../core/scope.ts';
-import { isOrphan, type Placement } from '../core/anchor.ts';
+import { scopeFiles } from '../core/history/scope.ts';
+import { isOrphan, type Placement } from '../core/history/anchor.ts';
 import { parseCommit } from '../core/commit.ts';
 import { formatId } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
-import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/rewrite-match.ts';
-import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/rewrite-search.ts';
+import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/history/rewrite-match.ts';
+import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/history/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
 import { commitsSeen } from './anchors.ts';
 import { readHeld, recordHeld } from '../stores/cache/held-log.ts';

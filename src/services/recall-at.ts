@@ -9,8 +9,8 @@ import type { Memory } from '../core/memory.ts';
 import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
 import { notesRef } from '../core/namespaces.ts';
 import { parseNote } from '../core/note-format.ts';
-import { DEFAULT_LEXICAL } from '../core/lexical.ts';
-import { buildLexicalQuery } from '../core/rank.ts';
+import { DEFAULT_LEXICAL } from '../core/search/lexical.ts';
+import { buildLexicalQuery } from '../core/search/query.ts';
 import { parseDateArg } from '../core/time.ts';
 import type { Deps } from './deps.ts';
 

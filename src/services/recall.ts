@@ -7,13 +7,15 @@
  * Without a model, semantic and hybrid run lexical, with a one-line notice.
  */
 import { errorMessage, UsageError } from '../core/errors.ts';
-import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/fusion.ts';
-import { type Explanation, explanationLines } from '../core/explain.ts';
-import { DEFAULT_LEXICAL } from '../core/lexical.ts';
+import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/search/fusion.ts';
+import { type Explanation, explanationLines } from '../core/search/explain.ts';
+import { DEFAULT_LEXICAL } from '../core/search/lexical.ts';
 import { formatId, type Memory, type Status } from '../core/memory.ts';
-import { parseQueryTime, type QueryTime } from '../core/query-time.ts';
-import { buildLexicalQuery, floorScore, queryTerms, STOP_WORDS } from '../core/rank.ts';
-import { onHeadHistory, type Reach, reachWeight } from '../core/anchor.ts';
+import { parseQueryTime, type QueryTime } from '../core/search/query-time.ts';
+import { buildLexicalQuery } from '../core/search/query.ts';
+import { floorScore } from '../core/search/floor.ts';
+import { queryTerms, STOP_WORDS } from '../core/search/analyzer.ts';
+import { onHeadHistory, type Reach, reachWeight } from '../core/history/anchor.ts';
 import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
 
@@ -54,7 +56,7 @@ export interface RecallOptions {
   branch?: boolean;
   /** Each hit says why it ranked where it did (`explanation`). */
   explain?: boolean;
-  /** Read a time the query asks about ("last week", "in March": core/query-time.ts); default true. */
+  /** Read a time the query asks about ("last week", "in March": core/search/query-time.ts); default true. */
   time?: boolean;
 }
 
@@ -85,7 +87,7 @@ export interface RecallResult {
 /**
  * Ranked search, then where each memory's commit stands: HEAD's history ranks
  * a little above the same match on another branch, and above commits no
- * branch holds (core/anchor.ts reachWeight); `branch` keeps HEAD's history only.
+ * branch holds (core/history/anchor.ts reachWeight); `branch` keeps HEAD's history only.
  */
 export async function recall(ctx: RecallDeps, options: RecallOptions): Promise<RecallResult> {
   const limit = options.limit ?? DEFAULT_RECALL_LIMIT;
@@ -160,7 +162,7 @@ function inWindow(m: Memory, time: QueryTime): boolean {
 
 /**
  * Sets each explained hit's `floor`: whether the hooks' relevance floor (the share `share` of the
- * best score, core/rank.ts floorScore, over these hits as given) keeps it.
+ * best score, core/search/floor.ts floorScore, over these hits as given) keeps it.
  */
 export function explainFloor(hits: readonly RecallHit[], share: number): void {
   const min = floorScore(hits, () => share);

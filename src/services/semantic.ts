@@ -8,7 +8,7 @@ import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
 export type SemanticDeps = Pick<Deps, 'repo' | 'index'>;
-import { embeddingText, type Ranked, rankBySimilarity } from '../core/embedding.ts';
+import { embeddingText, type Ranked, rankBySimilarity } from '../core/search/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
 import { VectorStore, type VectorMap } from '../stores/index/vectors/vector-store.ts';

@@ -1,10 +1,10 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
 import path from 'node:path';
-import { type FileCandidate, pathWords, rankForFile } from '../core/file-relevance.ts';
+import { type FileCandidate, pathWords, rankForFile } from '../core/history/file-relevance.ts';
 import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
 import type { Memory } from '../core/memory.ts';
-import { aboveFloor } from '../core/rank.ts';
+import { aboveFloor } from '../core/search/floor.ts';
 import { canonicalTime } from '../core/time.ts';
 import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
@@ -151,7 +151,7 @@ const FILE_HISTORY_MEMORIES = 40;
 const FILE_HISTORY_MAX = 64;
 
 /**
- * Memories about a file, best first (core/file-relevance.ts): found on the commits that wrote
+ * Memories about a file, best first (core/history/file-relevance.ts): found on the commits that wrote
  * `lines` (when an edit's lines are known), on every commit that changed the file, and by its path
  * words; ranked by their scope and words; each at most once per session. Those the session
  * was already given are left out before ranking, so a later call offers the next best about the

@@ -7,9 +7,9 @@
  * use). Agents are given only what the trust policy lets through
  * (`forAgent`); the rest is counted for a person to review.
  */
-import type { Reach } from '../core/anchor.ts';
+import type { Reach } from '../core/history/anchor.ts';
 import type { Memory } from '../core/memory.ts';
-import type { Stale } from '../core/staleness.ts';
+import type { Stale } from '../core/history/staleness.ts';
 import { placementsOf } from './anchors.ts';
 import type { Deps } from './deps.ts';
 import { stalenessOf } from './staleness.ts';

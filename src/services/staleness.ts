@@ -1,5 +1,5 @@
 /**
- * Which memories' files changed since their commit (core/staleness.ts), for
+ * Which memories' files changed since their commit (core/history/staleness.ts), for
  * the memories about to be shown, paid by what changed rather than by the
  * length of the history:
  *
@@ -19,9 +19,9 @@
  */
 import path from 'node:path';
 import type { Memory } from '../core/memory.ts';
-import { type LineCounts, lineCounts, similarity } from '../core/line-diff.ts';
-import { commitScope, parseScope, scopeFiles } from '../core/scope.ts';
-import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/staleness.ts';
+import { type LineCounts, lineCounts, similarity } from '../core/history/line-diff.ts';
+import { commitScope, parseScope, scopeFiles } from '../core/history/scope.ts';
+import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/history/staleness.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { filesOf } from './file-history.ts';
 import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../stores/git/history.ts';

@@ -5,7 +5,7 @@
  * one notes commit per namespace.
  */
 import { UsageError } from '../core/errors.ts';
-import { refKey } from '../core/links.ts';
+import { refKey } from '../core/lifecycle/links.ts';
 import { sha1Hex } from '../core/hash.ts';
 import fs from 'node:fs';
 import os from 'node:os';

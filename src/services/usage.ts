@@ -2,9 +2,9 @@
  * Recall usage as a use case: which memories a person or an agent was shown
  * (recall, the hooks' context, MCP) or expanded (hydrate), counted in this
  * clone's cache (stores/cache/usage-log.ts). gc treats a memory in use as
- * connected (core/aging.ts).
+ * connected (core/lifecycle/aging.ts).
  */
-import { linkRef } from '../core/links.ts';
+import { linkRef } from '../core/lifecycle/links.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
 import { recordUses } from '../stores/cache/usage-log.ts';

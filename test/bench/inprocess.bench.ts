@@ -2,7 +2,7 @@
 // Run with bun (node_modules/.bin/bun test/bench/inprocess.bench.ts); baseline: a plain regex scan of the same text.
 import fs from 'node:fs';
 import path from 'node:path';
-import { redact } from '../../src/core/redact.ts';
+import { redact } from '../../src/core/redact/redact.ts';
 import { detectSignals, SCAN_MAX } from '../../src/core/signals.ts';
 import { sessionWords } from '../../src/core/transcript-entries.ts';
 import { transcriptEntries } from '../../src/hooks/transcript.ts';

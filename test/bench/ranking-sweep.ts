@@ -1,5 +1,5 @@
 // In-process ranking evaluation on the labeled fixture, for parameter sweeps: the same core ranking
-// (core/lexical.ts) over an in-memory postings source built as the term index builds its own, so
+// (core/search/lexical.ts) over an in-memory postings source built as the term index builds its own, so
 // hundreds of settings are compared in seconds. Figures for decisions come from
 // ranking.bench.mjs, which runs the compiled binary; this only finds candidates.
 //
@@ -7,8 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { lexicalScores, type LexicalOptions, type LexicalSource } from '../../src/core/lexical.ts';
-import { analyzeText, buildLexicalQuery, packFrequencies, termOf } from '../../src/core/rank.ts';
+import { lexicalScores, type LexicalOptions, type LexicalSource } from '../../src/core/search/lexical.ts';
+import { analyzeText, termOf } from '../../src/core/search/analyzer.ts';
+import { buildLexicalQuery } from '../../src/core/search/query.ts';
+import { packFrequencies } from '../../src/core/search/bm25f.ts';
 
 const { values: opts } = parseArgs({
   options: {

@@ -7,7 +7,7 @@
 //   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic] [--fusion] [--fixture FILE] [--verbose]
 //
 // --fusion also sweeps the weights (lexical:semantic) and k of the fusion on the binary's lexical
-// and semantic top 50, with core/fusion.ts (TypeScript, hence bun), and checks that 1:1, k = 60
+// and semantic top 50, with core/search/fusion.ts (TypeScript, hence bun), and checks that 1:1, k = 60
 // is what --mode hybrid returns.
 //
 // Modes other than lexical need an embedding model; the first found is used:
@@ -140,13 +140,13 @@ function run(mode) {
 
 /**
  * Weighted reciprocal rank fusion of the binary's lexical and semantic top 50 (what hybrid recall
- * fuses: FUSION_DEPTH in services/recall.ts), computed here with core/fusion.ts, for weights
+ * fuses: FUSION_DEPTH in services/recall.ts), computed here with core/search/fusion.ts, for weights
  * (lexical:semantic) and k. The 1:1, k = 60 row must rank every query as `--mode hybrid` does, or
  * the sweep would not measure the product; that is checked, and a difference fails the bench.
  */
 async function fusionSweep() {
-  // core/fusion.ts is TypeScript: this needs bun (npm run bench:ranking uses it).
-  const { reciprocalRankFusion, RRF_K } = await import('../../src/core/fusion.ts');
+  // core/search/fusion.ts is TypeScript: this needs bun (npm run bench:ranking uses it).
+  const { reciprocalRankFusion, RRF_K } = await import('../../src/core/search/fusion.ts');
   const depth = 50;
   const lexical = recallAll('lexical', depth).results;
   const semantic = recallAll('semantic', depth);
@@ -157,7 +157,7 @@ async function fusionSweep() {
       .map((f) => f.item);
 
   const same = hybrid.filter((h, n) => JSON.stringify(h.ranked) === JSON.stringify(fuse(n, RRF_K, [1, 1]))).length;
-  console.log(`\nfusion sweep (model: ${model.name}): lexical and semantic top ${depth} of each query from the binary, fused by core/fusion.ts`);
+  console.log(`\nfusion sweep (model: ${model.name}): lexical and semantic top ${depth} of each query from the binary, fused by core/search/fusion.ts`);
   console.log(`1:1, k = ${RRF_K} against --mode hybrid through the binary: ${same} of ${queries.length} queries ranked identically`);
   if (same !== queries.length) process.exitCode = 1;
   for (const n of semantic.notices) console.log(`  notice: ${n}`);

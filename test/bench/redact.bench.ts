@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { redact } from '../../src/core/redact.ts';
+import { redact } from '../../src/core/redact/redact.ts';
 import { ordinaryLines, secretCases } from '../fixtures/secrets/corpus.ts';
 import { evaluate } from '../fixtures/secrets/evaluate.ts';
 import { negativeCases, providerCases } from '../fixtures/secrets/kinds.ts';
@@ -26,7 +26,7 @@ async function baselineRedactor(): Promise<Redact | null> {
     for (const f of ['redact.ts', 'secret-rules.ts', 'secret-checks.ts', 'hash.ts']) {
       fs.writeFileSync(path.join(dir, 'src/core', f), execFileSync('git', ['show', `${BASELINE_COMMIT}:src/core/${f}`], { cwd: root }));
     }
-    const mod = await import(path.join(dir, 'src/core/redact.ts'));
+    const mod = await import(path.join(dir, 'src/core/redact/redact.ts'));
     return mod.redact as Redact;
   } catch {
     return null;

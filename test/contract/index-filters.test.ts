@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildLexicalQuery } from '../../src/core/rank.ts';
+import { buildLexicalQuery } from '../../src/core/search/query.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote } from '../../src/core/note-format.ts';
 import { Index } from '../../src/stores/index/index.ts';

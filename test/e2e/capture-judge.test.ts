@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { base62, crc32 } from '../../src/core/secret-checks.ts';
+import { base62, crc32 } from '../../src/core/redact/secret-checks.ts';
 import { makeRepo, mem, memOk, type RunResult, type Sandbox, sandbox } from './helpers.ts';
 
 // Each scores at the suggest tier (0.70-0.95), never at once (checked below without a judge).

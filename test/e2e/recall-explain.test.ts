@@ -41,7 +41,7 @@ describe('git mem recall --explain', () => {
       expect(h.explain.placement).toEqual({ reach: 'head', weight: 1 });
       expect(h.explain.score).toBeCloseTo(h.score, 3);
     }
-    // Feedback: "canary", in the bodies of the two best hits, adds a little to both (weight 0.2, core/feedback.ts).
+    // Feedback: "canary", in the bodies of the two best hits, adds a little to both (weight 0.2, core/search/feedback.ts).
     for (const h of [sqljs, deploy]) expect(h.explain.matches[1]).toMatchObject({ word: 'canari', kind: 'feedback', weight: 0.2, fields: { body: { tf: 1 } } });
 
     // The floor: the hooks inject only hits at mem.hooks.relevanceFloor of the best or above.

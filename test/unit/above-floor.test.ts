@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aboveFloor } from '../../src/core/rank.ts';
+import { aboveFloor } from '../../src/core/search/floor.ts';
 
 describe('aboveFloor', () => {
   it('keeps the hits at the floor share of the best or above, asking for the floor only with two hits or more', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isOrphan, pickAnchor, type Placement, REACHES } from '../../src/core/anchor.ts';
-import { type Candidate, matchOrphan, namesCommit, type Orphan } from '../../src/core/rewrite-match.ts';
+import { isOrphan, pickAnchor, type Placement, REACHES } from '../../src/core/history/anchor.ts';
+import { type Candidate, matchOrphan, namesCommit, type Orphan } from '../../src/core/history/rewrite-match.ts';
 
 const p = (object: string, reach: Placement['reach'], time = 0): Placement => ({ object, reach, time });
 

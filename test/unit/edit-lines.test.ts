@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editedLines, editNeedles } from '../../src/core/edit-lines.ts';
+import { editedLines, editNeedles } from '../../src/core/history/edit-lines.ts';
 
 const file = ['line 1', 'line 2', 'function a() {', '  return 1;', '}', 'line 6', ''].join('\n');
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cosine } from '../../src/core/embedding.ts';
+import { cosine } from '../../src/core/search/embedding.ts';
 import { BATCH_SIZE, isCompiledBinary, loadEmbedder } from '../../src/stores/embed/embedder.ts';
 import { inspectModel, modelInfo } from '../../src/stores/embed/model-files.ts';
 import { testModelDir } from '../helpers/model.ts';

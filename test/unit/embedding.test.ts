@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToVector, cosine, EMBED_MAX_CHARS, embeddingHash, embeddingText, meanPool, normalizeInPlace, rankBySimilarity, vectorToBytes } from '../../src/core/embedding.ts';
+import { bytesToVector, cosine, EMBED_MAX_CHARS, embeddingHash, embeddingText, meanPool, normalizeInPlace, rankBySimilarity, vectorToBytes } from '../../src/core/search/embedding.ts';
 
 describe('embedding text', () => {
   it('is the summary, the tags, then the body, cut at EMBED_MAX_CHARS', () => {

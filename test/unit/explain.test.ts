@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
-import { explanationJson, explanationLines } from '../../src/core/explain.ts';
-import { DEFAULT_LEXICAL, PLAIN_LEXICAL } from '../../src/core/lexical.ts';
-import { aboveFloor, buildLexicalQuery, DEFAULT_K1, floorScore } from '../../src/core/rank.ts';
+import { explanationJson, explanationLines } from '../../src/core/search/explain.ts';
+import { DEFAULT_LEXICAL, PLAIN_LEXICAL } from '../../src/core/search/lexical.ts';
+import { aboveFloor, floorScore } from '../../src/core/search/floor.ts';
+import { buildLexicalQuery } from '../../src/core/search/query.ts';
+import { DEFAULT_K1 } from '../../src/core/search/bm25f.ts';
 import { buildTermIndex } from '../../src/stores/index/terms/build.ts';
 import { TermIndex } from '../../src/stores/index/terms/reader.ts';
 

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FEEDBACK, feedbackTerms } from '../../src/core/feedback.ts';
-import { type LexicalSource, lexicalScores } from '../../src/core/lexical.ts';
-import { buildLexicalQuery, packFrequencies, termOf } from '../../src/core/rank.ts';
+import { DEFAULT_FEEDBACK, feedbackTerms } from '../../src/core/search/feedback.ts';
+import { type LexicalSource, lexicalScores } from '../../src/core/search/lexical.ts';
+import { buildLexicalQuery } from '../../src/core/search/query.ts';
+import { packFrequencies } from '../../src/core/search/bm25f.ts';
+import { termOf } from '../../src/core/search/analyzer.ts';
 
 const df = (table: Record<string, number>) => (term: string) => table[term] ?? 0;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type FileCandidate, nameWords, pathWords, rankForFile } from '../../src/core/file-relevance.ts';
+import { type FileCandidate, nameWords, pathWords, rankForFile } from '../../src/core/history/file-relevance.ts';
 import type { Memory } from '../../src/core/memory.ts';
 
 function memory(summary: string, extra: Partial<Memory> = {}): Memory {

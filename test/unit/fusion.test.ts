@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../../src/core/fusion.ts';
+import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../../src/core/search/fusion.ts';
 
 const id = (s: string) => s;
 

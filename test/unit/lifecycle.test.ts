@@ -4,12 +4,12 @@
  * rules, and which retired memories a pull archives again.
  */
 import { describe, expect, it } from 'vitest';
-import { agingVerdict, GC_REPRIEVES_MAX, hasSubstance, RECALLED_MIN } from '../../src/core/aging.ts';
-import { connectionGraph, hubGroups } from '../../src/core/connections.ts';
-import { consolidateExtractive, consolidationKey, rationaleLines } from '../../src/core/consolidation.ts';
-import { linkedPairs, linkRef, refersTo, retire, retirementsDue, withLinks } from '../../src/core/links.ts';
+import { agingVerdict, GC_REPRIEVES_MAX, hasSubstance, RECALLED_MIN } from '../../src/core/lifecycle/aging.ts';
+import { connectionGraph, hubGroups } from '../../src/core/lifecycle/connections.ts';
+import { consolidateExtractive, consolidationKey, rationaleLines } from '../../src/core/lifecycle/consolidation.ts';
+import { linkedPairs, linkRef, refersTo, retire, retirementsDue, withLinks } from '../../src/core/lifecycle/links.ts';
 import type { Memory } from '../../src/core/memory.ts';
-import { contentTerms, holdsEveryWord, linkToSimilar, setCosine, similarPairs } from '../../src/core/similarity.ts';
+import { contentTerms, holdsEveryWord, linkToSimilar, setCosine, similarPairs } from '../../src/core/search/similarity.ts';
 import { prng } from '../helpers/prng.ts';
 
 const OBJ = 'c0ffee'.padEnd(40, '0');

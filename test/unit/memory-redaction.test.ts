@@ -6,10 +6,10 @@
  * redactMemory forgets it.
  */
 import { describe, expect, it } from 'vitest';
-import { redactMemory } from '../../src/core/memory-redaction.ts';
+import { redactMemory } from '../../src/core/redact/memory-redaction.ts';
 import type { Memory } from '../../src/core/memory.ts';
-import { redact } from '../../src/core/redact.ts';
-import { base62, crc32 } from '../../src/core/secret-checks.ts';
+import { redact } from '../../src/core/redact/redact.ts';
+import { base62, crc32 } from '../../src/core/redact/secret-checks.ts';
 
 // Assembled from parts so this file does not look like it leaks a token.
 const SECRET = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5' + base62(crc32('A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5'), 6);

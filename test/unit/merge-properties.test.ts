@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeNoteTexts } from '../../src/core/merge.ts';
 import type { Memory, Tombstone } from '../../src/core/memory.ts';
 import { parseNote, serializeMemory, serializeNote, serializeTombstone } from '../../src/core/note-format.ts';
-import { redact } from '../../src/core/redact.ts';
+import { redact } from '../../src/core/redact/redact.ts';
 import { prng } from '../helpers/prng.ts';
 
 const NS = 'decisions';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { docDigest, noteSecrets, secretLines } from '../../src/core/note-secrets.ts';
-import { allowDigest } from '../../src/core/redact.ts';
+import { docDigest, noteSecrets, secretLines } from '../../src/core/redact/note-secrets.ts';
+import { allowDigest } from '../../src/core/redact/redact.ts';
 import { prePushRefs } from '../../src/services/note-secrets.ts';
 
 // Built from pieces, so that no scanner finds a secret in this file.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packFrequencies } from '../../src/core/rank.ts';
+import { packFrequencies } from '../../src/core/search/bm25f.ts';
 import { decodePostings, encodePostings } from '../../src/stores/index/terms/codec.ts';
 
 describe('postings codec', () => {

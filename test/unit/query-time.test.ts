@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQueryTime } from '../../src/core/query-time.ts';
+import { parseQueryTime } from '../../src/core/search/query-time.ts';
 
 // Thursday 2026-11-26, 13:00 UTC.
 const now = new Date('2026-11-26T13:00:00Z');

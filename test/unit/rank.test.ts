@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { analyzeText, bm25f, bm25fScorer, buildLexicalQuery, DEFAULT_B, DEFAULT_K1, DEFAULT_WEIGHTS, identifierPartWeights, idf, packFrequencies, type PostingsSource, queryTerms, termOf, tokenize } from '../../src/core/rank.ts';
+import { analyzeText, queryTerms, termOf, tokenize } from '../../src/core/search/analyzer.ts';
+import { bm25f, bm25fScorer, DEFAULT_B, DEFAULT_K1, DEFAULT_WEIGHTS, idf, packFrequencies, type PostingsSource } from '../../src/core/search/bm25f.ts';
+import { buildLexicalQuery, identifierPartWeights } from '../../src/core/search/query.ts';
 
 /** An in-memory postings source: docs given as field frequencies per term, and field lengths. */
 function source(docs: Array<{ len: [number, number, number]; tf: Record<string, [number, number, number]> }>): PostingsSource {

@@ -1,7 +1,7 @@
 // Redaction measured on the corpus in test/fixtures/secrets (issue 5: >= 95% of secrets
 // caught, < 1% of ordinary text changed). Prints the figures; see also test/bench/redact.bench.ts.
 import { afterAll, describe, expect, it } from 'vitest';
-import { redact } from '../../src/core/redact.ts';
+import { redact } from '../../src/core/redact/redact.ts';
 import { nearMissLines, ordinaryLines, secretCases } from '../fixtures/secrets/corpus.ts';
 import { evaluate } from '../fixtures/secrets/evaluate.ts';
 

@@ -4,8 +4,8 @@
 // and digits turned to filler, as templates write them (`ghp_xxxx…`), which no rule may take.
 // A rule added without any example fails here.
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../src/core/redact.ts';
-import { SECRET_RULES } from '../../src/core/secret-rules.ts';
+import { redact } from '../../src/core/redact/redact.ts';
+import { SECRET_RULES } from '../../src/core/redact/secret-rules.ts';
 import { secretCases } from '../fixtures/secrets/corpus.ts';
 import { providerCases } from '../fixtures/secrets/kinds.ts';
 import { unseenCases } from '../fixtures/secrets/unseen.ts';

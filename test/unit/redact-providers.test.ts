@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { redact } from '../../src/core/redact.ts';
+import { redact } from '../../src/core/redact/redact.ts';
 import { kindCount, type LabelledCase, type LabelledLine, negativeCases, providerCases } from '../fixtures/secrets/kinds.ts';
 import { unseenCases, unseenNegatives } from '../fixtures/secrets/unseen.ts';
 

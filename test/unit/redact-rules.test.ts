@@ -1,9 +1,9 @@
-// The decisions behind the rules (src/core/secret-rules.ts), one table each: what counts
+// The decisions behind the rules (src/core/redact/secret-rules.ts), one table each: what counts
 // as a secret, what is a placeholder or a reference and stays, and how findings combine.
 import { describe, expect, it } from 'vitest';
-import { allowDigest, redact } from '../../src/core/redact.ts';
-import { base62, crc32, isPlaceholder, isReference, nameStrength, Strength } from '../../src/core/secret-checks.ts';
-import { SECRET_RULES } from '../../src/core/secret-rules.ts';
+import { allowDigest, redact } from '../../src/core/redact/redact.ts';
+import { base62, crc32, isPlaceholder, isReference, nameStrength, Strength } from '../../src/core/redact/secret-checks.ts';
+import { SECRET_RULES } from '../../src/core/redact/secret-rules.ts';
 
 // Fake values, assembled from parts so that this file holds no token a scanner would flag.
 const R40 = 'q8Zr2LkP9xWm4TnB7vYc3Jd6Fs1Hg5Ka0Qe8Uw2i';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redact } from '../../src/core/redact.ts';
-import { base62, crc32 } from '../../src/core/secret-checks.ts';
+import { redact } from '../../src/core/redact/redact.ts';
+import { base62, crc32 } from '../../src/core/redact/secret-checks.ts';
 
 // Fake secrets, assembled from parts so the file itself does not look like it leaks any.
 /** 30 characters and their CRC32 tail, as GitHub issues tokens (issue 34: a tail that fails is a look-alike, left alone). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coveringPaths, epochSeconds, MAX_PATHSPEC, pathsKey, sameAuthor, searchPaths, searchSince, WINDOW_SLACK_S, worthPatchId } from '../../src/core/rewrite-search.ts';
+import { coveringPaths, epochSeconds, MAX_PATHSPEC, pathsKey, sameAuthor, searchPaths, searchSince, WINDOW_SLACK_S, worthPatchId } from '../../src/core/history/rewrite-search.ts';
 
 describe('searchSince', () => {
   it('starts a day before the oldest orphan: its commit time, else its memory creation', () => {

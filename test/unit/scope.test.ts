@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { checkPaths } from '../../src/core/validate.ts';
-import { chooseScope, commitScope, namedFiles, parsePathsOption, parseScope, scopeFiles, workingScope } from '../../src/core/scope.ts';
+import { chooseScope, commitScope, namedFiles, parsePathsOption, parseScope, scopeFiles, workingScope } from '../../src/core/history/scope.ts';
 import { workingFiles } from '../../src/stores/cache/sessions.ts';
 
 describe('scope entries', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { advance, describeStale, linesChangedWithin, MAX_TOUCHING, parseHunks, parseRenames, staleness } from '../../src/core/staleness.ts';
-import { countEdits, lineCounts, similarity } from '../../src/core/line-diff.ts';
+import { advance, describeStale, linesChangedWithin, MAX_TOUCHING, parseHunks, parseRenames, staleness } from '../../src/core/history/staleness.ts';
+import { countEdits, lineCounts, similarity } from '../../src/core/history/line-diff.ts';
 
 describe('staleness', () => {
   const since = { commit: 'c0', time: 100 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { porterStem } from '../../src/core/stem.ts';
+import { porterStem } from '../../src/core/search/stem.ts';
 
 // Word/stem pairs from the examples in Porter's 1980 paper, step by step, and a few from this project's vocabulary.
 const PAIRS = `caresses caress ponies poni ties ti caress caress cats cat feed feed agreed agre plastered plaster bled bled motoring motor

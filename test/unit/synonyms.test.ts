@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bm25f, buildLexicalQuery, packFrequencies, type PostingsSource, SYNONYM_WEIGHT, synonymsOf, termOf } from '../../src/core/rank.ts';
-import { SYNONYM_GROUPS, synonymTable } from '../../src/core/synonyms.ts';
+import { bm25f, packFrequencies, type PostingsSource } from '../../src/core/search/bm25f.ts';
+import { buildLexicalQuery, SYNONYM_WEIGHT, synonymsOf } from '../../src/core/search/query.ts';
+import { termOf } from '../../src/core/search/analyzer.ts';
+import { SYNONYM_GROUPS, synonymTable } from '../../src/core/search/synonyms.ts';
 
 describe('synonyms', () => {
   it('maps each word of a group to the index terms of the others', () => {

@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Memory } from '../../src/core/memory.ts';
-import { ANALYZER_VERSION, buildLexicalQuery } from '../../src/core/rank.ts';
+import { ANALYZER_VERSION } from '../../src/core/search/analyzer.ts';
+import { buildLexicalQuery } from '../../src/core/search/query.ts';
 import { appendToTermIndex, buildTermIndex, writeTermIndex } from '../../src/stores/index/terms/build.ts';
 import { keyHashesOf } from '../../src/stores/index/terms/format.ts';
 import { adler32 } from '../../src/stores/index/terms/blocks.ts';
 import zlib from 'node:zlib';
-import { DEFAULT_LEXICAL } from '../../src/core/lexical.ts';
+import { DEFAULT_LEXICAL } from '../../src/core/search/lexical.ts';
 import { TermIndex } from '../../src/stores/index/terms/reader.ts';
 
 let seq = 0;
@@ -44,7 +45,7 @@ describe('term index', () => {
       [5, memory('Worktrees share the index', filler, { tags: ['worktree'] })],
     ]);
     const { index } = build(rows);
-    // Summary and tags weigh the same (core/lexical.ts DEFAULT_LEXICAL), both above the body.
+    // Summary and tags weigh the same (core/search/lexical.ts DEFAULT_LEXICAL), both above the body.
     const flaky = search(index, 'flaky');
     expect(flaky.slice(0, 2).sort()).toEqual(['Flaky sync suite', 'Quarter planning']);
     expect(flaky[2]).toBe('Release calendar');

@@ -4,7 +4,7 @@ import { checkPaths, parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { captureMemory } from '../../services/capture.ts';
 import { findMemory, markSuperseded } from '../../services/memories.ts';
-import { linkRef } from '../../core/links.ts';
+import { linkRef } from '../../core/lifecycle/links.ts';
 import { jsonOption, readBody } from '../shared.ts';
 
 interface CaptureArgs {

@@ -1,7 +1,7 @@
 import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
 import type { CommandModule } from 'yargs';
-import type { Reach } from '../../core/anchor.ts';
+import type { Reach } from '../../core/history/anchor.ts';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace, checkStatus } from '../../core/validate.ts';

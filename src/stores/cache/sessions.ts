@@ -21,7 +21,7 @@ export interface SessionState {
 export interface WorkingFile {
   /** As the tool named it (absolute, usually). */
   file: string;
-  /** The lines an edit changed, as `10-40,52` (core/blame.ts formatRange). */
+  /** The lines an edit changed, as `10-40,52` (core/history/blame.ts formatRange). */
   lines?: string;
   /** Written (Edit, Write...), not only read. */
   edited?: boolean;

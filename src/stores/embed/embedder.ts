@@ -4,7 +4,7 @@
  * tokenized by transformers.js; both load only when something is embedded.
  */
 import path from 'node:path';
-import { meanPool } from '../../core/embedding.ts';
+import { meanPool } from '../../core/search/embedding.ts';
 import { cacheRoot, type ModelInfo } from './model-files.ts';
 
 export interface Embedder {

@@ -1,7 +1,7 @@
 /** Commits and lines as git tells them: ranges of commits, blame of a file. */
 import { GitMemError, UsageError } from '../../core/errors.ts';
-import { parseBlamePorcelain } from '../../core/blame.ts';
-import { type Hunk, parseHunks, parseRenames, type TouchingCommit } from '../../core/staleness.ts';
+import { parseBlamePorcelain } from '../../core/history/blame.ts';
+import { type Hunk, parseHunks, parseRenames, type TouchingCommit } from '../../core/history/staleness.ts';
 import { readFacts } from './reachability.ts';
 import type { Repo } from './repo.ts';
 

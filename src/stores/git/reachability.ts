@@ -1,11 +1,11 @@
 /**
- * Where commits stand relative to HEAD and the refs (core/anchor.ts), for many
+ * Where commits stand relative to HEAD and the refs (core/history/anchor.ts), for many
  * commits at once: one `cat-file` for what the objects are (facts that never
  * change, so callers may keep them), then at most four `rev-list`s, each
  * walking only what the commits reach and the refs do not.
  */
 import { createHash } from 'node:crypto';
-import type { Placement, Reach } from '../../core/anchor.ts';
+import type { Placement, Reach } from '../../core/history/anchor.ts';
 import { parseCommit } from '../../core/commit.ts';
 import { readBatch } from './objects.ts';
 import { otherWorktreeHeads, type Repo } from './repo.ts';

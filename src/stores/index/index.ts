@@ -11,8 +11,9 @@
  * Services never choose a file: they ask this.
  */
 import type { Memory, IdQuery, Status } from '../../core/memory.ts';
-import type { LexicalOptions } from '../../core/lexical.ts';
-import type { LexicalQuery, TermMatch } from '../../core/rank.ts';
+import type { LexicalOptions } from '../../core/search/lexical.ts';
+import type { LexicalQuery } from '../../core/search/query.ts';
+import type { TermMatch } from '../../core/search/bm25f.ts';
 import type { NotesStore } from '../git/notes-store.ts';
 import type { MemDir } from '../cache/mem-dir.ts';
 import type { SearchFilter } from './filter.ts';

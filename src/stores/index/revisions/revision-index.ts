@@ -10,7 +10,7 @@ import type { Database, SqlJsStatic, SqlValue } from 'sql.js';
 import { errorMessage, GitError } from '../../../core/errors.ts';
 import type { Memory, Tombstone } from '../../../core/memory.ts';
 import { parseNote } from '../../../core/note-format.ts';
-import { embeddingHash } from '../../../core/embedding.ts';
+import { embeddingHash } from '../../../core/search/embedding.ts';
 import { currentRevision, tiebreakOf } from '../../../core/revisions.ts';
 import type { NotesStore } from '../../git/notes-store.ts';
 import { tracePhase } from '../../../io/trace.ts';

@@ -25,7 +25,7 @@ CREATE TABLE memories(
   lifecycle TEXT,
   -- The hash of the document (core/revisions.ts) as its 20 bytes, not 40 hex digits: read back with lower(hex(...)).
   tiebreak BLOB NOT NULL,
-  -- Hash of the text semantic search embeds (core/embedding.ts): a stored vector is valid while it matches.
+  -- Hash of the text semantic search embeds (core/search/embedding.ts): a stored vector is valid while it matches.
   ehash BLOB NOT NULL DEFAULT x'',
   current INTEGER NOT NULL DEFAULT 1
 );

@@ -5,7 +5,8 @@
  */
 import { writeFileAtomic } from '../../../io/atomic-write.ts';
 import { type Memory, STATUSES } from '../../../core/memory.ts';
-import { analyzeText, ANALYZER_VERSION, FIELDS, packFrequencies, termOf } from '../../../core/rank.ts';
+import { analyzeText, ANALYZER_VERSION, termOf } from '../../../core/search/analyzer.ts';
+import { FIELDS, packFrequencies } from '../../../core/search/bm25f.ts';
 import { DOC_BLOCK, encodeBlocks } from './blocks.ts';
 import { encodePostings } from './codec.ts';
 import { INDEX_VERSION } from '../revisions/schema.ts';

@@ -1,6 +1,6 @@
 /**
  * Postings as the term index stores them: each term's list of (document,
- * packed frequencies) pairs (core/rank.ts packFrequencies) as variable-length
+ * packed frequencies) pairs (core/search/bm25f.ts packFrequencies) as variable-length
  * integers, documents as gaps from the previous one. Most pairs take 2 bytes
  * instead of 8: a gap under 128 and a body frequency under 8 with summary and
  * tags frequencies under 4, which is most of them. Readers decode one term's list

@@ -13,7 +13,7 @@
  *   docKeys u32[N]        each memory's key as keyPrefixOf() reads it: ids are found without the SQLite index
  *   docOffsets u32[N+1]   each document's place in the documents once inflated
  *   termOffsets u32[T+1]  into terms: the index terms, UTF-8, sorted by their bytes
- *   postingOffsets u32[T+1]  where each term's list starts, counted in (document, frequencies) pairs (core/rank.ts)
+ *   postingOffsets u32[T+1]  where each term's list starts, counted in (document, frequencies) pairs (core/search/bm25f.ts)
  *   postingBytes u32[T+1]    where each term's list starts in postings, in bytes
  *   postings                 every term's list, as varints (terms/codec.ts)
  *   keyHashes u32[K]      keyHash() of every key the notes hold (any revision, tombstones too), sorted, unique

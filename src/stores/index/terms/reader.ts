@@ -14,8 +14,10 @@
 import fs from 'node:fs';
 import { GitMemError } from '../../../core/errors.ts';
 import { type IdQuery, matchesKey, type Memory, type Status } from '../../../core/memory.ts';
-import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../../core/lexical.ts';
-import { ANALYZER_VERSION, FIELDS, type LexicalQuery, ScoreExplanations, type TermMatch } from '../../../core/rank.ts';
+import { DEFAULT_LEXICAL, lexicalScores, type LexicalOptions, type LexicalSource } from '../../../core/search/lexical.ts';
+import { ANALYZER_VERSION } from '../../../core/search/analyzer.ts';
+import { FIELDS, ScoreExplanations, type TermMatch } from '../../../core/search/bm25f.ts';
+import type { LexicalQuery } from '../../../core/search/query.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './blocks.ts';
 import { decodePostings } from './codec.ts';
 import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './format.ts';
@@ -40,7 +42,7 @@ export class TermIndex implements LexicalSource {
   readonly copies: ReadonlyMap<string, readonly string[]>;
   readonly docCount: number;
   readonly averageLengths: readonly number[];
-  // The per-document arrays below are read by scoring (core/lexical.ts) and copied by the builder
+  // The per-document arrays below are read by scoring (core/search/lexical.ts) and copied by the builder
   // (build.ts) when it appends to this file; only the constructor sets them.
   readonly lengths: Uint32Array;
   readonly namespaces: readonly string[];

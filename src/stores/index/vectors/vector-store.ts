@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
-import { bytesToVector, vectorToBytes } from '../../../core/embedding.ts';
+import { bytesToVector, vectorToBytes } from '../../../core/search/embedding.ts';
 import { acquireLock } from '../../cache/lock.ts';
 import { loadSqlJs } from '../sqljs.ts';
 import { writeFileAtomic } from '../../../io/atomic-write.ts';

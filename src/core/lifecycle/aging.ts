@@ -5,7 +5,7 @@
  * reprieved, and after GC_REPRIEVES_MAX reprieves it is kept for good.
  */
 import { carriesRationale } from './consolidation.ts';
-import type { Memory } from './memory.ts';
+import type { Memory } from '../memory.ts';
 
 /** After this many reprieves a memory is never judged again. */
 export const GC_REPRIEVES_MAX = 3;

@@ -6,9 +6,9 @@
  * named by the memory that holds it and the rule's type. Pure: the caller
  * reads the note blobs (services/note-secrets.ts).
  */
-import { sha1Hex } from './hash.ts';
-import { parseNote } from './note-format.ts';
-import { formatId } from './memory.ts';
+import { sha1Hex } from '../hash.ts';
+import { parseNote } from '../note-format.ts';
+import { formatId } from '../memory.ts';
 import { redact } from './redact.ts';
 
 export interface NoteSecret {

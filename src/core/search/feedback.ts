@@ -3,10 +3,11 @@
  * as Anserini's RM3 applies it to BM25): the best few results of a first pass
  * are taken as relevant, the words they share are added to the query with a
  * weight below the query's own, and the memories matching the query are
- * scored again (core/lexical.ts): one that also says what the best hits say
+ * scored again (core/search/lexical.ts): one that also says what the best hits say
  * moves up. Pure.
  */
-import { analyzeText, STOP_WORDS, type TermGroup, termOf } from './rank.ts';
+import { analyzeText, STOP_WORDS, termOf } from './analyzer.ts';
+import type { TermGroup } from './query.ts';
 
 export interface FeedbackOptions {
   /** Results of the first pass taken as relevant. */

@@ -1,7 +1,7 @@
 /**
  * Words that mean the same to a developer, applied at query time: a query
  * word also matches the others of its group (at SYNONYM_WEIGHT of its own
- * score, core/rank.ts), so "db" finds "database" and "k8s" finds
+ * score, core/search/query.ts), so "db" finds "database" and "k8s" finds
  * "kubernetes". Only equivalents (abbreviations, spellings, irregular
  * plurals), never related words: "login" and "password" are not the same
  * thing, and matching one for the other would bury the memories that say

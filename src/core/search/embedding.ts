@@ -3,7 +3,7 @@
  * content hash (stored vectors are valid while it is unchanged), mean pooling
  * of a model's token vectors, and similarity ranking. No model or I/O here.
  */
-import { sha1Hex } from './hash.ts';
+import { sha1Hex } from '../hash.ts';
 
 /**
  * Characters of a memory given to the model. MiniLM reads at most 256 word

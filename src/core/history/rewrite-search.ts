@@ -1,6 +1,6 @@
 /**
  * Bounding the search for the live commit that now holds an orphaned commit's
- * change (core/rewrite-match.ts matches; this says where to look). A rewrite
+ * change (core/history/rewrite-match.ts matches; this says where to look). A rewrite
  * (rebase, amend, squash, cherry-pick) is newer than what it rewrote and
  * touches the same files, so the search walks only the live commits of that
  * window that touch those files, and pays for a patch-id only where the

@@ -4,9 +4,9 @@
  * git-mem does not know) goes through the same redactor, so no field can be
  * forgotten on one path. Applied just before a memory is written.
  */
-import type { Memory } from './memory.ts';
+import type { Memory } from '../memory.ts';
 import type { Redaction } from './redact.ts';
-import { fitSummary } from './validate.ts';
+import { fitSummary } from '../validate.ts';
 
 type Redactor = (text: string) => Redaction;
 

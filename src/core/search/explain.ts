@@ -1,19 +1,19 @@
 /**
  * Why a memory was recalled (git mem recall --explain, --json's `explain`, and the hooks' lines
- * under GIT_MEM_TRACE): the matches BM25F recorded while it scored (core/rank.ts TermMatch), and
+ * under GIT_MEM_TRACE): the matches BM25F recorded while it scored (core/search/bm25f.ts TermMatch), and
  * what recall did with the score after (placement, a time asked for, the hooks' relevance floor).
  * Nothing here scores: it only says what the scorer and recall recorded. Pure.
  */
-import { FIELDS, type TermMatch } from './rank.ts';
+import { FIELDS, type TermMatch } from './bm25f.ts';
 
 export interface Explanation {
   /** The BM25F score: the sum of the matches' scores. */
   lexical: number;
   /** Each query word (or feedback word) that matched, in the order scored. */
   matches: TermMatch[];
-  /** Where the memory's commit stands and the weight that gives (core/anchor.ts reachWeight). */
+  /** Where the memory's commit stands and the weight that gives (core/history/anchor.ts reachWeight). */
   placement?: { reach: string; weight: number };
-  /** A time the query asked about (core/query-time.ts): the weight the memory's date gives. */
+  /** A time the query asked about (core/search/query-time.ts): the weight the memory's date gives. */
   time?: { asked: string; weight: number };
   /** Hybrid recall: the memory's rank (from 1) in the lexical and the semantic ranking, null where absent. */
   fused?: { lexical: number | null; semantic: number | null };
@@ -47,7 +47,7 @@ export function explanationLines(e: Explanation): string[] {
   after.push(`score ${round(e.score)}`);
   lines.push(after.join('; '));
   if (e.floor) {
-    // A single hit is kept whenever it matches (core/rank.ts floorScore): there is no best to be near.
+    // A single hit is kept whenever it matches (core/search/floor.ts floorScore): there is no best to be near.
     const floor = e.floor.min === Number.MIN_VALUE ? 'relevance floor: a single hit' : `relevance floor ${e.floor.share} × best = ${round(e.floor.min)}`;
     lines.push(`${floor}: ${e.floor.kept ? 'kept' : 'dropped'} by the hooks`);
   }

@@ -6,9 +6,9 @@
  * is derived from the originals' keys, so two clones that consolidate the same
  * group write the same memory, and their merge holds one.
  */
-import { sha1Hex } from './hash.ts';
+import { sha1Hex } from '../hash.ts';
 import { linkRef } from './links.ts';
-import { KEY_LENGTH, type Memory, PATHS_MAX } from './memory.ts';
+import { KEY_LENGTH, type Memory, PATHS_MAX } from '../memory.ts';
 
 /** Lines that say why: the part of a memory worth keeping when its words are merged into another. */
 const RATIONALE = /\b(?:because|so that|instead of|rather than|in order to|to avoid|due to|since|otherwise|trade-?off|the reason)\b/i;
@@ -50,7 +50,7 @@ export interface ConsolidatedDraft {
   paths: string[];
 }
 
-/** `central`: the member the others are connected to (core/connections.ts hubGroups' hub); the group takes its summary and commit. */
+/** `central`: the member the others are connected to (core/lifecycle/connections.ts hubGroups' hub); the group takes its summary and commit. */
 export function consolidateExtractive(group: readonly Memory[], central: Memory): ConsolidatedDraft {
   const sorted = [...group].sort(byAge);
   const lines = [`Consolidated from ${sorted.length} memories.`, ''];

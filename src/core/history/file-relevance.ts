@@ -5,8 +5,8 @@
  * nothing but words must name the file itself, not only its directories (issue 38): "node" and
  * "plugins" in `src/node/plugins/css.ts` would match every dependency bump. Pure.
  */
-import type { Memory } from './memory.ts';
-import { analyzeText, termOf } from './rank.ts';
+import type { Memory } from '../memory.ts';
+import { analyzeText, termOf } from '../search/analyzer.ts';
 import { commitScope, parseScope, SMALL_COMMIT } from './scope.ts';
 
 /** Path parts that name no subject: matching them would tie a file to every memory that says "src" or "test". */

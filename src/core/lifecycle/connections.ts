@@ -7,8 +7,8 @@
  * Consolidation groups memories by it; aging spares the connected.
  */
 import { linkedPairs } from './links.ts';
-import type { Memory } from './memory.ts';
-import { contentTerms, similarPairs } from './similarity.ts';
+import type { Memory } from '../memory.ts';
+import { contentTerms, similarPairs } from '../search/similarity.ts';
 
 export interface ConnectionGraph {
   /** For each memory (by position), its neighbours by position, with the similarity (1 for a stored link). */

@@ -5,9 +5,9 @@
  * lifecycle (links at capture, `related`, consolidation, aging) decides with it
  * when no embedding model is at hand.
  */
-import type { Memory } from './memory.ts';
-import { withLinks } from './links.ts';
-import { analyzeText, queryTerms, STOP_WORDS, termOf } from './rank.ts';
+import type { Memory } from '../memory.ts';
+import { withLinks } from '../lifecycle/links.ts';
+import { analyzeText, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
 
 /** The body counts up to this many characters: the start says what it is about; a long body would dilute every overlap. */
 const BODY_CHARS = 600;

@@ -1,12 +1,13 @@
 /**
  * The lexical ranking pipeline, pure: BM25F over the query's term groups
- * (core/rank.ts: stop words out, stems, synonyms, the last word as a prefix),
- * then, when asked, pseudo-relevance feedback (core/feedback.ts). The term
+ * (core/search/analyzer.ts and query.ts: stop words out, stems, synonyms, the last word as a prefix),
+ * then, when asked, pseudo-relevance feedback (core/search/feedback.ts). The term
  * index (stores/index/terms/reader.ts) supplies postings and texts; the stages
  * and what each was worth on the labeled fixture are in docs/search.md.
  */
 import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';
-import { type Bm25Options, bm25fScorer, type LexicalQuery, type PostingsSource } from './rank.ts';
+import { type Bm25Options, bm25fScorer, type PostingsSource } from './bm25f.ts';
+import type { LexicalQuery } from './query.ts';
 
 export interface LexicalSource extends PostingsSource {
   /**
@@ -25,7 +26,7 @@ export interface LexicalOptions extends Bm25Options {
   feedback?: FeedbackOptions | false;
 }
 
-/** The ranking recall uses (every path: the command, the hooks, MCP): BM25F at rank.ts's defaults, then feedback. */
+/** The ranking recall uses (every path: the command, the hooks, MCP): BM25F at bm25f.ts's defaults, then feedback. */
 export const DEFAULT_LEXICAL: LexicalOptions = { feedback: DEFAULT_FEEDBACK };
 
 /**

@@ -4,7 +4,7 @@
  * memory a written link names (older notes and users write full ids or key
  * prefixes), and the groups of memories that links connect.
  */
-import { idKey, matchesKey, type Memory, parseIdQuery } from './memory.ts';
+import { idKey, matchesKey, type Memory, parseIdQuery } from '../memory.ts';
 
 /** A link to `m` as stored in `relates_to`, `consolidates`, `supersedes`: stable across rebases and reanchoring. */
 export function linkRef(m: Pick<Memory, 'namespace' | 'key'>): string {

@@ -1,4 +1,4 @@
-import { sha256Hex } from './hash.ts';
+import { sha256Hex } from '../hash.ts';
 import { entropy, isDocumentationValue } from './secret-checks.ts';
 import { SECRET_RULES, type SecretRule } from './secret-rules.ts';
 

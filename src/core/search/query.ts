@@ -1,0 +1,90 @@
+/**
+ * How a query becomes term groups, pure: each word its index term, its
+ * synonyms (core/search/synonyms.ts) and, for the last word, a prefix;
+ * identifier parts weigh less than words typed on their own.
+ */
+import { analyzeText, MIN_PREFIX, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
+import { synonymTable } from './synonyms.ts';
+
+/** A synonym's match counts a little below the word's own: the word the user chose is the better evidence. */
+export const SYNONYM_WEIGHT = 0.8;
+
+/**
+ * One query word: matched as its index term, for the last word also as a
+ * prefix of index terms, and as its synonyms (core/search/synonyms.ts); it scores as
+ * the best of these, times `weight` (1 unless said: expansion terms, and the parts of an identifier
+ * typed whole, weigh less).
+ */
+export interface TermGroup {
+  term: string;
+  prefix?: string;
+  /** Index terms meaning the same (already analysed), each scored at SYNONYM_WEIGHT of its own BM25F. */
+  synonyms?: string[];
+  weight?: number;
+  /** A word added by pseudo-relevance feedback (core/search/feedback.ts), not typed: said so by an explanation. */
+  feedback?: boolean;
+}
+
+export interface LexicalQuery {
+  /** The words searched for (stop words removed), as typed. */
+  terms: string[];
+  groups: TermGroup[];
+}
+
+let synonyms: Map<string, string[]> | undefined;
+
+/** The index terms of the words meaning the same as `word` (as typed, lowercase; core/search/synonyms.ts), `word`'s own term excluded. */
+export function synonymsOf(word: string): string[] {
+  synonyms ??= synonymTable();
+  const own = termOf(word);
+  return [...new Set((synonyms.get(word) ?? []).map(termOf))].filter((t) => t !== own);
+}
+
+/**
+ * Query words that were typed only inside a longer identifier (`commonJSWhitelist` gives common,
+ * js and whitelist), each with the weight its group gets: 1 / (the identifier's part count + 1), so
+ * all of an identifier's parts together count less than one word, and a memory holding the
+ * identifier itself outranks one that only says its parts (issue 38). A word also typed on its own
+ * keeps weight 1.
+ */
+export function identifierPartWeights(text: string): Map<string, number> {
+  const own = new Set<string>();
+  const parts = new Map<string, number>();
+  for (const run of text.split(/[^A-Za-z0-9_\u0080-\uffff]+/)) {
+    const tokens = analyzeText(run);
+    if (tokens.length < 2) {
+      for (const t of tokens) own.add(t);
+      continue;
+    }
+    // The whole identifier is the run's last token (analyzeText: parts before the whole).
+    own.add(tokens[tokens.length - 1]!);
+    const mine = new Set(tokens.slice(0, -1).filter((t) => !STOP_WORDS.has(t)));
+    for (const t of mine) parts.set(t, Math.min(parts.get(t) ?? 1, 1 / (mine.size + 1)));
+  }
+  for (const t of own) parts.delete(t);
+  return parts;
+}
+
+/**
+ * The query, or null when the text has no words at all. Each word is a group:
+ * its index term, its synonyms (unless `synonyms` is false), and for the last
+ * word the word as typed as a prefix (unless `prefixLast` is false).
+ */
+export function buildLexicalQuery(text: string, options: { prefixLast?: boolean; synonyms?: boolean } = {}): LexicalQuery | null {
+  const terms = queryTerms(text);
+  if (terms.length === 0) return null;
+  const own = new Set(terms.map(termOf));
+  const partWeights = identifierPartWeights(text);
+  const groups = terms.map((word, i): TermGroup => {
+    const last = i === terms.length - 1;
+    const term = termOf(word);
+    // A synonym the query also holds as a word of its own is counted there, once.
+    const synonyms = options.synonyms === false ? [] : synonymsOf(word).filter((t) => !own.has(t));
+    // The prefix is the word as typed: a half-typed word has no meaningful stem.
+    const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
+    const weight = partWeights.get(word);
+    if (weight !== undefined) group.weight = weight;
+    return synonyms.length ? { ...group, synonyms } : group;
+  });
+  return { terms, groups };
+}
