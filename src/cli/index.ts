@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { UsageError } from '../core/errors.ts';
 import { VERSION } from '../version.ts';
 import { commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
+import type { SteppedCommand } from './command.ts';
 import { type AnyCommand, commandSpec } from './spec.ts';
 
 /** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag, and `import -` a positional. */
@@ -75,7 +76,8 @@ function missingPositionals(command: AnyCommand, message: string | undefined): s
   return `missing ${list}: git mem ${usage}`;
 }
 
-export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
+/** The yargs parser for these words, with `dispatch` in place of the chosen command's handler. */
+function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (command: AnyCommand, args: Record<string, unknown>) => void) {
   // Commands are listed in registry.ts, which the help, man page and completions read too.
   // Register only the command being run when it is known: yargs renders (and caches) help for
   // every registered command before a handler runs, which costs tens of milliseconds for all.
@@ -88,20 +90,8 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
     .middleware((args) => {
       for (const [k, v] of Object.entries(args)) args[k] = unmark(v);
     }, true);
-  // Each handler runs outside yargs' sight, awaited below: given a handler's promise, yargs renders
-  // and caches the command's help text at once, in case the promise rejects (15-25 ms of wrapping
-  // text on every run), and our errors are reported by main.ts, not by yargs.
-  let running: Promise<unknown> = Promise.resolve();
-  for (const command of chosen.length ? chosen : all) {
-    const handler = command.handler;
-    const detached = (args: Parameters<typeof handler>[0]) => {
-      running = Promise.resolve(handler(args));
-      // Awaited below: not an unhandled rejection meanwhile.
-      running.catch(() => {});
-    };
-    parser.command({ ...command, handler: detached });
-  }
-  parser
+  for (const command of chosen.length ? chosen : all) parser.command({ ...command, handler: (args: Record<string, unknown>) => dispatch(command, args) });
+  return parser
     .options(GLOBAL_OPTIONS)
     .demandCommand(1, 'give a command')
     .recommendCommands()
@@ -118,6 +108,35 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
       if (missing) throw new UsageError(missing, `see git mem ${namesOf(chosen[0]!)[0]} --help`);
       throw new UsageError((message ?? 'bad usage').replace(/\s*\n\s*/g, ' '), 'see git mem --help');
     });
+}
+
+export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
+  // Each handler runs outside yargs' sight, awaited below: given a handler's promise, yargs renders
+  // and caches the command's help text at once, in case the promise rejects (15-25 ms of wrapping
+  // text on every run), and our errors are reported by main.ts, not by yargs.
+  let running: Promise<unknown> = Promise.resolve();
+  const parser = commandLineParser(argv, ctx, (command, args) => {
+    running = Promise.resolve(command.handler(args as never));
+    // Awaited below: not an unhandled rejection meanwhile.
+    running.catch(() => {});
+  });
   await parser.parseAsync();
   await running;
+}
+
+/**
+ * The command these words name and the options its `parse` step makes of
+ * them (cli/command.ts), running nothing: for table tests of argv → options.
+ * A command without a parse step gives yargs' arguments.
+ */
+export async function parseCommandLine(argv: string[], ctx: AppContext): Promise<{ command: string; options: unknown }> {
+  let parsed: Promise<{ command: string; options: unknown }> | undefined;
+  const parser = commandLineParser(argv, ctx, (command, args) => {
+    const step = (command as Partial<SteppedCommand<unknown, unknown>>).parse;
+    parsed = Promise.resolve(step ? step(args) : args).then((options) => ({ command: namesOf(command)[0]!, options }));
+    parsed.catch(() => {});
+  });
+  await parser.parseAsync();
+  if (!parsed) throw new UsageError('no command was parsed');
+  return parsed;
 }

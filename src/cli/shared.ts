@@ -31,5 +31,7 @@ export function dateOption(text: string | undefined, flag: string, now: Date): s
   if (text === undefined) return undefined;
   const date = parseDateArg(text, now);
   if (!date) throw new UsageError(`--${flag} '${text}' is not a date; use 2026-01-31, an ISO time, or an age like 7d`);
+  // `--until 2026-01-31` means up to the end of that day, as people read it, not its first second.
+  if (flag === 'until' && /^\s*\d{4}-\d{2}-\d{2}\s*$/.test(text)) return new Date(date.getTime() + 86_400_000 - 1).toISOString();
   return canonicalTime(date);
 }

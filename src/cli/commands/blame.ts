@@ -1,7 +1,7 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json, memoryJson, memoryLine } from '../../render/render.ts';
 import { blameMemories, describeRanges, linesLabel } from '../../services/code-memories.ts';
+import { defineCommand } from '../command.ts';
 import { jsonOption } from '../shared.ts';
 
 interface BlameArgs {
@@ -9,8 +9,8 @@ interface BlameArgs {
   json: boolean;
 }
 
-export function blameCommand(ctx: AppContext): CommandModule<object, BlameArgs> {
-  return {
+export function blameCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'blame <target>',
     describe: 'The memories behind lines of a file: git blame, then the memories on those commits',
     builder: (y) =>
@@ -18,9 +18,10 @@ export function blameCommand(ctx: AppContext): CommandModule<object, BlameArgs> 
         .positional('target', { type: 'string', demandOption: true, describe: '<file>, <file>:<line> or <file>:<from>,<to>' })
         .option('json', jsonOption)
         .example('git mem blame src/index.ts:40,60', 'Why are lines 40 to 60 the way they are?') as never,
-    handler: async (argv) => {
-      const r = await blameMemories(ctx, argv.target);
-      if (argv.json) {
+    parse: (argv: BlameArgs) => ({ target: argv.target, json: argv.json }),
+    run: (o) => blameMemories(ctx, o.target),
+    render: (r, o) => {
+      if (o.json) {
         const { entries, ...rest } = r;
         ctx.io.out(json({ ...rest, memories: entries.map((e) => ({ ...memoryJson(e.memory), blame_commits: e.commits, lines: e.ranges })) }));
         return;
@@ -31,5 +32,5 @@ export function blameCommand(ctx: AppContext): CommandModule<object, BlameArgs> 
       for (const e of r.entries) lines.push(`${memoryLine(e.memory, ctx.now(), c)}  ${c.dim(linesLabel(e.ranges))}`);
       ctx.io.out(lines.join('\n'));
     },
-  };
+  });
 }

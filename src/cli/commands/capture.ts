@@ -1,10 +1,10 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { checkPaths, parseTags } from '../../core/validate.ts';
+import { checkNamespace, checkPaths, parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { captureMemory } from '../../services/capture.ts';
 import { findMemory, markSuperseded } from '../../services/memories.ts';
 import { linkRef } from '../../core/lifecycle/links.ts';
+import { defineCommand } from '../command.ts';
 import { jsonOption, readBody } from '../shared.ts';
 
 interface CaptureArgs {
@@ -24,8 +24,8 @@ interface CaptureArgs {
   json: boolean;
 }
 
-export function captureCommand(ctx: AppContext): CommandModule<object, CaptureArgs> {
-  return {
+export function captureCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'capture <namespace> <summary..>',
     describe: 'Capture a memory, attached to HEAD (or --commit); prints its id',
     builder: (y) =>
@@ -46,33 +46,41 @@ export function captureCommand(ctx: AppContext): CommandModule<object, CaptureAr
         .option('json', jsonOption)
         .example('git mem capture decisions "Use sql.js for the index" -m "No native modules to build."', '')
         .example('git diff | git mem capture reviews "Review of the parser change" --file - --tags parser', '') as never,
-    handler: async (argv) => {
-      const body = await readBody(ctx, argv.message, argv.file);
+    parse: async (argv: CaptureArgs) => ({
+      namespace: checkNamespace(argv.namespace, ctx.settings.namespaces),
+      summary: argv.summary.join(' '),
+      body: await readBody(ctx, argv.message, argv.file),
+      tags: parseTags(argv.tags),
+      spec: argv.spec,
+      phase: argv.phase,
+      status: argv.status,
+      relatesTo: argv['relates-to'] ?? [],
+      supersedes: argv.supersedes,
+      commit: argv.commit,
+      ...(argv.paths !== undefined ? { paths: checkPaths(argv.paths) } : {}),
+      forceTruncate: argv['force-truncate'],
+      json: argv.json,
+    }),
+    run: async ({ relatesTo, supersedes, json: _, ...options }) => {
       // Found before anything is written: a wrong id captures nothing.
-      const older = argv.supersedes !== undefined ? await findMemory(ctx, argv.supersedes, '--supersedes') : undefined;
+      const older = supersedes !== undefined ? await findMemory(ctx, supersedes, '--supersedes') : undefined;
       // Each link names a memory that exists, stored in the form a rebase does not change.
       const related: string[] = [];
-      for (const id of argv['relates-to'] ?? []) related.push(linkRef(await findMemory(ctx, id, '--relates-to')));
+      for (const id of relatesTo) related.push(linkRef(await findMemory(ctx, id, '--relates-to')));
       const result = await captureMemory(ctx, {
-        namespace: argv.namespace,
-        summary: argv.summary.join(' '),
-        body,
-        tags: parseTags(argv.tags),
-        spec: argv.spec,
-        phase: argv.phase,
-        status: argv.status,
+        ...options,
         relatesTo: [...new Set([...related, ...(older ? [linkRef(older)] : [])])],
         ...(older ? { supersedes: [linkRef(older)] } : {}),
-        commit: argv.commit,
-        ...(argv.paths !== undefined ? { paths: checkPaths(argv.paths) } : {}),
-        forceTruncate: argv['force-truncate'],
       });
+      if (older) await markSuperseded(ctx, older, result.memory);
+      return result;
+    },
+    render: (result, options) => {
       if (result.redacted.length) {
         const kinds = [...new Set(result.redacted)].join(', ');
         ctx.io.err(ctx.settings.secrets === 'warn' ? `git-mem: warning: stored ${result.redacted.length} possible secret(s) as they are (mem.secrets=warn): ${kinds}` : `git-mem: redacted ${result.redacted.length} secret(s): ${kinds}`);
       }
-      if (older) await markSuperseded(ctx, older, result.memory);
-      ctx.io.out(argv.json ? json(memoryJson(result.memory)) : result.id);
+      ctx.io.out(options.json ? json(memoryJson(result.memory)) : result.id);
     },
-  };
+  });
 }

@@ -1,9 +1,9 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
 import { outPaged } from '../../io/pager.ts';
 import { json } from '../../render/render.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, HYDRATE_LEVELS, type HydrateLevel, hydrate } from '../../services/hydrate.ts';
+import { defineCommand } from '../command.ts';
 import { jsonOption } from '../shared.ts';
 
 interface HydrateArgs {
@@ -14,8 +14,8 @@ interface HydrateArgs {
   json: boolean;
 }
 
-export function hydrateCommand(ctx: AppContext): CommandModule<object, HydrateArgs> {
-  return {
+export function hydrateCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'hydrate <id>',
     describe: 'A memory in depth: with its commit (full), and the files that commit changed (files)',
     builder: (y) =>
@@ -25,10 +25,11 @@ export function hydrateCommand(ctx: AppContext): CommandModule<object, HydrateAr
         .option('max-files', { type: 'number', default: DEFAULT_MAX_FILES, describe: 'Show at most this many changed files' })
         .option('max-bytes', { type: 'number', default: DEFAULT_MAX_BYTES, describe: 'Show at most this many bytes of each file' })
         .option('json', jsonOption) as never,
-    handler: async (argv) => {
-      const h = await hydrate(ctx, argv.id, { level: argv.level, maxFiles: argv['max-files'], maxBytes: argv['max-bytes'] });
-      if (argv.json) ctx.io.out(json(hydratedJson(h)));
+    parse: (argv: HydrateArgs) => ({ id: argv.id, limits: { level: argv.level, maxFiles: argv['max-files'], maxBytes: argv['max-bytes'] }, json: argv.json }),
+    run: (o) => hydrate(ctx, o.id, o.limits),
+    render: async (h, o) => {
+      if (o.json) ctx.io.out(json(hydratedJson(h)));
       else await outPaged(ctx, hydratedText(h, ctx.io.color));
     },
-  };
+  });
 }

@@ -1,6 +1,5 @@
 import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
-import type { CommandModule } from 'yargs';
 import type { Reach } from '../../core/history/anchor.ts';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
@@ -9,6 +8,8 @@ import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, trustJson, memoryLine } from '../../render/render.ts';
 import { asShown, type Shown } from '../../services/shown.ts';
 import { listMemories } from '../../services/memories.ts';
+import type { ListFilter } from '../../stores/index/filter.ts';
+import { defineCommand } from '../command.ts';
 import { dateOption, jsonOption } from '../shared.ts';
 
 interface ListArgs {
@@ -21,8 +22,8 @@ interface ListArgs {
 }
 
 
-export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
-  return {
+export function listCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'list',
     aliases: ['ls'],
     describe: 'List memories, newest first',
@@ -34,28 +35,37 @@ export function listCommand(ctx: AppContext): CommandModule<object, ListArgs> {
         .option('until', { type: 'string', describe: 'Created at or before' })
         .option('limit', { alias: 'l', type: 'number', describe: 'At most this many' })
         .option('json', jsonOption) as never,
-    handler: async (argv) => {
-      const rows = await runList(ctx, argv);
-      if (argv.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: r.stale ?? null, reach: r.reach, ...trustJson(r.trust) }))));
+    parse: (argv: ListArgs) => parseList(ctx, argv),
+    run: (options) => runList(ctx, options.filter),
+    render: async (rows, options) => {
+      if (options.json) ctx.io.out(json(rows.map((r) => ({ ...memoryJson(r.memory), stale: r.stale ?? null, reach: r.reach, ...trustJson(r.trust) }))));
       else if (rows.length) await outPaged(ctx, renderList(rows, ctx.io.color, ctx.now()));
     },
+  });
+}
+
+/** Parse: argv to the listing's filter (namespaces, statuses and dates checked). */
+export function parseList(ctx: AppContext, argv: ListArgs): { filter: ListFilter; json: boolean } {
+  const now = ctx.now();
+  if (argv.limit !== undefined && (!Number.isInteger(argv.limit) || argv.limit < 0)) throw new UsageError('--limit must be a whole number');
+  return {
+    filter: {
+      namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+      statuses: argv.status?.map(checkStatus),
+      since: dateOption(argv.since, 'since', now),
+      until: dateOption(argv.until, 'until', now),
+      limit: argv.limit,
+    },
+    json: argv.json,
   };
 }
 
 /** A listed memory, with where its commit stands, whether its files changed since, and its trust. */
 type ListRow = Shown & { reach: Reach };
 
-/** Parse (argv to a filter), then run: the memories, and what each line says of them. Prints nothing. */
-export async function runList(ctx: AppContext, argv: ListArgs): Promise<ListRow[]> {
-  const now = ctx.now();
-  if (argv.limit !== undefined && (!Number.isInteger(argv.limit) || argv.limit < 0)) throw new UsageError('--limit must be a whole number');
-  const memories = await listMemories(ctx, {
-    namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
-    statuses: argv.status?.map(checkStatus),
-    since: dateOption(argv.since, 'since', now),
-    until: dateOption(argv.until, 'until', now),
-    limit: argv.limit,
-  });
+/** Run: the memories, and what each line says of them. Prints nothing. */
+export async function runList(ctx: AppContext, filter: ListFilter): Promise<ListRow[]> {
+  const memories = await listMemories(ctx, filter);
   tracePhase('listed');
   const rows = asShown(ctx, memories, { reach: true, staleness: true, trust: true });
   tracePhase('shown');

@@ -1,10 +1,10 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { writeDocument } from '../../io/document.ts';
 import { branchLog, type LogResult } from '../../services/code-memories.ts';
+import { defineCommand } from '../command.ts';
 
 interface LogArgs {
   range?: string;
@@ -30,8 +30,8 @@ export function logMarkdown(r: LogResult): string {
   return out.join('\n').trimEnd();
 }
 
-export function logCommand(ctx: AppContext): CommandModule<object, LogArgs> {
-  return {
+export function logCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'log [range]',
     describe: "The memories on a branch's commits, in commit order: a reviewer's digest",
     builder: (y) =>
@@ -41,13 +41,14 @@ export function logCommand(ctx: AppContext): CommandModule<object, LogArgs> {
         .option('json', { type: 'boolean', default: false, describe: 'Print JSON for tools (same as --format json)' })
         .example('git mem log --format md', 'A digest of this branch for its pull request')
         .example('git mem log v1.2..v1.3', 'What was decided and learned between two releases') as never,
-    handler: async (argv) => {
-      const r = await branchLog(ctx, argv.range);
-      if (argv.json || argv.format === 'json') {
+    parse: (argv: LogArgs) => ({ range: argv.range, format: argv.json ? ('json' as const) : argv.format }),
+    run: (o) => branchLog(ctx, o.range),
+    render: (r, o) => {
+      if (o.format === 'json') {
         ctx.io.out(json({ range: r.range, commits: r.commits.map((e) => ({ commit: e.commit, subject: e.subject, memories: e.memories.map(memoryJson) })) }));
         return;
       }
-      if (argv.format === 'md') {
+      if (o.format === 'md') {
         writeDocument(ctx.io, logMarkdown(r), undefined);
         return;
       }
@@ -62,5 +63,5 @@ export function logCommand(ctx: AppContext): CommandModule<object, LogArgs> {
       }
       ctx.io.out(lines.join('\n'));
     },
-  };
+  });
 }

@@ -1,6 +1,5 @@
 import { tracePhase } from '../../io/trace.ts';
 import type { ChalkInstance } from 'chalk';
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import type { Reach } from '../../core/history/anchor.ts';
 import { type Explanation, explanationJson, explanationLines } from '../../core/search/explain.ts';
@@ -16,6 +15,7 @@ import type { TrustView } from '../../services/trust.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } from '../../services/hydrate.ts';
 import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
 import { recallAt } from '../../services/recall-at.ts';
+import { defineCommand } from '../command.ts';
 import { dateOption, jsonOption } from '../shared.ts';
 
 const LEVELS = ['summary', 'full', 'files'] as const;
@@ -37,8 +37,8 @@ interface RecallArgs {
   json: boolean;
 }
 
-export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs> {
-  return {
+export function recallCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'recall <query..>',
     describe: 'Search memories, best match first',
     builder: (y) =>
@@ -57,13 +57,48 @@ export function recallCommand(ctx: AppContext): CommandModule<object, RecallArgs
         .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
         .option('explain', { type: 'boolean', default: false, describe: "Say why each memory ranked: the words that matched in which field, synonyms and feedback words, the BM25F parts, placement, and whether the hooks' relevance floor keeps it" })
         .option('json', jsonOption) as never,
-    handler: async (argv) => {
-      const view = await runRecall(ctx, argv);
+    parse: (argv: RecallArgs) => parseRecall(ctx, argv),
+    run: (options) => runRecall(ctx, options),
+    render: (view, options) => {
       if (view.notice) ctx.io.err(`git-mem: ${view.notice}`);
-      const text = renderRecall(view, argv, ctx.io.color, ctx.now());
+      const text = renderRecall(view, options, ctx.io.color, ctx.now());
       if (text) ctx.io.out(text);
-      if (!argv.json && view.hits.length === 0) ctx.io.err('git-mem: no memories match');
+      if (!options.json && view.hits.length === 0) ctx.io.err('git-mem: no memories match');
     },
+  });
+}
+
+/** What a recall on the command line asks: the search, and how much of each hit to show. */
+export interface RecallCommandOptions {
+  search: RecallOptions;
+  /** A commit, tag or date: search the notes as they were then. */
+  at?: string;
+  level: (typeof LEVELS)[number];
+  json: boolean;
+}
+
+/** Parse: argv to the search's options (namespaces, statuses and dates checked). */
+export function parseRecall(ctx: AppContext, argv: RecallArgs): RecallCommandOptions {
+  const now = ctx.now();
+  return {
+    search: {
+      query: argv.query.join(' '),
+      namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+      tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
+      spec: argv.spec,
+      statuses: argv.status?.map(checkStatus),
+      since: dateOption(argv.since, 'since', now),
+      until: dateOption(argv.until, 'until', now),
+      limit: argv.limit,
+      mode: argv.mode,
+      branch: argv.branch,
+      explain: argv.explain,
+      // The command line may fetch the model on first semantic use; hooks never do.
+      download: true,
+    },
+    ...(argv.at !== undefined ? { at: argv.at } : {}),
+    level: argv.level,
+    json: argv.json,
   };
 }
 
@@ -73,31 +108,15 @@ interface RecallView {
   hits: Array<{ memory: Memory; score: number; reach?: Reach; stale?: Stale | null; trust?: TrustView; hydrated?: Hydrated; explanation?: Explanation }>;
 }
 
-/** Parse (argv to options), then run: the search, and the staleness or hydration the output needs. Prints nothing. */
-export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<RecallView> {
-  const now = ctx.now();
-  const options: RecallOptions = {
-    query: argv.query.join(' '),
-    namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
-    tags: argv.tags !== undefined ? parseTags(argv.tags) : undefined,
-    spec: argv.spec,
-    statuses: argv.status?.map(checkStatus),
-    since: dateOption(argv.since, 'since', now),
-    until: dateOption(argv.until, 'until', now),
-    limit: argv.limit,
-    mode: argv.mode,
-    branch: argv.branch,
-    explain: argv.explain,
-    // The command line may fetch the model on first semantic use; hooks never do.
-    download: true,
-  };
-  const result = argv.at === undefined ? await recall(ctx, options) : recallAt(ctx, { ...options, at: argv.at });
+/** Run: the search, and the staleness or hydration the output needs. Prints nothing. */
+export async function runRecall(ctx: AppContext, options: RecallCommandOptions): Promise<RecallView> {
+  const result = options.at === undefined ? await recall(ctx, options.search) : recallAt(ctx, { ...options.search, at: options.at });
   const memories = result.hits.map((h) => h.memory);
   tracePhase('recalled');
-  const summary = argv.level === 'summary';
+  const summary = options.level === 'summary';
   const shown = asShown(ctx, memories, { uses: true, staleness: summary, trust: summary });
   tracePhase('shown');
-  if (argv.level === 'files') {
+  if (options.level === 'files') {
     const limits = { level: 'files', maxFiles: DEFAULT_MAX_FILES, maxBytes: DEFAULT_MAX_BYTES } as const;
     return { notice: result.notice, hits: result.hits.map((h) => ({ ...h, hydrated: hydrateMemory(ctx, h.memory, limits) })) };
   }
@@ -105,7 +124,7 @@ export async function runRecall(ctx: AppContext, argv: RecallArgs): Promise<Reca
 }
 
 /** Render: one line a hit, whole memories, or memories with their files; JSON for tools (`--json`). */
-export function renderRecall(view: RecallView, argv: Pick<RecallArgs, 'level' | 'json'>, c: ChalkInstance, now: Date): string {
+export function renderRecall(view: RecallView, argv: Pick<RecallCommandOptions, 'level' | 'json'>, c: ChalkInstance, now: Date): string {
   const score = (s: number) => Math.round(s * 1000) / 1000;
   const heading = (m: Memory, s: number) => c.bold(`# ${visible(formatId(m))}  score ${score(s)}`);
   // --explain: the reasons, indented under the hit (text), or an `explain` field (JSON).

@@ -1,0 +1,96 @@
+/**
+ * argv → options, command by command, as a table (the way gh tests its
+ * commands): each row is what a user types and the options the command's
+ * parse step makes of it (cli/command.ts), nothing run. A real repository
+ * under a temporary folder gives the settings (namespaces, the clock); no
+ * memory is read or written.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Chalk } from 'chalk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../../src/cli/index.ts';
+import { AppContext } from '../../src/context.ts';
+import type { Io } from '../../src/io/io.ts';
+
+const NOW = new Date('2026-03-10T12:00:00Z');
+let root: string;
+let ctx: AppContext;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-argv-'));
+  execFileSync('git', ['init', '-q', root]);
+  const io: Io = {
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    stdinIsTTY: false,
+    color: new Chalk({ level: 0 }),
+    out: () => {},
+    err: () => {},
+    errRaw: () => {},
+    readStdin: async () => 'body from stdin',
+  };
+  ctx = new AppContext(root, { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root }, io, () => NOW);
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const parse = (line: string[]) => parseCommandLine(line, ctx);
+
+describe('argv → options', () => {
+  const rows: Array<[string[], string, unknown]> = [
+    [
+      ['capture', 'decisions', 'Use', 'sql.js', '-m', 'No native modules.', '-t', 'db, index', '--paths', 'src/a.ts:10-20'],
+      'capture',
+      { namespace: 'decisions', summary: 'Use sql.js', body: 'No native modules.', tags: ['db', 'index'], relatesTo: [], paths: ['src/a.ts:10-20'], forceTruncate: false, json: false },
+    ],
+    [['capture', 'learnings', '--', '-x', 'is', 'a', 'flag', '-m', '- first point'], 'capture', { namespace: 'learnings', summary: '-x is a flag -m - first point', tags: [], relatesTo: [], forceTruncate: false, json: false }],
+    [['capture', 'blockers', 'Waiting', 'on', 'infra', '-m', '-', '--status', 'resolved', '--relates-to', 'a1', '--relates-to', 'b2'], 'capture', { namespace: 'blockers', summary: 'Waiting on infra', body: 'body from stdin', tags: [], status: 'resolved', relatesTo: ['a1', 'b2'], forceTruncate: false, json: false }],
+    [
+      ['recall', 'why', 'sql.js', '-n', 'decisions', '--since', '7d', '--limit', '3', '--json'],
+      'recall',
+      {
+        search: { query: 'why sql.js', namespaces: ['decisions'], since: '2026-03-03T12:00:00Z', limit: 3, branch: false, explain: false, download: true },
+        level: 'summary',
+        json: true,
+      },
+    ],
+    [['recall', 'cache', '--at', 'v1.0', '--level', 'full', '-s', 'active'], 'recall', { search: { query: 'cache', statuses: ['active'], limit: 10, branch: false, explain: false, download: true }, at: 'v1.0', level: 'full', json: false }],
+    [['list', '-n', 'blockers', '--status', 'active', '--limit', '5'], 'list', { filter: { namespaces: ['blockers'], statuses: ['active'], limit: 5 }, json: false }],
+    [['ls', '--until', '2026-01-01'], 'list', { filter: { until: '2026-01-01T23:59:59.999Z' }, json: false }],
+    [['edit', 'decisions:abc1234:deadbeef', '--summary', 'New words', '-t', 'x'], 'edit', { id: 'decisions:abc1234:deadbeef', dryRun: false, json: false, changes: { summary: 'New words', tags: ['x'], forceTruncate: false } }],
+    [['edit', 'deadbeef', '--commit', 'HEAD', '--dry-run'], 'edit', { id: 'deadbeef', commit: 'HEAD', dryRun: true, json: false }],
+    [['resolve', 'deadbeef', '--json'], 'resolve', { id: 'deadbeef', json: true }],
+    [['forget', 'deadbeef'], 'forget', { id: 'deadbeef', json: false }],
+    [['forget', '--before', '90d', '-n', 'progress', '--dry-run'], 'forget', { filter: { before: '2025-12-10T12:00:00Z', namespaces: ['progress'] }, dryRun: true, json: false }],
+    [['hydrate', 'deadbeef', '--level', 'files', '--max-files', '3'], 'hydrate', { id: 'deadbeef', limits: { level: 'files', maxFiles: 3, maxBytes: 102400 }, json: false }],
+    [['show', 'deadbeef'], 'show', { id: 'deadbeef', json: false }],
+    [['blame', 'src/a.ts:3,9', '--json'], 'blame', { target: 'src/a.ts:3,9', json: true }],
+    [['log', 'main..topic', '--format', 'md'], 'log', { range: 'main..topic', format: 'md' }],
+    [['log', '--json'], 'log', { format: 'json' }],
+    [['related', 'deadbeef', '--limit', '2'], 'related', { id: 'deadbeef', limit: 2, json: false }],
+  ];
+  it.each(rows)('%j', async (argv, command, options) => {
+    const parsed = await parse(argv);
+    expect(parsed.command).toBe(command);
+    // Keys the parse step leaves undefined say nothing: compared as JSON would carry them.
+    expect(JSON.parse(JSON.stringify(parsed.options))).toEqual(options);
+  });
+});
+
+describe('argv that no command accepts', () => {
+  const rows: Array<[string[], RegExp]> = [
+    [['capture', 'decision', 'Use sql.js'], /unknown namespace 'decision'.*did you mean decisions/],
+    [['capture', 'decisions'], /missing <summary>: git mem capture <namespace> <summary\.\.>/],
+    [['recall', 'x', '--since', 'last tuesday-ish'], /--since/],
+    [['list', '--limit', '2.5'], /--limit must be a whole number/],
+    [['edit', 'deadbeef', '--summary', 'x', '--dry-run'], /--dry-run works with --commit alone/],
+    [['forget', 'deadbeef', '-n', 'decisions'], /give a memory id or filters, not both/],
+    [['related', 'deadbeef', '--limit', '-1'], /--limit must be a whole number/],
+    [['recal', 'x'], /Unknown argument|Did you mean/],
+  ];
+  it.each(rows)('%j', async (argv, message) => {
+    await expect(parse(argv)).rejects.toThrow(message);
+  });
+});
