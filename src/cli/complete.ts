@@ -15,13 +15,12 @@ import { remoteNames } from '../stores/git/remotes.ts';
 import { openRepo } from '../stores/git/repo.ts';
 import { Index, type IdCandidate } from '../stores/index/index.ts';
 
-export const COMPLETE_KINDS = ['namespaces', 'ids', 'remotes'] as const;
 const MAX_IDS = 200;
 
 export type Candidate = IdCandidate;
 
 /** The same list Settings.namespaces holds, from one cheap `git config` call. */
-export function namespaceCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {
+function namespaceCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {
   const configured = env.GIT_MEM_NAMESPACES ?? configValues(new Git(cwd, env), 'mem.namespaces').join(' ');
   const out: Candidate[] = BUILTIN_NAMESPACES.map((n) => ({ value: n.name, description: n.description }));
   for (const name of configured.split(/[\s,]+/)) {
@@ -35,7 +34,7 @@ export async function idCandidates(cwd: string, env: NodeJS.ProcessEnv, prefix: 
   return Index.idCandidates(openRepo(cwd, env).mem, prefix, MAX_IDS);
 }
 
-export function remoteCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {
+function remoteCandidates(cwd: string, env: NodeJS.ProcessEnv): Candidate[] {
   return remoteNames(new Git(cwd, env)).map((r) => ({ value: r, description: 'remote' }));
 }
 

@@ -1,5 +1,4 @@
 /** Options and helpers shared by command modules. */
-import type { Argv } from 'yargs';
 import type { AppContext } from '../context.ts';
 import { UsageError } from '../core/errors.ts';
 import { canonicalTime, parseDateArg } from '../core/time.ts';
@@ -23,8 +22,6 @@ export async function readBody(ctx: AppContext, message: string | undefined, fil
   }
   return undefined;
 }
-
-export type CommandBuilder<T> = (y: Argv) => Argv<T>;
 
 /** A --since or --until value: a date, an ISO time or an age (7d, 2w), as canonical UTC. */
 export function dateOption(text: string | undefined, flag: string, now: Date): string | undefined {

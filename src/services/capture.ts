@@ -12,15 +12,15 @@ import type { Deps } from './deps.ts';
 import { connectNew, MAX_LINKS } from './connect.ts';
 import { linkRef } from '../core/lifecycle/links.ts';
 import { linkToSimilar } from '../core/search/similarity.ts';
-
-/** What this file's services use. */
-export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
 import { changedPaths, subjectAndPatchId, trackedFiles } from '../stores/git/changes.ts';
 import { chooseScope } from '../core/history/scope.ts';
 import { writeObject } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { resolveCommit } from '../stores/git/history.ts';
 import { recordHeld } from '../stores/cache/held-log.ts';
+
+/** What this file's services use. */
+export type CaptureDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings' | 'index'>;
 
 export interface CaptureInput {
   namespace: string;

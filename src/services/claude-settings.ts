@@ -7,13 +7,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { GitMemError, UsageError } from '../core/errors.ts';
 import type { Deps } from './deps.ts';
-
-/** What this file's services use. */
-export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
 import { HOOK_EVENTS, type HookEvent } from '../core/hook-events.ts';
 import { selfCommand } from '../io/self.ts';
 import { writeFileAtomic } from '../io/atomic-write.ts';
 import { worktreeTop } from '../stores/git/repo.ts';
+
+/** What this file's services use. */
+export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
 
 export const SCOPES = ['project', 'local', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];

@@ -8,11 +8,11 @@ import { formatRange, lineRanges, parseBlameTarget } from '../core/history/blame
 import { UsageError } from '../core/errors.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
+import { blameLines, commitsInRange, defaultRange } from '../stores/git/history.ts';
+import type { MemoryReader } from '../stores/index/index.ts';
 
 /** What this file's services use. */
 export type CodeMemoriesDeps = Pick<Deps, 'repo' | 'index'>;
-import { blameLines, commitsInRange, defaultRange } from '../stores/git/history.ts';
-import type { MemoryReader } from '../stores/index/index.ts';
 
 /** The commits among `wanted` a memory sits on: its anchor, and every copy. */
 function commitsOf(terms: MemoryReader, memory: Memory, wanted: ReadonlySet<string>): string[] {

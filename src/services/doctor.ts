@@ -9,9 +9,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from './deps.ts';
-
-/** What this file's services use. */
-export type DoctorDeps = Deps;
 import { gitHookStates } from './git-hooks.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
@@ -31,6 +28,9 @@ import { fetchRefspec } from './sync.ts';
 import { scanStoredNotes } from './note-secrets.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
 import { strandedMemories } from './reanchor.ts';
+
+/** What this file's services use. */
+export type DoctorDeps = Deps;
 
 export type CheckStatus = 'ok' | 'info' | 'warn' | 'fail';
 

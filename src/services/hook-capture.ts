@@ -11,9 +11,6 @@ import { formatId, type Memory } from '../core/memory.ts';
 import { normalizeForNovelty, type Signal } from '../core/signals.ts';
 import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
-
-/** What this file's services use. */
-export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
 import path from 'node:path';
 import { workingScope } from '../core/history/scope.ts';
 import { worktreeTop } from '../stores/git/repo.ts';
@@ -21,6 +18,9 @@ import { appendMemories, buildMemory, type CaptureDeps, commitFactsAt, resolveTa
 import { recall } from './recall.ts';
 import { connectNew } from './connect.ts';
 import { readSession, updateSession, workingFiles } from '../stores/cache/sessions.ts';
+
+/** What this file's services use. */
+export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;
 
 /** Token-set overlap at or above which two summaries say the same thing. */
 const SIMILAR = 0.8;

@@ -10,13 +10,13 @@ import { parseCommit } from '../core/commit.ts';
 import { formatId, type Memory } from '../core/memory.ts';
 import type { Deps } from './deps.ts';
 import type { MemoriesDeps } from './memories.ts';
-
-/** What this file's services use. */
-export type HydrateDeps = Pick<Deps, 'repo'> & MemoriesDeps & UsageDeps;
 import { hashObject, readBatch } from '../stores/git/objects.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { findMemory } from './memories.ts';
 import { countUses, type UsageDeps } from './usage.ts';
+
+/** What this file's services use. */
+export type HydrateDeps = Pick<Deps, 'repo'> & MemoriesDeps & UsageDeps;
 
 export const HYDRATE_LEVELS = ['full', 'files'] as const;
 export type HydrateLevel = (typeof HYDRATE_LEVELS)[number];

@@ -11,11 +11,11 @@ import { type NoteDoc, parseNote, serializeMemory, serializeNote, serializeTombs
 import { canonicalTime } from '../core/time.ts';
 import { checkBody, checkStatus, checkSummary, didYouMean } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
+import type { ListFilter } from '../stores/index/filter.ts';
+import { sealMemory } from './capture.ts';
 
 /** What this file's services use. */
 export type MemoriesDeps = Pick<Deps, 'index' | 'notes' | 'now' | 'settings'>;
-import type { ListFilter } from '../stores/index/filter.ts';
-import { sealMemory } from './capture.ts';
 
 /** The memory an id names; `option` (e.g. `--relates-to`) starts each error's message, for an id given to one. */
 export async function findMemory(ctx: MemoriesDeps, idText: string, option?: string): Promise<Memory> {

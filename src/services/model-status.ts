@@ -3,10 +3,10 @@
  * where the model is and whether it is complete, without loading or fetching it.
  */
 import type { Deps } from './deps.ts';
+import { describeModel } from './model.ts';
 
 /** What this file's services use. */
 export type ModelStatusDeps = Deps;
-import { describeModel } from './model.ts';
 
 export interface ModelStatus {
   /** ready: every file present; missing: some are not (`detail` names them, as `git mem model status` does). */

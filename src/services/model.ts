@@ -7,14 +7,14 @@
  */
 import path from 'node:path';
 import type { Deps } from './deps.ts';
-
-/** What this file's services use. */
-export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'progress' | 'repo' | 'settings'>;
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
 import type { Embedder, LoadTimings } from '../stores/embed/embedder.ts';
 import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
 import { tracePhase } from '../io/trace.ts';
+
+/** What this file's services use. */
+export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'progress' | 'repo' | 'settings'>;
 
 export type ModelSource = 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' | 'cache';
 

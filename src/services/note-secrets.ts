@@ -83,11 +83,6 @@ export function prePushRefs(input: string): PushedRef[] {
   return out;
 }
 
-/** The tips of every tracking ref of one remote (`refs/notes/remotes/<name>/mem/*`): what it had when last fetched or pushed. */
-export function trackingTips(ctx: NoteSecretsDeps, trackingPrefix: string): Map<string, string> {
-  return refTips(ctx.repo.git, trackingPrefix);
-}
-
 /** The refusal: each memory with the kinds of secret, and how to go on. `push`: the command to retry with --no-verify. */
 export function secretsRefusal(ctx: NoteSecretsDeps, found: readonly NoteSecret[], refs: readonly PushedRef[], destination: string, push: string): GitMemError {
   // Which findings are in the notes as they are now (an edit or forget takes them out), and which only in the history pushed with them.

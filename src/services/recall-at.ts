@@ -13,12 +13,12 @@ import { DEFAULT_LEXICAL } from '../core/search/lexical.ts';
 import { buildLexicalQuery } from '../core/search/query.ts';
 import { parseDateArg } from '../core/time.ts';
 import type { Deps } from './deps.ts';
-
-/** What this file's services use. */
-export type RecallAtDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings'>;
 import { commitTime, refAt } from '../stores/git/history.ts';
 import { Index } from '../stores/index/index.ts';
 import { CURRENT_STATUSES, DEFAULT_RECALL_LIMIT, explainFloor, type RecallHit, type RecallOptions, type RecallResult } from './recall.ts';
+
+/** What this file's services use. */
+export type RecallAtDeps = Pick<Deps, 'notes' | 'now' | 'repo' | 'settings'>;
 
 /** `at`: a revision (its commit's time) or a date (2026-01-31, an ISO time, an age like 2w). Seconds since the epoch. */
 export function resolveAt(ctx: RecallAtDeps, at: string): number {

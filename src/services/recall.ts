@@ -18,15 +18,15 @@ import { queryTerms, STOP_WORDS } from '../core/search/analyzer.ts';
 import { onHeadHistory, type Reach, reachWeight } from '../core/history/anchor.ts';
 import type { Deps } from './deps.ts';
 import type { ModelDeps } from './model.ts';
-
-/** What this file's services use. */
-export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings' | 'now'> & ModelDeps;
 import { placementsOf } from './anchors.ts';
 import type { RecallMode } from './settings.ts';
 import { tracePhase, traceLine } from '../io/trace.ts';
 import type { SearchFilter } from '../stores/index/filter.ts';
 
 export { RECALL_MODES, type RecallMode } from './settings.ts';
+
+/** What this file's services use. */
+export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings' | 'now'> & ModelDeps;
 export const DEFAULT_RECALL_LIMIT = 10;
 /** What recall searches unless told a status: archived memories have a successor (a consolidation, a newer memory) or aged out. */
 export const CURRENT_STATUSES: Status[] = ['active', 'resolved'];

@@ -5,14 +5,14 @@
  * model (in batches, within a time budget), and stores them for next time.
  */
 import type { Deps } from './deps.ts';
-
-/** What this file's services use. */
-export type SemanticDeps = Pick<Deps, 'repo' | 'index'>;
 import { embeddingText, type Ranked, rankBySimilarity } from '../core/search/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
 import { VectorStore, type VectorMap } from '../stores/index/vectors/vector-store.ts';
 import type { SearchFilter } from '../stores/index/filter.ts';
+
+/** What this file's services use. */
+export type SemanticDeps = Pick<Deps, 'repo' | 'index'>;
 
 /** A recall spends at most this long embedding memories that have no vector yet; the rest wait for the next one. */
 export const EMBED_BUDGET_MS = 5000;

@@ -8,9 +8,6 @@ import { aboveFloor } from '../core/search/floor.ts';
 import { canonicalTime } from '../core/time.ts';
 import type { Deps } from './deps.ts';
 import type { RecallDeps } from './recall.ts';
-
-/** What this file's services use. */
-export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
 import { recall, traceInjection } from './recall.ts';
 import { traceEnabled, tracePhase } from '../io/trace.ts';
 import { asShown, forAgent, stalenessMap } from './shown.ts';
@@ -21,6 +18,9 @@ import { blameLines, recentSubjects } from '../stores/git/history.ts';
 import { currentBranch } from '../stores/git/remotes.ts';
 import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
 import type { MemoryReader } from '../stores/index/index.ts';
+
+/** What this file's services use. */
+export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
 
 /** Memories matching `query`, best first; with a floor, only those near the best match (see aboveFloor). */
 async function related(ctx: SessionContextDeps, query: string, namespaces: string[], limit: number, floor: () => number = () => 0, label = 'related recall'): Promise<Memory[]> {

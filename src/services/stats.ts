@@ -4,11 +4,11 @@
  */
 import fs from 'node:fs';
 import type { Deps } from './deps.ts';
+import { STATUSES, type Status } from '../core/memory.ts';
+import { type ModelStatus, modelStatus } from './model-status.ts';
 
 /** What this file's services use. */
 export type StatsDeps = Deps;
-import { STATUSES, type Status } from '../core/memory.ts';
-import { type ModelStatus, modelStatus } from './model-status.ts';
 
 export interface NamespaceStats {
   name: string;

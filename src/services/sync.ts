@@ -9,15 +9,15 @@ import { keyedDocs, mergeNotes } from '../core/merge.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import { sha1Hex } from '../core/hash.ts';
 import type { Deps } from './deps.ts';
-
-/** What this file's services use. */
-export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings' | 'now'>;
 import { addConfigValue, configValues } from '../stores/git/config.ts';
 import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from '../stores/git/remotes.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { installGitHooks } from './git-hooks.ts';
 import { prePushRefs, pushedRefs, scanPushedRefs, secretsRefusal, VERIFIED_ENV } from './note-secrets.ts';
 import { reanchor } from './reanchor.ts';
+
+/** What this file's services use. */
+export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings' | 'now'>;
 
 const MEM_GLOB = `${NOTES_REF_PREFIX}*`;
 const PUSH_ATTEMPTS = 5;

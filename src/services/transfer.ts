@@ -19,14 +19,14 @@ import { normalizeTimestamp, canonicalTime } from '../core/time.ts';
 import { checkBody, checkNamespace, checkPaths, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
 import type { CaptureDeps } from './capture.ts';
-
-/** What this file's services use. */
-export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps;
 import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { resolveCommit } from '../stores/git/history.ts';
 import { appendAll, sealMemory } from './capture.ts';
 import { connectNew } from './connect.ts';
+
+/** What this file's services use. */
+export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps;
 
 export const EXPORT_FORMATS = ['jsonl', 'md', 'claude-md'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
