@@ -129,6 +129,10 @@ export function startUiServer(options: { cwd: string; env: NodeJS.ProcessEnv; po
       send(303, 'text/plain; charset=utf-8', '', { location: '/', 'set-cookie': `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` });
       return;
     }
+    if (url.pathname === '/favicon.ico') {
+      send(204, 'image/x-icon', '');
+      return;
+    }
     const asset = req.method === 'GET' || req.method === 'HEAD' ? ASSETS[url.pathname] : undefined;
     if (asset) {
       send(200, asset.type, asset.body);
