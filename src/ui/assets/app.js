@@ -280,7 +280,9 @@
       el.addEventListener('change', () => update(name, el.checked));
       return h('label', {}, el, label);
     };
-    const nsSelect = h('select', { name: 'namespace', 'aria-label': 'Namespace' }, await namespaceOptions(f.namespace));
+    // The namespaces arrive beside the first results, not before them.
+    const nsSelect = h('select', { name: 'namespace', 'aria-label': 'Namespace' }, h('option', { value: f.namespace, text: f.namespace || 'all namespaces' }));
+    const options = namespaceOptions(f.namespace).then((o) => fill(nsSelect, o));
     nsSelect.addEventListener('change', () => update('namespace', nsSelect.value));
     const stSelect = h('select', { name: 'status', 'aria-label': 'Status' }, ['', 'active', 'resolved', 'archived'].map((v) => h('option', { value: v, selected: v === f.status, text: v || 'any status' })));
     stSelect.addEventListener('change', () => update('status', stSelect.value));
@@ -291,7 +293,7 @@
       f.q = input.value;
       clearTimeout(timer);
       // Every keystroke searches; a burst of them is one request.
-      timer = setTimeout(() => run(), 40);
+      timer = setTimeout(() => run(), 25);
     });
     input.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown' || (e.key === 'Enter' && !e.isComposing)) {
@@ -327,7 +329,7 @@
         fill(results, h('p', { class: 'error', role: 'alert', text: err.message }));
       }
     }
-    await run();
+    await Promise.all([run(), options.catch(() => {})]);
     if (!document.activeElement || document.activeElement === document.body || document.activeElement === main) input.focus();
   }
 
@@ -632,7 +634,7 @@
     if (g.namespace) p.set('namespace', g.namespace);
     const v = await api('graph', p);
     const W = 1100;
-    const H = 640;
+    const H = 560;
     const pos = layout(v.nodes.length, v.edges, W, H);
     const svg = s('svg', { class: 'graph', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `${v.nodes.length} memories and ${v.edges.length} links` });
     for (const e of v.edges) svg.append(s('line', { class: e.kind.replace(/\s.*/, ''), x1: pos[e.from].x, y1: pos[e.from].y, x2: pos[e.to].x, y2: pos[e.to].y }, s('title', { text: e.kind })));
