@@ -22,7 +22,7 @@ const MAX_BODY_BYTES = 1024 * 1024;
 export interface UiServer {
   url: string;
   port: number;
-  /** Opens the index now, so that the first page does not wait for it. */
+  /** Answers the first page's questions now (index, caches), so that the page does not wait for them. */
   warm(): Promise<void>;
   close(): Promise<void>;
 }
@@ -161,7 +161,13 @@ export function startUiServer(options: { cwd: string; env: NodeJS.ProcessEnv; po
       resolve({
         url: `http://127.0.0.1:${port}/?token=${token}`,
         port,
-        warm: () => serially(async () => void (await context().index.current())).catch(() => {}),
+        // The first page's own questions, answered once: the index opened, the staleness and placement caches read.
+        warm: () =>
+          serially(async () => {
+            const ctx = context();
+            await namespacesView(ctx);
+            await searchView(ctx, new URLSearchParams());
+          }).catch(() => {}),
         close: () =>
           new Promise((done) => {
             server.close(() => done());
