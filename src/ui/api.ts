@@ -185,6 +185,14 @@ export async function memoryView(ctx: AppContext, p: Params) {
     ...(await Promise.all((m.supersedes ?? []).map((r) => resolveLink(ctx, r, 'supersedes')))),
     ...(m.supersededBy ? [await resolveLink(ctx, m.supersededBy, 'superseded by')] : []),
   ];
+  // And the memories that link to this one.
+  const seen = new Set(links.map((l) => l.id));
+  const incoming = (await ctx.index.current())
+    .list({})
+    .filter((o) => o.key !== m.key && !seen.has(formatId(o)) && outgoingRefs(o).some((r) => refersTo(r, m)))
+    .slice(0, 50)
+    .map((o) => ({ kind: 'linked from', ref: formatId(o), id: formatId(o), summary: o.summary, status: o.status }));
+  links.push(...incoming);
   const hydrated = hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
   const files = hydrated.files?.shown.map((f) => ({ path: f.path, status: f.status, kind: f.kind })) ?? [];
   return {
@@ -256,15 +264,13 @@ export async function fileView(ctx: AppContext, p: Params) {
   for (const e of blamed.entries) byKey.set(`${e.memory.namespace}:${e.memory.key}`, { memory: e.memory, ranges: e.ranges, why: ['blame'] });
   for (const m of scoped) {
     const own = (m.paths ?? []).map(parseScope).filter((s) => s.path === path);
+    // What the memory says it is about wins over the lines its commit happened to write.
     const ranges = own.filter((s) => s.start !== undefined).map((s) => [s.start!, s.end ?? s.start!] as [number, number]);
     const k = `${m.namespace}:${m.key}`;
-    const had = byKey.get(k);
-    if (had) {
-      had.ranges.push(...ranges);
-      had.why.push('scope');
-    } else byKey.set(k, { memory: m, ranges, why: ['scope'] });
+    byKey.set(k, { memory: m, ranges, why: byKey.has(k) ? ['scope', 'blame'] : ['scope'] });
   }
-  const entries = [...byKey.values()].sort((a, b) => b.memory.created.localeCompare(a.memory.created));
+  const scopedFirst = (e: { why: string[] }) => (e.why.includes('scope') ? 0 : 1);
+  const entries = [...byKey.values()].sort((a, b) => scopedFirst(a) - scopedFirst(b) || b.memory.created.localeCompare(a.memory.created));
   const r = rows(ctx, entries.map((e) => e.memory));
   return { path, lines, note, memories: entries.map((e, i) => ({ ...r[i]!, ranges: e.ranges, why: e.why })) };
 }

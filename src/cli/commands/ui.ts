@@ -16,7 +16,7 @@ export function uiCommand(ctx: AppContext): CommandModule<object, UiArgs> {
     describe: 'Browse the memories in a web page: search as you type, a memory with its commit and diff, a file with its memories, a timeline, a graph of links',
     builder: (y) =>
       y
-        .option('port', { alias: 'p', type: 'number', default: 0, describe: 'Port on 127.0.0.1 (default: any free one)' })
+        .option('port', { alias: 'p', type: 'number', default: 0, describe: 'Port on 127.0.0.1; 0: any free one' })
         .option('open', { type: 'boolean', default: true, describe: 'Open the page in the browser (--no-open: only print its URL)' })
         .option('json', { ...jsonOption, describe: 'Print the URL as JSON ({"url", "port"}) for tools' })
         .example('git mem ui', 'Open the memories in the browser')
