@@ -20,6 +20,7 @@ import { blameMemories, branchLog } from '../services/code-memories.ts';
 import { hydrateMemory } from '../services/hydrate.ts';
 import { editMemory, findMemory, forgetMemory, listMemories, namespaceCounts } from '../services/memories.ts';
 import { recall } from '../services/recall.ts';
+import { memoryRevisions } from '../services/memory-revisions.ts';
 import { restoreMemory } from '../services/restore.ts';
 import { review } from '../services/review.ts';
 import { stalenessOf } from '../services/staleness.ts';
@@ -202,6 +203,7 @@ export async function memoryView(ctx: AppContext, p: Params) {
     trusted: trust?.trusted ?? null,
     provenance: trust?.provenance ? { ...trust.provenance, text: describeProvenance(trust.provenance) } : null,
     links,
+    revisions: memoryRevisions(ctx, m),
     commit: hydrated.commit,
     notice: hydrated.notice ?? null,
     files,

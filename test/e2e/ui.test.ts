@@ -295,6 +295,9 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: the page in Chromium', () => {
     await page.screenshot({ path: path.join(shots, 'edit.png') });
     await page.keyboard.press('Control+Enter');
     await page.waitForFunction(() => document.querySelector('#summary')?.textContent === 'Cache the store load, once');
+    // Its revisions: the one written now, and the one captured before.
+    await page.waitForFunction(() => document.querySelectorAll('#revisions > li').length >= 2);
+    expect(await page.locator('#revisions').textContent()).toContain('Cache the store load in memory');
     const edited = memories(ids.repo, ids.box.env).find((m) => m.id === ids.cache);
     expect(edited?.summary).toBe('Cache the store load, once');
     expect(edited?.body).toBe('Edited in the page.');

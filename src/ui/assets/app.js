@@ -394,6 +394,32 @@
         ]
       : h('p', { class: 'muted', text: v.notice || 'No commit.' });
     const diffs = (v.diff || []).map(diffBlock);
+    const revisions = (v.revisions || []).length
+      ? h(
+          'ol',
+          { class: 'revisions', id: 'revisions' },
+          v.revisions.map((r, i) =>
+            h(
+              'li',
+              {},
+              h(
+                'details',
+                {},
+                h(
+                  'summary',
+                  {},
+                  h('span', { class: 'mono', text: new Date(r.time * 1000).toISOString().replace('T', ' ').slice(0, 16) }),
+                  ` ${r.author} `,
+                  r.kind === 'tombstone' ? h('span', { class: 'badge unreviewed', text: 'forgotten' }) : [r.status !== 'active' ? h('span', { class: `badge ${r.status}`, text: r.status }) : null, ' ', h('span', { text: r.summary })],
+                  i === 0 ? h('span', { class: 'badge', text: 'current' }) : null,
+                ),
+                r.kind === 'memory' ? h('pre', { class: 'revision-body', text: r.body || '(no body)' }) : h('p', { class: 'muted', text: `forgotten at ${r.updated}` }),
+                h('p', { class: 'muted mono', text: `notes commit ${r.commit.slice(0, 12)}, revision of ${r.updated}` }),
+              ),
+            ),
+          ),
+        )
+      : h('p', { class: 'muted', text: 'No history of its note here.' });
     fill(main, 
       h('div', { class: 'memory-head' }, h('div', {}, h('h1', { id: 'summary' }, m.summary), h('div', {}, badges)), actions),
       h('div', { id: 'editor' }),
@@ -401,6 +427,8 @@
       facts,
       h('h2', { text: 'Links' }),
       links,
+      h('h2', { text: 'Revisions' }),
+      revisions,
       h('h2', { text: 'Commit' }),
       commit,
       diffs.length ? [h('h2', { text: m.paths.length ? 'Diff of its scope' : 'Diff of its commit' }), diffs] : null,
