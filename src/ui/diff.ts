@@ -46,12 +46,13 @@ export function lineDiff(a: readonly string[], b: readonly string[], context = 3
       all.push({ op: ' ', text: x[i]!, old: head + i + 1, new: head + j + 1 });
       i++;
       j++;
-    } else if (j < y.length && (i === x.length || lcs[i * w + j + 1]! >= lcs[(i + 1) * w + j]!)) {
-      all.push({ op: '+', text: y[j]!, old: null, new: head + j + 1 });
-      j++;
-    } else {
+    } else if (i < x.length && (j === y.length || lcs[(i + 1) * w + j]! >= lcs[i * w + j + 1]!)) {
+      // Removed lines before the added ones that replace them, as git shows them.
       all.push({ op: '-', text: x[i]!, old: head + i + 1, new: null });
       i++;
+    } else {
+      all.push({ op: '+', text: y[j]!, old: null, new: head + j + 1 });
+      j++;
     }
   }
   for (let k = 0; k < tail; k++) all.push({ op: ' ', text: a[a.length - tail + k]!, old: a.length - tail + k + 1, new: b.length - tail + k + 1 });
