@@ -12,7 +12,7 @@ import { Chalk } from 'chalk';
 import { AppContext } from '../context.ts';
 import { GitMemError, NotFoundError } from '../core/errors.ts';
 import type { Io } from '../io/io.ts';
-import { type Forgotten, fileView, graphView, memoryView, namespacesView, searchView, timelineView, writeAction } from './api.ts';
+import type { Forgotten } from './api.ts';
 import { ASSETS } from './assets.ts';
 import { checkRequest, cookieName, securityHeaders, TOKEN_HEADER } from './guard.ts';
 
@@ -33,14 +33,29 @@ function serverIo(): Io {
   return { stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, color: new Chalk({ level: 0 }), out: toErr, err: toErr, errRaw: (t) => process.stderr.write(t), readStdin: async () => '' };
 }
 
-const VIEWS: Record<string, (ctx: AppContext, p: URLSearchParams) => Promise<unknown>> = {
-  search: searchView,
-  memory: memoryView,
-  file: fileView,
-  timeline: timelineView,
-  graph: graphView,
-  namespaces: (ctx) => namespacesView(ctx),
-};
+type Api = typeof import('./api.ts');
+type View = (ctx: AppContext, p: URLSearchParams) => Promise<unknown>;
+
+const VIEW_NAMES = ['search', 'memory', 'file', 'timeline', 'graph', 'namespaces'] as const;
+
+function viewOf(api: Api, name: (typeof VIEW_NAMES)[number]): View {
+  const views: Record<(typeof VIEW_NAMES)[number], View> = {
+    search: api.searchView,
+    memory: api.memoryView,
+    file: api.fileView,
+    timeline: api.timelineView,
+    graph: api.graphView,
+    namespaces: (ctx) => api.namespacesView(ctx),
+  };
+  return views[name];
+}
+
+/** The services behind the API, loaded once the URL is printed: the server starts without them. */
+let apiModule: Promise<Api> | undefined;
+function loadApi(): Promise<Api> {
+  apiModule ??= import('./api.ts');
+  return apiModule;
+}
 
 function statusOf(err: unknown): number {
   if (err instanceof NotFoundError) return 404;
@@ -138,7 +153,8 @@ export function startUiServer(options: { cwd: string; env: NodeJS.ProcessEnv; po
       send(200, asset.type, asset.body);
       return;
     }
-    const view = url.pathname.startsWith('/api/') && req.method === 'GET' ? VIEWS[url.pathname.slice(5)] : undefined;
+    const name = url.pathname.slice(5);
+    const view = url.pathname.startsWith('/api/') && req.method === 'GET' && (VIEW_NAMES as readonly string[]).includes(name) ? (name as (typeof VIEW_NAMES)[number]) : undefined;
     const action = url.pathname.startsWith('/api/action/') && req.method === 'POST' ? url.pathname.slice(12) : undefined;
     if (!view && !action) {
       send(404, 'text/plain; charset=utf-8', 'git-mem: not found\n');
@@ -146,7 +162,8 @@ export function startUiServer(options: { cwd: string; env: NodeJS.ProcessEnv; po
     }
     void serially(async () => {
       try {
-        const value = view ? await view(context(), url.searchParams) : await writeAction(context(), action!, await readBody(req), forgotten);
+        const api = await loadApi();
+        const value = view ? await viewOf(api, view)(context(), url.searchParams) : await api.writeAction(context(), action!, await readBody(req), forgotten);
         sendJson(200, value);
       } catch (err) {
         sendJson(statusOf(err), { error: err instanceof Error ? err.message : String(err) });
@@ -164,9 +181,10 @@ export function startUiServer(options: { cwd: string; env: NodeJS.ProcessEnv; po
         // The first page's own questions, answered once: the index opened, the staleness and placement caches read.
         warm: () =>
           serially(async () => {
+            const api = await loadApi();
             const ctx = context();
-            await namespacesView(ctx);
-            await searchView(ctx, new URLSearchParams());
+            await api.namespacesView(ctx);
+            await api.searchView(ctx, new URLSearchParams());
           }).catch(() => {}),
         close: () =>
           new Promise((done) => {

@@ -274,6 +274,14 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: the page in Chromium', () => {
     expect(await page.locator('svg.graph circle').count()).toBe(3);
     await page.screenshot({ path: path.join(shots, 'graph.png') });
     expect(await overlaps(page)).toEqual([]);
+
+    // The system's dark theme is followed.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await view(`#/m/${encodeURIComponent(ids.cache)}`, '#summary');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe('rgb(255, 255, 255)');
+    await page.screenshot({ path: path.join(shots, 'memory-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(problems).toEqual([]);
   });
 
