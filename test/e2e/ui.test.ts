@@ -8,6 +8,7 @@
  * view without overlapping elements at 1280×800. Screenshots are kept under
  * test-results/ui/.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -148,6 +149,16 @@ describe('git mem ui: the server', () => {
     const bad = await request(ui.port, { method: 'POST', path: '/api/action/edit', headers: { 'x-git-mem-token': ui.token, ...json }, body: JSON.stringify({ id: 'decisions:nothing' }) });
     expect(bad.status).toBeGreaterThanOrEqual(400);
     expect(JSON.parse(bad.body).error).toBeTruthy();
+  });
+
+  it('says what is wrong in one line: outside a repository, a port taken', () => {
+    const outside = spawnSync(BIN, ['ui', '--no-open'], { cwd: ids.box.root, env: ids.box.env, encoding: 'utf8', timeout: 10_000 });
+    expect(outside.status).toBe(1);
+    expect(outside.stderr.trim().split('\n')).toHaveLength(1);
+    expect(outside.stdout).toBe('');
+    const taken = spawnSync(BIN, ['ui', '--no-open', '--port', String(ui.port)], { cwd: ids.repo, env: ids.box.env, encoding: 'utf8', timeout: 10_000 });
+    expect(taken.status).toBe(1);
+    expect(taken.stderr).toContain(`port ${ui.port} is in use`);
   });
 
   it('writes through the services: an edit is redacted like the command line\'s', async () => {

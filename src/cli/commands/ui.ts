@@ -26,6 +26,8 @@ export function uiCommand(ctx: AppContext): CommandModule<object, UiArgs> {
         ) as never,
     handler: async (argv) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new UsageError('--port must be a whole number from 0 to 65535');
+      // Outside a repository: the one-line error of every command, not a page of errors.
+      void ctx.repo;
       const { startUiServer } = await import('../../ui/server.ts');
       const server = await startUiServer({ cwd: ctx.cwd, env: ctx.env, port: argv.port });
       ctx.io.out(argv.json ? json({ url: server.url, port: server.port }) : server.url);
