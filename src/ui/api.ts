@@ -56,6 +56,8 @@ const MAX_FILE_BYTES = 1024 * 1024;
 /** Graphs past this many memories are unreadable: the newest are drawn. */
 const GRAPH_LIMIT = 150;
 const TIMELINE_COMMITS = 200;
+/** Memories shown on one commit of the timeline; the rest are counted. */
+const TIMELINE_PER_COMMIT = 10;
 
 function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: number[]; reach?: Array<Reach | undefined>; stale?: Map<string, Stale | null>; trust?: Map<string, { trusted: boolean }> } = {}): Row[] {
   const stale = extra.stale ?? stalenessOf(ctx.repo, memories);
@@ -287,12 +289,19 @@ export async function timelineView(ctx: AppContext, p: Params) {
   } catch {
     commits = []; // no commits yet
   }
-  commits = commits.slice(-TIMELINE_COMMITS);
+  // Newest first; a few memories a commit (with how many more), their facts read once for all of them.
+  const shown = commits
+    .slice(-TIMELINE_COMMITS)
+    .reverse()
+    .map((c) => ({ commit: c.commit, subject: c.subject, more: Math.max(0, c.memories.length - TIMELINE_PER_COMMIT), memories: c.memories.slice(0, TIMELINE_PER_COMMIT) }));
   const recent = await listMemories(ctx, { limit: limitParam(p) });
+  const all = [...shown.flatMap((c) => c.memories), ...recent];
+  const facts = rows(ctx, all);
+  let at = 0;
   return {
     range,
-    commits: commits.reverse().map((c) => ({ commit: c.commit, subject: c.subject, memories: rows(ctx, c.memories) })),
-    recent: rows(ctx, recent),
+    commits: shown.map((c) => ({ commit: c.commit, subject: c.subject, more: c.more, memories: c.memories.map(() => facts[at++]!) })),
+    recent: facts.slice(at),
   };
 }
 

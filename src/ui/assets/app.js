@@ -10,6 +10,8 @@
   const main = document.getElementById('main');
   const toastEl = document.getElementById('toast');
   const NS_COLOURS = 8;
+  /** Rows a list shows at first, and adds with each "more". */
+  const PAGE = 100;
   const state = { search: { q: '', namespace: '', status: '', tags: '', since: '', until: '', branch: false, stale: false, unreviewed: false }, graph: { q: '', namespace: '' }, file: '' };
   /** Memories forgotten from this page, newest last: what undo restores. */
   const forgotten = [];
@@ -261,6 +263,7 @@
     if (f.q) p.set('q', f.q);
     for (const k of ['namespace', 'status', 'tags', 'since', 'until']) if (f[k]) p.set(k, f[k]);
     for (const k of ['branch', 'stale', 'unreviewed']) if (f[k]) p.set(k, '1');
+    if (f.limit > PAGE) p.set('limit', String(f.limit));
     return p;
   }
 
@@ -268,6 +271,7 @@
     const f = state.search;
     for (const k of ['q', 'namespace', 'status', 'tags', 'since', 'until']) f[k] = params.get(k) || '';
     for (const k of ['branch', 'stale', 'unreviewed']) f[k] = params.get(k) === '1';
+    f.limit = Math.max(PAGE, Number(params.get('limit')) || PAGE);
     const input = h('input', { class: 'search', type: 'search', id: 'q', placeholder: 'Search memories… (recall’s ranking)', 'aria-label': 'Search memories', value: f.q, autocomplete: 'off', spellcheck: 'false' });
     const results = h('div', { id: 'results', 'aria-live': 'polite' });
     const field = (name, label, type) => {
@@ -291,6 +295,7 @@
     let timer = null;
     input.addEventListener('input', () => {
       f.q = input.value;
+      f.limit = PAGE;
       clearTimeout(timer);
       // Every keystroke searches; a burst of them is one request.
       timer = setTimeout(() => run(), 25);
@@ -307,6 +312,7 @@
     });
     function update(name, value) {
       f[name] = value;
+      f.limit = PAGE;
       run();
     }
     async function run() {
@@ -322,6 +328,12 @@
           h('div', { class: 'count', id: 'count', 'data-ms': took }, `${r.rows.length} ${r.rows.length === 1 ? 'memory' : 'memories'}${r.query ? ` for “${r.query}”` : ', newest first'}`),
           r.notice ? h('p', { class: 'notice', text: r.notice }) : null,
           h('ul', { class: 'list' }, r.rows.map((row) => rowItem(row))),
+          r.rows.length >= f.limit
+            ? h('button', { type: 'button', id: 'more', class: 'more', onclick: () => {
+                f.limit += PAGE;
+                run();
+              } }, `Show ${PAGE} more`)
+            : null,
         );
         document.body.dataset.ready = String(seq);
       } catch (err) {
@@ -628,6 +640,7 @@
               { class: c.memories.length ? 'has' : null },
               h('div', {}, h('code', { text: c.commit.slice(0, 7) }), ' ', h('span', { class: 'subject', text: c.subject })),
               c.memories.length ? h('ul', { class: 'list' }, c.memories.map((r) => rowItem(r))) : null,
+              c.more ? h('p', { class: 'muted', text: `and ${c.more} more on this commit` }) : null,
             ),
           ),
         )
