@@ -7,7 +7,7 @@
 # bash-completion. Namespaces, memory ids and remotes come from
 # `git-mem __complete <kind> <prefix>`.
 
-__git_mem_commands='capture show list ls edit resolve forget review related consolidate gc reanchor namespaces recall hydrate blame log index model export import init pull push sync verify-push hook mcp doctor config stats'
+__git_mem_commands='capture show list ls edit resolve forget review related consolidate gc reanchor namespaces recall hydrate blame ui log index model export import init pull push sync verify-push hook mcp doctor config stats'
 __git_mem_global_options='--color --no-color -h --help -v --version'
 
 # __git_mem_options <command>: the flags the command takes.
@@ -28,6 +28,7 @@ __git_mem_options() {
 	recall) printf '%s\n' -n --namespace -t --tags --spec -s --status --since --until -l --limit --level --mode --at --branch --explain --json --color --no-color -h --help ;;
 	hydrate) printf '%s\n' --level --max-files --max-bytes --json --color --no-color -h --help ;;
 	blame) printf '%s\n' --json --color --no-color -h --help ;;
+	ui) printf '%s\n' -p --port --open --no-open --json --color --no-color -h --help ;;
 	log) printf '%s\n' --format --json --color --no-color -h --help ;;
 	index) printf '%s\n' --rebuild --json --color --no-color -h --help ;;
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
@@ -99,9 +100,10 @@ __git_mem_option_value() {
 	hydrate:--level) echo 'choices full files' ;;
 	hydrate:--max-files) echo 'text' ;;
 	hydrate:--max-bytes) echo 'text' ;;
+	ui:-p | ui:--port) echo 'text' ;;
 	log:--format) echo 'choices text md json' ;;
 	export:-n | export:--namespace) echo 'namespaces' ;;
-	export:--format) echo 'choices jsonl md claude-md' ;;
+	export:--format) echo 'choices jsonl md claude-md html' ;;
 	export:-o | export:--output) echo 'text' ;;
 	import:--from) echo 'choices claude' ;;
 	import:--attach-to) echo 'text' ;;

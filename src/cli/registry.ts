@@ -29,6 +29,7 @@ import { recallCommand } from './commands/recall.ts';
 import { relatedCommand } from './commands/related.ts';
 import { showCommand } from './commands/show.ts';
 import { statsCommand } from './commands/stats.ts';
+import { uiCommand } from './commands/ui.ts';
 import { pullCommand, pushCommand, syncCommand } from './commands/sync.ts';
 import { verifyPushCommand } from './commands/verify-push.ts';
 import { exportCommand, importCommand } from './commands/transfer.ts';
@@ -53,6 +54,7 @@ export function commandModules(ctx: AppContext): AnyCommand[] {
     recallCommand(ctx),
     hydrateCommand(ctx),
     blameCommand(ctx),
+    uiCommand(ctx),
     logCommand(ctx),
     indexCommand(ctx),
     modelCommand(ctx),

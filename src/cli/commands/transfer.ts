@@ -11,7 +11,7 @@ import { visible } from '../../core/terminal-text.ts';
 import { EXPORT_FORMATS, type ExportFormat, exportMemories, importFromClaude, importMemories } from '../../services/transfer.ts';
 import { jsonOption } from '../shared.ts';
 
-export function exportCommand(ctx: AppContext): CommandModule<object, { namespace?: string[]; format: ExportFormat; output?: string }> {
+export function exportCommand(ctx: AppContext): CommandModule<object, { namespace?: string[]; format: ExportFormat | 'html'; output?: string }> {
   return {
     command: 'export',
     describe: 'Write every memory as JSONL (one per line, the --json shape) or markdown',
@@ -20,15 +20,21 @@ export function exportCommand(ctx: AppContext): CommandModule<object, { namespac
         .option('namespace', { alias: 'n', type: 'string', array: true, describe: 'Only this namespace (repeatable)' })
         .option('format', {
           type: 'string',
-          choices: EXPORT_FORMATS,
+          choices: [...EXPORT_FORMATS, 'html'],
           default: 'jsonl',
-          describe: 'jsonl (lossless, for git mem import), md (the notes as stored), or claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md)',
+          describe: 'jsonl (lossless, for git mem import), md (the notes as stored), claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md), or html (the views of git mem ui as one read-only page)',
         })
         .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout (markdown keeps control characters exact, unless the file is a terminal)' })
         .example('git mem export > memories.jsonl', '')
-        .example('git mem export --format claude-md >> CLAUDE.md', 'Append the project memory to CLAUDE.md') as never,
+        .example('git mem export --format claude-md >> CLAUDE.md', 'Append the project memory to CLAUDE.md')
+        .example('git mem export --format html -o memories.html', 'One self-contained page to attach to a pull request') as never,
     handler: async (argv) => {
       const namespaces = argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces));
+      if (argv.format === 'html') {
+        const { exportHtml } = await import('../../ui/export.ts');
+        writeDocument(ctx.io, await exportHtml(ctx, { namespaces }), argv.output, 'json');
+        return;
+      }
       const text = await exportMemories(ctx, { namespaces, format: argv.format });
       writeDocument(ctx.io, text, argv.output, argv.format === 'jsonl' ? 'json' : 'text');
     },

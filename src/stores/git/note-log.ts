@@ -1,0 +1,36 @@
+/** The history of one note: the notes commits that changed it, newest first, each with the note's blob after it. */
+import type { Repo } from './repo.ts';
+
+export interface NoteChange {
+  commit: string;
+  /** `Name <email>`. */
+  author: string;
+  /** Committer time (s). */
+  time: number;
+  /** The note's blob after the commit; null when the commit removed it. */
+  blob: string | null;
+}
+
+const ZERO = /^0+$/;
+
+/**
+ * The newest `max` commits of the notes ref `ref` that changed the note on
+ * `object` (at whatever fan-out: the note's path is the object's id, perhaps
+ * split into folders). One `git log`.
+ */
+export function noteChanges(repo: Repo, ref: string, object: string, max: number): NoteChange[] {
+  if (!/^[0-9a-f]{40,64}$/.test(object)) return [];
+  const paths = [object, `${object.slice(0, 2)}/${object.slice(2)}`, `${object.slice(0, 2)}/${object.slice(2, 4)}/${object.slice(4)}`];
+  const r = repo.git.exec(['log', `-n${max}`, '--format=%x00%H%x1f%an <%ae>%x1f%ct', '--raw', '--no-abbrev', '--no-renames', '-m', '--first-parent', '--end-of-options', ref, '--', ...paths]);
+  if (r.status !== 0) return [];
+  const out: NoteChange[] = [];
+  for (const entry of r.stdout.toString('utf8').split('\0')) {
+    if (!entry.trim()) continue;
+    const [head = '', ...lines] = entry.split('\n');
+    const [commit = '', author = '', time = '0'] = head.split('\x1f');
+    const line = lines.find((l) => l.startsWith(':') && l.includes('\t'));
+    const blob = line?.slice(1, line.indexOf('\t')).split(' ')[3] ?? '';
+    out.push({ commit, author, time: Number(time), blob: blob && !ZERO.test(blob) ? blob : null });
+  }
+  return out;
+}
