@@ -11,6 +11,8 @@ export interface Statement {
   /** Offsets of its first and last character in the text given. */
   start: number;
   end: number;
+  /** A lead-in that ends with ':' with nothing after it to take (it introduced code, a table or a tool call): not a whole statement. */
+  bare?: boolean;
 }
 
 /** A statement reaches at most this far; a longer paragraph is read as windows of whole sentences. */
@@ -108,8 +110,12 @@ export function statementsOf(text: string): Statement[] {
   for (let i = 0; i < blocks.length; i++) {
     let block = blocks[i]!;
     let joined = block.lines.join(block.item ? ' ' : '\n');
-    // A lead-in ("The fix is:") takes what follows it: the paragraph, or every item of the list.
-    if (joined.trimEnd().endsWith(':') && i + 1 < blocks.length) {
+    // A lead-in ("The fix is:") takes what follows it: the paragraph, or every item of the list. What it
+    // introduced may be code, a table or a log instead (or a tool call, after the message's end): then it
+    // stands bare, and the paragraph after that is not its.
+    const leadIn = joined.trimEnd().endsWith(':');
+    const bare = leadIn && (i + 1 >= blocks.length || text.slice(block.end, blocks[i + 1]!.start).trim() !== '');
+    if (leadIn && !bare) {
       const parts = [joined];
       const first = blocks[i + 1]!;
       let j = i + 1;
@@ -122,7 +128,7 @@ export function statementsOf(text: string): Statement[] {
     }
     const clean = withoutStruck(joined);
     if (!clean) continue;
-    for (const w of windows(clean)) out.push({ text: w, start: block.start, end: block.end });
+    for (const w of windows(clean)) out.push(bare ? { text: w, start: block.start, end: block.end, bare } : { text: w, start: block.start, end: block.end });
   }
   return out;
 }
