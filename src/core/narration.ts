@@ -15,7 +15,7 @@
 
 /** Words that make a sentence more than narration: a reason, a cause, a gotcha, a constraint or a decision. */
 const SUBSTANCE =
-  /\b(?:because|since|so that|due to|caused by|until|unless|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent|keep)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|never|must|only|requires?|required|needs? to|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|careful|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)|the fix (?:is|was)|so (?:we|I|it|the)|which (?:is why|caused)|not\b)/i;
+  /\b(?:because|since|so that|due to|caused by|until|unless|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent|keep)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|never|must|only|requires?|required|needs? to|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|careful|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)(?! (?:now |all |also )?(?:clear|fixed|resolved|gone|solved|addressed|handled)\b)|the fix (?:is|was)|so (?:we|I|it|the)|which (?:is why|caused)|not\b)/i;
 
 /** Interjections that stand alone as a sentence. */
 const INTERJECTION =
@@ -57,8 +57,18 @@ const STEP = /^(?:step|phase|task|part|stage|milestone|item)\s+[\w.]+\s*(?:is\s+
 /** A summary's or a report's own label. */
 const REPORT = /^(?:summary|in summary|to summari[sz]e|recap|here'?s (?:what|a summary|the summary|a recap|the recap|how)|here is (?:what|a summary|the summary)|(?:the )?(?:key |main )?(?:changes|updates|fixes|improvements|results|files?(?: (?:changed|created|modified))?|what (?:i|we) (?:did|changed|built|fixed))(?: made| include| are)?|(?:current )?status|progress|next steps?)\b/i;
 
+/** A heading or a bold label that opens a report: what was done, how things stand, what comes next. */
+const REPORT_HEADING =
+  /^(?:summary|in summary|recap|overview of (?:changes|work)|(?:key |main |all )?(?:changes|updates|fixes|improvements|enhancements)(?: made| applied| done)?|what (?:i|we) (?:did|changed|built|fixed|added)|what'?s (?:done|new|changed|working|fixed|ready|in place)\b.*|(?:current |final |project )?status|progress|next steps?|results?|(?:files? )?(?:changed|created|modified|added)|verification|test(?:ing|s)?(?: results)?|completed(?: tasks| work)?|done|accomplishments|deliverables)\s*:?$/i;
+
 /** Status emoji that open a line: a checklist of what is done or running. */
 const STATUS_EMOJI = /^(?:✅|✓|✔️?|☑️?|🎉|🚀|✨|👍|💯|🟢)/u;
+
+/** Whether a heading's or a bold label's text opens a report. */
+function reportLabel(label: string): boolean {
+  const text = plainSentence(label.replace(/^\s*[-*+•]\s+/, '')).replace(/[:：]\s*$/, '').trim();
+  return REPORT_HEADING.test(text) || isNarration(text) || STATE.test(text);
+}
 
 /** Whether a sentence gives a reason, a cause, a gotcha, a constraint or a decision. */
 export function hasSubstance(sentence: string): boolean {
@@ -155,7 +165,8 @@ function keepsLeadIn(lines: readonly Line[], i: number, narration: boolean): boo
       removed = true;
       continue;
     }
-    if (next.kind === 'prose') return true;
+    // After items that went, a paragraph is not the list's: the lead-in's list went.
+    if (next.kind === 'prose') return next.item || !removed;
     return !narration && !removed; // code, a table, a marker: the lead-in introduces that, as written
   }
   return !narration && !removed;
@@ -167,7 +178,14 @@ function firstPass(message: string): Line[] {
   const removed = (item: boolean): Line => ({ kind: 'removed', item, lead: '', kept: [] });
   let fence = false;
   let block = false;
+  /** Under a heading or a label that opens a report ("## Summary", "**Next steps:**"): a line stays only if it gives a reason. */
+  let report = false;
+  let reportRead = false;
+  let afterBlank = false;
   for (const line of message.split('\n')) {
+    // A report is the list or the paragraph under its label: a paragraph after a blank line is something else.
+    if (report && reportRead && afterBlank && line.trim() && !ITEM.test(line) && !/^\s{2,}/.test(line)) report = false;
+    afterBlank = !line.trim();
     if (FENCE.test(line)) {
       fence = !fence;
       out.push(verbatim(line));
@@ -192,6 +210,11 @@ function firstPass(message: string): Line[] {
       continue;
     }
     const heading = HEADING.exec(line);
+    const label = heading ? heading[1]! : LABEL_LINE.test(line) ? line : '';
+    if (label) {
+      report = reportLabel(label);
+      reportRead = false;
+    }
     if (heading) {
       // A heading names a section; a long one that says something is read as a paragraph of its own.
       const text = heading[1]!.trim();
@@ -211,10 +234,15 @@ function firstPass(message: string): Line[] {
       out.push(removed(Boolean(item)));
       continue;
     }
+    reportRead = true;
     const all = sentences(body);
     // A line that gives a reason is kept whole: its narration ("I've fixed the bug.") says what the reason is about.
     if (all.some(hasSubstance)) {
       out.push({ kind: 'prose', item: Boolean(item), lead, kept: all });
+      continue;
+    }
+    if (report) {
+      out.push(removed(Boolean(item)));
       continue;
     }
     const last = all[all.length - 1]!;
