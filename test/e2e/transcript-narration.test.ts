@@ -90,9 +90,9 @@ describe("an agent's narration is not a memory", () => {
   });
 
   it('markers work in any language, amid narration the English rules do not read', async () => {
-    const reply = ['完了しました！', '', 'TIL 日本語のファイル名は NFC に正規化してから比較する', '', "[decision] Les migrations passent d'abord en préproduction", '', '［learned］ 订单导出必须在 UTC 午夜之后运行', '', 'Готово! [blocker] Платёжный шлюз отклоняет запросы без заголовка Idempotency-Key'].join('\n');
+    const reply = ['完了しました！', '', 'TIL 日本語のファイル名はNFCに正規化してから比較する', '', "[decision] Les migrations passent d'abord en préproduction", '', '［learned］ 订单导出必须在 UTC 午夜之后运行', '', 'Готово! [blocker] Платёжный шлюз отклоняет запросы без заголовка Idempotency-Key'].join('\n');
     const s = new SessionWriter('2.1.150', 'f0e1d2c3-0000-4000-8000-000000000103').prompt('続けてください').reply([text(reply)]);
-    const expected = ['TIL 日本語のファイル名は NFC に正規化してから比較する', "Les migrations passent d'abord en préproduction", '订单导出必须在 UTC 午夜之后运行', 'Платёжный шлюз отклоняет запросы без заголовка Idempotency-Key'].sort();
+    const expected = ['TIL 日本語のファイル名はNFCに正規化してから比較する', "Les migrations passent d'abord en préproduction", '订单导出必须在 UTC 午夜之后运行', 'Платёжный шлюз отклоняет запросы без заголовка Idempotency-Key'].sort();
     for (const event of ['Stop', 'PreCompact'] as const) {
       const o = await run('languages', s.jsonl(), reply, event);
       expect(o.stored.map((m) => m.summary).sort(), event).toEqual(expected);
