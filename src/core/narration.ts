@@ -264,7 +264,8 @@ export function saidOnce(messages: readonly string[]): string[] {
       .split(/\n{2,}/)
       .filter((p) => {
         const key = p.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-        if (key.split(' ').length < 4) return true;
+        // Short ones ("Done.") are not a repeat worth the name; one with a fence line keeps the fences paired.
+        if (key.split(' ').length < 4 || /^\s*(?:```|~~~)/m.test(p)) return true;
         if (seen.has(key)) return false;
         seen.add(key);
         return true;

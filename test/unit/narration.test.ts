@@ -100,6 +100,9 @@ describe("an agent's narration", () => {
   it('reads a paragraph repeated in a later message once', () => {
     const finding = 'The staging database refuses connections from the CI runners because their range is not allowed.';
     expect(saidOnce([`${finding}\n\nFirst.`, `Recap.\n\n${finding}`, 'Ok.'])).toEqual([`${finding}\n\nFirst.`, 'Recap.', 'Ok.']);
+    // A piece of a code block (its blank lines cut it) is never dropped: the fences stay paired.
+    const code = '```sh\nmake build\n\nmake test --all --verbose --fast\n```';
+    expect(saidOnce([code, code])).toEqual([code, code]);
   });
 });
 
