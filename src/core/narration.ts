@@ -15,7 +15,10 @@
 
 /** Words that make a sentence more than narration: a reason, a cause, a gotcha, a constraint or a decision. */
 const SUBSTANCE =
-  /\b(?:because|since|so that|due to|caused by|until|unless|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent|keep)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|never|must|only|requires?|required|needs? to|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|careful|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)(?! (?:now |all |also )?(?:clear|fixed|resolved|gone|solved|addressed|handled)\b)|the fix (?:is|was)|so (?:we|I|it|the)|which (?:is why|caused)|not\b)/i;
+  /\b(?:because|since|so that|due to|caused by|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|never|must|requires?|required|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)(?! (?:now |all |also )?(?:clear|fixed|resolved|gone|solved|addressed|handled)\b)|the fix (?:is|was)(?! (?:now )?(?:complete|done|applied|in place|working|ready)\b)|which (?:is why|caused))/i;
+
+/** Weaker words of a constraint (a negation, a condition, "only"): they make a statement of a report, not of a plan ("Let me wait until it finishes"). */
+const CONSTRAINT = /\b(?:until|unless|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|only|needs to|so (?:we|I|it|the)|to keep|careful|not)\b/i;
 
 /** Interjections that stand alone as a sentence. */
 const INTERJECTION =
@@ -72,7 +75,16 @@ function reportLabel(label: string): boolean {
 
 /** Whether a sentence gives a reason, a cause, a gotcha, a constraint or a decision. */
 export function hasSubstance(sentence: string): boolean {
-  return SUBSTANCE.test(plainSentence(sentence));
+  const s = plainSentence(sentence);
+  return SUBSTANCE.test(s) || (CONSTRAINT.test(s) && !plans(s));
+}
+
+/** A plan this long spells out an approach (what goes where, in which order), not just the next step. */
+const PLAN_WORDS = 30;
+
+/** What the agent is about to do or doing now. */
+function plans(s: string): boolean {
+  return (PLAN.test(s) || NOW.test(s) || DOING.test(s)) && s.split(/\s+/).length <= PLAN_WORDS;
 }
 
 /** Whether one sentence is narration (list decoration, emphasis and emoji do not count). */
@@ -84,7 +96,9 @@ export function isNarration(sentence: string): boolean {
   if (s.endsWith('?')) return true;
   if (OFFER.test(s)) return true;
   if (SUBSTANCE.test(s)) return false;
-  return STEP.test(s) || PLAN.test(s) || NOW.test(s) || DOING.test(s) || DONE_FIRST_PERSON.test(s) || DONE_ITEM.test(s) || DONE_PASSIVE.test(s) || STATE.test(s) || (s.endsWith(':') && REPORT.test(s));
+  if (plans(s)) return true;
+  if (CONSTRAINT.test(s)) return false;
+  return STEP.test(s) || DONE_FIRST_PERSON.test(s) || DONE_ITEM.test(s) || DONE_PASSIVE.test(s) || STATE.test(s) || (s.endsWith(':') && REPORT.test(s));
 }
 
 /** A sentence without list decoration, emphasis, status emoji or a leading bold label. */
@@ -230,7 +244,7 @@ function firstPass(message: string): Line[] {
     const lead = item ? item[1]! : (/^\s*/.exec(line)?.[0] ?? '');
     const body = item ? item[2]! : line.trim();
     // A status checklist item is narration unless it gives a reason.
-    if (STATUS_EMOJI.test(body.replace(/^\*\*/, '')) && !SUBSTANCE.test(body)) {
+    if (STATUS_EMOJI.test(body.replace(/^\*\*/, '')) && !hasSubstance(body)) {
       out.push(removed(Boolean(item)));
       continue;
     }
