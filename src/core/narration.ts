@@ -18,7 +18,7 @@ const SUBSTANCE =
   /\b(?:because|since|so that|due to|caused by|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|never|must|requires?|required|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)(?! (?:now |all |also )?(?:clear|fixed|resolved|gone|solved|addressed|handled)\b)|the fix (?:is|was)(?! (?:now )?(?:complete|done|applied|in place|working|ready)\b)|which (?:is why|caused))/i;
 
 /** Weaker words of a constraint (a negation, a condition, "only"): they make a statement of a report, not of a plan ("Let me wait until it finishes"). */
-const CONSTRAINT = /\b(?:until|unless|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|only|needs to|so (?:we|I|it|the)|to keep|careful|not)\b/i;
+const CONSTRAINT = /\b(?:until|unless|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|only|needs to|to keep|careful|not)\b/i;
 
 /** Interjections that stand alone as a sentence. */
 const INTERJECTION =
@@ -49,7 +49,10 @@ const DONE_PASSIVE = new RegExp(`\\b(?:has|have|had) been (?:\\w+ly\\s+)?${DONE_
 
 /** How things stand: "is now running", "all tests pass", "the build succeeded". */
 const STATE =
-  /\b(?:is|are|it's|it is|they're|everything's|everything is|should be|looks|seems|appears to be)\s+(?:now\s+|all\s+|nearly\s+|almost\s+|fully\s+|still\s+|finally\s+|successfully\s+)*(?:working|running|operational|ready|complete|completed|done|finished|fixed|live|in place|passing|building|configured|set up|installed|up and running|waiting|functional|integrated|green|good|correct|clean|healthy|available|online|in progress|underway|deployed|wired up|on track)\b|\b(?:all\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests?|checks?|specs?|suites?)\s+(?:\w+\s+){0,2}(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|are green|green)\b|\b(?:build|compil(?:e|ation)|lint|type-?check|tsc|deployment|installation|migration)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|completed|works|is clean|is green|went through)\b|\b(?:no|zero)\s+(?:errors|warnings|failures|regressions)\b/i;
+  /\b(?:is|are|it's|it is|they're|everything's|everything is|should be|looks|seems|appears to be)\s+(?:now\s+|all\s+|nearly\s+|almost\s+|fully\s+|still\s+|finally\s+|successfully\s+)*(?:working|running|operational|ready|complete|completed|done|finished|fixed|live|in place|passing|building|configured|set up|installed|up and running|waiting|functional|integrated|green|good|correct|clean|healthy|available|online|in progress|underway|deployed|wired up|on track)\b|\b(?:all\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests?|checks?|specs?|suites?)\s+(?:\w+\s+){0,2}(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|are green|green)\b|\b(?:build|compil(?:e|ation)|lint|type-?check|tsc|deployment|installation|migration)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|completed|works|is clean|is green|went through)\b|\b(?:no|zero)\s+(?:errors|warnings|failures|regressions)\b|^(?:this|it|that)\s+(?:will|may|might|should|could)\s+take\b|^you (?:now )?(?:have|can now)\b/i;
+
+/** A label of a few words, a colon, and what it labels. */
+const LABELLED = /^(?:[^\s:]+\s+){0,4}[^\s:]+:\s+(\S.*)$/;
 
 /** An offer or a word to the person. */
 const OFFER = /^(?:let me know|feel free|if you(?:'d| would) like|if you want|want me to|shall i|should i|would you like|do you want|you can now|you're all set|happy to|hope this helps)\b/i;
@@ -98,6 +101,9 @@ export function isNarration(sentence: string): boolean {
   if (SUBSTANCE.test(s)) return false;
   if (plans(s)) return true;
   if (CONSTRAINT.test(s)) return false;
+  // "**DNS**: Fixed the resolver copy", "Current phase: Creating the base system": a short label before a report.
+  const labelled = LABELLED.exec(s);
+  if (labelled && isNarration(labelled[1]!)) return true;
   return STEP.test(s) || DONE_FIRST_PERSON.test(s) || DONE_ITEM.test(s) || DONE_PASSIVE.test(s) || STATE.test(s) || (s.endsWith(':') && REPORT.test(s));
 }
 
