@@ -113,7 +113,7 @@ function plainSentence(sentence: string): string {
     .trim()
     .replace(/^(?:[-*+•]|\d{1,3}[.)])\s+/, '')
     .replace(/\*\*|__/g, '')
-    .replace(/^[\p{Extended_Pictographic}\uFE0F\u200D\s]+/u, '')
+    .replace(/^(?:\p{Extended_Pictographic}|\uFE0F|\u200D|\s)+/u, '')
     .trim();
 }
 
