@@ -29,7 +29,7 @@ const PLAN =
   /^(?:(?:now|next|first|then|finally|also|okay|ok|alright|great|good|perfect)[,!]?\s+)*(?:let me|let's|lets|i'll|i will|i'm going to|i am going to|i need to|i'm now|i am now|we'll|we will|we need to|i want to|time to|moving on)\b/i;
 
 /** "Now …" opening a sentence: what the agent turns to next. */
-const NOW = /^(?:now|next|then|first|finally)\b(?:,|\s)/i;
+const NOW = /^(?:now|next)\b(?:,|\s)/i;
 
 /** "I'm checking…": what the agent is doing. */
 const DOING = /^(?:(?:now\s+)?(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+|still\s+|just\s+)?\w+ing\b|(?:now\s+)?(?:checking|running|looking|adding|updating|creating|writing|testing|fixing|starting|reading|building|verifying|searching|installing|auditing|splitting|reverting|moving|cleaning|waiting)\b)/i;
@@ -107,7 +107,7 @@ export function isNarration(sentence: string): boolean {
   return STEP.test(s) || DONE_FIRST_PERSON.test(s) || DONE_ITEM.test(s) || DONE_PASSIVE.test(s) || STATE.test(s) || (s.endsWith(':') && REPORT.test(s));
 }
 
-/** A sentence without list decoration, emphasis, status emoji or a leading bold label. */
+/** A sentence without list decoration, emphasis or status emoji. */
 function plainSentence(sentence: string): string {
   return sentence
     .trim()
