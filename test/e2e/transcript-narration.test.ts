@@ -89,6 +89,17 @@ describe("an agent's narration is not a memory", () => {
     }
   });
 
+  it('a paragraph the agent repeats in a later message of the turn is offered once', async () => {
+    const finding = 'We decided to keep the index in the git common dir because worktrees share it.';
+    const s = new SessionWriter('2.1.190', 'f0e1d2c3-0000-4000-8000-000000000104')
+      .prompt('Where should the index live?')
+      .reply([text(finding), toolUse('toolu_r1', 'Bash', { command: 'git rev-parse --git-common-dir' })])
+      .toolResult('toolu_r1', '.git')
+      .reply([text(`To recap:\n\n${finding}`)]);
+    const o = await run('repeated', s.jsonl(), `To recap:\n\n${finding}`, 'Stop');
+    expect([...o.stored, ...o.suggested].filter((m) => m.body.includes('worktrees share it'))).toHaveLength(1);
+  });
+
   it('markers work in any language, amid narration the English rules do not read', async () => {
     const reply = ['完了しました！', '', 'TIL 日本語のファイル名はNFCに正規化してから比較する', '', "[decision] Les migrations passent d'abord en préproduction", '', '［learned］ 订单导出必须在 UTC 午夜之后运行', '', 'Готово! [blocker] Платёжный шлюз отклоняет запросы без заголовка Idempotency-Key'].join('\n');
     const s = new SessionWriter('2.1.150', 'f0e1d2c3-0000-4000-8000-000000000103').prompt('続けてください').reply([text(reply)]);
