@@ -137,6 +137,13 @@ const NOT_PROSE = /^\s*(?:\||>)/;
 /** How many words a label may have and still only name what follows. */
 const LABEL_WORDS = 8;
 
+/** A heading that says something: a long one, or a label and what it labels ("Decision: keep the index local"). */
+function saysSomething(heading: string): boolean {
+  const words = (t: string) => t.split(/\s+/).filter(Boolean).length;
+  const labelled = /^[^:]{1,40}:\s+(.+)$/.exec(plainSentence(heading));
+  return words(heading) > LABEL_WORDS || (labelled !== null && words(labelled[1]!) >= 3);
+}
+
 /** A line of a message as the first pass leaves it. */
 interface Line {
   kind: 'blank' | 'verbatim' | 'prose' | 'removed';
@@ -238,7 +245,7 @@ function firstPass(message: string): Line[] {
     if (heading) {
       // A heading names a section; a long one that says something is read as a paragraph of its own.
       const text = heading[1]!.trim();
-      if (text.split(/\s+/).length > LABEL_WORDS && !isNarration(text)) out.push(verbatim(''), { kind: 'prose', item: false, lead: '', kept: [text] }, verbatim(''));
+      if (saysSomething(text) && !isNarration(text)) out.push(verbatim(''), { kind: 'prose', item: false, lead: '', kept: [text] }, verbatim(''));
       else out.push(removed(false));
       continue;
     }

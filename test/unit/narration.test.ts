@@ -59,6 +59,11 @@ describe("an agent's narration", () => {
     expect(withoutNarration(message)).toBe(['- Retries stop after 3 attempts because the provider bans clients that retry more.', '', 'The provider returns 429 without a Retry-After header.'].join('\n'));
   });
 
+  it('keeps a heading that says something as a paragraph of its own', () => {
+    expect(withoutNarration('## Decision: keep the index in the common dir\nWorktrees share it.')).toBe('Decision: keep the index in the common dir\n\nWorktrees share it.');
+    expect(withoutNarration('### Quick Fix Command (Most Likely to Work)\nThe mirror is down.')).toBe('The mirror is down.');
+  });
+
   it('keeps a line that gives a reason whole, narration and all', () => {
     const line = "Great! I've fixed the bug. The issue was in the date parsing: `split('/')` broke on ISO dates.";
     expect(withoutNarration(line)).toBe(line);
