@@ -15,7 +15,7 @@
 
 /** Words that make a sentence more than narration: a reason, a cause, a gotcha, a constraint or a decision. */
 const SUBSTANCE =
-  /\b(?:because|since|so that|due to|caused by|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|never|must|requires?|required|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)(?! (?:now |all |also )?(?:clear|fixed|resolved|gone|solved|addressed|handled)\b)|the fix (?:is|was)(?! (?:now )?(?:complete|done|applied|in place|working|ready)\b)|which (?:is why|caused))/i;
+  /\b(?:because|since|so that|due to|caused by|(?:root )?cause[sd]?|reason|instead of|rather than|turns? out|turned out|otherwise|to (?:avoid|prevent)|fail(?:s|ed|ing|ure)?|break(?:s|ing)?|broke(?:n)?|crash(?:es|ed)?|never|must|requires?|required|decided|decision|chose|opted|went with|trade-?off|workaround|gotcha|caveat|note that|beware|unlike|(?:bugs?|issues?|problems?|culprit) (?:is|was|were|are)(?! (?:now |all |also )?(?:clear|fixed|resolved|gone|solved|addressed|handled)\b)|the fix (?:is|was)(?! (?:now )?(?:complete|done|applied|in place|working|ready)\b)|which (?:is why|caused)|found that|(?:learned|realized|discovered|noticed) that|ran into|it turns out)/i;
 
 /** Weaker words of a constraint (a negation, a condition, "only"): they make a statement of a report, not of a plan ("Let me wait until it finishes"). */
 const CONSTRAINT = /\b(?:until|unless|doesn't|does not|don't|do not|didn't|did not|can't|cannot|couldn't|won't|isn't|aren't|wasn't|weren't|only|needs to|to keep|careful|not)\b/i;
@@ -26,13 +26,20 @@ const INTERJECTION =
 
 /** What the agent is about to do. */
 const PLAN =
-  /^(?:(?:now|next|first|then|finally|also|okay|ok|alright|great|good|perfect)[,!]?\s+)*(?:let me|let's|lets|i'll|i will|i'm going to|i am going to|i need to|i'm now|i am now|we'll|we will|we need to|i want to|time to|moving on)\b/i;
+  /^(?:(?:now|next|first|then|finally|also|okay|ok|alright|great|good|perfect)[,!]?\s+)*(?:let me|let's|lets|i'll|i will|i'm going to|i am going to|i need to|i'm now|i am now|we'll|we will|we need to|i want to|time to|moving on|next up|next steps?)\b/i;
 
-/** "Now …" opening a sentence: what the agent turns to next. */
-const NOW = /^(?:now|next)\b(?:,|\s)/i;
+/** "Now …" opening a sentence: what the agent turns to next ("Next, the worker reads the queue" may explain, not narrate). */
+const NOW = /^now\b(?:,|\s)/i;
 
 /** "I'm checking…": what the agent is doing. */
 const DOING = /^(?:(?:now\s+)?(?:i'm|i am|we're|we are)\s+(?:now\s+|also\s+|still\s+|just\s+)?\w+ing\b|(?:now\s+)?(?:checking|running|looking|adding|updating|creating|writing|testing|fixing|starting|reading|building|verifying|searching|installing|auditing|splitting|reverting|moving|cleaning|waiting)\b)/i;
+
+/** A gerund opening a sentence ("Building the image on ARM needs --platform") is its subject, unless the sentence is short or says "now" or ends in ':'. */
+function doing(s: string): boolean {
+  if (!DOING.test(s)) return false;
+  if (/^(?:now\s+)?(?:i'm|i am|we're|we are)\b/i.test(s)) return true;
+  return /\bnow\b/i.test(s) || /(?::|\.\.\.|…)$/.test(s) || s.split(/\s+/).length <= 6;
+}
 
 /** Past-tense verbs that open a report of what was done. */
 const DONE_VERB =
@@ -49,7 +56,12 @@ const DONE_PASSIVE = new RegExp(`\\b(?:has|have|had) been (?:\\w+ly\\s+)?${DONE_
 
 /** How things stand: "is now running", "all tests pass", "the build succeeded". */
 const STATE =
-  /\b(?:is|are|it's|it is|they're|everything's|everything is|should be|looks|seems|appears to be)\s+(?:now\s+|all\s+|nearly\s+|almost\s+|fully\s+|still\s+|finally\s+|successfully\s+)*(?:working|running|operational|ready|complete|completed|done|finished|fixed|live|in place|passing|building|configured|set up|installed|up and running|waiting|functional|integrated|green|good|correct|clean|healthy|available|online|in progress|underway|deployed|wired up|on track)\b|\b(?:all\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests?|checks?|specs?|suites?)\s+(?:\w+\s+){0,2}(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|are green|green)\b|\b(?:build|compil(?:e|ation)|lint|type-?check|tsc|deployment|installation|migration)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|completed|works|is clean|is green|went through)\b|\b(?:no|zero)\s+(?:errors|warnings|failures|regressions)\b|^(?:this|it|that)\s+(?:will|may|might|should|could)\s+take\b|^you (?:now )?(?:have|can now)\b/i;
+  /\b(?:is|are|it's|it is|they're|everything's|everything is|should be|looks|seems|appears to be)\s+(?:now\s+|all\s+|nearly\s+|almost\s+|fully\s+|still\s+|finally\s+|successfully\s+)*(?:working|running|operational|ready|complete|completed|done|finished|fixed|live|in place|passing|building|configured|set up|installed|up and running|waiting|integrated|deployed|wired up|in progress|underway|on track)\b|\b(?:all\s+)?(?:\d+\s+)?(?:(?:unit|integration|e2e)\s+)?(?:tests?|checks?|specs?|suites?)\s+(?:\w+\s+){0,2}(?:pass(?:es|ed|ing)?|succeed(?:s|ed)?|are green|green)\b|\b(?:build|compil(?:e|ation)|lint|type-?check|tsc|deployment|installation|migration)\s+(?:now\s+)?(?:passes|passed|succeeds|succeeded|completed|works|is clean|is green|went through)\b|\b(?:no|zero)\s+(?:errors|warnings|failures|regressions)\b|^(?:this|it|that)\s+(?:will|may|might|should|could)\s+take\b|^you (?:now )?(?:have|can now)\b/i;
+
+/** Words of a state that also describe things ("polling is good enough for small teams"): a status only with "now", "all", "fully"… or in a short sentence. */
+const STATE_WORD = /\b(?:is|are|it's|it is|they're|everything's|everything is|should be|looks|seems)\s+(?:(?:now|all|fully|finally|successfully)\s+)+(?:good|correct|clean|healthy|available|online|functional|green)\b/i;
+const SHORT_STATE = /\b(?:is|are|it's|it is|they're|everything's|everything is|looks|seems)\s+(?:good|correct|clean|healthy|available|online|functional|green)\b/i;
+const SHORT_WORDS = 8;
 
 /** A label of a few words, a colon, and what it labels. */
 const LABELLED = /^(?:[^\s:]+\s+){0,4}[^\s:]+:\s+(\S.*)$/;
@@ -87,7 +99,7 @@ const PLAN_WORDS = 30;
 
 /** What the agent is about to do or doing now. */
 function plans(s: string): boolean {
-  return (PLAN.test(s) || NOW.test(s) || DOING.test(s)) && s.split(/\s+/).length <= PLAN_WORDS;
+  return (PLAN.test(s) || NOW.test(s) || doing(s)) && s.split(/\s+/).length <= PLAN_WORDS;
 }
 
 /** Whether one sentence is narration (list decoration, emphasis and emoji do not count). */
@@ -104,7 +116,7 @@ export function isNarration(sentence: string): boolean {
   // "**DNS**: Fixed the resolver copy", "Current phase: Creating the base system": a short label before a report.
   const labelled = LABELLED.exec(s);
   if (labelled && isNarration(labelled[1]!)) return true;
-  return STEP.test(s) || DONE_FIRST_PERSON.test(s) || DONE_ITEM.test(s) || DONE_PASSIVE.test(s) || STATE.test(s) || (s.endsWith(':') && REPORT.test(s));
+  return STEP.test(s) || DONE_FIRST_PERSON.test(s) || DONE_ITEM.test(s) || DONE_PASSIVE.test(s) || STATE.test(s) || STATE_WORD.test(s) || (SHORT_STATE.test(s) && s.split(/\s+/).length <= SHORT_WORDS) || (s.endsWith(':') && REPORT.test(s));
 }
 
 /** A sentence without list decoration, emphasis or status emoji. */

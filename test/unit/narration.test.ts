@@ -25,6 +25,10 @@ describe("an agent's narration", () => {
       'Would you like me to push the branch?',
       'Let me know if you want the docs too.',
       'Summary of changes:',
+      'Checking the logs now.',
+      'Running the migrations:',
+      'Everything is now ready.',
+      'The config is correct.',
     ];
     for (const s of narration) expect(isNarration(s), s).toBe(true);
     const statements = [
@@ -37,6 +41,11 @@ describe("an agent's narration", () => {
       'Tomcat rejects encoded slashes in a path segment.',
       'We chose SQLite for the index: one file, no server.',
       '所有测试都通过了。',
+      'Building the image on ARM needs the `--platform` flag.',
+      'Next, the worker reads the queue and writes one file per tenant.',
+      'Polling is good enough for fewer than a hundred clients.',
+      'I found that the API returns 404 for deleted users.',
+      'Ran into a bug where the cache key ignored the tenant.',
     ];
     for (const s of statements) expect(isNarration(s), s).toBe(false);
   });
