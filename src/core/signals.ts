@@ -24,6 +24,8 @@ export const SIGNAL_NAMESPACE: Record<SignalType, string> = {
 export const AUTO_THRESHOLD = 0.95;
 /** At or above (and below AUTO): suggest the capture command. */
 export const SUGGEST_THRESHOLD = 0.7;
+/** A bare lead-in ("The fix is:" before a code block) is suggested at most: what it introduces is not in it. */
+const BARE_LEAD_IN_MAX = 0.9;
 
 export interface Signal {
   type: SignalType;
@@ -58,12 +60,18 @@ const TIL = /(?:^|(?<=[\n.!?][ \t]{0,3}))TIL\b/gm;
 /** A request to remember: the statement after it is kept, in the namespace the model gives it. */
 const REQUEST = /\b(?:remember this|for future reference)\b/gi;
 
+/** Words in a statement: runs between spaces, and in Chinese and Japanese (written without spaces) every two characters. */
+function wordCount(statement: string): number {
+  const cjk = (statement.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu) ?? []).length;
+  return statement.split(/\s+/).filter(Boolean).length + Math.floor(cjk / 2);
+}
+
 /** "remember this: X" is the user's wish to keep X: the memory's summary is X, not the request. */
 const REQUEST_LEAD = /^\s*(?:(?:please|pls|ok|okay|and)[\s,]+)*(?:remember this|for future reference)\b\s*[:,.\-–—]*\s*/i;
 
 function withoutRequest(statement: string): string {
   const rest = statement.replace(REQUEST_LEAD, '');
-  if (rest.split(/\s+/).filter(Boolean).length < 3) return statement; // nothing to keep but the request
+  if (wordCount(rest) < 3) return statement; // nothing to keep but the request
   return rest.charAt(0).toUpperCase() + rest.slice(1);
 }
 
@@ -240,7 +248,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
   for (const m of prose.matchAll(TIL)) {
     if (isCovered(m.index)) continue;
     const statement = map.sentenceAround(m.index, m.index + m[0].length);
-    if (statement.split(/\s+/).length < 3) continue;
+    if (wordCount(statement) < 3) continue;
     found.push({ type: 'learning', namespace: 'learnings', confidence: 0.95, summary: summaryLine(statement, ''), body: map.paragraphAround(m.index), kind: 'marker' });
     cover(m.index, m.index + statement.length);
   }
@@ -257,7 +265,7 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
   for (const st of statementsOf(text).slice(-MAX_STATEMENTS)) {
     if (covered.subarray(st.start, st.end).includes(1)) continue;
     const verdict = model.score(st.text);
-    const confidence = clamp(verdict.keep);
+    const confidence = st.bare ? Math.min(clamp(verdict.keep), BARE_LEAD_IN_MAX) : clamp(verdict.keep);
     if (confidence < SUGGEST_THRESHOLD) continue;
     found.push({ type: TYPE_OF[verdict.namespace], namespace: verdict.namespace, confidence, summary: summaryOf(st.text, model), body: st.text, kind: 'model' });
   }

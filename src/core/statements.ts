@@ -11,6 +11,8 @@ export interface Statement {
   /** Offsets of its first and last character in the text given. */
   start: number;
   end: number;
+  /** A lead-in that ends with ':' with nothing after it to take (it introduced code, a table or a tool call): not a whole statement. */
+  bare?: boolean;
 }
 
 /** A statement reaches at most this far; a longer paragraph is read as windows of whole sentences. */
@@ -72,13 +74,44 @@ function proseBlocks(text: string): Block[] {
   return blocks;
 }
 
-/** Sentences of a paragraph: a line break, or a . ! ? or : before a space and a capital, ends one (so `sql.js` and `1.5` do not). */
+const SENTENCE_END = /(?<=[.!?:][*_]{0,2})\s+(?=[\p{Lu}\p{N}`"'(\[*_])/gu;
+
+/** A line cut at its sentence ends, never inside an inline code span (`a: B` is code, not two sentences). */
+function splitLine(line: string): string[] {
+  const spans = [...line.matchAll(/`[^`]*`/g)].map((m) => [m.index, m.index + m[0].length] as const);
+  const out: string[] = [];
+  let from = 0;
+  for (const m of line.matchAll(SENTENCE_END)) {
+    if (spans.some(([a, b]) => m.index > a && m.index < b)) continue;
+    out.push(line.slice(from, m.index));
+    from = m.index + m[0].length;
+  }
+  out.push(line.slice(from));
+  return out;
+}
+
+/**
+ * Sentences of a paragraph: a line break, or a . ! ? or : (inside emphasis or not: `**Done.**`) before a
+ * space and a capital, ends one (so `sql.js` and `1.5` do not). A piece without a letter ("**3.", a list
+ * number inside emphasis) opens the sentence after it.
+ */
 export function sentencesOf(text: string): string[] {
-  return text
+  const pieces = text
     .split('\n')
-    .flatMap((line) => line.split(/(?<=[.!?:])\s+(?=[\p{Lu}\p{N}`"'(\[*_])/u))
+    .flatMap(splitLine)
     .map((s) => s.trim())
     .filter(Boolean);
+  const out: string[] = [];
+  let pending = '';
+  for (const p of pieces) {
+    if (!/\p{L}/u.test(p)) pending = pending ? `${pending} ${p}` : p;
+    else {
+      out.push(pending ? `${pending} ${p}` : p);
+      pending = '';
+    }
+  }
+  if (pending) out.push(pending);
+  return out;
 }
 
 function withoutStruck(text: string): string {
@@ -108,8 +141,12 @@ export function statementsOf(text: string): Statement[] {
   for (let i = 0; i < blocks.length; i++) {
     let block = blocks[i]!;
     let joined = block.lines.join(block.item ? ' ' : '\n');
-    // A lead-in ("The fix is:") takes what follows it: the paragraph, or every item of the list.
-    if (joined.trimEnd().endsWith(':') && i + 1 < blocks.length) {
+    // A lead-in ("The fix is:") takes what follows it: the paragraph, or every item of the list. What it
+    // introduced may be code, a table or a log instead (or a tool call, after the message's end): then it
+    // stands bare, and the paragraph after that is not its.
+    const leadIn = joined.trimEnd().endsWith(':');
+    const bare = leadIn && (i + 1 >= blocks.length || text.slice(block.end, blocks[i + 1]!.start).trim() !== '');
+    if (leadIn && !bare) {
       const parts = [joined];
       const first = blocks[i + 1]!;
       let j = i + 1;
@@ -122,7 +159,7 @@ export function statementsOf(text: string): Statement[] {
     }
     const clean = withoutStruck(joined);
     if (!clean) continue;
-    for (const w of windows(clean)) out.push({ text: w, start: block.start, end: block.end });
+    for (const w of windows(clean)) out.push(bare ? { text: w, start: block.start, end: block.end, bare } : { text: w, start: block.start, end: block.end });
   }
   return out;
 }
@@ -130,10 +167,11 @@ export function statementsOf(text: string): Statement[] {
 /** Markdown and list decoration a summary does without. */
 function plain(text: string): string {
   return text
-    .replace(BULLET, '')
-    .replace(/^#{1,6}\s+/, '')
     .replace(/\*\*([^*]+)\*\*/g, '$1')
     .replace(/__([^_]+)__/g, '$1')
+    .replace(BULLET, '')
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/\*\*/g, '')
     .replace(/\s+/g, ' ')
     .trim();
 }

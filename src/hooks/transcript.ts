@@ -4,6 +4,7 @@
  * missing or unreadable file, or anything but a regular file, reads as empty.
  */
 import fs from 'node:fs';
+import { saidOnce, withoutNarration } from '../core/narration.ts';
 import { SCAN_MAX } from '../core/signals.ts';
 import { isApiErrorText, lastCompactSummary, lastWhole, parseEntry, sessionMessages, type SpokenMessages, startsTurn, type TranscriptEntry, turnMessages } from '../core/transcript-entries.ts';
 
@@ -73,7 +74,16 @@ export function turnEntries(jsonl: string): TranscriptEntry[] {
 
 /** What was said since the session's last compaction, by speaker, one string per message (PreCompact gives the detector each message on its own). */
 export function readSessionMessages(file: string): SpokenMessages {
-  return sessionMessages(transcriptEntries(readTail(file, SESSION_BYTES)), SCAN_MAX);
+  const words = sessionMessages(transcriptEntries(readTail(file, SESSION_BYTES)), SCAN_MAX);
+  return { ...words, assistant: agentWords(words.assistant) };
+}
+
+/**
+ * What the detector reads of the main agent's messages: its narration (plans, reports of what it did,
+ * status, questions, labels) taken out, and a paragraph it repeats read once (core/narration.ts).
+ */
+function agentWords(messages: readonly string[]): string[] {
+  return saidOnce(messages.map(withoutNarration)).filter(Boolean);
 }
 
 /**
@@ -85,7 +95,7 @@ export function stopMessages(file: string, lastAssistantMessage: string): string
   const message = isApiErrorText(lastAssistantMessage) ? '' : lastAssistantMessage.trim();
   const turn = turnMessages(turnEntries(readTail(file, TURN_BYTES)), SCAN_MAX);
   if (message && !turn.join('\n\n').includes(message)) turn.push(message);
-  return lastWhole(turn, SCAN_MAX);
+  return agentWords(lastWhole(turn, SCAN_MAX));
 }
 
 /** The text of the last compaction summary in a transcript ('' when there is none). */

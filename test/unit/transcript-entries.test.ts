@@ -186,15 +186,17 @@ describe('the words read for statements', () => {
     try {
       const file = path.join(dir, 't.jsonl');
       fs.writeFileSync(file, s.jsonl());
+      // The lead-in is the agent's narration of its next step (core/narration.ts): the hooks leave it out.
       const messages = stopMessages(file, finding);
-      expect(messages).toEqual([leadIn, finding]);
+      expect(messages).toEqual([finding]);
       const signals = messages.flatMap((m) => detectSignals(m));
       expect(signals.map((x) => x.body)).toEqual([finding]);
       expect(signals[0]!.confidence).toBeGreaterThanOrEqual(0.7);
-      expect(readSessionMessages(file).assistant).toEqual([leadIn, finding]);
+      expect(readSessionMessages(file).assistant).toEqual([finding]);
       // last_assistant_message not yet written: its own message; an API error in its place: none.
-      expect(stopMessages(file, 'Restarted the containers.')).toEqual([leadIn, finding, 'Restarted the containers.']);
-      expect(stopMessages(file, 'API Error: 529 Overloaded')).toEqual([leadIn, finding]);
+      const last = 'The containers run unconfined until the host profile is fixed.';
+      expect(stopMessages(file, last)).toEqual([finding, last]);
+      expect(stopMessages(file, 'API Error: 529 Overloaded')).toEqual([finding]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
