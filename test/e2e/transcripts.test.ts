@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TRANSCRIPT_FIXTURES, type TranscriptFixture } from '../fixtures/transcripts.ts';
-import { makeRepo, memHook, memOk, type RunResult, sandbox } from './helpers.ts';
+import { makeRepo, memHook, memOk, type RunResult, sandbox, timeBound } from './helpers.ts';
 
-const BOUND_MS = 1000;
+const BOUND_MS = timeBound(1000);
 
 function hook(cwd: string, env: NodeJS.ProcessEnv, event: string, payload: object): Promise<RunResult & { ms: number }> {
   return memHook(cwd, env, event, { cwd, hook_event_name: event, permission_mode: 'default', ...payload });

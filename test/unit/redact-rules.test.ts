@@ -1,5 +1,6 @@
 // The decisions behind the rules (src/core/redact/secret-rules.ts), one table each: what counts
 // as a secret, what is a placeholder or a reference and stays, and how findings combine.
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { allowDigest, redact } from '../../src/core/redact/redact.ts';
 import { base62, crc32, isPlaceholder, isReference, nameStrength, Strength } from '../../src/core/redact/secret-checks.ts';
@@ -147,7 +148,8 @@ describe('redact: how findings combine', () => {
     for (const text of ['a'.repeat(100_000), 'abc_'.repeat(25_000), 'password: x '.repeat(8_000), 'a.'.repeat(50_000)]) {
       const t0 = performance.now();
       redact(text);
-      expect(performance.now() - t0).toBeLessThan(500);
+      // Catastrophic backtracking takes seconds; the bound widens with the machine's load (load average per core).
+      expect(performance.now() - t0).toBeLessThan(500 * Math.max(1, os.loadavg()[0]! / os.cpus().length));
     }
   });
 });
