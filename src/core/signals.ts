@@ -287,7 +287,7 @@ const TYPE_OF: Record<ModelNamespace, SignalType> = { decisions: 'decision', lea
 /** A statement's summary: its sentence the model rates highest, as one clean line (a lead-in with what it introduces). */
 function summaryOf(statement: string, model: CaptureModel): string {
   const sentences = sentencesOf(statement);
-  if (sentences.length <= 1) return summaryLine(statement, '');
+  if (sentences.length <= 1) return oneLine(statement, '');
   let best = 0;
   let top = -Infinity;
   sentences.forEach((s, i) => {
@@ -295,8 +295,20 @@ function summaryOf(statement: string, model: CaptureModel): string {
     if (score > top) [best, top] = [i, score];
   });
   // An item under a lead-in ("The fix is:") is read with it.
-  if (best > 0 && sentences[0]!.endsWith(':')) return summaryLine(sentences[0]!, sentences[best]!);
-  return summaryLine(sentences[best]!, sentences.slice(best + 1).join(' '));
+  if (best > 0 && sentences[0]!.endsWith(':')) return oneLine(sentences[0]!, sentences[best]!);
+  return oneLine(sentences[best]!, sentences.slice(best + 1).join(' '));
+}
+
+/** A Markdown link reads as its text. */
+const MD_LINK = /\[([^\]\n]{1,200})\]\([^)\s]{1,2000}\)/g;
+
+/** summaryLine, with links read as their text, and never ending inside a URL or path cut short. */
+function oneLine(sentence: string, rest: string): string {
+  const line = summaryLine(sentence.replace(MD_LINK, '$1'), rest.replace(MD_LINK, '$1'));
+  if (!line.endsWith('…')) return line;
+  const cut = line.slice(0, -1);
+  const space = cut.lastIndexOf(' ');
+  return space > 0 && /[/\\:]|^\S{25,}$/.test(cut.slice(space + 1)) ? `${cut.slice(0, space).replace(/[\s,;:.(\[-]+$/, '')}…` : line;
 }
 
 export type Tier = 'auto' | 'suggest' | 'skip';

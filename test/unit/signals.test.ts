@@ -97,6 +97,18 @@ describe('detectSignals', () => {
       expect(s.summary).not.toContain('\n');
       if (s.summary.endsWith('…')) expect(long).toContain(`${s.summary.slice(0, -1)} `);
     }
+    // A Markdown link reads as its text, and a URL is never cut short.
+    const linked = 'We decided to pin the action to [the commit that fixed the cache key](https://github.com/example/action/commit/0123456789abcdef0123456789abcdef01234567) because the tag moved twice.';
+    const [l] = detectSignals(linked);
+    expect(l).toBeDefined();
+    expect(l!.summary).not.toContain('](');
+    expect(l!.summary).toContain('the commit that fixed the cache key');
+    const bare = 'We decided to move the retry settings into the shared config, documented at https://example.com/some/very/long/path/to/the/settings/page/that/goes/on because the defaults differ.';
+    const [b] = detectSignals(bare);
+    expect(b).toBeDefined();
+    expect(b!.summary).toMatch(/…$/);
+    expect(b!.summary).not.toMatch(/https?:\S*…$/);
+    expect(bare).toContain(`${b!.summary.slice(0, -1)} `);
     // A lead-in takes what it introduces.
     const lead = 'After a day of bisecting, the cause of the flaky upload test is clear:\n\n- the temp dir was shared between workers, so one worker deleted files another still used';
     const [s] = detectSignals(lead);
