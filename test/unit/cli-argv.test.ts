@@ -70,6 +70,12 @@ describe('argv → options', () => {
     [['log', 'main..topic', '--format', 'md'], 'log', { range: 'main..topic', format: 'md' }],
     [['log', '--json'], 'log', { format: 'json' }],
     [['related', 'deadbeef', '--limit', '2'], 'related', { id: 'deadbeef', limit: 2, json: false }],
+    [['stats', '--weeks', '4', '--json'], 'stats', { weeks: 4, json: true }],
+    [['namespaces'], 'namespaces', { json: false }],
+    [['gc', '--older-than', '12w', '--dry-run'], 'gc', { olderThan: '2025-12-16T12:00:00.000Z', dryRun: true, json: false }],
+    [['consolidate', '-n', 'learnings', '--min-size', '3', '--dry-run'], 'consolidate', { namespaces: ['learnings'], minSize: 3, dryRun: true, json: false }],
+    [['index', '--rebuild'], 'index', { rebuild: true, json: false }],
+    [['config', '--json'], 'config', { json: true }],
   ];
   it.each(rows)('%j', async (argv, command, options) => {
     const parsed = await parse(argv);
@@ -88,6 +94,8 @@ describe('argv that no command accepts', () => {
     [['edit', 'deadbeef', '--summary', 'x', '--dry-run'], /--dry-run works with --commit alone/],
     [['forget', 'deadbeef', '-n', 'decisions'], /give a memory id or filters, not both/],
     [['related', 'deadbeef', '--limit', '-1'], /--limit must be a whole number/],
+    [['stats', '--weeks', '0'], /--weeks must be a whole number from 1 to 520/],
+    [['gc', '--older-than', 'soon'], /--older-than 'soon' is not an age or a date/],
     [['recal', 'x'], /Unknown argument|Did you mean/],
   ];
   it.each(rows)('%j', async (argv, message) => {

@@ -1,9 +1,9 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
 import { consolidateJson, renderConsolidate } from '../../render/lifecycle.ts';
 import { consolidate } from '../../services/consolidate.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface ConsolidateArgs {
   namespace?: string[];
@@ -13,8 +13,8 @@ interface ConsolidateArgs {
   json: boolean;
 }
 
-export function consolidateCommand(ctx: AppContext): CommandModule<object, ConsolidateArgs> {
-  return {
+export function consolidateCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'consolidate',
     describe: 'Merge groups of connected memories into one; the originals are archived, not deleted',
     builder: (y) =>
@@ -29,9 +29,8 @@ export function consolidateCommand(ctx: AppContext): CommandModule<object, Conso
         .epilogue(
           'A group is a memory (its hub) and the memories of its namespace connected to it: linked (relates_to) or similar in words at or above mem.lifecycle.connect. Without --with, the consolidated memory takes the summary of the hub, and its body keeps every original summary and the lines that give a reason (because, so that, instead of); tags are the union. --with CMD gets {"namespace", "memories": [{"id","summary","body","tags","created"}]} on stdin and must print {"summary","body","tags"?} within mem.lifecycle.timeout seconds; if it fails for any group, nothing is written. Originals get status archived and consolidated_into; recall then finds the consolidated memory (the originals with --status archived).',
         ) as never,
-    handler: async (argv) => {
-      const result = await consolidate(ctx, { namespaces: argv.namespace, minSize: argv['min-size'], dryRun: argv['dry-run'], with: argv.with });
-      ctx.io.out(argv.json ? json(consolidateJson(result)) : renderConsolidate(result, ctx.io.color, ctx.now()));
-    },
-  };
+    parse: (argv: ConsolidateArgs) => ({ namespaces: argv.namespace, minSize: argv['min-size'], dryRun: argv['dry-run'], with: argv.with, json: argv.json }),
+    run: ({ json: _, ...options }) => consolidate(ctx, options),
+    render: (result, o) => ctx.io.out(o.json ? json(consolidateJson(result)) : renderConsolidate(result, ctx.io.color, ctx.now())),
+  });
 }

@@ -1,4 +1,3 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { parseDateArg } from '../../core/time.ts';
@@ -6,6 +5,7 @@ import { json } from '../../render/render.ts';
 import { gcJson, renderGc } from '../../render/lifecycle.ts';
 import { gc } from '../../services/gc.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface GcArgs {
   'older-than': string;
@@ -14,8 +14,8 @@ interface GcArgs {
   json: boolean;
 }
 
-export function gcCommand(ctx: AppContext): CommandModule<object, GcArgs> {
-  return {
+export function gcCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'gc',
     describe: 'Archive old, isolated memories that say too little; reprieve the rest',
     builder: (y) =>
@@ -28,11 +28,12 @@ export function gcCommand(ctx: AppContext): CommandModule<object, GcArgs> {
         .epilogue(
           'Judged: active memories older than the limit with no link either way and no similar memory (mem.lifecycle.connect). Without --with, one lacking substance (short, no reason given, no code identifier or path, no link) is archived; one with substance is reprieved (reprieves: n in its note), and after 3 reprieves kept for good. --with CMD gets {"memories": [{"id","namespace","summary","body","tags","created"}]} on stdin and must print {"keep": [ids]}. Never aged: namespaces in mem.lifecycle.protect (default decisions), memories tagged keep, resolved or archived ones, and those captured less than the limit ago.',
         ) as never,
-    handler: async (argv) => {
+    parse: (argv: GcArgs) => {
       const olderThan = parseDateArg(argv['older-than'], ctx.now());
       if (!olderThan) throw new UsageError(`--older-than '${argv['older-than']}' is not an age or a date; use 90d, 12w or 2026-01-31`);
-      const result = await gc(ctx, { olderThan, dryRun: argv['dry-run'], with: argv.with });
-      ctx.io.out(argv.json ? json(gcJson(result)) : renderGc(result, ctx.io.color, ctx.now()));
+      return { olderThan, dryRun: argv['dry-run'], with: argv.with, json: argv.json };
     },
-  };
+    run: ({ json: _, ...options }) => gc(ctx, options),
+    render: (result, o) => ctx.io.out(o.json ? json(gcJson(result)) : renderGc(result, ctx.io.color, ctx.now())),
+  });
 }
