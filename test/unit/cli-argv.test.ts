@@ -76,6 +76,11 @@ describe('argv → options', () => {
     [['consolidate', '-n', 'learnings', '--min-size', '3', '--dry-run'], 'consolidate', { namespaces: ['learnings'], minSize: 3, dryRun: true, json: false }],
     [['index', '--rebuild'], 'index', { rebuild: true, json: false }],
     [['config', '--json'], 'config', { json: true }],
+    [['review', '--accept', 'a1', '--accept', 'b2'], 'review', { accept: ['a1', 'b2'], reject: [], all: false, json: false }],
+    [['reanchor', 'a1', 'b2', '--to', 'HEAD~1', '--dry-run'], 'reanchor', { dryRun: true, quiet: false, json: false, move: { ids: ['a1', 'b2'], to: 'HEAD~1' } }],
+    [['reanchor', '--quiet'], 'reanchor', { dryRun: false, quiet: true, json: false }],
+    [['pull', 'upstream', '--no-fetch'], 'pull', { remote: 'upstream', fetch: false, json: false }],
+    [['push', '--no-verify'], 'push', { verify: false, json: false }],
   ];
   it.each(rows)('%j', async (argv, command, options) => {
     const parsed = await parse(argv);
@@ -96,6 +101,8 @@ describe('argv that no command accepts', () => {
     [['related', 'deadbeef', '--limit', '-1'], /--limit must be a whole number/],
     [['stats', '--weeks', '0'], /--weeks must be a whole number from 1 to 520/],
     [['gc', '--older-than', 'soon'], /--older-than 'soon' is not an age or a date/],
+    [['reanchor', 'a1'], /give --to <commit> to move memories by hand/],
+    [['reanchor', '--to', 'HEAD'], /--to needs the ids of the memories to move/],
     [['recal', 'x'], /Unknown argument|Did you mean/],
   ];
   it.each(rows)('%j', async (argv, message) => {

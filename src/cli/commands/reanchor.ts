@@ -1,10 +1,10 @@
 import type { ChalkInstance } from 'chalk';
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
 import { UsageError } from '../../core/errors.ts';
 import { type ManualMoveResult, moveMemories, reanchor, type ReanchorResult } from '../../services/reanchor.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface ReanchorArgs {
   ids?: string[];
@@ -14,8 +14,16 @@ interface ReanchorArgs {
   json: boolean;
 }
 
-export function reanchorCommand(ctx: AppContext): CommandModule<object, ReanchorArgs> {
-  return {
+/** A run over every memory, or a move by hand of some onto a commit. */
+interface ReanchorOptions {
+  move?: { ids: string[]; to: string };
+  dryRun: boolean;
+  quiet: boolean;
+  json: boolean;
+}
+
+export function reanchorCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'reanchor [ids..]',
     describe: 'Move memories from commits no branch reaches any more onto the commits that now hold their change',
     builder: (y) =>
@@ -37,21 +45,26 @@ export function reanchorCommand(ctx: AppContext): CommandModule<object, Reanchor
             'git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too. ' +
             'With ids and --to, those memories are moved by hand: every copy leaves its commit and the target gets the newest revision (git mem edit <id> --commit <rev> does the same for one).',
         ) as never,
-    handler: async (argv) => {
+    parse: (argv: ReanchorArgs): ReanchorOptions => {
       const ids = argv.ids ?? [];
-      if (argv.to !== undefined || ids.length) {
-        if (argv.to === undefined) throw new UsageError('give --to <commit> to move memories by hand', 'git mem reanchor <id>... --to <commit>');
-        if (!ids.length) throw new UsageError('--to needs the ids of the memories to move', 'git mem reanchor <id>... --to <commit>');
-        const r = await moveMemories(ctx, ids, argv.to, { dryRun: argv['dry-run'] });
-        const text = argv.json ? json(manualMoveJson(r)) : renderManualMove(r, argv.quiet, ctx.io.color);
-        if (text) ctx.io.out(text);
-        return;
-      }
-      const r = await reanchor(ctx, { dryRun: argv['dry-run'] });
-      const text = argv.json ? json(reanchorJson(r)) : renderReanchor(r, argv.quiet, ctx.io.color);
+      const base = { dryRun: argv['dry-run'], quiet: argv.quiet, json: argv.json };
+      if (argv.to === undefined && !ids.length) return base;
+      if (argv.to === undefined) throw new UsageError('give --to <commit> to move memories by hand', 'git mem reanchor <id>... --to <commit>');
+      if (!ids.length) throw new UsageError('--to needs the ids of the memories to move', 'git mem reanchor <id>... --to <commit>');
+      return { ...base, move: { ids, to: argv.to } };
+    },
+    run: async (o) => (o.move ? { manual: await moveMemories(ctx, o.move.ids, o.move.to, { dryRun: o.dryRun }) } : { run: await reanchor(ctx, { dryRun: o.dryRun }) }),
+    render: (r, o) => {
+      const text = r.manual
+        ? o.json
+          ? json(manualMoveJson(r.manual))
+          : renderManualMove(r.manual, o.quiet, ctx.io.color)
+        : o.json
+          ? json(reanchorJson(r.run!))
+          : renderReanchor(r.run!, o.quiet, ctx.io.color);
       if (text) ctx.io.out(text);
     },
-  };
+  });
 }
 
 /** The --json shape of a reanchor run (stable for tools, whatever the service's own types become). */

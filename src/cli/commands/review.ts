@@ -1,4 +1,3 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { formatId } from '../../core/memory.ts';
 import { memoryText } from '../../core/note-format.ts';
@@ -8,6 +7,7 @@ import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, trustJson } from '../../render/render.ts';
 import { review, type Waiting, waitingForReview } from '../../services/review.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface ReviewArgs {
   accept?: string[];
@@ -16,8 +16,8 @@ interface ReviewArgs {
   json: boolean;
 }
 
-export function reviewCommand(ctx: AppContext): CommandModule<object, ReviewArgs> {
-  return {
+export function reviewCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'review',
     describe: 'List the memories waiting for review (not shown to agents under mem.trust), and accept or reject them',
     builder: (y) =>
@@ -32,23 +32,27 @@ export function reviewCommand(ctx: AppContext): CommandModule<object, ReviewArgs
           'Which revisions agents see without review is mem.trust (default local,signed: written in this clone, or signed by a key git trusts). ' +
             'Accepting writes the memory again as yours (signed when mem.sign or commit.gpgSign is on), so teammates who trust you need not review it; push to share it.',
         ) as never,
-    handler: async (argv) => {
-      const acting = argv.all || argv.accept?.length || argv.reject?.length;
-      if (!acting) {
-        const waiting = await waitingForReview(ctx);
-        if (argv.json) ctx.io.out(json(waiting.map((w) => ({ ...memoryJson(w.memory), ...trustJson(w.trust), previous: w.previous ? memoryJson(w.previous) : null }))));
+    parse: (argv: ReviewArgs) => ({ accept: argv.accept ?? [], reject: argv.reject ?? [], all: argv.all, json: argv.json }),
+    run: async (o) => {
+      if (!o.all && !o.accept.length && !o.reject.length) return { waiting: await waitingForReview(ctx) };
+      return { done: await review(ctx, { accept: o.accept, reject: o.reject, all: o.all }) };
+    },
+    render: async (r, o) => {
+      if (r.waiting) {
+        const waiting = r.waiting;
+        if (o.json) ctx.io.out(json(waiting.map((w) => ({ ...memoryJson(w.memory), ...trustJson(w.trust), previous: w.previous ? memoryJson(w.previous) : null }))));
         else if (waiting.length === 0) ctx.io.out('nothing waits for review');
         else await outPaged(ctx, renderWaiting(waiting, ctx));
         return;
       }
-      const result = await review(ctx, { accept: argv.accept ?? [], reject: argv.reject ?? [], all: argv.all });
-      if (argv.json) ctx.io.out(json({ accepted: result.accepted.map(formatId), rejected: result.rejected.map(formatId) }));
+      const result = r.done!;
+      if (o.json) ctx.io.out(json({ accepted: result.accepted.map(formatId), rejected: result.rejected.map(formatId) }));
       else {
         const lines = [...result.accepted.map((m) => `accepted ${formatId(m)}`), ...result.rejected.map((m) => `rejected ${formatId(m)}`)];
         ctx.io.out(lines.length ? lines.join('\n') : 'nothing waits for review');
       }
     },
-  };
+  });
 }
 
 function renderWaiting(waiting: readonly Waiting[], ctx: AppContext): string {

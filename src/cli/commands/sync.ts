@@ -1,8 +1,8 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
 import { pull, push, resolveRemote, type SyncCounts } from '../../services/sync.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface SyncArgs {
   remote?: string;
@@ -27,8 +27,8 @@ const verifyOption = {
 
 const remoteArg = { type: 'string', describe: "Remote (default: the current branch's upstream remote, else origin)" } as const;
 
-export function pullCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
-  return {
+export function pullCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'pull [remote]',
     describe: "Fetch the remote's memories and merge them, memory by memory",
     builder: (y) =>
@@ -36,36 +36,39 @@ export function pullCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
         .positional('remote', remoteArg)
         .option('fetch', { type: 'boolean', default: true, describe: 'Fetch first; --no-fetch merges what git fetch already brought (needs git mem init)' })
         .option('json', jsonOption) as never,
-    handler: async (argv) => {
-      const remote = resolveRemote(ctx.repo, argv.remote);
-      const counts = await pull(ctx, remote, { fetch: argv.fetch });
-      ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('pull', remote.spec, counts));
+    parse: (argv: SyncArgs) => ({ remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json }),
+    run: async (o) => {
+      const remote = resolveRemote(ctx.repo, o.remote);
+      return { remote: remote.spec, counts: await pull(ctx, remote, { fetch: o.fetch }) };
     },
-  };
+    render: ({ remote, counts }, o) => ctx.io.out(o.json ? json({ remote, ...counts }) : summary('pull', remote, counts)),
+  });
 }
 
-export function pushCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
-  return {
+export function pushCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'push [remote]',
     describe: 'Push refs/notes/mem/*; if the remote moved, pull, merge and retry (never forced)',
     builder: (y) => y.positional('remote', remoteArg).option('verify', verifyOption).option('json', jsonOption) as never,
-    handler: async (argv) => {
-      const remote = resolveRemote(ctx.repo, argv.remote);
-      const counts = await push(ctx, remote, { verify: argv.verify });
-      ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('push', remote.spec, counts));
+    parse: (argv: SyncArgs) => ({ remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json }),
+    run: async (o) => {
+      const remote = resolveRemote(ctx.repo, o.remote);
+      return { remote: remote.spec, counts: await push(ctx, remote, { verify: o.verify }) };
     },
-  };
+    render: ({ remote, counts }, o) => ctx.io.out(o.json ? json({ remote, ...counts }) : summary('push', remote, counts)),
+  });
 }
 
-export function syncCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
-  return {
+export function syncCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'sync [remote]',
     describe: 'Pull, then push: both sides end with every memory',
     builder: (y) => y.positional('remote', remoteArg).option('verify', verifyOption).option('json', jsonOption) as never,
-    handler: async (argv) => {
-      const remote = resolveRemote(ctx.repo, argv.remote);
+    parse: (argv: SyncArgs) => ({ remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json }),
+    run: async (o) => {
+      const remote = resolveRemote(ctx.repo, o.remote);
       const pulled = await pull(ctx, remote, { fetch: true });
-      const pushed = await push(ctx, remote, { verify: argv.verify });
+      const pushed = await push(ctx, remote, { verify: o.verify });
       const counts: SyncCounts = {
         incoming: pulled.incoming + pushed.incoming,
         outgoing: pushed.outgoing,
@@ -74,7 +77,8 @@ export function syncCommand(ctx: AppContext): CommandModule<object, SyncArgs> {
         reanchored: (pulled.reanchored ?? 0) + (pushed.reanchored ?? 0),
         converged: (pulled.converged ?? 0) + (pushed.converged ?? 0),
       };
-      ctx.io.out(argv.json ? json({ remote: remote.spec, ...counts }) : summary('sync', remote.spec, counts));
+      return { remote: remote.spec, counts };
     },
-  };
+    render: ({ remote, counts }, o) => ctx.io.out(o.json ? json({ remote, ...counts }) : summary('sync', remote, counts)),
+  });
 }
