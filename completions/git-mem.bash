@@ -38,7 +38,7 @@ __git_mem_options() {
 	push) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
 	sync) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
 	verify-push) printf '%s\n' --color --no-color -h --help ;;
-	hook) printf '%s\n' --color --no-color -h --help ;;
+	hook) printf '%s\n' --agent --color --no-color -h --help ;;
 	mcp) printf '%s\n' --color --no-color -h --help ;;
 	doctor) printf '%s\n' --json --color --no-color -h --help ;;
 	config) printf '%s\n' --json --color --no-color -h --help ;;
@@ -107,6 +107,7 @@ __git_mem_option_value() {
 	import:--attach-to) echo 'text' ;;
 	init:--scope) echo 'choices project local user' ;;
 	init:--remote) echo 'remotes' ;;
+	hook:--agent) echo 'text' ;;
 	stats:--weeks) echo 'text' ;;
 	*) echo flag ;;
 	esac

@@ -1,6 +1,6 @@
 /** `git mem init`: the JSON it prints and the text, for the repository set-up and for `--claude`. */
 import type { ChalkInstance } from 'chalk';
-import type { InstallResult } from '../services/claude-settings.ts';
+import type { InstallResult } from '../agents/claude/install.ts';
 import type { InitResult } from '../services/sync.ts';
 
 export interface InitJson {

@@ -4,6 +4,7 @@ import { GitMemError } from '../../core/errors.ts';
 import { json } from '../../render/render.ts';
 import { doctorJson, doctorProblems, renderDoctor } from '../../render/doctor.ts';
 import { runDoctor } from '../../services/doctor.ts';
+import { agentChecks } from '../../agents/index.ts';
 import { jsonOption } from '../shared.ts';
 
 export function doctorCommand(ctx: AppContext): CommandModule<object, { json: boolean }> {
@@ -16,7 +17,7 @@ export function doctorCommand(ctx: AppContext): CommandModule<object, { json: bo
         .example('git mem doctor', '')
         .epilogue('Exits 1 when a check warns or fails (info lines are not problems). Read-only: it changes nothing.') as never,
     handler: async (argv) => {
-      const report = await runDoctor(ctx);
+      const report = await runDoctor(ctx, agentChecks);
       ctx.io.out(argv.json ? json(doctorJson(report)) : renderDoctor(report, ctx.io.color));
       const problems = doctorProblems(report);
       // Exit 1, with one line on stderr (main.ts prints it).

@@ -2,7 +2,7 @@ import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { claudeInstallJson, initJson, renderClaudeInstall, renderInit } from '../../render/init.ts';
 import { json } from '../../render/render.ts';
-import { installClaudeHooks, type Scope, SCOPES } from '../../services/claude-settings.ts';
+import { installClaudeHooks, type Scope, SCOPES } from '../../agents/claude/install.ts';
 import { init } from '../../services/sync.ts';
 import { jsonOption } from '../shared.ts';
 

@@ -5,23 +5,20 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitMemError, UsageError } from '../core/errors.ts';
-import type { Deps } from './deps.ts';
+import { GitMemError, UsageError } from '../../core/errors.ts';
+import type { Deps } from '../../services/deps.ts';
+import { HOOK_EVENTS, type HookEvent } from '../../core/hook-events.ts';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { worktreeTop } from '../../stores/git/repo.ts';
+import { agentHookCommand, MINIMAL_PATH, OURS, onMinimalPath } from '../hook-command.ts';
 
 /** What this file's services use. */
 export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
-import { HOOK_EVENTS, type HookEvent } from '../core/hook-events.ts';
-import { selfCommand } from '../io/self.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
-import { worktreeTop } from '../stores/git/repo.ts';
 
 export const SCOPES = ['project', 'local', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Directories a GUI-launched session is likely to have on PATH. */
-export const MINIMAL_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebrew/bin'];
-/** Recognises our own handlers, however the binary was named. */
-export const OURS = /(?:^|[\s'"/])git[- ]mem['"]?\s+hook\s/;
+export { MINIMAL_PATH, OURS, onMinimalPath } from '../hook-command.ts';
 
 const FILE_TOOLS_MATCHER = 'Read|Write|Edit|MultiEdit|NotebookEdit';
 const MATCHERS: Partial<Record<HookEvent, string>> = { PreToolUse: FILE_TOOLS_MATCHER, PostToolUse: FILE_TOOLS_MATCHER, PostToolUseFailure: 'Bash' };
@@ -39,23 +36,13 @@ interface Group {
   [key: string]: unknown;
 }
 
-function shellQuote(s: string): string {
-  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Whether git-mem is where a session started outside a shell (a GUI) looks for commands. */
-export function onMinimalPath(): boolean {
-  return MINIMAL_PATH.some((dir) => fs.existsSync(path.join(dir, 'git-mem')));
-}
-
 /**
  * The command a hook runs. In the project's settings, which teams commit,
  * `git-mem hook <Event>`: no path of one machine. In local or user settings,
  * the same when git-mem is on a minimal PATH, else this binary's absolute path.
  */
 export function hookCommandLine(event: HookEvent, scope: Scope): string {
-  if (scope === 'project' || onMinimalPath()) return `git-mem hook ${event}`;
-  return `${selfCommand().map(shellQuote).join(' ')} hook ${event}`;
+  return agentHookCommand('claude', event, scope === 'project');
 }
 
 export function settingsFile(ctx: ClaudeSettingsDeps, scope: Scope): string {
