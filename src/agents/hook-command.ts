@@ -63,3 +63,88 @@ export function writeIfChanged(file: string, text: string | null): boolean {
 
 /** Whether a hook entry's command is one of git-mem's. */
 export const isOurs = (command: unknown): boolean => typeof command === 'string' && OURS.test(command);
+
+export interface HookHandler {
+  type: string;
+  command?: string;
+  timeout?: number;
+  [key: string]: unknown;
+}
+/** A group of handlers, as Claude Code and Codex write them: `{matcher?, hooks: [...]}`. */
+export interface HookGroup {
+  matcher?: string;
+  hooks: HookHandler[];
+  [key: string]: unknown;
+}
+
+/**
+ * Settings (Claude Code's, Codex's hooks.json) with git-mem's handlers removed, then (unless
+ * `remove`) `groups` added once. Other tools' handlers stay as they were. Pure.
+ */
+export function mergeHookGroups(settings: Record<string, unknown>, groups: Record<string, HookGroup[]>, remove: boolean): Record<string, unknown> {
+  const hooks = { ...((settings.hooks as Record<string, HookGroup[]> | undefined) ?? {}) };
+  for (const event of Object.keys(hooks)) {
+    const kept = (Array.isArray(hooks[event]) ? hooks[event] : [])
+      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? g.hooks : []).filter((h) => !(typeof h.command === 'string' && OURS.test(h.command))) }))
+      .filter((g) => g.hooks.length > 0);
+    if (kept.length) hooks[event] = kept;
+    else delete hooks[event];
+  }
+  if (!remove) {
+    for (const [event, list] of Object.entries(groups)) hooks[event] = [...(hooks[event] ?? []), ...list];
+  }
+  const out = { ...settings, hooks };
+  if (Object.keys(hooks).length === 0) delete (out as Record<string, unknown>).hooks;
+  return out;
+}
+
+/** What `git mem init --<client>` did for a client other than Claude Code (whose result keeps its own shape). */
+export interface AgentInstall {
+  agent: AgentId;
+  /** As people call the client. */
+  name: string;
+  /** Each file written or removed, with what it holds for git-mem. */
+  files: Array<{ file: string; changed: boolean; what: string }>;
+  /** The events git-mem answers there now (none after a removal). */
+  events: string[];
+  /** One line each: what the user must still do, or why something was not done. */
+  notes: string[];
+}
+
+/** The JSON text git-mem writes a config file as. */
+export const jsonText = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/** The MCP server entry git-mem writes in JSON configs: `git-mem mcp`, found on PATH. */
+export const MCP_SERVER = { command: 'git-mem', args: ['mcp'] } as const;
+/** Whether an MCP server entry runs git-mem's server. */
+export const isOurServer = (entry: unknown): boolean => {
+  const e = entry as { command?: unknown; args?: unknown } | null;
+  return !!e && typeof e.command === 'string' && /(?:^|\/)git(?:-mem)?$/.test(e.command) && Array.isArray(e.args) && e.args.includes('mcp');
+};
+
+/** A JSON config with `mcpServers[name]` set to git-mem's server, or (remove) taken out when it is git-mem's; keys left empty go. Pure. */
+export function mergeMcpServer(config: Record<string, unknown>, name: string, remove: boolean): Record<string, unknown> {
+  const servers = { ...((config.mcpServers as Record<string, unknown> | undefined) ?? {}) };
+  if (remove) {
+    if (isOurServer(servers[name])) delete servers[name];
+  } else servers[name] = { ...MCP_SERVER, args: [...MCP_SERVER.args] };
+  const out = { ...config, mcpServers: servers };
+  if (Object.keys(servers).length === 0) delete (out as Record<string, unknown>).mcpServers;
+  return out;
+}
+
+/** Writes a JSON config (an empty object is removed, when git-mem is taking its entries out). */
+export function writeJsonConfig(file: string, value: Record<string, unknown>, remove: boolean): boolean {
+  return writeIfChanged(file, remove && Object.keys(value).length === 0 ? null : jsonText(value));
+}
+
+/** Removes each directory when it is empty (a removal leaves no empty folder git-mem made), innermost first. */
+export function removeEmptyDirs(...dirs: string[]): void {
+  for (const dir of dirs) {
+    try {
+      if (fs.readdirSync(dir).length === 0) fs.rmdirSync(dir);
+    } catch {
+      // not there, or not empty: left as it is
+    }
+  }
+}

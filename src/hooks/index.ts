@@ -18,7 +18,8 @@ export async function runHook(eventName: string | undefined, io: Io, env: NodeJS
     io.err(`git-mem hook: unknown agent '${agent}'; expected ${AGENTS.join(', ')}`);
     return;
   }
-  const client = hooksFor(agent, env);
+  const client = hooksFor(agent, env, process.cwd());
+  if (!client) return;
   const event = client.event(eventName ?? '');
   if (!event) {
     io.err(`git-mem hook: unknown event '${eventName ?? ''}'; expected ${HOOK_EVENTS.slice(0, -1).join(', ')} or ${HOOK_EVENTS.at(-1)}`);

@@ -361,7 +361,7 @@ function checkStranded(ctx: DoctorDeps, checks: Check[]): void {
  * Every check, the agent clients' last: `agents` checks each client's installed hooks
  * (agents/index.ts `agentChecks`; the service knows no client).
  */
-export async function runDoctor(ctx: DoctorDeps, agents: (ctx: DoctorDeps) => Check[] = () => []): Promise<DoctorReport> {
+export async function runDoctor(ctx: DoctorDeps, agents: (ctx: DoctorDeps) => Check[] | Promise<Check[]> = () => []): Promise<DoctorReport> {
   const checks: Check[] = [checkGit(ctx), checkPath(ctx)];
   let inRepo = true;
   try {
@@ -391,7 +391,7 @@ export async function runDoctor(ctx: DoctorDeps, agents: (ctx: DoctorDeps) => Ch
   checkModel(ctx, checks);
   if (inRepo || ctx.env.HOME) {
     try {
-      checks.push(...agents(ctx));
+      checks.push(...(await agents(ctx)));
     } catch (err) {
       checks.push({ id: 'agents', status: 'fail', message: `could not check the agent clients: ${errorMessage(err)}` });
     }

@@ -10,7 +10,7 @@ import type { Deps } from '../../services/deps.ts';
 import { HOOK_EVENTS, type HookEvent } from '../../core/hook-events.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { worktreeTop } from '../../stores/git/repo.ts';
-import { agentHookCommand, MINIMAL_PATH, OURS, onMinimalPath } from '../hook-command.ts';
+import { agentHookCommand, type HookGroup as Group, MINIMAL_PATH, mergeHookGroups, OURS, onMinimalPath } from '../hook-command.ts';
 
 /** What this file's services use. */
 export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
@@ -23,18 +23,6 @@ export { MINIMAL_PATH, OURS, onMinimalPath } from '../hook-command.ts';
 const FILE_TOOLS_MATCHER = 'Read|Write|Edit|MultiEdit|NotebookEdit';
 const MATCHERS: Partial<Record<HookEvent, string>> = { PreToolUse: FILE_TOOLS_MATCHER, PostToolUse: FILE_TOOLS_MATCHER, PostToolUseFailure: 'Bash' };
 const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PreToolUse: 10, PostToolUse: 30, PostToolUseFailure: 30, SubagentStart: 10, PreCompact: 60, Stop: 30, SessionEnd: 5 };
-
-interface Handler {
-  type: string;
-  command?: string;
-  timeout?: number;
-  [key: string]: unknown;
-}
-interface Group {
-  matcher?: string;
-  hooks: Handler[];
-  [key: string]: unknown;
-}
 
 /**
  * The command a hook runs. In the project's settings, which teams commit,
@@ -59,20 +47,7 @@ export function hookGroups(command: (e: HookEvent) => string): Record<HookEvent,
 
 /** Settings with git-mem's hooks removed, then (unless `remove`) added once. Pure. */
 export function mergeHooks(settings: Record<string, unknown>, command: (e: HookEvent) => string, remove: boolean): Record<string, unknown> {
-  const hooks = { ...((settings.hooks as Record<string, Group[]> | undefined) ?? {}) };
-  for (const event of Object.keys(hooks)) {
-    const groups = (Array.isArray(hooks[event]) ? hooks[event] : [])
-      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? g.hooks : []).filter((h) => !(typeof h.command === 'string' && OURS.test(h.command))) }))
-      .filter((g) => g.hooks.length > 0);
-    if (groups.length) hooks[event] = groups;
-    else delete hooks[event];
-  }
-  if (!remove) {
-    for (const [event, groups] of Object.entries(hookGroups(command))) hooks[event] = [...(hooks[event] ?? []), ...groups];
-  }
-  const out = { ...settings, hooks };
-  if (Object.keys(hooks).length === 0) delete (out as Record<string, unknown>).hooks;
-  return out;
+  return mergeHookGroups(settings, hookGroups(command), remove);
 }
 
 export interface InstallResult {

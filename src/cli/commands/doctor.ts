@@ -10,7 +10,7 @@ import { jsonOption } from '../shared.ts';
 export function doctorCommand(ctx: AppContext): CommandModule<object, { json: boolean }> {
   return {
     command: 'doctor',
-    describe: 'Check git, PATH, notes refs and config, stranded memories, the index, the model, Claude Code hooks and locks; explain each problem and its fix',
+    describe: 'Check git, PATH, notes refs and config, stranded memories, the index, the model, the agent clients\' hooks (Claude Code, Copilot CLI, Codex CLI) and locks; explain each problem and its fix',
     builder: (y) =>
       y
         .option('json', jsonOption)
