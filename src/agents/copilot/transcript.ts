@@ -7,6 +7,7 @@
 import { promptOrigin, type TranscriptEntry } from '../../core/transcript-entries.ts';
 import type { Transcript } from '../event.ts';
 import { jsonlTranscript } from '../transcript-file.ts';
+import { sleepSync } from '../../io/processes.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,4 +33,26 @@ export function copilotEntry(line: string): TranscriptEntry | null {
   return null;
 }
 
-export const copilotTranscript = (path: string): Transcript => jsonlTranscript(path, copilotEntry);
+/**
+ * Copilot writes events.jsonl behind its hooks: when Stop runs, the turn's last assistant message
+ * may not be in the file yet (seen under load), and Stop brings no last message of its own. So a
+ * turn read with no reply is read again, a little later, for up to TURN_WAIT_MS.
+ */
+export const TURN_WAIT_MS = 1500;
+const TURN_POLL_MS = 50;
+
+export function copilotTranscript(path: string): Transcript {
+  const file = jsonlTranscript(path, copilotEntry);
+  return {
+    ...file,
+    turnMessages(last) {
+      const deadline = Date.now() + TURN_WAIT_MS;
+      let messages = file.turnMessages(last);
+      while (!messages.length && path && Date.now() < deadline) {
+        sleepSync(TURN_POLL_MS);
+        messages = file.turnMessages(last);
+      }
+      return messages;
+    },
+  };
+}
