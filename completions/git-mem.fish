@@ -242,7 +242,7 @@ complete -c git-mem -n '__git_mem_using_command verify-push; and __git_mem_argum
 complete -c git-mem -n __git_mem_needs_command -a hook -d 'Answer a Claude Code hook event (reads its JSON on stdin; always exits 0)'
 complete -c git-mem -n '__git_mem_using_command hook' -l agent -x -d 'The client that runs the hook: claude, copilot, codex (default: copilot when COPILOT_CLI=1 is set, else claude)'
 complete -c git-mem -n '__git_mem_using_command hook; and __git_mem_argument_is 1' -x -a 'SessionStart UserPromptSubmit PreToolUse PostToolUse PostToolUseFailure SubagentStart PreCompact Stop SessionEnd'
-complete -c git-mem -n __git_mem_needs_command -a mcp -d 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)'
+complete -c git-mem -n __git_mem_needs_command -a mcp -d 'Serve recall, hydrate, capture, list, edit, resolve, forget and blame to an agent over MCP (stdio)'
 complete -c git-mem -n __git_mem_needs_command -a doctor -d 'Check git, PATH, notes refs and config, stranded memories, the index, the model, the agent clients\' hooks (Claude Code, Copilot CLI, Codex CLI) and locks; explain each problem and its fix'
 complete -c git-mem -n '__git_mem_using_command doctor' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a config -d 'Show every setting: its effective value and where it came from (default, git config, environment)'
