@@ -10,7 +10,7 @@ import type { Deps } from '../../services/deps.ts';
 import { HOOK_EVENTS, type HookEvent } from '../../core/hook-events.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { worktreeTop } from '../../stores/git/repo.ts';
-import { agentHookCommand, type HookGroup as Group, MINIMAL_PATH, mergeHookGroups, OURS, onMinimalPath } from '../hook-command.ts';
+import { agentHookCommand, type HookGroup as Group, MINIMAL_PATH, mergeHookGroups, OURS, onMinimalPath, removeEmptyDirs, writeIfChanged } from '../hook-command.ts';
 
 /** What this file's services use. */
 export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
@@ -75,9 +75,14 @@ export function installClaudeHooks(ctx: ClaudeSettingsDeps, scope: Scope, remove
   }
   const next = mergeHooks(current, (event) => hookCommandLine(event, scope), remove);
   const text = `${JSON.stringify(next, null, 2)}\n`;
-  const changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
-  if (changed) {
-    writeFileAtomic(file, text);
+  let changed: boolean;
+  if (remove && Object.keys(next).length === 0) {
+    // Nothing left but what git-mem added: the file (and a .claude folder left empty) goes.
+    changed = writeIfChanged(file, null);
+    removeEmptyDirs(path.dirname(file));
+  } else {
+    changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
+    if (changed) writeFileAtomic(file, text);
   }
   const ours = Object.fromEntries(Object.entries((next.hooks as Record<string, Group[]>) ?? {}).map(([e, groups]) => [e, groups.filter((g) => g.hooks.some((h) => typeof h.command === 'string' && OURS.test(h.command)))]).filter(([, g]) => (g as Group[]).length));
   const warning =
