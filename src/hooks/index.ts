@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { AppContext } from '../context.ts';
 import type { Io } from '../io/io.ts';
 import { HOOK_EVENTS } from '../core/hook-events.ts';
-import { hooksFor, isAgent } from '../agents/index.ts';
+import { hooksFor, isAgent } from '../agents/hooks.ts';
 import { AGENTS, type AgentEvent, type AgentReply } from '../agents/event.ts';
 import { HANDLERS } from './handlers.ts';
 import { readHookInput } from './stdin.ts';
@@ -18,7 +18,7 @@ export async function runHook(eventName: string | undefined, io: Io, env: NodeJS
     io.err(`git-mem hook: unknown agent '${agent}'; expected ${AGENTS.join(', ')}`);
     return;
   }
-  const client = hooksFor(agent, env, process.cwd());
+  const client = await hooksFor(agent, env, process.cwd());
   if (!client) return;
   const event = client.event(eventName ?? '');
   if (!event) {
