@@ -112,6 +112,19 @@ export function sessionTests(client: Client): void {
       expect(after).toContain('<recorded_memories');
     });
 
+    if (client === 'copilot') {
+      it("answers in Copilot's format from Claude Code's hooks alone (.claude/settings.json, which Copilot runs too)", async () => {
+        const w = await world(client, { installs: 0 });
+        memOk(w.repo, w.box.env, ['init', '--claude']);
+        memOk(w.repo, w.box.env, ['capture', 'decisions', 'Chose sql.js over better-sqlite3 for the index']);
+        w.api.script('Because of native modules.');
+        await sessionOk(w, 'Why did we pick sql.js for the index?');
+        const first = requestOf(w.api.main[0]);
+        expect(blocks(first, 'memory_context')).toHaveLength(1);
+        expect(blocks(first, 'recalled_memories').join('\n')).toContain('Chose sql.js over better-sqlite3');
+      });
+    }
+
     it('answers once when its hooks are installed twice', async () => {
       const w = await world(client, { installs: 2 });
       memOk(w.repo, w.box.env, ['capture', 'decisions', 'Chose sql.js over better-sqlite3 for the index']);
