@@ -34,12 +34,12 @@ __git_mem_options() {
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
 	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
 	import) printf '%s\n' --from --attach-to --dry-run --json --color --no-color -h --help ;;
-	init) printf '%s\n' --claude --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
+	init) printf '%s\n' --claude --codex --copilot --agents --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
 	push) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
 	sync) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
 	verify-push) printf '%s\n' --color --no-color -h --help ;;
-	hook) printf '%s\n' --color --no-color -h --help ;;
+	hook) printf '%s\n' --agent --color --no-color -h --help ;;
 	mcp) printf '%s\n' --color --no-color -h --help ;;
 	doctor) printf '%s\n' --json --color --no-color -h --help ;;
 	config) printf '%s\n' --json --color --no-color -h --help ;;
@@ -109,6 +109,7 @@ __git_mem_option_value() {
 	import:--attach-to) echo 'text' ;;
 	init:--scope) echo 'choices project local user' ;;
 	init:--remote) echo 'remotes' ;;
+	hook:--agent) echo 'text' ;;
 	stats:--weeks) echo 'text' ;;
 	*) echo flag ;;
 	esac

@@ -48,10 +48,12 @@ async function main(argv: string[]): Promise<number> {
     await runMcpServer(process.cwd(), process.env);
     return 0;
   }
-  if (argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) {
+  // `hook <Event>` and `hook --agent <client> <Event>`, as git mem init writes them.
+  const hook = argv[0] === 'hook' ? fastHookArgs(argv.slice(1)) : undefined;
+  if (hook) {
     // Hooks skip yargs (they run on every prompt) and always exit 0.
     const { runHook } = await import('./hooks/index.ts');
-    await runHook(argv[1], io, process.env, now);
+    await runHook(hook.event, io, process.env, now, hook.agent);
     return 0;
   }
   try {
@@ -88,3 +90,10 @@ for (const stream of [process.stdout, process.stderr]) {
 
 process.exitCode = await main(process.argv.slice(2));
 tracePhase('done');
+
+/** The event and client of a hook's arguments in the forms git mem init writes, else undefined (yargs parses the rest). */
+function fastHookArgs(args: string[]): { event: string; agent?: string } | undefined {
+  if (args.length === 1 && !args[0]!.startsWith('-')) return { event: args[0]! };
+  if (args.length === 3 && args[0] === '--agent' && !args[2]!.startsWith('-')) return { event: args[2]!, agent: args[1]! };
+  return undefined;
+}

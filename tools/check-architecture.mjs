@@ -24,12 +24,15 @@ const ALLOWED = {
   io: ['core'],
   stores: ['core', 'io'],
   services: ['core', 'io', 'stores', 'version'],
-  render: ['core', 'services'],
-  hooks: ['core', 'io', 'services', 'stores', 'context', 'render'],
+  // One seam per agent client (its events, input, reply, transcript, install, doctor): over the
+  // services, under the surfaces that answer a client (hooks), install it (cli) or render what it did.
+  agents: ['core', 'io', 'stores', 'services'],
+  render: ['core', 'services', 'agents'],
+  hooks: ['core', 'io', 'services', 'stores', 'context', 'render', 'agents'],
   mcp: ['core', 'io', 'services', 'stores', 'context', 'render', 'version'],
   ui: ['core', 'io', 'services', 'stores', 'context', 'render', 'version'],
-  cli: ['core', 'io', 'services', 'stores', 'context', 'render', 'hooks', 'mcp', 'ui', 'version'],
-  docs: ['cli', 'core', 'hooks', 'services', 'version'],
+  cli: ['core', 'io', 'services', 'stores', 'context', 'render', 'hooks', 'mcp', 'ui', 'version', 'agents'],
+  docs: ['cli', 'core', 'hooks', 'services', 'version', 'agents'],
   context: ['core', 'io', 'services', 'stores'],
   main: ['cli', 'context', 'core', 'hooks', 'io', 'mcp', 'stores', 'version'],
 };

@@ -98,8 +98,8 @@ const MUTATIONS = [
   { id: 'postings.removed-document-kept', file: 'src/stores/index/terms/reader.ts', find: 'for (let i = 0; i < list.length; i += 2) if (!gone[list[i]!]) n += 2;', replace: 'for (let i = 0; i < list.length; i += 2) n += 2;', tests: UNIT('term-index') },
 
   // Hook output: only documented fields, the event named.
-  { id: 'hook-output.context-at-top-level', file: 'src/hooks/output.ts', find: 'if (reply.additionalContext) out.hookSpecificOutput = { hookEventName: event, additionalContext: reply.additionalContext };', replace: 'if (reply.additionalContext) out.additionalContext = reply.additionalContext;', tests: UNIT('hooks-pure') },
-  { id: 'hook-output.empty-reply-printed', file: 'src/hooks/output.ts', find: 'if (!reply || (!reply.additionalContext && !reply.systemMessage)) return null;', replace: 'if (!reply) return null;', tests: UNIT('hooks-pure') },
+  { id: 'hook-output.context-at-top-level', file: 'src/agents/claude/hooks.ts', find: 'if (reply.additionalContext) out.hookSpecificOutput = { hookEventName: event, additionalContext: reply.additionalContext };', replace: 'if (reply.additionalContext) out.additionalContext = reply.additionalContext;', tests: UNIT('hooks-pure') },
+  { id: 'hook-output.empty-reply-printed', file: 'src/agents/claude/hooks.ts', find: 'if (!reply || (!reply.additionalContext && !reply.systemMessage)) return null;', replace: 'if (!reply) return null;', tests: UNIT('hooks-pure') },
 
   // Hooks never hurt the session: a failure is one line on stderr, exit 0.
   { id: 'hooks.failure-escapes', file: 'src/hooks/index.ts', find: '  } catch (err) {\n    io.err(`git-mem hook ${event}: ', replace: '  } catch (err) {\n    if (err) throw err;\n    io.err(`git-mem hook ${event}: ', tests: E2E('hooks'), only: 'exits 0 with one line on stderr' },

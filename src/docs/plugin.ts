@@ -4,7 +4,7 @@
  * `git mem init --claude`, so the two never drift (`npm run docs:check` fails when they do).
  */
 import type { HookEvent } from '../core/hook-events.ts';
-import { hookGroups } from '../services/claude-settings.ts';
+import { hookGroups } from '../agents/claude/install.ts';
 
 const DESCRIPTION = 'Persistent, searchable memory for coding agents, stored as git notes in the repository: context at session start and before edits, capture of decisions and learnings, recall over MCP';
 

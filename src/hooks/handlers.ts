@@ -1,11 +1,13 @@
 /**
- * One handler per Claude Code event: validated input in, a reply (or nothing) out.
+ * The use cases of a hook, one per git-mem event: the client-neutral event in (each
+ * client's seam in agents/<client>/ makes it from what that client sent), a reply (or
+ * nothing) out, which the seam writes in the client's format. No client is named here.
  * Handlers may throw; the dispatcher turns any failure into a line on stderr.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatRange } from '../core/history/blame.ts';
-import { editedLines, editNeedles } from '../core/history/edit-lines.ts';
+import { editedLines } from '../core/history/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
 import { aboveFloor } from '../core/search/floor.ts';
 import { relatedMemories, xmlText } from '../core/memory-context.ts';
@@ -22,13 +24,9 @@ import { injectable } from '../services/trust.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
 import { noteWorkingFile, readSession, updateSession } from '../stores/cache/sessions.ts';
-import { readCompactSummary, readSessionMessages, stopMessages } from './transcript.ts';
 import type { HookEvent } from '../core/hook-events.ts';
-import type { HookInput } from './input.ts';
-import type { HookReply } from './output.ts';
+import type { AgentEvent as HookInput, AgentReply as HookReply, ToolFile } from '../agents/event.ts';
 
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** The systemMessage after captures: what was captured, and what was not and why; never longer than SYSTEM_MESSAGE_MAX. */
 const SYSTEM_MESSAGE_MAX = 2000;
@@ -126,7 +124,7 @@ async function sessionStart(ctx: AppContext, input: Extract<HookInput, { event: 
     }
   }
   // After a compaction the working memory is injected again, less what the summary already says.
-  const held = input.source === 'compact' ? readCompactSummary(input.transcriptPath) : '';
+  const held = input.source === 'compact' ? input.transcript.compactSummary() : '';
   const { context, unreviewed } = await sessionStartContext(ctx, held);
   // Told to the person, not the agent: what mem.trust held back waits for them.
   const waiting = unreviewed ? { systemMessage: `git-mem: ${unreviewed} ${unreviewed === 1 ? 'memory' : 'memories'} from elsewhere ${unreviewed === 1 ? 'waits' : 'wait'} for your review before agents see ${unreviewed === 1 ? 'it' : 'them'}: git mem review` } : {};
@@ -179,16 +177,13 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   return reply;
 }
 
-const FILE_TOOLS = new Set(['Read', 'Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-
-/** The file a file tool works on, or '' for any other tool. */
-function toolFile(input: { toolName: string; toolInput: Record<string, unknown> }): string {
-  return FILE_TOOLS.has(input.toolName) ? str(input.toolInput.file_path) || str(input.toolInput.notebook_path) : '';
+/** The first file a tool works on, or '' when it works on none (the client's seam says which tools do). */
+function toolFile(input: { files: readonly ToolFile[] }): string {
+  return input.files[0]?.path ?? '';
 }
 
-/** The lines an Edit or MultiEdit is about to change, as they stand in the file now (none when unknown). */
-function linesAboutToChange(file: string, toolInput: Record<string, unknown>): Array<[number, number]> {
-  const needles = editNeedles(toolInput);
+/** The lines an edit is about to change, as they stand in the file now (none when unknown). */
+function linesAboutToChange(file: string, needles: readonly string[]): Array<[number, number]> {
   if (!needles.length) return [];
   try {
     return editedLines(fs.readFileSync(file, 'utf8'), needles);
@@ -198,11 +193,11 @@ function linesAboutToChange(file: string, toolInput: Record<string, unknown>): A
 }
 
 /** What a capture later in the turn is likely about (services/hook-capture.ts): no git, one session write. */
-function noteWorking(ctx: AppContext, input: HookInput & { toolName: string }, file: string, lines: ReadonlyArray<[number, number]>): void {
+function noteWorking(ctx: AppContext, input: HookInput & { files: readonly ToolFile[] }, file: string, lines: ReadonlyArray<[number, number]>): void {
   noteWorkingFile(ctx.repo.mem, input.sessionId, {
     file: path.resolve(input.cwd ?? ctx.cwd, file),
     ...(lines.length ? { lines: lines.map(formatRange).join(',') } : {}),
-    ...(input.toolName !== 'Read' ? { edited: true } : {}),
+    ...(input.files[0]?.edited ? { edited: true } : {}),
     ...(input.promptId ? { prompt: input.promptId } : {}),
     at: ctx.now().getTime(),
   });
@@ -215,7 +210,7 @@ function noteWorking(ctx: AppContext, input: HookInput & { toolName: string }, f
 async function preToolUse(ctx: AppContext, input: Extract<HookInput, { event: 'PreToolUse' }>): Promise<HookReply | null> {
   const file = toolFile(input);
   if (!file) return null;
-  const lines = linesAboutToChange(file, input.toolInput);
+  const lines = linesAboutToChange(path.resolve(input.cwd ?? ctx.cwd, file), input.files[0]?.needles ?? []);
   noteWorking(ctx, input, file, lines);
   const { shown } = forAgent(ctx, await fileMemories(ctx, file, input.sessionId, 3, lines, input.toolUseId));
   const attrs: Record<string, string> = lines.length ? { file, lines: lines.map(formatRange).join(',') } : { file };
@@ -241,11 +236,10 @@ async function subagentStart(ctx: AppContext, input: Extract<HookInput, { event:
   return context ? { additionalContext: context } : null;
 }
 
-/** A failed Bash command (Claude Code reports it as PostToolUseFailure, with `error`): a learning candidate when the signal is strong. */
+/** A failed shell command (the client's seam gives what it printed): a learning candidate when the signal is strong. */
 async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { event: 'PostToolUseFailure' }>): Promise<HookReply | null> {
-  if (input.toolName !== 'Bash' || input.isInterrupt) return null;
-  const response = input.toolResponse;
-  const output = [input.error, str(response.stderr), str(response.stdout)].join('\n');
+  const output = input.output;
+  if (!output.trim()) return null;
   // A statement in what the command printed (prose, not its log lines) that the detector would suggest.
   const strong = detectSignals(output).find((s) => tierOf(s.confidence) !== 'skip');
   if (!strong) return null;
@@ -259,7 +253,7 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
  * ("save this bashrc in config/") is not a statement.
  */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
-  const words = readSessionMessages(input.transcriptPath);
+  const words = input.transcript.sessionMessages();
   const signals = [...messageSignals(words.assistant, ctx), ...messageSignals(words.user, ctx).filter((s) => s.kind !== 'model')];
   if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId })).captured);
   return null; // PreCompact accepts no output
@@ -269,7 +263,7 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   // The main agent's messages in the whole turn, each read on its own (a lead-in that ends one message
   // introduces a tool call, not the next message): a marker written before a tool call is not in the last
   // message, which may not be in the transcript yet when Stop fires; an API error is nobody's words.
-  const messages = stopMessages(input.transcriptPath, input.lastAssistantMessage);
+  const messages = input.transcript.turnMessages(input.lastAssistantMessage);
   // Settings (a git call) are read only when the turn has a candidate; without mem.capture.with, only for a strong one.
   const found = messages.flatMap((m) => detectSignals(m));
   if (!found.some((s) => tierOf(s.confidence) === 'auto') && !(found.some((s) => tierOf(s.confidence) === 'suggest') && ctx.settings.captureWith)) return null;
@@ -281,7 +275,7 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   if (!auto.length && !judged.length) return null;
   const result = await captureSignals(ctx, [...auto, ...judged], { sessionId: input.sessionId, event: input.event, prompt: input.promptId });
   catchUpLater(ctx, result.captured);
-  // Only systemMessage: additionalContext or a block decision would keep Claude working.
+  // Only systemMessage: additionalContext or a block decision would keep the agent working.
   const note = capturedMessage(result);
   return note ? { systemMessage: note } : null;
 }

@@ -7,7 +7,7 @@
 import { Chalk } from 'chalk';
 import { UsageError } from '../core/errors.ts';
 import { normalizeForNovelty } from '../core/signals.ts';
-import { formatId, isStatus, type Status } from '../core/memory.ts';
+import { formatId, isStatus, STATUSES, type Status } from '../core/memory.ts';
 import { checkPaths } from '../core/validate.ts';
 import { explanationLines } from '../core/search/explain.ts';
 import { recordedMemories } from '../core/recorded-data.ts';
@@ -18,7 +18,7 @@ import { memoryLine } from '../render/render.ts';
 import { captureMemory } from '../services/capture.ts';
 import { blameMemories, linesLabel } from '../services/code-memories.ts';
 import { hydrate, HYDRATE_LEVELS } from '../services/hydrate.ts';
-import { editMemory, forgetMemory, listMemories } from '../services/memories.ts';
+import { editMemory, findMemory, forgetMemory, listMemories } from '../services/memories.ts';
 import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
 import { injectable } from '../services/trust.ts';
 import { forAgent, type Shown } from '../services/shown.ts';
@@ -162,6 +162,9 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
             items: { type: 'string' },
             description: 'Files the memory is about, each optionally with lines (src/a.py:10-40); [] for none. Default: files its text names, else the commit\'s when it changed at most 3',
           },
+          status: { type: 'string', enum: [...STATUSES], description: 'active (default), resolved or archived' },
+          spec: { type: 'string', description: 'The spec or feature it belongs to (e.g. auth-v2)' },
+          phase: { type: 'string', description: 'The phase of that work (e.g. design, implementation)' },
         },
         required: ['namespace', 'summary'],
       },
@@ -173,7 +176,17 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const hits = await recall(ctx, { query: summary, namespaces: [namespace], limit: 5, mode: 'lexical' }).then((r) => r.hits, () => []);
         const existing = hits.map((h) => h.memory).find((m) => normalizeForNovelty(m.summary) === normalizeForNovelty(summary));
         if (existing) return `already stored as ${formatId(existing)}`;
-        const r = await captureMemory(ctx, { namespace, summary, body: text(args, 'body'), tags: strings(args, 'tags'), commit: text(args, 'commit'), ...(args.paths !== undefined ? { paths: checkPaths(strings(args, 'paths') ?? []) } : {}) });
+        const r = await captureMemory(ctx, {
+          namespace,
+          summary,
+          body: text(args, 'body'),
+          tags: strings(args, 'tags'),
+          commit: text(args, 'commit'),
+          status: oneOf(args, 'status', STATUSES),
+          spec: text(args, 'spec'),
+          phase: text(args, 'phase'),
+          ...(args.paths !== undefined ? { paths: checkPaths(strings(args, 'paths') ?? []) } : {}),
+        });
         return `captured ${r.id}${r.redacted.length ? ` (redacted: ${[...new Set(r.redacted)].join(', ')})` : ''}`;
       },
     },
@@ -192,6 +205,31 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
         const all = await listMemories(ctx, { namespaces: namespace ? [namespace] : undefined, statuses: status ? [status as Status] : undefined, limit: count(args, 'limit') ?? 20 });
         const { shown } = forAgent(ctx, all);
         return shown.length ? recordedMemories('list', lines(ctx, shown).join('\n')) + held(all.length, shown.length) : `No memories.${held(all.length, 0)}`;
+      },
+    },
+    {
+      name: 'edit',
+      description:
+        'Change a memory: its summary, body, tags or status (active, resolved, archived), e.g. to correct it or to record what happened since. ' +
+        'Only the fields given change; the edit reaches every copy of the memory and wins over older copies when teammates pull. Secrets are redacted. Returns its id.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', description: 'A memory id as recall, list or blame show it (namespace:commit:key)' },
+          summary: { type: 'string', description: 'One line, at most 100 characters' },
+          body: { type: 'string', description: 'Markdown details (replaces the body)' },
+          tags: { type: 'array', items: { type: 'string' }, description: 'Replaces the tags' },
+          status: { type: 'string', enum: [...STATUSES] },
+        },
+        required: ['id'],
+      },
+      run: async (args) => {
+        const ctx = context();
+        const id = text(args, 'id', true);
+        const target = await findMemory(ctx, id);
+        if (injectable(ctx, [target]).length === 0) return `${formatId(target)} waits for review by a person (git mem review); agents cannot change it until it is accepted.`;
+        const m = await editMemory(ctx, formatId(target), { summary: text(args, 'summary'), body: text(args, 'body'), tags: strings(args, 'tags'), status: oneOf(args, 'status', STATUSES) });
+        return `edited ${formatId(m)}`;
       },
     },
     {

@@ -1,6 +1,7 @@
 /** `git mem init`: the JSON it prints and the text, for the repository set-up and for `--claude`. */
 import type { ChalkInstance } from 'chalk';
-import type { InstallResult } from '../services/claude-settings.ts';
+import type { InstallResult } from '../agents/claude/install.ts';
+import type { AgentInstall } from '../agents/hook-command.ts';
 import type { InitResult } from '../services/sync.ts';
 
 export interface InitJson {
@@ -34,4 +35,23 @@ export function claudeInstallJson(r: InstallResult): ClaudeInstallJson {
 export function renderClaudeInstall(r: InstallResult, removed: boolean): string {
   if (removed) return `${r.changed ? 'removed git-mem hooks from' : 'no git-mem hooks in'} ${r.file}`;
   return `${r.changed ? 'installed git-mem hooks in' : 'unchanged:'} ${r.file} (${r.scope}): ${r.events.join(', ')}`;
+}
+
+/** What `git mem init --codex`, `--copilot` did, and (with `--agents`) each client set up. */
+export interface AgentInstallJson {
+  agent: string;
+  name: string;
+  files: Array<{ file: string; changed: boolean; what: string }>;
+  events: string[];
+  notes: string[];
+}
+
+export function agentInstallJson(r: AgentInstall): AgentInstallJson {
+  return { agent: r.agent, name: r.name, files: r.files.map((f) => ({ ...f })), events: [...r.events], notes: [...r.notes] };
+}
+
+export function renderAgentInstall(r: AgentInstall, removed: boolean): string {
+  const lines = r.files.map((f) => (removed ? `${f.changed ? 'removed git-mem from' : 'no git-mem in'} ${f.file} (${r.name} ${f.what})` : `${f.changed ? 'installed' : 'unchanged:'} ${r.name} ${f.what} in ${f.file}`));
+  if (!removed && r.events.length) lines.push(`${r.name} events: ${r.events.join(', ')}`);
+  return lines.join('\n');
 }

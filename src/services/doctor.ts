@@ -12,12 +12,10 @@ import type { Deps } from './deps.ts';
 import { gitHookStates } from './git-hooks.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
-import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../core/hook-events.ts';
 import { programVersion, selfCommand } from '../io/self.ts';
 import { configValues } from '../stores/git/config.ts';
 import { Git } from '../stores/git/git.ts';
 import { VERSION } from '../version.ts';
-import { hookCommandLine, MINIMAL_PATH, OURS, SCOPES, type Scope, settingsFile } from './claude-settings.ts';
 import { probeIndex } from '../stores/index/revisions/probe.ts';
 import { inspectMemDir, usableFallback } from '../stores/cache/mem-dir.ts';
 import { inspectLock, lockFileFor } from '../stores/cache/lock.ts';
@@ -62,7 +60,7 @@ function versionAtLeast(v: readonly number[], min: readonly number[]): boolean {
   return true;
 }
 
-function realpath(p: string): string {
+export function realpath(p: string): string {
   try {
     return fs.realpathSync(p);
   } catch {
@@ -70,7 +68,7 @@ function realpath(p: string): string {
   }
 }
 
-function isExecutable(p: string): boolean {
+export function isExecutable(p: string): boolean {
   try {
     fs.accessSync(p, fs.constants.X_OK);
     return fs.statSync(p).isFile();
@@ -332,79 +330,6 @@ function checkModel(ctx: DoctorDeps, checks: Check[]): void {
   else checks.push({ id: 'model', status: 'info', message: `embedding model ${m.detail}` });
 }
 
-interface InstalledHook {
-  event: string;
-  command: string;
-}
-
-function installedHooks(settings: unknown): InstalledHook[] {
-  const hooks = (settings as { hooks?: Record<string, unknown> } | null)?.hooks;
-  if (!hooks || typeof hooks !== 'object') return [];
-  const out: InstalledHook[] = [];
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) continue;
-    for (const g of groups as Array<{ hooks?: unknown }>) {
-      for (const h of Array.isArray(g?.hooks) ? (g.hooks as Array<{ command?: unknown }>) : []) {
-        if (typeof h?.command === 'string' && OURS.test(h.command)) out.push({ event, command: h.command });
-      }
-    }
-  }
-  return out;
-}
-
-/** What a hook command runs: the git-mem executable it names, or null when it goes through `git mem` (PATH). */
-function hookTarget(command: string): string | null {
-  const words = shellWords(command);
-  // Found through PATH when the hook runs: `git mem hook X` or `git-mem hook X`.
-  if ((words[0] === 'git' && words[1] === 'mem') || words[0] === 'git-mem') return null;
-  return words[0] ?? null;
-}
-
-function checkClaude(ctx: DoctorDeps, checks: Check[]): void {
-  let any = false;
-  for (const scope of SCOPES as readonly Scope[]) {
-    let file: string;
-    try {
-      file = settingsFile(ctx, scope);
-    } catch {
-      continue; // project and local scopes need a working tree
-    }
-    if (!fs.existsSync(file)) continue;
-    let settings: unknown;
-    try {
-      settings = JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch (err) {
-      checks.push({ id: 'claude-hooks', status: 'fail', message: `${file} is not valid JSON (${errorMessage(err)}): Claude Code ignores it`, fix: `repair ${file}, then git mem init --claude --scope ${scope}` });
-      continue;
-    }
-    const hooks = installedHooks(settings);
-    if (hooks.length === 0) continue;
-    any = true;
-    const fix = `git mem init --claude${scope === 'project' ? '' : ` --scope ${scope}`}`;
-    const events = new Set(hooks.map((h) => normalizeEvent(h.event)).filter(Boolean));
-    const missing = HOOK_EVENTS.filter((e) => !events.has(e));
-    const problems: string[] = [];
-    if (missing.length) problems.push(`missing events: ${missing.join(', ')}`);
-    let fail = false;
-    for (const h of hooks) {
-      const target = hookTarget(h.command);
-      const event = normalizeEvent(h.event);
-      if (target === null) {
-        if (!MINIMAL_PATH.some((d) => fs.existsSync(path.join(d, 'git-mem')))) problems.push(`${h.event} runs git-mem from PATH, but git-mem is not in ${MINIMAL_PATH.join(':')}, where a session started outside a shell looks`);
-      } else if (!isExecutable(target)) {
-        problems.push(`${h.event} runs ${target}, which does not exist or is not executable`);
-        fail = true;
-      } else if (event && h.command !== hookCommandLine(event as HookEvent, scope) && realpath(target) !== realpath(selfCommand()[0]!)) {
-        problems.push(`${h.event} runs ${target}, not this git-mem (${selfCommand()[0]})`);
-      }
-    }
-    const unique = [...new Set(problems)];
-    if (unique.length === 0) checks.push({ id: 'claude-hooks', status: 'ok', message: `Claude Code hooks installed in ${file} (${scope}), all ${HOOK_EVENTS.length} events, pointing at this git-mem` });
-    else checks.push({ id: 'claude-hooks', status: fail ? 'fail' : 'warn', message: `Claude Code hooks in ${file} (${scope}): ${unique.join('; ')}`, fix });
-  }
-  if (!any) checks.push({ id: 'claude-hooks', status: 'info', message: 'Claude Code hooks are not installed', fix: 'git mem init --claude (project), --scope local or --scope user' });
-}
-
 /** Memories whose every copy sits on a commit nothing reaches, or one gone from this clone, with the command that moves them. */
 function checkStranded(ctx: DoctorDeps, checks: Check[]): void {
   const s = strandedMemories(ctx);
@@ -432,7 +357,11 @@ function checkStranded(ctx: DoctorDeps, checks: Check[]): void {
   if (!s.unreachable.length && !s.missing.length) checks.push({ id: 'stranded', status: 'ok', message: 'every memory is on a commit HEAD, a branch, a remote-tracking branch or a tag reaches' });
 }
 
-export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
+/**
+ * Every check, the agent clients' last: `agents` checks each client's installed hooks
+ * (agents/index.ts `agentChecks`; the service knows no client).
+ */
+export async function runDoctor(ctx: DoctorDeps, agents: (ctx: DoctorDeps) => Check[] | Promise<Check[]> = () => []): Promise<DoctorReport> {
   const checks: Check[] = [checkGit(ctx), checkPath(ctx)];
   let inRepo = true;
   try {
@@ -460,6 +389,12 @@ export async function runDoctor(ctx: DoctorDeps): Promise<DoctorReport> {
     }
   }
   checkModel(ctx, checks);
-  if (inRepo || ctx.env.HOME) checkClaude(ctx, checks);
+  if (inRepo || ctx.env.HOME) {
+    try {
+      checks.push(...(await agents(ctx)));
+    } catch (err) {
+      checks.push({ id: 'agents', status: 'fail', message: `could not check the agent clients: ${errorMessage(err)}` });
+    }
+  }
   return { ok: !checks.some((c) => c.status === 'warn' || c.status === 'fail'), checks };
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { redact } from '../../src/core/redact/redact.ts';
 import { detectSignals, SCAN_MAX } from '../../src/core/signals.ts';
 import { sessionWords } from '../../src/core/transcript-entries.ts';
-import { transcriptEntries } from '../../src/hooks/transcript.ts';
+import { transcriptEntries } from '../../src/agents/claude/transcript.ts';
 import { median } from './median.ts';
 
 const fixture = fs.readFileSync(path.resolve(import.meta.dirname, '../fixtures/transcript.jsonl'), 'utf8');

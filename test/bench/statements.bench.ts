@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { detectSignals, type Signal, tierOf } from '../../src/core/signals.ts';
-import { readSessionMessages, stopMessages } from '../../src/hooks/transcript.ts';
+import { readSessionMessages, stopMessages } from '../../src/agents/claude/transcript.ts';
 import { hookPoints } from './transcript-points.mjs';
 
 interface Statement {

@@ -3,7 +3,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { git, makeRepo, sandbox } from './helpers.ts';
+import { git, makeRepo, memOk, sandbox } from './helpers.ts';
 
 interface Reply {
   id: number | null;
@@ -69,7 +69,7 @@ describe('git mem mcp', () => {
     expect((await c.request('ping')).result).toEqual({});
 
     const tools = (await c.request('tools/list')).result!.tools!;
-    expect(tools.map((t) => t.name)).toEqual(['recall', 'hydrate', 'capture', 'list', 'resolve', 'forget', 'blame']);
+    expect(tools.map((t) => t.name)).toEqual(['recall', 'hydrate', 'capture', 'list', 'edit', 'resolve', 'forget', 'blame']);
     for (const t of tools) expect(Buffer.byteLength(t.description)).toBeLessThan(2048);
     expect(tools.find((t) => t.name === 'recall')!.inputSchema.required).toEqual(['query']);
 
@@ -95,6 +95,21 @@ describe('git mem mcp', () => {
 
     expect((await c.call('list', { namespace: 'decisions' })).text).toContain(id);
     expect((await c.call('blame', { file: 'upload.ts', line: 2 })).text).toMatch(/Retry uploads .* line 2$/m);
+
+    // edit: only the fields given change, through the same service as git mem edit (redaction included).
+    const edited = await c.call('edit', { id, summary: 'Retry uploads with backoff and jitter', body: `Tuned. ${token}`, tags: ['upload', 'retry'] });
+    expect(edited.text).toBe(`edited ${id}`);
+    const after = JSON.parse(memOk(dir, box.env, ['show', id, '--json'])) as { summary: string; body: string; tags: string[]; status: string };
+    expect(after).toMatchObject({ summary: 'Retry uploads with backoff and jitter', body: 'Tuned. [REDACTED:github_token]', tags: ['upload', 'retry'], status: 'active' });
+    expect((await c.call('edit', { id })).isError).toBe(true);
+    expect((await c.call('edit', { id, status: 'done' })).text).toMatch(/'status' must be one of active, resolved, archived/);
+
+    // capture with status, spec, phase and paths.
+    const planned = await c.call('capture', { namespace: 'progress', summary: 'Upload retries ported', status: 'resolved', spec: 'uploads-v2', phase: 'implementation', paths: ['upload.ts:1-2'] });
+    const plannedId = planned.text.split(' ')[1]!;
+    const stored = JSON.parse(memOk(dir, box.env, ['show', plannedId, '--json'])) as Record<string, unknown>;
+    expect(stored).toMatchObject({ status: 'resolved', spec: 'uploads-v2', phase: 'implementation', paths: ['upload.ts:1-2'] });
+    memOk(dir, box.env, ['forget', plannedId]);
     expect((await c.call('resolve', { id })).text).toMatch(/^resolved /);
     expect((await c.call('list', { status: 'resolved' })).text).toContain('[resolved]');
     expect((await c.call('forget', { id })).text).toMatch(/^forgot /);

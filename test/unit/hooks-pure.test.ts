@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildMemoryContext, CONTEXT_MAX_CHARS, tokenBudget, xmlEscape, xmlText } from '../../src/core/memory-context.ts';
 import type { Memory } from '../../src/core/memory.ts';
 import { normalizeEvent } from '../../src/core/hook-events.ts';
-import { renderReply } from '../../src/hooks/output.ts';
+import { renderClaudeReply as renderReply } from '../../src/agents/claude/hooks.ts';
 import { completeObjectLength } from '../../src/hooks/stdin.ts';
-import { mergeHooks } from '../../src/services/claude-settings.ts';
+import { mergeHooks } from '../../src/agents/claude/install.ts';
 import { pathQuery } from '../../src/services/session-context.ts';
 
 function memory(i: number, namespace: string, summary = `Memory ${i} ${'x'.repeat(60)}`): Memory {
@@ -94,19 +94,30 @@ describe('hook plumbing', () => {
   });
 });
 
-import { parseHookInput } from '../../src/hooks/input.ts';
+import { parseClaudeInput } from '../../src/agents/claude/hooks.ts';
 
-describe('parseHookInput', () => {
+describe('parseClaudeInput', () => {
+  // The transcript reader is a function of the path: compare the rest.
+  const parse = (...args: Parameters<typeof parseClaudeInput>) => {
+    const { transcript, ...rest } = parseClaudeInput(...args);
+    expect(typeof transcript.turnMessages).toBe('function');
+    return rest;
+  };
+
   it('types each event, with defaults for what is absent', () => {
-    expect(parseHookInput('UserPromptSubmit', { session_id: 's', prompt: 'hi', cwd: '/x', extra: 1 })).toEqual({ event: 'UserPromptSubmit', sessionId: 's', cwd: '/x', transcriptPath: '', promptId: '', prompt: 'hi' });
-    expect(parseHookInput('PostToolUseFailure', { tool_name: 'Bash' })).toMatchObject({ event: 'PostToolUseFailure', sessionId: 'unknown', toolName: 'Bash', error: '', isInterrupt: false, toolResponse: {} });
-    expect(parseHookInput('PostToolUse', { tool_input: { file_path: 'a' } })).toMatchObject({ toolName: '', toolInput: { file_path: 'a' } });
+    expect(parse('UserPromptSubmit', { session_id: 's', prompt: 'hi', cwd: '/x', extra: 1 })).toEqual({ agent: 'claude', event: 'UserPromptSubmit', sessionId: 's', cwd: '/x', promptId: '', prompt: 'hi' });
+    expect(parse('PostToolUseFailure', { tool_name: 'Bash' })).toMatchObject({ event: 'PostToolUseFailure', sessionId: 'unknown', output: '\n\n' });
+    expect(parse('PostToolUseFailure', { tool_name: 'Bash', is_interrupt: true, error: 'x' })).toMatchObject({ output: '' });
+    expect(parse('PostToolUseFailure', { tool_name: 'Read', error: 'x' })).toMatchObject({ output: '' });
+    expect(parse('PostToolUse', { tool_input: { file_path: 'a' } })).toMatchObject({ files: [] });
+    expect(parse('PostToolUse', { tool_name: 'Read', tool_input: { file_path: 'a' } })).toMatchObject({ files: [{ path: 'a', edited: false, needles: [] }] });
+    expect(parse('PreToolUse', { tool_name: 'Edit', tool_input: { file_path: 'a', old_string: 'x = 1' } })).toMatchObject({ files: [{ path: 'a', edited: true, needles: ['x = 1'] }] });
   });
 
   it('names the first field of the wrong type, in one line', () => {
-    expect(() => parseHookInput('UserPromptSubmit', { prompt: 42 })).toThrow("'prompt' must be a string, not number");
-    expect(() => parseHookInput('PostToolUse', { tool_input: ['x'] })).toThrow("'tool_input' must be an object, not an array");
-    expect(() => parseHookInput('Stop', { session_id: {} })).toThrow("'session_id' must be a string, not object");
+    expect(() => parseClaudeInput('UserPromptSubmit', { prompt: 42 })).toThrow("'prompt' must be a string, not number");
+    expect(() => parseClaudeInput('PostToolUse', { tool_input: ['x'] })).toThrow("'tool_input' must be an object, not an array");
+    expect(() => parseClaudeInput('Stop', { session_id: {} })).toThrow("'session_id' must be a string, not object");
   });
 });
 

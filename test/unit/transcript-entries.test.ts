@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectSignals } from '../../src/core/signals.ts';
 import { classifyEntry, type EntryKind, isApiErrorText, lastCompactSummary, machineLine, parseEntry, PASTE_CHARS, promptOrigin, sessionMessages, sessionWords, turnMessages, turnWords } from '../../src/core/transcript-entries.ts';
-import { readCompactSummary, readSessionMessages, stopMessages, transcriptEntries, turnEntries } from '../../src/hooks/transcript.ts';
+import { readCompactSummary, readSessionMessages, stopMessages, transcriptEntries, turnEntries } from '../../src/agents/claude/transcript.ts';
 import { SessionWriter, text, TRANSCRIPT_FIXTURES, toolUse, type TranscriptFixture } from '../fixtures/transcripts.ts';
 
 const fixture = (name: string): TranscriptFixture => TRANSCRIPT_FIXTURES.find((f) => f.name === name)!;

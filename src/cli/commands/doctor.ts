@@ -4,19 +4,20 @@ import { GitMemError } from '../../core/errors.ts';
 import { json } from '../../render/render.ts';
 import { doctorJson, doctorProblems, renderDoctor } from '../../render/doctor.ts';
 import { runDoctor } from '../../services/doctor.ts';
+import { agentChecks } from '../../agents/index.ts';
 import { jsonOption } from '../shared.ts';
 
 export function doctorCommand(ctx: AppContext): CommandModule<object, { json: boolean }> {
   return {
     command: 'doctor',
-    describe: 'Check git, PATH, notes refs and config, stranded memories, the index, the model, Claude Code hooks and locks; explain each problem and its fix',
+    describe: 'Check git, PATH, notes refs and config, stranded memories, the index, the model, the agent clients\' hooks (Claude Code, Copilot CLI, Codex CLI) and locks; explain each problem and its fix',
     builder: (y) =>
       y
         .option('json', jsonOption)
         .example('git mem doctor', '')
         .epilogue('Exits 1 when a check warns or fails (info lines are not problems). Read-only: it changes nothing.') as never,
     handler: async (argv) => {
-      const report = await runDoctor(ctx);
+      const report = await runDoctor(ctx, agentChecks);
       ctx.io.out(argv.json ? json(doctorJson(report)) : renderDoctor(report, ctx.io.color));
       const problems = doctorProblems(report);
       // Exit 1, with one line on stderr (main.ts prints it).

@@ -1,13 +1,22 @@
 import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { claudeInstallJson, initJson, renderClaudeInstall, renderInit } from '../../render/init.ts';
+import { agentInstallJson, claudeInstallJson, initJson, renderAgentInstall, renderClaudeInstall, renderInit } from '../../render/init.ts';
+import { AGENTS, type AgentId } from '../../agents/event.ts';
+import { CLIENTS } from '../../agents/index.ts';
+import { installCodex } from '../../agents/codex/install.ts';
+import { installCopilot } from '../../agents/copilot/install.ts';
+import { GitMemError } from '../../core/errors.ts';
+import { findOnPath } from '../../services/doctor.ts';
 import { json } from '../../render/render.ts';
-import { installClaudeHooks, type Scope, SCOPES } from '../../services/claude-settings.ts';
+import { installClaudeHooks, type Scope, SCOPES } from '../../agents/claude/install.ts';
 import { init } from '../../services/sync.ts';
 import { jsonOption } from '../shared.ts';
 
 interface InitArgs {
   claude: boolean;
+  codex: boolean;
+  copilot: boolean;
+  agents: boolean;
   scope: Scope;
   remove: boolean;
   remote?: string;
@@ -24,8 +33,11 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
     builder: (y) =>
       y
         .option('claude', { type: 'boolean', default: false, describe: "Install git-mem's Claude Code hooks into settings.json (see --scope, --remove)" })
+        .option('codex', { type: 'boolean', default: false, describe: "Install git-mem's Codex CLI hooks (.codex/hooks.json) and MCP server (.codex/config.toml), and mark the hooks trusted through codex app-server" })
+        .option('copilot', { type: 'boolean', default: false, describe: "Install git-mem's Copilot CLI hooks (.github/hooks/git-mem.json) and MCP server (.mcp.json)" })
+        .option('agents', { type: 'boolean', default: false, describe: 'Set up every supported client found on PATH (claude, copilot, codex), each as its own flag does' })
         .option('scope', { type: 'string', choices: SCOPES, default: 'project', describe: 'With --claude: project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json)' })
-        .option('remove', { type: 'boolean', default: false, describe: "With --claude: remove exactly git-mem's hook entries" })
+        .option('remove', { type: 'boolean', default: false, describe: "With --claude, --codex, --copilot or --agents: remove exactly git-mem's entries (with --agents: every client's, on PATH or not)" })
         .option('remote', { type: 'string', describe: "Remote to fetch memories from (default: the branch's upstream remote, else origin)" })
         .option('push-refspec', {
           type: 'boolean',
@@ -43,10 +55,26 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
           'Adds, beside existing values and never replacing them: a fetch refspec +refs/notes/mem/*:refs/notes/remotes/<remote>/mem/* (so git fetch brings memories; merge them with git mem pull --no-fetch), and notes.rewriteRef refs/notes/mem/* (memories follow their commits through git commit --amend and git rebase).',
         ) as never,
     handler: async (argv) => {
-      if (argv.claude) {
-        const r = installClaudeHooks(ctx, argv.scope, argv.remove);
-        if (r.warning) ctx.io.err(`git-mem: ${r.warning}`);
-        ctx.io.out(argv.json ? json(claudeInstallJson(r)) : renderClaudeInstall(r, argv.remove));
+      const clients: AgentId[] = argv.agents ? AGENTS.filter((id) => argv.remove || findOnPath(ctx.env, CLIENTS[id].program)) : AGENTS.filter((id) => argv[id]);
+      if (argv.agents && !clients.length) throw new GitMemError(`none of ${AGENTS.map((id) => CLIENTS[id].program).join(', ')} is on PATH; name one: git mem init --claude, --codex or --copilot`);
+      if (clients.length) {
+        const results: unknown[] = [];
+        const texts: string[] = [];
+        for (const id of clients) {
+          if (id === 'claude') {
+            const r = installClaudeHooks(ctx, argv.scope, argv.remove);
+            if (r.warning) ctx.io.err(`git-mem: ${r.warning}`);
+            results.push(claudeInstallJson(r));
+            texts.push(renderClaudeInstall(r, argv.remove));
+            continue;
+          }
+          const r = id === 'codex' ? await installCodex(ctx, argv.remove) : installCopilot(ctx, argv.remove);
+          for (const note of r.notes) ctx.io.err(`git-mem: ${note}`);
+          results.push(agentInstallJson(r));
+          texts.push(renderAgentInstall(r, argv.remove));
+        }
+        // One client named: its result alone, as --claude always printed it; --agents or several: a list.
+        ctx.io.out(argv.json ? json(results.length === 1 && !argv.agents ? results[0] : results) : texts.join('\n'));
         return;
       }
       const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'] });

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 export function mcpCommand(ctx: AppContext): CommandModule<object, object> {
   return {
     command: 'mcp',
-    describe: 'Serve recall, hydrate, capture, list, resolve, forget and blame to an agent over MCP (stdio)',
+    describe: 'Serve recall, hydrate, capture, list, edit, resolve, forget and blame to an agent over MCP (stdio)',
     builder: (y) =>
       y
         .example('claude mcp add git-mem -- git mem mcp', 'Offer the tools to Claude Code')

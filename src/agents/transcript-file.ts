@@ -1,12 +1,17 @@
 /**
- * Reading a Claude Code transcript (JSONL) for the hooks: the file's tail, cut
- * into lines, each judged by core/transcript-entries.ts (who said what). A
- * missing or unreadable file, or anything but a regular file, reads as empty.
+ * Reading a client's transcript (JSONL) for the hooks: the file's tail, cut
+ * into lines, each judged by the client's line reader (agents/<client>/transcript.ts)
+ * as an entry of core/transcript-entries.ts (who said what). A missing or
+ * unreadable file, or anything but a regular file, reads as empty.
  */
 import fs from 'node:fs';
 import { saidOnce, withoutNarration } from '../core/narration.ts';
 import { SCAN_MAX } from '../core/signals.ts';
-import { isApiErrorText, lastCompactSummary, lastWhole, parseEntry, sessionMessages, type SpokenMessages, startsTurn, type TranscriptEntry, turnMessages } from '../core/transcript-entries.ts';
+import { isApiErrorText, lastCompactSummary, lastWhole, sessionMessages, type SpokenMessages, startsTurn, type TranscriptEntry, turnMessages } from '../core/transcript-entries.ts';
+import type { Transcript } from './event.ts';
+
+/** One line of a client's transcript as an entry, or null when it is no one's words. */
+export type LineReader = (line: string) => TranscriptEntry | null;
 
 /**
  * PreCompact reads at most this much of the file's end: a compaction is about the
@@ -47,10 +52,10 @@ function readTail(file: string, maxBytes: number): string {
 }
 
 /** Every user and assistant entry of a transcript's text, oldest first. */
-export function transcriptEntries(jsonl: string): TranscriptEntry[] {
+export function transcriptEntries(jsonl: string, read: LineReader): TranscriptEntry[] {
   const entries: TranscriptEntry[] = [];
   for (const line of jsonl.split('\n')) {
-    const entry = parseEntry(line);
+    const entry = read(line);
     if (entry) entries.push(entry);
   }
   return entries;
@@ -60,11 +65,11 @@ export function transcriptEntries(jsonl: string): TranscriptEntry[] {
  * The entries of the current turn and the one that started it, oldest first: only
  * the turn's lines are parsed, walking back from the end.
  */
-export function turnEntries(jsonl: string): TranscriptEntry[] {
+export function turnEntries(jsonl: string, read: LineReader): TranscriptEntry[] {
   const lines = jsonl.split('\n');
   const out: TranscriptEntry[] = [];
   for (let i = lines.length - 1; i >= 0; i--) {
-    const entry = parseEntry(lines[i]!);
+    const entry = read(lines[i]!);
     if (!entry) continue;
     out.push(entry);
     if (startsTurn(entry)) break;
@@ -73,8 +78,8 @@ export function turnEntries(jsonl: string): TranscriptEntry[] {
 }
 
 /** What was said since the session's last compaction, by speaker, one string per message (PreCompact gives the detector each message on its own). */
-export function readSessionMessages(file: string): SpokenMessages {
-  const words = sessionMessages(transcriptEntries(readTail(file, SESSION_BYTES)), SCAN_MAX);
+export function readSessionMessages(file: string, read: LineReader): SpokenMessages {
+  const words = sessionMessages(transcriptEntries(readTail(file, SESSION_BYTES), read), SCAN_MAX);
   return { ...words, assistant: agentWords(words.assistant) };
 }
 
@@ -88,17 +93,26 @@ function agentWords(messages: readonly string[]): string[] {
 
 /**
  * What Stop gives the statement detector, one message at a time: the main agent's messages in the whole
- * turn (a marker written before a tool call is not in the last message), and `last_assistant_message`
- * when the transcript does not hold it yet. An API error Claude Code reports in its place is nobody's words.
+ * turn (a marker written before a tool call is not in the last message), and the client's last assistant
+ * message when the transcript does not hold it yet. An API error reported in its place is nobody's words.
  */
-export function stopMessages(file: string, lastAssistantMessage: string): string[] {
+export function stopMessages(file: string, lastAssistantMessage: string, read: LineReader): string[] {
   const message = isApiErrorText(lastAssistantMessage) ? '' : lastAssistantMessage.trim();
-  const turn = turnMessages(turnEntries(readTail(file, TURN_BYTES)), SCAN_MAX);
+  const turn = turnMessages(turnEntries(readTail(file, TURN_BYTES), read), SCAN_MAX);
   if (message && !turn.join('\n\n').includes(message)) turn.push(message);
   return agentWords(lastWhole(turn, SCAN_MAX));
 }
 
 /** The text of the last compaction summary in a transcript ('' when there is none). */
-export function readCompactSummary(file: string): string {
-  return lastCompactSummary(transcriptEntries(readTail(file, SESSION_BYTES)));
+export function readCompactSummary(file: string, read: LineReader): string {
+  return lastCompactSummary(transcriptEntries(readTail(file, SESSION_BYTES), read));
+}
+
+/** A client's transcript file as the use cases read it. */
+export function jsonlTranscript(file: string, read: LineReader): Transcript {
+  return {
+    sessionMessages: () => readSessionMessages(file, read),
+    turnMessages: (last) => stopMessages(file, last, read),
+    compactSummary: () => readCompactSummary(file, read),
+  };
 }

@@ -5,12 +5,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { GitMemError, UsageError } from '../core/errors.ts';
-import type { Deps } from './deps.ts';
-import { HOOK_EVENTS, type HookEvent } from '../core/hook-events.ts';
-import { selfCommand } from '../io/self.ts';
-import { writeFileAtomic } from '../io/atomic-write.ts';
-import { worktreeTop } from '../stores/git/repo.ts';
+import { GitMemError, UsageError } from '../../core/errors.ts';
+import type { Deps } from '../../services/deps.ts';
+import { HOOK_EVENTS, type HookEvent } from '../../core/hook-events.ts';
+import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { worktreeTop } from '../../stores/git/repo.ts';
+import { agentHookCommand, type HookGroup as Group, MINIMAL_PATH, mergeHookGroups, OURS, onMinimalPath, removeEmptyDirs, writeIfChanged } from '../hook-command.ts';
 
 /** What this file's services use. */
 export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
@@ -18,35 +18,11 @@ export type ClaudeSettingsDeps = Pick<Deps, 'env' | 'repo'>;
 export const SCOPES = ['project', 'local', 'user'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Directories a GUI-launched session is likely to have on PATH. */
-export const MINIMAL_PATH = ['/usr/local/bin', '/usr/bin', '/bin', '/opt/homebrew/bin'];
-/** Recognises our own handlers, however the binary was named. */
-export const OURS = /(?:^|[\s'"/])git[- ]mem['"]?\s+hook\s/;
+export { MINIMAL_PATH, OURS, onMinimalPath } from '../hook-command.ts';
 
 const FILE_TOOLS_MATCHER = 'Read|Write|Edit|MultiEdit|NotebookEdit';
 const MATCHERS: Partial<Record<HookEvent, string>> = { PreToolUse: FILE_TOOLS_MATCHER, PostToolUse: FILE_TOOLS_MATCHER, PostToolUseFailure: 'Bash' };
 const TIMEOUTS: Record<HookEvent, number> = { SessionStart: 30, UserPromptSubmit: 30, PreToolUse: 10, PostToolUse: 30, PostToolUseFailure: 30, SubagentStart: 10, PreCompact: 60, Stop: 30, SessionEnd: 5 };
-
-interface Handler {
-  type: string;
-  command?: string;
-  timeout?: number;
-  [key: string]: unknown;
-}
-interface Group {
-  matcher?: string;
-  hooks: Handler[];
-  [key: string]: unknown;
-}
-
-function shellQuote(s: string): string {
-  return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-/** Whether git-mem is where a session started outside a shell (a GUI) looks for commands. */
-export function onMinimalPath(): boolean {
-  return MINIMAL_PATH.some((dir) => fs.existsSync(path.join(dir, 'git-mem')));
-}
 
 /**
  * The command a hook runs. In the project's settings, which teams commit,
@@ -54,8 +30,7 @@ export function onMinimalPath(): boolean {
  * the same when git-mem is on a minimal PATH, else this binary's absolute path.
  */
 export function hookCommandLine(event: HookEvent, scope: Scope): string {
-  if (scope === 'project' || onMinimalPath()) return `git-mem hook ${event}`;
-  return `${selfCommand().map(shellQuote).join(' ')} hook ${event}`;
+  return agentHookCommand('claude', event, scope === 'project');
 }
 
 export function settingsFile(ctx: ClaudeSettingsDeps, scope: Scope): string {
@@ -72,20 +47,7 @@ export function hookGroups(command: (e: HookEvent) => string): Record<HookEvent,
 
 /** Settings with git-mem's hooks removed, then (unless `remove`) added once. Pure. */
 export function mergeHooks(settings: Record<string, unknown>, command: (e: HookEvent) => string, remove: boolean): Record<string, unknown> {
-  const hooks = { ...((settings.hooks as Record<string, Group[]> | undefined) ?? {}) };
-  for (const event of Object.keys(hooks)) {
-    const groups = (Array.isArray(hooks[event]) ? hooks[event] : [])
-      .map((g) => ({ ...g, hooks: (Array.isArray(g.hooks) ? g.hooks : []).filter((h) => !(typeof h.command === 'string' && OURS.test(h.command))) }))
-      .filter((g) => g.hooks.length > 0);
-    if (groups.length) hooks[event] = groups;
-    else delete hooks[event];
-  }
-  if (!remove) {
-    for (const [event, groups] of Object.entries(hookGroups(command))) hooks[event] = [...(hooks[event] ?? []), ...groups];
-  }
-  const out = { ...settings, hooks };
-  if (Object.keys(hooks).length === 0) delete (out as Record<string, unknown>).hooks;
-  return out;
+  return mergeHookGroups(settings, hookGroups(command), remove);
 }
 
 export interface InstallResult {
@@ -113,9 +75,14 @@ export function installClaudeHooks(ctx: ClaudeSettingsDeps, scope: Scope, remove
   }
   const next = mergeHooks(current, (event) => hookCommandLine(event, scope), remove);
   const text = `${JSON.stringify(next, null, 2)}\n`;
-  const changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
-  if (changed) {
-    writeFileAtomic(file, text);
+  let changed: boolean;
+  if (remove && Object.keys(next).length === 0) {
+    // Nothing left but what git-mem added: the file (and a .claude folder left empty) goes.
+    changed = writeIfChanged(file, null);
+    removeEmptyDirs(path.dirname(file));
+  } else {
+    changed = !fs.existsSync(file) ? !remove : fs.readFileSync(file, 'utf8') !== text;
+    if (changed) writeFileAtomic(file, text);
   }
   const ours = Object.fromEntries(Object.entries((next.hooks as Record<string, Group[]>) ?? {}).map(([e, groups]) => [e, groups.filter((g) => g.hooks.some((h) => typeof h.command === 'string' && OURS.test(h.command)))]).filter(([, g]) => (g as Group[]).length));
   const warning =

@@ -1,0 +1,20 @@
+/**
+ * Claude Code's transcript (JSONL under ~/.claude/projects/): each line judged by
+ * core/transcript-entries.ts (docs/transcripts.md), read through agents/transcript-file.ts.
+ */
+import { parseEntry, type SpokenMessages, type TranscriptEntry } from '../../core/transcript-entries.ts';
+import type { Transcript } from '../event.ts';
+import * as file from '../transcript-file.ts';
+
+/** Every user and assistant entry of a transcript's text, oldest first. */
+export const transcriptEntries = (jsonl: string): TranscriptEntry[] => file.transcriptEntries(jsonl, parseEntry);
+/** The entries of the current turn and the one that started it, oldest first. */
+export const turnEntries = (jsonl: string): TranscriptEntry[] => file.turnEntries(jsonl, parseEntry);
+/** What was said since the session's last compaction, by speaker, one string per message. */
+export const readSessionMessages = (path: string): SpokenMessages => file.readSessionMessages(path, parseEntry);
+/** The main agent's messages in the whole turn, and `last_assistant_message` when the transcript does not hold it yet. */
+export const stopMessages = (path: string, lastAssistantMessage: string): string[] => file.stopMessages(path, lastAssistantMessage, parseEntry);
+/** The text of the last compaction summary in a transcript ('' when there is none). */
+export const readCompactSummary = (path: string): string => file.readCompactSummary(path, parseEntry);
+
+export const claudeTranscript = (path: string): Transcript => file.jsonlTranscript(path, parseEntry);

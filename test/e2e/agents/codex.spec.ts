@@ -1,0 +1,4 @@
+/** Codex CLI sessions with git-mem (sessions.ts). */
+import { sessionTests } from './sessions.ts';
+
+sessionTests('codex');
