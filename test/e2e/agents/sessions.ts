@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, memOk } from '../helpers.ts';
+import { git, mem, memOk } from '../helpers.ts';
 import { type CallItem, call, type RecordedRequest, requestText, toolNames } from './fake-openai.ts';
 import { blocks, type Client, commitFile, memories, sessionOk, type World, world } from './harness.ts';
 
@@ -111,6 +111,23 @@ export function sessionTests(client: Client): void {
       expect(after).toContain('Chose sql.js over better-sqlite3 for the index');
       expect(after).toContain('<recorded_memories');
     });
+
+    if (client === 'codex') {
+      it('marks its hooks trusted in Codex at init, and --remove takes out the hooks, the MCP table and that trust', async () => {
+        const w = await world(client);
+        const config = path.join(w.box.root, '.codex', 'config.toml');
+        const trusted = fs.readFileSync(config, 'utf8');
+        expect(trusted.match(/trusted_hash = "sha256:/g)).toHaveLength(5);
+        // Doctor asks codex app-server too (other checks may warn in a sandbox: only this one counts here).
+        const checks = JSON.parse(mem(w.repo, w.box.env, ['doctor', '--json']).stdout).checks as Array<{ id: string; status: string; message: string }>;
+        expect(checks.find((c) => c.id === 'codex-hooks')).toMatchObject({ status: 'ok', message: expect.stringContaining('trusted by Codex') });
+        memOk(w.repo, w.box.env, ['init', '--codex', '--remove']);
+        expect(fs.existsSync(path.join(w.repo, '.codex'))).toBe(false);
+        const after = fs.readFileSync(config, 'utf8');
+        expect(after).not.toContain('trusted_hash');
+        expect(after).toContain('model_provider = "fake"');
+      });
+    }
 
     if (client === 'copilot') {
       it("answers in Copilot's format from Claude Code's hooks alone (.claude/settings.json, which Copilot runs too)", async () => {
