@@ -129,6 +129,24 @@ export function sessionTests(client: Client): void {
       });
     }
 
+    if (client === 'codex') {
+      it('captures at PreCompact what was said before a compaction, and brings the context back after it', async () => {
+        const w = await world(client);
+        memOk(w.repo, w.box.env, ['capture', 'blockers', 'CI runners lack git-daemon']);
+        const block = '▶ decisions ─── Retry uploads with exponential backoff\nJitter avoids a thundering herd.\n───';
+        // A reply that writes the block and runs a command; the tokens it used pass the limit, so Codex compacts before the next request.
+        w.api.script([{ type: 'text', text: `Plan first.\n\n${block}` }, call('exec_command', { cmd: 'ls' })], 'Done.');
+        await sessionOk(w, 'Make the uploads robust', { args: ['-c', 'model_auto_compact_token_limit=5'] });
+        expect(w.api.requests.some((r) => r.kind === 'side')).toBe(true); // the compaction's summary request
+        const all = memories(w).filter((m) => m.namespace === 'decisions');
+        expect(all.map((m) => [m.summary, m.source])).toEqual([['Retry uploads with exponential backoff', 'hook:PreCompact']]);
+        // After the compaction SessionStart (source compact) gives the context again.
+        const after = requestOf(w.api.main.at(-1));
+        expect(after).toContain('Here is the summary produced by the other language model');
+        expect(blocks(after, 'memory_context').join('\n')).toContain('CI runners lack git-daemon');
+      });
+    }
+
     if (client === 'copilot') {
       it("answers in Copilot's format from Claude Code's hooks alone (.claude/settings.json, which Copilot runs too)", async () => {
         const w = await world(client, { installs: 0 });
