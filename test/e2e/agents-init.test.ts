@@ -95,6 +95,15 @@ describe('git mem init for Copilot CLI and Codex CLI', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/none of claude, copilot, codex is on PATH/);
   });
+
+  it('refuses --scope with --codex or --copilot: they read the project', () => {
+    const box = boxed();
+    const repo = makeRepo(box);
+    const r = mem(repo, box.env, ['init', '--codex', '--scope', 'user']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--scope applies to --claude only');
+    expect(fs.existsSync(path.join(repo, '.codex'))).toBe(false);
+  });
 });
 
 describe('git mem hook for each client', () => {

@@ -4,7 +4,7 @@
  * it trusts), and the hooks marked trusted: Codex skips an untrusted hook silently, and keeps
  * trust per hook as a hash in the user's config.toml, which git-mem asks `codex app-server` to
  * write (as Codex's own /hooks review does). Without codex on PATH, one line says what to do.
- * `--remove` takes out exactly git-mem's hooks and its MCP table.
+ * `--remove` takes out exactly git-mem's hooks, its MCP table and (codex on PATH) the trust entries it wrote.
  */
 import path from 'node:path';
 import fs from 'node:fs';
@@ -88,17 +88,46 @@ export async function trustCodexHooks(ctx: CodexInstallDeps, codex: string, top:
   });
 }
 
+/**
+ * Takes out the trust entries git-mem's hooks in `hooksFile` were given (each key whose hash is
+ * the hook's own): hooks.state read through `codex app-server`, written back without them. The
+ * number taken out.
+ */
+export async function untrustCodexHooks(ctx: CodexInstallDeps, codex: string, top: string, hooksFile: string): Promise<number> {
+  return withJsonRpc(codex, ['app-server'], { cwd: top, env: ctx.env, timeoutMs: 20_000 }, async (call, notify) => {
+    await call('initialize', { clientInfo: { name: 'git-mem', version: '1' } });
+    notify('initialized');
+    const listed = (await call('hooks/list', { cwds: [top] })) as { data?: Array<{ hooks?: ListedHook[] }> };
+    const ours = new Map((listed.data ?? []).flatMap((d) => d.hooks ?? []).filter((h) => isOurs(h.command) && path.resolve(h.sourcePath ?? '') === path.resolve(hooksFile)).map((h) => [h.key, h.currentHash]));
+    if (!ours.size) return 0;
+    const read = (await call('config/read', {})) as { config?: { hooks?: { state?: Record<string, { trusted_hash?: string }> } } };
+    const state = read.config?.hooks?.state ?? {};
+    const kept = Object.fromEntries(Object.entries(state).filter(([key, v]) => !(ours.has(key) && v?.trusted_hash === ours.get(key))));
+    const removed = Object.keys(state).length - Object.keys(kept).length;
+    if (removed) await call('config/batchWrite', { edits: [{ keyPath: 'hooks.state', value: kept, mergeStrategy: 'replace' }] });
+    return removed;
+  });
+}
+
 export async function installCodex(ctx: CodexInstallDeps, remove: boolean): Promise<AgentInstall> {
   const files = codexFiles(ctx);
+  const notes: string[] = [];
+  const codex = findOnPath(ctx.env, 'codex');
+  if (remove && codex && fs.existsSync(files.hooks)) {
+    // While the hooks are still there to be listed: the trust git-mem gave them goes with them.
+    try {
+      await untrustCodexHooks(ctx, codex, files.top, files.hooks);
+    } catch (err) {
+      notes.push(`could not take the hooks' trust entries out of Codex's config (${errorMessage(err).split('\n')[0]}); they trust nothing but git-mem's own commands`);
+    }
+  }
   const hooks = mergeHookGroups(readJsonObject(files.hooks), remove ? {} : codexHookGroups((e) => agentHookCommand('codex', e, true)), remove);
   const hooksChanged = writeJsonConfig(files.hooks, hooks, remove);
   const configText = fs.existsSync(files.config) ? fs.readFileSync(files.config, 'utf8') : '';
   const nextConfig = mergeCodexConfig(configText, remove);
   const configChanged = writeIfChanged(files.config, nextConfig === '' && remove ? null : nextConfig);
-  const notes: string[] = [];
   if (remove) removeEmptyDirs(path.dirname(files.hooks));
   else {
-    const codex = findOnPath(ctx.env, 'codex');
     const review = 'Codex runs only hooks it trusts: open codex here and approve git-mem\'s hooks in /hooks';
     if (!codex) notes.push(`codex is not on PATH, so the hooks are not marked trusted: ${review}`);
     else {

@@ -5,7 +5,7 @@ import { AGENTS, type AgentId } from '../../agents/event.ts';
 import { CLIENTS } from '../../agents/index.ts';
 import { installCodex } from '../../agents/codex/install.ts';
 import { installCopilot } from '../../agents/copilot/install.ts';
-import { GitMemError } from '../../core/errors.ts';
+import { GitMemError, UsageError } from '../../core/errors.ts';
 import { findOnPath } from '../../services/doctor.ts';
 import { json } from '../../render/render.ts';
 import { installClaudeHooks, type Scope, SCOPES } from '../../agents/claude/install.ts';
@@ -55,6 +55,7 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
           'Adds, beside existing values and never replacing them: a fetch refspec +refs/notes/mem/*:refs/notes/remotes/<remote>/mem/* (so git fetch brings memories; merge them with git mem pull --no-fetch), and notes.rewriteRef refs/notes/mem/* (memories follow their commits through git commit --amend and git rebase).',
         ) as never,
     handler: async (argv) => {
+      if (argv.scope !== 'project' && (argv.codex || argv.copilot) && !argv.claude) throw new UsageError('--scope applies to --claude only: Codex and Copilot read git-mem\'s hooks from the project');
       const clients: AgentId[] = argv.agents ? AGENTS.filter((id) => argv.remove || findOnPath(ctx.env, CLIENTS[id].program)) : AGENTS.filter((id) => argv[id]);
       if (argv.agents && !clients.length) throw new GitMemError(`none of ${AGENTS.map((id) => CLIENTS[id].program).join(', ')} is on PATH; name one: git mem init --claude, --codex or --copilot`);
       if (clients.length) {

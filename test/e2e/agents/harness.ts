@@ -72,11 +72,11 @@ export interface Run {
 }
 
 /** One non-interactive session of the world's client on `prompt`; resolves when the process exits. */
-export function session(w: World, prompt: string, options: { timeoutMs?: number } = {}): Promise<Run> {
+export function session(w: World, prompt: string, options: { timeoutMs?: number; args?: string[] } = {}): Promise<Run> {
   const args =
     w.client === 'codex'
-      ? ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', prompt]
-      : ['-p', prompt, '--allow-all-tools', '--trust-folder', '--output-format', 'json'];
+      ? ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', ...(options.args ?? []), prompt]
+      : ['-p', prompt, '--allow-all-tools', '--trust-folder', '--output-format', 'json', ...(options.args ?? [])];
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(clientBin(w.client), args, { cwd: w.repo, env: w.env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -94,8 +94,8 @@ export function session(w: World, prompt: string, options: { timeoutMs?: number 
 }
 
 /** A session that must have ended well: exit 0 and the fake's scripted replies all used. */
-export async function sessionOk(w: World, prompt: string): Promise<Run> {
-  const run = await session(w, prompt);
+export async function sessionOk(w: World, prompt: string, options: { args?: string[] } = {}): Promise<Run> {
+  const run = await session(w, prompt, options);
   if (run.code !== 0) throw new Error(`${w.client} exited ${run.code}\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-3000)}\nother requests: ${JSON.stringify(w.api.others)}`);
   return run;
 }

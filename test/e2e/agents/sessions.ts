@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { git, memOk } from '../helpers.ts';
+import { git, mem, memOk } from '../helpers.ts';
 import { type CallItem, call, type RecordedRequest, requestText, toolNames } from './fake-openai.ts';
 import { blocks, type Client, commitFile, memories, sessionOk, type World, world } from './harness.ts';
 
@@ -111,6 +111,41 @@ export function sessionTests(client: Client): void {
       expect(after).toContain('Chose sql.js over better-sqlite3 for the index');
       expect(after).toContain('<recorded_memories');
     });
+
+    if (client === 'codex') {
+      it('marks its hooks trusted in Codex at init, and --remove takes out the hooks, the MCP table and that trust', async () => {
+        const w = await world(client);
+        const config = path.join(w.box.root, '.codex', 'config.toml');
+        const trusted = fs.readFileSync(config, 'utf8');
+        expect(trusted.match(/trusted_hash = "sha256:/g)).toHaveLength(5);
+        // Doctor asks codex app-server too (other checks may warn in a sandbox: only this one counts here).
+        const checks = JSON.parse(mem(w.repo, w.box.env, ['doctor', '--json']).stdout).checks as Array<{ id: string; status: string; message: string }>;
+        expect(checks.find((c) => c.id === 'codex-hooks')).toMatchObject({ status: 'ok', message: expect.stringContaining('trusted by Codex') });
+        memOk(w.repo, w.box.env, ['init', '--codex', '--remove']);
+        expect(fs.existsSync(path.join(w.repo, '.codex'))).toBe(false);
+        const after = fs.readFileSync(config, 'utf8');
+        expect(after).not.toContain('trusted_hash');
+        expect(after).toContain('model_provider = "fake"');
+      });
+    }
+
+    if (client === 'codex') {
+      it('captures at PreCompact what was said before a compaction, and brings the context back after it', async () => {
+        const w = await world(client);
+        memOk(w.repo, w.box.env, ['capture', 'blockers', 'CI runners lack git-daemon']);
+        const block = '▶ decisions ─── Retry uploads with exponential backoff\nJitter avoids a thundering herd.\n───';
+        // A reply that writes the block and runs a command; the tokens it used pass the limit, so Codex compacts before the next request.
+        w.api.script([{ type: 'text', text: `Plan first.\n\n${block}` }, call('exec_command', { cmd: 'ls' })], 'Done.');
+        await sessionOk(w, 'Make the uploads robust', { args: ['-c', 'model_auto_compact_token_limit=5'] });
+        expect(w.api.requests.some((r) => r.kind === 'side')).toBe(true); // the compaction's summary request
+        const all = memories(w).filter((m) => m.namespace === 'decisions');
+        expect(all.map((m) => [m.summary, m.source])).toEqual([['Retry uploads with exponential backoff', 'hook:PreCompact']]);
+        // After the compaction SessionStart (source compact) gives the context again.
+        const after = requestOf(w.api.main.at(-1));
+        expect(after).toContain('Here is the summary produced by the other language model');
+        expect(blocks(after, 'memory_context').join('\n')).toContain('CI runners lack git-daemon');
+      });
+    }
 
     if (client === 'copilot') {
       it("answers in Copilot's format from Claude Code's hooks alone (.claude/settings.json, which Copilot runs too)", async () => {
