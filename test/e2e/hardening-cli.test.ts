@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, git, makeClones, makeRepo, mem, memOk, sandbox } from './helpers.ts';
+import { BIN, git, makeClones, makeRepo, mem, memOk, sandbox, timeBound } from './helpers.ts';
 
 const ESC = '\u001b';
 
@@ -94,7 +94,8 @@ describe('what killed processes leave behind', () => {
     memOk(dir, box.env, ['capture', 'decisions', 'Second']);
     const started = performance.now();
     expect(memOk(dir, box.env, ['list'])).toContain('Second');
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Below the 5 s lock wait it must not have spent, whatever the machine's load.
+    expect(performance.now() - started).toBeLessThan(Math.min(timeBound(1000), 4000));
     const hook = spawnSync('git', ['mem', 'hook', 'UserPromptSubmit'], { cwd: dir, env: box.env, input: JSON.stringify({ session_id: 'x', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: 'remind me why did we pick First', transcript_path: '' }) });
     expect(hook.status).toBe(0);
   });
@@ -175,7 +176,7 @@ describe('crash loop', () => {
       if (round % 10 !== 9) continue;
       const started = performance.now();
       const listed = JSON.parse(memOk(dir, box.env, ['list', '--json'])) as unknown[];
-      expect(performance.now() - started, `round ${round}`).toBeLessThan(1000);
+      expect(performance.now() - started, `round ${round}`).toBeLessThan(Math.min(timeBound(1000), 4000));
       const fsck = spawnSync('git', ['fsck', '--no-progress'], { cwd: dir, env: box.env, encoding: 'utf8' });
       expect(fsck.status, fsck.stderr).toBe(0);
       const inNotes = git(dir, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'list']).trim()

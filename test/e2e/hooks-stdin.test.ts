@@ -7,9 +7,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, memOk, sandbox } from './helpers.ts';
+import { makeRepo, memOk, sandbox, timeBound } from './helpers.ts';
 
-const BOUND_MS = 1500;
+const BOUND_MS = timeBound(1500);
 
 interface HookRun {
   code: number;
