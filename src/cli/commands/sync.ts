@@ -27,6 +27,15 @@ const verifyOption = {
 
 const remoteArg = { type: 'string', describe: "Remote (default: the current branch's upstream remote, else origin)" } as const;
 
+/** The three commands take the same words: a remote, and --fetch or --verify where they have it. */
+function parseSync(argv: SyncArgs) {
+  return { remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json };
+}
+
+function renderSync(ctx: AppContext, action: string, { remote, counts }: { remote: string; counts: SyncCounts }, o: { json: boolean }): void {
+  ctx.io.out(o.json ? json({ remote, ...counts }) : summary(action, remote, counts));
+}
+
 export function pullCommand(ctx: AppContext) {
   return defineCommand({
     command: 'pull [remote]',
@@ -36,12 +45,12 @@ export function pullCommand(ctx: AppContext) {
         .positional('remote', remoteArg)
         .option('fetch', { type: 'boolean', default: true, describe: 'Fetch first; --no-fetch merges what git fetch already brought (needs git mem init)' })
         .option('json', jsonOption) as never,
-    parse: (argv: SyncArgs) => ({ remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json }),
+    parse: parseSync,
     run: async (o) => {
       const remote = resolveRemote(ctx.repo, o.remote);
       return { remote: remote.spec, counts: await pull(ctx, remote, { fetch: o.fetch }) };
     },
-    render: ({ remote, counts }, o) => ctx.io.out(o.json ? json({ remote, ...counts }) : summary('pull', remote, counts)),
+    render: (r, o) => renderSync(ctx, 'pull', r, o),
   });
 }
 
@@ -50,12 +59,12 @@ export function pushCommand(ctx: AppContext) {
     command: 'push [remote]',
     describe: 'Push refs/notes/mem/*; if the remote moved, pull, merge and retry (never forced)',
     builder: (y) => y.positional('remote', remoteArg).option('verify', verifyOption).option('json', jsonOption) as never,
-    parse: (argv: SyncArgs) => ({ remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json }),
+    parse: parseSync,
     run: async (o) => {
       const remote = resolveRemote(ctx.repo, o.remote);
       return { remote: remote.spec, counts: await push(ctx, remote, { verify: o.verify }) };
     },
-    render: ({ remote, counts }, o) => ctx.io.out(o.json ? json({ remote, ...counts }) : summary('push', remote, counts)),
+    render: (r, o) => renderSync(ctx, 'push', r, o),
   });
 }
 
@@ -64,7 +73,7 @@ export function syncCommand(ctx: AppContext) {
     command: 'sync [remote]',
     describe: 'Pull, then push: both sides end with every memory',
     builder: (y) => y.positional('remote', remoteArg).option('verify', verifyOption).option('json', jsonOption) as never,
-    parse: (argv: SyncArgs) => ({ remote: argv.remote, fetch: argv.fetch, verify: argv.verify, json: argv.json }),
+    parse: parseSync,
     run: async (o) => {
       const remote = resolveRemote(ctx.repo, o.remote);
       const pulled = await pull(ctx, remote, { fetch: true });
@@ -79,6 +88,6 @@ export function syncCommand(ctx: AppContext) {
       };
       return { remote: remote.spec, counts };
     },
-    render: ({ remote, counts }, o) => ctx.io.out(o.json ? json({ remote, ...counts }) : summary('sync', remote, counts)),
+    render: (r, o) => renderSync(ctx, 'sync', r, o),
   });
 }
