@@ -24,7 +24,7 @@ import { memoryRevisions } from '../services/memory-revisions.ts';
 import { restoreMemory } from '../services/restore.ts';
 import { review } from '../services/review.ts';
 import { asShown } from '../services/shown.ts';
-import { blobsAt, defaultRange } from '../stores/git/history.ts';
+import { blobsAt, defaultRange, resolveCommit } from '../stores/git/history.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import { lineDiff } from './diff.ts';
 
@@ -81,6 +81,17 @@ function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: nu
       ...(t ? { trusted: t.trusted } : {}),
     };
   });
+}
+
+/** Every current memory, read once per context (the context is new when a notes ref moves). */
+const everything = new WeakMap<AppContext, Promise<Memory[]>>();
+function allMemories(ctx: AppContext): Promise<Memory[]> {
+  let all = everything.get(ctx);
+  if (!all) {
+    all = ctx.index.current().then((r) => r.list({}));
+    everything.set(ctx, all);
+  }
+  return all;
 }
 
 function dateParam(p: Params, name: string, now: Date): string | undefined {
@@ -191,8 +202,7 @@ export async function memoryView(ctx: AppContext, p: Params) {
   ];
   // And the memories that link to this one.
   const seen = new Set(links.map((l) => l.id));
-  const incoming = (await ctx.index.current())
-    .list({})
+  const incoming = (await allMemories(ctx))
     .filter((o) => o.key !== m.key && !seen.has(formatId(o)) && outgoingRefs(o).some((r) => refersTo(r, m)))
     .slice(0, 50)
     .map((o) => ({ kind: 'linked from', ref: formatId(o), id: formatId(o), summary: o.summary, status: o.status }));
@@ -263,8 +273,7 @@ export async function fileView(ctx: AppContext, p: Params) {
     else if (buf.includes(0)) note = 'binary file';
     else lines = splitLines(buf.toString('utf8'));
   }
-  const all = (await ctx.index.current()).list({});
-  const scoped = all.filter((m) => (m.paths ?? []).some((e) => parseScope(e).path === path));
+  const scoped = (await allMemories(ctx)).filter((m) => (m.paths ?? []).some((e) => parseScope(e).path === path));
   const byKey = new Map<string, { memory: Memory; ranges: Array<[number, number]>; why: string[] }>();
   for (const e of blamed.entries) byKey.set(`${e.memory.namespace}:${e.memory.key}`, { memory: e.memory, ranges: e.ranges, why: ['blame'] });
   for (const m of scoped) {
@@ -283,7 +292,7 @@ export async function fileView(ctx: AppContext, p: Params) {
 /** Memories by commit along the branch (git mem log's), and the newest by time. */
 export async function timelineView(ctx: AppContext, p: Params) {
   // The branch's own commits, else (on the default branch) the newest of its history.
-  const range = defaultRange(ctx.repo) ?? 'HEAD';
+  const range = defaultRange(ctx.repo) ?? (resolveCommit(ctx.repo, `HEAD~${TIMELINE_COMMITS}`) ? `HEAD~${TIMELINE_COMMITS}..HEAD` : 'HEAD');
   let commits: Array<{ commit: string; subject: string; memories: Memory[] }>;
   try {
     commits = (await branchLog(ctx, range)).commits;

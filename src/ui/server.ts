@@ -161,6 +161,8 @@ export function startUiServer(options: { cwd: string; env: NodeJS.ProcessEnv; po
       return;
     }
     void serially(async () => {
+      // A search the page already replaced (the next keystroke aborted it) is not run.
+      if (view && (res.destroyed || req.socket.destroyed)) return;
       try {
         const api = await loadApi();
         const value = view ? await viewOf(api, view)(context(), url.searchParams) : await api.writeAction(context(), action!, await readBody(req), forgotten);

@@ -14,6 +14,8 @@
 //   page's 25 ms pause between keystrokes included; beside `git mem recall --mode lexical` of the
 //   whole query as a process.
 //
+// - the timeline, graph, a memory and a file opened from the page (no target; for the record).
+//
 // Targets: start <= 100 ms; first page <= 300 ms at 10,000 and <= 800 ms at 100,000; a keystroke
 // <= 100 ms at 100,000.
 import { spawn } from 'node:child_process';
@@ -87,6 +89,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
   const reloads = [];
   const keystrokes = [];
   const apiTimes = [];
+  const views = {};
   for (let run = 0; run < RUNS; run++) {
     const ui = await startUi(repo);
     starts.push(ui.ms);
@@ -116,6 +119,21 @@ for (const size of opts.sizes.split(',').map(Number)) {
     }, query);
     keystrokes.push(...typed.times);
     apiTimes.push(...typed.served);
+    // The other views, each opened from the page (hash navigation, as a click does).
+    const first = await page.evaluate(() => document.querySelector('#results a.open')?.getAttribute('data-id'));
+    for (const [name, hash] of [['timeline', '#/timeline'], ['graph', '#/graph'], ['memory', `#/m/${encodeURIComponent(first)}`], ['file', '#/file/f1.txt']]) {
+      const ms = await page.evaluate(async (target) => {
+        const before = document.body.dataset.ready;
+        const t0 = performance.now();
+        location.hash = target;
+        await new Promise((resolve) => {
+          const check = () => (document.body.dataset.ready !== undefined && document.body.dataset.ready !== before ? resolve() : requestAnimationFrame(check));
+          requestAnimationFrame(check);
+        });
+        return performance.now() - t0;
+      }, hash);
+      (views[name] ??= []).push(ms);
+    }
     await page.close();
     await ui.stop();
   }
@@ -132,6 +150,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
     { name: `first page ready, reload (${count})`, ...reload, target: firstTarget },
     { name: `keystroke to results painted (${count})`, ...key, ...(size >= 100_000 ? { target: 100 } : {}), baseline: { name: 'recall --mode lexical (process)', median: recallCli.median } },
     { name: `  of which request and list (${count})`, ...served },
+    ...Object.entries(views).map(([name, times]) => ({ name: `${name} view ready (${count})`, ...summary(times) })),
   ];
   ok = report(rows) && ok;
 }

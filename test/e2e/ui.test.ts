@@ -251,6 +251,16 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: the page in Chromium', () => {
     expect(found[0]).toBe(ids.follow);
     await page.screenshot({ path: path.join(shots, 'search-typed.png') });
 
+    // j and k move through the results (Escape leaves the search field, and empties it as a search field does).
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => document.querySelector('#count')?.textContent?.includes('newest first'));
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(ids.hostile);
+    await page.keyboard.press('j');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(ids.follow);
+    await page.keyboard.press('k');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(ids.hostile);
+
     // Filters: the namespace narrows the list.
     await page.locator('#q').fill('');
     await page.selectOption('select[name="namespace"]', 'decisions');
@@ -271,6 +281,10 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: the page in Chromium', () => {
 
     // The follow-up links to it; from there the link comes back.
     await view(`#/m/${encodeURIComponent(ids.follow)}`, '#summary');
+    // r resolves it, through the page.
+    await page.keyboard.press('r');
+    await page.waitForFunction(() => document.querySelector('.memory-head .badge')?.textContent === 'resolved');
+    expect(memories(ids.repo, ids.box.env).find((m) => m.id === ids.follow)?.status).toBe('resolved');
     await page.locator('#links a.open').click();
     await page.waitForFunction((id) => document.body.dataset.memory === id, ids.cache);
     expect(await page.locator('#summary').textContent()).toBe('Cache the store load in memory');

@@ -293,13 +293,17 @@
     const filters = h('div', { class: 'filters' }, nsSelect, stSelect, field('tags', 'tags'), field('since', 'since'), field('until', 'until'), check('branch', 'on this branch'), check('stale', 'stale'), EXPORTED ? null : check('unreviewed', 'unreviewed'));
     fill(main, h('h1', { class: 'visually-hidden', text: 'Search' }), input, filters, results);
     let timer = null;
-    input.addEventListener('input', () => {
+    const typed = () => {
+      if (input.value === f.q) return;
       f.q = input.value;
       f.limit = PAGE;
       clearTimeout(timer);
       // Every keystroke searches; a burst of them is one request.
       timer = setTimeout(() => run(), 25);
-    });
+    };
+    input.addEventListener('input', typed);
+    // Escape or the clear button of a search field empties it with a 'search' event, not 'input'.
+    input.addEventListener('search', typed);
     input.addEventListener('keydown', (e) => {
       if (e.key === 'ArrowDown' || (e.key === 'Enter' && !e.isComposing)) {
         const first = results.querySelector('a.open');
