@@ -81,9 +81,11 @@ function cacheFile(repo: Repo): JsonFile<StaleCache> {
 }
 
 /** Drops the oldest keys of a record beyond `max` (insertion order is use order). */
-function trim(record: Record<string, unknown>, max: number): void {
+/** The last `max` entries (the most recently used), as a new record: deleting keys one by one from a large object is slow. */
+function keepLast<T>(record: Record<string, T>, max: number): Record<string, T> {
   const keys = Object.keys(record);
-  for (const k of keys.slice(0, Math.max(0, keys.length - max))) delete record[k];
+  if (keys.length <= max) return record;
+  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, record[k]!]));
 }
 
 /** key → staleness, for memories on commits; memories without files or not on a branch are left out. */
@@ -154,6 +156,7 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     dirty = true;
   }
 
+  const shownKeys: string[] = [];
   for (const m of measured) {
     const place = placeOf(m.object);
     if (!place) continue;
@@ -161,17 +164,28 @@ export function stalenessOf(repo: Repo, memories: readonly Memory[]): Map<string
     const entry = cache.entries[key];
     if (entry === undefined) continue;
     out.set(m.key, entry);
-    // Kept in use order, so what is shown stays when the cache is trimmed.
-    delete cache.entries[key];
-    cache.entries[key] = entry;
+    shownKeys.push(key);
   }
-  return save(repo, cache, dirty || todo.size > 0, out);
+  if (!(dirty || todo.size > 0)) return out;
+  // Kept in use order, so what is shown stays when the cache is trimmed: rebuilt once (deleting and
+  // adding back each shown key of a large object cost 280 ms for 3,000 memories).
+  cache.entries = inUseOrder(cache.entries, shownKeys);
+  return save(repo, cache, true, out);
+}
+
+/** The entries with `used` moved to the end, in that order. */
+function inUseOrder(entries: StaleCache['entries'], used: readonly string[]): StaleCache['entries'] {
+  const last = new Set(used);
+  const out: StaleCache['entries'] = {};
+  for (const k in entries) if (!last.has(k)) out[k] = entries[k]!;
+  for (const k of used) out[k] = entries[k]!;
+  return out;
 }
 
 function save(repo: Repo, cache: StaleCache, dirty: boolean, out: Map<string, Stale | null>): Map<string, Stale | null> {
   if (!dirty) return out;
-  trim(cache.entries, MAX_ENTRIES);
-  trim(cache.olds, MAX_ENTRIES / 2);
+  cache.entries = keepLast(cache.entries, MAX_ENTRIES);
+  cache.olds = keepLast(cache.olds, MAX_ENTRIES / 2);
   cacheFile(repo).write(cache);
   return out;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { advance, describeStale, linesChangedWithin, MAX_TOUCHING, parseHunks, parseRenames, staleness } from '../../src/core/history/staleness.ts';
+import { advance, describeStale, linesChangedWithin, MAX_TOUCHING, parseHunks, parseRenames, staleness, TouchIndex, type TouchingCommit } from '../../src/core/history/staleness.ts';
+import { prng } from '../helpers/prng.ts';
 import { countEdits, lineCounts, similarity } from '../../src/core/history/line-diff.ts';
 
 describe('staleness', () => {
@@ -95,5 +96,25 @@ describe('line ranges', () => {
     expect(linesChangedWithin(hunks, [[5, 5]])).toBe(0);
     expect(linesChangedWithin(hunks, [[11, 20]])).toBe(3);
     expect(linesChangedWithin(hunks, [[3, 4], [12, 12]])).toBe(0);
+  });
+});
+
+describe('TouchIndex.count', () => {
+  it('counts the commits since a memory that changed its files, as a scan of the window does, whatever the clocks say', () => {
+    const next = prng(38);
+    const files = ['a.ts', 'b.ts', 'c.ts', 'd.ts'];
+    for (let round = 0; round < 200; round++) {
+      // Newest first as git log gives them, with times that sometimes disagree (clock skew) and ties.
+      const window: TouchingCommit[] = Array.from({ length: 1 + Math.floor(next() * 40) }, (_, i) => ({
+        commit: `c${round}-${i}`,
+        time: 1000 - i * 2 + Math.floor(next() * 5) - 2,
+        paths: files.filter(() => next() < 0.4),
+      }));
+      const index = new TouchIndex(window);
+      const since = window[Math.floor(next() * window.length)]!;
+      const paths = files.filter(() => next() < 0.5);
+      const expected = new Set(window.filter((t) => t.commit !== since.commit && t.time >= since.time && t.paths.some((p) => paths.includes(p))).map((t) => t.commit)).size;
+      expect(index.count(paths, since), `round ${round}`).toBe(expected);
+    }
   });
 });

@@ -49,14 +49,40 @@ export class TouchIndex {
     this.size = touching.length;
     this.oldest = touching.at(-1)?.time ?? 0;
     for (const t of touching) for (const p of new Set(t.paths)) (this.byPath.get(p) ?? this.byPath.set(p, []).get(p)!).push(t);
+    // Newest first (git log's order, but clocks can disagree with it): a count is then a binary search.
+    for (const list of this.byPath.values()) list.sort((a, b) => b.time - a.time);
   }
 
   /** Commits since `since` (not it) that changed any of `paths`. */
   count(paths: readonly string[], since: { commit: string; time: number }): number {
+    const unique = new Set(paths);
+    if (unique.size === 1) {
+      // One file, as most memories have: the commits at or after `since.time`, less `since` itself.
+      const list = this.byPath.get(paths[0]!) ?? [];
+      const n = newerCount(list, since.time);
+      for (let i = n - 1; i >= 0 && list[i]!.time === since.time; i--) if (list[i]!.commit === since.commit) return n - 1;
+      return n;
+    }
     const seen = new Set<string>();
-    for (const p of new Set(paths)) for (const t of this.byPath.get(p) ?? []) if (t.commit !== since.commit && t.time >= since.time) seen.add(t.commit);
+    for (const p of unique) {
+      const list = this.byPath.get(p) ?? [];
+      const n = newerCount(list, since.time);
+      for (let i = 0; i < n; i++) if (list[i]!.commit !== since.commit) seen.add(list[i]!.commit);
+    }
     return seen.size;
   }
+}
+
+/** How many of `list` (newest first) are at or after `time`. */
+function newerCount(list: readonly TouchingCommit[], time: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.time >= time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
