@@ -7,6 +7,10 @@ import type { Check, DoctorDeps } from '../services/doctor.ts';
 import { checkClaude } from './claude/doctor.ts';
 import { claudeHooks } from './claude/hooks.ts';
 import { AGENTS, type AgentHooks, type AgentId } from './event.ts';
+import { checkGemini } from './gemini/doctor.ts';
+import { geminiHooks } from './gemini/hooks.ts';
+import { checkOpencode } from './opencode/doctor.ts';
+import { opencodeHooks } from './opencode/hooks.ts';
 
 export interface AgentClient {
   id: AgentId;
@@ -18,6 +22,8 @@ export interface AgentClient {
 
 export const CLIENTS: Partial<Record<AgentId, AgentClient>> = {
   claude: { id: 'claude', name: 'Claude Code', hooks: claudeHooks, doctor: checkClaude },
+  gemini: { id: 'gemini', name: 'Gemini CLI', hooks: geminiHooks, doctor: checkGemini },
+  opencode: { id: 'opencode', name: 'OpenCode', hooks: opencodeHooks, doctor: checkOpencode },
 };
 
 export function isAgent(name: string): name is AgentId {
