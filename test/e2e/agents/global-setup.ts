@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { geminiBin, opencodeBin } from './harness.ts';
+import { geminiBin, opencodeBin, primeOpencodeDeps } from './harness.ts';
 
-export default function setup(): void {
+export default async function setup(): Promise<void> {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-agents-version-'));
   try {
     for (const [name, command] of [
@@ -20,4 +20,6 @@ export default function setup(): void {
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
+  // OpenCode's plugin package, installed once (from the npm registry) instead of at every session's start.
+  await primeOpencodeDeps();
 }

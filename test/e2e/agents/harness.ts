@@ -3,8 +3,9 @@
  * dependencies, offline against fake model APIs on 127.0.0.1, in scratch repositories with a
  * scratch HOME and git-mem installed by the compiled binary's `git mem init --gemini` / `--opencode`.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { onTestFinished } from 'vitest';
 import { git, makeRepo, memOk, type Sandbox, sandbox } from '../helpers.ts';
@@ -108,6 +109,64 @@ export interface OpencodeWorld extends Base {
   api: FakeChatCompletions;
 }
 
+/**
+ * OpenCode installs its plugin package (@opencode-ai/plugin, about 60 MB, from the npm registry) into
+ * every config directory holding plugins, and the provider package into its cache, at a session's
+ * start: about 50 s. Done once per machine here (global-setup.ts primes it), then hard-linked into
+ * each test's directories.
+ */
+export const OPENCODE_DEPS = path.join(os.tmpdir(), 'git-mem-test-opencode-deps');
+const DEPS_FILES = ['package.json', 'package-lock.json', 'bun.lock', '.gitignore', 'node_modules'];
+
+/** Whether the primed dependencies are there. */
+export const opencodeDepsReady = (): boolean => fs.existsSync(path.join(OPENCODE_DEPS, 'config', 'node_modules', '@opencode-ai', 'plugin', 'package.json'));
+
+/** Copies (hard links) the primed plugin dependencies into an OpenCode config directory. */
+function linkDeps(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of DEPS_FILES) {
+    const from = path.join(OPENCODE_DEPS, 'config', name);
+    if (fs.existsSync(from) && !fs.existsSync(path.join(dir, name))) execFileSync('cp', ['-al', from, path.join(dir, name)]);
+  }
+}
+
+/** Runs OpenCode once in a scratch repository with a plugin, keeping what it installed. */
+export async function primeOpencodeDeps(): Promise<void> {
+  if (opencodeDepsReady()) return;
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-opencode-prime-'));
+  const api = await new FakeChatCompletions().start();
+  try {
+    const repo = path.join(root, 'repo');
+    fs.mkdirSync(path.join(repo, '.opencode', 'plugins'), { recursive: true });
+    execFileSync('git', ['init', '-q', repo]);
+    fs.writeFileSync(path.join(repo, '.opencode', 'plugins', 'noop.js'), 'export const Noop = async () => ({});\n');
+    fs.writeFileSync(path.join(repo, 'opencode.json'), JSON.stringify(providerConfig(api.url)));
+    const cache = path.join(root, 'cache');
+    const r = await run([opencodeBin(), 'run', '--format', 'json', 'hi'], repo, { PATH: process.env.PATH, HOME: root, XDG_CACHE_HOME: cache, XDG_CONFIG_HOME: path.join(root, '.config'), XDG_DATA_HOME: path.join(root, '.data'), OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1' }, 300_000);
+    if (!fs.existsSync(path.join(repo, '.opencode', 'node_modules', '@opencode-ai', 'plugin'))) throw new Error(`OpenCode did not install its plugin package (exit ${r.code}): ${r.stderr.slice(0, 1000)}`);
+    const staging = `${OPENCODE_DEPS}.${process.pid}`;
+    fs.mkdirSync(path.join(staging, 'config'), { recursive: true });
+    for (const name of DEPS_FILES) if (fs.existsSync(path.join(repo, '.opencode', name))) fs.renameSync(path.join(repo, '.opencode', name), path.join(staging, 'config', name));
+    fs.renameSync(cache, path.join(staging, 'cache'));
+    fs.rmSync(OPENCODE_DEPS, { recursive: true, force: true });
+    fs.renameSync(staging, OPENCODE_DEPS);
+  } finally {
+    await api.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** The provider entry for the fake, and the model OpenCode uses. */
+function providerConfig(url: string): Record<string, unknown> {
+  return {
+    provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${url}/v1`, apiKey: 'test' }, models: { 'fake-model': { name: 'Fake model', tool_call: true } } } },
+    model: 'fake/fake-model',
+    small_model: 'fake/fake-model',
+    autoupdate: false,
+    share: 'disabled',
+  };
+}
+
 /** A sandbox, a repository, the fake chat-completions API as OpenCode's only provider, and git-mem installed for OpenCode in `scopes`. */
 export async function opencodeWorld(scopes: Scope[] = ['project']): Promise<OpencodeWorld> {
   const w = scratch();
@@ -118,13 +177,12 @@ export async function opencodeWorld(scopes: Scope[] = ['project']): Promise<Open
   // The provider and model go beside what git-mem wrote in the project's opencode.json.
   const configFile = path.join(w.repo, 'opencode.json');
   const config = fs.existsSync(configFile) ? (JSON.parse(fs.readFileSync(configFile, 'utf8')) as Record<string, unknown>) : {};
-  config.provider = { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${api.url}/v1`, apiKey: 'test' }, models: { 'fake-model': { name: 'Fake model', tool_call: true } } } };
-  config.model = 'fake/fake-model';
-  config.small_model = 'fake/fake-model';
-  config.autoupdate = false;
-  config.share = 'disabled';
+  Object.assign(config, providerConfig(api.url));
   config.permission = { edit: 'allow', bash: 'allow', webfetch: 'deny' };
   fs.writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  const configHome = path.join(w.box.root, '.config');
+  linkDeps(path.join(w.repo, '.opencode'));
+  if (scopes.includes('user')) linkDeps(path.join(configHome, 'opencode'));
   w.setEnv({
     ...w.box.env,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
@@ -132,15 +190,19 @@ export async function opencodeWorld(scopes: Scope[] = ['project']): Promise<Open
     OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
     OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
     XDG_DATA_HOME: path.join(w.box.root, '.local', 'share'),
-    XDG_CONFIG_HOME: path.join(w.box.root, '.config'),
+    XDG_CONFIG_HOME: configHome,
+    XDG_CACHE_HOME: path.join(OPENCODE_DEPS, 'cache'),
     XDG_STATE_HOME: path.join(w.box.root, '.local', 'state'),
   });
   return { box: w.box, repo: w.repo, env: w.env, api };
 }
 
 /** One `opencode run --format json` in the world's repository. */
-export function opencode(w: OpencodeWorld, prompt: string, args: string[] = []): Promise<Run> {
-  return run([opencodeBin(), 'run', '--format', 'json', ...args, prompt], w.repo, w.env, 90_000);
+export async function opencode(w: OpencodeWorld, prompt: string, args: string[] = []): Promise<Run> {
+  const log = process.env.OPENCODE_TEST_LOG;
+  const r = await run([opencodeBin(), 'run', '--format', 'json', ...(log ? ['--print-logs', '--log-level', 'INFO'] : []), ...args, prompt], w.repo, w.env, 90_000);
+  if (log) fs.appendFileSync(log, `=== ${prompt} ${r.ms} ms\n${r.stderr}\n`);
+  return r;
 }
 
 // ------------------------------------------------------------------ memories
