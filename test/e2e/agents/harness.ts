@@ -64,7 +64,7 @@ export function systemMessages(stderr: string): string[] {
 
 /** git-mem's own complaints in a client's stderr: a hook or the plugin that failed. */
 export function gitMemProblems(stderr: string): string[] {
-  return stderr.split('\n').filter((l) => /git-mem/i.test(l) && !l.startsWith('Hook system message: git-mem: ') && !/^\s+- git-mem$/.test(l));
+  return stderr.split('\n').filter((l) => /git-mem (?:plugin|hook)\b|^git-mem:|hook.*(?:fail|error|timed out)/i.test(l) && !l.startsWith('Hook system message: git-mem: '));
 }
 
 // ------------------------------------------------------------------ Gemini CLI
@@ -112,14 +112,21 @@ export interface OpencodeWorld extends Base {
 /**
  * OpenCode installs its plugin package (@opencode-ai/plugin, about 60 MB, from the npm registry) into
  * every config directory holding plugins, and the provider package into its cache, at a session's
- * start: about 50 s. Done once per machine here (global-setup.ts primes it), then hard-linked into
+ * start (about 50 s), and creates its database at its first start (about 20 s). Done once per machine here (global-setup.ts primes it), then hard-linked into
  * each test's directories.
  */
 export const OPENCODE_DEPS = path.join(os.tmpdir(), 'git-mem-test-opencode-deps');
 const DEPS_FILES = ['package.json', 'package-lock.json', 'bun.lock', '.gitignore', 'node_modules'];
 
 /** Whether the primed dependencies are there. */
-export const opencodeDepsReady = (): boolean => fs.existsSync(path.join(OPENCODE_DEPS, 'config', 'node_modules', '@opencode-ai', 'plugin', 'package.json'));
+export const opencodeDepsReady = (): boolean => fs.existsSync(path.join(OPENCODE_DEPS, 'config', 'node_modules', '@opencode-ai', 'plugin', 'package.json')) && fs.existsSync(path.join(OPENCODE_DEPS, 'data', 'opencode.db'));
+
+/** A copy of the primed database (created and migrated at a first start: about 20 s) in a data directory. */
+function copyDatabase(dataHome: string): void {
+  const dir = path.join(dataHome, 'opencode');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of fs.readdirSync(path.join(OPENCODE_DEPS, 'data'))) fs.copyFileSync(path.join(OPENCODE_DEPS, 'data', name), path.join(dir, name));
+}
 
 /** Copies (hard links) the primed plugin dependencies into an OpenCode config directory. */
 function linkDeps(dir: string): void {
@@ -148,6 +155,9 @@ export async function primeOpencodeDeps(): Promise<void> {
     fs.mkdirSync(path.join(staging, 'config'), { recursive: true });
     for (const name of DEPS_FILES) if (fs.existsSync(path.join(repo, '.opencode', name))) fs.renameSync(path.join(repo, '.opencode', name), path.join(staging, 'config', name));
     fs.renameSync(cache, path.join(staging, 'cache'));
+    fs.mkdirSync(path.join(staging, 'data'));
+    const db = path.join(root, '.data', 'opencode');
+    for (const name of fs.readdirSync(db).filter((n) => n.startsWith('opencode.db'))) fs.renameSync(path.join(db, name), path.join(staging, 'data', name));
     fs.rmSync(OPENCODE_DEPS, { recursive: true, force: true });
     fs.renameSync(staging, OPENCODE_DEPS);
   } finally {
@@ -183,6 +193,7 @@ export async function opencodeWorld(scopes: Scope[] = ['project']): Promise<Open
   const configHome = path.join(w.box.root, '.config');
   linkDeps(path.join(w.repo, '.opencode'));
   if (scopes.includes('user')) linkDeps(path.join(configHome, 'opencode'));
+  copyDatabase(path.join(w.box.root, '.local', 'share'));
   w.setEnv({
     ...w.box.env,
     OPENCODE_DISABLE_MODELS_FETCH: '1',
