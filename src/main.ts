@@ -48,10 +48,11 @@ async function main(argv: string[]): Promise<number> {
     await runMcpServer(process.cwd(), process.env);
     return 0;
   }
-  if (argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) {
-    // Hooks skip yargs (they run on every prompt) and always exit 0.
+  // Hooks skip yargs (they run on every prompt) and always exit 0: `hook <Event>`, `hook --agent <client> <Event>`.
+  const agentHook = argv[0] === 'hook' && argv.length === 4 && argv[1] === '--agent' && !argv[3]!.startsWith('-');
+  if ((argv[0] === 'hook' && argv.length === 2 && !argv[1]!.startsWith('-')) || agentHook) {
     const { runHook } = await import('./hooks/index.ts');
-    await runHook(argv[1], io, process.env, now);
+    await runHook(argv.at(-1), io, process.env, now, agentHook ? argv[2] : undefined);
     return 0;
   }
   try {
