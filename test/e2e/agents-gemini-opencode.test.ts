@@ -194,5 +194,7 @@ describe('hooks as Gemini CLI and the OpenCode plugin call them', () => {
     expect(JSON.parse(stop.stdout).systemMessage).toContain('Seed files stay small');
     const bad = await hook(repo, box.env, 'opencode', 'Stop', { session_id: 'o1', cwd: repo, messages: 'not a list' });
     expect(bad.stderr).toMatch(/^git-mem hook Stop: 'messages' must be an array of strings/);
+    const unknown = await hook(repo, box.env, 'nope', 'Stop', {});
+    expect(unknown).toEqual({ code: 0, stdout: '', stderr: expect.stringMatching(/^git-mem hook: unknown agent 'nope'; expected claude, .*gemini, opencode\n$/) });
   });
 });
