@@ -132,7 +132,9 @@ export const GitMem = async ({ directory, worktree }) => {
         const prompt = parts.filter((p) => p?.type === 'text' && !p.synthetic && typeof p.text === 'string').map((p) => p.text).join('\\n');
         if (!prompt) return;
         const reply = await hook('UserPromptSubmit', { session_id: sessionID, prompt, message_id: output?.message?.id ?? '' }, cwd);
-        if (reply?.additionalContext && parts.length) parts.push({ ...parts[0], id: \`\${parts[0].id}-git-mem\`, type: 'text', text: reply.additionalContext, synthetic: true });
+        const first = parts[0];
+        // A text part of the same message, after the user's (its id sorts after theirs), which OpenCode shows no one.
+        if (reply?.additionalContext && first) parts.push({ id: \`\${first.id}-git-mem\`, sessionID: first.sessionID ?? sessionID, messageID: first.messageID ?? output.message.id, type: 'text', text: reply.additionalContext, synthetic: true });
       } catch (err) {
         warn(\`UserPromptSubmit: \${err?.message ?? err}\`);
       }
