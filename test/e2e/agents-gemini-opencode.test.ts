@@ -3,11 +3,11 @@
  * the OpenCode plugin call them (their input, git-mem's reply), against real repositories and the
  * compiled binary. The real clients run in test/e2e/agents/ (npm run test:agents-gemini-opencode).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makeRepo, mem, memOk, sandbox } from './helpers.ts';
+import { BIN, makeRepo, mem, memOk, sandbox } from './helpers.ts';
 
 function hook(cwd: string, env: NodeJS.ProcessEnv, agent: string, event: string, payload: unknown): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -50,6 +50,10 @@ describe('git mem init --gemini', () => {
     expect(settings.hooks.BeforeAgent[1].hooks[0]).toEqual({ name: 'git-mem', type: 'command', command: 'git-mem hook --agent gemini BeforeAgent', timeout: 30000 });
     expect(settings.hooks.AfterTool[0].matcher).toBe('read_file|write_file|replace');
     expect(checks(repo, box.env, 'gemini-hooks')).toEqual([expect.objectContaining({ status: 'ok' })]);
+    // The project's hooks run git-mem from PATH: doctor says when it is not there.
+    const noPath = spawnSync(BIN, ['doctor', '--json'], { cwd: repo, env: { ...box.env, PATH: (box.env.PATH ?? '').split(':').slice(1).join(':') }, encoding: 'utf8' });
+    const gemini = (JSON.parse(noPath.stdout) as { checks: Check[] }).checks.filter((c) => c.id === 'gemini-hooks');
+    expect(gemini).toEqual([expect.objectContaining({ status: 'warn', message: expect.stringContaining('git-mem is not on PATH') })]);
 
     // Twice: nothing changes.
     expect(memOk(repo, box.env, ['init', '--gemini'])).toContain('unchanged');

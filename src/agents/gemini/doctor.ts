@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { errorMessage } from '../../core/errors.ts';
-import type { Check, DoctorDeps } from '../../services/doctor.ts';
+import { type Check, type DoctorDeps, findOnPath } from '../../services/doctor.ts';
 import { readJsonObject } from '../hook-command.ts';
 import { GEMINI_EVENTS } from './hooks.ts';
 import { GEMINI_MCP, geminiEventsInstalled, type GeminiScope, geminiSettingsFile } from './install.ts';
@@ -32,6 +32,8 @@ export function checkGemini(ctx: DoctorDeps): Check[] {
     const missing = Object.keys(GEMINI_EVENTS).filter((e) => !events.includes(e));
     if (missing.length) problems.push(`missing events: ${missing.join(', ')}`);
     if (mcp === undefined) problems.push('no MCP server gitmem');
+    // The project's hooks name git-mem by PATH (teams commit the file).
+    if (scope === 'project' && events.length && !findOnPath(ctx.env)) problems.push('its hooks run git-mem from PATH, but git-mem is not on PATH');
     else if (!isDeepStrictEqual(mcp, GEMINI_MCP)) problems.push('the MCP server gitmem is not git mem mcp');
     checks.push(
       problems.length

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { errorMessage } from '../../core/errors.ts';
-import type { Check, DoctorDeps } from '../../services/doctor.ts';
+import { type Check, type DoctorDeps, findOnPath } from '../../services/doctor.ts';
 import { readJsonObject } from '../hook-command.ts';
 import { isOurPlugin, OPENCODE_MCP, type OpencodeFiles, opencodeFiles, type OpencodeScope } from './install.ts';
 import { opencodePlugin } from './plugin.ts';
@@ -32,7 +32,9 @@ export function checkOpencode(ctx: DoctorDeps): Check[] {
       const text = fs.readFileSync(files.plugin, 'utf8');
       // Written by another git-mem version: the same plugin for whichever command it runs.
       const command = /const GIT_MEM = ("[^"\n]*");/.exec(text)?.[1];
-      if (!command || text !== opencodePlugin(JSON.parse(command) as string)) problems.push(`${files.plugin} was written by another git-mem version`);
+      const runs = command ? (JSON.parse(command) as string) : '';
+      if (!command || text !== opencodePlugin(runs)) problems.push(`${files.plugin} was written by another git-mem version`);
+      else if (runs === 'git-mem' && !findOnPath(ctx.env)) problems.push('the plugin runs git-mem from PATH, but git-mem is not on PATH');
     }
     if (mcp === undefined) problems.push(`no MCP server gitmem in ${files.config}`);
     else if (!isDeepStrictEqual(mcp, OPENCODE_MCP)) problems.push(`the MCP server gitmem in ${files.config} is not git mem mcp`);
