@@ -34,7 +34,7 @@ __git_mem_options() {
 	model) printf '%s\n' --check --force --json --color --no-color -h --help ;;
 	export) printf '%s\n' -n --namespace --format -o --output --color --no-color -h --help ;;
 	import) printf '%s\n' --from --attach-to --dry-run --json --color --no-color -h --help ;;
-	init) printf '%s\n' --claude --codex --copilot --agents --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
+	init) printf '%s\n' --claude --codex --copilot --gemini --opencode --agents --scope --remove --remote --push-refspec --show-in-log --git-hooks --no-git-hooks --json --color --no-color -h --help ;;
 	pull) printf '%s\n' --fetch --no-fetch --json --color --no-color -h --help ;;
 	push) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;
 	sync) printf '%s\n' --verify --no-verify --json --color --no-color -h --help ;;

@@ -8,7 +8,7 @@ import type { HookEvent } from '../core/hook-events.ts';
 import type { SpokenMessages } from '../core/transcript-entries.ts';
 
 /** The clients git-mem speaks to. */
-export const AGENTS = ['claude', 'copilot', 'codex'] as const;
+export const AGENTS = ['claude', 'copilot', 'codex', 'gemini', 'opencode'] as const;
 export type AgentId = (typeof AGENTS)[number];
 
 /** A file a tool is about to read or change (or just did). */

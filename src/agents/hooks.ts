@@ -11,6 +11,8 @@ const HOOKS: Record<AgentId, () => Promise<AgentHooks>> = {
   claude: async () => (await import('./claude/hooks.ts')).claudeHooks,
   copilot: async () => (await import('./copilot/hooks.ts')).copilotHooks,
   codex: async () => (await import('./codex/hooks.ts')).codexHooks,
+  gemini: async () => (await import('./gemini/hooks.ts')).geminiHooks,
+  opencode: async () => (await import('./opencode/hooks.ts')).opencodeHooks,
 };
 
 export function isAgent(name: string): name is AgentId {

@@ -11,6 +11,10 @@ import { codexHooks } from './codex/hooks.ts';
 import { checkCopilot } from './copilot/doctor.ts';
 import { copilotHooks } from './copilot/hooks.ts';
 import { AGENTS, type AgentHooks, type AgentId } from './event.ts';
+import { checkGemini } from './gemini/doctor.ts';
+import { geminiHooks } from './gemini/hooks.ts';
+import { checkOpencode } from './opencode/doctor.ts';
+import { opencodeHooks } from './opencode/hooks.ts';
 
 export interface AgentClient {
   id: AgentId;
@@ -26,6 +30,8 @@ export const CLIENTS: Record<AgentId, AgentClient> = {
   claude: { id: 'claude', name: 'Claude Code', program: 'claude', hooks: claudeHooks, doctor: checkClaude },
   copilot: { id: 'copilot', name: 'Copilot CLI', program: 'copilot', hooks: copilotHooks, doctor: checkCopilot },
   codex: { id: 'codex', name: 'Codex CLI', program: 'codex', hooks: codexHooks, doctor: checkCodex },
+  gemini: { id: 'gemini', name: 'Gemini CLI', program: 'gemini', hooks: geminiHooks, doctor: checkGemini },
+  opencode: { id: 'opencode', name: 'OpenCode', program: 'opencode', hooks: opencodeHooks, doctor: checkOpencode },
 };
 
 export { isAgent } from './hooks.ts';

@@ -10,6 +10,9 @@ import { findOnPath } from '../../services/doctor.ts';
 import { json } from '../../render/render.ts';
 import { installClaudeHooks, type Scope, SCOPES } from '../../agents/claude/install.ts';
 import { init } from '../../services/sync.ts';
+import { installGemini } from '../../agents/gemini/install.ts';
+import { installOpencode } from '../../agents/opencode/install.ts';
+import { clientInstallJson, renderClientInstall } from '../../render/agent-install.ts';
 import { jsonOption } from '../shared.ts';
 
 interface InitArgs {
@@ -17,6 +20,8 @@ interface InitArgs {
   codex: boolean;
   copilot: boolean;
   agents: boolean;
+  gemini: boolean;
+  opencode: boolean;
   scope: Scope;
   remove: boolean;
   remote?: string;
@@ -35,9 +40,11 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
         .option('claude', { type: 'boolean', default: false, describe: "Install git-mem's Claude Code hooks into settings.json (see --scope, --remove)" })
         .option('codex', { type: 'boolean', default: false, describe: "Install git-mem's Codex CLI hooks (.codex/hooks.json) and MCP server (.codex/config.toml), and mark the hooks trusted through codex app-server" })
         .option('copilot', { type: 'boolean', default: false, describe: "Install git-mem's Copilot CLI hooks (.github/hooks/git-mem.json) and MCP server (.mcp.json)" })
-        .option('agents', { type: 'boolean', default: false, describe: 'Set up every supported client found on PATH (claude, copilot, codex), each as its own flag does' })
-        .option('scope', { type: 'string', choices: SCOPES, default: 'project', describe: 'With --claude: project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json)' })
-        .option('remove', { type: 'boolean', default: false, describe: "With --claude, --codex, --copilot or --agents: remove exactly git-mem's entries (with --agents: every client's, on PATH or not)" })
+        .option('gemini', { type: 'boolean', default: false, describe: "Install git-mem's Gemini CLI hooks and MCP server into .gemini/settings.json (--scope user: ~/.gemini/settings.json; see --remove)" })
+        .option('opencode', { type: 'boolean', default: false, describe: "Install git-mem's OpenCode plugin (.opencode/plugins/git-mem.js) and MCP server (opencode.json); --scope user: ~/.config/opencode/; see --remove" })
+        .option('agents', { type: 'boolean', default: false, describe: 'Set up every supported client found on PATH (claude, copilot, codex, gemini, opencode), each as its own flag does' })
+        .option('scope', { type: 'string', choices: SCOPES, default: 'project', describe: 'With --claude: project (.claude/settings.json), local (.claude/settings.local.json) or user (~/.claude/settings.json); with --gemini or --opencode: project or user' })
+        .option('remove', { type: 'boolean', default: false, describe: "With --claude, --codex, --copilot, --gemini, --opencode or --agents: remove exactly git-mem's entries (with --agents: every client's, on PATH or not)" })
         .option('remote', { type: 'string', describe: "Remote to fetch memories from (default: the branch's upstream remote, else origin)" })
         .option('push-refspec', {
           type: 'boolean',
@@ -55,10 +62,16 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
           'Adds, beside existing values and never replacing them: a fetch refspec +refs/notes/mem/*:refs/notes/remotes/<remote>/mem/* (so git fetch brings memories; merge them with git mem pull --no-fetch), and notes.rewriteRef refs/notes/mem/* (memories follow their commits through git commit --amend and git rebase).',
         ) as never,
     handler: async (argv) => {
-      if (argv.scope !== 'project' && (argv.codex || argv.copilot) && !argv.claude) throw new UsageError('--scope applies to --claude only: Codex and Copilot read git-mem\'s hooks from the project');
+      if (argv.scope !== 'project' && (argv.codex || argv.copilot) && !argv.claude) throw new UsageError('--scope applies to --claude, --gemini and --opencode: Codex and Copilot read git-mem\'s hooks from the project');
       const clients: AgentId[] = argv.agents ? AGENTS.filter((id) => argv.remove || findOnPath(ctx.env, CLIENTS[id].program)) : AGENTS.filter((id) => argv[id]);
-      if (argv.agents && !clients.length) throw new GitMemError(`none of ${AGENTS.map((id) => CLIENTS[id].program).join(', ')} is on PATH; name one: git mem init --claude, --codex or --copilot`);
+      if (argv.agents && !clients.length) throw new GitMemError(`none of ${AGENTS.map((id) => CLIENTS[id].program).join(', ')} is on PATH; name one: git mem init --claude, --codex, --copilot, --gemini or --opencode`);
       if (clients.length) {
+        // Gemini CLI and OpenCode take project or user; --agents installs them in the project.
+        const scope = (): 'project' | 'user' => {
+          if (argv.agents || argv.scope === 'project') return 'project';
+          if (argv.scope === 'local') throw new UsageError('--scope local is for Claude Code only; Gemini CLI and OpenCode take project or user');
+          return 'user';
+        };
         const results: unknown[] = [];
         const texts: string[] = [];
         for (const id of clients) {
@@ -67,6 +80,13 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
             if (r.warning) ctx.io.err(`git-mem: ${r.warning}`);
             results.push(claudeInstallJson(r));
             texts.push(renderClaudeInstall(r, argv.remove));
+            continue;
+          }
+          if (id === 'gemini' || id === 'opencode') {
+            const r = (id === 'gemini' ? installGemini : installOpencode)(ctx, scope(), argv.remove);
+            for (const w of r.warnings) ctx.io.err(`git-mem: ${w}`);
+            results.push(clientInstallJson(r));
+            texts.push(renderClientInstall(r));
             continue;
           }
           const r = id === 'codex' ? await installCodex(ctx, argv.remove) : installCopilot(ctx, argv.remove);

@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: path.resolve(import.meta.dirname, '../../..'),
   test: {
-    include: ['test/e2e/agents/**/*.spec.ts'],
+    include: ['test/e2e/agents/*.spec.ts'],
     globalSetup: ['test/e2e/global-setup.ts', 'test/e2e/agents/global-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
