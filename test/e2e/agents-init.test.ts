@@ -93,7 +93,7 @@ describe('git mem init for Copilot CLI and Codex CLI', () => {
     const repo = makeRepo(box);
     const r = mem(repo, { ...box.env, PATH: `${path.join(box.root, 'bin')}:/usr/bin:/bin` }, ['init', '--agents']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/none of claude, copilot, codex is on PATH/);
+    expect(r.stderr).toMatch(/none of claude, copilot, codex, gemini, opencode is on PATH/);
   });
 
   it('refuses --scope with --codex or --copilot: they read the project', () => {
@@ -101,7 +101,7 @@ describe('git mem init for Copilot CLI and Codex CLI', () => {
     const repo = makeRepo(box);
     const r = mem(repo, box.env, ['init', '--codex', '--scope', 'user']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--scope applies to --claude only');
+    expect(r.stderr).toContain('--scope applies to --claude, --gemini and --opencode');
     expect(fs.existsSync(path.join(repo, '.codex'))).toBe(false);
   });
 });
@@ -178,7 +178,7 @@ describe('git mem hook for each client', () => {
     const repo = makeRepo(box);
     const r = mem(repo, box.env, ['hook', '--agent', 'cursor', 'SessionStart'], { input: '{}' });
     expect(r).toMatchObject({ code: 0, stdout: '' });
-    expect(r.stderr).toBe("git-mem hook: unknown agent 'cursor'; expected claude, copilot, codex\n");
+    expect(r.stderr).toBe("git-mem hook: unknown agent 'cursor'; expected claude, copilot, codex, gemini, opencode\n");
   });
 });
 
