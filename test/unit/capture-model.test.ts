@@ -26,6 +26,8 @@ describe('the weights', () => {
     // Numbers that score with the weights are covered by the checksum too.
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, bias: CAPTURE_WEIGHTS.bias.map((b, r) => (r === 0 ? b + 0.5 : b)) })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, calibration: { a: CAPTURE_WEIGHTS.calibration.a, b: 3 } })).toThrow(/damaged/);
+    // A namespace row's scale: the namespace head is covered as the keep row is.
+    expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, scale: CAPTURE_WEIGHTS.scale.map((x, r) => (r === 3 ? x * 2 : x)) })).toThrow(/damaged/);
   });
 });
 
@@ -44,6 +46,17 @@ describe('deterministic scores', () => {
     const text = 'We switched the cache to LRU because the working set no longer fits in memory.';
     expect(a.score(text)).toEqual(captureModel().score(text));
     expect(a.score(text)).toEqual(a.score(text));
+  });
+});
+
+describe('the namespace head', () => {
+  it('reads its cues: a wait, a rule, a choice, a finding, a state', () => {
+    const model = captureModel();
+    expect(model.score('We cannot ship the desktop build until the signing certificate is renewed.').namespace).toBe('blockers');
+    expect(model.score('From now on every migration must be tested on staging before it is merged.').namespace).toBe('patterns');
+    expect(model.score('We chose Postgres over MySQL because we need transactional DDL.').namespace).toBe('decisions');
+    expect(model.score("It turns out the cache key doesn't include the locale, so users saw each other's pages.").namespace).toBe('learnings');
+    expect(model.score('The migration to the v3 API is done and merged; the v2 endpoints are removed.').namespace).toBe('progress');
   });
 });
 
