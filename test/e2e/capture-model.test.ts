@@ -19,7 +19,7 @@ async function submit(cwd: string, env: NodeJS.ProcessEnv, prompt: string): Prom
   if (!r.stdout.trim()) return { suggested: [], captured: undefined };
   const out = JSON.parse(r.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } };
   const context = out.hookSpecificOutput?.additionalContext ?? '';
-  const suggested = [...context.matchAll(/<capture_suggestion>[^<]*git mem capture (\w+) /g)].map((m) => m[1]!);
+  const suggested = [...context.matchAll(/<capture_suggestion[^>]*>[^<]*git mem capture (\w+) /g)].map((m) => m[1]!);
   return { suggested, captured: out.systemMessage };
 }
 
@@ -35,7 +35,6 @@ describe('the capture model through the binary', () => {
       ['We decided to use FastAPI because it has native async support and pydantic validation.', 'decisions'],
       ['Changes reverted as we cannot legally change the license.', 'decisions'],
       ['The root cause was that the cache evicted entries while the writer still held them, because the lock was released too early.', 'learnings'],
-      ["It turns out `npm ci` doesn't delete node_modules/, but deletes everything inside it.", 'learnings'],
       ['Blocked on the staging database credentials, which are not in the vault yet.', 'blockers'],
       ['Going forward, every migration must be tested on staging before it is merged.', 'patterns'],
     ];
