@@ -18,10 +18,6 @@ export interface Features {
   words: Uint32Array;
   /** Buckets of shape and phrase features. */
   shapes: Uint32Array;
-  /** Buckets of the kinds of utterance (read by the keep row only). */
-  kinds: Uint32Array;
-  /** Buckets of the namespace cues (read by every row). */
-  cues: Uint32Array;
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -94,7 +90,9 @@ export const PHRASES: ReadonlyArray<readonly [name: string, prior: '+' | '-', re
  * What tells the namespaces apart, once a statement is worth keeping: a rule
  * (must, always, never), a wait (blocked, until), a choice (decided, instead
  * of), a finding (turns out, because, fails when), a state (done, merged).
- * Read by every row: they help tell what is worth keeping too.
+ * Read by the namespace rows only, and only for a statement worth
+ * suggesting (namespaceCuesOf): a dozen more patterns for every statement would
+ * double the time to score a text.
  */
 export const NAMESPACE_CUES: ReadonlyArray<readonly [name: string, re: RegExp]> = [
   ['rule', /\b(?:must|always|never|should(?:n't)?|don't|do not|avoid|prefer(?:red|able)?|make sure|ensure|required?|convention|rule|policy|guideline|whenever|each|every|all new)\b/i],
@@ -109,26 +107,6 @@ export const NAMESPACE_CUES: ReadonlyArray<readonly [name: string, re: RegExp]> 
   ['negated', /\b(?:not|no|never|none|nothing|neither|n't)\b|n't\b/i],
   ['version', /\bv?\d+\.\d+/],
   ['issue-ref', /(?:^|\s)#\d+\b|\bPR\b|pull request/i],
-];
-
-/**
- * What a statement is, when it is not a statement of fact: a question, a
- * hedge, a wish, a request, a quote, thanks, chatter. Read by the keep row.
- */
-export const KINDS: ReadonlyArray<readonly [name: string, re: RegExp]> = [
-  ['ask', /^\W*(?:how|what|why|when|where|which|who|is there|are there|is it|does|do you|did|can I|can we|could|would|should|has anyone|have you|any)\b/i],
-  ['hedge', /\b(?:I think|I guess|I believe|IMO|IMHO|probably|might|may be|could be|seems like|not sure|I'm not|unclear|possibly|likely)\b/i],
-  ['wish', /\b(?:I'd like|I would like|would be (?:nice|great|good|useful|helpful)|it would be|we could|you could|I want|feature request|is it possible|would you|would it)\b/i],
-  ['if', /^\W*(?:if|assuming|suppose|when you)\b/i],
-  ['imperative', /^\W*(?:add|remove|rename|fix|update|change|make|use|try|run|check|move|delete|replace|create|set|install|upgrade|bump|revert|see|look|note|consider)\b/i],
-  ['quote', /\b(?:said|says|wrote|writes|according to|quoting|the docs? (?:say|state)s?|mentioned)\b|^\W*@\w+/i],
-  ['thanks', /\b(?:thanks|thank you|thx|appreciate|cheers|kudos|great job|well done|\+1|same here|me too|lgtm)\b/i],
-  ['chatter', /\b(?:PTAL|looking into|will do|on it|working on it|any update|ping|bump|friendly reminder|gentle reminder|take a look|closing|reopen(?:ing)?|duplicate of|closed? (?:by|via|in))\b/i],
-  ['me', /\b(?:I|me|my)\b/],
-  ['we', /\b(?:we|us|our|the team)\b/i],
-  ['you', /\b(?:you|your)\b/i],
-  ['because', /\b(?:because|since|due to|so that|as (?:it|they|we|the))\b/i],
-  ['now', /\b(?:now|currently|at the moment|as of|today|anymore|no longer)\b/i],
 ];
 
 /** Word-count buckets: a two-word line and a page are different things. */
@@ -180,9 +158,12 @@ export function featuresOf(text: string): Features {
   if (words.length) word.add(bucketOf(`first:${words[0]}`));
   if (words.length > 1) word.add(bucketOf(`first2:${words[0]} ${words[1]}`));
   const shapes = new Set(shapeFeatures(text, words.length).map((s) => bucketOf(`s:${s}`)));
-  const kinds: number[] = [];
-  for (const [name, re] of KINDS) if (re.test(text)) kinds.push(bucketOf(`k:${name}`));
+  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes) };
+}
+
+/** The namespace cues a statement holds: buckets read by the namespace rows with its features. */
+export function namespaceCuesOf(text: string): Uint32Array {
   const cues: number[] = [];
   for (const [name, re] of NAMESPACE_CUES) if (re.test(text)) cues.push(bucketOf(`n:${name}`));
-  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes), kinds: Uint32Array.from(kinds), cues: Uint32Array.from(cues) };
+  return Uint32Array.from(cues);
 }

@@ -7,7 +7,7 @@
  * A damaged weights table throws: never a silent fallback to no model.
  */
 import { sha256Hex } from './hash.ts';
-import { FEATURE_BUCKETS, FEATURE_BITS, type Features, featuresOf, wordWeight } from './capture-features.ts';
+import { FEATURE_BUCKETS, FEATURE_BITS, type Features, featuresOf, namespaceCuesOf, wordWeight } from './capture-features.ts';
 import { CAPTURE_WEIGHTS } from './capture-weights.ts';
 
 /** The model's rows: "worth keeping", then one per namespace it can choose. */
@@ -87,36 +87,52 @@ export class CaptureModel {
     }
   }
 
-  /**
-   * Each row's score for some features: the keep row reads the words, shapes,
-   * kinds and cues; the namespace rows the words, shapes and cues.
-   */
-  rowScores(f: Features): number[] {
-    const norm = wordWeight(f.words.length);
-    const out: number[] = [];
-    for (let r = 0; r < MODEL_ROWS.length; r++) {
-      const base = r * FEATURE_BUCKETS;
-      let words = 0;
-      for (let i = 0; i < f.words.length; i++) words += this.weights[base + f.words[i]!]!;
-      let flags = 0;
-      for (let i = 0; i < f.shapes.length; i++) flags += this.weights[base + f.shapes[i]!]!;
-      for (let i = 0; i < f.cues.length; i++) flags += this.weights[base + f.cues[i]!]!;
-      if (r === 0) for (let i = 0; i < f.kinds.length; i++) flags += this.weights[base + f.kinds[i]!]!;
-      out.push(this.table.bias[r]! + this.table.scale[r]! * (words * norm + flags));
-    }
-    return out;
+  /** One row's score: the words (weighed by their number), the shapes, and any other flags (the namespace cues). */
+  private rowScore(r: number, f: Features, flags: Uint32Array): number {
+    const base = r * FEATURE_BUCKETS;
+    let words = 0;
+    for (let i = 0; i < f.words.length; i++) words += this.weights[base + f.words[i]!]!;
+    let rest = 0;
+    for (let i = 0; i < f.shapes.length; i++) rest += this.weights[base + f.shapes[i]!]!;
+    for (let i = 0; i < flags.length; i++) rest += this.weights[base + flags[i]!]!;
+    return this.table.bias[r]! + this.table.scale[r]! * (words * wordWeight(f.words.length) + rest);
   }
 
+  /**
+   * The verdict on a statement. The namespace is worked out when it is first
+   * read (its cues cost as much as the rest): most statements are never
+   * worth suggesting, and nobody asks theirs.
+   */
   score(text: string): Verdict {
-    const [keep, ...ns] = this.rowScores(featuresOf(text));
+    const f = featuresOf(text);
+    const keep = this.rowScore(0, f, NONE);
     const { a, b } = this.table.calibration;
-    let best = 0;
-    for (let i = 1; i < ns.length; i++) if (ns[i]! > ns[best]!) best = i;
-    let total = 0;
-    for (const z of ns) total += exactExp(z! - ns[best]!);
-    return { keep: sigmoid(a * keep! + b), namespace: MODEL_NAMESPACES[best]!, namespaceConfidence: 1 / total, score: keep! };
+    let ns: { namespace: ModelNamespace; confidence: number } | undefined;
+    const namespaceOf = () => {
+      if (ns) return ns;
+      const cues = namespaceCuesOf(text);
+      const z = MODEL_NAMESPACES.map((_, i) => this.rowScore(i + 1, f, cues));
+      let best = 0;
+      for (let i = 1; i < z.length; i++) if (z[i]! > z[best]!) best = i;
+      let total = 0;
+      for (const x of z) total += exactExp(x - z[best]!);
+      ns = { namespace: MODEL_NAMESPACES[best]!, confidence: 1 / total };
+      return ns;
+    };
+    return {
+      keep: sigmoid(a * keep + b),
+      score: keep,
+      get namespace() {
+        return namespaceOf().namespace;
+      },
+      get namespaceConfidence() {
+        return namespaceOf().confidence;
+      },
+    };
   }
 }
+
+const NONE = new Uint32Array(0);
 
 let shipped: CaptureModel | undefined;
 

@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, NAMESPACE_CUES, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
+import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, NAMESPACE_CUES, namespaceCuesOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
 
@@ -55,11 +55,11 @@ interface Example {
   group: string;
 }
 
-/** The keep row's view of a passage (words, shapes, kinds and cues), or the namespace rows' (words, shapes and cues). */
+/** The keep row's view of a passage (words and shapes), or the namespace rows' (words, shapes and the namespace cues). */
 function example(p: Passage, head: 'keep' | 'ns'): Example {
   const f = featuresOf(p.text);
   const norm = wordWeight(f.words.length);
-  const extra = head === 'ns' ? f.cues : Uint32Array.from([...f.kinds, ...f.cues]);
+  const extra = head === 'ns' ? namespaceCuesOf(p.text) : new Uint32Array(0);
   const idx = new Uint32Array(f.words.length + f.shapes.length + extra.length);
   const val = new Float64Array(idx.length);
   idx.set(f.words, 0);
