@@ -87,7 +87,9 @@ function evaluate(name: string, detect: Detector, passages: readonly Passage[]):
 function wellFormedSummary(summary: string, text: string): boolean {
   if (summary.includes('\n') || [...summary].length > 100) return false;
   if (!summary.endsWith('…')) return true;
-  const last = summary.slice(0, -1).split(' ').pop() ?? '';
+  const kept = summary.slice(0, -1);
+  if ((kept.match(/`/g) ?? []).length % 2 === 1) return false;
+  const last = (kept.split(' ').pop() ?? '').replace(/`/g, '');
   if (/[/\\:]|^\S{25,}$/.test(last)) return false;
   const words = text.replace(/\[([^\]\n]*)\]\([^)\s]*\)/g, '$1').split(/[\s*_`]+/);
   return words.some((w) => w === last || w.replace(/[,;:.!?)\]"']+$/, '') === last.replace(/[,;:.!?)\]"']+$/, ''));
