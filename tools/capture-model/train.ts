@@ -5,14 +5,19 @@
  *
  * - "keep": logistic regression, L2, full-batch Adam; the L2 strength chosen by
  *   grouped 5-fold cross-validation (log loss) on the tuning half.
- * - namespace: softmax regression over the kept passages.
+ * - namespace: softmax regression over the kept passages, with its own L2
+ *   strength (chosen by the same cross-validation, by its log loss on the kept
+ *   passages) and the namespace cues, each pulled toward its namespace (NS_PRIOR).
  * - calibration: Platt scaling fitted on the out-of-fold keep scores, so a
  *   confidence is a probability of being worth keeping.
  * The checking half is never read here: test/bench/capture.bench.ts reports it.
- * Tried and left out, for no gain in that cross-validation: character 3- and
- * 4-grams, NBSVM scaling, other length normalisations (docs/capture.md).
+ * Tried and left out (docs/capture.md): character 3- to 5-grams, NBSVM
+ * scaling, other length normalisations (no gain in that cross-validation);
+ * kinds of utterance and the cues in the keep row (a gain, at twice the time
+ * to score a text).
  *
- * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS,
+ * For experiments: LAMBDAS and NS_LAMBDAS (comma-separated L2 strengths to try
+ * for the keep row and the namespace head), SKIP_KEEP, CONFUSION, NS_PRIOR, STEPS,
  * PHRASE_PRIOR, PHRASE_STRENGTH, CAPTURE_DATA (another corpus folder), and
  * DUMP=file.jsonl (every tuning passage with its out-of-fold probability).
  */
