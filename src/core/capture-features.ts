@@ -18,10 +18,6 @@ export interface Features {
   words: Uint32Array;
   /** Buckets of shape and phrase features. */
   shapes: Uint32Array;
-  /** Buckets of the kinds of utterance (read by the keep row only). */
-  kinds: Uint32Array;
-  /** Buckets of the namespace cues (read by every row). */
-  cues: Uint32Array;
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -90,47 +86,6 @@ export const PHRASES: ReadonlyArray<readonly [name: string, prior: '+' | '-', re
   ['plan', '-', /^\s*(?:I'll|I will|let me|I'm going to|next,? I(?:'ll| will))\b/i],
 ];
 
-/**
- * What tells the namespaces apart, once a statement is worth keeping: a rule
- * (must, always, never), a wait (blocked, until), a choice (decided, instead
- * of), a finding (turns out, because, fails when), a state (done, merged).
- * Read by every row: they help tell what is worth keeping too.
- */
-export const NAMESPACE_CUES: ReadonlyArray<readonly [name: string, re: RegExp]> = [
-  ['rule', /\b(?:must|always|never|should(?:n't)?|don't|do not|avoid|prefer(?:red|able)?|make sure|ensure|required?|convention|rule|policy|guideline|whenever|each|every|all new)\b/i],
-  ['rule-forward', /\b(?:going forward|from now on|in (?:the )?future|as a rule|by default|by convention|the standard|our practice|we (?:always|never|use|prefer|require|keep))\b/i],
-  ['wait', /\b(?:blocked|blocking|blocker|waiting|wait (?:for|until|on)|until|depends on|dependent on|pending|stuck|on hold|held up|upstream|can(?:'|no)t (?:\w+ ){0,4}(?:yet|until)|not (?:yet )?possible|unable to|needs? to (?:land|be (?:merged|released|fixed)) first)\b/i],
-  ['choice', /\b(?:decided|decide|decision|chose|choose|chosen|going with|go with|went with|instead of|rather than|opted|agreed|settled|in favou?r of|we(?:'ll| will) (?:use|keep|drop|remove|switch|stick)|won't|will not|not going to|revert(?:ed|ing)?|drop(?:ped|ping)? support|deprecat\w*|moving to|switch(?:ed)? to)\b/i],
-  ['finding', /\b(?:turns out|turned out|gotcha|note that|noticed|doesn't|does not|didn't|fails? (?:when|if|because)|because|caused by|cause[sd]?|root cause|the (?:issue|problem|bug|reason|culprit) (?:is|was)|happens (?:when|because|if)|apparently|actually|it seems|the reason|under the hood|only (?:when|if)|behaves|works (?:by|because|only)|is that|realized|learned|found that)\b/i],
-  ['state', /\b(?:done|finished|merged|landed|shipped|released|completed?|implemented|is now|are now|now (?:supports?|works|uses|has|available)|has been (?:merged|released|fixed|added|implemented|completed)|fixed in|available in|in progress|working on|wip|status|migrat(?:ed|ion) (?:is )?(?:done|complete)|(?:first|second|next) (?:step|phase|part)|phase \d|milestone|%)\b/i],
-  ['future', /\b(?:will|going to|plan(?:ned)? to|next)\b/i],
-  ['past', /\b(?:was|were|had|did)\b|\b\w{3,}ed\b/i],
-  ['modal-present', /\b(?:is|are|does|do)\b/i],
-  ['negated', /\b(?:not|no|never|none|nothing|neither|n't)\b|n't\b/i],
-  ['version', /\bv?\d+\.\d+/],
-  ['issue-ref', /(?:^|\s)#\d+\b|\bPR\b|pull request/i],
-];
-
-/**
- * What a statement is, when it is not a statement of fact: a question, a
- * hedge, a wish, a request, a quote, thanks, chatter. Read by the keep row.
- */
-export const KINDS: ReadonlyArray<readonly [name: string, re: RegExp]> = [
-  ['ask', /^\W*(?:how|what|why|when|where|which|who|is there|are there|is it|does|do you|did|can I|can we|could|would|should|has anyone|have you|any)\b/i],
-  ['hedge', /\b(?:I think|I guess|I believe|IMO|IMHO|probably|might|may be|could be|seems like|not sure|I'm not|unclear|possibly|likely)\b/i],
-  ['wish', /\b(?:I'd like|I would like|would be (?:nice|great|good|useful|helpful)|it would be|we could|you could|I want|feature request|is it possible|would you|would it)\b/i],
-  ['if', /^\W*(?:if|assuming|suppose|when you)\b/i],
-  ['imperative', /^\W*(?:add|remove|rename|fix|update|change|make|use|try|run|check|move|delete|replace|create|set|install|upgrade|bump|revert|see|look|note|consider)\b/i],
-  ['quote', /\b(?:said|says|wrote|writes|according to|quoting|the docs? (?:say|state)s?|mentioned)\b|^\W*@\w+/i],
-  ['thanks', /\b(?:thanks|thank you|thx|appreciate|cheers|kudos|great job|well done|\+1|same here|me too|lgtm)\b/i],
-  ['chatter', /\b(?:PTAL|looking into|will do|on it|working on it|any update|ping|bump|friendly reminder|gentle reminder|take a look|closing|reopen(?:ing)?|duplicate of|closed? (?:by|via|in))\b/i],
-  ['me', /\b(?:I|me|my)\b/],
-  ['we', /\b(?:we|us|our|the team)\b/i],
-  ['you', /\b(?:you|your)\b/i],
-  ['because', /\b(?:because|since|due to|so that|as (?:it|they|we|the))\b/i],
-  ['now', /\b(?:now|currently|at the moment|as of|today|anymore|no longer)\b/i],
-];
-
 /** Word-count buckets: a two-word line and a page are different things. */
 function lengthBucket(n: number): string {
   return n <= 3 ? '1-3' : n <= 7 ? '4-7' : n <= 15 ? '8-15' : n <= 40 ? '16-40' : n <= 100 ? '41-100' : '100+';
@@ -180,9 +135,5 @@ export function featuresOf(text: string): Features {
   if (words.length) word.add(bucketOf(`first:${words[0]}`));
   if (words.length > 1) word.add(bucketOf(`first2:${words[0]} ${words[1]}`));
   const shapes = new Set(shapeFeatures(text, words.length).map((s) => bucketOf(`s:${s}`)));
-  const kinds: number[] = [];
-  for (const [name, re] of KINDS) if (re.test(text)) kinds.push(bucketOf(`k:${name}`));
-  const cues: number[] = [];
-  for (const [name, re] of NAMESPACE_CUES) if (re.test(text)) cues.push(bucketOf(`n:${name}`));
-  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes), kinds: Uint32Array.from(kinds), cues: Uint32Array.from(cues) };
+  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes) };
 }

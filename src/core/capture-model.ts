@@ -87,10 +87,7 @@ export class CaptureModel {
     }
   }
 
-  /**
-   * Each row's score for some features: the keep row reads the words, shapes,
-   * kinds and cues; the namespace rows the words, shapes and cues.
-   */
+  /** Each row's score for some features. */
   rowScores(f: Features): number[] {
     const norm = wordWeight(f.words.length);
     const out: number[] = [];
@@ -98,11 +95,9 @@ export class CaptureModel {
       const base = r * FEATURE_BUCKETS;
       let words = 0;
       for (let i = 0; i < f.words.length; i++) words += this.weights[base + f.words[i]!]!;
-      let flags = 0;
-      for (let i = 0; i < f.shapes.length; i++) flags += this.weights[base + f.shapes[i]!]!;
-      for (let i = 0; i < f.cues.length; i++) flags += this.weights[base + f.cues[i]!]!;
-      if (r === 0) for (let i = 0; i < f.kinds.length; i++) flags += this.weights[base + f.kinds[i]!]!;
-      out.push(this.table.bias[r]! + this.table.scale[r]! * (words * norm + flags));
+      let shapes = 0;
+      for (let i = 0; i < f.shapes.length; i++) shapes += this.weights[base + f.shapes[i]!]!;
+      out.push(this.table.bias[r]! + this.table.scale[r]! * (words * norm + shapes));
     }
     return out;
   }

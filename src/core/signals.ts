@@ -302,13 +302,17 @@ function summaryOf(statement: string, model: CaptureModel): string {
 /** A Markdown link reads as its text. */
 const MD_LINK = /\[([^\]\n]{1,200})\]\([^)\s]{1,2000}\)/g;
 
-/** summaryLine, with links read as their text, and never ending inside a URL or path cut short. */
+/** summaryLine, with links read as their text, and never ending inside a URL, a path or a code span cut short. */
 function oneLine(sentence: string, rest: string): string {
   const line = summaryLine(sentence.replace(MD_LINK, '$1'), rest.replace(MD_LINK, '$1'));
   if (!line.endsWith('…')) return line;
-  const cut = line.slice(0, -1);
+  let cut = line.slice(0, -1);
+  // An unclosed code span: back to the word before it.
+  if ((cut.match(/`/g) ?? []).length % 2 === 1) cut = cut.slice(0, cut.lastIndexOf('`')).replace(/\S*$/, '');
   const space = cut.lastIndexOf(' ');
-  return space > 0 && /[/\\:]|^\S{25,}$/.test(cut.slice(space + 1)) ? `${cut.slice(0, space).replace(/[\s,;:.(\[-]+$/, '')}…` : line;
+  if (space > 0 && /[/\\:]|^\S{25,}$/.test(cut.slice(space + 1))) cut = cut.slice(0, space);
+  const kept = cut.replace(/[\s,;:.(\[-]+$/, '');
+  return kept ? `${kept}…` : line;
 }
 
 export type Tier = 'auto' | 'suggest' | 'skip';

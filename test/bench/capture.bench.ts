@@ -2,7 +2,9 @@
  * Capture quality and speed: the detector (core/signals.ts) on the checking
  * half of tools/capture-model/data, each passage alone as a prompt would be,
  * against the previous detector (phrase patterns, read from git at the commit
- * before the model) in the same run. Run: `npm run bench:capture`
+ * before the model) in the same run: precision and recall per tier, recall and
+ * namespace right per namespace, negatives taken per kind, whether summaries
+ * are well formed, and the time to score 10 KB. Run: `npm run bench:capture`
  * (`-- --half tuning` for the half the model was trained on).
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +20,7 @@ const PREVIOUS = 'b21dec9';
 interface Detected {
   confidence: number;
   namespace: string;
+  summary?: string;
 }
 type Detector = (text: string) => Detected | null;
 
@@ -39,7 +42,8 @@ function ratio(a: number, b: number): string {
 function evaluate(name: string, detect: Detector, passages: readonly Passage[]): void {
   const keeps = passages.filter((p) => p.keep);
   let [auto, autoRight, taken, takenRight, nsRight] = [0, 0, 0, 0, 0];
-  const byNs = new Map(NAMESPACES.map((n) => [n, { all: 0, taken: 0 }]));
+  const byNs = new Map(NAMESPACES.map((n) => [n, { all: 0, taken: 0, right: 0 }]));
+  let [summaries, wellFormed] = [0, 0];
   const falseByKind = new Map<string, { all: number; taken: number }>();
   for (const p of passages) {
     const d = detect(p.text);
@@ -54,10 +58,15 @@ function evaluate(name: string, detect: Detector, passages: readonly Passage[]):
       if (p.keep) takenRight++;
       if (p.keep && d!.namespace === p.namespace) nsRight++;
     }
+    if (took && d!.summary !== undefined) {
+      summaries++;
+      if (wellFormedSummary(d!.summary, p.text)) wellFormed++;
+    }
     if (p.keep) {
       const n = byNs.get(p.namespace!)!;
       n.all++;
       if (took) n.taken++;
+      if (took && d!.namespace === p.namespace) n.right++;
     } else {
       const kind = p.hard ?? 'other';
       const k = falseByKind.get(kind) ?? { all: 0, taken: 0 };
@@ -71,7 +80,21 @@ function evaluate(name: string, detect: Detector, passages: readonly Passage[]):
   console.log(`  captured or suggested (>= ${SUGGEST_THRESHOLD}): precision ${ratio(takenRight, taken)}  recall ${ratio(takenRight, keeps.length)}  (${taken} taken)`);
   console.log(`  namespace right on ${ratio(nsRight, takenRight)} of the true positives`);
   console.log(`  recall by namespace: ${[...byNs].map(([n, x]) => `${n} ${ratio(x.taken, x.all)} of ${x.all}`).join(', ')}`);
+  console.log(`  namespace right, by namespace (of its true positives): ${[...byNs].map(([n, x]) => `${n} ${ratio(x.right, x.taken)} of ${x.taken}`).join(', ')}`);
+  if (summaries) console.log(`  summaries one line, at most 100 characters, not cut inside a word or URL: ${wellFormed} of ${summaries}`);
   console.log(`  negatives taken, by kind: ${[...falseByKind].sort().map(([k, x]) => `${k} ${x.taken}/${x.all}`).join(', ')}`);
+}
+
+/** One line of at most 100 characters; when cut (…), cut after a whole word of the text, never inside a word, URL or path. */
+function wellFormedSummary(summary: string, text: string): boolean {
+  if (summary.includes('\n') || [...summary].length > 100) return false;
+  if (!summary.endsWith('…')) return true;
+  const kept = summary.slice(0, -1);
+  if ((kept.match(/`/g) ?? []).length % 2 === 1) return false;
+  const last = (kept.split(' ').pop() ?? '').replace(/`/g, '');
+  if (/[/\\:]|^\S{25,}$/.test(last)) return false;
+  const words = text.replace(/\[([^\]\n]*)\]\([^)\s]*\)/g, '$1').split(/[\s*_`]+/);
+  return words.some((w) => w === last || w.replace(/[,;:.!?)\]"']+$/, '') === last.replace(/[,;:.!?)\]"']+$/, ''));
 }
 
 /** Median milliseconds to detect in ~10 KB texts made of the passages. */

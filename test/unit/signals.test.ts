@@ -109,6 +109,11 @@ describe('detectSignals', () => {
     expect(b!.summary).toMatch(/…$/);
     expect(b!.summary).not.toMatch(/https?:\S*…$/);
     expect(bare).toContain(`${b!.summary.slice(0, -1)} `);
+    // Nor inside a code span.
+    const spanned = 'We decided to use FastAPI because it has native async support and pydantic, see `app = FastAPI(title=x, docs_url=None)` in main.';
+    const [c] = detectSignals(spanned);
+    expect(c).toBeDefined();
+    expect((c!.summary.match(/`/g) ?? []).length % 2).toBe(0);
     // A lead-in takes what it introduces.
     const lead = 'After a day of bisecting, the cause of the flaky upload test is clear:\n\n- the temp dir was shared between workers, so one worker deleted files another still used';
     const [s] = detectSignals(lead);

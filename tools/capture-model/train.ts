@@ -18,13 +18,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, NAMESPACE_CUES, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
+import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
 
 const FOLDS = 5;
-const LAMBDAS = process.env.LAMBDAS ? process.env.LAMBDAS.split(',').map(Number) : [1e-5, 3e-5, 1e-4];
-const NS_LAMBDAS = process.env.NS_LAMBDAS ? process.env.NS_LAMBDAS.split(',').map(Number) : [1e-4, 3e-4, 1e-3];
+const LAMBDAS = process.env.LAMBDAS ? process.env.LAMBDAS.split(',').map(Number) : [1e-5, 3e-5, 1e-4, 3e-4];
 const STEPS = Number(process.env.STEPS ?? 300);
 
 /**
@@ -37,15 +36,6 @@ const PHRASE_PRIOR = Number(process.env.PHRASE_PRIOR ?? 1.5);
 const PHRASE_STRENGTH = Number(process.env.PHRASE_STRENGTH ?? 0.01);
 const priors = new Map(PHRASES.map(([name, sign]) => [bucketOf(`s:phrase:${name}`), sign === '+' ? PHRASE_PRIOR : -PHRASE_PRIOR]));
 
-/**
- * The namespace rows' cue weights are pulled toward what each cue says (a wait
- * toward blockers, a rule toward patterns, ...) rather than toward 0.
- */
-const NS_PRIOR = Number(process.env.NS_PRIOR ?? 1);
-const NS_PRIOR_STRENGTH = Number(process.env.NS_PRIOR_STRENGTH ?? 0.01);
-const CUE_NAMESPACE: Record<string, string> = { rule: 'patterns', 'rule-forward': 'patterns', wait: 'blockers', choice: 'decisions', finding: 'learnings', state: 'progress' };
-const nsPriors = MODEL_NAMESPACES.map((ns) => new Map(NAMESPACE_CUES.map(([name]) => [bucketOf(`n:${name}`), CUE_NAMESPACE[name] === ns ? NS_PRIOR : 0])));
-
 /** A passage as training sees it: active buckets with their values. */
 interface Example {
   idx: Uint32Array;
@@ -55,16 +45,13 @@ interface Example {
   group: string;
 }
 
-/** The keep row's view of a passage (words, shapes, kinds and cues), or the namespace rows' (words, shapes and cues). */
-function example(p: Passage, head: 'keep' | 'ns'): Example {
+function example(p: Passage): Example {
   const f = featuresOf(p.text);
   const norm = wordWeight(f.words.length);
-  const extra = head === 'ns' ? f.cues : Uint32Array.from([...f.kinds, ...f.cues]);
-  const idx = new Uint32Array(f.words.length + f.shapes.length + extra.length);
+  const idx = new Uint32Array(f.words.length + f.shapes.length);
   const val = new Float64Array(idx.length);
   idx.set(f.words, 0);
   idx.set(f.shapes, f.words.length);
-  idx.set(extra, f.words.length + f.shapes.length);
   val.fill(norm, 0, f.words.length);
   val.fill(1, f.words.length);
   return { idx, val, keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group };
@@ -79,7 +66,7 @@ function dot(w: Float64Array, e: Example): number {
 }
 
 /** Full-batch Adam over sparse gradients; returns weights (buckets) and bias for each of `classes` rows. */
-function train(examples: readonly Example[], lambda: number, classes: number, target: (e: Example) => number[] | null, prior?: readonly (Map<number, number> | undefined)[], strength = PHRASE_STRENGTH): { w: Float64Array[]; b: number[] } {
+function train(examples: readonly Example[], lambda: number, classes: number, target: (e: Example) => number[] | null, prior?: Map<number, number>): { w: Float64Array[]; b: number[] } {
   const used = examples.filter((e) => target(e) !== null);
   const w = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
   const b = new Array<number>(classes).fill(0);
@@ -117,10 +104,9 @@ function train(examples: readonly Example[], lambda: number, classes: number, ta
       const gc = g[c]!;
       const mc = m[c]!;
       const vc = v[c]!;
-      const pc = prior?.[c];
       for (const j of active) {
-        const mu = pc?.get(j);
-        const grad = gc[j]! + (mu === undefined ? lambda * wc[j]! : strength * (wc[j]! - mu));
+        const mu = prior?.get(j);
+        const grad = gc[j]! + (mu === undefined ? lambda * wc[j]! : PHRASE_STRENGTH * (wc[j]! - mu));
         mc[j] = b1 * mc[j]! + (1 - b1) * grad;
         vc[j] = b2 * vc[j]! + (1 - b2) * grad * grad;
         wc[j]! -= (lr * (mc[j]! / (1 - b1 ** step))) / (Math.sqrt(vc[j]! / (1 - b2 ** step)) + eps);
@@ -136,35 +122,23 @@ function train(examples: readonly Example[], lambda: number, classes: number, ta
 const keepTarget = (e: Example) => [e.keep];
 const nsTarget = (e: Example) => (e.ns < 0 ? null : MODEL_NAMESPACES.map((_, i) => (i === e.ns ? 1 : 0)));
 
-/** Out-of-fold keep scores of the tuning half, for one L2 strength. */
-function crossValidateKeep(examples: readonly Example[], lambda: number): Float64Array {
+/** Out-of-fold keep scores and namespace guesses of the tuning half, for one L2 strength. */
+function crossValidate(examples: readonly Example[], lambda: number): { scores: Float64Array; ns: Int32Array } {
   const scores = new Float64Array(examples.length);
+  const ns = new Int32Array(examples.length).fill(-1);
   for (let f = 0; f < FOLDS; f++) {
     const inFold = (e: Example) => foldOf(e.group, FOLDS) === f;
-    const keep = train(examples.filter((e) => !inFold(e)), lambda, 1, keepTarget, [priors]);
+    const trainSet = examples.filter((e) => !inFold(e));
+    const keep = train(trainSet, lambda, 1, keepTarget, priors);
+    const nsModel = train(trainSet, lambda, MODEL_NAMESPACES.length, nsTarget);
     examples.forEach((e, i) => {
-      if (inFold(e)) scores[i] = dot(keep.w[0]!, e) + keep.b[0]!;
+      if (!inFold(e)) return;
+      scores[i] = dot(keep.w[0]!, e) + keep.b[0]!;
+      const z = nsModel.w.map((row, c) => dot(row, e) + nsModel.b[c]!);
+      ns[i] = z.indexOf(Math.max(...z));
     });
   }
-  return scores;
-}
-
-/** Out-of-fold namespace probabilities of the kept passages of the tuning half (-1 for the others), for one L2 strength. */
-function crossValidateNs(examples: readonly Example[], lambda: number): { guess: Int32Array; loss: number } {
-  const guess = new Int32Array(examples.length).fill(-1);
-  let loss = 0;
-  for (let f = 0; f < FOLDS; f++) {
-    const inFold = (e: Example) => foldOf(e.group, FOLDS) === f;
-    const model = train(examples.filter((e) => !inFold(e)), lambda, MODEL_NAMESPACES.length, nsTarget, nsPriors, NS_PRIOR_STRENGTH);
-    examples.forEach((e, i) => {
-      if (!inFold(e) || e.ns < 0) return;
-      const z = model.w.map((row, c) => dot(row, e) + model.b[c]!);
-      const top = Math.max(...z);
-      guess[i] = z.indexOf(top);
-      loss -= z[e.ns]! - top - Math.log(z.reduce((s, x) => s + Math.exp(x - top), 0));
-    });
-  }
-  return { guess, loss: loss / examples.filter((e) => e.ns >= 0).length };
+  return { scores, ns };
 }
 
 /** Platt scaling: a, b minimising the log loss of sigmoid(a z + b) (Newton's method, with Platt's target smoothing). */
@@ -235,51 +209,35 @@ function quantize(w: Float64Array): { bytes: Int8Array; scale: number } {
 function main(): void {
   const dryRun = process.argv.includes('--dry-run');
   const { tuning } = split(loadCorpus());
-  const examples = tuning.map((p) => example(p, 'keep'));
-  const nsExamples = tuning.map((p) => example(p, 'ns'));
+  const examples = tuning.map(example);
   const labels = examples.map((e) => e.keep);
-  const kept = examples.filter((e) => e.keep).length;
-  console.log(`tuning half: ${examples.length} passages, ${kept} worth keeping, ${new Set(tuning.map((p) => p.group)).size} source groups`);
+  console.log(`tuning half: ${examples.length} passages, ${labels.filter(Boolean).length} worth keeping, ${new Set(tuning.map((p) => p.group)).size} source groups`);
 
-  let best: { lambda: number; loss: number; scores: Float64Array } | undefined;
-  for (const lambda of process.env.SKIP_KEEP ? [] : LAMBDAS) {
-    const scores = crossValidateKeep(examples, lambda);
-    const cal = platt(scores, labels);
-    const p = [...scores].map((z) => sig(cal.a * z + cal.b));
+  let best: { lambda: number; loss: number; scores: Float64Array; ns: Int32Array } | undefined;
+  for (const lambda of LAMBDAS) {
+    const cv = crossValidate(examples, lambda);
+    const cal = platt(cv.scores, labels);
+    const p = [...cv.scores].map((z) => sig(cal.a * z + cal.b));
     const loss = logLoss(p, labels);
-    console.log(`  keep, L2 ${lambda}: cross-validated log loss ${loss.toFixed(4)}, AUC ${auc(scores, labels).toFixed(4)}`);
-    if (!best || loss < best.loss) best = { lambda, loss, scores };
+    console.log(`  L2 ${lambda}: cross-validated log loss ${loss.toFixed(4)}, AUC ${auc(cv.scores, labels).toFixed(3)}, namespace ${(examples.filter((e, i) => e.keep && cv.ns[i] === e.ns).length / labels.filter(Boolean).length).toFixed(3)}`);
+    if (!best || loss < best.loss) best = { lambda, loss, ...cv };
   }
-  let bestNs: { lambda: number; loss: number; guess: Int32Array } | undefined;
-  for (const lambda of NS_LAMBDAS) {
-    const cv = crossValidateNs(nsExamples, lambda);
-    const right = nsExamples.filter((e, i) => e.ns >= 0 && cv.guess[i] === e.ns).length;
-    console.log(`  namespace, L2 ${lambda}: cross-validated log loss ${cv.loss.toFixed(4)}, right on ${(right / kept).toFixed(4)} of kept passages`);
-    if (process.env.CONFUSION) {
-      const m = MODEL_NAMESPACES.map(() => MODEL_NAMESPACES.map(() => 0));
-      nsExamples.forEach((e, i) => {
-        if (e.ns >= 0) m[e.ns]![cv.guess[i]!]!++;
-      });
-      MODEL_NAMESPACES.forEach((n, i) => console.log(`    ${n.padEnd(10)} ${m[i]!.map((x) => String(x).padStart(4)).join(' ')}`));
-    }
-    if (!bestNs || cv.loss < bestNs.loss) bestNs = { lambda, ...cv };
-  }
-  if (!best) return;
   const cal = platt(best!.scores, labels);
   const p = [...best!.scores].map((z) => sig(cal.a * z + cal.b));
-  const nsRight = nsExamples.filter((e, i) => e.ns >= 0 && bestNs!.guess[i] === e.ns).length;
-  console.log(`chosen L2 ${best!.lambda} (keep), ${bestNs!.lambda} (namespace); out-of-fold, calibrated (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
+  const kept = examples.map((e, i) => ({ e, i })).filter(({ e }) => e.keep);
+  const nsRight = kept.filter(({ e, i }) => best!.ns[i] === e.ns).length;
+  console.log(`chosen L2 ${best!.lambda}; out-of-fold, calibrated (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
   console.log(`  auto (>= 0.95):    ${tier(p, labels, 0.95)}`);
   console.log(`  suggest (>= 0.70): ${tier(p, labels, 0.7)}`);
-  console.log(`  namespace right on ${(nsRight / kept).toFixed(3)} of kept passages`);
+  console.log(`  namespace right on ${(nsRight / kept.length).toFixed(3)} of kept passages`);
   if (process.env.DUMP) {
     const rows = tuning.map((t, i) => ({ p: p[i]!, keep: t.keep, ns: t.namespace, hard: t.hard, text: t.text.replace(/\s+/g, ' ').slice(0, 160) }));
     fs.writeFileSync(process.env.DUMP, rows.map((r) => JSON.stringify(r)).join('\n'));
   }
   if (dryRun) return;
 
-  const keep = train(examples, best!.lambda, 1, keepTarget, [priors]);
-  const nsModel = train(nsExamples, bestNs!.lambda, MODEL_NAMESPACES.length, nsTarget, nsPriors, NS_PRIOR_STRENGTH);
+  const keep = train(examples, best!.lambda, 1, keepTarget, priors);
+  const nsModel = train(examples, best!.lambda, MODEL_NAMESPACES.length, nsTarget);
   const rows = [keep.w[0]!, ...nsModel.w].map(quantize);
   const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
   rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer), i * FEATURE_BUCKETS));
