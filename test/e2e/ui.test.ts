@@ -254,12 +254,15 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: the page in Chromium', () => {
     // j and k move through the results (Escape leaves the search field, and empties it as a search field does).
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.querySelector('#count')?.textContent?.includes('newest first'));
+    // The order is list's, newest first: memories captured within one second are ordered by key, so it is read, not assumed.
+    const order = (JSON.parse(mem(ids.repo, ids.box.env, ['list', '--json']).stdout) as Array<{ id: string }>).map((m) => m.id);
+    expect(order).toHaveLength(3);
     await page.keyboard.press('j');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(ids.hostile);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(order[0]);
     await page.keyboard.press('j');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(ids.follow);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(order[1]);
     await page.keyboard.press('k');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(ids.hostile);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-id'))).toBe(order[0]);
 
     // Filters: the namespace narrows the list.
     await page.locator('#q').fill('');
