@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { lexicalScores, type LexicalOptions } from '../../src/core/search/lexical.ts';
-import { buildLexicalQuery } from '../../src/core/search/query.ts';
+import { buildLexicalQuery, type RelatedOptions } from '../../src/core/search/query.ts';
 import { memorySource } from './lexical-source.ts';
 
 const { values: opts } = parseArgs({
@@ -26,11 +26,11 @@ const { memories, queries } = fixture;
 
 const source = memorySource(memories);
 
-interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean }
+interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false }
 
 export function evaluate(config: Config) {
   const rows = queries.map((q, n) => {
-    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms })!;
+    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms, related: config.related })!;
     const scores = lexicalScores(source, query, () => true, config);
     // As the term index orders: score, then newer (a higher document number) first.
     const ranked = [...scores.keys()].filter((d) => scores[d]! > 0).sort((a, b) => scores[b]! - scores[a]! || b - a).slice(0, 10);

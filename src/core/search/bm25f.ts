@@ -34,7 +34,7 @@ export interface Bm25Options {
 }
 
 /** How a query group matched a document. */
-export type MatchKind = 'term' | 'prefix' | 'synonym' | 'feedback';
+export type MatchKind = 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
 
 /**
  * One group's part of one document's BM25F score, recorded by the scorer as it scores (so it is
@@ -314,7 +314,13 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
         const list = source.postings(t);
         if (list) synonyms.push(list), synonymTerms.push(t);
       }
-      if (!prefixed.length && !synonyms.length) {
+      const related: Uint32Array[] = [];
+      const relatedTerms: Array<[string, number]> = [];
+      for (const r of g.related ?? []) {
+        const list = source.postings(r[0]);
+        if (list) related.push(list), relatedTerms.push(r);
+      }
+      if (!prefixed.length && !synonyms.length && !related.length) {
         if (exact) scoreList(exact, weight, only, total, false, only === null && keepListing(exact.length >>> 1), as('term', [g.term]));
         continue;
       }
@@ -324,6 +330,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
       if (prefixed.length === 1) scoreList(prefixed[0]!, weight, only, total, true, false, as('prefix', prefixedTerms));
       else if (prefixed.length) scoreLists(prefixed, weight, as('prefix', prefixedTerms));
       synonyms.forEach((list, s) => scoreList(list, weight * synonymWeight, only, total, true, false, as('synonym', [synonymTerms[s]!], weight * synonymWeight)));
+      related.forEach((list, r) => scoreList(list, weight * relatedTerms[r]![1], only, total, true, false, as('related', [relatedTerms[r]![0]], weight * relatedTerms[r]![1])));
       const record = only === null && keepListing(groupCount);
       for (let j = 0; j < groupCount; j++) {
         const d = groupDocs[j]!;

@@ -46,7 +46,7 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
   if (!feedback) return scores;
   const top = bestDocuments(scores, score.matched(), accept, feedback.docs, source.compareCreation?.bind(source));
   if (!top.length) return scores;
-  const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]);
+  const own = query.groups.flatMap((g) => [g.term, ...(g.synonyms ?? []), ...(g.related ?? []).map((r) => r[0])]);
   const expansion = feedbackTerms(own, top.map((d) => ({ score: scores[d]!, fields: source.fieldTexts(d) })), (t) => source.docFrequency(t), source.memoryCount ?? source.docCount, feedback);
   if (!expansion.length) return scores;
   // Feedback reorders the memories matching the query and brings in none: a
