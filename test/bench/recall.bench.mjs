@@ -39,7 +39,7 @@ const env = benchEnv(root);
 const vocabulary = zipfVocabulary(5000);
 if (opts['related-words']) {
   const table = fs.readFileSync(path.resolve(import.meta.dirname, '../../src/core/search/related-words.ts'), 'utf8');
-  const heads = JSON.parse(table.match(/RELATED_WORDS = (".*");/s)[1]).split('\n').filter(Boolean).map((l) => l.split(' ')[0]);
+  const heads = table.match(/RELATED_WORDS = `([^`]*)`/)[1].split('\n').filter(Boolean).map((l) => l.split('|')[0]);
   // A fixed shuffle (an FNV-1a hash of each word), so the common words are not all early in the alphabet.
   const hash = (w) => [...w].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
   const real = heads.sort((a, b) => hash(a) - hash(b) || (a < b ? -1 : 1));

@@ -10,11 +10,12 @@ describe('related words', () => {
     expect(RELATED_WORDS.length).toBeLessThanOrEqual(300 * 1024);
     const lines = RELATED_WORDS.split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(1000);
-    const heads = lines.map((l) => l.split(' ')[0]!);
+    const heads = lines.map((l) => l.split('|')[0]!);
     expect([...heads].sort()).toEqual(heads);
     expect(new Set(heads).size).toBe(heads.length);
     for (const line of lines) {
-      const [head, ...pairs] = line.split(' ');
+      const [head, rest] = line.split('|');
+      const pairs = rest!.split(' ');
       expect(head).toMatch(/^[a-z]{3,}$/);
       expect(pairs.length).toBeGreaterThan(0);
       for (const p of pairs) expect(p).toMatch(/^[a-z]{3,}:\d{2,3}$/);

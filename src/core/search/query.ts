@@ -64,7 +64,7 @@ export function synonymsOf(word: string): string[] {
  * a cold process pays only for the words it asks about.
  */
 export function relatedTerms(term: string): Array<[string, number]> {
-  const at = RELATED_WORDS.indexOf(`\n${term} `);
+  const at = RELATED_WORDS.indexOf(`\n${term}|`);
   if (at < 0) return [];
   const line = RELATED_WORDS.slice(at + term.length + 2, RELATED_WORDS.indexOf('\n', at + 1));
   return line.split(' ').map((entry) => {
