@@ -12,12 +12,13 @@ export const FIELDS = ['summary', 'tags', 'body'] as const;
 /**
  * The BM25F parameters recall uses, chosen by a sweep on the tuning half of
  * the ranking fixture (docs/search.md). Summary and tags say what a memory is
- * about, the body mostly how: weights 2, 2, 1. k1 0.6: memories are short, so
- * a word's second occurrence says little and a memory matching more of the
- * query's words should win. b 0.3: lengths vary less in meaning than in words.
+ * about, the body mostly how: weights 2, 2, 1. k1 1.2 (0.6 before related
+ * words, issue 35: with weak expansion matches in the sum, a word the memory
+ * repeats is worth a little more again). b 0.3: lengths vary less in meaning
+ * than in words.
  */
 export const DEFAULT_WEIGHTS: readonly number[] = [2, 2, 1];
-export const DEFAULT_K1 = 0.6;
+export const DEFAULT_K1 = 1.2;
 export const DEFAULT_B = 0.3;
 
 export interface Bm25Options {
