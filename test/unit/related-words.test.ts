@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { termOf } from '../../src/core/search/analyzer.ts';
-import { bm25f, packFrequencies, type PostingsSource } from '../../src/core/search/bm25f.ts';
+import { bm25f, packFrequencies, type PostingsSource, RELATED_MAX_SHARE } from '../../src/core/search/bm25f.ts';
 import { matchText } from '../../src/core/search/explain.ts';
 import { buildLexicalQuery, RELATED_COUNT, RELATED_WEIGHT, relatedTerms, SYNONYM_WEIGHT } from '../../src/core/search/query.ts';
 import { RELATED_WORDS } from '../../src/core/search/related-words.ts';
@@ -68,5 +68,28 @@ describe('related words', () => {
     expect(matchText({ word: 'crash', kind: 'related', terms: ['segfault'], frequencies: [1, 0, 0], fields: [1.5, 0, 0], idf: 1.2, weight: 0.4, score: 0.5 })).toBe(
       'crash → segfault (related word) ×0.4: summary tf 1 (1.5); idf 1.2 = 0.5',
     );
+  });
+
+  it('leaves out a related word found in more than RELATED_MAX_SHARE of the memories', () => {
+    const n = 100;
+    const common = Array.from({ length: Math.floor(n * RELATED_MAX_SHARE) + 1 }, (_, d) => [d, packFrequencies(1, 0, 0)]).flat();
+    const rare = [50, packFrequencies(1, 0, 0)];
+    const lists = new Map([
+      ['common', common],
+      ['rare', rare],
+    ]);
+    const s: PostingsSource = {
+      docCount: n,
+      averageLengths: [1, 1, 1],
+      lengths: new Uint32Array(n * 3).fill(1),
+      postings: (t) => (lists.has(t) ? new Uint32Array(lists.get(t)!) : undefined),
+      termsWithPrefix: () => [],
+    };
+    const scores = bm25f(s, [{ term: 'crash', related: [['common', 0.5], ['rare', 0.5]] }]);
+    expect(scores[0]).toBe(0);
+    expect(scores[50]).toBeGreaterThan(0);
+    // One fewer memory and it counts.
+    lists.set('common', common.slice(2));
+    expect(bm25f(s, [{ term: 'crash', related: [['common', 0.5]] }])[1]).toBeGreaterThan(0);
   });
 });

@@ -21,6 +21,13 @@ export const DEFAULT_WEIGHTS: readonly number[] = [2, 2, 1];
 export const DEFAULT_K1 = 1.2;
 export const DEFAULT_B = 0.3;
 
+/**
+ * Related words (core/search/query.ts) found in more than this share of the memories are not
+ * scored: they say little (a low IDF) and are the costliest lists (no change on the fixture's tuning
+ * half at 0.1 or 0.2; docs/search.md, speed of related words).
+ */
+export const RELATED_MAX_SHARE = 0.1;
+
 export interface Bm25Options {
   /** One weight per field (FIELDS order). */
   weights?: readonly number[];
@@ -30,6 +37,8 @@ export interface Bm25Options {
   b?: number;
   /** What a synonym's match is worth against the word's own. */
   synonymWeight?: number;
+  /** Related words in more than this share of the memories are not scored (RELATED_MAX_SHARE). */
+  relatedMaxShare?: number;
   /** Records, for the documents it asks about, each group's part of their score as it is computed (recall --explain). */
   explain?: ScoreExplanations;
 }
@@ -158,6 +167,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
   const k1 = options.k1 ?? DEFAULT_K1;
   const b = options.b ?? DEFAULT_B;
   const synonymWeight = options.synonymWeight ?? SYNONYM_WEIGHT;
+  const relatedMaxDocs = Math.max(2, (options.relatedMaxShare ?? RELATED_MAX_SHARE) * (source.memoryCount ?? source.docCount));
   const n = source.docCount;
   const counted = source.memoryCount ?? n;
   const lengths = source.lengths;
@@ -319,7 +329,8 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
       const relatedTerms: Array<[string, number]> = [];
       for (const r of g.related ?? []) {
         const list = source.postings(r[0]);
-        if (list) related.push(list), relatedTerms.push(r);
+        // A related word in too many memories says little (its IDF is low) and costs the most to score.
+        if (list && list.length >>> 1 <= relatedMaxDocs) related.push(list), relatedTerms.push(r);
       }
       if (!prefixed.length && !synonyms.length && !related.length) {
         if (exact) scoreList(exact, weight, only, total, false, only === null && keepListing(exact.length >>> 1), as('term', [g.term]));
