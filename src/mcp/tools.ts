@@ -107,7 +107,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
           namespace: NAMESPACE,
           limit: { type: 'integer', minimum: 1, description: 'At most this many (default 10)' },
           mode: { type: 'string', enum: [...RECALL_MODES], description: 'lexical, semantic or hybrid (default: the repository setting)' },
-          explain: { type: 'boolean', description: 'Also say why each memory ranked: the words that matched in which field, synonyms and feedback words, the score parts (as git mem recall --explain)' },
+          explain: { type: 'boolean', description: 'Also say why each memory ranked: the words that matched in which field, synonyms, related words and feedback words, the score parts (as git mem recall --explain)' },
         },
         required: ['query'],
       },

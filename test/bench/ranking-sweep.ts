@@ -7,10 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { lexicalScores, type LexicalOptions, type LexicalSource } from '../../src/core/search/lexical.ts';
-import { analyzeText, termOf } from '../../src/core/search/analyzer.ts';
-import { buildLexicalQuery } from '../../src/core/search/query.ts';
-import { packFrequencies } from '../../src/core/search/bm25f.ts';
+import { lexicalScores, type LexicalOptions } from '../../src/core/search/lexical.ts';
+import { buildLexicalQuery, type RelatedOptions } from '../../src/core/search/query.ts';
+import { memorySource } from './lexical-source.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -25,51 +24,13 @@ interface FixtureMemory { namespace: string; summary: string; body?: string; tag
 const fixture = JSON.parse(fs.readFileSync(opts.fixture, 'utf8')) as { memories: FixtureMemory[]; queries: Array<{ query: string; relevant: number[] }> };
 const { memories, queries } = fixture;
 
-function memorySource(mems: FixtureMemory[]): LexicalSource {
-  const lists = new Map<string, number[]>();
-  const texts = mems.map((m) => [m.summary, (m.tags ?? []).join(' '), m.body ?? '']);
-  const lengths = new Uint32Array(mems.length * 3);
-  texts.forEach((fields, d) => {
-    const freq = new Map<string, number[]>();
-    fields.forEach((text, f) => {
-      const tokens = analyzeText(text);
-      lengths[d * 3 + f] = tokens.length;
-      for (const t of tokens) {
-        const term = termOf(t);
-        if (!freq.has(term)) freq.set(term, [0, 0, 0]);
-        freq.get(term)![f]!++;
-      }
-    });
-    for (const [term, f] of freq) {
-      if (!lists.has(term)) lists.set(term, []);
-      lists.get(term)!.push(d, packFrequencies(f[0]!, f[1]!, f[2]!));
-    }
-  });
-  const sorted = [...lists.keys()].sort();
-  const postings = new Map([...lists].map(([t, l]) => [t, new Uint32Array(l)]));
-  const averageLengths = [0, 1, 2].map((f) => {
-    let sum = 0;
-    for (let d = 0; d < mems.length; d++) sum += lengths[d * 3 + f]!;
-    return sum / mems.length;
-  });
-  return {
-    docCount: mems.length,
-    averageLengths,
-    lengths,
-    postings: (t) => postings.get(t),
-    termsWithPrefix: (p) => sorted.filter((t) => t.startsWith(p)),
-    docFrequency: (t) => (postings.get(t)?.length ?? 0) / 2,
-    fieldTexts: (d) => texts[d]!,
-  };
-}
-
 const source = memorySource(memories);
 
-interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean }
+interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false }
 
 export function evaluate(config: Config) {
   const rows = queries.map((q, n) => {
-    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms })!;
+    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms, related: config.related })!;
     const scores = lexicalScores(source, query, () => true, config);
     // As the term index orders: score, then newer (a higher document number) first.
     const ranked = [...scores.keys()].filter((d) => scores[d]! > 0).sort((a, b) => scores[b]! - scores[a]! || b - a).slice(0, 10);

@@ -1,6 +1,6 @@
 // Issue 3 speed targets for lexical recall: whole-process wall time of the compiled binary, medians.
 //
-//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15] [--against OTHER_BIN]
+//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15] [--against OTHER_BIN] [--related-words]
 //
 // --against times another build (e.g. the commit before a ranking change) on a copy of each
 // repository, its runs interleaved with this build's, so both see the same machine load.
@@ -9,6 +9,9 @@
 // in most memories, most in few. Two queries per size: a selective one (three mid-frequency words,
 // what people usually ask) and a broad one (the four most common words, so that thousands of
 // memories match and must be scored).
+// --related-words: the vocabulary's words are instead the terms of the related-words table
+// (src/core/search/related-words.ts), in a fixed shuffled order, so that every query word brings
+// up to 8 related words whose postings are scored too (the made-up words have none).
 //
 // Baselines, timed in the same run: the naive reader of earlier tools (`git notes list`, then one
 // `git notes show` per note and a substring match) at 1,000 memories, and `git grep` over the notes
@@ -25,6 +28,7 @@ const { values: opts } = parseArgs({
     sizes: { type: 'string', default: '1000,10000,100000' },
     runs: { type: 'string', default: process.env.BENCH_RUNS ?? '15' },
     against: { type: 'string' },
+    'related-words': { type: 'boolean', default: false },
   },
 });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
@@ -33,6 +37,14 @@ const sizes = opts.sizes.split(',').map(Number);
 const root = tmpRoot('recall');
 const env = benchEnv(root);
 const vocabulary = zipfVocabulary(5000);
+if (opts['related-words']) {
+  const table = fs.readFileSync(path.resolve(import.meta.dirname, '../../src/core/search/related-words.ts'), 'utf8');
+  const heads = table.match(/RELATED_WORDS = `([^`]*)`/)[1].split('\n').filter(Boolean).map((l) => l.split('|')[0]);
+  // A fixed shuffle (an FNV-1a hash of each word), so the common words are not all early in the alphabet.
+  const hash = (w) => [...w].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
+  const real = heads.sort((a, b) => hash(a) - hash(b) || (a < b ? -1 : 1));
+  for (let i = 0; i < vocabulary.words.length; i++) vocabulary.words[i] = real[i % real.length] + (i < real.length ? '' : `x${Math.floor(i / real.length)}`);
+}
 const selective = [vocabulary.words[400], vocabulary.words[900], vocabulary.words[1500]];
 const broad = vocabulary.words.slice(0, 4);
 const TARGETS = { 10_000: 60, 100_000: 250 };

@@ -5,7 +5,7 @@ import { makeRepo, mem, memHook, memOk, sandbox } from './helpers.ts';
 
 interface Match {
   word: string;
-  kind: 'term' | 'prefix' | 'synonym' | 'feedback';
+  kind: 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
   terms: string[];
   fields: Record<string, { tf: number; part: number }>;
   idf: number;
@@ -39,7 +39,8 @@ describe('git mem recall --explain', () => {
     for (const h of hits) {
       expect(h.explain.matches.reduce((s, m) => s + m.score, 0)).toBeCloseTo(h.explain.bm25f, 3);
       expect(h.explain.placement).toEqual({ reach: 'head', weight: 1 });
-      expect(h.explain.score).toBeCloseTo(h.score, 3);
+      // (The hit's score and the explanation's are rounded to different digits: 2.4815 and 2.482.)
+      expect(h.explain.score).toBeCloseTo(h.score, 2);
     }
     // Feedback: "canary", in the bodies of the two best hits, adds a little to both (weight 0.2, core/search/feedback.ts).
     for (const h of [sqljs, deploy]) expect(h.explain.matches[1]).toMatchObject({ word: 'canari', kind: 'feedback', weight: 0.2, fields: { body: { tf: 1 } } });
@@ -113,5 +114,22 @@ describe('git mem recall --explain', () => {
     expect(memOk(repo, now, ['recall', '--mode', 'lexical', '--explain', 'since', 'August'])).toMatch(/created in the time asked about; the query names no topic/);
     // A date word that asks about no time changes nothing.
     expect(explained(repo, now, ['flaky', 'upload', 'weekly']).map((h) => h.id)).toEqual(plain.map((h) => h.id));
+  });
+
+  it('finds a memory by a related word below one that says the word, and says which', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    // "segfault" is among the words related to "crash" (core/search/related-words.ts, built from public commit messages).
+    memOk(repo, box.env, ['capture', 'learnings', 'The importer segfaults on empty input files', '-m', 'Guarded the read of the first block.']);
+    memOk(repo, box.env, ['capture', 'learnings', 'The importer crash on empty input files is fixed']);
+    for (let i = 0; i < 6; i++) memOk(repo, box.env, ['capture', 'progress', `Unrelated note ${i} about the release calendar`]);
+    const hits = explained(repo, box.env, ['crash']);
+    expect(hits.map((h) => h.summary)).toEqual(['The importer crash on empty input files is fixed', 'The importer segfaults on empty input files']);
+    const related = hits[1]!.explain.matches[0]!;
+    expect(related).toMatchObject({ word: 'crash', kind: 'related', terms: ['segfault'], fields: { summary: { tf: 1 } } });
+    expect(related.weight).toBeGreaterThan(0);
+    expect(related.weight).toBeLessThan(0.8);
+    expect(hits[0]!.explain.matches[0]).toMatchObject({ word: 'crash', kind: 'term' });
+    expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'crash'])).toMatch(/\n {4}crash → segfault \(related word\) ×0\.\d+: summary tf 1 /);
   });
 });

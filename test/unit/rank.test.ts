@@ -80,17 +80,17 @@ describe('identifiers', () => {
 
 describe('buildLexicalQuery', () => {
   it('stems each word and adds the last one, as typed, as a prefix', () => {
-    expect(buildLexicalQuery('why is the indexing slow')).toEqual({ terms: ['indexing', 'slow'], groups: [{ term: 'index' }, { term: 'slow', prefix: 'slow' }] });
+    expect(buildLexicalQuery('why is the indexing slow', { related: false })).toEqual({ terms: ['indexing', 'slow'], groups: [{ term: 'index' }, { term: 'slow', prefix: 'slow' }] });
   });
 
   it('adds no prefix to a short last word or when asked not to, and gives null for no words', () => {
-    expect(buildLexicalQuery('rebase ci')?.groups).toEqual([{ term: 'rebas' }, { term: 'ci' }]);
-    expect(buildLexicalQuery('rebase worktree', { prefixLast: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'worktre' }]);
+    expect(buildLexicalQuery('rebase ci', { related: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'ci' }]);
+    expect(buildLexicalQuery('rebase worktree', { prefixLast: false, related: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'worktre' }]);
     expect(buildLexicalQuery('  ...  ')).toBeNull();
   });
 
   it('weighs an identifier\'s parts below the identifier typed whole (issue 38)', () => {
-    expect(buildLexicalQuery('commonJSWhitelist')?.groups).toEqual([
+    expect(buildLexicalQuery('commonJSWhitelist', { related: false })?.groups).toEqual([
       { term: 'common', weight: 0.25 },
       { term: 'js', weight: 0.25, synonyms: ['javascript'] },
       { term: 'whitelist', weight: 0.25 },

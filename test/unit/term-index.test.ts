@@ -49,7 +49,9 @@ describe('term index', () => {
     const flaky = search(index, 'flaky');
     expect(flaky.slice(0, 2).sort()).toEqual(['Flaky sync suite', 'Quarter planning']);
     expect(flaky[2]).toBe('Release calendar');
-    expect(search(index, 'caching')).toEqual(['Cached notes trees']);
+    // (Then "Worktrees share the index", by a related word: cache is related to index, core/search/related-words.ts.)
+    expect(search(index, 'caching')[0]).toBe('Cached notes trees');
+    expect(index.search(buildLexicalQuery('caching', { related: false })!, {}).map((h) => h.memory.summary)).toEqual(['Cached notes trees']);
     expect(search(index, 'worktr')).toEqual(['Worktrees share the index']);
     expect(search(index, 'kubernetes')).toEqual([]);
     // Words that were operators in FTS query syntax are plain words.

@@ -12,13 +12,21 @@ export const FIELDS = ['summary', 'tags', 'body'] as const;
 /**
  * The BM25F parameters recall uses, chosen by a sweep on the tuning half of
  * the ranking fixture (docs/search.md). Summary and tags say what a memory is
- * about, the body mostly how: weights 2, 2, 1. k1 0.6: memories are short, so
- * a word's second occurrence says little and a memory matching more of the
- * query's words should win. b 0.3: lengths vary less in meaning than in words.
+ * about, the body mostly how: weights 2, 2, 1. k1 1.2 (0.6 before related
+ * words, issue 35: with weak expansion matches in the sum, a word the memory
+ * repeats is worth a little more again). b 0.3: lengths vary less in meaning
+ * than in words.
  */
 export const DEFAULT_WEIGHTS: readonly number[] = [2, 2, 1];
-export const DEFAULT_K1 = 0.6;
+export const DEFAULT_K1 = 1.2;
 export const DEFAULT_B = 0.3;
+
+/**
+ * Related words (core/search/query.ts) found in more than this share of the memories are not
+ * scored: they say little (a low IDF) and are the costliest lists (no change on the fixture's tuning
+ * half at 0.1 or 0.2; docs/search.md, speed of related words).
+ */
+export const RELATED_MAX_SHARE = 0.1;
 
 export interface Bm25Options {
   /** One weight per field (FIELDS order). */
@@ -29,12 +37,14 @@ export interface Bm25Options {
   b?: number;
   /** What a synonym's match is worth against the word's own. */
   synonymWeight?: number;
+  /** Related words in more than this share of the memories are not scored (RELATED_MAX_SHARE). */
+  relatedMaxShare?: number;
   /** Records, for the documents it asks about, each group's part of their score as it is computed (recall --explain). */
   explain?: ScoreExplanations;
 }
 
 /** How a query group matched a document. */
-export type MatchKind = 'term' | 'prefix' | 'synonym' | 'feedback';
+export type MatchKind = 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
 
 /**
  * One group's part of one document's BM25F score, recorded by the scorer as it scores (so it is
@@ -157,6 +167,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
   const k1 = options.k1 ?? DEFAULT_K1;
   const b = options.b ?? DEFAULT_B;
   const synonymWeight = options.synonymWeight ?? SYNONYM_WEIGHT;
+  const relatedMaxDocs = Math.max(2, (options.relatedMaxShare ?? RELATED_MAX_SHARE) * (source.memoryCount ?? source.docCount));
   const n = source.docCount;
   const counted = source.memoryCount ?? n;
   const lengths = source.lengths;
@@ -314,7 +325,14 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
         const list = source.postings(t);
         if (list) synonyms.push(list), synonymTerms.push(t);
       }
-      if (!prefixed.length && !synonyms.length) {
+      const related: Uint32Array[] = [];
+      const relatedTerms: Array<[string, number]> = [];
+      for (const r of g.related ?? []) {
+        const list = source.postings(r[0]);
+        // A related word in too many memories says little (its IDF is low) and costs the most to score.
+        if (list && list.length >>> 1 <= relatedMaxDocs) related.push(list), relatedTerms.push(r);
+      }
+      if (!prefixed.length && !synonyms.length && !related.length) {
         if (exact) scoreList(exact, weight, only, total, false, only === null && keepListing(exact.length >>> 1), as('term', [g.term]));
         continue;
       }
@@ -324,6 +342,7 @@ export function bm25fScorer(source: PostingsSource, options: Bm25Options = {}): 
       if (prefixed.length === 1) scoreList(prefixed[0]!, weight, only, total, true, false, as('prefix', prefixedTerms));
       else if (prefixed.length) scoreLists(prefixed, weight, as('prefix', prefixedTerms));
       synonyms.forEach((list, s) => scoreList(list, weight * synonymWeight, only, total, true, false, as('synonym', [synonymTerms[s]!], weight * synonymWeight)));
+      related.forEach((list, r) => scoreList(list, weight * relatedTerms[r]![1], only, total, true, false, as('related', [relatedTerms[r]![0]], weight * relatedTerms[r]![1])));
       const record = only === null && keepListing(groupCount);
       for (let j = 0; j < groupCount; j++) {
         const d = groupDocs[j]!;

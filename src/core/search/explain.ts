@@ -30,7 +30,7 @@ const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** di
 /** One match as words: `db → database (synonym ×0.8): summary tf 1 (1.52), idf 1.87 = 1.23`. */
 export function matchText(m: TermMatch): string {
   const how =
-    m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : ' (feedback)';
+    m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : m.kind === 'related' ? ` → ${m.terms.join(', ')} (related word)` : ' (feedback)';
   const fields = FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [`${f} tf ${m.frequencies[i]} (${round(m.fields[i]!, 2)})`] : [])).join(', ');
   const weight = m.weight !== 1 ? ` ×${round(m.weight)}` : '';
   return `${m.word}${how}${weight}: ${fields}; idf ${round(m.idf, 2)} = ${round(m.score)}`;

@@ -4,10 +4,26 @@
  * identifier parts weigh less than words typed on their own.
  */
 import { analyzeText, MIN_PREFIX, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
+import { RELATED_WORDS } from './related-words.ts';
 import { synonymTable } from './synonyms.ts';
 
 /** A synonym's match counts a little below the word's own: the word the user chose is the better evidence. */
 export const SYNONYM_WEIGHT = 0.8;
+
+/**
+ * Related words (core/search/related-words.ts, built from public developer text) are weak
+ * evidence: a match counts RELATED_WEIGHT times the pair's similarity (a cosine, 0.17 to about
+ * 0.6) of the word's own, so about 0.25 to 0.9, below a synonym's for all but the closest pairs;
+ * at most RELATED_COUNT per word. Chosen on the fixture's tuning half (docs/search.md).
+ */
+export const RELATED_WEIGHT = 1.5;
+export const RELATED_COUNT = 8;
+
+/** How related words expand a query: off with `false`. */
+export interface RelatedOptions {
+  weight: number;
+  count: number;
+}
 
 /**
  * One query word: matched as its index term, for the last word also as a
@@ -20,6 +36,8 @@ export interface TermGroup {
   prefix?: string;
   /** Index terms meaning the same (already analysed), each scored at SYNONYM_WEIGHT of its own BM25F. */
   synonyms?: string[];
+  /** Index terms related to the word (core/search/related-words.ts), each with its weight against the word's own. */
+  related?: Array<[string, number]>;
   weight?: number;
   /** A word added by pseudo-relevance feedback (core/search/feedback.ts), not typed: said so by an explanation. */
   feedback?: boolean;
@@ -38,6 +56,21 @@ export function synonymsOf(word: string): string[] {
   synonyms ??= synonymTable();
   const own = termOf(word);
   return [...new Set((synonyms.get(word) ?? []).map(termOf))].filter((t) => t !== own);
+}
+
+/**
+ * The index terms related to `term` (an index term) in core/search/related-words.ts, strongest
+ * first, each with its similarity (the cosine of their context vectors, 0-1). A search in the table's text, no parse:
+ * a cold process pays only for the words it asks about.
+ */
+export function relatedTerms(term: string): Array<[string, number]> {
+  const at = RELATED_WORDS.indexOf(`\n${term}|`);
+  if (at < 0) return [];
+  const line = RELATED_WORDS.slice(at + term.length + 2, RELATED_WORDS.indexOf('\n', at + 1));
+  return line.split(' ').map((entry) => {
+    const colon = entry.lastIndexOf(':');
+    return [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100] as [string, number];
+  });
 }
 
 /**
@@ -70,11 +103,13 @@ export function identifierPartWeights(text: string): Map<string, number> {
  * its index term, its synonyms (unless `synonyms` is false), and for the last
  * word the word as typed as a prefix (unless `prefixLast` is false).
  */
-export function buildLexicalQuery(text: string, options: { prefixLast?: boolean; synonyms?: boolean } = {}): LexicalQuery | null {
+export function buildLexicalQuery(text: string, options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false } = {}): LexicalQuery | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
   const own = new Set(terms.map(termOf));
   const partWeights = identifierPartWeights(text);
+  // Related words go with synonyms: a caller that compares the words themselves wants neither.
+  const related = options.synonyms === false || options.related === false ? null : (options.related ?? { weight: RELATED_WEIGHT, count: RELATED_COUNT });
   const groups = terms.map((word, i): TermGroup => {
     const last = i === terms.length - 1;
     const term = termOf(word);
@@ -84,7 +119,16 @@ export function buildLexicalQuery(text: string, options: { prefixLast?: boolean;
     const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
     const weight = partWeights.get(word);
     if (weight !== undefined) group.weight = weight;
-    return synonyms.length ? { ...group, synonyms } : group;
+    if (synonyms.length) group.synonyms = synonyms;
+    if (related) {
+      const taken = new Set([...own, ...synonyms]);
+      const list = relatedTerms(term)
+        .filter(([t]) => !taken.has(t))
+        .slice(0, related.count)
+        .map(([t, strength]): [string, number] => [t, related.weight * strength]);
+      if (list.length) group.related = list;
+    }
+    return group;
   });
   return { terms, groups };
 }

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { termOf } from '../../src/core/search/analyzer.ts';
+import { bm25f, packFrequencies, type PostingsSource, RELATED_MAX_SHARE } from '../../src/core/search/bm25f.ts';
+import { matchText } from '../../src/core/search/explain.ts';
+import { buildLexicalQuery, RELATED_COUNT, RELATED_WEIGHT, relatedTerms, SYNONYM_WEIGHT } from '../../src/core/search/query.ts';
+import { RELATED_WORDS } from '../../src/core/search/related-words.ts';
+
+describe('related words', () => {
+  it('is a compact table of sorted, distinct index terms with similarities', () => {
+    expect(RELATED_WORDS.length).toBeLessThanOrEqual(300 * 1024);
+    const lines = RELATED_WORDS.split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(1000);
+    const heads = lines.map((l) => l.split('|')[0]!);
+    expect([...heads].sort()).toEqual(heads);
+    expect(new Set(heads).size).toBe(heads.length);
+    for (const line of lines) {
+      const [head, rest] = line.split('|');
+      const pairs = rest!.split(' ');
+      expect(head).toMatch(/^[a-z]{3,}$/);
+      expect(pairs.length).toBeGreaterThan(0);
+      for (const p of pairs) expect(p).toMatch(/^[a-z]{3,}:\d{2,3}$/);
+    }
+  });
+
+  it('finds a term’s neighbours, strongest first, and nothing for an unknown term', () => {
+    const crash = relatedTerms(termOf('crash'));
+    expect(crash.map((r) => r[0])).toContain(termOf('segfault'));
+    for (const [, s] of crash) expect(s).toBeGreaterThan(0.1), expect(s).toBeLessThanOrEqual(1);
+    expect(crash.map((r) => r[1])).toEqual([...crash.map((r) => r[1])].sort((a, b) => b - a));
+    expect(relatedTerms('zzqxv')).toEqual([]);
+    // A prefix of a listed term is not that term.
+    expect(relatedTerms(termOf('crash').slice(0, 3))).not.toEqual(crash);
+  });
+
+  it('adds them to the word’s group at RELATED_WEIGHT × similarity, never a query word or synonym, and only with synonyms', () => {
+    const group = buildLexicalQuery('crash report')!.groups[0]!;
+    expect(group.term).toBe(termOf('crash'));
+    expect(group.related!.length).toBeLessThanOrEqual(RELATED_COUNT);
+    const table = new Map(relatedTerms(termOf('crash')));
+    for (const [t, w] of group.related!) expect(w).toBeCloseTo(RELATED_WEIGHT * table.get(t)!, 10);
+    const withNeighbour = buildLexicalQuery('crash segfault')!;
+    expect((withNeighbour.groups[0]!.related ?? []).map((r) => r[0])).not.toContain(termOf('segfault'));
+    expect(buildLexicalQuery('crash', { synonyms: false })!.groups[0]!.related).toBeUndefined();
+    expect(buildLexicalQuery('crash', { related: false })!.groups[0]!.related).toBeUndefined();
+    expect(buildLexicalQuery('crash', { related: { weight: 1, count: 1 } })!.groups[0]!.related).toHaveLength(1);
+  });
+
+  it('scores a related word’s match at its weight, a group as its best match, and says so when explaining', () => {
+    const lists = new Map([
+      ['crash', [0, packFrequencies(1, 0, 0)]],
+      ['segfault', [1, packFrequencies(1, 0, 0), 2, packFrequencies(1, 0, 0)]],
+    ]);
+    const s: PostingsSource = {
+      docCount: 4,
+      averageLengths: [1, 1, 1],
+      lengths: new Uint32Array(12).fill(1),
+      postings: (t) => (lists.has(t) ? new Uint32Array(lists.get(t)!) : undefined),
+      termsWithPrefix: () => [],
+    };
+    const plain = bm25f(s, [{ term: 'segfault' }]);
+    const viaRelated = bm25f(s, [{ term: 'crash', related: [['segfault', 0.4]] }]);
+    expect(viaRelated[1]).toBeCloseTo(plain[1]! * 0.4, 10);
+    expect(viaRelated[0]).toBeGreaterThan(viaRelated[1]!);
+    expect(viaRelated[3]).toBe(0);
+    // With a synonym too, the better of the two counts.
+    const both = bm25f(s, [{ term: 'crash', synonyms: ['segfault'], related: [['segfault', 0.4]] }]);
+    expect(both[1]).toBeCloseTo(plain[1]! * SYNONYM_WEIGHT, 10);
+    expect(matchText({ word: 'crash', kind: 'related', terms: ['segfault'], frequencies: [1, 0, 0], fields: [1.5, 0, 0], idf: 1.2, weight: 0.4, score: 0.5 })).toBe(
+      'crash → segfault (related word) ×0.4: summary tf 1 (1.5); idf 1.2 = 0.5',
+    );
+  });
+
+  it('leaves out a related word found in more than RELATED_MAX_SHARE of the memories', () => {
+    const n = 100;
+    const common = Array.from({ length: Math.floor(n * RELATED_MAX_SHARE) + 1 }, (_, d) => [d, packFrequencies(1, 0, 0)]).flat();
+    const rare = [50, packFrequencies(1, 0, 0)];
+    const lists = new Map([
+      ['common', common],
+      ['rare', rare],
+    ]);
+    const s: PostingsSource = {
+      docCount: n,
+      averageLengths: [1, 1, 1],
+      lengths: new Uint32Array(n * 3).fill(1),
+      postings: (t) => (lists.has(t) ? new Uint32Array(lists.get(t)!) : undefined),
+      termsWithPrefix: () => [],
+    };
+    const scores = bm25f(s, [{ term: 'crash', related: [['common', 0.5], ['rare', 0.5]] }]);
+    expect(scores[0]).toBe(0);
+    expect(scores[50]).toBeGreaterThan(0);
+    // One fewer memory and it counts.
+    lists.set('common', common.slice(2));
+    expect(bm25f(s, [{ term: 'crash', related: [['common', 0.5]] }])[1]).toBeGreaterThan(0);
+  });
+});
