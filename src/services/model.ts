@@ -204,7 +204,7 @@ async function vectorCoverage(ctx: ModelDeps, modelId: string): Promise<ModelSta
   const [{ VectorStore }, { vectorsFile }] = await Promise.all([import('../stores/index/vectors/vector-store.ts'), import('./semantic.ts')]);
   const candidates = await ctx.index.candidates({});
   const vectors = await new VectorStore(vectorsFile(ctx)).vectors(modelId);
-  return { embedded: candidates.filter((c) => vectors.get(c.key)?.hash === c.hash).length, memories: candidates.length, file: vectorsFile(ctx) };
+  return { embedded: candidates.filter((c) => vectors.has(c.key, c.hash)).length, memories: candidates.length, file: vectorsFile(ctx) };
 }
 
 export interface EmbedReport {

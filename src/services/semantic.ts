@@ -5,10 +5,10 @@
  * model (in batches, within a time budget), and stores them for next time.
  */
 import type { Deps } from './deps.ts';
-import { embeddingText, type Ranked, rankBySimilarity } from '../core/search/embedding.ts';
+import { embeddingText, type Ranked } from '../core/search/embedding.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Embedder } from '../stores/embed/embedder.ts';
-import { VectorStore, type VectorMap } from '../stores/index/vectors/vector-store.ts';
+import { VectorStore, type StoredVectors } from '../stores/index/vectors/vector-store.ts';
 import type { SearchFilter } from '../stores/index/filter.ts';
 
 /** What this file's services use. */
@@ -44,10 +44,10 @@ export async function backfill(
   embedder: Embedder,
   candidates: Candidate[],
   options: { budgetMs?: number; complete?: boolean; progress?: (done: number, total: number) => void } = {},
-): Promise<{ vectors: VectorMap; report: BackfillReport }> {
+): Promise<{ vectors: StoredVectors; report: BackfillReport }> {
   const store = new VectorStore(vectorsFile(ctx));
   const vectors = await store.vectors(embedder.modelId);
-  const has = (c: Candidate) => vectors.get(c.key)?.hash === c.hash;
+  const has = (c: Candidate) => vectors.has(c.key, c.hash);
   const missing = candidates.filter((c) => !has(c));
   const started = performance.now();
   let embedded = 0;
@@ -59,7 +59,7 @@ export async function backfill(
     const got = await embedder.embed(memories.map(embeddingText));
     const rows = memories.map((m, n) => ({ key: m.key, hash: hashOf.get(m.key) ?? '', vec: got[n]! }));
     store.add(embedder.modelId, rows);
-    for (const r of rows) vectors.set(r.key, { hash: r.hash, vec: r.vec });
+    for (const r of rows) vectors.set(r.key, r.hash, r.vec);
     embedded += rows.length;
     options.progress?.(embedded, missing.length);
   }
@@ -88,10 +88,7 @@ export async function semanticRank(
   const [queryVector] = await embedder.embed([query]);
   const candidates = await ctx.index.candidates(filter);
   const { vectors, report } = await backfill(ctx, embedder, candidates, { budgetMs: options.budgetMs ?? EMBED_BUDGET_MS, complete: false, progress: options.progress });
-  const ranked = rankBySimilarity(queryVector!, candidates, (c) => {
-    const v = vectors.get(c.key);
-    return v?.hash === c.hash ? v.vec : undefined;
-  }, options.limit);
+  const ranked = vectors.rank(queryVector!, candidates, options.limit);
   return { ranked, report };
 }
 

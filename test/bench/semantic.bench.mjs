@@ -76,7 +76,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
     rows.push({ name: `recall semantic @${size} (${label})`, ...semantic, target });
     rows.push({ name: `recall hybrid @${size} (${label})`, ...hybrid, target, baseline: { name: 'lexical', ...lexical } });
   }
-  const vectors = path.join(repo, '.git', 'mem', 'vectors.sqlite');
+  const vectors = path.join(repo, '.git', 'mem', 'vectors.bin');
   figures.push(`${size} memories: index ${(fs.statSync(path.join(repo, '.git', 'mem', 'index.sqlite')).size / 1e6).toFixed(1)} MB, vectors ${(fs.statSync(vectors).size / 1e6).toFixed(1)} MB`);
 }
 

@@ -97,7 +97,12 @@ describe('semantic recall with a model', () => {
     const box = sandbox();
     const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
     const { repo, ids } = seeded(box, env);
+    // A vector file of version 1 (SQLite) is not read, and goes at the first write.
+    const old = path.join(repo, '.git', 'mem', 'vectors.sqlite');
+    fs.mkdirSync(path.dirname(old), { recursive: true });
+    fs.writeFileSync(old, 'SQLite format 3\0');
     recall(repo, env, ['--mode', 'semantic', 'index']);
+    expect(fs.existsSync(old)).toBe(false);
     memOk(repo, env, ['edit', ids.cache!, '--summary', 'Kubernetes operators need retries']);
     const added = memOk(repo, env, ['capture', 'learnings', 'Kubernetes rollout retries', '-m', 'backoff']);
     memOk(repo, env, ['forget', ids.windows!]);
@@ -105,7 +110,7 @@ describe('semantic recall with a model', () => {
     expect(r.stderr).toBe('');
     expect(r.hits.map((h) => h.id).slice(0, 2).sort()).toEqual([ids.cache, added].sort());
     expect(r.hits.map((h) => h.id)).not.toContain(ids.windows);
-    expect(fs.existsSync(path.join(repo, '.git', 'mem', 'vectors.sqlite'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, '.git', 'mem', 'vectors.bin'))).toBe(true);
   });
 
   it('model status reports the model, its source and the vectors; embed fills them', (ctx) => {
