@@ -181,7 +181,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
       ? undefined
       : import('./model.ts').then((m) => {
           if (m.locateModel(ctx).state.complete) ctx.index.prepare();
-          return m.openEmbedder(ctx, { download: options.download, threads: 1 });
+          return m.openSearchEmbedders(ctx, { download: options.download, threads: 1 });
         });
   // Awaited below; if opening the index fails first, its rejection must not surface as unhandled.
   pending?.catch(() => {});
@@ -200,7 +200,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
 
   const opened = await pending;
   const fallback = `${requested} recall falls back to lexical search`;
-  if (!('embedder' in opened)) {
+  if (!('query' in opened)) {
     // Asked for by name, it is said every time; by default, once per repository (git mem model status says it on demand).
     const say = options.mode !== undefined || ctx.repo.mem.firstTime('model-missing');
     return lexicalOnly(say ? `${opened.notice}; ${fallback} (set mem.recall.mode lexical to stop looking for a model)` : undefined);
@@ -209,7 +209,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const depth = Math.max(FUSION_DEPTH, limit);
   let ranking;
   try {
-    ranking = await semanticRank(ctx, opened.embedder, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
+    ranking = await semanticRank(ctx, opened, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
   } catch (err) {
     return lexicalOnly(`embedding failed (${errorMessage(err).split('\n')[0]}); ${fallback}`);
   }

@@ -20,7 +20,7 @@ import { FIELDS, ScoreExplanations, type TermMatch } from '../../../core/search/
 import type { LexicalQuery } from '../../../core/search/query.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './blocks.ts';
 import { decodePostings } from './codec.ts';
-import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './format.ts';
+import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, keyPrefixOf, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './format.ts';
 import { type CompiledFilter, compileFilter, type SearchFilter } from '../filter.ts';
 import { INDEX_VERSION } from '../revisions/schema.ts';
 
@@ -592,6 +592,23 @@ export class TermIndex implements LexicalSource {
     const explanations = new ScoreExplanations(best.map((r) => r.doc));
     lexicalScores(this, query, accept, { ...options, explain: explanations });
     return best.map(({ doc, memory }) => ({ memory, score: scores[doc]!, matches: explanations.of(doc) }));
+  }
+
+  /**
+   * The current memories with these keys that pass the filter (its limit
+   * ignored), in no order: one pass over the per-document arrays; only
+   * documents whose key's first 32 bits match are read.
+   */
+  withKeys(keys: readonly string[], filter: SearchFilter = {}): Memory[] {
+    const wanted = new Set(keys);
+    const prefixes = new Set(keys.map(keyPrefixOf));
+    const compiled = compileFilter({ ...filter, limit: undefined });
+    const accept = this.acceptor(compiled);
+    const docs: number[] = [];
+    for (let d = 0; d < this.docCount; d++) if (prefixes.has(this.docKeys[d]!) && accept(d)) docs.push(d);
+    return this.best(docs, this.created, { ...compiled, limit: docs.length })
+      .map((r) => r.memory)
+      .filter((m) => wanted.has(m.key));
   }
 
   /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */

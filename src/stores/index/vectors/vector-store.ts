@@ -138,6 +138,16 @@ export class StoredVectors {
     return all.slice(0, limit).map((s) => ({ item: items[s.at]!, score: s.score }));
   }
 
+  /**
+   * The `limit` stored vectors most similar to the query, best first, with
+   * the key and hash each was computed for (whether those are current is the
+   * caller's to check). Vectors added since the file was read are left out.
+   */
+  rankStored(query: Float32Array, limit: number): Array<{ key: string; hash: string; score: number }> {
+    const rows = Int32Array.from({ length: this.keys.length }, (_, i) => i);
+    return scanBlock(query, this.block, rows, limit).map((s) => ({ key: this.keys[s.at]!, hash: this.hashes[s.at]!, score: s.score }));
+  }
+
   /** Rows to write: the stored ones not replaced, then the added ones, less those `drop` rejects. */
   rowsToWrite(drop: (key: string, hash: string) => boolean): { keys: string[]; hashes: string[]; dim: number; source: Array<{ row: number } | { q: ReturnType<typeof quantize> }> } {
     const keys: string[] = [];
