@@ -18,7 +18,8 @@ export const SEMANTIC_ADDITIONS = 2;
 const LEXICAL_LIMIT = 5;
 
 export async function promptRecall(ctx: RecallDeps, query: string, options: { explain?: boolean } = {}): Promise<{ hits: RecallHit[] }> {
-  const { hits } = await recall(ctx, { query, limit: LEXICAL_LIMIT, mode: 'lexical', explain: options.explain });
+  // A prompt of stop words alone has nothing to search lexically; semantic search may still find something.
+  const { hits } = await recall(ctx, { query, limit: LEXICAL_LIMIT, mode: 'lexical', explain: options.explain }).catch(() => ({ hits: [] as RecallHit[] }));
   if (!ctx.settings.hooksSemantic || ctx.settings.recallMode === 'lexical') return { hits };
   try {
     const { openSearchEmbedders } = await import('./model.ts');
@@ -34,7 +35,9 @@ export async function promptRecall(ctx: RecallDeps, query: string, options: { ex
     const score = hits[0]?.score ?? 1;
     const added = ranked.filter((r) => r.score >= min && !shown.has(r.memory.key)).slice(0, SEMANTIC_ADDITIONS);
     for (const a of added) traceLine(`prompt recall: semantic adds ${a.memory.namespace}:${a.memory.key.slice(0, 10)} (cosine ${a.score.toFixed(3)}, best ${best.toFixed(3)})`);
-    return { hits: [...hits, ...added.map((a) => ({ memory: a.memory, score }))] };
+    const explained = (a: (typeof added)[number]): RecallHit =>
+      options.explain ? { memory: a.memory, score, explanation: { lexical: 0, matches: [], fused: { lexical: null, semantic: ranked.indexOf(a) + 1 }, score } } : { memory: a.memory, score };
+    return { hits: [...hits, ...added.map(explained)] };
   } catch {
     // Hooks never fail for semantic context: the lexical hits stand.
     return { hits };
