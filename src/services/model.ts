@@ -16,7 +16,7 @@ import { tracePhase } from '../io/trace.ts';
 import type { DistillReport } from './static-query.ts';
 
 /** What this file's services use. */
-export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'progress' | 'repo' | 'settings'>;
+export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'notes' | 'now' | 'progress' | 'repo' | 'settings'>;
 
 export type ModelSource = 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' | 'cache';
 
@@ -271,9 +271,10 @@ export interface EmbedReport {
 export async function embedAll(ctx: ModelDeps, progress?: (done: number, total: number) => void, distillProgress?: (done: number, total: number) => void): Promise<EmbedReport> {
   const opened = await openEmbedder(ctx);
   if (!('embedder' in opened)) throw new GitMemError(opened.notice, 'git mem model pull, or set mem.modelPath');
-  const { backfill } = await import('./semantic.ts');
+  const { backfill, tipsDigest } = await import('./semantic.ts');
+  const coveredTips = tipsDigest(ctx);
   const candidates = await ctx.index.candidates({});
-  const { report } = await backfill(ctx, opened.embedder, candidates, { complete: true, progress });
+  const { report } = await backfill(ctx, opened.embedder, candidates, { complete: true, progress, coveredTips });
   const out: EmbedReport = { modelId: opened.embedder.modelId, memories: report.total, embedded: report.embedded, reused: report.total - report.embedded, embedMs: report.embedMs, load: opened.embedder.timings };
   const { openStaticEmbedder, distillStaticTable } = await import('./static-query.ts');
   if (!openStaticEmbedder(opened.info, ctx.env, opened.location.source === 'cache')) {

@@ -26,7 +26,8 @@ export async function promptRecall(ctx: RecallDeps, query: string, options: { ex
     const opened = await openSearchEmbedders(ctx, { model: false });
     if (!('query' in opened)) return { hits };
     const { storedSemanticRank } = await import('./semantic.ts');
-    const ranked = await storedSemanticRank(ctx, opened.query, query, { statuses: CURRENT_STATUSES }, LEXICAL_LIMIT);
+    const [vector] = await opened.query.embed([query]);
+    const ranked = await storedSemanticRank(ctx, vector!, opened.query.modelId, { statuses: CURRENT_STATUSES }, LEXICAL_LIMIT);
     const best = ranked[0]?.score ?? 0;
     if (best <= 0) return { hits };
     const shown = new Set(hits.map((h) => h.memory.key));

@@ -159,6 +159,8 @@ describe('static query table', () => {
     expect(fast.hits[0]!.id).toBe(ids.sqljs);
     expect(fast.stderr).toContain('static query table loaded');
     expect(fast.stderr).not.toContain('embedding model loaded');
+    // Every memory has its vector at these notes: the SQLite index is not even opened.
+    expect(fast.stderr).not.toContain('sql.js ready');
     const full = recall(repo, { ...traced, GIT_MEM_RECALL_QUERY_EMBEDDING: 'model' }, ['--mode', 'semantic', 'Use sql.js for the local index']);
     expect(full.hits[0]!.id).toBe(ids.sqljs);
     expect(full.stderr).not.toContain('static query table loaded');
@@ -170,6 +172,12 @@ describe('static query table', () => {
     expect(later.hits[0]!.id).toBe(added);
     expect(later.stderr).toContain('static query table loaded');
     expect(later.stderr).toContain('embedding model loaded');
+    // That recall found every current memory embedded: the next needs neither the model nor the SQLite index.
+    const again = recall(repo, traced, ['--mode', 'hybrid', 'kubernetes rollout retries']);
+    expect(again.hits.map((h) => h.id)).toEqual(later.hits.map((h) => h.id));
+    expect(again.stderr).not.toMatch(/embedding model loaded|sql\.js ready/);
+    // An archived memory is outside what that recall measured: asking for it takes the full path.
+    expect(recall(repo, traced, ['kubernetes', '--mode', 'hybrid', '--status', 'archived']).stderr).toContain('sql.js ready');
 
     expect(JSON.parse(memOk(repo, env, ['model', 'distill', '--json']))).toMatchObject({ file: first.distilled.file, tokens: first.distilled.tokens });
     // A damaged table is no table: queries go to the model again.

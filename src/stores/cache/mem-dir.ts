@@ -36,6 +36,8 @@ const MEM_FILES = {
   terms: 'terms.idx',
   /** Embeddings, int8 (stores/index/vectors/vector-store.ts); version 1 was vectors.sqlite, removed at the first write. */
   vectors: 'vectors.bin',
+  /** For which notes tips every memory had a stored vector: recall then skips the SQLite index (services/semantic.ts). */
+  vectorsCovered: 'vectors-covered.json',
   /** Placements of commits that hold copies of a memory (services/anchors.ts). */
   anchors: 'anchors.json',
   /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */
