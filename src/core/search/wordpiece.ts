@@ -61,7 +61,7 @@ export function bertWords(text: string): string[] {
  * each word split greedily into the longest pieces the vocabulary has,
  * continuations prefixed `##`; a word that cannot be split is `unk`.
  */
-export function wordPieceIds(text: string, vocab: ReadonlyMap<string, number>, unk: number, max: number): number[] {
+export function wordPieceIds(text: string, vocab: { get(token: string): number | undefined }, unk: number, max: number): number[] {
   const ids: number[] = [];
   for (const word of bertWords(text)) {
     if (ids.length >= max) break;

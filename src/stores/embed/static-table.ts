@@ -9,8 +9,10 @@
  * Layout (little-endian): the magic `GMSTATIC`, a u32 byte length and a JSON
  * header ({version, model, dim, count, textBytes, unk, maxTokens}), then the
  * vocabulary, `textBytes` of UTF-8, token i on line i; then, at a 4-byte
- * boundary, count Float32 row scales and count × dim int8 components
- * (row i ≈ scale[i] × int8 row i).
+ * boundary, count + 1 u32 offsets of the tokens in that text, count u32 token
+ * ids in the byte order of their tokens (looked up by binary search: no map
+ * of 30,000 tokens is built per query), count Float32 row scales and
+ * count × dim int8 components (row i ≈ scale[i] × int8 row i).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,7 @@ import { sha1Hex } from '../../core/hash.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { cacheRoot, type ModelInfo } from './model-files.ts';
 
-export const STATIC_VERSION = '1';
+export const STATIC_VERSION = '2';
 const MAGIC = Buffer.from('GMSTATIC', 'latin1');
 export const STATIC_FILE = 'git-mem-static.bin';
 
@@ -32,11 +34,15 @@ interface Header {
   maxTokens: number;
 }
 
+/** Token → id, for the tokenizer (core/search/wordpiece.ts). */
+export interface Vocabulary {
+  get(token: string): number | undefined;
+}
+
 export interface StaticTable {
   model: string;
   dim: number;
-  /** Token → id, for the tokenizer (core/search/wordpiece.ts). */
-  vocab: Map<string, number>;
+  vocab: Vocabulary;
   unk: number;
   /** Word pieces of a query that count (the model's own cut). */
   maxTokens: number;
@@ -75,21 +81,51 @@ function readFile(file: string, model: string): StaticTable | null {
     return null;
   }
   if (h.version !== STATIC_VERSION || h.model !== model) return null;
-  const scalesAt = (textAt + h.textBytes + 3) & ~3;
+  const offsetsAt = (textAt + h.textBytes + 3) & ~3;
+  const sortedAt = offsetsAt + (h.count + 1) * 4;
+  const scalesAt = sortedAt + h.count * 4;
   const rowsAt = scalesAt + h.count * 4;
   if (rowsAt + h.count * h.dim !== bytes.byteLength) return null;
-  const tokens = Buffer.from(bytes.buffer, bytes.byteOffset + textAt, h.textBytes).toString('utf8').split('\n');
-  if (tokens.length !== h.count) return null;
-  const vocab = new Map<string, number>();
-  for (let i = 0; i < tokens.length; i++) if (tokens[i]) vocab.set(tokens[i]!, i);
+  const text = new Uint8Array(bytes.buffer, bytes.byteOffset + textAt, h.textBytes);
+  const offsets = new Uint32Array(bytes.buffer, bytes.byteOffset + offsetsAt, h.count + 1);
+  const sorted = new Uint32Array(bytes.buffer, bytes.byteOffset + sortedAt, h.count);
   return {
     model: h.model,
     dim: h.dim,
-    vocab,
+    vocab: sortedVocabulary(text, offsets, sorted),
     unk: h.unk,
     maxTokens: h.maxTokens,
     scales: new Float32Array(bytes.buffer, bytes.byteOffset + scalesAt, h.count),
     rows: new Int8Array(bytes.buffer, bytes.byteOffset + rowsAt, h.count * h.dim),
+  };
+}
+
+function compareBytes(a: Uint8Array, b: Uint8Array, from: number, to: number): number {
+  const n = Math.min(a.length, to - from);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[from + i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - (to - from);
+}
+
+/** Lookups by binary search over the tokens in byte order. */
+function sortedVocabulary(text: Uint8Array, offsets: Uint32Array, sorted: Uint32Array): Vocabulary {
+  return {
+    get(token: string): number | undefined {
+      const key = Buffer.from(token, 'utf8');
+      let lo = 0;
+      let hi = sorted.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const id = sorted[mid]!;
+        const c = compareBytes(key, text, offsets[id]!, offsets[id + 1]! - 1);
+        if (c === 0) return id;
+        if (c < 0) hi = mid - 1;
+        else lo = mid + 1;
+      }
+      return undefined;
+    },
   };
 }
 
@@ -102,12 +138,20 @@ export function writeStaticTable(
 ): string {
   const { tokens, vectors, dim } = table;
   const count = tokens.length;
-  const text = Buffer.from(tokens.map((t) => t.replace(/\n/g, ' ')).join('\n'), 'utf8');
+  const lines = tokens.map((t) => Buffer.from(`${t.replace(/\n/g, ' ')}\n`, 'utf8'));
+  const text = Buffer.concat(lines);
   const header = Buffer.from(JSON.stringify({ version: STATIC_VERSION, model: info.modelId, dim, count, textBytes: text.length, unk: table.unk, maxTokens: table.maxTokens } satisfies Header), 'utf8');
   const textAt = MAGIC.length + 4 + header.length;
-  const scalesAt = (textAt + text.length + 3) & ~3;
+  const offsetsAt = (textAt + text.length + 3) & ~3;
+  const sortedAt = offsetsAt + (count + 1) * 4;
+  const scalesAt = sortedAt + count * 4;
   const rowsAt = scalesAt + count * 4;
   const out = new Uint8Array(rowsAt + count * dim);
+  const offsets = new Uint32Array(out.buffer, offsetsAt, count + 1);
+  for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i]! + lines[i]!.length;
+  // Empty tokens (gaps in the ids) are never looked up; the rest in byte order.
+  const ids = Array.from({ length: count }, (_, i) => i).sort((a, b) => Buffer.compare(lines[a]!.subarray(0, -1), lines[b]!.subarray(0, -1)));
+  new Uint32Array(out.buffer, sortedAt, count).set(ids);
   out.set(MAGIC, 0);
   new DataView(out.buffer).setUint32(MAGIC.length, header.length, true);
   out.set(header, MAGIC.length + 4);
