@@ -50,7 +50,7 @@ const align4 = (n: number) => (n + 3) & ~3;
  * (not yet written). Looked up by memory key; ranked against a query.
  */
 export class StoredVectors {
-  private readonly rowOf = new Map<string, number>();
+  private rowMap?: Map<string, number>;
   private readonly added = new Map<string, { hash: string; vec: Float32Array; q: ReturnType<typeof quantize> }>();
 
   constructor(
@@ -58,8 +58,15 @@ export class StoredVectors {
     private readonly keys: string[],
     private readonly hashes: string[],
     private readonly block: VectorBlock,
-  ) {
-    for (let i = 0; i < keys.length; i++) this.rowOf.set(keys[i]!, i);
+  ) {}
+
+  /** Row by key, built when first needed (rankStored never needs it). */
+  private get rowOf(): Map<string, number> {
+    if (!this.rowMap) {
+      this.rowMap = new Map();
+      for (let i = 0; i < this.keys.length; i++) this.rowMap.set(this.keys[i]!, i);
+    }
+    return this.rowMap;
   }
 
   static empty(model: string): StoredVectors {
