@@ -6,9 +6,11 @@
  * (services/semantic.ts storedSemanticRank: no model, no SQLite), and up to
  * SEMANTIC_ADDITIONS memories the lexical search did not return are added
  * when their cosine is within the relevance floor's share of the best
- * cosine. Without the table or vectors, or with mem.hooks.semantic false or
+ * cosine. Above 2,000 stored vectors the scan compares sign bits first
+ * (core/search/quantized.ts), a few milliseconds at 10,000. Without the table or vectors, or with mem.hooks.semantic false or
  * mem.recall.mode lexical, it is lexical alone, as before.
  */
+import { HOOK_EXACT_SCAN_MAX } from '../core/search/quantized.ts';
 import { traceLine } from '../io/trace.ts';
 import { CURRENT_STATUSES, type RecallDeps, type RecallHit, recall } from './recall.ts';
 
@@ -27,7 +29,7 @@ export async function promptRecall(ctx: RecallDeps, query: string, options: { ex
     if (!('query' in opened)) return { hits };
     const { storedSemanticRank } = await import('./semantic.ts');
     const [vector] = await opened.query.embed([query]);
-    const ranked = await storedSemanticRank(ctx, vector!, opened.query.modelId, { statuses: CURRENT_STATUSES }, LEXICAL_LIMIT);
+    const ranked = await storedSemanticRank(ctx, vector!, opened.query.modelId, { statuses: CURRENT_STATUSES }, LEXICAL_LIMIT, { exactMax: HOOK_EXACT_SCAN_MAX });
     const best = ranked[0]?.score ?? 0;
     if (best <= 0) return { hits };
     const shown = new Set(hits.map((h) => h.memory.key));

@@ -218,23 +218,20 @@ export async function storedSemanticRank(
   modelId: string,
   filter: SearchFilter,
   limit: number,
+  options: { exactMax?: number } = {},
 ): Promise<Array<{ memory: Memory; score: number }>> {
   const vectors = await new VectorStore(vectorsFile(ctx)).vectors(modelId);
   if (vectors.size === 0) return [];
   const reader = await ctx.index.current();
   // Some of the best may be stale or filtered out: a few more than asked, and more again while that leaves too few.
-  for (let pool = limit * 4 + 16; ; pool *= 8) {
-    const top = vectors.rankStored(queryVector, pool);
-    const byKey = new Map(reader.withKeys(top.map((t) => t.key), filter).map((m) => [m.key, m]));
-    const out: Array<{ memory: Memory; score: number }> = [];
-    for (const t of top) {
-      const memory = byKey.get(t.key);
-      if (memory && embeddingHash(memory) === t.hash) out.push({ memory, score: t.score });
-      if (out.length >= limit) break;
-    }
-    if (out.length >= limit || top.length < pool) {
+  for (let pool = limit * 2 + 8; ; pool *= 8) {
+    const top = vectors.rankStored(queryVector, pool, options.exactMax);
+    const scores = new Map(top.map((t) => [t.key, t]));
+    // A vector counts only while its memory's text is the one it was computed from.
+    const memories = reader.firstWithKeys(top.map((t) => t.key), filter, limit, (m) => embeddingHash(m) === scores.get(m.key)?.hash);
+    if (memories.length >= limit || top.length < pool) {
       tracePhase('stored vectors scanned');
-      return out;
+      return memories.map((memory) => ({ memory, score: scores.get(memory.key)!.score }));
     }
   }
 }

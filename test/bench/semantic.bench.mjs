@@ -62,7 +62,7 @@ function hook(bin, repo, e, event, payload) {
 const rows = [];
 const figures = [];
 for (const size of opts.sizes.split(',').map(Number)) {
-  const repos = builds.map((b, n) => {
+  const repos = builds.map((_build, n) => {
     const repo = path.join(root, `repo-${size}-${n}`);
     if (n === 0) makeMemoryRepo(repo, env, { commits: size });
     else fs.cpSync(path.join(root, `repo-${size}-0`), repo, { recursive: true });

@@ -17,6 +17,8 @@
 
 /** Candidates scored exactly over int8 vectors; above this, sign bits choose whom to score. */
 export const EXACT_SCAN_MAX = 20_000;
+/** The same for the hooks, where a few milliseconds count more than the last near-tie. */
+export const HOOK_EXACT_SCAN_MAX = 2_000;
 
 /** How many candidates the sign-bit pass keeps for exact scoring, for a ranking of `limit`. */
 export function prefilterDepth(limit: number): number {
@@ -94,14 +96,14 @@ function rowCosine(query: Float32Array, qNorm: number, block: VectorBlock, row: 
  * to `query`, best first, as indexes into `rows` with their cosine. Ties keep
  * the order of `rows`. A query of another dimension scores nothing.
  */
-export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Array, limit: number): Array<{ at: number; score: number }> {
+export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Array, limit: number, exactMax = EXACT_SCAN_MAX): Array<{ at: number; score: number }> {
   if (limit <= 0 || rows.length === 0 || query.length !== block.dim) return [];
   let qq = 0;
   for (let i = 0; i < query.length; i++) qq += query[i]! * query[i]!;
   const qNorm = Math.sqrt(qq);
   if (qNorm === 0) return [];
   let chosen: Int32Array;
-  if (rows.length <= EXACT_SCAN_MAX) chosen = Int32Array.from(rows.keys());
+  if (rows.length <= exactMax) chosen = Int32Array.from(rows.keys());
   else chosen = closestBySigns(query, block, rows, prefilterDepth(limit));
   const scored = Array.from(chosen, (at) => ({ at, score: rowCosine(query, qNorm, block, rows[at]!) }));
   scored.sort((x, y) => y.score - x.score || x.at - y.at);

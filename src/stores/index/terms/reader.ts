@@ -595,20 +595,36 @@ export class TermIndex implements LexicalSource {
   }
 
   /**
-   * The current memories with these keys that pass the filter (its limit
-   * ignored), in no order: one pass over the per-document arrays; only
-   * documents whose key's first 32 bits match are read.
+   * The first `limit` current memories, in the order of `keys`, that have one
+   * of these keys, pass the filter (its limit ignored) and `accept`: one pass
+   * over the per-document arrays, then only those memories are read (and the
+   * few whose key's first 32 bits collide).
    */
-  withKeys(keys: readonly string[], filter: SearchFilter = {}): Memory[] {
-    const wanted = new Set(keys);
-    const prefixes = new Set(keys.map(keyPrefixOf));
+  firstWithKeys(keys: readonly string[], filter: SearchFilter, limit: number, accept: (memory: Memory) => boolean = () => true): Memory[] {
     const compiled = compileFilter({ ...filter, limit: undefined });
-    const accept = this.acceptor(compiled);
-    const docs: number[] = [];
-    for (let d = 0; d < this.docCount; d++) if (prefixes.has(this.docKeys[d]!) && accept(d)) docs.push(d);
-    return this.best(docs, this.created, { ...compiled, limit: docs.length })
-      .map((r) => r.memory)
-      .filter((m) => wanted.has(m.key));
+    const acceptDoc = this.acceptor(compiled);
+    const wanted = new Set(keys.map(keyPrefixOf));
+    const byPrefix = new Map<number, number[]>();
+    for (let d = 0; d < this.docCount; d++) {
+      const k = this.docKeys[d]!;
+      if (!wanted.has(k) || !acceptDoc(d)) continue;
+      const docs = byPrefix.get(k);
+      if (docs) docs.push(d);
+      else byPrefix.set(k, [d]);
+    }
+    const out: Memory[] = [];
+    for (const key of keys) {
+      if (out.length >= limit) break;
+      for (const d of byPrefix.get(keyPrefixOf(key)) ?? []) {
+        const memory = this.memory(d);
+        if (memory.key !== key) continue;
+        const passes =
+          (!compiled.objects || this.attachedTo(memory, compiled.objects)) && (!compiled.spec || memory.spec === compiled.spec) && compiled.tags.every((tag) => memory.tags.includes(tag));
+        if (passes && accept(memory)) out.push(memory);
+        break;
+      }
+    }
+    return out;
   }
 
   /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */

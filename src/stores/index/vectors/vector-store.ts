@@ -149,10 +149,11 @@ export class StoredVectors {
    * The `limit` stored vectors most similar to the query, best first, with
    * the key and hash each was computed for (whether those are current is the
    * caller's to check). Vectors added since the file was read are left out.
+   * Above `exactMax` rows, sign bits choose whom to score (core/search/quantized.ts).
    */
-  rankStored(query: Float32Array, limit: number): Array<{ key: string; hash: string; score: number }> {
+  rankStored(query: Float32Array, limit: number, exactMax?: number): Array<{ key: string; hash: string; score: number }> {
     const rows = Int32Array.from({ length: this.keys.length }, (_, i) => i);
-    return scanBlock(query, this.block, rows, limit).map((s) => ({ key: this.keys[s.at]!, hash: this.hashes[s.at]!, score: s.score }));
+    return scanBlock(query, this.block, rows, limit, exactMax).map((s) => ({ key: this.keys[s.at]!, hash: this.hashes[s.at]!, score: s.score }));
   }
 
   /** Rows to write: the stored ones not replaced, then the added ones, less those `drop` rejects. */
