@@ -46,6 +46,53 @@ interface Header {
 const align4 = (n: number) => (n + 3) & ~3;
 
 /**
+ * The `key\thash` lines of the file's rows: split into strings only when
+ * every row's key is needed (a lookup by key); a ranking over the stored rows
+ * decodes only the lines of the rows it returns.
+ */
+class RowText {
+  private split?: { keys: string[]; hashes: string[] };
+
+  /** `starts`: where each line begins, and the end of the last (count + 1 offsets). */
+  constructor(
+    private readonly text: Uint8Array,
+    readonly count: number,
+    private readonly starts: Uint32Array = new Uint32Array(count + 1),
+  ) {}
+
+  static of(keys: string[], hashes: string[]): RowText {
+    const rows = new RowText(new Uint8Array(0), keys.length);
+    rows.split = { keys, hashes };
+    return rows;
+  }
+
+  /** Every key and hash, in row order. */
+  all(): { keys: string[]; hashes: string[] } {
+    if (!this.split) {
+      const lines = Buffer.from(this.text.buffer, this.text.byteOffset, this.text.byteLength).toString('utf8').split('\n');
+      const keys = new Array<string>(this.count);
+      const hashes = new Array<string>(this.count);
+      for (let i = 0; i < this.count; i++) {
+        const line = lines[i] ?? '';
+        const tab = line.indexOf('\t');
+        keys[i] = line.slice(0, tab);
+        hashes[i] = line.slice(tab + 1);
+      }
+      this.split = { keys, hashes };
+    }
+    return this.split;
+  }
+
+  /** Row `row`'s key and hash. */
+  at(row: number): { key: string; hash: string } {
+    if (this.split) return { key: this.split.keys[row]!, hash: this.split.hashes[row]! };
+    const line = Buffer.from(this.text.buffer, this.text.byteOffset + this.starts[row]!, this.starts[row + 1]! - this.starts[row]! - 1).toString('utf8');
+    const tab = line.indexOf('\t');
+    return { key: line.slice(0, tab), hash: line.slice(tab + 1) };
+  }
+}
+
+/**
  * The vectors of one model: those read from the file, and those added since
  * (not yet written). Looked up by memory key; ranked against a query.
  */
@@ -55,10 +102,17 @@ export class StoredVectors {
 
   constructor(
     readonly model: string,
-    private readonly keys: string[],
-    private readonly hashes: string[],
+    private readonly rows: RowText,
     private readonly block: VectorBlock,
   ) {}
+
+  private get keys(): string[] {
+    return this.rows.all().keys;
+  }
+
+  private get hashes(): string[] {
+    return this.rows.all().hashes;
+  }
 
   /** Row by key, built when first needed (rankStored never needs it). */
   private get rowOf(): Map<string, number> {
@@ -70,12 +124,12 @@ export class StoredVectors {
   }
 
   static empty(model: string): StoredVectors {
-    return new StoredVectors(model, [], [], { dim: 0, data: new Int8Array(0), inv: new Float32Array(0), bits: new Uint32Array(0) });
+    return new StoredVectors(model, RowText.of([], []), { dim: 0, data: new Int8Array(0), inv: new Float32Array(0), bits: new Uint32Array(0) });
   }
 
   /** Memory keys with a vector. */
   get size(): number {
-    let n = this.keys.length;
+    let n = this.rows.count;
     for (const k of this.added.keys()) if (!this.rowOf.has(k)) n++;
     return n;
   }
@@ -152,8 +206,8 @@ export class StoredVectors {
    * Above `exactMax` rows, sign bits choose whom to score (core/search/quantized.ts).
    */
   rankStored(query: Float32Array, limit: number, exactMax?: number): Array<{ key: string; hash: string; score: number }> {
-    const rows = Int32Array.from({ length: this.keys.length }, (_, i) => i);
-    return scanBlock(query, this.block, rows, limit, exactMax).map((s) => ({ key: this.keys[s.at]!, hash: this.hashes[s.at]!, score: s.score }));
+    const rows = Int32Array.from({ length: this.rows.count }, (_, i) => i);
+    return scanBlock(query, this.block, rows, limit, exactMax).map((s) => ({ ...this.rows.at(s.at), score: s.score }));
   }
 
   /** Rows to write: the stored ones not replaced, then the added ones, less those `drop` rejects. */
@@ -161,7 +215,7 @@ export class StoredVectors {
     const keys: string[] = [];
     const hashes: string[] = [];
     const source: Array<{ row: number } | { q: ReturnType<typeof quantize> }> = [];
-    let dim = this.keys.length ? this.block.dim : 0;
+    let dim = this.rows.count ? this.block.dim : 0;
     for (let i = 0; i < this.keys.length; i++) {
       const key = this.keys[i]!;
       if (this.added.has(key) || drop(key, this.hashes[i]!)) continue;
@@ -237,18 +291,20 @@ export class StoredVectors {
     const bitsAt = invAt + count * 4;
     const dataAt = bitsAt + count * words * 4;
     if (dataAt + count * dim !== bytes.byteLength) return null;
-    const lines = Buffer.from(bytes.buffer, bytes.byteOffset + textAt, textBytes).toString('utf8').split('\n');
-    if (lines.length !== count + 1) return null;
-    const keys = new Array<string>(count);
-    const hashes = new Array<string>(count);
+    const text = new Uint8Array(bytes.buffer, bytes.byteOffset + textAt, textBytes);
+    // As many lines as rows, each ending in a newline: found without decoding them.
+    const starts = new Uint32Array(count + 1);
+    let at = 0;
     for (let i = 0; i < count; i++) {
-      const line = lines[i]!;
-      const tab = line.indexOf('\t');
-      keys[i] = line.slice(0, tab);
-      hashes[i] = line.slice(tab + 1);
+      starts[i] = at;
+      const end = text.indexOf(10, at);
+      if (end < 0) return null;
+      at = end + 1;
     }
+    starts[count] = at;
+    if (at !== textBytes) return null;
     const off = bytes.byteOffset;
-    return new StoredVectors(model, keys, hashes, {
+    return new StoredVectors(model, new RowText(text, count, starts), {
       dim,
       inv: new Float32Array(bytes.buffer, off + invAt, count),
       bits: new Uint32Array(bytes.buffer, off + bitsAt, count * words),
