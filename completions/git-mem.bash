@@ -130,7 +130,7 @@ __git_mem_argument() {
 	hydrate:1) echo 'ids' ;;
 	blame:1) echo 'text' ;;
 	log:1) echo 'text' ;;
-	model:1) echo 'choices status pull embed' ;;
+	model:1) echo 'choices status pull embed distill' ;;
 	import:1) echo 'file' ;;
 	pull:1) echo 'remotes' ;;
 	push:1) echo 'remotes' ;;

@@ -17,6 +17,7 @@ import type { AppContext } from '../context.ts';
 import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/hook-capture.ts';
 import { judgeCandidates } from '../services/capture-judge.ts';
 import { recall, traceInjection } from '../services/recall.ts';
+import { promptRecall } from '../services/prompt-recall.ts';
 import { traceEnabled } from '../io/trace.ts';
 import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
 import { asShown, forAgent, stalenessMap } from '../services/shown.ts';
@@ -156,7 +157,7 @@ async function userPromptSubmit(ctx: AppContext, input: Extract<HookInput, { eve
   if (recallAsked && firstReply(ctx, input, eventKey(ctx, input, sha1Hex(prompt)))) {
     // The question is in the first words; a whole paste as a query would score thousands of terms.
     const query = prompt.slice(0, 1000);
-    const { hits } = await recall(ctx, { query, limit: 5, mode: 'lexical', explain: traceEnabled() }).catch(() => ({ hits: [] }));
+    const { hits } = await promptRecall(ctx, query, { explain: traceEnabled() }).catch(() => ({ hits: [] }));
     // What the trust policy holds back is left out before the floor, which is relative to the best match given.
     const given = new Map(injectable(ctx, hits.map((h) => h.memory)).map((m) => [m.key, m]));
     const memories = aboveFloor(hits.filter((h) => given.has(h.memory.key)), () => ctx.settings.relevanceFloor).map((h) => given.get(h.memory.key)!);

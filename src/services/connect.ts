@@ -151,7 +151,7 @@ async function cosineNeighbours(ctx: RelatedDeps, target: Memory, threshold: num
   if (!('embedder' in opened)) return { notice: `${opened.notice}; related uses word similarity` };
   const { semanticRank, memoriesOf } = await import('./semantic.ts');
   const text = `${target.summary}\n${target.body}`;
-  const { ranked } = await semanticRank(ctx, opened.embedder, text, { namespaces: [target.namespace], statuses: ['active', 'resolved'] }, { limit: limit + 1 });
+  const { ranked } = await semanticRank(ctx, { query: opened.embedder, documents: async () => opened.embedder }, text, { namespaces: [target.namespace], statuses: ['active', 'resolved'] }, { limit: limit + 1 });
   const hits = await memoriesOf(ctx, ranked);
   return { neighbours: hits.filter((h) => h.memory.key !== target.key && h.score >= threshold).map((h) => ({ memory: h.memory, similarity: h.score })) };
 }

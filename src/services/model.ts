@@ -5,16 +5,18 @@
  * for machines without a network), mem.modelDownload / GIT_MEM_MODEL_DOWNLOAD
  * (false: never fetch on first use), mem.modelUrl / GIT_MEM_MODEL_URL (a mirror).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Deps } from './deps.ts';
 import { errorMessage, GitMemError } from '../core/errors.ts';
 import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
-import type { Embedder, LoadTimings } from '../stores/embed/embedder.ts';
+import type { Embedder, LoadedEmbedder, LoadTimings } from '../stores/embed/embedder.ts';
 import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
 import { tracePhase } from '../io/trace.ts';
+import type { DistillReport } from './static-query.ts';
 
 /** What this file's services use. */
-export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'now' | 'progress' | 'repo' | 'settings'>;
+export type ModelDeps = Pick<Deps, 'env' | 'index' | 'indexFile' | 'io' | 'notes' | 'now' | 'progress' | 'repo' | 'settings'>;
 
 export type ModelSource = 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' | 'cache';
 
@@ -76,7 +78,7 @@ export async function pullModel(ctx: ModelDeps, loc: ModelLocation, options: { a
   }
 }
 
-export type EmbedderResult = { embedder: Embedder & { timings: LoadTimings }; info: ModelInfo; location: ModelLocation } | { notice: string; location: ModelLocation };
+export type EmbedderResult = { embedder: LoadedEmbedder; info: ModelInfo; location: ModelLocation } | { notice: string; location: ModelLocation };
 
 /**
  * The embedder, or why there is none (one line, for stderr). With
@@ -115,6 +117,41 @@ export async function openEmbedder(ctx: ModelDeps, options: { download?: boolean
   }
 }
 
+/**
+ * What a search embeds with (services/semantic.ts SearchEmbedders), or why
+ * nothing (one line). With mem.recall.queryEmbedding static and the model's
+ * static table present, the query costs milliseconds and the model is loaded
+ * only if a memory lacks a vector; `model: false` (the hooks) never loads it,
+ * and without a table there is then nothing to search with.
+ */
+export async function openSearchEmbedders(
+  ctx: ModelDeps,
+  options: { download?: boolean; threads?: number; model?: boolean } = {},
+): Promise<{ query: Embedder; documents: () => Promise<Embedder | null>; kind: 'static' | 'model' } | { notice: string; location: ModelLocation }> {
+  if (ctx.settings.queryEmbedding === 'static' || options.model === false) {
+    const location = locateModel(ctx);
+    if (location.state.complete) {
+      try {
+        const info = modelInfo(location.state.dir, location.source === 'cache' ? DEFAULT_MODEL : path.basename(location.state.dir));
+        const { openStaticEmbedder } = await import('./static-query.ts');
+        const query = openStaticEmbedder(info, ctx.env, location.source === 'cache');
+        if (query) {
+          tracePhase(`static query table loaded: ${query.file}`);
+          let documents: Promise<Embedder | null> | undefined;
+          const open = () => openEmbedder(ctx, { threads: options.threads }).then((o) => ('embedder' in o ? o.embedder : null));
+          return { query, documents: options.model === false ? async () => null : () => (documents ??= open()), kind: 'static' };
+        }
+      } catch {
+        // An unreadable config.json: the full path below says why.
+      }
+    }
+    if (options.model === false) return { notice: 'no static query table (git mem model embed makes it)', location };
+  }
+  const opened = await openEmbedder(ctx, options);
+  if (!('embedder' in opened)) return opened;
+  return { query: opened.embedder, documents: async () => opened.embedder, kind: 'model' };
+}
+
 function missingFiles(state: ModelState): string {
   return state.files
     .filter((f) => f.bytes === null)
@@ -144,6 +181,8 @@ export interface ModelStatus {
   download: { allowed: boolean; url: string; lastFailure: FailureRecord | null };
   /** In a repository: how many current memories have a vector of this model. */
   vectors?: { embedded: number; memories: number; file: string };
+  /** The static query table (git mem model embed or distill makes it), when the model is present. */
+  staticTable?: { file: string; bytes: number; used: boolean } | null;
   /** With --check: the model loaded and embedded a sentence (or why not). */
   check?: { ok: true; runtimeMs: number; tokenizerMs: number; sessionMs: number; embedMs: number } | { ok: false; error: string };
 }
@@ -172,6 +211,9 @@ export async function modelStatus(ctx: ModelDeps, options: { check?: boolean } =
   if (info) {
     const vectors = await vectorCoverage(ctx, info.modelId);
     if (vectors) status.vectors = vectors;
+    const { openStaticEmbedder } = await import('./static-query.ts');
+    const table = openStaticEmbedder(info, ctx.env, loc.source === 'cache');
+    status.staticTable = table ? { file: table.file, bytes: fs.statSync(table.file).size, used: ctx.settings.queryEmbedding === 'static' } : null;
   }
   if (options.check) {
     if (!loc.state.complete) status.check = { ok: false, error: `missing ${missingFiles(loc.state)}` };
@@ -204,7 +246,7 @@ async function vectorCoverage(ctx: ModelDeps, modelId: string): Promise<ModelSta
   const [{ VectorStore }, { vectorsFile }] = await Promise.all([import('../stores/index/vectors/vector-store.ts'), import('./semantic.ts')]);
   const candidates = await ctx.index.candidates({});
   const vectors = await new VectorStore(vectorsFile(ctx)).vectors(modelId);
-  return { embedded: candidates.filter((c) => vectors.get(c.key)?.hash === c.hash).length, memories: candidates.length, file: vectorsFile(ctx) };
+  return { embedded: candidates.filter((c) => vectors.has(c.key, c.hash)).length, memories: candidates.length, file: vectorsFile(ctx) };
 }
 
 export interface EmbedReport {
@@ -215,16 +257,46 @@ export interface EmbedReport {
   reused: number;
   embedMs: number;
   load: LoadTimings;
+  /** The static query table, when this run distilled it (it was missing). */
+  distilled?: DistillReport;
+  /** Why the static query table could not be made (recall then embeds queries with the model). */
+  distillError?: string;
 }
 
-/** `git mem model embed`: a vector for every current memory now, with no time budget; drops vectors of memories gone or changed. */
-export async function embedAll(ctx: ModelDeps, progress?: (done: number, total: number) => void): Promise<EmbedReport> {
+/**
+ * `git mem model embed`: a vector for every current memory now, with no time
+ * budget; drops vectors of memories gone or changed; and distils the static
+ * query table when the model has none yet.
+ */
+export async function embedAll(ctx: ModelDeps, progress?: (done: number, total: number) => void, distillProgress?: (done: number, total: number) => void): Promise<EmbedReport> {
   const opened = await openEmbedder(ctx);
   if (!('embedder' in opened)) throw new GitMemError(opened.notice, 'git mem model pull, or set mem.modelPath');
-  const { backfill } = await import('./semantic.ts');
+  const { backfill, tipsDigest } = await import('./semantic.ts');
+  const coveredTips = tipsDigest(ctx);
   const candidates = await ctx.index.candidates({});
-  const { report } = await backfill(ctx, opened.embedder, candidates, { complete: true, progress });
-  return { modelId: opened.embedder.modelId, memories: report.total, embedded: report.embedded, reused: report.total - report.embedded, embedMs: report.embedMs, load: opened.embedder.timings };
+  const { report } = await backfill(ctx, opened.embedder, candidates, { complete: true, progress, coveredTips });
+  const out: EmbedReport = { modelId: opened.embedder.modelId, memories: report.total, embedded: report.embedded, reused: report.total - report.embedded, embedMs: report.embedMs, load: opened.embedder.timings };
+  const { openStaticEmbedder, distillStaticTable } = await import('./static-query.ts');
+  if (!openStaticEmbedder(opened.info, ctx.env, opened.location.source === 'cache')) {
+    try {
+      out.distilled = await distillStaticTable(opened.info, opened.embedder, ctx.env, opened.location.source === 'cache', distillProgress);
+    } catch (err) {
+      out.distillError = oneLine(errorMessage(err));
+    }
+  }
+  return out;
+}
+
+/** `git mem model distill`: the static query table of the model, made again. */
+export async function distillModel(ctx: ModelDeps, progress?: (done: number, total: number) => void): Promise<DistillReport> {
+  const opened = await openEmbedder(ctx);
+  if (!('embedder' in opened)) throw new GitMemError(opened.notice, 'git mem model pull, or set mem.modelPath');
+  const { distillStaticTable } = await import('./static-query.ts');
+  try {
+    return await distillStaticTable(opened.info, opened.embedder, ctx.env, opened.location.source === 'cache', progress);
+  } catch (err) {
+    throw new GitMemError(oneLine(errorMessage(err)), 'set mem.recall.queryEmbedding model: queries are then embedded by the model');
+  }
 }
 
 /**

@@ -180,8 +180,9 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
     requested === 'lexical'
       ? undefined
       : import('./model.ts').then((m) => {
-          if (m.locateModel(ctx).state.complete) ctx.index.prepare();
-          return m.openEmbedder(ctx, { download: options.download, threads: 1 });
+          // With the static query table the model is loaded only if a memory lacks a vector, and the SQLite index read only then too.
+          if (ctx.settings.queryEmbedding === 'model' && m.locateModel(ctx).state.complete) ctx.index.prepare();
+          return m.openSearchEmbedders(ctx, { download: options.download, threads: 1 });
         });
   // Awaited below; if opening the index fails first, its rejection must not surface as unhandled.
   pending?.catch(() => {});
@@ -200,7 +201,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
 
   const opened = await pending;
   const fallback = `${requested} recall falls back to lexical search`;
-  if (!('embedder' in opened)) {
+  if (!('query' in opened)) {
     // Asked for by name, it is said every time; by default, once per repository (git mem model status says it on demand).
     const say = options.mode !== undefined || ctx.repo.mem.firstTime('model-missing');
     return lexicalOnly(say ? `${opened.notice}; ${fallback} (set mem.recall.mode lexical to stop looking for a model)` : undefined);
@@ -209,7 +210,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   const depth = Math.max(FUSION_DEPTH, limit);
   let ranking;
   try {
-    ranking = await semanticRank(ctx, opened.embedder, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
+    ranking = await semanticRank(ctx, opened, options.query, filter, { limit: requested === 'semantic' ? limit : depth, budgetMs: options.embedBudgetMs });
   } catch (err) {
     return lexicalOnly(`embedding failed (${errorMessage(err).split('\n')[0]}); ${fallback}`);
   }
@@ -229,8 +230,10 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   ).slice(0, limit);
   // Memories the lexical ranking did not return are read by row id.
   const byKey = new Map(lexicalHits.map((h) => [h.memory.key, h.memory]));
+  // Read from the term index already when the stored vectors cover every memory (services/semantic.ts).
+  for (const r of ranking.ranked) if (r.item.memory && !byKey.has(r.item.key)) byKey.set(r.item.key, r.item.memory);
   const needed = fused.filter((f) => !byKey.has(f.item.key) && f.item.id !== undefined).map((f) => f.item.id!);
-  for (const m of await ctx.index.byIds(needed)) byKey.set(m.key, m);
+  if (needed.length) for (const m of await ctx.index.byIds(needed)) byKey.set(m.key, m);
   const explained = new Map(lexicalHits.map((h) => [h.memory.key, h.explanation]));
   const top = maxFusedScore(2, RRF_K);
   const hits = fused.flatMap((f): RecallHit[] => {

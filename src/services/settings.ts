@@ -32,6 +32,10 @@ export interface Settings {
   secretsAllow: string[];
   /** mem.recall.mode: how recall searches when not told (default hybrid; lexical never looks for a model). */
   recallMode: RecallMode;
+  /** mem.recall.queryEmbedding: how semantic search embeds a query: the static table distilled from the model (default), or the model itself. */
+  queryEmbedding: QueryEmbedding;
+  /** mem.hooks.semantic: the UserPromptSubmit recall adds the static query's semantic ranking when the table and vectors are there (default true). */
+  hooksSemantic: boolean;
   /** mem.modelPath: a local copy of the embedding model, and where the setting came from. */
   modelPath?: { dir: string; source: 'GIT_MEM_MODEL_PATH' | 'mem.modelPath' };
   /** mem.modelDownload: fetch the model on first semantic use (default true). */
@@ -71,6 +75,8 @@ export const CAPTURE_TIMEOUT = 5;
 
 export const RECALL_MODES = ['hybrid', 'lexical', 'semantic'] as const;
 export type RecallMode = (typeof RECALL_MODES)[number];
+export const QUERY_EMBEDDINGS = ['static', 'model'] as const;
+export type QueryEmbedding = (typeof QUERY_EMBEDDINGS)[number];
 
 export const SECRETS_MODES = ['redact', 'block', 'warn'] as const;
 export type SecretsMode = (typeof SECRETS_MODES)[number];
@@ -190,6 +196,14 @@ export const SETTINGS = {
   secrets: choiceSetting('mem.secrets', 'GIT_MEM_SECRETS', SECRETS_MODES, 'redact', 'What a capture does with a detected secret: redact it, block the capture, or warn and store it as is'),
   secretsAllow: listSetting('mem.secrets.allow', undefined, 'SHA-256 digests of values that look like secrets but are not (git-mem prints the digest in its warnings)'),
   recallMode: choiceSetting('mem.recall.mode', 'GIT_MEM_RECALL_MODE', RECALL_MODES, 'hybrid', 'How git mem recall searches when --mode is not given; lexical never looks for the embedding model (nor says it is missing)'),
+  queryEmbedding: choiceSetting(
+    'mem.recall.queryEmbedding',
+    'GIT_MEM_RECALL_QUERY_EMBEDDING',
+    QUERY_EMBEDDINGS,
+    'static',
+    "How semantic search embeds the query: static (the token table distilled from the model by git mem model embed, milliseconds; the model until it exists) or model (the model itself, a few hundred milliseconds)",
+  ),
+  hooksSemantic: boolSetting('mem.hooks.semantic', 'GIT_MEM_HOOKS_SEMANTIC', true, "The prompt hook's recall fuses in semantic search when the static query table and stored vectors are there (it never loads the model)"),
   modelPath: textSetting('mem.modelPath', 'GIT_MEM_MODEL_PATH', '', 'A local copy of the embedding model (a directory); ~ is your home'),
   modelDownload: boolSetting('mem.modelDownload', 'GIT_MEM_MODEL_DOWNLOAD', true, 'Fetch the embedding model on first semantic use, where a network exists'),
   modelUrl: textSetting('mem.modelUrl', 'GIT_MEM_MODEL_URL', DEFAULT_MODEL_URL, 'Where the embedding model is fetched from'),
@@ -284,6 +298,8 @@ export function loadSettings(git: Git, env: NodeJS.ProcessEnv, cwd: string): Set
     secrets: get('secrets'),
     secretsAllow: get('secretsAllow'),
     recallMode: get('recallMode'),
+    queryEmbedding: get('queryEmbedding'),
+    hooksSemantic: get('hooksSemantic'),
     ...modelPathOf(resolveSetting('modelPath', config, env), env, cwd),
     modelDownload: get('modelDownload'),
     modelUrl: get('modelUrl'),

@@ -4,7 +4,7 @@
 // The memories are written as git-mem notes through one git fast-import stream,
 // then every query runs through the compiled binary, as a user would run it.
 //
-//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic] [--fusion] [--fixture FILE] [--verbose]
+//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic,hybrid:model,hybrid:static] [--fusion] [--fixture FILE] [--verbose]
 //
 // --fusion also sweeps the weights (lexical:semantic) and k of the fusion on the binary's lexical
 // and semantic top 50, with core/search/fusion.ts (TypeScript, hence bun), and checks that 1:1, k = 60
@@ -90,9 +90,13 @@ function findModel() {
 }
 
 /** Per query, the fixture indices `git mem recall --mode <mode>` returns (best first), their scores, and what it said on stderr. */
-function recallAll(mode, limit) {
+// A mode may end in :model or :static: how the query is embedded (mem.recall.queryEmbedding; the
+// static table is made by `git mem model embed` first, where the build has it). Plain hybrid or
+// semantic is the build's default.
+function recallAll(modeName, limit) {
   const notices = new Set();
-  const modeEnv = mode === 'lexical' ? env : { ...env, GIT_MEM_MODEL_PATH: model.dir, GIT_MEM_MODEL_DOWNLOAD: 'false' };
+  const [mode, query] = modeName.split(':');
+  const modeEnv = mode === 'lexical' ? env : { ...env, GIT_MEM_MODEL_PATH: model.dir, GIT_MEM_MODEL_DOWNLOAD: 'false', ...(query ? { GIT_MEM_RECALL_QUERY_EMBEDDING: query } : {}) };
   const results = queries.map((q) => {
     const r = spawnSync(BIN, ['recall', '--mode', mode, '--json', '--limit', String(limit), q.query], { cwd: repo, env: modeEnv, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`recall --mode ${mode}: ${r.stderr}`);
@@ -226,6 +230,10 @@ function floors(rows) {
 
 const modes = opts.mode.split(',').map((m) => m.trim()).filter(Boolean);
 const model = opts.fusion || modes.some((m) => m !== 'lexical') ? findModel() : null;
+if (model && spawnSync(BIN, ['model', 'status'], { cwd: repo, env }).status === 0) {
+  // Every vector and, in builds that have it, the static query table, before any query.
+  sh(repo, { ...env, GIT_MEM_MODEL_PATH: model.dir, GIT_MEM_MODEL_DOWNLOAD: 'false' }, BIN, ['model', 'embed']);
+}
 for (const mode of modes) run(mode);
 if (opts.fusion) await fusionSweep();
 if (opts.keep) console.log(`repository kept at ${repo}`);

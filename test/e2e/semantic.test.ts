@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { MODEL_FILES } from '../../src/stores/embed/model-files.ts';
 import { testModelDir } from '../helpers/model.ts';
-import { makeRepo, mem, memOk, type Sandbox, sandbox } from './helpers.ts';
+import { makeRepo, mem, memHook, memOk, type Sandbox, sandbox } from './helpers.ts';
 
 interface Hit {
   id: string;
@@ -97,7 +97,12 @@ describe('semantic recall with a model', () => {
     const box = sandbox();
     const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
     const { repo, ids } = seeded(box, env);
+    // A vector file of version 1 (SQLite) is not read, and goes at the first write.
+    const old = path.join(repo, '.git', 'mem', 'vectors.sqlite');
+    fs.mkdirSync(path.dirname(old), { recursive: true });
+    fs.writeFileSync(old, 'SQLite format 3\0');
     recall(repo, env, ['--mode', 'semantic', 'index']);
+    expect(fs.existsSync(old)).toBe(false);
     memOk(repo, env, ['edit', ids.cache!, '--summary', 'Kubernetes operators need retries']);
     const added = memOk(repo, env, ['capture', 'learnings', 'Kubernetes rollout retries', '-m', 'backoff']);
     memOk(repo, env, ['forget', ids.windows!]);
@@ -105,7 +110,7 @@ describe('semantic recall with a model', () => {
     expect(r.stderr).toBe('');
     expect(r.hits.map((h) => h.id).slice(0, 2).sort()).toEqual([ids.cache, added].sort());
     expect(r.hits.map((h) => h.id)).not.toContain(ids.windows);
-    expect(fs.existsSync(path.join(repo, '.git', 'mem', 'vectors.sqlite'))).toBe(true);
+    expect(fs.existsSync(path.join(repo, '.git', 'mem', 'vectors.bin'))).toBe(true);
   });
 
   it('model status reports the model, its source and the vectors; embed fills them', (ctx) => {
@@ -132,6 +137,75 @@ describe('semantic recall with a model', () => {
     const outside = JSON.parse(memOk(box.root, env, ['model', 'status', '--json']));
     expect(outside.present).toBe(true);
     expect(outside).not.toHaveProperty('vectors');
+  });
+});
+
+describe('static query table', () => {
+  it('model embed distils it once; recall then embeds queries without the model, unless told to use it', () => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
+    const { repo, ids } = seeded(box, env);
+    const first = JSON.parse(memOk(repo, env, ['model', 'embed', '--json']));
+    // A model of mem.modelPath is the user's directory: the table goes to the cache folder.
+    expect(first.distilled.file.startsWith(path.join(box.root, '.cache', 'git-mem', 'static'))).toBe(true);
+    expect(first.distilled.tokens).toBeGreaterThan(1000);
+    expect(fs.readdirSync(MODEL)).not.toContain('git-mem-static.bin');
+    expect(JSON.parse(memOk(repo, env, ['model', 'embed', '--json']))).not.toHaveProperty('distilled');
+    expect(JSON.parse(memOk(repo, env, ['model', 'status', '--json'])).staticTable).toMatchObject({ file: first.distilled.file, used: true });
+    expect(memOk(repo, env, ['model', 'status'])).toMatch(/queries +static table/);
+
+    const traced = { ...env, GIT_MEM_TRACE: '1' };
+    const fast = recall(repo, traced, ['--mode', 'semantic', 'Use sql.js for the local index']);
+    expect(fast.hits[0]!.id).toBe(ids.sqljs);
+    expect(fast.stderr).toContain('static query table loaded');
+    expect(fast.stderr).not.toContain('embedding model loaded');
+    // Every memory has its vector at these notes: the SQLite index is not even opened.
+    expect(fast.stderr).not.toContain('sql.js ready');
+    const full = recall(repo, { ...traced, GIT_MEM_RECALL_QUERY_EMBEDDING: 'model' }, ['--mode', 'semantic', 'Use sql.js for the local index']);
+    expect(full.hits[0]!.id).toBe(ids.sqljs);
+    expect(full.stderr).not.toContain('static query table loaded');
+    expect(full.stderr).toContain('embedding model loaded');
+
+    // A new memory has no vector: the model is loaded to embed it, the query stays static.
+    const added = memOk(repo, env, ['capture', 'learnings', 'Kubernetes rollout retries', '-m', 'backoff']);
+    const later = recall(repo, traced, ['--mode', 'hybrid', 'kubernetes rollout retries']);
+    expect(later.hits[0]!.id).toBe(added);
+    expect(later.stderr).toContain('static query table loaded');
+    expect(later.stderr).toContain('embedding model loaded');
+    // That recall found every current memory embedded: the next needs neither the model nor the SQLite index.
+    const again = recall(repo, traced, ['--mode', 'hybrid', 'kubernetes rollout retries']);
+    expect(again.hits.map((h) => h.id)).toEqual(later.hits.map((h) => h.id));
+    expect(again.stderr).not.toMatch(/embedding model loaded|sql\.js ready/);
+    // An archived memory is outside what that recall measured: asking for it takes the full path.
+    expect(recall(repo, traced, ['kubernetes', '--mode', 'hybrid', '--status', 'archived']).stderr).toContain('sql.js ready');
+
+    expect(JSON.parse(memOk(repo, env, ['model', 'distill', '--json']))).toMatchObject({ file: first.distilled.file, tokens: first.distilled.tokens });
+    // A damaged table is no table: queries go to the model again.
+    fs.writeFileSync(first.distilled.file, 'garbage');
+    const damaged = recall(repo, traced, ['--mode', 'semantic', 'Use sql.js for the local index']);
+    expect(damaged.hits[0]!.id).toBe(ids.sqljs);
+    expect(damaged.stderr).toContain('embedding model loaded');
+  });
+
+  it('the prompt hook adds what only semantic search finds, from stored vectors, without the model', async () => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
+    const { repo } = seeded(box, env);
+    // A word lexical search does not match (neither a stem nor a prefix of it), but which shares all but one word piece.
+    memOk(repo, env, ['capture', 'decisions', 'Adopt zyxwvut for qponm']);
+    const prompt = { session_id: 's1', prompt: 'why did we pick zyxwvutq?' };
+    const before = await memHook(repo, env, 'UserPromptSubmit', prompt);
+    expect(before.code).toBe(0);
+    expect(before.stdout).not.toContain('zyxwvut');
+    memOk(repo, env, ['model', 'embed']);
+    const traced = await memHook(repo, { ...env, GIT_MEM_TRACE: '1' }, 'UserPromptSubmit', { ...prompt, session_id: 's2' });
+    expect(traced.code).toBe(0);
+    expect(traced.stdout).toContain('Adopt zyxwvut for qponm');
+    expect(traced.stderr).toContain('prompt recall: semantic adds');
+    expect(traced.stderr).not.toContain('embedding model loaded');
+    const off = await memHook(repo, { ...env, GIT_MEM_HOOKS_SEMANTIC: 'false' }, 'UserPromptSubmit', { ...prompt, session_id: 's3' });
+    expect(off.code).toBe(0);
+    expect(off.stdout).not.toContain('zyxwvut');
   });
 });
 

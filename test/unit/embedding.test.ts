@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToVector, cosine, EMBED_MAX_CHARS, embeddingHash, embeddingText, meanPool, normalizeInPlace, rankBySimilarity, vectorToBytes } from '../../src/core/search/embedding.ts';
+import { cosine, EMBED_MAX_CHARS, embeddingHash, embeddingText, meanPool, normalizeInPlace } from '../../src/core/search/embedding.ts';
 
 describe('embedding text', () => {
   it('is the summary, the tags, then the body, cut at EMBED_MAX_CHARS', () => {
@@ -43,24 +43,5 @@ describe('vectors', () => {
     expect(cosine(a, new Float32Array([1, 0, 0]))).toBe(0);
     expect(cosine(a, new Float32Array([0, 0]))).toBe(0);
     expect(Array.from(normalizeInPlace(new Float32Array([3, 4])))).toEqual([expect.closeTo(0.6), expect.closeTo(0.8)]);
-  });
-
-  it('ranks by similarity, skipping items without a vector, ties in input order', () => {
-    const vecs: Record<string, Float32Array | undefined> = { a: new Float32Array([0, 1]), b: new Float32Array([1, 0]), c: undefined, d: new Float32Array([1, 0]) };
-    const ranked = rankBySimilarity(new Float32Array([1, 0.1]), ['a', 'b', 'c', 'd'], (k) => vecs[k], 10);
-    expect(ranked.map((r) => r.item)).toEqual(['b', 'd', 'a']);
-    expect(rankBySimilarity(new Float32Array([1, 0]), ['a', 'b'], (k) => vecs[k], 1)).toHaveLength(1);
-  });
-
-  it('stores vectors as little-endian Float32 bytes, losslessly', () => {
-    const v = new Float32Array([0.1, -2.5, 3e-8, 1e30]);
-    const bytes = vectorToBytes(v);
-    expect(bytes).toHaveLength(16);
-    expect(bytes[4 + 3]).toBe(0xc0); // -2.5 = 0xc0200000, high byte last
-    expect(Array.from(bytesToVector(bytes))).toEqual(Array.from(v));
-    // A view at an odd offset reads the same.
-    const shifted = new Uint8Array(17);
-    shifted.set(bytes, 1);
-    expect(Array.from(bytesToVector(shifted.subarray(1)))).toEqual(Array.from(v));
   });
 });

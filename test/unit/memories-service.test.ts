@@ -25,6 +25,8 @@ const settings: Settings = {
   secrets: 'redact',
   secretsAllow: [],
   recallMode: 'lexical',
+  queryEmbedding: 'static',
+  hooksSemantic: true,
   modelDownload: false,
   modelUrl: '',
   pager: {},

@@ -34,8 +34,10 @@ const MEM_FILES = {
   index: 'index.sqlite',
   /** The term index lexical search reads (stores/index/terms/reader.ts); `terms.add` is its overlay. */
   terms: 'terms.idx',
-  /** Embeddings (stores/index/vectors/vector-store.ts). */
-  vectors: 'vectors.sqlite',
+  /** Embeddings, int8 (stores/index/vectors/vector-store.ts); version 1 was vectors.sqlite, removed at the first write. */
+  vectors: 'vectors.bin',
+  /** For which notes tips every memory had a stored vector: recall then skips the SQLite index (services/semantic.ts). */
+  vectorsCovered: 'vectors-covered.json',
   /** Placements of commits that hold copies of a memory (services/anchors.ts). */
   anchors: 'anchors.json',
   /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */

@@ -21,6 +21,17 @@ export const MAX_TOKENS = 256;
 /** Texts per model run. Texts are sorted by length first, so a batch pads little. */
 export const BATCH_SIZE = 16;
 
+/** A loaded model: sentences, and single tokens (for the static query table, services/static-query.ts). */
+export interface LoadedEmbedder extends Embedder {
+  timings: LoadTimings;
+  /**
+   * For each token id, the model's mean-pooled output (not scaled to unit
+   * length) for the sequence `[cls, id, sep]`: what embedding that token alone
+   * as a sentence gives.
+   */
+  embedTokens(ids: readonly number[], special: { cls: number; sep: number }): Promise<Float32Array[]>;
+}
+
 /** Timings of the last load, for `git mem model status --check` and the benchmarks. */
 export interface LoadTimings {
   runtimeMs: number;
@@ -37,7 +48,7 @@ export function isCompiledBinary(): boolean {
  * Loads the model in `info.dir`. Throws (with a one-line message) when the
  * runtime or the files cannot be loaded; callers fall back to lexical search.
  */
-export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, options: { threads?: number } = {}): Promise<Embedder & { timings: LoadTimings }> {
+export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, options: { threads?: number } = {}): Promise<LoadedEmbedder> {
   const t0 = performance.now();
   if (isCompiledBinary()) {
     const { preloadOnnxRuntime } = await import('./ort-runtime.ts');
@@ -86,13 +97,12 @@ export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, opti
   const output = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]!;
   let dimension = info.dimension;
 
-  const runBatch = async (texts: string[]): Promise<Float32Array[]> => {
-    const enc = tokenizer(texts, { padding: true, truncation: true });
-    const [batch, seq] = enc.input_ids.dims as [number, number];
-    const feeds: Record<string, InstanceType<typeof ONNX.Tensor>> = {};
-    if (inputs.has('input_ids')) feeds.input_ids = enc.input_ids;
-    if (inputs.has('attention_mask')) feeds.attention_mask = enc.attention_mask;
-    if (inputs.has('token_type_ids')) feeds.token_type_ids = enc.token_type_ids ?? new ONNX.Tensor('int64', new BigInt64Array(batch * seq), [batch, seq]);
+  type Tensor = InstanceType<typeof ONNX.Tensor>;
+  const run = async (ids: Tensor, mask: Tensor, types: Tensor | undefined, batch: number, seq: number, normalize: boolean): Promise<Float32Array[]> => {
+    const feeds: Record<string, Tensor> = {};
+    if (inputs.has('input_ids')) feeds.input_ids = ids;
+    if (inputs.has('attention_mask')) feeds.attention_mask = mask;
+    if (inputs.has('token_type_ids')) feeds.token_type_ids = types ?? new ONNX.Tensor('int64', new BigInt64Array(batch * seq), [batch, seq]);
     const result = await session.run(feeds);
     const hidden = result[output]!;
     const dims = hidden.dims;
@@ -100,7 +110,12 @@ export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, opti
     const dim = dims[2]!;
     if (dimension && dim !== dimension) throw new Error(`model output has ${dim} dimensions, config.json says ${dimension}`);
     dimension = dim;
-    return meanPool(hidden.data as Float32Array, enc.attention_mask.data as BigInt64Array, batch, seq, dim, true);
+    return meanPool(hidden.data as Float32Array, mask.data as BigInt64Array, batch, seq, dim, normalize);
+  };
+  const runBatch = async (texts: string[]): Promise<Float32Array[]> => {
+    const enc = tokenizer(texts, { padding: true, truncation: true });
+    const [batch, seq] = enc.input_ids.dims as [number, number];
+    return run(enc.input_ids, enc.attention_mask, enc.token_type_ids, batch, seq, true);
   };
 
   return {
@@ -109,6 +124,13 @@ export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, opti
       return dimension;
     },
     timings: { runtimeMs: t1 - t0, tokenizerMs: t2 - t1, sessionMs: t3 - t2 },
+    async embedTokens(ids: readonly number[], special: { cls: number; sep: number }): Promise<Float32Array[]> {
+      const batch = ids.length;
+      const data = new BigInt64Array(batch * 3);
+      ids.forEach((id, b) => data.set([BigInt(special.cls), BigInt(id), BigInt(special.sep)], b * 3));
+      const mask = new ONNX.Tensor('int64', new BigInt64Array(batch * 3).fill(1n), [batch, 3]);
+      return batch ? run(new ONNX.Tensor('int64', data, [batch, 3]), mask, undefined, batch, 3, false) : [];
+    },
     async embed(texts: string[]): Promise<Float32Array[]> {
       const out: Float32Array[] = new Array(texts.length);
       // Similar lengths together: less padding per batch.

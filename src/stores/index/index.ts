@@ -52,6 +52,8 @@ export interface MemoryReader {
   mayHaveRevisions(key: string): boolean;
   /** Current memories by id (a key prefix, perhaps a namespace and a commit hint), by key, at most 20. */
   find(query: IdQuery): Memory[];
+  /** The first `limit` current memories, in the order of `keys`, with one of these keys, passing the filter and `accept`. */
+  firstWithKeys(keys: readonly string[], filter: SearchFilter, limit: number, accept?: (memory: Memory) => boolean): Memory[];
   /** Whether it reflects the notes refs at these tips. */
   reflects(tips: Record<string, string>): boolean;
   /** Releases its file descriptors. */
@@ -87,6 +89,9 @@ class AnchoredReader implements MemoryReader {
   }
   find(query: IdQuery): Memory[] {
     return this.terms.find(query).map((m) => anchored(m, this.anchors));
+  }
+  firstWithKeys(keys: readonly string[], filter: SearchFilter, limit: number, accept?: (memory: Memory) => boolean): Memory[] {
+    return this.terms.firstWithKeys(keys, filter, limit, accept).map((m) => anchored(m, this.anchors));
   }
   counts() {
     return this.terms.counts();

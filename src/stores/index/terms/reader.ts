@@ -20,7 +20,7 @@ import { FIELDS, ScoreExplanations, type TermMatch } from '../../../core/search/
 import type { LexicalQuery } from '../../../core/search/query.ts';
 import { blockCount, DOC_BLOCK, inflateBlock } from './blocks.ts';
 import { decodePostings } from './codec.ts';
-import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './format.ts';
+import { align8, compareBytes, type Header, IRREGULAR_KEY, keyHash, keyPrefixOf, MAGIC, objectKey, type Section, TERM_INDEX_FORMAT } from './format.ts';
 import { type CompiledFilter, compileFilter, type SearchFilter } from '../filter.ts';
 import { INDEX_VERSION } from '../revisions/schema.ts';
 
@@ -592,6 +592,39 @@ export class TermIndex implements LexicalSource {
     const explanations = new ScoreExplanations(best.map((r) => r.doc));
     lexicalScores(this, query, accept, { ...options, explain: explanations });
     return best.map(({ doc, memory }) => ({ memory, score: scores[doc]!, matches: explanations.of(doc) }));
+  }
+
+  /**
+   * The first `limit` current memories, in the order of `keys`, that have one
+   * of these keys, pass the filter (its limit ignored) and `accept`: one pass
+   * over the per-document arrays, then only those memories are read (and the
+   * few whose key's first 32 bits collide).
+   */
+  firstWithKeys(keys: readonly string[], filter: SearchFilter, limit: number, accept: (memory: Memory) => boolean = () => true): Memory[] {
+    const compiled = compileFilter({ ...filter, limit: undefined });
+    const acceptDoc = this.acceptor(compiled);
+    const wanted = new Set(keys.map(keyPrefixOf));
+    const byPrefix = new Map<number, number[]>();
+    for (let d = 0; d < this.docCount; d++) {
+      const k = this.docKeys[d]!;
+      if (!wanted.has(k) || !acceptDoc(d)) continue;
+      const docs = byPrefix.get(k);
+      if (docs) docs.push(d);
+      else byPrefix.set(k, [d]);
+    }
+    const out: Memory[] = [];
+    for (const key of keys) {
+      if (out.length >= limit) break;
+      for (const d of byPrefix.get(keyPrefixOf(key)) ?? []) {
+        const memory = this.memory(d);
+        if (memory.key !== key) continue;
+        const passes =
+          (!compiled.objects || this.attachedTo(memory, compiled.objects)) && (!compiled.spec || memory.spec === compiled.spec) && compiled.tags.every((tag) => memory.tags.includes(tag));
+        if (passes && accept(memory)) out.push(memory);
+        break;
+      }
+    }
+    return out;
   }
 
   /** Current memories matching the filter, newest first (ties by key), at most `filter.limit`: what `git mem list` shows. */

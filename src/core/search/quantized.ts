@@ -1,0 +1,144 @@
+/**
+ * Compact sentence vectors and the scan over them, the pure part (the file
+ * is stores/index/vectors/vector-store.ts).
+ *
+ * Each vector is kept as int8 (scaled so that its largest component is 127)
+ * with the inverse of that int8 vector's length, and as sign bits (one bit a
+ * dimension). Cosine is scale-free, so the int8 vector alone gives it:
+ * cos(q, v) ≈ dot(q, v8) · inv(v8) / |q|. The quantization error on unit
+ * vectors of 384 dimensions is well under 1% of a cosine, below the gaps that
+ * change a ranking (docs/semantic.md, Vectors).
+ *
+ * Up to EXACT_SCAN_MAX candidates the scan is exact over the int8 vectors.
+ * Beyond that a first pass compares sign bits (Hamming distance, 12 words per
+ * vector at 384 dimensions: a few ms for 100,000), keeps the closest
+ * `prefilterDepth(limit)`, and scores those exactly.
+ */
+
+/** Candidates scored exactly over int8 vectors; above this, sign bits choose whom to score. */
+export const EXACT_SCAN_MAX = 20_000;
+/** The same for the hooks, where a few milliseconds count more than the last near-tie. */
+export const HOOK_EXACT_SCAN_MAX = 2_000;
+
+/** How many candidates the sign-bit pass keeps for exact scoring, for a ranking of `limit`. */
+export function prefilterDepth(limit: number): number {
+  return Math.max(2000, limit * 40);
+}
+
+/** 32-bit words of sign bits a vector of `dim` dimensions takes. */
+export function bitWords(dim: number): number {
+  return Math.ceil(dim / 32);
+}
+
+export interface Quantized {
+  /** int8 components, the largest in magnitude at ±127. */
+  q: Int8Array;
+  /** 1 / |q| (0 for a zero vector). */
+  inv: number;
+  /** Sign bits: bit d%32 of word d/32 is set when component d is positive. */
+  bits: Uint32Array;
+}
+
+export function quantize(v: Float32Array): Quantized {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  const q = new Int8Array(v.length);
+  let nn = 0;
+  if (max > 0) {
+    const scale = 127 / max;
+    for (let i = 0; i < v.length; i++) {
+      const x = Math.round(v[i]! * scale);
+      q[i] = x;
+      nn += x * x;
+    }
+  }
+  return { q, inv: nn > 0 ? 1 / Math.sqrt(nn) : 0, bits: signBits(v) };
+}
+
+export function signBits(v: ArrayLike<number>): Uint32Array {
+  const bits = new Uint32Array(bitWords(v.length));
+  for (let d = 0; d < v.length; d++) if (v[d]! > 0) bits[d >>> 5]! |= 1 << (d & 31);
+  return bits;
+}
+
+/** The int8 vector as floats of unit length (for callers that want a vector back). */
+export function dequantize(q: Int8Array, inv: number): Float32Array {
+  const out = new Float32Array(q.length);
+  for (let i = 0; i < q.length; i++) out[i] = q[i]! * inv;
+  return out;
+}
+
+/** Vectors laid out flat: row r's int8 components at [r*dim, (r+1)*dim), its sign bits at [r*words, (r+1)*words). */
+export interface VectorBlock {
+  dim: number;
+  data: Int8Array;
+  inv: Float32Array;
+  bits: Uint32Array;
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
+}
+
+/** Cosine of the query with block row `row` (the query need not be unit length; `qNorm` is its length). */
+function rowCosine(query: Float32Array, qNorm: number, block: VectorBlock, row: number): number {
+  const { dim, data } = block;
+  const at = row * dim;
+  let dot = 0;
+  for (let d = 0; d < dim; d++) dot += query[d]! * data[at + d]!;
+  return (dot * block.inv[row]!) / qNorm;
+}
+
+/**
+ * The `limit` rows of `rows` (block rows, in the caller's order) most similar
+ * to `query`, best first, as indexes into `rows` with their cosine. Ties keep
+ * the order of `rows`. A query of another dimension scores nothing.
+ */
+export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Array, limit: number, exactMax = EXACT_SCAN_MAX): Array<{ at: number; score: number }> {
+  if (limit <= 0 || rows.length === 0 || query.length !== block.dim) return [];
+  let qq = 0;
+  for (let i = 0; i < query.length; i++) qq += query[i]! * query[i]!;
+  const qNorm = Math.sqrt(qq);
+  if (qNorm === 0) return [];
+  let chosen: Int32Array;
+  if (rows.length <= exactMax) chosen = Int32Array.from(rows.keys());
+  else chosen = closestBySigns(query, block, rows, prefilterDepth(limit));
+  const scored = Array.from(chosen, (at) => ({ at, score: rowCosine(query, qNorm, block, rows[at]!) }));
+  scored.sort((x, y) => y.score - x.score || x.at - y.at);
+  return scored.slice(0, limit);
+}
+
+/** Indexes into `rows` of the `keep` rows whose sign bits differ least from the query's (ties: earlier first), in `rows` order. */
+export function closestBySigns(query: Float32Array, block: VectorBlock, rows: Int32Array, keep: number): Int32Array {
+  if (rows.length <= keep) return Int32Array.from(rows.keys());
+  const words = bitWords(block.dim);
+  const qb = signBits(query);
+  const distance = new Uint16Array(rows.length);
+  const histogram = new Uint32Array(block.dim + 1);
+  const bits = block.bits;
+  for (let i = 0; i < rows.length; i++) {
+    const at = rows[i]! * words;
+    let h = 0;
+    for (let w = 0; w < words; w++) h += popcount(bits[at + w]! ^ qb[w]!);
+    distance[i] = h;
+    histogram[h]!++;
+  }
+  // The largest distance still kept, and how many at exactly that distance fit.
+  let cut = 0;
+  let below = 0;
+  while (cut < histogram.length && below + histogram[cut]! < keep) below += histogram[cut++]!;
+  let atCut = keep - below;
+  const out = new Int32Array(keep);
+  let n = 0;
+  for (let i = 0; i < rows.length && n < keep; i++) {
+    const h = distance[i]!;
+    if (h < cut) out[n++] = i;
+    else if (h === cut && atCut > 0) {
+      out[n++] = i;
+      atCut--;
+    }
+  }
+  return out.subarray(0, n);
+}
