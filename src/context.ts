@@ -2,7 +2,7 @@
 import type { Io } from './io/io.ts';
 import { type Progress, progressBar } from './io/progress.ts';
 import type { Settings } from './services/settings.ts';
-import { chooseAnchors } from './services/anchors.ts';
+import { chooseAnchors } from './services/history/anchors.ts';
 import { notesIdent } from './services/capture.ts';
 import { loadSettings } from './services/settings.ts';
 import { Index } from './stores/index/index.ts';

@@ -78,7 +78,7 @@ const MUTATIONS = [
   // A body never opens a document; documents without an id (the Python system's) are read as they are.
   { id: 'note-format.body-not-escaped', file: 'src/core/note-format.ts', find: 'return withBody(frontMatterOf(m), escapeBody(m.body));', replace: 'return withBody(frontMatterOf(m), m.body);', tests: UNIT('note-bodies') },
   { id: 'note-format.unescaped-without-id', file: 'src/core/note-format.ts', find: "const body = 'id' in fm ? unescapeBody(stored) : stored;", replace: 'const body = unescapeBody(stored);', tests: UNIT('note-bodies') },
-  { id: 'converge.copies-left-alone', file: 'src/services/converge.ts', find: 'if (docs.length < 2) continue;', replace: 'continue;', tests: E2E('integrity'), only: 'forget, change first' },
+  { id: 'converge.copies-left-alone', file: 'src/services/history/converge.ts', find: 'if (docs.length < 2) continue;', replace: 'continue;', tests: E2E('integrity'), only: 'forget, change first' },
 
   // Anchors: HEAD, then a branch, then a remote-tracking branch, then the newest commit; ties to the smaller id.
   { id: 'anchor.branch-before-head', file: 'src/core/history/anchor.ts', find: "case 'head':\n      return 0;", replace: "case 'head':\n      return 1;", tests: UNIT('anchor') },
@@ -122,11 +122,11 @@ const MUTATIONS = [
   { id: 'gc.reprieves-off-by-one', file: 'src/core/lifecycle/aging.ts', find: '(m.reprieves ?? 0) >= GC_REPRIEVES_MAX', replace: '(m.reprieves ?? 0) > GC_REPRIEVES_MAX', tests: UNIT('lifecycle') },
 
   // Reanchor: a live copy is kept; copies on commits this clone lacks are left alone; matching by files needs half of them.
-  { id: 'reanchor.live-copy-ignored', file: 'src/services/reanchor.ts', find: 'if (to.length) {', replace: 'if (false && to.length) {', tests: E2E('rewrite'), only: 'live copy|plain amend' },
-  { id: 'reanchor.missing-commit-taken-for-dead', file: 'src/services/reanchor.ts', find: "const from = [...g.objects].filter((o) => reachOf(o) === 'unreachable').sort();", replace: 'const from = [...g.objects].filter(orphaned).sort();', tests: E2E('rewrite'), only: "teammate's amended commit" },
-  { id: 'reanchor.binary-target-rewritten', file: 'src/services/reanchor.ts', find: 'if (move.to.some((o) => binary.has(o))) {', replace: 'if (false) {', tests: E2E('rewrite'), only: 'match holds a binary note' },
-  { id: 'reanchor.never-fetched-matched-on-recorded-facts', file: 'src/services/reanchor.ts', find: "if (reachOf(o) === 'missing' && (heldLog.has(o) || seen.has(o))) objects.add(o);", replace: "if (reachOf(o) === 'missing') objects.add(o);", tests: E2E('stranded'), only: 'never fetched here stays put' },
-  { id: 'reanchor.move-by-hand-one-copy', file: 'src/services/reanchor.ts', find: 'const from = [...new Set(copies.length ? copies : [m.object])].filter((o) => o !== target).sort();', replace: 'const from = [m.object].filter((o) => o !== target);', tests: E2E('stranded'), only: 'moves every copy' },
+  { id: 'reanchor.live-copy-ignored', file: 'src/services/history/reanchor.ts', find: 'if (to.length) {', replace: 'if (false && to.length) {', tests: E2E('rewrite'), only: 'live copy|plain amend' },
+  { id: 'reanchor.missing-commit-taken-for-dead', file: 'src/services/history/reanchor.ts', find: "const from = [...g.objects].filter((o) => reachOf(o) === 'unreachable').sort();", replace: 'const from = [...g.objects].filter(orphaned).sort();', tests: E2E('rewrite'), only: "teammate's amended commit" },
+  { id: 'reanchor.binary-target-rewritten', file: 'src/services/history/reanchor.ts', find: 'if (move.to.some((o) => binary.has(o))) {', replace: 'if (false) {', tests: E2E('rewrite'), only: 'match holds a binary note' },
+  { id: 'reanchor.never-fetched-matched-on-recorded-facts', file: 'src/services/history/reanchor.ts', find: "if (reachOf(o) === 'missing' && (heldLog.has(o) || seen.has(o))) objects.add(o);", replace: "if (reachOf(o) === 'missing') objects.add(o);", tests: E2E('stranded'), only: 'never fetched here stays put' },
+  { id: 'reanchor.move-by-hand-one-copy', file: 'src/services/history/reanchor.ts', find: 'const from = [...new Set(copies.length ? copies : [m.object])].filter((o) => o !== target).sort();', replace: 'const from = [m.object].filter((o) => o !== target);', tests: E2E('stranded'), only: 'moves every copy' },
   { id: 'placement.other-worktree-heads-ignored', file: 'src/stores/git/repo.ts', find: 'worktreeHeads.set(repo, (heads = [...found].sort()));', replace: 'worktreeHeads.set(repo, (heads = []));', tests: E2E('stranded'), only: 'another worktree' },
   { id: 'rewrite-match.any-file-overlap', file: 'src/core/history/rewrite-match.ts', find: 'const MIN_FILE_COVERAGE = 0.5;', replace: 'const MIN_FILE_COVERAGE = 0.01;', tests: UNIT('anchor') },
   { id: 'rewrite-match.exactly-half-refused', file: 'src/core/history/rewrite-match.ts', find: 'if (coverage >= MIN_FILE_COVERAGE)', replace: 'if (coverage > MIN_FILE_COVERAGE)', tests: UNIT('anchor') },

@@ -1,6 +1,6 @@
 /**
  * Trust in shared memory: where each revision of a memory came from (its
- * provenance, read from the notes history by services/provenance.ts) and the
+ * provenance, read from the notes history by services/trust/provenance.ts) and the
  * policy that decides which revisions the hooks and MCP may inject without a
  * review. Pure.
  */

@@ -14,14 +14,14 @@ import { relatedMemories, xmlText } from '../core/memory-context.ts';
 import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
-import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/hook-capture.ts';
-import { judgeCandidates } from '../services/capture-judge.ts';
-import { recall, traceInjection } from '../services/recall.ts';
-import { promptRecall } from '../services/prompt-recall.ts';
+import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/session/hook-capture.ts';
+import { judgeCandidates } from '../services/session/capture-judge.ts';
+import { recall, traceInjection } from '../services/search/recall.ts';
+import { promptRecall } from '../services/session/prompt-recall.ts';
 import { traceEnabled } from '../io/trace.ts';
-import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session-context.ts';
+import { fileMemories, preToolUseMark, sessionStartContext, workingMemoryContext } from '../services/session/session-context.ts';
 import { asShown, forAgent, stalenessMap } from '../services/shown.ts';
-import { injectable } from '../services/trust.ts';
+import { injectable } from '../services/trust/trust.ts';
 import { sha1Hex } from '../core/hash.ts';
 import { runSelfDetached } from '../io/self.ts';
 import { noteWorkingFile, readSession, updateSession } from '../stores/cache/sessions.ts';
@@ -193,7 +193,7 @@ function linesAboutToChange(file: string, needles: readonly string[]): Array<[nu
   }
 }
 
-/** What a capture later in the turn is likely about (services/hook-capture.ts): no git, one session write. */
+/** What a capture later in the turn is likely about (services/session/hook-capture.ts): no git, one session write. */
 function noteWorking(ctx: AppContext, input: HookInput & { files: readonly ToolFile[] }, file: string, lines: ReadonlyArray<[number, number]>): void {
   noteWorkingFile(ctx.repo.mem, input.sessionId, {
     file: path.resolve(input.cwd ?? ctx.cwd, file),

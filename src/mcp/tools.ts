@@ -19,8 +19,8 @@ import { captureMemory } from '../services/capture.ts';
 import { blameMemories, linesLabel } from '../services/code-memories.ts';
 import { hydrate, HYDRATE_LEVELS } from '../services/hydrate.ts';
 import { editMemory, findMemory, forgetMemory, listMemories } from '../services/memories.ts';
-import { RECALL_MODES, recall, type RecallMode } from '../services/recall.ts';
-import { injectable } from '../services/trust.ts';
+import { RECALL_MODES, recall, type RecallMode } from '../services/search/recall.ts';
+import { injectable } from '../services/trust/trust.ts';
 import { forAgent, type Shown } from '../services/shown.ts';
 import type { Tool } from './protocol.ts';
 

@@ -2,9 +2,9 @@
 import type { ChalkInstance } from 'chalk';
 import { formatId, type Memory } from '../core/memory.ts';
 import { visible } from '../core/terminal-text.ts';
-import type { ConsolidateResult } from '../services/consolidate.ts';
-import type { RelatedResult } from '../services/connect.ts';
-import type { GcResult } from '../services/gc.ts';
+import type { ConsolidateResult } from '../services/lifecycle/consolidate.ts';
+import type { RelatedResult } from '../services/lifecycle/connect.ts';
+import type { GcResult } from '../services/lifecycle/gc.ts';
 import type { BulkForget } from '../services/memories.ts';
 import { memoryLine } from './render.ts';
 

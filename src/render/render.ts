@@ -4,7 +4,7 @@ import { formatId, type Memory } from '../core/memory.ts';
 import { type Reach, reachLabel } from '../core/history/anchor.ts';
 import { describeStale, type Stale } from '../core/history/staleness.ts';
 import type { Provenance } from '../core/trust.ts';
-import type { TrustView } from '../services/trust.ts';
+import type { TrustView } from '../services/trust/trust.ts';
 import { visible } from '../core/terminal-text.ts';
 import { formatAge } from '../core/time.ts';
 
@@ -18,7 +18,7 @@ export function json(value: unknown): string {
 export interface MemoryFacts {
   stale?: Stale | null;
   reach?: Reach;
-  /** Its provenance and whether the trust policy lets agents see it (services/trust.ts). */
+  /** Its provenance and whether the trust policy lets agents see it (services/trust/trust.ts). */
   trust?: TrustView;
 }
 

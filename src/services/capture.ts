@@ -9,7 +9,7 @@ import { redactIdent } from '../core/ident.ts';
 import { canonicalTime, isoSeconds } from '../core/time.ts';
 import { checkBody, checkNamespace, checkStatus, checkSummary } from '../core/validate.ts';
 import type { Deps } from './deps.ts';
-import { connectNew, MAX_LINKS } from './connect.ts';
+import { connectNew, MAX_LINKS } from './lifecycle/connect.ts';
 import { linkRef } from '../core/lifecycle/links.ts';
 import { linkToSimilar } from '../core/search/similarity.ts';
 import { changedPaths, subjectAndPatchId, trackedFiles } from '../stores/git/changes.ts';
@@ -173,7 +173,7 @@ export function scopeAt(repo: Repo, object: string): (s: { given?: string[]; wor
   };
 }
 
-/** A capture from the command line or MCP (the hooks use services/hook-capture.ts). */
+/** A capture from the command line or MCP (the hooks use services/session/hook-capture.ts). */
 export async function captureMemory(ctx: CaptureDeps, input: CaptureInput): Promise<CaptureResult> {
   // Validate before touching git, so bad input writes nothing.
   checkNamespace(input.namespace, ctx.settings.namespaces);

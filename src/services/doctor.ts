@@ -21,11 +21,11 @@ import { inspectMemDir, usableFallback } from '../stores/cache/mem-dir.ts';
 import { inspectLock, lockFileFor } from '../stores/cache/lock.ts';
 import { deadTemps } from '../io/atomic-write.ts';
 import { sessionLockFiles } from '../stores/cache/sessions.ts';
-import { modelStatus } from './model-status.ts';
+import { modelStatus } from './search/model-status.ts';
 import { fetchRefspec } from './sync.ts';
 import { scanStoredNotes } from './note-secrets.ts';
 import { remoteNames } from '../stores/git/remotes.ts';
-import { strandedMemories } from './reanchor.ts';
+import { strandedMemories } from './history/reanchor.ts';
 
 /** What this file's services use. */
 export type DoctorDeps = Deps;

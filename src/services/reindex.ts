@@ -1,7 +1,7 @@
 /** `git mem index`: bring the index up to date now (or rebuild it from the notes) and say what it holds. */
 import { GitMemError } from '../core/errors.ts';
 import { lockFileFor } from '../stores/cache/lock.ts';
-import { commitFiles } from './file-history.ts';
+import { commitFiles } from './history/file-history.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
@@ -30,7 +30,7 @@ export async function refreshIndex(ctx: ReindexDeps, options: { rebuild?: boolea
   if (problem) throw new GitMemError(`the index cannot be written: ${problem.message}`, `fix: ${problem.fix}`);
   const stats = await ctx.index.refresh({ rebuild: options.rebuild, progress: options.progress });
   if (!stats.written) throw new GitMemError(`the index was not written: another process held ${lockFileFor(ctx.indexFile)} for 5 s`, 'try again; git mem doctor reports a lock left by a process that is gone');
-  // What the memories' commits changed, for the hooks' file context (services/file-history.ts): paid here, not by the first hook.
+  // What the memories' commits changed, for the hooks' file context (services/history/file-history.ts): paid here, not by the first hook.
   commitFiles(ctx.repo, await ctx.index.current());
   return {
     file: ctx.indexFile,

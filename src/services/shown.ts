@@ -10,10 +10,10 @@
 import type { Reach } from '../core/history/anchor.ts';
 import type { Memory } from '../core/memory.ts';
 import type { Stale } from '../core/history/staleness.ts';
-import { placementsOf } from './anchors.ts';
+import { placementsOf } from './history/anchors.ts';
 import type { Deps } from './deps.ts';
-import { stalenessOf } from './staleness.ts';
-import { injectable, type TrustView, trustOf } from './trust.ts';
+import { stalenessOf } from './history/staleness.ts';
+import { injectable, type TrustView, trustOf } from './trust/trust.ts';
 import { countUses } from './usage.ts';
 
 /** What this file's services use. */
@@ -23,11 +23,11 @@ export type ShownDeps = Pick<Deps, 'repo' | 'notes' | 'settings'>;
 export interface ShowParts {
   /** Count a use of each (recall and hydrate do; a listing does not). */
   uses?: boolean;
-  /** Whether its files changed since its commit (services/staleness.ts). */
+  /** Whether its files changed since its commit (services/history/staleness.ts). */
   staleness?: boolean;
-  /** Where its commit stands: on HEAD's history, another branch, or gone (services/anchors.ts). */
+  /** Where its commit stands: on HEAD's history, another branch, or gone (services/history/anchors.ts). */
   reach?: boolean;
-  /** Who brought it and whether the trust policy trusts it (services/trust.ts). */
+  /** Who brought it and whether the trust policy trusts it (services/trust/trust.ts). */
   trust?: boolean;
 }
 

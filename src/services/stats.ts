@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Deps } from './deps.ts';
 import { STATUSES, type Status } from '../core/memory.ts';
-import { type ModelStatus, modelStatus } from './model-status.ts';
+import { type ModelStatus, modelStatus } from './search/model-status.ts';
 
 /** What this file's services use. */
 export type StatsDeps = Deps;

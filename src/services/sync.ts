@@ -3,7 +3,7 @@
  * remote-tracking notes refs, merge each namespace memory by memory, and push
  * (never forced: when the remote moved, pull, merge and retry).
  */
-import { repairRetirements } from './consolidate.ts';
+import { repairRetirements } from './lifecycle/consolidate.ts';
 import { GitMemError, UsageError } from '../core/errors.ts';
 import { keyedDocs, mergeNotes } from '../core/merge.ts';
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
@@ -14,7 +14,7 @@ import { currentBranch, fetchRefs, pushRefs, refTips, remoteNames, setRef } from
 import type { Repo } from '../stores/git/repo.ts';
 import { installGitHooks } from './git-hooks.ts';
 import { prePushRefs, pushedRefs, scanPushedRefs, secretsRefusal, VERIFIED_ENV } from './note-secrets.ts';
-import { reanchor } from './reanchor.ts';
+import { reanchor } from './history/reanchor.ts';
 
 /** What this file's services use. */
 export type SyncDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings' | 'now'>;
@@ -105,7 +105,7 @@ export async function pull(ctx: SyncDeps, remote: Remote, options: { fetch: bool
   const counts = mergeTracking(ctx, remote);
   await ctx.index.refresh(); // bring the index up to date with what came in
   // What came in may sit on commits rewritten here, and a squash merge done on the forge may have come in with the code.
-  // And a forget or edit that came in for one copy of a memory reaches its other copies (services/converge.ts).
+  // And a forget or edit that came in for one copy of a memory reaches its other copies (services/history/converge.ts).
   const placed = await reanchor(ctx);
   counts.reanchored = placed.moved.length;
   counts.converged = placed.converged;

@@ -23,7 +23,7 @@ import { memoryJson } from '../core/memory-json.ts';
 import { readBatch, writeObject } from '../stores/git/objects.ts';
 import { resolveCommit } from '../stores/git/history.ts';
 import { appendAll, sealMemory } from './capture.ts';
-import { connectNew } from './connect.ts';
+import { connectNew } from './lifecycle/connect.ts';
 
 /** What this file's services use. */
 export type TransferDeps = Pick<Deps, 'index' | 'now' | 'repo' | 'settings'> & CaptureDeps;

@@ -144,7 +144,7 @@ function run(mode) {
 
 /**
  * Weighted reciprocal rank fusion of the binary's lexical and semantic top 50 (what hybrid recall
- * fuses: FUSION_DEPTH in services/recall.ts), computed here with core/search/fusion.ts, for weights
+ * fuses: FUSION_DEPTH in services/search/recall.ts), computed here with core/search/fusion.ts, for weights
  * (lexical:semantic) and k. The 1:1, k = 60 row must rank every query as `--mode hybrid` does, or
  * the sweep would not measure the product; that is checked, and a difference fails the bench.
  */

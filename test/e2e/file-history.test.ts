@@ -47,7 +47,7 @@ describe('File context from the file\'s history', () => {
 
   it('at an older checkout, offers the memories of the file\'s commits up to it, not those of later changes', async () => {
     const { box, repo, write } = pythonProject();
-    // A day apart: commit time stands for ancestry (services/file-history.ts).
+    // A day apart: commit time stands for ancestry (services/history/file-history.ts).
     const commit = (message: string, date: string) => {
       const env = { ...box.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
       git(repo, env, ['add', '.']);

@@ -14,21 +14,21 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 
 /** File (under src/) → its text. Every one of them breaks the layering in a different way. */
 const PLANTED: Record<string, string> = {
-  'core/planted-static.ts': `import { DEFAULT_RECALL_LIMIT } from '../services/recall.ts';\nexport const n = DEFAULT_RECALL_LIMIT;\n`,
-  'core/planted-side-effect.ts': `import '../services/recall.js';\n`,
-  'core/planted-dynamic.ts': `export const load = () => import('../services/recall.js');\n`,
-  'core/planted-export-from.ts': `export { DEFAULT_RECALL_LIMIT } from '../services/recall.ts';\n`,
+  'core/planted-static.ts': `import { DEFAULT_RECALL_LIMIT } from '../services/search/recall.ts';\nexport const n = DEFAULT_RECALL_LIMIT;\n`,
+  'core/planted-side-effect.ts': `import '../services/search/recall.js';\n`,
+  'core/planted-dynamic.ts': `export const load = () => import('../services/search/recall.js');\n`,
+  'core/planted-export-from.ts': `export { DEFAULT_RECALL_LIMIT } from '../services/search/recall.ts';\n`,
   'core/planted-export-star.ts': `export * from '../cli/index.ts';\n`,
-  'core/planted-import-type.ts': `import type { RecallDeps } from '../services/recall.ts';\nexport type D = RecallDeps;\n`,
-  'core/planted-typeof-import.ts': `export type M = typeof import('../services/recall.ts');\n`,
-  'core/planted-extensionless.ts': `import '../services/recall';\n`,
-  'core/planted-computed.ts': `const name = '../services/recall.ts';\nexport const load = () => import(name);\n`,
+  'core/planted-import-type.ts': `import type { RecallDeps } from '../services/search/recall.ts';\nexport type D = RecallDeps;\n`,
+  'core/planted-typeof-import.ts': `export type M = typeof import('../services/search/recall.ts');\n`,
+  'core/planted-extensionless.ts': `import '../services/search/recall';\n`,
+  'core/planted-computed.ts': `const name = '../services/search/recall.ts';\nexport const load = () => import(name);\n`,
   'core/planted-node.ts': `import 'node:fs';\n`,
   'core/planted-cycle-a.ts': `import './planted-cycle-b.ts';\n`,
   'core/planted-cycle-b.ts': `export {} from './planted-cycle-a.ts';\n`,
   'services/planted-draws.ts': `export const bar = async () => (await import('../io/progress.ts')).default;\n`,
   // Only words: a comment and a string that spell an import are no import.
-  'core/planted-words.ts': `// import '../services/recall.ts';\nexport const text = "import('../services/recall.ts')";\n`,
+  'core/planted-words.ts': `// import '../services/search/recall.ts';\nexport const text = "import('../services/search/recall.ts')";\n`,
 };
 
 let root: string;
@@ -48,13 +48,13 @@ const where = (key: string) => report.breaches.get(key) ?? [];
 
 describe('check-architecture on planted imports', () => {
   it.each([
-    ['a static import', 'core/planted-static.ts imports services/recall.ts'],
-    ['a side-effect import', 'core/planted-side-effect.ts imports services/recall.ts'],
-    ['an import()', 'core/planted-dynamic.ts imports services/recall.ts'],
-    ['an export … from', 'core/planted-export-from.ts imports services/recall.ts'],
-    ['an import type', 'core/planted-import-type.ts imports services/recall.ts'],
-    ['a typeof import()', 'core/planted-typeof-import.ts imports services/recall.ts'],
-    ['an import without extension', 'core/planted-extensionless.ts imports services/recall.ts'],
+    ['a static import', 'core/planted-static.ts imports services/search/recall.ts'],
+    ['a side-effect import', 'core/planted-side-effect.ts imports services/search/recall.ts'],
+    ['an import()', 'core/planted-dynamic.ts imports services/search/recall.ts'],
+    ['an export … from', 'core/planted-export-from.ts imports services/search/recall.ts'],
+    ['an import type', 'core/planted-import-type.ts imports services/search/recall.ts'],
+    ['a typeof import()', 'core/planted-typeof-import.ts imports services/search/recall.ts'],
+    ['an import without extension', 'core/planted-extensionless.ts imports services/search/recall.ts'],
   ])('%s from core/ up to services/ is a breach', (_kind, line) => {
     expect(where('core -> services')).toContain(line);
   });

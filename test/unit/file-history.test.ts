@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commitsChanging } from '../../src/services/file-history.ts';
+import { commitsChanging } from '../../src/services/history/file-history.ts';
 import { parseCommitFacts } from '../../src/stores/git/file-history.ts';
 
 const A = 'a'.repeat(40);

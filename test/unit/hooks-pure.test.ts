@@ -5,7 +5,7 @@ import { normalizeEvent } from '../../src/core/hook-events.ts';
 import { renderClaudeReply as renderReply } from '../../src/agents/claude/hooks.ts';
 import { completeObjectLength } from '../../src/hooks/stdin.ts';
 import { mergeHooks } from '../../src/agents/claude/install.ts';
-import { pathQuery } from '../../src/services/session-context.ts';
+import { pathQuery } from '../../src/services/session/session-context.ts';
 
 function memory(i: number, namespace: string, summary = `Memory ${i} ${'x'.repeat(60)}`): Memory {
   return { key: `${i}`.padStart(16, 'a'), namespace, object: 'c'.repeat(40), summary, body: '', created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', tags: [], status: 'active', relatesTo: [], author: 'Ada <ada@example.com>' };

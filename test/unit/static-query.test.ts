@@ -8,7 +8,7 @@ import { cosine } from '../../src/core/search/embedding.ts';
 import { bertWords, wordPieceIds } from '../../src/core/search/wordpiece.ts';
 import { loadEmbedder } from '../../src/stores/embed/embedder.ts';
 import { modelInfo } from '../../src/stores/embed/model-files.ts';
-import { distillStaticTable, openStaticEmbedder, readWordPiece } from '../../src/services/static-query.ts';
+import { distillStaticTable, openStaticEmbedder, readWordPiece } from '../../src/services/search/static-query.ts';
 import { testModelDir } from '../helpers/model.ts';
 
 const TEXTS = [

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
 import { consolidateJson, renderConsolidate } from '../../render/lifecycle.ts';
-import { consolidate } from '../../services/consolidate.ts';
+import { consolidate } from '../../services/lifecycle/consolidate.ts';
 import { jsonOption } from '../shared.ts';
 import { defineCommand } from '../command.ts';
 

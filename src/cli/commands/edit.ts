@@ -4,7 +4,7 @@ import { checkPaths, parseTags } from '../../core/validate.ts';
 import { json, memoryJson } from '../../render/render.ts';
 import { UsageError } from '../../core/errors.ts';
 import { editMemory, findMemory, markSuperseded } from '../../services/memories.ts';
-import { moveMemories } from '../../services/reanchor.ts';
+import { moveMemories } from '../../services/history/reanchor.ts';
 import { defineCommand } from '../command.ts';
 import { jsonOption, readBody } from '../shared.ts';
 

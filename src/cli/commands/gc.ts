@@ -3,7 +3,7 @@ import { UsageError } from '../../core/errors.ts';
 import { parseDateArg } from '../../core/time.ts';
 import { json } from '../../render/render.ts';
 import { gcJson, renderGc } from '../../render/lifecycle.ts';
-import { gc } from '../../services/gc.ts';
+import { gc } from '../../services/lifecycle/gc.ts';
 import { jsonOption } from '../shared.ts';
 import { defineCommand } from '../command.ts';
 

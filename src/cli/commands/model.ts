@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { GitMemError } from '../../core/errors.ts';
 import { progressBar } from '../../io/progress.ts';
 import { json } from '../../render/render.ts';
-import { distillModel, embedAll, locateModel, modelStatus, pullModel } from '../../services/model.ts';
+import { distillModel, embedAll, locateModel, modelStatus, pullModel } from '../../services/search/model.ts';
 import { jsonOption } from '../shared.ts';
 
 const ACTIONS = ['status', 'pull', 'embed', 'distill'] as const;

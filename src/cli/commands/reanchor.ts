@@ -2,7 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AppContext } from '../../context.ts';
 import { json } from '../../render/render.ts';
 import { UsageError } from '../../core/errors.ts';
-import { type ManualMoveResult, moveMemories, reanchor, type ReanchorResult } from '../../services/reanchor.ts';
+import { type ManualMoveResult, moveMemories, reanchor, type ReanchorResult } from '../../services/history/reanchor.ts';
 import { jsonOption } from '../shared.ts';
 import { defineCommand } from '../command.ts';
 

@@ -11,10 +11,10 @@ import { checkNamespace, checkStatus, parseTags } from '../../core/validate.ts';
 import { hydratedJson, hydratedText } from '../../render/hydrate-render.ts';
 import { json, memoryJson, memoryLine, trustJson } from '../../render/render.ts';
 import { asShown } from '../../services/shown.ts';
-import type { TrustView } from '../../services/trust.ts';
+import type { TrustView } from '../../services/trust/trust.ts';
 import { DEFAULT_MAX_BYTES, DEFAULT_MAX_FILES, type Hydrated, hydrateMemory } from '../../services/hydrate.ts';
-import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/recall.ts';
-import { recallAt } from '../../services/recall-at.ts';
+import { DEFAULT_RECALL_LIMIT, RECALL_MODES, type RecallMode, type RecallOptions, recall } from '../../services/search/recall.ts';
+import { recallAt } from '../../services/search/recall-at.ts';
 import { defineCommand } from '../command.ts';
 import { dateOption, jsonOption } from '../shared.ts';
 

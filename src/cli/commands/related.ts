@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { json } from '../../render/render.ts';
 import { renderRelated, relatedJson } from '../../render/lifecycle.ts';
-import { related } from '../../services/connect.ts';
+import { related } from '../../services/lifecycle/connect.ts';
 import { findMemory } from '../../services/memories.ts';
 import { defineCommand } from '../command.ts';
 import { jsonOption } from '../shared.ts';

@@ -5,7 +5,7 @@ import { visible } from '../../core/terminal-text.ts';
 import { describeProvenance } from '../../core/trust.ts';
 import { outPaged } from '../../io/pager.ts';
 import { json, memoryJson, trustJson } from '../../render/render.ts';
-import { review, type Waiting, waitingForReview } from '../../services/review.ts';
+import { review, type Waiting, waitingForReview } from '../../services/trust/review.ts';
 import { jsonOption } from '../shared.ts';
 import { defineCommand } from '../command.ts';
 

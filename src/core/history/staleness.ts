@@ -2,7 +2,7 @@
  * Staleness: a memory whose files changed after its commit may no longer
  * hold. Pure: computed from how each of its files differs between its commit
  * and where it is measured (HEAD, or the branch that holds it), and from the
- * commits since that touched them (services/staleness.ts gathers both).
+ * commits since that touched them (services/history/staleness.ts gathers both).
  */
 
 export interface Stale {

@@ -1,6 +1,6 @@
 /**
  * Time in a recall query: "yesterday", "last week", "in March", "since Monday", "3 days ago",
- * "recently" read as a window of creation times, which recall weighs up (services/recall.ts): a
+ * "recently" read as a window of creation times, which recall weighs up (services/search/recall.ts): a
  * memory created in the window ranks above the same match created outside it. Only phrases that
  * clearly ask about time are read: a month or a weekday needs a word before it that makes it a
  * time ("in March", "since Monday", "last Friday"); "the March release", "the Monday standup" or

@@ -1,6 +1,6 @@
 /**
  * BERT's uncased WordPiece tokenizer, the pure part, for the static query
- * embedding (services/static-query.ts): the same word pieces as
+ * embedding (services/search/static-query.ts): the same word pieces as
  * transformers.js's BertTokenizer with MiniLM's tokenizer.json (BertNormalizer
  * with lowercase and accents stripped, BertPreTokenizer, WordPiece with `##`),
  * without loading transformers.js. A unit test checks it against transformers.js.

@@ -2,7 +2,7 @@
  * Which commits holding memories this clone has held. Once such a commit is
  * gone, it was pruned here (gc after a branch was deleted), not merely never
  * fetched: its memories may then be matched on what they recorded of it at
- * capture (services/reanchor.ts). git keeps no trace of a pruned commit, and
+ * capture (services/history/reanchor.ts). git keeps no trace of a pruned commit, and
  * a memory's author says nothing about which clone it was captured in (the
  * same user has several), so this clone keeps the list: an append-only log
  * of object ids in `<git common dir>/mem/held.log`, written at capture and by

@@ -36,21 +36,21 @@ const MEM_FILES = {
   terms: 'terms.idx',
   /** Embeddings, int8 (stores/index/vectors/vector-store.ts); version 1 was vectors.sqlite, removed at the first write. */
   vectors: 'vectors.bin',
-  /** For which notes tips every memory had a stored vector: recall then skips the SQLite index (services/semantic.ts). */
+  /** For which notes tips every memory had a stored vector: recall then skips the SQLite index (services/search/semantic.ts). */
   vectorsCovered: 'vectors-covered.json',
-  /** Placements of commits that hold copies of a memory (services/anchors.ts). */
+  /** Placements of commits that hold copies of a memory (services/history/anchors.ts). */
   anchors: 'anchors.json',
-  /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/reanchor-memo.ts). */
+  /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/history/reanchor-memo.ts). */
   reanchor: 'reanchor.json',
   /** Commits holding memories that this clone has held: once gone, pruned here, not never fetched (stores/cache/held-log.ts). */
   held: 'held.log',
-  /** The newest commits where memories are measured, with their files (services/commit-window.ts). */
+  /** The newest commits where memories are measured, with their files (services/history/commit-window.ts). */
   window: 'window.json',
-  /** Which memories' files changed, per HEAD (services/staleness.ts). */
+  /** Which memories' files changed, per HEAD (services/history/staleness.ts). */
   staleness: 'staleness.json',
-  /** Which notes commit brought each revision, and who made it (services/provenance.ts). */
+  /** Which notes commit brought each revision, and who made it (services/trust/provenance.ts). */
   provenance: 'provenance',
-  /** What each memory's commit changed, and when (services/file-history.ts). */
+  /** What each memory's commit changed, and when (services/history/file-history.ts). */
   commitFiles: 'commit-files.json',
   /** How often each memory was shown (stores/cache/usage-log.ts). */
   usage: 'usage.log',

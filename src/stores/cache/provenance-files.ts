@@ -1,5 +1,5 @@
 /**
- * The provenance cache's files (services/provenance.ts says what they hold):
+ * The provenance cache's files (services/trust/provenance.ts says what they hold):
  * `<git common dir>/mem/provenance/state.json`, the notes tips read so far,
  * and shards by revision and by commit.
  */

@@ -21,7 +21,7 @@ export const MAX_TOKENS = 256;
 /** Texts per model run. Texts are sorted by length first, so a batch pads little. */
 export const BATCH_SIZE = 16;
 
-/** A loaded model: sentences, and single tokens (for the static query table, services/static-query.ts). */
+/** A loaded model: sentences, and single tokens (for the static query table, services/search/static-query.ts). */
 export interface LoadedEmbedder extends Embedder {
   timings: LoadTimings;
   /**

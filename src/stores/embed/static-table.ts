@@ -1,6 +1,6 @@
 /**
  * The static query table: one vector per vocabulary token, distilled from the
- * installed model (services/static-query.ts), in one flat file beside the
+ * installed model (services/search/static-query.ts), in one flat file beside the
  * model in git-mem's cache (`<model dir>/git-mem-static.bin`); for a model
  * elsewhere (mem.modelPath: the user's directory, perhaps shared or
  * read-only), in the cache folder (`$XDG_CACHE_HOME/git-mem/static/`). Loaded in a few milliseconds: a memory map, a split of the

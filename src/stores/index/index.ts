@@ -60,7 +60,7 @@ export interface MemoryReader {
   close(): void;
 }
 
-/** A memory as shown: naming the copy chosen for it (services/anchors.ts) as its object. */
+/** A memory as shown: naming the copy chosen for it (services/history/anchors.ts) as its object. */
 function anchored(memory: Memory, anchors: () => ReadonlyMap<string, string>): Memory {
   const anchor = anchors().get(`${memory.namespace}:${memory.key}`);
   return anchor && anchor !== memory.object ? { ...memory, object: anchor } : memory;
@@ -136,7 +136,7 @@ export interface IndexOptions {
   notes: NotesStore;
   /** The cache folder (stores/cache/mem-dir.ts): index.sqlite, and the term index (terms.idx, terms.add) beside it; when it cannot be written, both are kept in memory. */
   dir: MemDir;
-  /** The copy of each memory to show, `<namespace>:<key>` → object, chosen from its copies (services/anchors.ts). */
+  /** The copy of each memory to show, `<namespace>:<key>` → object, chosen from its copies (services/history/anchors.ts). */
   anchors: (copies: ReadonlyMap<string, readonly string[]>) => ReadonlyMap<string, string>;
   /** One-line notices (a rebuilt index, skipped notes). */
   notice: (message: string) => void;

@@ -42,7 +42,7 @@ export interface Header {
   /**
    * Memories with copies on several objects (`<namespace>:<key>` → objects, the
    * one its document names first): which copy is shown, the anchor, depends on
-   * HEAD and the branches, so it is chosen when read (services/anchors.ts).
+   * HEAD and the branches, so it is chosen when read (services/history/anchors.ts).
    */
   copies: Record<string, string[]>;
   /** An overlay (stores/index/terms/catch-up.ts): the tips and generation of the term index it extends. */

@@ -7,9 +7,9 @@
  * text, from the copy left behind. Here every copy gets the winning document
  * (core/revisions.ts: the newest revision, or the tombstone that hides it).
  */
-import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
-import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
-import type { Deps } from './deps.ts';
+import { type KeyedDoc, keyOf, winner } from '../../core/merge.ts';
+import { type NoteDoc, parseNote, serializeNote } from '../../core/note-format.ts';
+import type { Deps } from '../deps.ts';
 
 /** What this file's services use. */
 export type ConvergeDeps = Pick<Deps, 'index' | 'notes'>;

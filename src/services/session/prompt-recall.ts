@@ -3,16 +3,16 @@
  * recall): lexical search as ever, plus semantic context where it is cheap.
  * With the static query table and stored vectors there (git mem model embed
  * makes both), the query's static vector is compared with the stored vectors
- * (services/semantic.ts storedSemanticRank: no model, no SQLite), and up to
+ * (services/search/semantic.ts storedSemanticRank: no model, no SQLite), and up to
  * SEMANTIC_ADDITIONS memories the lexical search did not return are added
  * when their cosine is within the relevance floor's share of the best
  * cosine. Above 2,000 stored vectors the scan compares sign bits first
  * (core/search/quantized.ts), a few milliseconds at 10,000. Without the table or vectors, or with mem.hooks.semantic false or
  * mem.recall.mode lexical, it is lexical alone, as before.
  */
-import { HOOK_EXACT_SCAN_MAX } from '../core/search/quantized.ts';
-import { traceLine } from '../io/trace.ts';
-import { CURRENT_STATUSES, type RecallDeps, type RecallHit, recall } from './recall.ts';
+import { HOOK_EXACT_SCAN_MAX } from '../../core/search/quantized.ts';
+import { traceLine } from '../../io/trace.ts';
+import { CURRENT_STATUSES, type RecallDeps, type RecallHit, recall } from '../search/recall.ts';
 
 /** Memories semantic search may add to a prompt's lexical hits. */
 export const SEMANTIC_ADDITIONS = 2;
@@ -24,10 +24,10 @@ export async function promptRecall(ctx: RecallDeps, query: string, options: { ex
   const { hits } = await recall(ctx, { query, limit: LEXICAL_LIMIT, mode: 'lexical', explain: options.explain }).catch(() => ({ hits: [] as RecallHit[] }));
   if (!ctx.settings.hooksSemantic || ctx.settings.recallMode === 'lexical') return { hits };
   try {
-    const { openSearchEmbedders } = await import('./model.ts');
+    const { openSearchEmbedders } = await import('../search/model.ts');
     const opened = await openSearchEmbedders(ctx, { model: false });
     if (!('query' in opened)) return { hits };
-    const { storedSemanticRank } = await import('./semantic.ts');
+    const { storedSemanticRank } = await import('../search/semantic.ts');
     const [vector] = await opened.query.embed([query]);
     const ranked = await storedSemanticRank(ctx, vector!, opened.query.modelId, { statuses: CURRENT_STATUSES }, LEXICAL_LIMIT, { exactMax: HOOK_EXACT_SCAN_MAX });
     const best = ranked[0]?.score ?? 0;

@@ -8,15 +8,15 @@
  * still gone (gc prunes without moving a ref), and says the same again. No
  * index, no sql.js, no walk: milliseconds. When only the refs moved, the
  * notes are as that run left them: if it found no memory on an orphaned
- * commit and the refs still reach its tips, none is now (services/reanchor.ts
+ * commit and the refs still reach its tips, none is now (services/history/reanchor.ts
  * asks git that, else places the notes' commits without the index). A cache:
  * unreadable or stale, the run does the work.
  */
 import { createHash } from 'node:crypto';
-import { JsonFile } from '../stores/cache/json-file.ts';
-import { objectTypes } from '../stores/git/objects.ts';
-import { refTips } from '../stores/git/ref-tips.ts';
-import type { Deps } from './deps.ts';
+import { JsonFile } from '../../stores/cache/json-file.ts';
+import { objectTypes } from '../../stores/git/objects.ts';
+import { refTips } from '../../stores/git/ref-tips.ts';
+import type { Deps } from '../deps.ts';
 
 /** A memory a run left where it is. */
 export interface LeftBehind {

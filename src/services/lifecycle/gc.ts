@@ -5,18 +5,18 @@
  * namespaces, memories tagged `keep`, anything not active, anything younger
  * than the limit (core/lifecycle/aging.ts). One notes commit per namespace; a dry run writes nothing.
  */
-import { type AgingVerdict, agingVerdict, hasSubstance } from '../core/lifecycle/aging.ts';
-import { connectionGraph } from '../core/lifecycle/connections.ts';
-import { UsageError } from '../core/errors.ts';
-import { formatId, type Memory } from '../core/memory.ts';
-import { serializeMemory } from '../core/note-format.ts';
-import { canonicalTime } from '../core/time.ts';
-import { runJsonCommand } from '../io/external-command.ts';
+import { type AgingVerdict, agingVerdict, hasSubstance } from '../../core/lifecycle/aging.ts';
+import { connectionGraph } from '../../core/lifecycle/connections.ts';
+import { UsageError } from '../../core/errors.ts';
+import { formatId, type Memory } from '../../core/memory.ts';
+import { serializeMemory } from '../../core/note-format.ts';
+import { canonicalTime } from '../../core/time.ts';
+import { runJsonCommand } from '../../io/external-command.ts';
 import type { ConsolidateDeps } from './consolidate.ts';
-import { rewriteMemories } from './memories.ts';
-import { usageFile, type UsageDeps } from './usage.ts';
-import { foldUses, readUses } from '../stores/cache/usage-log.ts';
-import { linkRef } from '../core/lifecycle/links.ts';
+import { rewriteMemories } from '../memories.ts';
+import { usageFile, type UsageDeps } from '../usage.ts';
+import { foldUses, readUses } from '../../stores/cache/usage-log.ts';
+import { linkRef } from '../../core/lifecycle/links.ts';
 
 export interface GcOptions {
   /** Memories created before this are old. */

@@ -7,12 +7,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Deps } from './deps.ts';
-import { errorMessage, GitMemError } from '../core/errors.ts';
-import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../stores/embed/download.ts';
-import type { Embedder, LoadedEmbedder, LoadTimings } from '../stores/embed/embedder.ts';
-import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../stores/embed/model-files.ts';
-import { tracePhase } from '../io/trace.ts';
+import type { Deps } from '../deps.ts';
+import { errorMessage, GitMemError } from '../../core/errors.ts';
+import { DownloadError, downloadModel, type FailureRecord, readFailure, recordFailure, RETRY_AFTER_MS } from '../../stores/embed/download.ts';
+import type { Embedder, LoadedEmbedder, LoadTimings } from '../../stores/embed/embedder.ts';
+import { cachedModelDir, cacheRoot, DEFAULT_MODEL, inspectModel, type ModelInfo, modelInfo, type ModelState } from '../../stores/embed/model-files.ts';
+import { tracePhase } from '../../io/trace.ts';
 import type { DistillReport } from './static-query.ts';
 
 /** What this file's services use. */
@@ -108,7 +108,7 @@ export async function openEmbedder(ctx: ModelDeps, options: { download?: boolean
   }
   try {
     const info = modelInfo(location.state.dir, location.source === 'cache' ? DEFAULT_MODEL : path.basename(location.state.dir));
-    const { loadEmbedder } = await import('../stores/embed/embedder.ts');
+    const { loadEmbedder } = await import('../../stores/embed/embedder.ts');
     const embedder = await loadEmbedder(info, ctx.env, { threads: options.threads });
     tracePhase(`embedding model loaded: ${info.modelId}`);
     return { embedder, info, location };
@@ -118,7 +118,7 @@ export async function openEmbedder(ctx: ModelDeps, options: { download?: boolean
 }
 
 /**
- * What a search embeds with (services/semantic.ts SearchEmbedders), or why
+ * What a search embeds with (services/search/semantic.ts SearchEmbedders), or why
  * nothing (one line). With mem.recall.queryEmbedding static and the model's
  * static table present, the query costs milliseconds and the model is loaded
  * only if a memory lacks a vector; `model: false` (the hooks) never loads it,
@@ -243,7 +243,7 @@ async function vectorCoverage(ctx: ModelDeps, modelId: string): Promise<ModelSta
   } catch {
     return null;
   }
-  const [{ VectorStore }, { vectorsFile }] = await Promise.all([import('../stores/index/vectors/vector-store.ts'), import('./semantic.ts')]);
+  const [{ VectorStore }, { vectorsFile }] = await Promise.all([import('../../stores/index/vectors/vector-store.ts'), import('./semantic.ts')]);
   const candidates = await ctx.index.candidates({});
   const vectors = await new VectorStore(vectorsFile(ctx)).vectors(modelId);
   return { embedded: candidates.filter((c) => vectors.has(c.key, c.hash)).length, memories: candidates.length, file: vectorsFile(ctx) };
@@ -301,7 +301,7 @@ export async function distillModel(ctx: ModelDeps, progress?: (done: number, tot
 
 /**
  * One-line model state for `git mem doctor` and `git mem stats`
- * (services/model-status.ts has the same shape): cheap and synchronous, never
+ * (services/search/model-status.ts has the same shape): cheap and synchronous, never
  * loads or fetches. "ready" means the files are all there (`git mem model
  * status --check` loads it); "missing": some are not, named as `git mem model
  * status` names them (recall fetches the default model on first use where it may).

@@ -4,17 +4,17 @@
  * moment. Its memories are read (the current revision of each, as the merge
  * decides) and searched with the same ranking as today's index.
  */
-import { UsageError } from '../core/errors.ts';
-import type { Memory } from '../core/memory.ts';
-import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
-import { notesRef } from '../core/namespaces.ts';
-import { parseNote } from '../core/note-format.ts';
-import { DEFAULT_LEXICAL } from '../core/search/lexical.ts';
-import { buildLexicalQuery } from '../core/search/query.ts';
-import { parseDateArg } from '../core/time.ts';
-import type { Deps } from './deps.ts';
-import { commitTime, refAt } from '../stores/git/history.ts';
-import { Index } from '../stores/index/index.ts';
+import { UsageError } from '../../core/errors.ts';
+import type { Memory } from '../../core/memory.ts';
+import { type KeyedDoc, keyOf, winner } from '../../core/merge.ts';
+import { notesRef } from '../../core/namespaces.ts';
+import { parseNote } from '../../core/note-format.ts';
+import { DEFAULT_LEXICAL } from '../../core/search/lexical.ts';
+import { buildLexicalQuery } from '../../core/search/query.ts';
+import { parseDateArg } from '../../core/time.ts';
+import type { Deps } from '../deps.ts';
+import { commitTime, refAt } from '../../stores/git/history.ts';
+import { Index } from '../../stores/index/index.ts';
 import { CURRENT_STATUSES, DEFAULT_RECALL_LIMIT, explainFloor, type RecallHit, type RecallOptions, type RecallResult } from './recall.ts';
 
 /** What this file's services use. */

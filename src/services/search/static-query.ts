@@ -12,12 +12,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { normalizeInPlace } from '../core/search/embedding.ts';
-import { wordPieceIds } from '../core/search/wordpiece.ts';
-import type { Embedder, LoadedEmbedder } from '../stores/embed/embedder.ts';
-import { MAX_TOKENS } from '../stores/embed/embedder.ts';
-import type { ModelInfo } from '../stores/embed/model-files.ts';
-import { readStaticTable, type StaticTable, writeStaticTable } from '../stores/embed/static-table.ts';
+import { normalizeInPlace } from '../../core/search/embedding.ts';
+import { wordPieceIds } from '../../core/search/wordpiece.ts';
+import type { Embedder, LoadedEmbedder } from '../../stores/embed/embedder.ts';
+import { MAX_TOKENS } from '../../stores/embed/embedder.ts';
+import type { ModelInfo } from '../../stores/embed/model-files.ts';
+import { readStaticTable, type StaticTable, writeStaticTable } from '../../stores/embed/static-table.ts';
 
 /** Tokens per model run while distilling. */
 const DISTILL_BATCH = 256;

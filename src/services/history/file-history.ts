@@ -7,11 +7,11 @@
  * a commit never changes, so an entry never goes stale, and only the commits of memories new since
  * the last look (and a new HEAD) cost a `git diff-tree`, one for all of them.
  */
-import { JsonFile } from '../stores/cache/json-file.ts';
-import { type CommitFacts, commitFacts } from '../stores/git/file-history.ts';
-import type { Repo } from '../stores/git/repo.ts';
-import type { MemoryReader } from '../stores/index/index.ts';
-import { objectKey } from '../stores/index/terms/format.ts';
+import { JsonFile } from '../../stores/cache/json-file.ts';
+import { type CommitFacts, commitFacts } from '../../stores/git/file-history.ts';
+import type { Repo } from '../../stores/git/repo.ts';
+import type { MemoryReader } from '../../stores/index/index.ts';
+import { objectKey } from '../../stores/index/terms/format.ts';
 
 interface CommitFilesCache {
   /** commit → [committer time (s), ...files]; [0] for an object that is not a commit. */

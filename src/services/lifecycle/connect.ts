@@ -5,14 +5,14 @@
  * both ways plus its nearest unlinked neighbours, by the cosine of embeddings
  * when the model is at hand, else by words.
  */
-import type { Memory } from '../core/memory.ts';
-import { linkRef, outgoingRefs, refersTo, withLinks } from '../core/lifecycle/links.ts';
-import { PLAIN_LEXICAL } from '../core/search/lexical.ts';
-import { buildLexicalQuery } from '../core/search/query.ts';
-import { contentTerms, setCosine, similarPairs } from '../core/search/similarity.ts';
-import type { Deps } from './deps.ts';
-import type { ModelDeps } from './model.ts';
-import type { MemoryReader } from '../stores/index/index.ts';
+import type { Memory } from '../../core/memory.ts';
+import { linkRef, outgoingRefs, refersTo, withLinks } from '../../core/lifecycle/links.ts';
+import { PLAIN_LEXICAL } from '../../core/search/lexical.ts';
+import { buildLexicalQuery } from '../../core/search/query.ts';
+import { contentTerms, setCosine, similarPairs } from '../../core/search/similarity.ts';
+import type { Deps } from '../deps.ts';
+import type { ModelDeps } from '../search/model.ts';
+import type { MemoryReader } from '../../stores/index/index.ts';
 
 /** At most this many links are made for one new memory: its closest. */
 export const MAX_LINKS = 5;
@@ -146,10 +146,10 @@ export async function related(ctx: RelatedDeps, target: Memory, options: { limit
 }
 
 async function cosineNeighbours(ctx: RelatedDeps, target: Memory, threshold: number, limit: number): Promise<{ neighbours: Neighbour[] } | { notice: string }> {
-  const { openEmbedder } = await import('./model.ts');
+  const { openEmbedder } = await import('../search/model.ts');
   const opened = await openEmbedder(ctx, { download: false, threads: 1 });
   if (!('embedder' in opened)) return { notice: `${opened.notice}; related uses word similarity` };
-  const { semanticRank, memoriesOf } = await import('./semantic.ts');
+  const { semanticRank, memoriesOf } = await import('../search/semantic.ts');
   const text = `${target.summary}\n${target.body}`;
   const { ranked } = await semanticRank(ctx, { query: opened.embedder, documents: async () => opened.embedder }, text, { namespaces: [target.namespace], statuses: ['active', 'resolved'] }, { limit: limit + 1 });
   const hits = await memoriesOf(ctx, ranked);

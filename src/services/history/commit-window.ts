@@ -5,12 +5,12 @@
  * repository, paid by every new question after a commit; so the window of the
  * last place is kept (`<git common dir>/mem/window.json`) and carried to a new
  * HEAD that descends from it by the few commits between, as the results are
- * (services/staleness.ts).
+ * (services/history/staleness.ts).
  */
-import { MAX_TOUCHING, type TouchingCommit } from '../core/history/staleness.ts';
-import { JsonFile } from '../stores/cache/json-file.ts';
-import { isAncestor, recentChanges } from '../stores/git/history.ts';
-import type { Repo } from '../stores/git/repo.ts';
+import { MAX_TOUCHING, type TouchingCommit } from '../../core/history/staleness.ts';
+import { JsonFile } from '../../stores/cache/json-file.ts';
+import { isAncestor, recentChanges } from '../../stores/git/history.ts';
+import type { Repo } from '../../stores/git/repo.ts';
 
 interface SavedWindow {
   place: string;

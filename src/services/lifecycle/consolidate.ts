@@ -5,17 +5,17 @@
  * (core/lifecycle/consolidation.ts); with `--with CMD`, a user's command writes the
  * summary and body. One notes commit per namespace; a dry run writes nothing.
  */
-import { UsageError } from '../core/errors.ts';
-import { type ConsolidatedDraft, consolidateExtractive } from '../core/lifecycle/consolidation.ts';
-import { connectionGraph, hubGroups } from '../core/lifecycle/connections.ts';
-import { linkRef, retire, retirementsDue } from '../core/lifecycle/links.ts';
-import { formatId, type Memory, parseIdQuery, SUMMARY_MAX } from '../core/memory.ts';
-import { serializeMemory } from '../core/note-format.ts';
-import { canonicalTime, isoSeconds } from '../core/time.ts';
-import { runJsonCommand } from '../io/external-command.ts';
-import type { Deps } from './deps.ts';
-import { sealMemory } from './capture.ts';
-import { type MemoriesDeps, rewriteMemories } from './memories.ts';
+import { UsageError } from '../../core/errors.ts';
+import { type ConsolidatedDraft, consolidateExtractive } from '../../core/lifecycle/consolidation.ts';
+import { connectionGraph, hubGroups } from '../../core/lifecycle/connections.ts';
+import { linkRef, retire, retirementsDue } from '../../core/lifecycle/links.ts';
+import { formatId, type Memory, parseIdQuery, SUMMARY_MAX } from '../../core/memory.ts';
+import { serializeMemory } from '../../core/note-format.ts';
+import { canonicalTime, isoSeconds } from '../../core/time.ts';
+import { runJsonCommand } from '../../io/external-command.ts';
+import type { Deps } from '../deps.ts';
+import { sealMemory } from '../capture.ts';
+import { type MemoriesDeps, rewriteMemories } from '../memories.ts';
 
 export type ConsolidateDeps = MemoriesDeps & Pick<Deps, 'cwd' | 'env'>;
 

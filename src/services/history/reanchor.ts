@@ -12,27 +12,27 @@
  * this user: most likely pruned here; a teammate's: maybe not fetched yet).
  * One notes commit per namespace.
  */
-import { scopeFiles } from '../core/history/scope.ts';
-import { isOrphan, type Placement } from '../core/history/anchor.ts';
-import { parseCommit } from '../core/commit.ts';
-import { formatId } from '../core/memory.ts';
-import { type KeyedDoc, keyOf, winner } from '../core/merge.ts';
-import { type NoteDoc, parseNote, serializeNote } from '../core/note-format.ts';
-import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../core/history/rewrite-match.ts';
-import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../core/history/rewrite-search.ts';
+import { scopeFiles } from '../../core/history/scope.ts';
+import { isOrphan, type Placement } from '../../core/history/anchor.ts';
+import { parseCommit } from '../../core/commit.ts';
+import { formatId } from '../../core/memory.ts';
+import { type KeyedDoc, keyOf, winner } from '../../core/merge.ts';
+import { type NoteDoc, parseNote, serializeNote } from '../../core/note-format.ts';
+import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../../core/history/rewrite-match.ts';
+import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../../core/history/rewrite-search.ts';
 import { convergeCopies } from './converge.ts';
 import { commitsSeen } from './anchors.ts';
-import { readHeld, recordHeld } from '../stores/cache/held-log.ts';
+import { readHeld, recordHeld } from '../../stores/cache/held-log.ts';
 import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
-import type { Deps } from './deps.ts';
-import { changedPaths, liveCommitsSince, patchIds } from '../stores/git/changes.ts';
-import { objectTypes, readBatch } from '../stores/git/objects.ts';
-import { type ObjectFacts, placeObjects, readFacts } from '../stores/git/reachability.ts';
-import { reachesAll } from '../stores/git/ref-tips.ts';
-import { resolveCommit } from '../stores/git/history.ts';
-import { NotFoundError, UsageError } from '../core/errors.ts';
-import { findMemory, type MemoriesDeps } from './memories.ts';
-import type { Repo } from '../stores/git/repo.ts';
+import type { Deps } from '../deps.ts';
+import { changedPaths, liveCommitsSince, patchIds } from '../../stores/git/changes.ts';
+import { objectTypes, readBatch } from '../../stores/git/objects.ts';
+import { type ObjectFacts, placeObjects, readFacts } from '../../stores/git/reachability.ts';
+import { reachesAll } from '../../stores/git/ref-tips.ts';
+import { resolveCommit } from '../../stores/git/history.ts';
+import { NotFoundError, UsageError } from '../../core/errors.ts';
+import { findMemory, type MemoriesDeps } from '../memories.ts';
+import type { Repo } from '../../stores/git/repo.ts';
 
 /** What this file's services use. */
 export type ReanchorDeps = Pick<Deps, 'index' | 'notes' | 'repo' | 'settings'>;
@@ -66,7 +66,7 @@ export interface ReanchorResult {
   unmatched: LeftBehind[];
   /** Memories whose every copy sits on a commit this clone lacks, and nothing matched them. */
   missing: MissingLeft[];
-  /** Memories whose copies disagreed (a forget or edit that reached only some) and now all hold the winner: services/converge.ts. */
+  /** Memories whose copies disagreed (a forget or edit that reached only some) and now all hold the winner: services/history/converge.ts. */
   converged: number;
   dryRun: boolean;
 }
@@ -255,7 +255,7 @@ async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<
 
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
   const result: ReanchorResult = { moved: [], unmatched: [], missing: [], converged: 0, dryRun: Boolean(options.dryRun) };
-  // Nothing moved since a run that wrote nothing: its answer holds (services/reanchor-memo.ts).
+  // Nothing moved since a run that wrote nothing: its answer holds (services/history/reanchor-memo.ts).
   const state = runState(ctx);
   const last = lastRun(ctx);
   const known = last && recallRun(ctx, last, state);

@@ -1,16 +1,16 @@
 /**
  * Review of what teammates (or anyone who can push notes) wrote: the memories
- * the trust policy does not let agents see yet (services/trust.ts), accepted
+ * the trust policy does not let agents see yet (services/trust/trust.ts), accepted
  * (written again by this clone: core/trust.ts then trusts it here, and
  * teammates who trust signed revisions trust it too when signing is on) or
  * rejected (forgotten, with a tombstone that syncs).
  */
-import { UsageError } from '../core/errors.ts';
-import { formatId, type Memory } from '../core/memory.ts';
-import { parseNote } from '../core/note-format.ts';
-import { readBatch } from '../stores/git/objects.ts';
-import type { Deps } from './deps.ts';
-import { acceptMemories, findMemory, forgetMemory, type MemoriesDeps } from './memories.ts';
+import { UsageError } from '../../core/errors.ts';
+import { formatId, type Memory } from '../../core/memory.ts';
+import { parseNote } from '../../core/note-format.ts';
+import { readBatch } from '../../stores/git/objects.ts';
+import type { Deps } from '../deps.ts';
+import { acceptMemories, findMemory, forgetMemory, type MemoriesDeps } from '../memories.ts';
 import { type TrustView, trustOf, trustsAll } from './trust.ts';
 
 export type ReviewDeps = MemoriesDeps & Pick<Deps, 'notes' | 'repo'>;

@@ -9,11 +9,11 @@
  * stdin:  {"version":1,"event":"Stop","namespaces":[...],"candidates":[{"id","namespace","summary","body","confidence"}]}
  * stdout: {"keep":[0, {"id":1,"namespace":"decisions","summary":"..."}]}
  */
-import { GitMemError } from '../core/errors.ts';
-import { redact } from '../core/redact/redact.ts';
-import type { Signal } from '../core/signals.ts';
-import { commandName, runJsonCommand } from '../io/external-command.ts';
-import type { Deps } from './deps.ts';
+import { GitMemError } from '../../core/errors.ts';
+import { redact } from '../../core/redact/redact.ts';
+import type { Signal } from '../../core/signals.ts';
+import { commandName, runJsonCommand } from '../../io/external-command.ts';
+import type { Deps } from '../deps.ts';
 
 export type CaptureJudgeDeps = Pick<Deps, 'cwd' | 'env' | 'settings'>;
 

@@ -6,18 +6,18 @@
  * A phrase the detector found is new unless a stored memory says nearly the
  * same; an explicit marker is the user's wish, new unless stored word for word.
  */
-import { sha1Hex } from '../core/hash.ts';
-import { formatId, type Memory } from '../core/memory.ts';
-import { normalizeForNovelty, type Signal } from '../core/signals.ts';
-import type { Deps } from './deps.ts';
-import type { RecallDeps } from './recall.ts';
+import { sha1Hex } from '../../core/hash.ts';
+import { formatId, type Memory } from '../../core/memory.ts';
+import { normalizeForNovelty, type Signal } from '../../core/signals.ts';
+import type { Deps } from '../deps.ts';
+import type { RecallDeps } from '../search/recall.ts';
 import path from 'node:path';
-import { workingScope } from '../core/history/scope.ts';
-import { worktreeTop } from '../stores/git/repo.ts';
-import { appendMemories, buildMemory, type CaptureDeps, commitFactsAt, resolveTarget, scopeAt } from './capture.ts';
-import { recall } from './recall.ts';
-import { connectNew } from './connect.ts';
-import { readSession, updateSession, workingFiles } from '../stores/cache/sessions.ts';
+import { workingScope } from '../../core/history/scope.ts';
+import { worktreeTop } from '../../stores/git/repo.ts';
+import { appendMemories, buildMemory, type CaptureDeps, commitFactsAt, resolveTarget, scopeAt } from '../capture.ts';
+import { recall } from '../search/recall.ts';
+import { connectNew } from '../lifecycle/connect.ts';
+import { readSession, updateSession, workingFiles } from '../../stores/cache/sessions.ts';
 
 /** What this file's services use. */
 export type HookCaptureDeps = Pick<Deps, 'repo' | 'settings'> & RecallDeps & CaptureDeps;

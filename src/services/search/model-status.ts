@@ -2,7 +2,7 @@
  * The embedding model's state, for `git mem doctor` and `git mem stats`:
  * where the model is and whether it is complete, without loading or fetching it.
  */
-import type { Deps } from './deps.ts';
+import type { Deps } from '../deps.ts';
 import { describeModel } from './model.ts';
 
 /** What this file's services use. */

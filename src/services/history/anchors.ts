@@ -7,11 +7,11 @@
  * `rev-list` settles every memory with a copy HEAD reaches. A repository
  * without copies pays nothing.
  */
-import { type Placement, pickAnchor, REACHES } from '../core/history/anchor.ts';
-import { JsonFile } from '../stores/cache/json-file.ts';
-import { isAncestor } from '../stores/git/history.ts';
-import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../stores/git/reachability.ts';
-import type { Repo } from '../stores/git/repo.ts';
+import { type Placement, pickAnchor, REACHES } from '../../core/history/anchor.ts';
+import { JsonFile } from '../../stores/cache/json-file.ts';
+import { isAncestor } from '../../stores/git/history.ts';
+import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../../stores/git/reachability.ts';
+import type { Repo } from '../../stores/git/repo.ts';
 
 interface PlacementCache {
   refs: string;

@@ -3,27 +3,27 @@
  * term index (summary and tags weighted above the body, Porter stemming, stop
  * words dropped, terms OR-ed, the last also as a prefix).
  * Semantic search ranks by cosine similarity of sentence embeddings
- * (services/semantic.ts); hybrid fuses both rankings by reciprocal rank fusion.
+ * (services/search/semantic.ts); hybrid fuses both rankings by reciprocal rank fusion.
  * Without a model, semantic and hybrid run lexical, with a one-line notice.
  */
-import { errorMessage, UsageError } from '../core/errors.ts';
-import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../core/search/fusion.ts';
-import { type Explanation, explanationLines } from '../core/search/explain.ts';
-import { DEFAULT_LEXICAL } from '../core/search/lexical.ts';
-import { formatId, type Memory, type Status } from '../core/memory.ts';
-import { parseQueryTime, type QueryTime } from '../core/search/query-time.ts';
-import { buildLexicalQuery } from '../core/search/query.ts';
-import { floorScore } from '../core/search/floor.ts';
-import { queryTerms, STOP_WORDS } from '../core/search/analyzer.ts';
-import { onHeadHistory, type Reach, reachWeight } from '../core/history/anchor.ts';
-import type { Deps } from './deps.ts';
+import { errorMessage, UsageError } from '../../core/errors.ts';
+import { maxFusedScore, reciprocalRankFusion, RRF_K } from '../../core/search/fusion.ts';
+import { type Explanation, explanationLines } from '../../core/search/explain.ts';
+import { DEFAULT_LEXICAL } from '../../core/search/lexical.ts';
+import { formatId, type Memory, type Status } from '../../core/memory.ts';
+import { parseQueryTime, type QueryTime } from '../../core/search/query-time.ts';
+import { buildLexicalQuery } from '../../core/search/query.ts';
+import { floorScore } from '../../core/search/floor.ts';
+import { queryTerms, STOP_WORDS } from '../../core/search/analyzer.ts';
+import { onHeadHistory, type Reach, reachWeight } from '../../core/history/anchor.ts';
+import type { Deps } from '../deps.ts';
 import type { ModelDeps } from './model.ts';
-import { placementsOf } from './anchors.ts';
-import type { RecallMode } from './settings.ts';
-import { tracePhase, traceLine } from '../io/trace.ts';
-import type { SearchFilter } from '../stores/index/filter.ts';
+import { placementsOf } from '../history/anchors.ts';
+import type { RecallMode } from '../settings.ts';
+import { tracePhase, traceLine } from '../../io/trace.ts';
+import type { SearchFilter } from '../../stores/index/filter.ts';
 
-export { RECALL_MODES, type RecallMode } from './settings.ts';
+export { RECALL_MODES, type RecallMode } from '../settings.ts';
 
 /** What this file's services use. */
 export type RecallDeps = Pick<Deps, 'index' | 'repo' | 'settings' | 'now'> & ModelDeps;
@@ -230,7 +230,7 @@ async function rank(ctx: RecallDeps, options: RecallOptions, limit: number): Pro
   ).slice(0, limit);
   // Memories the lexical ranking did not return are read by row id.
   const byKey = new Map(lexicalHits.map((h) => [h.memory.key, h.memory]));
-  // Read from the term index already when the stored vectors cover every memory (services/semantic.ts).
+  // Read from the term index already when the stored vectors cover every memory (services/search/semantic.ts).
   for (const r of ranking.ranked) if (r.item.memory && !byKey.has(r.item.key)) byKey.set(r.item.key, r.item.memory);
   const needed = fused.filter((f) => !byKey.has(f.item.key) && f.item.id !== undefined).map((f) => f.item.id!);
   if (needed.length) for (const m of await ctx.index.byIds(needed)) byKey.set(m.key, m);

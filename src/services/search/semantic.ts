@@ -4,16 +4,16 @@
  * the memories it may return that have no vector for the current text and
  * model (in batches, within a time budget), and stores them for next time.
  */
-import type { Deps } from './deps.ts';
-import { embeddingHash, embeddingText, type Ranked } from '../core/search/embedding.ts';
-import type { Memory } from '../core/memory.ts';
-import type { Embedder } from '../stores/embed/embedder.ts';
-import { VectorStore, type StoredVectors } from '../stores/index/vectors/vector-store.ts';
-import type { SearchFilter } from '../stores/index/filter.ts';
-import { tracePhase } from '../io/trace.ts';
+import type { Deps } from '../deps.ts';
+import { embeddingHash, embeddingText, type Ranked } from '../../core/search/embedding.ts';
+import type { Memory } from '../../core/memory.ts';
+import type { Embedder } from '../../stores/embed/embedder.ts';
+import { VectorStore, type StoredVectors } from '../../stores/index/vectors/vector-store.ts';
+import type { SearchFilter } from '../../stores/index/filter.ts';
+import { tracePhase } from '../../io/trace.ts';
 import fs from 'node:fs';
-import { sha1Hex } from '../core/hash.ts';
-import { JsonFile } from '../stores/cache/json-file.ts';
+import { sha1Hex } from '../../core/hash.ts';
+import { JsonFile } from '../../stores/cache/json-file.ts';
 
 /** What this file's services use. */
 export type SemanticDeps = Pick<Deps, 'repo' | 'index' | 'notes'>;

@@ -1,23 +1,23 @@
 /** What hooks inject: the session-start memory context, and memories related to a file or a prompt. */
 import path from 'node:path';
-import { type FileCandidate, pathWords, rankForFile } from '../core/history/file-relevance.ts';
-import { buildMemoryContext, relatedMemories } from '../core/memory-context.ts';
-import { normalizeForNovelty } from '../core/signals.ts';
-import type { Memory } from '../core/memory.ts';
-import { aboveFloor } from '../core/search/floor.ts';
-import { canonicalTime } from '../core/time.ts';
-import type { Deps } from './deps.ts';
-import type { RecallDeps } from './recall.ts';
-import { recall, traceInjection } from './recall.ts';
-import { traceEnabled, tracePhase } from '../io/trace.ts';
-import { asShown, forAgent, stalenessMap } from './shown.ts';
-import { injectable } from './trust.ts';
-import { readSession, updateSession } from '../stores/cache/sessions.ts';
-import { memoryCommitsChanging } from './file-history.ts';
-import { blameLines, recentSubjects } from '../stores/git/history.ts';
-import { currentBranch } from '../stores/git/remotes.ts';
-import { worktreeTopOfGitDir } from '../stores/git/repo.ts';
-import type { MemoryReader } from '../stores/index/index.ts';
+import { type FileCandidate, pathWords, rankForFile } from '../../core/history/file-relevance.ts';
+import { buildMemoryContext, relatedMemories } from '../../core/memory-context.ts';
+import { normalizeForNovelty } from '../../core/signals.ts';
+import type { Memory } from '../../core/memory.ts';
+import { aboveFloor } from '../../core/search/floor.ts';
+import { canonicalTime } from '../../core/time.ts';
+import type { Deps } from '../deps.ts';
+import type { RecallDeps } from '../search/recall.ts';
+import { recall, traceInjection } from '../search/recall.ts';
+import { traceEnabled, tracePhase } from '../../io/trace.ts';
+import { asShown, forAgent, stalenessMap } from '../shown.ts';
+import { injectable } from '../trust/trust.ts';
+import { readSession, updateSession } from '../../stores/cache/sessions.ts';
+import { memoryCommitsChanging } from '../history/file-history.ts';
+import { blameLines, recentSubjects } from '../../stores/git/history.ts';
+import { currentBranch } from '../../stores/git/remotes.ts';
+import { worktreeTopOfGitDir } from '../../stores/git/repo.ts';
+import type { MemoryReader } from '../../stores/index/index.ts';
 
 /** What this file's services use. */
 export type SessionContextDeps = Pick<Deps, 'cwd' | 'now' | 'repo' | 'index' | 'settings' | 'notes'> & RecallDeps;
@@ -93,7 +93,7 @@ export async function sessionStartContext(ctx: SessionContextDeps, held = ''): P
     learnings: fresh(semantic('learnings')),
     patterns: fresh(semantic('patterns')),
   };
-  // Only what the trust policy lets an agent see (services/trust.ts), asked once for all sections.
+  // Only what the trust policy lets an agent see (services/trust/trust.ts), asked once for all sections.
   const given = new Map(injectable(ctx, Object.values(offered).flat()).map((m) => [`${m.namespace}:${m.key}`, m]));
   const keep = (ms: Memory[]) => ms.flatMap((m) => given.get(`${m.namespace}:${m.key}`) ?? []);
   const sections = {
@@ -180,7 +180,7 @@ export async function fileMemories(
   // Words from the path inside the project only: the directories above it (home, tmp, the repo's
   // own name) would match unrelated memories.
   const rel = repoRelative(ctx, file);
-  // The memories of every commit that changed the file, however long ago (services/file-history.ts).
+  // The memories of every commit that changed the file, however long ago (services/history/file-history.ts).
   const history = new Map((rel ? memoryCommitsChanging(ctx.repo, index, rel) : []).map((c) => [c.commit, c.files]));
   tracePhase(`file history: ${history.size} commits`);
   const reach = Math.min(FILE_HISTORY_MAX, FILE_HISTORY_MEMORIES + given.size);

@@ -4,7 +4,7 @@
  * length of the history:
  *
  * - A memory is measured at HEAD when HEAD reaches its commit, else at the tip
- *   of a branch that holds it (placements come from services/anchors.ts).
+ *   of a branch that holds it (placements come from services/history/anchors.ts).
  * - What is measured depends only on the memory's commit, its files and the
  *   place, so results are kept under those three ids, whatever the refs
  *   (`<git common dir>/mem/staleness.json`): switching back to a branch finds
@@ -18,17 +18,17 @@
  *   commits.
  */
 import path from 'node:path';
-import type { Memory } from '../core/memory.ts';
-import { type LineCounts, lineCounts, similarity } from '../core/history/line-diff.ts';
-import { commitScope, parseScope, scopeFiles } from '../core/history/scope.ts';
-import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../core/history/staleness.ts';
-import { sha1Hex } from '../core/hash.ts';
+import type { Memory } from '../../core/memory.ts';
+import { type LineCounts, lineCounts, similarity } from '../../core/history/line-diff.ts';
+import { commitScope, parseScope, scopeFiles } from '../../core/history/scope.ts';
+import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../../core/history/staleness.ts';
+import { sha1Hex } from '../../core/hash.ts';
 import { filesOf } from './file-history.ts';
-import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../stores/git/history.ts';
-import { readObjects } from '../stores/git/objects.ts';
-import { refsState } from '../stores/git/reachability.ts';
-import type { Repo } from '../stores/git/repo.ts';
-import { JsonFile } from '../stores/cache/json-file.ts';
+import { blobsAt, hunksBetween, isAncestor, recentChanges, renamesIn, tipsHolding, treeBlobs } from '../../stores/git/history.ts';
+import { readObjects } from '../../stores/git/objects.ts';
+import { refsState } from '../../stores/git/reachability.ts';
+import type { Repo } from '../../stores/git/repo.ts';
+import { JsonFile } from '../../stores/cache/json-file.ts';
 import { placementsOf } from './anchors.ts';
 import { MAX_STEP, STEP_AGE, windowAt } from './commit-window.ts';
 
@@ -209,7 +209,7 @@ interface Measuring {
   cache: StaleCache;
   placed: ReturnType<typeof placementsOf>;
   budget: Budget;
-  /** A place's files → blobs, listed once per call however many ask (services/staleness.ts fileChanges, sameNamed). */
+  /** A place's files → blobs, listed once per call however many ask (services/history/staleness.ts fileChanges, sameNamed). */
   tree: (place: string) => Map<string, string>;
 }
 

@@ -1,11 +1,11 @@
 /**
  * What the policy (`mem.trust`, core/trust.ts) makes of each memory's
- * provenance (services/provenance.ts): trusted, or waiting for review. The
+ * provenance (services/trust/provenance.ts): trusted, or waiting for review. The
  * hooks and MCP hand agents only what `injectable` returns; list, recall and
  * show mark the rest.
  */
-import type { Memory } from '../core/memory.ts';
-import { isTrusted, type Provenance } from '../core/trust.ts';
+import type { Memory } from '../../core/memory.ts';
+import { isTrusted, type Provenance } from '../../core/trust.ts';
 import { type ProvenanceDeps, provenanceOf } from './provenance.ts';
 
 export interface TrustView {

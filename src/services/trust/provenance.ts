@@ -13,14 +13,14 @@
  * when lost (what this clone wrote is told by the notes refs' reflog; without
  * one, by the committer's email being yours).
  */
-import type { Memory } from '../core/memory.ts';
-import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
-import { parseNote } from '../core/note-format.ts';
-import { type Provenance, revisionId, signatureOf } from '../core/trust.ts';
-import { ProvenanceFiles } from '../stores/cache/provenance-files.ts';
-import { heldByRemotes, notesCommits, writtenHere } from '../stores/git/notes-history.ts';
-import { readObjects } from '../stores/git/objects.ts';
-import type { Deps } from './deps.ts';
+import type { Memory } from '../../core/memory.ts';
+import { NOTES_REF_PREFIX } from '../../core/namespaces.ts';
+import { parseNote } from '../../core/note-format.ts';
+import { type Provenance, revisionId, signatureOf } from '../../core/trust.ts';
+import { ProvenanceFiles } from '../../stores/cache/provenance-files.ts';
+import { heldByRemotes, notesCommits, writtenHere } from '../../stores/git/notes-history.ts';
+import { readObjects } from '../../stores/git/objects.ts';
+import type { Deps } from '../deps.ts';
 
 /** What this file's functions use. */
 export type ProvenanceDeps = Pick<Deps, 'repo' | 'notes' | 'settings'>;
