@@ -19,6 +19,7 @@ import path from 'node:path';
 import { sha1Hex } from '../../core/hash.ts';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { cacheRoot, type ModelInfo } from './model-files.ts';
+import { headedFile, readHeadedFile } from '../headed-file.ts';
 
 export const STATIC_VERSION = '2';
 const MAGIC = Buffer.from('GMSTATIC', 'latin1');
@@ -70,16 +71,11 @@ function readFile(file: string, model: string): StaticTable | null {
   } catch {
     return null;
   }
-  if (bytes.byteLength < MAGIC.length + 4 || !Buffer.from(bytes.buffer, bytes.byteOffset, MAGIC.length).equals(MAGIC)) return null;
-  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
-  const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(MAGIC.length, true);
-  const textAt = MAGIC.length + 4 + headerLength;
-  let h: Header;
-  try {
-    h = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + MAGIC.length + 4, headerLength).toString('utf8')) as Header;
-  } catch {
-    return null;
-  }
+  const framed = readHeadedFile<Header>(bytes, MAGIC);
+  if (!framed) return null;
+  bytes = framed.bytes;
+  const h = framed.header;
+  const textAt = framed.bodyAt;
   if (h.version !== STATIC_VERSION || h.model !== model) return null;
   const offsetsAt = (textAt + h.textBytes + 3) & ~3;
   const sortedAt = offsetsAt + (h.count + 1) * 4;
@@ -140,21 +136,20 @@ export function writeStaticTable(
   const count = tokens.length;
   const lines = tokens.map((t) => Buffer.from(`${t.replace(/\n/g, ' ')}\n`, 'utf8'));
   const text = Buffer.concat(lines);
-  const header = Buffer.from(JSON.stringify({ version: STATIC_VERSION, model: info.modelId, dim, count, textBytes: text.length, unk: table.unk, maxTokens: table.maxTokens } satisfies Header), 'utf8');
-  const textAt = MAGIC.length + 4 + header.length;
-  const offsetsAt = (textAt + text.length + 3) & ~3;
-  const sortedAt = offsetsAt + (count + 1) * 4;
-  const scalesAt = sortedAt + count * 4;
-  const rowsAt = scalesAt + count * 4;
-  const out = new Uint8Array(rowsAt + count * dim);
+  const header: Header = { version: STATIC_VERSION, model: info.modelId, dim, count, textBytes: text.length, unk: table.unk, maxTokens: table.maxTokens };
+  const layout = (textAt: number) => {
+    const offsetsAt = (textAt + text.length + 3) & ~3;
+    const sortedAt = offsetsAt + (count + 1) * 4;
+    const scalesAt = sortedAt + count * 4;
+    return { offsetsAt, sortedAt, scalesAt, rowsAt: scalesAt + count * 4 };
+  };
+  const { out, bodyAt: textAt } = headedFile(MAGIC, header, (at) => layout(at).rowsAt - at + count * dim);
+  const { offsetsAt, sortedAt, scalesAt, rowsAt } = layout(textAt);
   const offsets = new Uint32Array(out.buffer, offsetsAt, count + 1);
   for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i]! + lines[i]!.length;
   // Empty tokens (gaps in the ids) are never looked up; the rest in byte order.
   const ids = Array.from({ length: count }, (_, i) => i).sort((a, b) => Buffer.compare(lines[a]!.subarray(0, -1), lines[b]!.subarray(0, -1)));
   new Uint32Array(out.buffer, sortedAt, count).set(ids);
-  out.set(MAGIC, 0);
-  new DataView(out.buffer).setUint32(MAGIC.length, header.length, true);
-  out.set(header, MAGIC.length + 4);
   out.set(text, textAt);
   const scales = new Float32Array(out.buffer, scalesAt, count);
   const rows = new Int8Array(out.buffer, rowsAt, count * dim);

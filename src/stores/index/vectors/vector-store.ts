@@ -24,6 +24,7 @@ import path from 'node:path';
 import { bitWords, dequantize, quantize, scanBlock, type VectorBlock } from '../../../core/search/quantized.ts';
 import { acquireLock } from '../../cache/lock.ts';
 import { writeFileAtomic } from '../../../io/atomic-write.ts';
+import { headedFile, readHeadedFile } from '../../headed-file.ts';
 
 /** Version 1 was a sql.js database of Float32 rows (vectors.sqlite); version 2 is this flat int8 file. */
 export const VECTORS_VERSION = '2';
@@ -240,16 +241,13 @@ export class StoredVectors {
     const { keys, hashes, dim, source } = this.rowsToWrite(drop);
     const text = Buffer.from(keys.map((k, i) => `${k}\t${hashes[i]}\n`).join(''), 'utf8');
     const count = keys.length;
-    const header = Buffer.from(JSON.stringify({ version: VECTORS_VERSION, model: this.model, dim, count, textBytes: text.length } satisfies Header), 'utf8');
+    const header: Header = { version: VECTORS_VERSION, model: this.model, dim, count, textBytes: text.length };
     const words = bitWords(dim);
-    const textAt = MAGIC.length + 4 + header.length;
+    const dataAtFrom = (textAt: number) => align4(textAt + text.length) + count * 4 + count * words * 4;
+    const { out, bodyAt: textAt } = headedFile(MAGIC, header, (at) => dataAtFrom(at) - at + count * dim);
     const invAt = align4(textAt + text.length);
     const bitsAt = invAt + count * 4;
     const dataAt = bitsAt + count * words * 4;
-    const out = new Uint8Array(dataAt + count * dim);
-    out.set(MAGIC, 0);
-    new DataView(out.buffer).setUint32(MAGIC.length, header.length, true);
-    out.set(header, MAGIC.length + 4);
     out.set(text, textAt);
     const inv = new Float32Array(out.buffer, invAt, count);
     const bits = new Uint32Array(out.buffer, bitsAt, count * words);
@@ -270,19 +268,11 @@ export class StoredVectors {
 
   /** The vectors in `bytes` (a file's content), or null when they are not a version-2 file of `model`. */
   static parse(bytes: Uint8Array, model: string): StoredVectors | null {
-    if (bytes.byteLength < MAGIC.length + 4 || !Buffer.from(bytes.buffer, bytes.byteOffset, MAGIC.length).equals(MAGIC)) return null;
-    // Typed views need 4-byte alignment from the buffer's start.
-    if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const headerLength = view.getUint32(MAGIC.length, true);
-    const textAt = MAGIC.length + 4 + headerLength;
-    if (textAt > bytes.byteLength) return null;
-    let h: Header;
-    try {
-      h = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset + MAGIC.length + 4, headerLength).toString('utf8')) as Header;
-    } catch {
-      return null;
-    }
+    const framed = readHeadedFile<Header>(bytes, MAGIC);
+    if (!framed) return null;
+    bytes = framed.bytes;
+    const h = framed.header;
+    const textAt = framed.bodyAt;
     if (h.version !== VECTORS_VERSION || h.model !== model) return null;
     const { dim, count, textBytes } = h;
     if (![dim, count, textBytes].every((n) => Number.isInteger(n) && n >= 0)) return null;
