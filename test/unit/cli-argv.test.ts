@@ -81,6 +81,10 @@ describe('argv → options', () => {
     [['reanchor', '--quiet'], 'reanchor', { dryRun: false, quiet: true, json: false }],
     [['pull', 'upstream', '--no-fetch'], 'pull', { remote: 'upstream', fetch: false, json: false }],
     [['push', '--no-verify'], 'push', { verify: false, json: false }],
+    [['doctor', '--json'], 'doctor', { json: true }],
+    [['hook', 'Stop', '--agent', 'codex'], 'hook', { event: 'Stop', agent: 'codex' }],
+    [['ui', '--port', '0', '--no-open', '--json'], 'ui', { port: 0, open: false, json: true }],
+    [['mcp'], 'mcp', {}],
   ];
   it.each(rows)('%j', async (argv, command, options) => {
     const parsed = await parse(argv);
@@ -103,6 +107,7 @@ describe('argv that no command accepts', () => {
     [['gc', '--older-than', 'soon'], /--older-than 'soon' is not an age or a date/],
     [['reanchor', 'a1'], /give --to <commit> to move memories by hand/],
     [['reanchor', '--to', 'HEAD'], /--to needs the ids of the memories to move/],
+    [['ui', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
     [['recal', 'x'], /Unknown argument|Did you mean/],
   ];
   it.each(rows)('%j', async (argv, message) => {

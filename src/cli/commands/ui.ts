@@ -1,8 +1,8 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { json } from '../../render/render.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface UiArgs {
   port: number;
@@ -10,8 +10,8 @@ interface UiArgs {
   json: boolean;
 }
 
-export function uiCommand(ctx: AppContext): CommandModule<object, UiArgs> {
-  return {
+export function uiCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'ui',
     describe: 'Browse the memories in a web page: search as you type, a memory with its commit and diff, a file with its memories, a timeline, a graph of links',
     builder: (y) =>
@@ -24,15 +24,20 @@ export function uiCommand(ctx: AppContext): CommandModule<object, UiArgs> {
         .epilogue(
           'The server listens on 127.0.0.1 only, until interrupted (Ctrl-C). The URL it prints holds a random token that every request must carry (the page keeps it in a cookie of its own); requests from other sites or under another host name are refused. The page, its script and its style are in the binary: nothing is fetched from the network. Edits, resolve, forget and review go through the same code as the commands (redaction, no lost writes); forget can be undone while the page stays open. Keys: / search, t timeline, g graph, f file, j/k move, Enter open, e edit, r resolve, x forget, u undo, Esc back.',
         ) as never,
-    handler: async (argv) => {
+    parse: (argv: UiArgs) => {
       if (!Number.isInteger(argv.port) || argv.port < 0 || argv.port > 65535) throw new UsageError('--port must be a whole number from 0 to 65535');
+      return { port: argv.port, open: argv.open, json: argv.json };
+    },
+    run: async (o) => {
       // Outside a repository: the one-line error of every command, not a page of errors.
       void ctx.repo;
       const { startUiServer } = await import('../../ui/server.ts');
-      const server = await startUiServer({ cwd: ctx.cwd, env: ctx.env, port: argv.port });
-      ctx.io.out(argv.json ? json({ url: server.url, port: server.port }) : server.url);
-      if (!argv.json) ctx.io.err('git-mem: serving the memories on 127.0.0.1 until interrupted (Ctrl-C)');
-      if (argv.open) {
+      return startUiServer({ cwd: ctx.cwd, env: ctx.env, port: o.port });
+    },
+    render: async (server, o) => {
+      ctx.io.out(o.json ? json({ url: server.url, port: server.port }) : server.url);
+      if (!o.json) ctx.io.err('git-mem: serving the memories on 127.0.0.1 until interrupted (Ctrl-C)');
+      if (o.open) {
         const { openUrl } = await import('../../io/open-url.ts');
         openUrl(server.url, (m) => ctx.io.err(`git-mem: ${m}`));
       }
@@ -43,5 +48,5 @@ export function uiCommand(ctx: AppContext): CommandModule<object, UiArgs> {
         process.once('SIGTERM', stop);
       });
     },
-  };
+  });
 }
