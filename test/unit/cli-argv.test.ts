@@ -85,6 +85,8 @@ describe('argv → options', () => {
     [['hook', 'Stop', '--agent', 'codex'], 'hook', { event: 'Stop', agent: 'codex' }],
     [['ui', '--port', '0', '--no-open', '--json'], 'ui', { port: 0, open: false, json: true }],
     [['mcp'], 'mcp', {}],
+    [['export', '-n', 'decisions', '--format', 'md', '-o', 'out.md'], 'export', { namespaces: ['decisions'], format: 'md', output: 'out.md' }],
+    [['verify-push', 'upstream', 'https://example.com/r.git'], 'verify-push', { remote: 'upstream' }],
   ];
   it.each(rows)('%j', async (argv, command, options) => {
     const parsed = await parse(argv);

@@ -10,9 +10,10 @@ import { formatId } from '../../core/memory.ts';
 import { visible } from '../../core/terminal-text.ts';
 import { EXPORT_FORMATS, type ExportFormat, exportMemories, importFromClaude, importMemories } from '../../services/transfer.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
-export function exportCommand(ctx: AppContext): CommandModule<object, { namespace?: string[]; format: ExportFormat | 'html'; output?: string }> {
-  return {
+export function exportCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'export',
     describe: 'Write every memory as JSONL (one per line, the --json shape) or markdown',
     builder: (y) =>
@@ -28,17 +29,20 @@ export function exportCommand(ctx: AppContext): CommandModule<object, { namespac
         .example('git mem export > memories.jsonl', '')
         .example('git mem export --format claude-md >> CLAUDE.md', 'Append the project memory to CLAUDE.md')
         .example('git mem export --format html -o memories.html', 'One self-contained page to attach to a pull request') as never,
-    handler: async (argv) => {
-      const namespaces = argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces));
-      if (argv.format === 'html') {
+    parse: (argv: { namespace?: string[]; format: ExportFormat | 'html'; output?: string }) => ({
+      namespaces: argv.namespace?.map((n) => checkNamespace(n, ctx.settings.namespaces)),
+      format: argv.format,
+      ...(argv.output !== undefined ? { output: argv.output } : {}),
+    }),
+    run: async (o) => {
+      if (o.format === 'html') {
         const { exportHtml } = await import('../../ui/export.ts');
-        writeDocument(ctx.io, await exportHtml(ctx, { namespaces }), argv.output, 'json');
-        return;
+        return exportHtml(ctx, { namespaces: o.namespaces });
       }
-      const text = await exportMemories(ctx, { namespaces, format: argv.format });
-      writeDocument(ctx.io, text, argv.output, argv.format === 'jsonl' ? 'json' : 'text');
+      return exportMemories(ctx, { namespaces: o.namespaces, format: o.format });
     },
-  };
+    render: (text, o) => writeDocument(ctx.io, text, o.output, o.format === 'jsonl' || o.format === 'html' ? 'json' : 'text'),
+  });
 }
 
 interface ImportArgs {
