@@ -30,7 +30,7 @@ const ALLOWED = {
   render: ['core', 'services', 'agents'],
   hooks: ['core', 'io', 'services', 'stores', 'context', 'render', 'agents'],
   mcp: ['core', 'io', 'services', 'stores', 'context', 'render', 'version'],
-  ui: ['core', 'io', 'services', 'stores', 'context', 'render', 'version'],
+  ui: ['core', 'io', 'services', 'context', 'render', 'version'],
   cli: ['core', 'io', 'services', 'stores', 'context', 'render', 'hooks', 'mcp', 'ui', 'version', 'agents'],
   docs: ['cli', 'core', 'hooks', 'services', 'version', 'agents'],
   context: ['core', 'io', 'services', 'stores'],

@@ -24,9 +24,7 @@ import { memoryRevisions } from '../services/memory-revisions.ts';
 import { restoreMemory } from '../services/restore.ts';
 import { review } from '../services/trust/review.ts';
 import { asShown } from '../services/shown.ts';
-import { blobsAt, defaultRange, resolveCommit } from '../stores/git/history.ts';
-import { readObjects } from '../stores/git/objects.ts';
-import { lineDiff } from './diff.ts';
+import { fileAt, scopeDiff, timelineRange } from '../services/file-views.ts';
 
 /** A memory in a list: what one row shows. */
 export interface Row {
@@ -50,8 +48,6 @@ export type Params = URLSearchParams;
 
 const LIST_LIMIT = 100;
 const MAX_LIMIT = 1000;
-/** Past this, a file's text is not shown (the memories still are). */
-const MAX_FILE_BYTES = 1024 * 1024;
 /** Graphs past this many memories are unreadable: the newest are drawn. */
 const GRAPH_LIMIT = 150;
 const TIMELINE_COMMITS = 200;
@@ -221,40 +217,8 @@ export async function memoryView(ctx: AppContext, p: Params) {
     notice: hydrated.notice ?? null,
     files,
     filesOmitted: hydrated.files?.omitted ?? 0,
-    diff: hydrated.commit ? scopeDiff(ctx, m, hydrated.files?.base ?? null, hydrated.files?.shown ?? []) : [],
+    diff: hydrated.commit ? scopeDiff(ctx.repo, m, hydrated.files?.base ?? null, hydrated.files?.shown ?? []) : [],
   };
-}
-
-/** The changes the memory's commit made to the files of its scope (or, with no scope, to the first few it changed). */
-function scopeDiff(ctx: AppContext, m: Memory, base: string | null, changed: ReadonlyArray<{ path: string; blob: string | null; kind: string }>) {
-  const scope = (m.paths ?? []).map(parseScope);
-  const targets = (scope.length ? changed.filter((f) => scope.some((s) => s.path === f.path)) : changed.slice(0, 5)).filter((f) => f.kind === 'file');
-  if (!targets.length) return [];
-  const before = base ? blobsAt(ctx.repo, targets.map((f) => ({ rev: base, path: f.path }))) : targets.map(() => null);
-  const oids = [...targets.map((f) => f.blob), ...before].filter((o): o is string => o !== null);
-  const objects = readObjects(ctx.repo, oids);
-  const text = (oid: string | null) => {
-    if (!oid) return { lines: [] as string[], binary: false };
-    const buf = objects.get(oid)?.content;
-    if (!buf || buf.length > MAX_FILE_BYTES) return null;
-    if (buf.includes(0)) return { lines: [], binary: true };
-    return { lines: splitLines(buf.toString('utf8')), binary: false };
-  };
-  return targets.map((f, i) => {
-    const a = text(before[i] ?? null);
-    const b = text(f.blob);
-    const ranges = scope.filter((s) => s.path === f.path && s.start !== undefined).map((s) => [s.start!, s.end ?? s.start!] as [number, number]);
-    if (!a || !b) return { path: f.path, ranges, hunks: null, note: 'too large to show' };
-    if (a.binary || b.binary) return { path: f.path, ranges, hunks: null, note: 'binary file' };
-    const hunks = lineDiff(a.lines, b.lines, 3, ranges);
-    return { path: f.path, ranges, hunks, note: hunks ? null : 'too large to compare here' };
-  });
-}
-
-function splitLines(text: string): string[] {
-  const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  return lines;
 }
 
 /** A file: its text at HEAD beside the memories about it (git mem blame's, and those whose scope names it). */
@@ -262,17 +226,7 @@ export async function fileView(ctx: AppContext, p: Params) {
   const path = (p.get('path') ?? '').trim().replace(/^\.\//, '');
   if (!path) throw new UsageError('path is required');
   const blamed = await blameMemories(ctx, path);
-  const [oid] = blobsAt(ctx.repo, [{ rev: 'HEAD', path }]);
-  let lines: string[] | null = null;
-  let note: string | null = null;
-  if (!oid) note = `${path} is not in HEAD`;
-  else {
-    const buf = readObjects(ctx.repo, [oid]).get(oid)?.content;
-    if (!buf) note = 'not readable';
-    else if (buf.length > MAX_FILE_BYTES) note = 'too large to show';
-    else if (buf.includes(0)) note = 'binary file';
-    else lines = splitLines(buf.toString('utf8'));
-  }
+  const { lines, note } = fileAt(ctx.repo, 'HEAD', path);
   const scoped = (await allMemories(ctx)).filter((m) => (m.paths ?? []).some((e) => parseScope(e).path === path));
   const byKey = new Map<string, { memory: Memory; ranges: Array<[number, number]>; why: string[] }>();
   for (const e of blamed.entries) byKey.set(`${e.memory.namespace}:${e.memory.key}`, { memory: e.memory, ranges: e.ranges, why: ['blame'] });
@@ -292,7 +246,7 @@ export async function fileView(ctx: AppContext, p: Params) {
 /** Memories by commit along the branch (git mem log's), and the newest by time. */
 export async function timelineView(ctx: AppContext, p: Params) {
   // The branch's own commits, else (on the default branch) the newest of its history.
-  const range = defaultRange(ctx.repo) ?? (resolveCommit(ctx.repo, `HEAD~${TIMELINE_COMMITS}`) ? `HEAD~${TIMELINE_COMMITS}..HEAD` : 'HEAD');
+  const range = timelineRange(ctx.repo, TIMELINE_COMMITS);
   let commits: Array<{ commit: string; subject: string; memories: Memory[] }>;
   try {
     commits = (await branchLog(ctx, range)).commits;

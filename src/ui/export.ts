@@ -14,7 +14,7 @@ import { describeStale } from '../core/history/staleness.ts';
 import { branchLog } from '../services/code-memories.ts';
 import { listMemories } from '../services/memories.ts';
 import { asShown } from '../services/shown.ts';
-import { defaultRange } from '../stores/git/history.ts';
+import { timelineRange } from '../services/file-views.ts';
 import { PAGE, SCRIPT, STYLE } from './assets.ts';
 
 const TIMELINE_COMMITS = 200;
@@ -31,7 +31,7 @@ function sha256(text: string): string {
 export async function exportHtml(ctx: AppContext, options: { namespaces?: string[]; now?: Date }): Promise<string> {
   const memories = await listMemories(ctx, { namespaces: options.namespaces });
   const shown = new Map(asShown(ctx, memories, { staleness: true, reach: true }).map((s) => [s.memory.key, s]));
-  const range = defaultRange(ctx.repo) ?? 'HEAD';
+  const range = timelineRange(ctx.repo, TIMELINE_COMMITS);
   let commits: Array<{ commit: string; subject: string; memories: string[] }> = [];
   try {
     const wanted = new Set(memories.map((m) => `${m.namespace}:${m.key}`));

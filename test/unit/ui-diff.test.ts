@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineDiff } from '../../src/ui/diff.ts';
+import { lineDiff } from '../../src/core/history/hunks.ts';
 
 const lines = (hunks: ReturnType<typeof lineDiff>) => hunks!.flatMap((h) => h.lines.map((l) => `${l.op}${l.text}`));
 

@@ -1,4 +1,4 @@
-/** A line diff for the page (a memory's scope at its commit): hunks with context, pure. */
+/** A line diff shown to people (a memory's scope at its commit, in git mem ui): hunks with context, pure. */
 
 export interface DiffLine {
   /** ' ' kept, '-' removed, '+' added. */
