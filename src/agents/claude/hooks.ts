@@ -6,7 +6,7 @@
  * transcript, which is read only when a use case asks.
  */
 import { editNeedles } from '../../core/history/edit-lines.ts';
-import { HOOK_EVENTS, type HookEvent, normalizeEvent } from '../../core/hook-events.ts';
+import { type HookEvent, normalizeEvent } from '../../core/hook-events.ts';
 import { type AgentEvent, type AgentHooks, type AgentReply, field, type ToolFile } from '../event.ts';
 import { claudeTranscript } from './transcript.ts';
 
@@ -75,6 +75,3 @@ export const claudeHooks: AgentHooks = {
   parse: (event, raw) => parseClaudeInput(event, raw),
   render: (event, reply) => renderClaudeReply(event, reply),
 };
-
-/** The events Claude Code's hooks answer: all of git-mem's. */
-export const CLAUDE_EVENTS: readonly HookEvent[] = HOOK_EVENTS;

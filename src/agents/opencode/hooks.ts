@@ -12,9 +12,6 @@ import { lastWhole } from '../../core/transcript-entries.ts';
 import { SCAN_MAX } from '../../core/signals.ts';
 import { type AgentEvent, type AgentHooks, type AgentReply, field, HookInputFieldError, type ToolFile, type Transcript } from '../event.ts';
 
-/** The events the plugin sends. */
-export const OPENCODE_EVENTS: readonly HookEvent[] = ['SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'];
-
 /** OpenCode's tools that work on one file (`filePath`), and whether each changes it. */
 export const OPENCODE_FILE_TOOLS: Record<string, { edited: boolean }> = { read: { edited: false }, edit: { edited: true }, write: { edited: true } };
 

@@ -66,26 +66,22 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     for (const [o, p] of fresh) placed.set(o, p);
     // Left out by placeObjects: asked after its HEAD step, so HEAD does not reach them.
     for (const o of open) if (!fresh.has(o) && facts.get(o)?.type === 'commit') offHead.add(o);
-    try {
-      const next: PlacementCache = {
-        refs,
-        ...(repo.head ? { head: repo.head } : {}),
-        // Missing objects may arrive with the next fetch: their place is not kept.
-        places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
-        facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
-        offHead: [...offHead],
-        // The refs before are kept one step, as they were: a switch back costs nothing.
-        ...(cache.refs !== refs && cache.refs && cache.places
-          ? { previous: { refs: cache.refs, ...(cache.head ? { head: cache.head } : {}), places: cache.places, ...(cache.offHead ? { offHead: cache.offHead } : {}) } }
-          : cache.previous
-            ? { previous: cache.previous }
-            : {}),
-      };
-      const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
-      if (changed) cacheFile(repo).write(next);
-    } catch {
-      // A cache: the next reader places them again.
-    }
+    const next: PlacementCache = {
+      refs,
+      ...(repo.head ? { head: repo.head } : {}),
+      // Missing objects may arrive with the next fetch: their place is not kept.
+      places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
+      facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
+      offHead: [...offHead],
+      // The refs before are kept one step, as they were: a switch back costs nothing.
+      ...(cache.refs !== refs && cache.refs && cache.places
+        ? { previous: { refs: cache.refs, ...(cache.head ? { head: cache.head } : {}), places: cache.places, ...(cache.offHead ? { offHead: cache.offHead } : {}) } }
+        : cache.previous
+          ? { previous: cache.previous }
+          : {}),
+    };
+    const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
+    if (changed) cacheFile(repo).write(next);
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
