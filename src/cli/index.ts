@@ -7,7 +7,7 @@ import { commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT
 import type { SteppedCommand } from './command.ts';
 import { type AnyCommand, commandSpec } from './spec.ts';
 
-/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag, and `import -` a positional. */
+/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag (`import -` stays a positional: markLiterals). */
 function attachStdinDash(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of argv) {
@@ -34,7 +34,9 @@ export function markLiterals(argv: readonly string[], takesValue: ReadonlySet<st
     if (end >= 0 && i === end) return;
     const afterEnd = end >= 0 && i > end;
     const isValue = i > 0 && takesValue.has(argv[i - 1]!) && (end < 0 || i < end);
-    out.push((afterEnd || isValue) && arg.startsWith('-') && arg !== '-' ? `${LITERAL}${arg}` : arg);
+    // A lone `-` that is no option's value is a positional (`import -`: stdin), which yargs would read as an empty string.
+    const stdinDash = arg === '-' && !isValue;
+    out.push(stdinDash || ((afterEnd || isValue) && arg.startsWith('-') && arg !== '-') ? `${LITERAL}${arg}` : arg);
   });
   return out;
 }
