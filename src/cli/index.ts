@@ -129,7 +129,8 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
 /**
  * The command these words name and the options its `parse` step makes of
  * them (cli/command.ts), running nothing: for table tests of argv → options.
- * A command without a parse step gives yargs' arguments.
+ * Every command has a parse step (test/unit/cli-argv.test.ts holds them to it);
+ * one without would give yargs' arguments.
  */
 export async function parseCommandLine(argv: string[], ctx: AppContext): Promise<{ command: string; options: unknown }> {
   let parsed: Promise<{ command: string; options: unknown }> | undefined;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Chalk } from 'chalk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/index.ts';
+import { commandModules } from '../../src/cli/registry.ts';
 import { AppContext } from '../../src/context.ts';
 import type { Io } from '../../src/io/io.ts';
 
@@ -137,5 +138,14 @@ describe('argv that no command accepts', () => {
   ];
   it.each(rows)('%j', async (argv, message) => {
     await expect(parse(argv)).rejects.toThrow(message);
+  });
+});
+
+describe('every command', () => {
+  it('has a parse step, so that its row here checks options and not yargs\' arguments', () => {
+    const without = commandModules(ctx)
+      .filter((c) => typeof (c as { parse?: unknown }).parse !== 'function')
+      .map((c) => String(c.command));
+    expect(without).toEqual([]);
   });
 });
