@@ -7,7 +7,7 @@ import { commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT
 import type { SteppedCommand } from './command.ts';
 import { type AnyCommand, commandSpec } from './spec.ts';
 
-/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag (`import -` stays a positional: markLiterals). */
+/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag (`import -`: markLiterals). */
 function attachStdinDash(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of argv) {
@@ -27,15 +27,16 @@ const LITERAL = '\uE000';
  * starts with a dash). yargs would read them as options; marked, they are
  * values, and the marker is removed before the command runs.
  */
-export function markLiterals(argv: readonly string[], takesValue: ReadonlySet<string>): string[] {
+export function markLiterals(argv: readonly string[], takesValue: ReadonlySet<string>, dashPositional = false): string[] {
   const end = argv.indexOf('--');
   const out: string[] = [];
   argv.forEach((arg, i) => {
     if (end >= 0 && i === end) return;
     const afterEnd = end >= 0 && i > end;
     const isValue = i > 0 && takesValue.has(argv[i - 1]!) && (end < 0 || i < end);
-    // A lone `-` that is no option's value is a positional (`import -`: stdin), which yargs would read as an empty string.
-    const stdinDash = arg === '-' && !isValue;
+    // With `dashPositional` (a command that reads a lone `-` as stdin: `import -`), a `-` that is no
+    // option's value is kept as a positional, which yargs would read as an empty string.
+    const stdinDash = dashPositional && arg === '-' && !isValue;
     out.push(stdinDash || ((afterEnd || isValue) && arg.startsWith('-') && arg !== '-') ? `${LITERAL}${arg}` : arg);
   });
   return out;
@@ -86,7 +87,8 @@ function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (
   const all = commandModules(ctx);
   const first = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
   const chosen = first ? all.filter((c) => namesOf(c).includes(first)) : [];
-  const parser = yargs(markLiterals(attachStdinDash(argv), valueOptions(chosen[0])))
+  const dashPositional = chosen.length === 1 && (chosen[0] as Partial<SteppedCommand<unknown, unknown>>).dashPositional === true;
+  const parser = yargs(markLiterals(attachStdinDash(argv), valueOptions(chosen[0]), dashPositional))
     .scriptName(SCRIPT_NAME)
     .usage(`$0 <command> [options]\n\n${ROOT_DESCRIPTION}`)
     .middleware((args) => {

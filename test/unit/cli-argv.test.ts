@@ -96,6 +96,8 @@ describe('argv → options', () => {
     [['init', '--agents', '--remove'], 'init', { setup: 'clients', clients: ['claude', 'copilot', 'codex', 'gemini', 'opencode'], scope: 'project', configScope: 'project', remove: true, list: true, json: false }],
     [['import', 'memories.jsonl', '--attach-to', 'HEAD', '--json'], 'import', { from: 'jsonl', file: 'memories.jsonl', attachTo: 'HEAD', json: true }],
     [['import', '-'], 'import', { from: 'jsonl', file: '-', json: false }],
+    // A lone `-` is stdin for import alone; elsewhere yargs reads it as an empty word, as it did (capture then says "summary is empty").
+    [['capture', 'decisions', '-'], 'capture', { namespace: 'decisions', summary: '', tags: [], relatesTo: [], forceTruncate: false, json: false }],
     [['import', '--from', 'claude', '--dry-run'], 'import', { from: 'claude', dryRun: true, json: false }],
     [['model', 'status', '--check', '--json'], 'model', { action: 'status', check: true, json: true }],
     [['model', 'pull', '--force'], 'model', { action: 'pull', force: true, json: false }],

@@ -91,6 +91,7 @@ export function renderImport(r: ImportRun, o: ImportOptions, c: ChalkInstance): 
 export function importCommand(ctx: AppContext) {
   return defineCommand({
     command: 'import [file]',
+    dashPositional: true,
     describe: "Add memories from JSONL (- for stdin), or from Claude Code's own memory (--from claude); every line is checked before anything is written",
     builder: (y) =>
       y
