@@ -12,6 +12,8 @@ export interface CommandSteps<A, O, R> {
   command: string;
   describe: string;
   aliases?: string[];
+  /** A lone `-` on the command line is a positional (stdin, as in `git mem import -`), not an empty string. */
+  dashPositional?: boolean;
   builder: CommandModule<object, A>['builder'];
   /** yargs' arguments → the use case's options; throws a UsageError on bad input. */
   parse: (argv: A) => O | Promise<O>;
@@ -20,13 +22,14 @@ export interface CommandSteps<A, O, R> {
 }
 
 /** A yargs command module that also carries its `parse` step. */
-export type SteppedCommand<A, O> = CommandModule<object, A> & { parse: (argv: A) => O | Promise<O> };
+export type SteppedCommand<A, O> = CommandModule<object, A> & { parse: (argv: A) => O | Promise<O>; dashPositional?: boolean };
 
 export function defineCommand<A, O, R>(steps: CommandSteps<A, O, R>): SteppedCommand<A, O> {
   return {
     command: steps.command,
     describe: steps.describe,
     ...(steps.aliases ? { aliases: steps.aliases } : {}),
+    ...(steps.dashPositional ? { dashPositional: true } : {}),
     builder: steps.builder,
     parse: steps.parse,
     handler: async (argv) => {

@@ -7,7 +7,7 @@ import { commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT
 import type { SteppedCommand } from './command.ts';
 import { type AnyCommand, commandSpec } from './spec.ts';
 
-/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag, and `import -` a positional. */
+/** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag (`import -`: markLiterals). */
 function attachStdinDash(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (const arg of argv) {
@@ -27,14 +27,17 @@ const LITERAL = '\uE000';
  * starts with a dash). yargs would read them as options; marked, they are
  * values, and the marker is removed before the command runs.
  */
-export function markLiterals(argv: readonly string[], takesValue: ReadonlySet<string>): string[] {
+export function markLiterals(argv: readonly string[], takesValue: ReadonlySet<string>, dashPositional = false): string[] {
   const end = argv.indexOf('--');
   const out: string[] = [];
   argv.forEach((arg, i) => {
     if (end >= 0 && i === end) return;
     const afterEnd = end >= 0 && i > end;
     const isValue = i > 0 && takesValue.has(argv[i - 1]!) && (end < 0 || i < end);
-    out.push((afterEnd || isValue) && arg.startsWith('-') && arg !== '-' ? `${LITERAL}${arg}` : arg);
+    // With `dashPositional` (a command that reads a lone `-` as stdin: `import -`), a `-` that is no
+    // option's value is kept as a positional, which yargs would read as an empty string.
+    const stdinDash = dashPositional && arg === '-' && !isValue;
+    out.push(stdinDash || ((afterEnd || isValue) && arg.startsWith('-') && arg !== '-') ? `${LITERAL}${arg}` : arg);
   });
   return out;
 }
@@ -84,7 +87,8 @@ function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (
   const all = commandModules(ctx);
   const first = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
   const chosen = first ? all.filter((c) => namesOf(c).includes(first)) : [];
-  const parser = yargs(markLiterals(attachStdinDash(argv), valueOptions(chosen[0])))
+  const dashPositional = chosen.length === 1 && (chosen[0] as Partial<SteppedCommand<unknown, unknown>>).dashPositional === true;
+  const parser = yargs(markLiterals(attachStdinDash(argv), valueOptions(chosen[0]), dashPositional))
     .scriptName(SCRIPT_NAME)
     .usage(`$0 <command> [options]\n\n${ROOT_DESCRIPTION}`)
     .middleware((args) => {
@@ -127,7 +131,8 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
 /**
  * The command these words name and the options its `parse` step makes of
  * them (cli/command.ts), running nothing: for table tests of argv → options.
- * A command without a parse step gives yargs' arguments.
+ * Every command has a parse step (test/unit/cli-argv.test.ts holds them to it);
+ * one without would give yargs' arguments.
  */
 export async function parseCommandLine(argv: string[], ctx: AppContext): Promise<{ command: string; options: unknown }> {
   let parsed: Promise<{ command: string; options: unknown }> | undefined;

@@ -2,7 +2,9 @@
 import type { ChalkInstance } from 'chalk';
 import type { InstallResult } from '../agents/claude/install.ts';
 import type { AgentInstall } from '../agents/hook-command.ts';
+import type { ClientInstall } from '../agents/config-install.ts';
 import type { InitResult } from '../services/sync.ts';
+import { clientInstallJson, renderClientInstall } from './agent-install.ts';
 
 export interface InitJson {
   remote: string | null;
@@ -54,4 +56,28 @@ export function renderAgentInstall(r: AgentInstall, removed: boolean): string {
   const lines = r.files.map((f) => (removed ? `${f.changed ? 'removed git-mem from' : 'no git-mem in'} ${f.file} (${r.name} ${f.what})` : `${f.changed ? 'installed' : 'unchanged:'} ${r.name} ${f.what} in ${f.file}`));
   if (!removed && r.events.length) lines.push(`${r.name} events: ${r.events.join(', ')}`);
   return lines.join('\n');
+}
+
+/** What `git mem init --claude`, `--codex`... `--agents` did, client by client, in the order of AGENTS. */
+export interface InitClientsRun {
+  installs: Array<{ kind: 'claude'; result: InstallResult } | { kind: 'config'; result: ClientInstall } | { kind: 'agent'; result: AgentInstall }>;
+  /** --remove: the entries were taken out. */
+  removed: boolean;
+}
+
+/** The warnings and notes of the installs, for stderr (each after `git-mem: `). */
+export function initClientsNotices(r: InitClientsRun): string[] {
+  return r.installs.flatMap((i) => (i.kind === 'claude' ? (i.result.warning ? [i.result.warning] : []) : i.kind === 'config' ? i.result.warnings : i.result.notes));
+}
+
+/** One client named: its JSON alone, as `--claude` always printed it; `list` (--agents, or several): a list. */
+export function initClientsJson(r: InitClientsRun, list: boolean): unknown {
+  const each = r.installs.map((i) => (i.kind === 'claude' ? claudeInstallJson(i.result) : i.kind === 'config' ? clientInstallJson(i.result) : agentInstallJson(i.result)));
+  return each.length === 1 && !list ? each[0] : each;
+}
+
+export function renderInitClients(r: InitClientsRun): string {
+  return r.installs
+    .map((i) => (i.kind === 'claude' ? renderClaudeInstall(i.result, r.removed) : i.kind === 'config' ? renderClientInstall(i.result) : renderAgentInstall(i.result, r.removed)))
+    .join('\n');
 }

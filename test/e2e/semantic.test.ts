@@ -2,7 +2,7 @@
 // by test/helpers/tiny-model.mjs (GIT_MEM_MODEL_PATH), and the model's absence,
 // fetch and status. The fetch tests use a server on 127.0.0.1 (GIT_MEM_MODEL_URL).
 import fs from 'node:fs';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { MODEL_FILES } from '../../src/stores/embed/model-files.ts';
@@ -274,5 +274,25 @@ describe('without a model', () => {
     expect(memOk(repo, ok, ['model', 'pull'])).toMatch(/already present/);
     expect(JSON.parse(memOk(repo, ok, ['model', 'status', '--json']))).toMatchObject({ present: true, source: 'cache', download: { lastFailure: null } });
     expect(recall(repo, env, ['--mode', 'hybrid', 'flaky']).stderr).toBe('');
+  });
+
+  it('model pull, embed and distill draw their progress on a terminal, erased before the result', (ctx) => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_URL: modelUrl, XDG_CACHE_HOME: path.join(box.root, 'xdg-cache') };
+    const { repo } = seeded(box, env);
+    needModelCommand(ctx, repo, env);
+    if (spawnSync('script', ['-qec', 'true', '/dev/null'], { encoding: 'utf8' }).status !== 0) return; // no script(1) here
+    // Under script(1) stdout and stderr are one terminal, read here as stdout.
+    const onTerminal = (args: string) => {
+      const r = spawnSync('script', ['-qec', `git mem model ${args}`, '/dev/null'], { cwd: repo, env, encoding: 'utf8' });
+      expect(r.status, r.stdout).toBe(0);
+      return r.stdout;
+    };
+    const erased = '\\r\\x1b\\[K(?:\\r?\\n)?';
+    expect(onTerminal('pull')).toMatch(new RegExp(`\\rfetching Xenova/all-MiniLM-L6-v2 \\[#{30}\\] 100% (\\d+)/\\1 KiB${erased}fetched [\\d.]+ MB into `));
+    const embedded = onTerminal('embed');
+    expect(embedded).toMatch(new RegExp(`\\rembedding \\[#{30}\\] 100% 4/4 memories${erased}`));
+    expect(embedded).toMatch(new RegExp(`\\rdistilling the static query table \\[#{30}\\] 100% (\\d+)/\\1 tokens${erased}4 memories embedded in `));
+    expect(onTerminal('distill')).toMatch(new RegExp(`\\rdistilling the static query table \\[#{30}\\] 100% (\\d+)/\\1 tokens${erased}static query table: \\d+ tokens distilled`));
   });
 });

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,20 @@ describe('export and import', () => {
       expect(r.stderr.trim()).toMatch(why);
     }
     expect(git(a!, box.env, ['for-each-ref', 'refs/notes/'])).toBe(before);
+  });
+});
+
+describe('import on a terminal', () => {
+  it('draws its progress on stderr, erased before the result line', () => {
+    const box = sandbox();
+    const { clones: [a] } = makeClones(box, ['a']);
+    if (spawnSync('script', ['-qec', 'true', '/dev/null'], { encoding: 'utf8' }).status !== 0) return; // no script(1) here
+    const file = path.join(box.root, 'three.jsonl');
+    fs.writeFileSync(file, ['One', 'Two', 'Three'].map((summary) => JSON.stringify({ namespace: 'learnings', summary })).join('\n') + '\n');
+    // Under script(1) stdout and stderr are one terminal, read here as stdout.
+    const r = spawnSync('script', ['-qec', `git mem import ${file}`, '/dev/null'], { cwd: a, env: box.env, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/\rimport \[#{30}\] 100% 3\/3 memories\r\x1b\[K(?:\r?\n)?imported 3 memories/);
   });
 });
 

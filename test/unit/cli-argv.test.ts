@@ -12,6 +12,7 @@ import path from 'node:path';
 import { Chalk } from 'chalk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/index.ts';
+import { commandModules } from '../../src/cli/registry.ts';
 import { AppContext } from '../../src/context.ts';
 import type { Io } from '../../src/io/io.ts';
 
@@ -87,6 +88,21 @@ describe('argv → options', () => {
     [['mcp'], 'mcp', {}],
     [['export', '-n', 'decisions', '--format', 'md', '-o', 'out.md'], 'export', { namespaces: ['decisions'], format: 'md', output: 'out.md' }],
     [['verify-push', 'upstream', 'https://example.com/r.git'], 'verify-push', { remote: 'upstream' }],
+    [['init'], 'init', { setup: 'repository', pushRefspec: false, showInLog: false, gitHooks: true, json: false }],
+    [['init', '--remote', 'upstream', '--push-refspec', '--show-in-log', '--no-git-hooks', '--json'], 'init', { setup: 'repository', remote: 'upstream', pushRefspec: true, showInLog: true, gitHooks: false, json: true }],
+    [['init', '--claude', '--scope', 'local'], 'init', { setup: 'clients', clients: ['claude'], scope: 'local', configScope: 'user', remove: false, list: false, json: false }],
+    [['init', '--gemini', '--opencode', '--scope', 'user', '--remove'], 'init', { setup: 'clients', clients: ['gemini', 'opencode'], scope: 'user', configScope: 'user', remove: true, list: true, json: false }],
+    [['init', '--agents', '--json'], 'init', { setup: 'clients', clients: 'found-on-path', scope: 'project', configScope: 'project', remove: false, list: true, json: true }],
+    [['init', '--agents', '--remove'], 'init', { setup: 'clients', clients: ['claude', 'copilot', 'codex', 'gemini', 'opencode'], scope: 'project', configScope: 'project', remove: true, list: true, json: false }],
+    [['import', 'memories.jsonl', '--attach-to', 'HEAD', '--json'], 'import', { from: 'jsonl', file: 'memories.jsonl', attachTo: 'HEAD', json: true }],
+    [['import', '-'], 'import', { from: 'jsonl', file: '-', json: false }],
+    // A lone `-` is stdin for import alone; elsewhere yargs reads it as an empty word, as it did (capture then says "summary is empty").
+    [['capture', 'decisions', '-'], 'capture', { namespace: 'decisions', summary: '', tags: [], relatesTo: [], forceTruncate: false, json: false }],
+    [['import', '--from', 'claude', '--dry-run'], 'import', { from: 'claude', dryRun: true, json: false }],
+    [['model', 'status', '--check', '--json'], 'model', { action: 'status', check: true, json: true }],
+    [['model', 'pull', '--force'], 'model', { action: 'pull', force: true, json: false }],
+    [['model', 'embed'], 'model', { action: 'embed', json: false }],
+    [['model', 'distill', '--json'], 'model', { action: 'distill', json: true }],
   ];
   it.each(rows)('%j', async (argv, command, options) => {
     const parsed = await parse(argv);
@@ -110,9 +126,28 @@ describe('argv that no command accepts', () => {
     [['reanchor', 'a1'], /give --to <commit> to move memories by hand/],
     [['reanchor', '--to', 'HEAD'], /--to needs the ids of the memories to move/],
     [['ui', '--port', '70000'], /--port must be a whole number from 0 to 65535/],
+    [['init', '--codex', '--scope', 'user'], /--scope applies to --claude, --gemini and --opencode/],
+    [['init', '--gemini', '--scope', 'local'], /--scope local is for Claude Code only/],
+    [['init', '--scope', 'sideways'], /Invalid values:.*scope/],
+    [['import'], /give a JSONL file \(- for stdin\), or --from claude/],
+    [['import', 'x.jsonl', '--from', 'claude'], /give a file or --from claude, not both/],
+    [['import', '--from', 'claude', '--attach-to', 'HEAD'], /--attach-to works with a JSONL file/],
+    [['import', 'x.jsonl', '--dry-run'], /--dry-run works with --from claude/],
+    [['import', '--from', 'chatgpt'], /Invalid values:.*from/],
+    [['model'], /missing <action>: git mem model <action>/],
+    [['model', 'fetch'], /Invalid values:.*action/],
     [['recal', 'x'], /Unknown argument|Did you mean/],
   ];
   it.each(rows)('%j', async (argv, message) => {
     await expect(parse(argv)).rejects.toThrow(message);
+  });
+});
+
+describe('every command', () => {
+  it('has a parse step, so that its row here checks options and not yargs\' arguments', () => {
+    const without = commandModules(ctx)
+      .filter((c) => typeof (c as { parse?: unknown }).parse !== 'function')
+      .map((c) => String(c.command));
+    expect(without).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
-import type { CommandModule } from 'yargs';
 import type { AppContext } from '../../context.ts';
-import { agentInstallJson, claudeInstallJson, initJson, renderAgentInstall, renderClaudeInstall, renderInit } from '../../render/init.ts';
+import { type InitClientsRun, initClientsJson, initClientsNotices, initJson, renderInit, renderInitClients } from '../../render/init.ts';
 import { AGENTS, type AgentId } from '../../agents/event.ts';
 import { CLIENTS } from '../../agents/index.ts';
 import { installCodex } from '../../agents/codex/install.ts';
@@ -9,11 +8,11 @@ import { GitMemError, UsageError } from '../../core/errors.ts';
 import { findOnPath } from '../../services/doctor.ts';
 import { json } from '../../render/render.ts';
 import { installClaudeHooks, type Scope, SCOPES } from '../../agents/claude/install.ts';
-import { init } from '../../services/sync.ts';
+import { init, type InitResult } from '../../services/sync.ts';
 import { installGemini } from '../../agents/gemini/install.ts';
 import { installOpencode } from '../../agents/opencode/install.ts';
-import { clientInstallJson, renderClientInstall } from '../../render/agent-install.ts';
 import { jsonOption } from '../shared.ts';
+import { defineCommand } from '../command.ts';
 
 interface InitArgs {
   claude: boolean;
@@ -31,8 +30,58 @@ interface InitArgs {
   json: boolean;
 }
 
-export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
+/**
+ * Either the repository's set-up (refspecs, notes config, git hooks), or the
+ * agent clients' hooks: those named, or with --agents every client on PATH
+ * (`found-on-path`; with --remove every client, on PATH or not).
+ */
+export type InitCommandOptions =
+  | { setup: 'repository'; remote?: string; pushRefspec: boolean; showInLog: boolean; gitHooks: boolean; json: boolean }
+  | {
+      setup: 'clients';
+      clients: AgentId[] | 'found-on-path';
+      /** Claude Code's settings file. */
+      scope: Scope;
+      /** Gemini CLI's and OpenCode's: project or user (--agents: the project). */
+      configScope: 'project' | 'user';
+      remove: boolean;
+      /** One client named: its result alone is printed; --agents or several: a list. */
+      list: boolean;
+      json: boolean;
+    };
+
+export function parseInit(argv: InitArgs): InitCommandOptions {
+  if (argv.scope !== 'project' && (argv.codex || argv.copilot) && !argv.claude) throw new UsageError('--scope applies to --claude, --gemini and --opencode: Codex and Copilot read git-mem\'s hooks from the project');
+  const named = AGENTS.filter((id) => argv[id]);
+  if (!argv.agents && !named.length) {
+    return { setup: 'repository', ...(argv.remote !== undefined ? { remote: argv.remote } : {}), pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'], json: argv.json };
+  }
+  if (!argv.agents && argv.scope === 'local' && (argv.gemini || argv.opencode)) throw new UsageError('--scope local is for Claude Code only; Gemini CLI and OpenCode take project or user');
   return {
+    setup: 'clients',
+    clients: argv.agents ? (argv.remove ? [...AGENTS] : 'found-on-path') : named,
+    scope: argv.scope,
+    configScope: argv.agents || argv.scope === 'project' ? 'project' : 'user',
+    remove: argv.remove,
+    list: argv.agents || named.length > 1,
+    json: argv.json,
+  };
+}
+
+export function initCommand(ctx: AppContext) {
+  const installClients = async (o: Extract<InitCommandOptions, { setup: 'clients' }>): Promise<InitClientsRun> => {
+    const clients = o.clients === 'found-on-path' ? AGENTS.filter((id) => findOnPath(ctx.env, CLIENTS[id].program)) : o.clients;
+    if (!clients.length) throw new GitMemError(`none of ${AGENTS.map((id) => CLIENTS[id].program).join(', ')} is on PATH; name one: git mem init --claude, --codex, --copilot, --gemini or --opencode`);
+    const installs: InitClientsRun['installs'] = [];
+    for (const id of clients) {
+      if (id === 'claude') installs.push({ kind: 'claude', result: installClaudeHooks(ctx, o.scope, o.remove) });
+      else if (id === 'gemini' || id === 'opencode') installs.push({ kind: 'config', result: (id === 'gemini' ? installGemini : installOpencode)(ctx, o.configScope, o.remove) });
+      else installs.push({ kind: 'agent', result: id === 'codex' ? await installCodex(ctx, o.remove) : installCopilot(ctx, o.remove) });
+    }
+    return { installs, removed: o.remove };
+  };
+
+  return defineCommand({
     command: 'init',
     describe: 'Prepare the repository to share memories (idempotent)',
     builder: (y) =>
@@ -61,45 +110,19 @@ export function initCommand(ctx: AppContext): CommandModule<object, InitArgs> {
         .epilogue(
           'Adds, beside existing values and never replacing them: a fetch refspec +refs/notes/mem/*:refs/notes/remotes/<remote>/mem/* (so git fetch brings memories; merge them with git mem pull --no-fetch), and notes.rewriteRef refs/notes/mem/* (memories follow their commits through git commit --amend and git rebase).',
         ) as never,
-    handler: async (argv) => {
-      if (argv.scope !== 'project' && (argv.codex || argv.copilot) && !argv.claude) throw new UsageError('--scope applies to --claude, --gemini and --opencode: Codex and Copilot read git-mem\'s hooks from the project');
-      const clients: AgentId[] = argv.agents ? AGENTS.filter((id) => argv.remove || findOnPath(ctx.env, CLIENTS[id].program)) : AGENTS.filter((id) => argv[id]);
-      if (argv.agents && !clients.length) throw new GitMemError(`none of ${AGENTS.map((id) => CLIENTS[id].program).join(', ')} is on PATH; name one: git mem init --claude, --codex, --copilot, --gemini or --opencode`);
-      if (clients.length) {
-        // Gemini CLI and OpenCode take project or user; --agents installs them in the project.
-        const scope = (): 'project' | 'user' => {
-          if (argv.agents || argv.scope === 'project') return 'project';
-          if (argv.scope === 'local') throw new UsageError('--scope local is for Claude Code only; Gemini CLI and OpenCode take project or user');
-          return 'user';
-        };
-        const results: unknown[] = [];
-        const texts: string[] = [];
-        for (const id of clients) {
-          if (id === 'claude') {
-            const r = installClaudeHooks(ctx, argv.scope, argv.remove);
-            if (r.warning) ctx.io.err(`git-mem: ${r.warning}`);
-            results.push(claudeInstallJson(r));
-            texts.push(renderClaudeInstall(r, argv.remove));
-            continue;
-          }
-          if (id === 'gemini' || id === 'opencode') {
-            const r = (id === 'gemini' ? installGemini : installOpencode)(ctx, scope(), argv.remove);
-            for (const w of r.warnings) ctx.io.err(`git-mem: ${w}`);
-            results.push(clientInstallJson(r));
-            texts.push(renderClientInstall(r));
-            continue;
-          }
-          const r = id === 'codex' ? await installCodex(ctx, argv.remove) : installCopilot(ctx, argv.remove);
-          for (const note of r.notes) ctx.io.err(`git-mem: ${note}`);
-          results.push(agentInstallJson(r));
-          texts.push(renderAgentInstall(r, argv.remove));
-        }
-        // One client named: its result alone, as --claude always printed it; --agents or several: a list.
-        ctx.io.out(argv.json ? json(results.length === 1 && !argv.agents ? results[0] : results) : texts.join('\n'));
+    parse: parseInit,
+    run: async (o: InitCommandOptions): Promise<{ setup: 'repository'; result: InitResult } | { setup: 'clients'; result: InitClientsRun }> => {
+      if (o.setup === 'clients') return { setup: 'clients', result: await installClients(o) };
+      return { setup: 'repository', result: init(ctx, { remote: o.remote, pushRefspec: o.pushRefspec, showInLog: o.showInLog, gitHooks: o.gitHooks }) };
+    },
+    render: (r, o) => {
+      if (r.setup === 'repository') {
+        ctx.io.out(o.json ? json(initJson(r.result)) : renderInit(r.result, ctx.io.color));
         return;
       }
-      const result = init(ctx, { remote: argv.remote, pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'] });
-      ctx.io.out(argv.json ? json(initJson(result)) : renderInit(result, ctx.io.color));
+      for (const line of initClientsNotices(r.result)) ctx.io.err(`git-mem: ${line}`);
+      const list = o.setup === 'clients' && o.list;
+      ctx.io.out(o.json ? json(initClientsJson(r.result, list)) : renderInitClients(r.result));
     },
-  };
+  });
 }

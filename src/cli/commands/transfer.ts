@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { CommandModule } from 'yargs';
+import type { ChalkInstance } from 'chalk';
 import type { AppContext } from '../../context.ts';
 import { UsageError } from '../../core/errors.ts';
 import { checkNamespace } from '../../core/validate.ts';
@@ -8,7 +8,7 @@ import { progressBar } from '../../io/progress.ts';
 import { writeDocument } from '../../io/document.ts';
 import { formatId } from '../../core/memory.ts';
 import { visible } from '../../core/terminal-text.ts';
-import { EXPORT_FORMATS, type ExportFormat, exportMemories, importFromClaude, importMemories } from '../../services/transfer.ts';
+import { type ClaudeImportResult, EXPORT_FORMATS, type ExportFormat, exportMemories, type ImportResult, importFromClaude, importMemories } from '../../services/transfer.ts';
 import { jsonOption } from '../shared.ts';
 import { defineCommand } from '../command.ts';
 
@@ -53,9 +53,45 @@ interface ImportArgs {
   json: boolean;
 }
 
-export function importCommand(ctx: AppContext): CommandModule<object, ImportArgs> {
-  return {
+/** Claude Code's memory of this project, or a JSONL file (`-`: standard input, read by the run step). */
+export type ImportOptions = { from: 'claude'; dryRun: boolean; json: boolean } | { from: 'jsonl'; file: string; attachTo?: string; json: boolean };
+
+export function parseImport(argv: ImportArgs): ImportOptions {
+  if (argv.from && argv.file !== undefined) throw new UsageError('give a file or --from claude, not both');
+  if (argv.from && argv['attach-to'] !== undefined) throw new UsageError('--attach-to works with a JSONL file');
+  if (argv.from === 'claude') return { from: 'claude', dryRun: argv['dry-run'], json: argv.json };
+  if (argv['dry-run']) throw new UsageError('--dry-run works with --from claude');
+  if (argv.file === undefined) throw new UsageError('give a JSONL file (- for stdin), or --from claude');
+  return { from: 'jsonl', file: argv.file, ...(argv['attach-to'] !== undefined ? { attachTo: argv['attach-to'] } : {}), json: argv.json };
+}
+
+export type ImportRun = { from: 'claude'; result: ClaudeImportResult } | { from: 'jsonl'; result: ImportResult };
+
+export function renderImport(r: ImportRun, o: ImportOptions, c: ChalkInstance): string {
+  if (r.from === 'claude') {
+    const dryRun = o.from === 'claude' && o.dryRun;
+    const m = r.result;
+    if (o.json) return json({ files: m.files, imported: m.imported, unchanged: m.unchanged, duplicates: m.duplicates, dryRun, memories: m.memories.map(memoryJson) });
+    if (!m.files.length) return 'no Claude Code memory for this project (CLAUDE.md, .claude/CLAUDE.md, ~/.claude/projects/<project>/memory/)';
+    const verb = dryRun ? 'would import' : 'imported';
+    const lines = m.memories.map((x) => `${verb}  ${c.cyan(x.namespace.padEnd(10))}  ${visible(x.summary)}${dryRun ? '' : `  ${c.dim(formatId(x))}`}`);
+    const n = m.memories.length;
+    lines.push(`${verb} ${n} ${n === 1 ? 'memory' : 'memories'} from ${m.files.length} file${m.files.length === 1 ? '' : 's'}${m.duplicates + m.unchanged ? `; ${m.duplicates + m.unchanged} already here` : ''}`);
+    return lines.join('\n');
+  }
+  const result = r.result;
+  if (o.json) {
+    const attached = result.attachedTo !== undefined ? { attached: result.attached ?? 0, attachedTo: result.attachedTo } : {};
+    return json({ imported: result.imported, unchanged: result.unchanged, ...attached });
+  }
+  const onto = result.attached ? ` (${result.attached} attached to ${result.attachedTo!.slice(0, 7)}: their commits are not in this repository)` : '';
+  return `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}${onto}`;
+}
+
+export function importCommand(ctx: AppContext) {
+  return defineCommand({
     command: 'import [file]',
+    dashPositional: true,
     describe: "Add memories from JSONL (- for stdin), or from Claude Code's own memory (--from claude); every line is checked before anything is written",
     builder: (y) =>
       y
@@ -70,43 +106,25 @@ export function importCommand(ctx: AppContext): CommandModule<object, ImportArgs
         .epilogue(
           'Each JSONL line: {"namespace", "summary", optional "body", "tags", "status", "spec", "phase", "relates_to", "commit", "key", "created", "updated", "author", "paths", "commit_subject", "patch_id"}. A commit this repository lacks fails the whole import unless --attach-to names the commit to attach those lines to. A line without a key gets one from its content, so importing a file twice adds nothing; lines without "created" are given the time of the import, a millisecond apart, so they list in the order of the file; a key the notes already hold is left as it is. --from claude proposes one memory per list item or paragraph (namespace from the signal detector, else the heading, else patterns), leaves out what a memory here already says, and redacts secrets as every write does.',
         ) as never,
-    handler: async (argv) => {
-      if (argv.from && argv.file !== undefined) throw new UsageError('give a file or --from claude, not both');
-      if (argv.from && argv['attach-to'] !== undefined) throw new UsageError('--attach-to works with a JSONL file');
-      if (argv.from === 'claude') {
-        const r = await importFromClaude(ctx, { dryRun: argv['dry-run'] });
-        if (argv.json) {
-          ctx.io.out(json({ files: r.files, imported: r.imported, unchanged: r.unchanged, duplicates: r.duplicates, dryRun: argv['dry-run'], memories: r.memories.map(memoryJson) }));
-          return;
-        }
-        if (!r.files.length) {
-          ctx.io.out("no Claude Code memory for this project (CLAUDE.md, .claude/CLAUDE.md, ~/.claude/projects/<project>/memory/)");
-          return;
-        }
-        const lines = r.memories.map((m) => `${argv['dry-run'] ? 'would import' : 'imported'}  ${ctx.io.color.cyan(m.namespace.padEnd(10))}  ${visible(m.summary)}${argv['dry-run'] ? '' : `  ${ctx.io.color.dim(formatId(m))}`}`);
-        const n = r.memories.length;
-        lines.push(`${argv['dry-run'] ? 'would import' : 'imported'} ${n} ${n === 1 ? 'memory' : 'memories'} from ${r.files.length} file${r.files.length === 1 ? '' : 's'}${r.duplicates + r.unchanged ? `; ${r.duplicates + r.unchanged} already here` : ''}`);
-        ctx.io.out(lines.join('\n'));
-        return;
-      }
-      if (argv['dry-run']) throw new UsageError('--dry-run works with --from claude');
-      if (argv.file === undefined) throw new UsageError('give a JSONL file (- for stdin), or --from claude');
+    parse: parseImport,
+    run: async (o: ImportOptions): Promise<ImportRun> => {
+      if (o.from === 'claude') return { from: 'claude', result: await importFromClaude(ctx, { dryRun: o.dryRun }) };
       let text: string;
-      // yargs turns a lone `-` positional into an empty string.
-      if (argv.file === '-' || (argv.file === '' && process.argv.includes('-'))) text = await ctx.io.readStdin();
+      if (o.file === '-') text = await ctx.io.readStdin();
       else {
         try {
-          text = fs.readFileSync(argv.file, 'utf8');
+          text = fs.readFileSync(o.file, 'utf8');
         } catch (err) {
-          throw new UsageError(`cannot read ${argv.file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+          throw new UsageError(`cannot read ${o.file}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
         }
       }
       const bar = progressBar(ctx.io, 'import', 'memories');
-      const result = await importMemories(ctx, text, (done, total) => bar.update(done, total), { attachTo: argv['attach-to'] });
-      bar.finish();
-      const attached = result.attachedTo !== undefined ? { attached: result.attached ?? 0, attachedTo: result.attachedTo } : {};
-      const onto = result.attached ? ` (${result.attached} attached to ${result.attachedTo!.slice(0, 7)}: their commits are not in this repository)` : '';
-      ctx.io.out(argv.json ? json({ imported: result.imported, unchanged: result.unchanged, ...attached }) : `imported ${result.imported} ${result.imported === 1 ? 'memory' : 'memories'}${result.unchanged ? `, ${result.unchanged} already present` : ''}${onto}`);
+      try {
+        return { from: 'jsonl', result: await importMemories(ctx, text, (done, total) => bar.update(done, total), { attachTo: o.attachTo }) };
+      } finally {
+        bar.finish();
+      }
     },
-  };
+    render: (r, o) => ctx.io.out(renderImport(r, o, ctx.io.color)),
+  });
 }

@@ -52,20 +52,28 @@ const AUTO = { connectMs: 3000, stallMs: 10_000 };
 /** `git mem model pull`: asked for, so more patient. */
 const PULL = { connectMs: 15_000, stallMs: 30_000 };
 
+/** The label and unit of the progress of a fetch (`progress` of pullModel counts KiB). */
+export const FETCH_PROGRESS = { label: `fetching ${DEFAULT_MODEL}`, unit: 'KiB' } as const;
+
 /**
  * Fetches the default model into the cache. Errors are DownloadError with one
  * line; a failure is recorded so that automatic attempts pause for an hour.
+ * `progress` hears the KiB fetched (the caller draws it; this prints nothing).
  */
-export async function pullModel(ctx: ModelDeps, loc: ModelLocation, options: { auto?: boolean; onStart?: () => void } = {}): Promise<{ bytes: number; dir: string }> {
+export async function pullModel(
+  ctx: ModelDeps,
+  loc: ModelLocation,
+  options: { auto?: boolean; onStart?: () => void; progress?: (doneKiB: number, totalKiB: number) => void } = {},
+): Promise<{ bytes: number; dir: string }> {
   const dir = cachedModelDir(ctx.env);
-  const bar = ctx.progress(`fetching ${DEFAULT_MODEL}`, 'KiB');
+  const progress = options.progress;
   try {
     const { bytes } = await downloadModel({
       baseUrl: loc.config.url,
       dir,
       ...(options.auto ? AUTO : PULL),
       ...(options.onStart ? { onStart: options.onStart } : {}),
-      progress: (done, total) => bar.update(Math.round(done / 1024), Math.round(total / 1024)),
+      ...(progress ? { progress: (done: number, total: number) => progress(Math.round(done / 1024), Math.round(total / 1024)) } : {}),
     });
     recordFailure(loc.cacheDir, null);
     return { bytes, dir };
@@ -73,8 +81,6 @@ export async function pullModel(ctx: ModelDeps, loc: ModelLocation, options: { a
     const reason = err instanceof DownloadError ? err.message : errorMessage(err);
     recordFailure(loc.cacheDir, { at: ctx.now().toISOString(), reason });
     throw new DownloadError(reason);
-  } finally {
-    bar.finish();
   }
 }
 
@@ -94,11 +100,18 @@ export async function openEmbedder(ctx: ModelDeps, options: { download?: boolean
     const last = readFailure(location.cacheDir);
     const recent = last && ctx.now().getTime() - Date.parse(last.at) < RETRY_AFTER_MS;
     if (options.download && config.download && !recent) {
+      const bar = ctx.progress(FETCH_PROGRESS.label, FETCH_PROGRESS.unit);
       try {
         // Said only once a server answered: where there is no network, the notice below is the one line printed.
-        await pullModel(ctx, location, { auto: true, onStart: () => ctx.io.err(`git-mem: fetching the embedding model ${DEFAULT_MODEL} (about 23 MB, once) into ${state.dir}`) });
+        await pullModel(ctx, location, {
+          auto: true,
+          onStart: () => ctx.io.err(`git-mem: fetching the embedding model ${DEFAULT_MODEL} (about 23 MB, once) into ${state.dir}`),
+          progress: (done, total) => bar.update(done, total),
+        });
       } catch (err) {
         why = `fetching it failed: ${errorMessage(err)}`;
+      } finally {
+        bar.finish();
       }
     } else if (recent && config.download) {
       why = `the last fetch failed: ${last.reason}; git mem model pull retries`;
