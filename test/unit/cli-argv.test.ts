@@ -129,6 +129,7 @@ describe('argv that no command accepts', () => {
     [['init', '--codex', '--scope', 'user'], /--scope applies to --claude, --gemini and --opencode/],
     [['init', '--gemini', '--scope', 'local'], /--scope local is for Claude Code only/],
     [['init', '--scope', 'sideways'], /Invalid values:.*scope/],
+    [['init', '--remove'], /--remove takes out a client's hooks: name it/],
     [['import'], /give a JSONL file \(- for stdin\), or --from claude/],
     [['import', 'x.jsonl', '--from', 'claude'], /give a file or --from claude, not both/],
     [['import', '--from', 'claude', '--attach-to', 'HEAD'], /--attach-to works with a JSONL file/],

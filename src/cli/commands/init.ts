@@ -54,6 +54,8 @@ export function parseInit(argv: InitArgs): InitCommandOptions {
   if (argv.scope !== 'project' && (argv.codex || argv.copilot) && !argv.claude) throw new UsageError('--scope applies to --claude, --gemini and --opencode: Codex and Copilot read git-mem\'s hooks from the project');
   const named = AGENTS.filter((id) => argv[id]);
   if (!argv.agents && !named.length) {
+    // Setting up the repository has no undo here; --remove alone would otherwise do the opposite of what it says.
+    if (argv.remove) throw new UsageError('--remove takes out a client\'s hooks: name it (--claude, --codex, --copilot, --gemini, --opencode) or --agents for all');
     return { setup: 'repository', ...(argv.remote !== undefined ? { remote: argv.remote } : {}), pushRefspec: argv['push-refspec'], showInLog: argv['show-in-log'], gitHooks: argv['git-hooks'], json: argv.json };
   }
   if (!argv.agents && argv.scope === 'local' && (argv.gemini || argv.opencode)) throw new UsageError('--scope local is for Claude Code only; Gemini CLI and OpenCode take project or user');
