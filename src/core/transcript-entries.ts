@@ -248,9 +248,9 @@ function messageTexts(entries: readonly TranscriptEntry[]): string[] {
 
 /**
  * One of the main agent's messages: its words, and whether it is a working note. A message is a working
- * note when the agent called a tool after it in the same turn (a diagnosis before the fix, "the issue is
- * … Let me fix this:", a finding on the way): what it says is not yet checked, nor what the agent
- * concluded. The turn's last message, written when the work is done, is not one.
+ * note when the agent called a tool after it in the same turn (a diagnosis written before the fix, a
+ * finding on the way, the code about to change described): what it says is not yet checked, nor what
+ * the agent concluded. The turn's last message, written when the work is done, is not one.
  */
 export interface AgentMessage {
   text: string;
