@@ -88,10 +88,16 @@ export function readSessionMessages(file: string, read: LineReader): SessionMess
 
 /**
  * What the detector reads of the main agent's messages: its narration (plans, reports of what it did,
- * status, questions, labels) taken out, and a paragraph it repeats read once (core/narration.ts).
+ * status, questions, labels) taken out, and a paragraph it repeats read once (core/narration.ts): where
+ * the turn's conclusion repeats a working note's paragraph, in the conclusion.
  */
 function agentWords(messages: readonly AgentMessage[]): AgentMessage[] {
-  const texts = saidOnce(messages.map((m) => withoutNarration(m.text)));
+  const order = [...messages.keys()].sort((a, b) => Number(messages[a]!.working) - Number(messages[b]!.working) || a - b);
+  const once = saidOnce(order.map((i) => withoutNarration(messages[i]!.text)));
+  const texts: string[] = [];
+  order.forEach((i, k) => {
+    texts[i] = once[k]!;
+  });
   return messages.map((m, i) => ({ text: texts[i]!, working: m.working })).filter((m) => m.text);
 }
 

@@ -234,6 +234,13 @@ describe('the words read for statements', () => {
       ]);
       // Stop's last_assistant_message, not yet in the file, is the turn's last word.
       expect(stopReplies(file, 'The totals come from the same reader.').map((m) => m.working)).toEqual([true, false, false]);
+      // A paragraph the conclusion repeats from a working note is read once, in the conclusion.
+      const recap = new SessionWriter('2.1.101').prompt('go').reply([text(`${note}\n\nThe reader is shared by both imports.`), toolUse('w5', 'Edit', { file_path: 'import.ts' })]).toolResult('w5', 'ok').reply([text(`To sum up:\n\n${note}`)]);
+      fs.writeFileSync(file, recap.jsonl());
+      expect(stopReplies(file, '')).toEqual([
+        { text: 'The reader is shared by both imports.', working: true },
+        { text: `To sum up:\n\n${note}`, working: false },
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
