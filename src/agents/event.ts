@@ -5,7 +5,7 @@
  * AgentEvent: its event names, its field names, its tool names and arguments, its transcript.
  */
 import type { HookEvent } from '../core/hook-events.ts';
-import type { SpokenMessages } from '../core/transcript-entries.ts';
+import type { AgentMessage, SessionMessages } from '../core/transcript-entries.ts';
 
 /** The clients git-mem speaks to. */
 export const AGENTS = ['claude', 'copilot', 'codex', 'gemini', 'opencode'] as const;
@@ -23,10 +23,10 @@ export interface ToolFile {
 
 /** Who said what in the session, read from the client's transcript (empty when there is none or it cannot be read). */
 export interface Transcript {
-  /** What was said since the session's last compaction, by speaker, one string per message. */
-  sessionMessages(): SpokenMessages;
-  /** The main agent's messages in the turn that just ended, and `lastMessage` when the transcript does not hold it yet. */
-  turnMessages(lastMessage: string): string[];
+  /** What was said since the session's last compaction, by speaker, one string per message; the main agent's each with whether it is a working note. */
+  sessionMessages(): SessionMessages;
+  /** The main agent's messages in the turn that just ended, and `lastMessage` when the transcript does not hold it yet, each with whether it is a working note. */
+  turnMessages(lastMessage: string): AgentMessage[];
   /** The text of the last compaction summary ('' when there is none). */
   compactSummary(): string;
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { saidOnce, withoutNarration } from '../core/narration.ts';
 import { SCAN_MAX } from '../core/signals.ts';
-import { isApiErrorText, lastCompactSummary, lastWhole, sessionMessages, type SpokenMessages, startsTurn, type TranscriptEntry, turnMessages } from '../core/transcript-entries.ts';
+import { type AgentMessage, isApiErrorText, lastCompactSummary, lastWholeMessages, type SessionMessages, sessionReplies, startsTurn, type TranscriptEntry, turnReplies } from '../core/transcript-entries.ts';
 import type { Transcript } from './event.ts';
 
 /** One line of a client's transcript as an entry, or null when it is no one's words. */
@@ -77,30 +77,41 @@ export function turnEntries(jsonl: string, read: LineReader): TranscriptEntry[] 
   return out.reverse();
 }
 
-/** What was said since the session's last compaction, by speaker, one string per message (PreCompact gives the detector each message on its own). */
-export function readSessionMessages(file: string, read: LineReader): SpokenMessages {
-  const words = sessionMessages(transcriptEntries(readTail(file, SESSION_BYTES), read), SCAN_MAX);
+/**
+ * What was said since the session's last compaction, by speaker, one string per message (PreCompact gives the
+ * detector each message on its own), the main agent's each with whether it is a working note.
+ */
+export function readSessionMessages(file: string, read: LineReader): SessionMessages {
+  const words = sessionReplies(transcriptEntries(readTail(file, SESSION_BYTES), read), SCAN_MAX);
   return { ...words, assistant: agentWords(words.assistant) };
 }
 
 /**
  * What the detector reads of the main agent's messages: its narration (plans, reports of what it did,
- * status, questions, labels) taken out, and a paragraph it repeats read once (core/narration.ts).
+ * status, questions, labels) taken out, and a paragraph it repeats read once (core/narration.ts): where
+ * the turn's conclusion repeats a working note's paragraph, in the conclusion.
  */
-function agentWords(messages: readonly string[]): string[] {
-  return saidOnce(messages.map(withoutNarration)).filter(Boolean);
+function agentWords(messages: readonly AgentMessage[]): AgentMessage[] {
+  const order = [...messages.keys()].sort((a, b) => Number(messages[a]!.working) - Number(messages[b]!.working) || a - b);
+  const once = saidOnce(order.map((i) => withoutNarration(messages[i]!.text)));
+  const texts: string[] = [];
+  order.forEach((i, k) => {
+    texts[i] = once[k]!;
+  });
+  return messages.map((m, i) => ({ text: texts[i]!, working: m.working })).filter((m) => m.text);
 }
 
 /**
  * What Stop gives the statement detector, one message at a time: the main agent's messages in the whole
  * turn (a marker written before a tool call is not in the last message), and the client's last assistant
- * message when the transcript does not hold it yet. An API error reported in its place is nobody's words.
+ * message when the transcript does not hold it yet (the turn's last: no working note). An API error
+ * reported in its place is nobody's words.
  */
-export function stopMessages(file: string, lastAssistantMessage: string, read: LineReader): string[] {
+export function stopMessages(file: string, lastAssistantMessage: string, read: LineReader): AgentMessage[] {
   const message = isApiErrorText(lastAssistantMessage) ? '' : lastAssistantMessage.trim();
-  const turn = turnMessages(turnEntries(readTail(file, TURN_BYTES), read), SCAN_MAX);
-  if (message && !turn.join('\n\n').includes(message)) turn.push(message);
-  return agentWords(lastWhole(turn, SCAN_MAX));
+  const turn = turnReplies(turnEntries(readTail(file, TURN_BYTES), read), SCAN_MAX);
+  if (message && !turn.map((m) => m.text).join('\n\n').includes(message)) turn.push({ text: message, working: false });
+  return agentWords(lastWholeMessages(turn, SCAN_MAX));
 }
 
 /** The text of the last compaction summary in a transcript ('' when there is none). */

@@ -26,6 +26,11 @@ export const AUTO_THRESHOLD = 0.95;
 export const SUGGEST_THRESHOLD = 0.7;
 /** A bare lead-in ("The fix is:" before a code block) is suggested at most: what it introduces is not in it. */
 const BARE_LEAD_IN_MAX = 0.9;
+/**
+ * A working note (an agent's message it called a tool after, core/transcript-entries.ts AgentMessage) is
+ * suggested at most: a diagnosis written before the fix, or a finding on the way, is not yet checked.
+ */
+const WORKING_NOTE_MAX = 0.9;
 
 export interface Signal {
   type: SignalType;
@@ -163,6 +168,8 @@ const INLINE_MARKER = /(?:\[(?:remember|capture)(?::([a-z][a-z0-9-]*))?\]|@memor
 export interface DetectOptions {
   /** Namespaces that markers may name; others fall back to learnings. */
   namespaces?: readonly string[];
+  /** The text is an agent's working note: the model's statements are suggested at most (markers score as ever). */
+  working?: boolean;
 }
 
 function markerNamespace(name: string | undefined, options: DetectOptions): string {
@@ -265,7 +272,8 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
   for (const st of statementsOf(text).slice(-MAX_STATEMENTS)) {
     if (covered.subarray(st.start, st.end).includes(1)) continue;
     const verdict = model.score(st.text);
-    const confidence = st.bare ? Math.min(clamp(verdict.keep), BARE_LEAD_IN_MAX) : clamp(verdict.keep);
+    const cap = Math.min(st.bare ? BARE_LEAD_IN_MAX : 1, options.working ? WORKING_NOTE_MAX : 1);
+    const confidence = Math.min(clamp(verdict.keep), cap);
     if (confidence < SUGGEST_THRESHOLD) continue;
     found.push({ type: TYPE_OF[verdict.namespace], namespace: verdict.namespace, confidence, summary: summaryOf(st.text, model), body: st.text, kind: 'model' });
   }

@@ -247,6 +247,55 @@ function messageTexts(entries: readonly TranscriptEntry[]): string[] {
 }
 
 /**
+ * One of the main agent's messages: its words, and whether it is a working note. A message is a working
+ * note when the agent called a tool after it in the same turn (a diagnosis written before the fix, a
+ * finding on the way, the code about to change described): what it says is not yet checked, nor what
+ * the agent concluded. The turn's last message, written when the work is done, is not one.
+ */
+export interface AgentMessage {
+  text: string;
+  working: boolean;
+}
+
+/**
+ * The main agent's messages among `entries` (main-thread entries, oldest first), each once (as
+ * messageTexts), each marked a working note when a tool's result follows it before the next turn starts.
+ */
+function agentMessages(entries: readonly TranscriptEntry[]): AgentMessage[] {
+  const seen = new Set<string>();
+  const out: AgentMessage[] = [];
+  let lastId: string | undefined;
+  /** The message a tool's result would follow: none once a new turn has started. */
+  let open: AgentMessage | undefined;
+  for (const e of entries) {
+    if (startsTurn(e)) open = undefined;
+    if (e.kind === 'tool-result') {
+      if (open) open.working = true;
+      continue;
+    }
+    if (e.kind !== 'reply') continue;
+    const key = `${e.messageId}\0${e.text}`;
+    if (!e.text || seen.has(key)) continue;
+    seen.add(key);
+    if (e.messageId && e.messageId === lastId) out[out.length - 1]!.text += `\n\n${e.text}`;
+    else out.push({ text: e.text, working: false });
+    open = out[out.length - 1];
+    lastId = e.messageId;
+  }
+  return out;
+}
+
+/** lastWhole over messages, each keeping whether it is a working note. */
+export function lastWholeMessages(messages: readonly AgentMessage[], max: number): AgentMessage[] {
+  const texts = lastWhole(
+    messages.map((m) => m.text),
+    max,
+  );
+  const from = messages.length - texts.length;
+  return texts.map((text, i) => ({ text, working: messages[from + i]!.working }));
+}
+
+/**
  * Whole messages from the end, oldest first, as many as fit in `max` characters joined with blank lines;
  * when the last alone is longer, its end.
  */
@@ -275,6 +324,12 @@ export interface SpokenMessages {
   user: string[];
 }
 
+/** SpokenMessages, the main agent's each with whether it is a working note (AgentMessage). */
+export interface SessionMessages {
+  assistant: AgentMessage[];
+  user: string[];
+}
+
 /**
  * What was said in the session since its last compaction (what a compaction is about to summarise): the
  * main agent's replies and the user's typed prompts, each speaker's newest whole messages up to `max`
@@ -285,6 +340,12 @@ export interface SpokenMessages {
  * next message, and no statement spans two messages.
  */
 export function sessionMessages(entries: readonly TranscriptEntry[], max: number): SpokenMessages {
+  const words = sessionReplies(entries, max);
+  return { assistant: words.assistant.map((m) => m.text), user: words.user };
+}
+
+/** sessionMessages, each of the main agent's messages with whether it is a working note. */
+export function sessionReplies(entries: readonly TranscriptEntry[], max: number): SessionMessages {
   let start = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
     if (entries[i]!.kind === 'compact-summary' && !entries[i]!.sidechain) {
@@ -294,7 +355,7 @@ export function sessionMessages(entries: readonly TranscriptEntry[], max: number
   }
   const main = entries.slice(start).filter((e) => !e.sidechain);
   return {
-    assistant: lastWhole(messageTexts(main.filter((e) => e.kind === 'reply')), max),
+    assistant: lastWholeMessages(agentMessages(main), max),
     user: lastWhole(messageTexts(main.filter((e) => e.kind === 'prompt')), max),
   };
 }
@@ -311,6 +372,11 @@ export function sessionWords(entries: readonly TranscriptEntry[], max: number): 
  * only the turn's are looked at.
  */
 export function turnMessages(entries: readonly TranscriptEntry[], max: number): string[] {
+  return turnReplies(entries, max).map((m) => m.text);
+}
+
+/** turnMessages, each with whether it is a working note (the agent called a tool after it). */
+export function turnReplies(entries: readonly TranscriptEntry[], max: number): AgentMessage[] {
   let start = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
     if (startsTurn(entries[i]!)) {
@@ -318,7 +384,7 @@ export function turnMessages(entries: readonly TranscriptEntry[], max: number): 
       break;
     }
   }
-  return lastWhole(messageTexts(entries.slice(start).filter((e) => e.kind === 'reply' && !e.sidechain)), max);
+  return lastWholeMessages(agentMessages(entries.slice(start).filter((e) => !e.sidechain)), max);
 }
 
 /** turnMessages joined with blank lines. */

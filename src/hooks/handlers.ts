@@ -27,6 +27,7 @@ import { runSelfDetached } from '../io/self.ts';
 import { noteWorkingFile, readSession, updateSession } from '../stores/cache/sessions.ts';
 import type { HookEvent } from '../core/hook-events.ts';
 import type { AgentEvent as HookInput, AgentReply as HookReply, ToolFile } from '../agents/event.ts';
+import type { AgentMessage } from '../core/transcript-entries.ts';
 
 
 /** The systemMessage after captures: what was captured, and what was not and why; never longer than SYSTEM_MESSAGE_MAX. */
@@ -64,18 +65,18 @@ function untakenSuggestions(signals: readonly Signal[], auto: readonly Signal[])
 }
 
 /** Signals strong enough to capture at once; settings (a git call) are read only when there are any. */
-function autoSignals(text: string, ctx: AppContext): Signal[] {
-  const strong = detectSignals(text).filter((s) => tierOf(s.confidence) === 'auto');
+function autoSignals(text: string, ctx: AppContext, working = false): Signal[] {
+  const strong = detectSignals(text, { working }).filter((s) => tierOf(s.confidence) === 'auto');
   if (!strong.length) return [];
-  return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name) }).filter((s) => tierOf(s.confidence) === 'auto');
+  return detectSignals(text, { namespaces: ctx.settings.namespaces.map((n) => n.name), working }).filter((s) => tierOf(s.confidence) === 'auto');
 }
 
 /**
  * Signals strong enough to capture at once in a transcript's messages, each message read on its own
- * (see sessionMessages): no statement spans two messages.
+ * (see sessionMessages): no statement spans two messages, and a working note's are suggested at most.
  */
-function messageSignals(messages: readonly string[], ctx: AppContext): Signal[] {
-  return messages.flatMap((m) => (m ? autoSignals(m, ctx) : []));
+function messageSignals(messages: readonly AgentMessage[], ctx: AppContext): Signal[] {
+  return messages.flatMap((m) => (m.text ? autoSignals(m.text, ctx, m.working) : []));
 }
 
 /** Which reply a hook gives: `at` (ms) for an event without a prompt id, told apart from a later one by time alone. */
@@ -255,7 +256,8 @@ async function postToolUseFailure(_ctx: AppContext, input: Extract<HookInput, { 
  */
 async function preCompact(ctx: AppContext, input: HookInput): Promise<null> {
   const words = input.transcript.sessionMessages();
-  const signals = [...messageSignals(words.assistant, ctx), ...messageSignals(words.user, ctx).filter((s) => s.kind !== 'model')];
+  const typed = words.user.map((text) => ({ text, working: false }));
+  const signals = [...messageSignals(words.assistant, ctx), ...messageSignals(typed, ctx).filter((s) => s.kind !== 'model')];
   if (signals.length && ctx.settings.autoCapture) catchUpLater(ctx, (await captureSignals(ctx, signals, { sessionId: input.sessionId, event: input.event, prompt: input.promptId })).captured);
   return null; // PreCompact accepts no output
 }
@@ -266,11 +268,11 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   // message, which may not be in the transcript yet when Stop fires; an API error is nobody's words.
   const messages = input.transcript.turnMessages(input.lastAssistantMessage);
   // Settings (a git call) are read only when the turn has a candidate; without mem.capture.with, only for a strong one.
-  const found = messages.flatMap((m) => detectSignals(m));
+  const found = messages.flatMap((m) => detectSignals(m.text, { working: m.working }));
   if (!found.some((s) => tierOf(s.confidence) === 'auto') && !(found.some((s) => tierOf(s.confidence) === 'suggest') && ctx.settings.captureWith)) return null;
   if (!ctx.settings.autoCapture) return null;
   const namespaces = ctx.settings.namespaces.map((n) => n.name);
-  const signals = messages.flatMap((m) => detectSignals(m, { namespaces }));
+  const signals = messages.flatMap((m) => detectSignals(m.text, { namespaces, working: m.working }));
   const auto = signals.filter((s) => tierOf(s.confidence) === 'auto');
   const judged = ctx.settings.captureWith ? await judgedSignals(ctx, input, signals, auto) : [];
   if (!auto.length && !judged.length) return null;

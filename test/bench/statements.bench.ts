@@ -7,7 +7,7 @@
 //   bun test/bench/statements.bench.ts <statements.json> [--results <out.json>] [--signals <out.json>] [--folder <dir>] [--joined]
 //
 // Each transcript is replayed as in transcripts.bench.mjs (transcript-points.mjs decides where the hooks
-// run): at every Stop, what Stop gives the detector (stopMessages: the main agent's messages of that turn,
+// run): at every Stop, what Stop gives the detector (stopReplies: the main agent's messages of that turn,
 // each read on its own), at every PreCompact the main agent's messages since the last compaction (the user's
 // typed prompts count for markers only). --joined reads each hook's messages as one text joined with blank
 // lines, as the hooks did before they read messages one by one. A statement is found by a signal whose statement (its body) holds the needle, compared
@@ -20,7 +20,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { detectSignals, type Signal, tierOf } from '../../src/core/signals.ts';
-import { readSessionMessages, stopMessages } from '../../src/agents/claude/transcript.ts';
+import { readSessionReplies, stopReplies } from '../../src/agents/claude/transcript.ts';
+import type { AgentMessage } from '../../src/core/transcript-entries.ts';
 import { hookPoints } from './transcript-points.mjs';
 
 interface Statement {
@@ -34,6 +35,8 @@ interface Seen {
   hook: 'Stop' | 'PreCompact';
   line: number;
   confidence: number;
+  /** Read from a working note (a message the agent called a tool after): suggested at most. */
+  working: boolean;
   namespace: string;
   summary: string;
   body: string;
@@ -69,13 +72,14 @@ function replay(file: string): { seen: Seen[]; texts: string[] } {
   const seen: Seen[] = [];
   const texts: string[] = [];
   // Each message on its own, as the hooks read them; --joined: a hook's messages as one text, as before 2026-11-26.
-  const keep = (hook: Seen['hook'], line: number, messages: string[], markersOnly = false) => {
-    for (const text of joined ? [messages.join('\n\n')] : messages) {
+  const keep = (hook: Seen['hook'], line: number, messages: AgentMessage[], markersOnly = false) => {
+    // Joined, the text is a working note only when every message in it is one.
+    for (const { text, working } of joined ? [{ text: messages.map((m) => m.text).join('\n\n'), working: messages.every((m) => m.working) }] : messages) {
       if (!text) continue;
       texts.push(plain(text));
-      for (const s of detectSignals(text) as Signal[]) {
+      for (const s of detectSignals(text, { working }) as Signal[]) {
         if (tierOf(s.confidence) === 'skip' || (markersOnly && s.kind === 'model')) continue;
-        seen.push({ file, hook, line, confidence: s.confidence, namespace: s.namespace, summary: s.summary, body: s.body });
+        seen.push({ file, hook, line, confidence: s.confidence, working, namespace: s.namespace, summary: s.summary, body: s.body });
       }
     }
   };
@@ -85,11 +89,16 @@ function replay(file: string): { seen: Seen[]; texts: string[] } {
     for (const i of [...new Set<number>([...stops, ...compacts])].sort((a, b) => a - b)) {
       if (i > written) fs.appendFileSync(transcript, lines.slice(written, i).map((l) => `${l}\n`).join(''));
       written = Math.max(written, i);
-      if (stops.includes(i)) keep('Stop', i, stopMessages(transcript, lastMessage[i] ?? ''));
+      if (stops.includes(i)) keep('Stop', i, stopReplies(transcript, lastMessage[i] ?? ''));
       if (compacts.includes(i)) {
-        const words = readSessionMessages(transcript);
+        const words = readSessionReplies(transcript);
         keep('PreCompact', i, words.assistant);
-        keep('PreCompact', i, words.user, true);
+        keep(
+          'PreCompact',
+          i,
+          words.user.map((text) => ({ text, working: false })),
+          true,
+        );
       }
     }
   } finally {

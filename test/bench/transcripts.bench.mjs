@@ -77,7 +77,8 @@ function replay(binary, file) {
   }
   const listed = spawnSync(binary, ['list', '--json'], { cwd: repo, env, encoding: 'utf8' });
   for (const m of JSON.parse(listed.stdout || '[]')) result.captures.push({ event: (m.source ?? '').replace(/^hook:/, ''), namespace: m.namespace, summary: m.summary, body: m.body.slice(0, 600) });
-  fs.rmSync(root, { recursive: true, force: true });
+  // A hook's background work may still be writing under .git/mem: retry the removal while it finishes.
+  fs.rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   return result;
 }
 

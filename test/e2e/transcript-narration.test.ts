@@ -2,7 +2,8 @@
  * Stop and PreCompact on agent turns full of narration (plans, reports of what was done, status,
  * questions, headings), through the compiled binary: the narration is neither captured nor suggested
  * (a mem.capture.with judge that keeps nothing sees every suggestion), markers in it still are, in
- * any language, and a lead-in before code never becomes a capture. Transcripts are written here.
+ * any language, a lead-in before code never becomes a capture, and a working note (a message the agent
+ * called a tool after) is suggested at most. Transcripts are written here.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -98,6 +99,36 @@ describe("an agent's narration is not a memory", () => {
       .reply([text(`To recap:\n\n${finding}`)]);
     const o = await run('repeated', s.jsonl(), `To recap:\n\n${finding}`, 'Stop');
     expect([...o.stored, ...o.suggested].filter((m) => m.body.includes('worktrees share it'))).toHaveLength(1);
+  });
+
+  it("a diagnosis the agent wrote before acting on it (a working note) is suggested, not captured; the same words as the turn's last message are", async () => {
+    const diagnosis = 'The problem was that the importer skipped rows with a BOM, because the CSV reader does not strip it. The first column name never matched, so every row was dropped.';
+    const done = 'The header now reads cleanly and all 40 rows import.';
+    // 2.x layout: the diagnosis, then the fix as a tool call, then the turn's last message.
+    const noted = new SessionWriter('2.1.190', 'f0e1d2c3-0000-4000-8000-000000000105')
+      .prompt('Why does the import drop every row?')
+      .reply([text(`${diagnosis}\n\nLet me fix the reader:`), toolUse('toolu_w1', 'Edit', { file_path: 'import.ts', old_string: 'parse(text)', new_string: 'parse(stripBom(text))' })])
+      .toolResult('toolu_w1', 'The file import.ts has been updated.')
+      .reply([text(done)]);
+    for (const event of ['Stop', 'PreCompact'] as const) {
+      const o = await run('working-note', noted.jsonl(), done, event);
+      expect(o.stored, event).toEqual([]);
+      if (event === 'Stop') {
+        const offered = o.suggested.filter((c) => c.body.includes('does not strip it'));
+        expect(offered).toHaveLength(1);
+        expect(offered[0]!.confidence).toBeLessThan(0.95);
+      }
+    }
+    // 1.0.x layout, the diagnosis as the turn's conclusion: captured.
+    const concluded = new SessionWriter('1.0.89', 'f0e1d2c3-0000-4000-8000-000000000106')
+      .prompt('Why does the import drop every row?')
+      .reply([text('Let me read the importer:'), toolUse('toolu_w2', 'Read', { file_path: 'import.ts' })])
+      .toolResult('toolu_w2', 'const rows = parse(text);')
+      .reply([text(diagnosis)]);
+    for (const event of ['Stop', 'PreCompact'] as const) {
+      const o = await run('concluded', concluded.jsonl(), diagnosis, event);
+      expect(o.stored.map((m) => m.body), event).toEqual([diagnosis]);
+    }
   });
 
   it('markers work in any language, amid narration the English rules do not read', async () => {

@@ -24,6 +24,17 @@ describe('detectSignals', () => {
     }
   });
 
+  it("suggests a working note's statements at most (an agent's message it called a tool after); its markers still capture", () => {
+    const finding = 'The problem was that the importer skipped rows with a BOM, because the CSV reader does not strip it. The first column name never matched, so every row was dropped.';
+    const [concluded] = detectSignals(finding);
+    expect(concluded!.confidence).toBeGreaterThanOrEqual(AUTO_THRESHOLD);
+    const [note] = detectSignals(finding, { working: true });
+    expect(note!.body).toBe(concluded!.body);
+    expect(tierOf(note!.confidence)).toBe('suggest');
+    const marked = detectSignals(`${finding}\n\n[decision] The importer strips a BOM before it reads the header`, { working: true });
+    expect(marked.filter((x) => tierOf(x.confidence) === 'auto').map((x) => x.summary)).toEqual(['The importer strips a BOM before it reads the header']);
+  });
+
   it('leaves what is not worth keeping: questions, requests, thanks, logs, code, tables, quotes, struck text', () => {
     const negatives = [
       'Should we switch the cache to Redis?',

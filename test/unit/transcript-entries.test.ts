@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectSignals } from '../../src/core/signals.ts';
-import { classifyEntry, type EntryKind, isApiErrorText, lastCompactSummary, machineLine, parseEntry, PASTE_CHARS, promptOrigin, sessionMessages, sessionWords, turnMessages, turnWords } from '../../src/core/transcript-entries.ts';
-import { readCompactSummary, readSessionMessages, stopMessages, transcriptEntries, turnEntries } from '../../src/agents/claude/transcript.ts';
+import { classifyEntry, type EntryKind, isApiErrorText, lastCompactSummary, machineLine, parseEntry, PASTE_CHARS, promptOrigin, sessionMessages, sessionReplies, sessionWords, turnMessages, turnReplies, turnWords } from '../../src/core/transcript-entries.ts';
+import { readCompactSummary, readSessionMessages, readSessionReplies, stopMessages, stopReplies, transcriptEntries, turnEntries } from '../../src/agents/claude/transcript.ts';
 import { SessionWriter, text, TRANSCRIPT_FIXTURES, toolUse, type TranscriptFixture } from '../fixtures/transcripts.ts';
 
 const fixture = (name: string): TranscriptFixture => TRANSCRIPT_FIXTURES.find((f) => f.name === name)!;
@@ -197,6 +197,50 @@ describe('the words read for statements', () => {
       const last = 'The containers run unconfined until the host profile is fixed.';
       expect(stopMessages(file, last)).toEqual([finding, last]);
       expect(stopMessages(file, 'API Error: 529 Overloaded')).toEqual([finding]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('marks a message the agent called a tool after as a working note, not the turn\'s last nor a subagent\'s', () => {
+    const note = 'The importer drops every row because the header keeps its byte order mark.';
+    const done = 'The reader strips the byte order mark now.';
+    // 2.x: text and tool call as lines sharing message.id, then the result; a subagent's own tool results (1.0.x, inline) are not the main agent's.
+    const s = new SessionWriter('2.1.101')
+      .prompt('Why are the rows missing?')
+      .reply([text(note), toolUse('w1', 'Task', { prompt: 'read import.ts' })])
+      .subagentPrompt('read import.ts')
+      .reply([text('The header is read as is.'), toolUse('w2', 'Read', { file_path: 'import.ts' })], { sidechain: true })
+      .toolResult('w2', 'const header = lines[0];', true)
+      .toolResult('w1', 'The header is read as is.')
+      .reply([text(done)]);
+    expect(turnReplies(turnEntries(s.jsonl()), MAX)).toEqual([
+      { text: note, working: true },
+      { text: done, working: false },
+    ]);
+    // The previous turn's last message is not a working note of the next turn's tool calls.
+    s.prompt('And the totals?').reply([text('Let me add them up:'), toolUse('w3', 'Bash', { command: 'wc -l' })]).toolResult('w3', '12');
+    expect(sessionReplies(transcriptEntries(s.jsonl()), MAX).assistant.map((m) => m.working)).toEqual([true, false, true]);
+    // 1.0.x writes text and tool call in one entry.
+    const old = new SessionWriter('1.0.89').prompt('go').reply([text(note), toolUse('w4', 'Edit', { file_path: 'import.ts' })]).toolResult('w4', 'ok').reply([text(done)]);
+    expect(turnReplies(turnEntries(old.jsonl()), MAX).map((m) => m.working)).toEqual([true, false]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'git-mem-transcript-'));
+    try {
+      const file = path.join(dir, 't.jsonl');
+      fs.writeFileSync(file, old.jsonl());
+      expect(readSessionReplies(file).assistant).toEqual([
+        { text: note, working: true },
+        { text: done, working: false },
+      ]);
+      // Stop's last_assistant_message, not yet in the file, is the turn's last word.
+      expect(stopReplies(file, 'The totals come from the same reader.').map((m) => m.working)).toEqual([true, false, false]);
+      // A paragraph the conclusion repeats from a working note is read once, in the conclusion.
+      const recap = new SessionWriter('2.1.101').prompt('go').reply([text(`${note}\n\nThe reader is shared by both imports.`), toolUse('w5', 'Edit', { file_path: 'import.ts' })]).toolResult('w5', 'ok').reply([text(`To sum up:\n\n${note}`)]);
+      fs.writeFileSync(file, recap.jsonl());
+      expect(stopReplies(file, '')).toEqual([
+        { text: 'The reader is shared by both imports.', working: true },
+        { text: `To sum up:\n\n${note}`, working: false },
+      ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -32,7 +32,7 @@ export type GeminiEvent = keyof typeof GEMINI_EVENTS;
 /** Gemini CLI's tools that work on one file (`file_path`), and whether each changes it. */
 export const GEMINI_FILE_TOOLS: Record<string, { edited: boolean }> = { read_file: { edited: false }, write_file: { edited: true }, replace: { edited: true } };
 
-const NO_TRANSCRIPT: Transcript = { sessionMessages: () => ({ assistant: [], user: [] }), turnMessages: (last) => (last.trim() ? [last.trim()] : []), compactSummary: () => '' };
+const NO_TRANSCRIPT: Transcript = { sessionMessages: () => ({ assistant: [], user: [] }), turnMessages: (last) => (last.trim() ? [{ text: last.trim(), working: false }] : []), compactSummary: () => '' };
 
 export function geminiToolFiles(toolName: string, toolInput: Record<string, unknown>): ToolFile[] {
   const tool = GEMINI_FILE_TOOLS[toolName];

@@ -8,7 +8,7 @@
  * `{additionalContext, systemMessage}`, which the plugin puts where OpenCode reads it.
  */
 import { type HookEvent, normalizeEvent } from '../../core/hook-events.ts';
-import { lastWhole } from '../../core/transcript-entries.ts';
+import { type AgentMessage, lastWhole } from '../../core/transcript-entries.ts';
 import { SCAN_MAX } from '../../core/signals.ts';
 import { type AgentEvent, type AgentHooks, type AgentReply, field, HookInputFieldError, type ToolFile, type Transcript } from '../event.ts';
 
@@ -22,11 +22,14 @@ function messages(raw: Record<string, unknown>): string[] {
   return list.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim());
 }
 
+const said = (text: string): AgentMessage => ({ text, working: false });
+
 /** The turn's messages the plugin sent, as the use cases read a transcript. */
 function turnTranscript(turn: string[]): Transcript {
   return {
-    sessionMessages: () => ({ assistant: lastWhole(turn, SCAN_MAX), user: [] }),
-    turnMessages: (last) => lastWhole(last.trim() && !turn.includes(last.trim()) ? [...turn, last.trim()] : turn, SCAN_MAX),
+    // The plugin sends the messages' words only: none is known to be a working note.
+    sessionMessages: () => ({ assistant: lastWhole(turn, SCAN_MAX).map(said), user: [] }),
+    turnMessages: (last) => lastWhole(last.trim() && !turn.includes(last.trim()) ? [...turn, last.trim()] : turn, SCAN_MAX).map(said),
     compactSummary: () => '',
   };
 }

@@ -63,6 +63,19 @@ describe('Claude Code sessions: captures', () => {
     expect(capturedMessages(entries)).toEqual([expect.stringMatching(/captured decisions:\S+ Uploads retry with exponential backoff$/)]);
   });
 
+  it('does not capture a diagnosis the reply wrote before a tool call (a working note); the same words as the last message it does', async () => {
+    const w = await world();
+    const file = commitFile(w, 'src/import.ts', 'export const rows = (text: string) => text.split("\\n");\n');
+    const diagnosis = 'The problem was that the importer skipped rows with a BOM, because the CSV reader does not strip it. The first column name never matched, so every row was dropped.';
+    w.api.script([text(diagnosis), read(file)], 'Read it; nothing else to change.');
+    const run = await claudeOk(w, 'Why does the import drop every row?');
+    checked(w, run);
+    expect(summaries(w)).toEqual([]);
+    w.api.script(diagnosis);
+    checked(w, await claudeOk(w, 'So what was it?', { resume: run.json.session_id }));
+    expect(summaries(w)).toEqual(['The problem was that the importer skipped rows with a BOM, because the CSV reader does not strip it.']);
+  });
+
   it('/compact: PreCompact captures from the transcript, and the compact SessionStart brings memory back', async () => {
     const w = await world();
     const config = commitFile(w, 'config/loader.ts', 'export function load() {}\n');
