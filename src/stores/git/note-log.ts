@@ -34,3 +34,29 @@ export function noteChanges(repo: Repo, ref: string, object: string, max: number
   }
   return out;
 }
+
+/** A notes commit of a reanchor run: its message records the moves (core/history/moves.ts). */
+export interface MoveCommit {
+  commit: string;
+  /** Committer time (s). */
+  time: number;
+  message: string;
+}
+
+/**
+ * The newest `max` notes commits of `refs` (merged histories included: a
+ * teammate's run comes with a pull) written by a reanchor run, newest first.
+ * One `git log`, its messages only (no diff).
+ */
+export function reanchorCommits(repo: Repo, refs: readonly string[], max: number): MoveCommit[] {
+  if (!refs.length) return [];
+  const r = repo.git.exec(['log', `-n${max}`, '--format=%x00%H%x1f%ct%x1f%B', '--grep=^reanchor ', '--end-of-options', ...refs, '--']);
+  if (r.status !== 0) return [];
+  const out: MoveCommit[] = [];
+  for (const entry of r.stdout.toString('utf8').split('\0')) {
+    if (!entry.trim()) continue;
+    const [commit = '', time = '0', message = ''] = entry.split('\x1f');
+    out.push({ commit, time: Number(time), message });
+  }
+  return out;
+}

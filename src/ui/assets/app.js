@@ -234,7 +234,10 @@
     if (r.stale) badges.push(h('span', { class: 'badge stale', title: r.stale, text: 'stale' }));
     if (r.reach && r.reach !== 'head' && r.reach !== 'not-a-commit') badges.push(h('span', { class: 'badge unmerged', text: r.reach === 'branch' || r.reach === 'remote' || r.reach === 'tag' ? 'unmerged' : 'on no branch' }));
     if (r.trusted === false) badges.push(h('span', { class: 'badge unreviewed', text: 'unreviewed' }));
-    const sub = [r.id, r.stale ? ` · ${r.stale}` : '', r.tags && r.tags.length ? ` · ${r.tags.join(', ')}` : '', extra || ''];
+    if (r.moved) badges.push(h('span', { class: 'badge moved', title: r.moved.text, text: 'moved' }));
+    // Trust on every row: trusted or waiting for review, and who brought it.
+    const trust = r.trusted === undefined ? null : h('span', { class: `trust ${r.trusted ? 'trusted' : 'waiting'}`, title: r.provenance || '' }, r.trusted ? '✓ trusted' : '⚠ unreviewed', r.provenance ? ` · ${r.provenance}` : '');
+    const sub = [r.id, r.stale ? ` · ${r.stale}` : '', r.tags && r.tags.length ? ` · ${r.tags.join(', ')}` : '', r.moved ? [' · ', h('span', { class: 'moved-from', text: r.moved.text })] : '', extra || '', trust ? [' · ', trust] : ''];
     return h(
       'li',
       { class: 'item' },
@@ -386,6 +389,7 @@
       fact('provenance', v.provenance ? `${v.provenance.text}; ${v.trusted ? 'trusted' : 'waits for review'}` : null),
       fact('revision', v.provenance ? h('code', { text: `notes commit ${v.provenance.commit.slice(0, 12)}` }) : null),
       fact('staleness', v.stale ? v.stale.text : 'its files have not changed since'),
+      fact('moved', v.moved ? h('span', { class: 'moved-from', id: 'moved', text: v.moved.text }) : null),
     );
     const links = v.links.length
       ? h(
@@ -641,8 +645,17 @@
           v.commits.map((c) =>
             h(
               'li',
-              { class: c.memories.length ? 'has' : null },
-              h('div', {}, h('code', { text: c.commit.slice(0, 7) }), ' ', h('span', { class: 'subject', text: c.subject })),
+              { class: [c.memories.length ? 'has' : '', c.merge ? 'merge' : '', c.side ? 'side' : ''].filter(Boolean).join(' ') || null, 'data-commit': c.commit },
+              h(
+                'div',
+                {},
+                h('code', { text: c.commit.slice(0, 7) }),
+                ' ',
+                c.merge ? h('span', { class: 'badge merge', title: `parents ${c.parents.map((p) => p.slice(0, 7)).join(', ')}`, text: 'merge' }) : null,
+                c.merge ? ' ' : null,
+                h('span', { class: 'subject', text: c.subject }),
+              ),
+              c.merge ? h('p', { class: 'muted joins', text: `joins ${c.parents.slice(1).map((p) => p.slice(0, 7)).join(', ')}${c.joins ? `: ${c.joins} ${c.joins === 1 ? 'commit' : 'commits'} of its branch, beside the line below` : ''}` }) : null,
               c.memories.length ? h('ul', { class: 'list' }, c.memories.map((r) => rowItem(r))) : null,
               c.more ? h('p', { class: 'muted', text: `and ${c.more} more on this commit` }) : null,
             ),
