@@ -76,7 +76,7 @@ const TIMELINE_COMMITS = 200;
 /** Memories shown on one commit of the timeline; the rest are counted. */
 const TIMELINE_PER_COMMIT = 10;
 
-function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: number[]; reach?: Array<Reach | undefined>; stale?: Map<string, Stale | null>; trust?: Map<string, TrustView | undefined>; moves?: boolean } = {}): Row[] {
+export function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: number[]; reach?: Array<Reach | undefined>; stale?: Map<string, Stale | null>; trust?: Map<string, TrustView | undefined>; moves?: boolean } = {}): Row[] {
   // Memories as every view shows them (services/shown.ts), unless the caller has the parts already.
   const shown = asShown(ctx, memories, { staleness: !extra.stale, reach: !extra.reach, trust: !extra.trust });
   const moves = extra.moves ? movesOf(ctx, memories) : null;
@@ -235,8 +235,6 @@ export async function memoryView(ctx: AppContext, p: Params) {
     .slice(0, 50)
     .map((o) => ({ kind: 'linked from', ref: formatId(o), id: formatId(o), summary: o.summary, status: o.status }));
   links.push(...incoming);
-  const hydrated = hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
-  const files = hydrated.files?.shown.map((f) => ({ path: f.path, status: f.status, kind: f.kind })) ?? [];
   const moved = movedRow(m, movesOf(ctx, [m]).get(`${m.namespace}:${m.key}`));
   return {
     memory: memoryJson(m),
@@ -246,10 +244,18 @@ export async function memoryView(ctx: AppContext, p: Params) {
     trusted: trust?.trusted ?? null,
     provenance: trust?.provenance ? { ...trust.provenance, text: describeProvenance(trust.provenance) } : null,
     links,
+    ...memoryDetails(ctx, m),
+  };
+}
+
+/** What a memory's page shows of its history and code: its revisions, its commit with the files it changed, the diff of its scope. */
+export function memoryDetails(ctx: AppContext, m: Memory) {
+  const hydrated = hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
+  return {
     revisions: memoryRevisions(ctx, m),
     commit: hydrated.commit,
     notice: hydrated.notice ?? null,
-    files,
+    files: hydrated.files?.shown.map((f) => ({ path: f.path, status: f.status, kind: f.kind })) ?? [],
     filesOmitted: hydrated.files?.omitted ?? 0,
     diff: hydrated.commit ? scopeDiff(ctx.repo, m, hydrated.files?.base ?? null, hydrated.files?.shown ?? []) : [],
   };

@@ -44,13 +44,13 @@ export function parseMoves(message: string): MoveRecord[] {
 export function describeVia(via: MoveVia): string {
   switch (via) {
     case 'message':
-      return 'squash merge';
+      return 'squash merge: its message names the commit';
     case 'patch-id':
-      return 'rebase or cherry-pick';
+      return 'the same patch: a rebase, cherry-pick or squash of one commit';
     case 'files':
-      return 'squash or rewrite, matched by its files';
+      return 'a squash or rewrite, matched by its files';
     case 'copy':
-      return 'rewritten commit';
+      return 'a rewritten commit: git copied its note';
     case 'manual':
       return 'moved by hand';
   }
