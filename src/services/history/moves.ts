@@ -23,12 +23,13 @@ export interface Moved {
   time: number;
 }
 
-/** Per notes tips: the newest move of each `namespace:key`. */
-let cached: { tips: string; moves: Map<string, Moved & { to: string[] }> } | null = null;
+/** Per repository and notes tips: the newest move of each `namespace:key`. */
+const cache = new WeakMap<object, { tips: string; moves: Map<string, Moved & { to: string[] }> }>();
 
 function allMoves(ctx: MovesDeps): Map<string, Moved & { to: string[] }> {
   const tips = ctx.notes.tips();
   const digest = [...tips].sort().join(' ');
+  const cached = cache.get(ctx.repo);
   if (cached?.tips === digest) return cached.moves;
   const moves = new Map<string, Moved & { to: string[] }>();
   for (const [ns, tip] of tips) {
@@ -40,7 +41,7 @@ function allMoves(ctx: MovesDeps): Map<string, Moved & { to: string[] }> {
       }
     }
   }
-  cached = { tips: digest, moves };
+  cache.set(ctx.repo, { tips: digest, moves });
   return moves;
 }
 
