@@ -7,7 +7,7 @@
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import type { Memory } from '../core/memory.ts';
 import { parseNote } from '../core/note-format.ts';
-import { noteChanges } from '../stores/git/note-log.ts';
+import { type NoteChange, noteChanges, noteChangesOf } from '../stores/git/note-log.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import type { Deps } from './deps.ts';
 
@@ -27,7 +27,20 @@ export interface Revision {
 
 export function memoryRevisions(ctx: Pick<Deps, 'repo'>, memory: Memory, max = 30): Revision[] {
   const changes = noteChanges(ctx.repo, `${NOTES_REF_PREFIX}${memory.namespace}`, memory.object, max);
-  const blobs = readObjects(ctx.repo, changes.flatMap((c) => (c.blob ? [c.blob] : [])));
+  return revisionsIn(memory, changes, readObjects(ctx.repo, changes.flatMap((c) => (c.blob ? [c.blob] : []))));
+}
+
+/** memoryRevisions of many memories: one `git log` per namespace and one read of the blobs, not a process per memory (an export). */
+export function revisionsOfMany(ctx: Pick<Deps, 'repo'>, memories: readonly Memory[], max = 30): Map<string, Revision[]> {
+  const byNs = new Map<string, Set<string>>();
+  for (const m of memories) byNs.set(m.namespace, (byNs.get(m.namespace) ?? new Set()).add(m.object));
+  const changes = new Map<string, Map<string, NoteChange[]>>();
+  for (const [ns, objects] of byNs) changes.set(ns, noteChangesOf(ctx.repo, `${NOTES_REF_PREFIX}${ns}`, objects, max));
+  const blobs = readObjects(ctx.repo, [...new Set([...changes.values()].flatMap((m) => [...m.values()].flat().flatMap((c) => (c.blob ? [c.blob] : []))))]);
+  return new Map(memories.map((m) => [`${m.namespace}:${m.key}`, revisionsIn(m, changes.get(m.namespace)?.get(m.object) ?? [], blobs)]));
+}
+
+function revisionsIn(memory: Memory, changes: readonly NoteChange[], blobs: Map<string, { content: Buffer }>): Revision[] {
   const out: Revision[] = [];
   for (const c of changes) {
     const text = c.blob ? blobs.get(c.blob)?.content.toString('utf8') : undefined;

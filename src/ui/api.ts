@@ -17,10 +17,10 @@ import { canonicalTime, parseDateArg } from '../core/time.ts';
 import { checkNamespace, checkPaths, checkStatus, parseTags } from '../core/validate.ts';
 import { placementsOf } from '../services/history/anchors.ts';
 import { blameMemories, branchLog } from '../services/code-memories.ts';
-import { hydrateMemory } from '../services/hydrate.ts';
+import { type Hydrated, hydrateMemory } from '../services/hydrate.ts';
 import { editMemory, findMemory, forgetMemory, listMemories, namespaceCounts } from '../services/memories.ts';
 import { recall } from '../services/search/recall.ts';
-import { memoryRevisions } from '../services/memory-revisions.ts';
+import { memoryRevisions, type Revision } from '../services/memory-revisions.ts';
 import { restoreMemory } from '../services/restore.ts';
 import { review } from '../services/trust/review.ts';
 import { asShown } from '../services/shown.ts';
@@ -249,10 +249,12 @@ export async function memoryView(ctx: AppContext, p: Params) {
 }
 
 /** What a memory's page shows of its history and code: its revisions, its commit with the files it changed, the diff of its scope. */
-export function memoryDetails(ctx: AppContext, m: Memory) {
-  const hydrated = hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
+export function memoryDetails(ctx: AppContext, m: Memory, revisions?: Revision[], commits?: Map<string, Hydrated>) {
+  // Memories on one commit share what it changed (an export asks for many).
+  const hydrated = commits?.get(m.object) ?? hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
+  commits?.set(m.object, hydrated);
   return {
-    revisions: memoryRevisions(ctx, m),
+    revisions: revisions ?? memoryRevisions(ctx, m),
     commit: hydrated.commit,
     notice: hydrated.notice ?? null,
     files: hydrated.files?.shown.map((f) => ({ path: f.path, status: f.status, kind: f.kind })) ?? [],

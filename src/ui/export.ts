@@ -12,7 +12,9 @@ import { formatId, type Memory } from '../core/memory.ts';
 import { memoryJson } from '../core/memory-json.ts';
 import { parseScope } from '../core/history/scope.ts';
 import { branchLog } from '../services/code-memories.ts';
+import type { Hydrated } from '../services/hydrate.ts';
 import { listMemories } from '../services/memories.ts';
+import { revisionsOfMany } from '../services/memory-revisions.ts';
 import { timelineRange } from '../services/file-views.ts';
 import { fileView, memoryDetails, placeCommits, rows } from './api.ts';
 import { PAGE, SCRIPT, STYLE } from './assets.ts';
@@ -62,7 +64,10 @@ export async function exportHtml(ctx: AppContext, options: { namespaces?: string
   }
   // Newest first (list's order): the newest memories get their history and code.
   const details: Record<string, ReturnType<typeof memoryDetails>> = {};
-  for (const m of memories.slice(0, EXPORT_DETAILS)) details[formatId(m)] = memoryDetails(ctx, m);
+  const newest = memories.slice(0, EXPORT_DETAILS);
+  const revisions = revisionsOfMany(ctx, newest);
+  const commitsSeen = new Map<string, Hydrated>();
+  for (const m of newest) details[formatId(m)] = memoryDetails(ctx, m, revisions.get(`${m.namespace}:${m.key}`) ?? [], commitsSeen);
   const files: Record<string, { lines: string[] | null; note: string | null; memories: Array<{ id: string; ranges: Array<[number, number]>; why: string[] }> }> = {};
   let bytes = 0;
   const paths = filesOf(memories);
