@@ -621,6 +621,8 @@
         m.stale ? h('span', { class: 'badge stale', title: m.stale, text: 'stale' }) : null,
         h('div', { class: 'summary' }, h('a', { href: memoryHref(m.id), class: 'open', 'data-id': m.id }, m.summary)),
         h('div', { class: 'muted' }, m.ranges.length ? `lines ${m.ranges.map((r) => (r[0] === r[1] ? r[0] : `${r[0]}-${r[1]}`)).join(', ')}` : 'the whole file', ` · ${m.why.join(' and ')} · ${age(m.created)}`),
+        m.trusted === undefined ? null : h('div', { class: `trust ${m.trusted ? 'trusted' : 'waiting'}`, title: m.provenance || '' }, m.trusted ? '✓ trusted' : '⚠ unreviewed', m.provenance ? ` · ${m.provenance}` : ''),
+        m.moved ? h('div', { class: 'moved-from', text: m.moved.text }) : null,
         m.ranges.length && v.lines ? h('button', { type: 'button', onclick: () => highlight(m) }, 'Show lines') : null,
       ),
     );
