@@ -235,7 +235,8 @@ export async function memoryView(ctx: AppContext, p: Params) {
     .slice(0, 50)
     .map((o) => ({ kind: 'linked from', ref: formatId(o), id: formatId(o), summary: o.summary, status: o.status }));
   links.push(...incoming);
-  const moved = movedRow(m, movesOf(ctx, [m]).get(`${m.namespace}:${m.key}`));
+  const move = movesOf(ctx, [m]).get(`${m.namespace}:${m.key}`);
+  const moved = movedRow(m, move);
   return {
     memory: memoryJson(m),
     moved: moved ?? null,
@@ -244,7 +245,8 @@ export async function memoryView(ctx: AppContext, p: Params) {
     trusted: trust?.trusted ?? null,
     provenance: trust?.provenance ? { ...trust.provenance, text: describeProvenance(trust.provenance) } : null,
     links,
-    ...memoryDetails(ctx, m),
+    // Its revisions from before a move too, from the notes of the commits it left.
+    ...memoryDetails(ctx, m, memoryRevisions(ctx, m, 30, move?.from ?? [])),
   };
 }
 

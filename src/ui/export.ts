@@ -15,6 +15,7 @@ import { branchLog } from '../services/code-memories.ts';
 import type { Hydrated } from '../services/hydrate.ts';
 import { listMemories } from '../services/memories.ts';
 import { revisionsOfMany } from '../services/memory-revisions.ts';
+import { movesOf } from '../services/history/moves.ts';
 import { timelineRange } from '../services/file-views.ts';
 import { fileView, memoryDetails, placeCommits, rows } from './api.ts';
 import { PAGE, SCRIPT, STYLE } from './assets.ts';
@@ -65,7 +66,8 @@ export async function exportHtml(ctx: AppContext, options: { namespaces?: string
   // Newest first (list's order): the newest memories get their history and code.
   const details: Record<string, ReturnType<typeof memoryDetails>> = {};
   const newest = memories.slice(0, EXPORT_DETAILS);
-  const revisions = revisionsOfMany(ctx, newest);
+  const moves = movesOf(ctx, newest);
+  const revisions = revisionsOfMany(ctx, newest, new Map([...moves].map(([k, mv]) => [k, mv.from])));
   const commitsSeen = new Map<string, Hydrated>();
   for (const m of newest) details[formatId(m)] = memoryDetails(ctx, m, revisions.get(`${m.namespace}:${m.key}`) ?? [], commitsSeen);
   const files: Record<string, { lines: string[] | null; note: string | null; memories: Array<{ id: string; ranges: Array<[number, number]>; why: string[] }> }> = {};

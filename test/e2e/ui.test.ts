@@ -479,7 +479,9 @@ function historySetup() {
   fs.writeFileSync(path.join(repo, 'src/cache.ts'), 'export const cache = new Map();\nexport function clear() {\n  cache.clear();\n}\n');
   git(repo, box.env, ['commit', '-qam', 'cache: clear it']);
   const topicTip = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
-  capture(repo, box.env, ['decisions', 'Clear the cache on save', '-m', 'The map is cleared, never replaced.', '--paths', 'src/cache.ts:2-4']);
+  const first = capture(repo, box.env, ['decisions', 'Clear the cache on save', '-m', 'The map is replaced on save.', '--paths', 'src/cache.ts:2-4']);
+  // Edited before the squash: a revision that only the topic commit's note history holds once it moved.
+  expect(mem(repo, box.env, ['edit', first, '-m', 'The map is cleared, never replaced.']).code).toBe(0);
   git(repo, box.env, ['checkout', '-q', 'main']);
   git(repo, box.env, ['merge', '-q', '--squash', 'topic']);
   git(repo, box.env, ['commit', '-q', '--no-edit']);
@@ -579,6 +581,9 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: merges, moves and trust, and their 
     await page.goto(`${ui.base}#/m/${encodeURIComponent(ids.moved)}`);
     await page.waitForSelector('#moved');
     expect(await page.locator('#moved').textContent()).toContain(`moved from ${ids.topicTip.slice(0, 7)}`);
+    // Its revisions from before the move, read from the note of the commit it left.
+    await page.waitForFunction(() => document.querySelectorAll('#revisions > li').length >= 2);
+    expect(await page.locator('#revisions .revision-body').evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['The map is cleared, never replaced.', 'The map is replaced on save.']);
     await page.close();
     expect(problems).toEqual([]);
   });
@@ -597,8 +602,8 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: merges, moves and trust, and their 
     await page.waitForSelector('#summary');
     expect(await page.locator('#summary').textContent()).toBe('Clear the cache on save');
     // Its revisions, its commit and files, the diff of its scope, where it came from.
-    expect(await page.locator('#revisions > li').count()).toBeGreaterThanOrEqual(1);
-    expect(await page.locator('#revisions').textContent()).toContain('Clear the cache on save');
+    expect(await page.locator('#revisions > li').count()).toBe(2);
+    expect(await page.locator('#revisions .revision-body').evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['The map is cleared, never replaced.', 'The map is replaced on save.']);
     expect(await page.locator('main').textContent()).toContain(ids.squash.slice(0, 12));
     expect(await page.locator('ul.files a').evaluateAll((as) => as.map((a) => a.textContent))).toContain('src/cache.ts');
     expect(await page.locator('.diff .add').count()).toBeGreaterThan(0);
