@@ -66,6 +66,8 @@ export function linesLabel(ranges: ReadonlyArray<readonly [number, number]>): st
 export interface LogEntry {
   commit: string;
   subject: string;
+  /** Its parents: two or more for a merge. */
+  parents: string[];
   memories: Memory[];
 }
 

@@ -7,7 +7,7 @@
 import { NOTES_REF_PREFIX } from '../core/namespaces.ts';
 import type { Memory } from '../core/memory.ts';
 import { parseNote } from '../core/note-format.ts';
-import { noteChanges } from '../stores/git/note-log.ts';
+import { type NoteChange, noteChanges, noteChangesOf } from '../stores/git/note-log.ts';
 import { readObjects } from '../stores/git/objects.ts';
 import type { Deps } from './deps.ts';
 
@@ -25,9 +25,43 @@ export interface Revision {
   body?: string;
 }
 
-export function memoryRevisions(ctx: Pick<Deps, 'repo'>, memory: Memory, max = 30): Revision[] {
-  const changes = noteChanges(ctx.repo, `${NOTES_REF_PREFIX}${memory.namespace}`, memory.object, max);
-  const blobs = readObjects(ctx.repo, changes.flatMap((c) => (c.blob ? [c.blob] : [])));
+/**
+ * `earlier`: the commits a move took the memory from (services/history/moves.ts):
+ * their notes' history holds its revisions from before the move, told too.
+ */
+export function memoryRevisions(ctx: Pick<Deps, 'repo'>, memory: Memory, max = 30, earlier: readonly string[] = []): Revision[] {
+  const ref = `${NOTES_REF_PREFIX}${memory.namespace}`;
+  const changes = [memory.object, ...earlier].map((o) => ({ object: o, changes: noteChanges(ctx.repo, ref, o, max) }));
+  const blobs = readObjects(ctx.repo, changes.flatMap((c) => c.changes.flatMap((ch) => (ch.blob ? [ch.blob] : []))));
+  return merged(changes.map((c) => revisionsIn({ ...memory, object: c.object }, c.changes, blobs)), max);
+}
+
+/** memoryRevisions of many memories: one `git log` per namespace and one read of the blobs, not a process per memory (an export). */
+export function revisionsOfMany(ctx: Pick<Deps, 'repo'>, memories: readonly Memory[], earlier: ReadonlyMap<string, readonly string[]> = new Map(), max = 30): Map<string, Revision[]> {
+  const objectsOf = (m: Memory) => [m.object, ...(earlier.get(`${m.namespace}:${m.key}`) ?? [])];
+  const byNs = new Map<string, Set<string>>();
+  for (const m of memories) for (const o of objectsOf(m)) byNs.set(m.namespace, (byNs.get(m.namespace) ?? new Set()).add(o));
+  const changes = new Map<string, Map<string, NoteChange[]>>();
+  for (const [ns, objects] of byNs) changes.set(ns, noteChangesOf(ctx.repo, `${NOTES_REF_PREFIX}${ns}`, objects, max));
+  const blobs = readObjects(ctx.repo, [...new Set([...changes.values()].flatMap((m) => [...m.values()].flat().flatMap((c) => (c.blob ? [c.blob] : []))))]);
+  return new Map(memories.map((m) => [`${m.namespace}:${m.key}`, merged(objectsOf(m).map((o) => revisionsIn({ ...m, object: o }, changes.get(m.namespace)?.get(o) ?? [], blobs)), max)]));
+}
+
+/** Revisions read on several commits (before and after a move), newest first, each revision once (where it was first written). */
+function merged(lists: Revision[][], max: number): Revision[] {
+  if (lists.length === 1) return lists[0]!;
+  const all = lists.flat().sort((a, b) => b.time - a.time || b.updated.localeCompare(a.updated));
+  const out: Revision[] = [];
+  for (const r of all) {
+    const same = out.findIndex((o) => o.kind === r.kind && o.updated === r.updated);
+    // Older commits come later: the same revision found again is where it was first written.
+    if (same >= 0) out[same] = r;
+    else out.push(r);
+  }
+  return out.slice(0, max);
+}
+
+function revisionsIn(memory: Memory, changes: readonly NoteChange[], blobs: Map<string, { content: Buffer }>): Revision[] {
   const out: Revision[] = [];
   for (const c of changes) {
     const text = c.blob ? blobs.get(c.blob)?.content.toString('utf8') : undefined;

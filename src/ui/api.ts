@@ -17,14 +17,17 @@ import { canonicalTime, parseDateArg } from '../core/time.ts';
 import { checkNamespace, checkPaths, checkStatus, parseTags } from '../core/validate.ts';
 import { placementsOf } from '../services/history/anchors.ts';
 import { blameMemories, branchLog } from '../services/code-memories.ts';
-import { hydrateMemory } from '../services/hydrate.ts';
+import { type Hydrated, hydrateMemory } from '../services/hydrate.ts';
 import { editMemory, findMemory, forgetMemory, listMemories, namespaceCounts } from '../services/memories.ts';
 import { recall } from '../services/search/recall.ts';
-import { memoryRevisions } from '../services/memory-revisions.ts';
+import { memoryRevisions, type Revision } from '../services/memory-revisions.ts';
 import { restoreMemory } from '../services/restore.ts';
 import { review } from '../services/trust/review.ts';
 import { asShown } from '../services/shown.ts';
 import { fileAt, scopeDiff, timelineRange } from '../services/file-views.ts';
+import { type Moved, movesOf } from '../services/history/moves.ts';
+import type { TrustView } from '../services/trust/trust.ts';
+import { describeVia } from '../core/history/moves.ts';
 
 /** A memory in a list: what one row shows. */
 export interface Row {
@@ -41,7 +44,26 @@ export interface Row {
   stale: string | null;
   reach: Reach | null;
   score?: number;
-  trusted?: boolean;
+  /** Whether the trust policy trusts it, and who brought it (services/trust/). */
+  trusted: boolean;
+  provenance: string;
+  /** How it came onto its commit, when a reanchor moved it there (timeline and file views). */
+  moved?: MovedRow;
+}
+
+export interface MovedRow {
+  from: string[];
+  via: string;
+  /** e.g. moved from 1a2b3c4 “topic: cache” (squash merge) */
+  text: string;
+}
+
+/** A memory's move as a row tells it: the commits it left, the subject its first commit had, how it was matched. */
+function movedRow(m: Memory, move: Moved | undefined): MovedRow | undefined {
+  if (!move) return undefined;
+  const from = move.from.map((o) => o.slice(0, 7)).join(', ');
+  const subject = m.commitSubject ? ` “${m.commitSubject}”` : '';
+  return { from: move.from, via: move.via, text: `moved from ${from || 'another commit'}${subject} (${describeVia(move.via)})` };
 }
 
 export type Params = URLSearchParams;
@@ -54,12 +76,14 @@ const TIMELINE_COMMITS = 200;
 /** Memories shown on one commit of the timeline; the rest are counted. */
 const TIMELINE_PER_COMMIT = 10;
 
-function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: number[]; reach?: Array<Reach | undefined>; stale?: Map<string, Stale | null>; trust?: Map<string, { trusted: boolean }> } = {}): Row[] {
+export function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: number[]; reach?: Array<Reach | undefined>; stale?: Map<string, Stale | null>; trust?: Map<string, TrustView | undefined>; moves?: boolean } = {}): Row[] {
   // Memories as every view shows them (services/shown.ts), unless the caller has the parts already.
-  const shown = asShown(ctx, memories, { staleness: !extra.stale, reach: !extra.reach });
+  const shown = asShown(ctx, memories, { staleness: !extra.stale, reach: !extra.reach, trust: !extra.trust });
+  const moves = extra.moves ? movesOf(ctx, memories) : null;
   return memories.map((m, i) => {
     const s = extra.stale ? extra.stale.get(m.key) : shown[i]!.stale;
-    const t = extra.trust?.get(m.key);
+    const t = extra.trust ? extra.trust.get(m.key) : shown[i]!.trust;
+    const moved = movedRow(m, moves?.get(`${m.namespace}:${m.key}`));
     return {
       id: formatId(m),
       namespace: m.namespace,
@@ -74,9 +98,16 @@ function rows(ctx: AppContext, memories: readonly Memory[], extra: { scores?: nu
       stale: s ? describeStale(s) : null,
       reach: (extra.reach ? extra.reach[i] : shown[i]!.reach) ?? null,
       ...(extra.scores ? { score: Math.round(extra.scores[i]! * 1000) / 1000 } : {}),
-      ...(t ? { trusted: t.trusted } : {}),
+      trusted: t?.trusted ?? false,
+      provenance: trustText(t),
+      ...(moved ? { moved } : {}),
     };
   });
+}
+
+/** Who brought a memory, in a few words: "written here by …", "from origin by …" (core/trust.ts). */
+function trustText(t: TrustView | undefined): string {
+  return t?.provenance ? describeProvenance(t.provenance) : t?.trusted ? 'trusted by policy' : 'provenance unknown';
 }
 
 /** Every current memory, read once per context (the context is new when a notes ref moves). */
@@ -157,9 +188,10 @@ export async function searchView(ctx: AppContext, p: Params) {
     }
     memories = memories.slice(0, want);
   }
-  const shown = asShown(ctx, memories, { staleness: true, trust: unreviewed });
+  // Trust on every row, not only under the unreviewed filter.
+  const shown = asShown(ctx, memories, { staleness: true, trust: true });
   const stale = new Map(shown.map((s) => [s.memory.key, s.stale ?? null]));
-  const trust = unreviewed ? new Map(shown.map((s) => [s.memory.key, { trusted: s.trust?.trusted ?? false }])) : undefined;
+  const trust = new Map(shown.map((s) => [s.memory.key, s.trust]));
   let out = rows(ctx, memories, { scores, reach, stale, trust });
   if (staleOnly) out = out.filter((r) => r.stale);
   if (unreviewed) out = out.filter((r) => r.trusted === false);
@@ -203,19 +235,31 @@ export async function memoryView(ctx: AppContext, p: Params) {
     .slice(0, 50)
     .map((o) => ({ kind: 'linked from', ref: formatId(o), id: formatId(o), summary: o.summary, status: o.status }));
   links.push(...incoming);
-  const hydrated = hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
-  const files = hydrated.files?.shown.map((f) => ({ path: f.path, status: f.status, kind: f.kind })) ?? [];
+  const move = movesOf(ctx, [m]).get(`${m.namespace}:${m.key}`);
+  const moved = movedRow(m, move);
   return {
     memory: memoryJson(m),
+    moved: moved ?? null,
     stale: stale ? { text: describeStale(stale), ...stale } : null,
     reach,
     trusted: trust?.trusted ?? null,
     provenance: trust?.provenance ? { ...trust.provenance, text: describeProvenance(trust.provenance) } : null,
     links,
-    revisions: memoryRevisions(ctx, m),
+    // Its revisions from before a move too, from the notes of the commits it left.
+    ...memoryDetails(ctx, m, memoryRevisions(ctx, m, 30, move?.from ?? [])),
+  };
+}
+
+/** What a memory's page shows of its history and code: its revisions, its commit with the files it changed, the diff of its scope. */
+export function memoryDetails(ctx: AppContext, m: Memory, revisions?: Revision[], commits?: Map<string, Hydrated>) {
+  // Memories on one commit share what it changed (an export asks for many).
+  const hydrated = commits?.get(m.object) ?? hydrateMemory(ctx, m, { level: 'files', maxFiles: 100, maxBytes: 0 });
+  commits?.set(m.object, hydrated);
+  return {
+    revisions: revisions ?? memoryRevisions(ctx, m),
     commit: hydrated.commit,
     notice: hydrated.notice ?? null,
-    files,
+    files: hydrated.files?.shown.map((f) => ({ path: f.path, status: f.status, kind: f.kind })) ?? [],
     filesOmitted: hydrated.files?.omitted ?? 0,
     diff: hydrated.commit ? scopeDiff(ctx.repo, m, hydrated.files?.base ?? null, hydrated.files?.shown ?? []) : [],
   };
@@ -239,32 +283,68 @@ export async function fileView(ctx: AppContext, p: Params) {
   }
   const scopedFirst = (e: { why: string[] }) => (e.why.includes('scope') ? 0 : 1);
   const entries = [...byKey.values()].sort((a, b) => scopedFirst(a) - scopedFirst(b) || b.memory.created.localeCompare(a.memory.created));
-  const r = rows(ctx, entries.map((e) => e.memory));
+  const r = rows(ctx, entries.map((e) => e.memory), { moves: true });
   return { path, lines, note, memories: entries.map((e, i) => ({ ...r[i]!, ranges: e.ranges, why: e.why })) };
 }
 
-/** Memories by commit along the branch (git mem log's), and the newest by time. */
+/** A commit of the timeline: a merge joins its branch's commits; a commit of a merged branch sits beside the line. */
+export interface TimelineCommit {
+  commit: string;
+  subject: string;
+  parents: string[];
+  merge: boolean;
+  /** Not on the first-parent line of the newest commit: a commit of a branch merged in. */
+  side: boolean;
+  /** For a merge: the commits of the range it brings in (its other parents' side). */
+  joins: number;
+}
+
+/** The commits newest first, each placed: on the main line (first parents from the newest), or on a branch a merge joins. */
+export function placeCommits(commits: ReadonlyArray<{ commit: string; subject: string; parents: string[] }>): TimelineCommit[] {
+  const newestFirst = [...commits].reverse();
+  const inRange = new Map(newestFirst.map((c) => [c.commit, c]));
+  const main = new Set<string>();
+  for (let c = newestFirst[0]; c && !main.has(c.commit); c = inRange.get(c.parents[0] ?? '')) main.add(c.commit);
+  return newestFirst.map((c) => {
+    let joins = 0;
+    if (c.parents.length > 1) {
+      const seen = new Set<string>();
+      const todo = c.parents.slice(1);
+      while (todo.length) {
+        const o = todo.pop()!;
+        if (seen.has(o) || main.has(o) || !inRange.has(o)) continue;
+        seen.add(o);
+        joins++;
+        todo.push(...inRange.get(o)!.parents);
+      }
+    }
+    return { commit: c.commit, subject: c.subject, parents: c.parents, merge: c.parents.length > 1, side: !main.has(c.commit), joins };
+  });
+}
+
+/** Memories by commit along the branch (git mem log's), merges and moves marked, and the newest by time. */
 export async function timelineView(ctx: AppContext, p: Params) {
   // The branch's own commits, else (on the default branch) the newest of its history.
   const range = timelineRange(ctx.repo, TIMELINE_COMMITS);
-  let commits: Array<{ commit: string; subject: string; memories: Memory[] }>;
+  let commits: Array<{ commit: string; subject: string; parents: string[]; memories: Memory[] }>;
   try {
     commits = (await branchLog(ctx, range)).commits;
   } catch {
     commits = []; // no commits yet
   }
   // Newest first; a few memories a commit (with how many more), their facts read once for all of them.
-  const shown = commits
-    .slice(-TIMELINE_COMMITS)
-    .reverse()
-    .map((c) => ({ commit: c.commit, subject: c.subject, more: Math.max(0, c.memories.length - TIMELINE_PER_COMMIT), memories: c.memories.slice(0, TIMELINE_PER_COMMIT) }));
+  const byCommit = new Map(commits.map((c) => [c.commit, c.memories]));
+  const shown = placeCommits(commits.slice(-TIMELINE_COMMITS)).map((c) => {
+    const memories = byCommit.get(c.commit) ?? [];
+    return { ...c, more: Math.max(0, memories.length - TIMELINE_PER_COMMIT), memories: memories.slice(0, TIMELINE_PER_COMMIT) };
+  });
   const recent = await listMemories(ctx, { limit: limitParam(p) });
   const all = [...shown.flatMap((c) => c.memories), ...recent];
-  const facts = rows(ctx, all);
+  const facts = rows(ctx, all, { moves: true });
   let at = 0;
   return {
     range,
-    commits: shown.map((c) => ({ commit: c.commit, subject: c.subject, more: c.more, memories: c.memories.map(() => facts[at++]!) })),
+    commits: shown.map((c) => ({ ...c, memories: c.memories.map(() => facts[at++]!) })),
     recent: facts.slice(at),
   };
 }

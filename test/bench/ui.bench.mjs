@@ -2,7 +2,12 @@
 // playwright-core; nothing downloads a browser), at 10,000 and (with --sizes) 100,000 memories
 // spread over 2,000 commits (lib.mjs makeMemoryRepo), their index built:
 //
-//   node test/bench/ui.bench.mjs [--sizes 10000,100000] [--runs 5]
+//   node test/bench/ui.bench.mjs [--sizes 10000,100000] [--runs 5] [--baseline-bin PATH]
+//
+// With --baseline-bin (another build of git-mem, e.g. the previous commit's), each run measures
+// both binaries one after the other on the same repository, and every row's baseline is that
+// binary's median of the same measure (the ratio is then new / previous, on a machine equally
+// loaded for both).
 //
 // Figures, each beside a baseline timed in the same run:
 // - server start: spawn of `git mem ui --no-open` until its URL is printed, beside `git mem --version`
@@ -25,7 +30,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { BIN, benchEnv, makeMemoryRepo, report, sh, timeRuns, tmpRoot, zipfVocabulary } from './lib.mjs';
 
-const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '10000' }, runs: { type: 'string', default: process.env.BENCH_RUNS ?? '5' } } });
+const { values: opts } = parseArgs({ options: { sizes: { type: 'string', default: '10000' }, runs: { type: 'string', default: process.env.BENCH_RUNS ?? '5' }, 'baseline-bin': { type: 'string' } } });
+const BASE_BIN = opts['baseline-bin'];
+if (BASE_BIN && !fs.existsSync(BASE_BIN)) throw new Error(`no binary at ${BASE_BIN}`);
 const CHROMIUM = '/usr/bin/chromium';
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
 if (!fs.existsSync(CHROMIUM)) {
@@ -41,9 +48,9 @@ const env = { ...benchEnv(root), GIT_MEM_RECALL_MODE: 'lexical' };
 const vocabulary = zipfVocabulary(5000);
 const query = `${vocabulary.words[40]} ${vocabulary.words[300]}`;
 
-function startUi(repo) {
+function startUi(repo, bin = BIN) {
   const t0 = performance.now();
-  const child = spawn(BIN, ['ui', '--no-open'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(bin, ['ui', '--no-open'], { cwd: repo, env, stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -84,73 +91,78 @@ for (const size of opts.sizes.split(',').map(Number)) {
   console.log(`\n${count} memories on ${COMMITS} commits`);
 
   const version = timeRuns(RUNS, () => sh(repo, env, BIN, ['--version']));
-  const starts = [];
-  const firsts = [];
-  const reloads = [];
-  const keystrokes = [];
-  const apiTimes = [];
-  const views = {};
+  const bins = BASE_BIN ? [BIN, BASE_BIN] : [BIN];
+  const m = new Map(bins.map((b) => [b, { starts: [], firsts: [], reloads: [], keystrokes: [], apiTimes: [], views: {} }]));
   for (let run = 0; run < RUNS; run++) {
-    const ui = await startUi(repo);
-    starts.push(ui.ms);
-    const page = await context.newPage();
-    await context.clearCookies();
-    firsts.push(await readyAfterNavigation(page, ui.url));
-    reloads.push(await readyAfterNavigation(page, ui.base));
-    const typed = await page.evaluate(async (text) => {
-      const input = document.getElementById('q');
-      const times = [];
-      const served = [];
-      for (const ch of text) {
-        const before = document.body.dataset.ready;
-        const t0 = performance.now();
-        input.value += ch;
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        await new Promise((resolve) => {
-          const check = () => (document.body.dataset.ready !== before ? resolve() : requestAnimationFrame(check));
-          check();
-        });
-        // Painted: the frame after the list changed.
-        await new Promise((resolve) => requestAnimationFrame(() => resolve()));
-        times.push(performance.now() - t0);
-        served.push(Number(document.getElementById('count')?.dataset.ms ?? 0));
+    // Alternating which goes first, so that neither always meets a colder cache.
+    for (const bin of run % 2 ? [...bins].reverse() : bins) {
+      const { starts, firsts, reloads, keystrokes, apiTimes, views } = m.get(bin);
+      const ui = await startUi(repo, bin);
+      starts.push(ui.ms);
+      const page = await context.newPage();
+      await context.clearCookies();
+      firsts.push(await readyAfterNavigation(page, ui.url));
+      reloads.push(await readyAfterNavigation(page, ui.base));
+      const typed = await page.evaluate(async (text) => {
+        const input = document.getElementById('q');
+        const times = [];
+        const served = [];
+        for (const ch of text) {
+          const before = document.body.dataset.ready;
+          const t0 = performance.now();
+          input.value += ch;
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          await new Promise((resolve) => {
+            const check = () => (document.body.dataset.ready !== before ? resolve() : requestAnimationFrame(check));
+            check();
+          });
+          // Painted: the frame after the list changed.
+          await new Promise((resolve) => requestAnimationFrame(() => resolve()));
+          times.push(performance.now() - t0);
+          served.push(Number(document.getElementById('count')?.dataset.ms ?? 0));
+        }
+        return { times, served };
+      }, query);
+      keystrokes.push(...typed.times);
+      apiTimes.push(...typed.served);
+      // The other views, each opened from the page (hash navigation, as a click does).
+      const first = await page.evaluate(() => document.querySelector('#results a.open')?.getAttribute('data-id'));
+      for (const [name, hash] of [['timeline', '#/timeline'], ['graph', '#/graph'], ['memory', `#/m/${encodeURIComponent(first)}`], ['file', '#/file/f1.txt']]) {
+        const ms = await page.evaluate(async (target) => {
+          const before = document.body.dataset.ready;
+          const t0 = performance.now();
+          location.hash = target;
+          await new Promise((resolve) => {
+            const check = () => (document.body.dataset.ready !== undefined && document.body.dataset.ready !== before ? resolve() : requestAnimationFrame(check));
+            requestAnimationFrame(check);
+          });
+          return performance.now() - t0;
+        }, hash);
+        (views[name] ??= []).push(ms);
       }
-      return { times, served };
-    }, query);
-    keystrokes.push(...typed.times);
-    apiTimes.push(...typed.served);
-    // The other views, each opened from the page (hash navigation, as a click does).
-    const first = await page.evaluate(() => document.querySelector('#results a.open')?.getAttribute('data-id'));
-    for (const [name, hash] of [['timeline', '#/timeline'], ['graph', '#/graph'], ['memory', `#/m/${encodeURIComponent(first)}`], ['file', '#/file/f1.txt']]) {
-      const ms = await page.evaluate(async (target) => {
-        const before = document.body.dataset.ready;
-        const t0 = performance.now();
-        location.hash = target;
-        await new Promise((resolve) => {
-          const check = () => (document.body.dataset.ready !== undefined && document.body.dataset.ready !== before ? resolve() : requestAnimationFrame(check));
-          requestAnimationFrame(check);
-        });
-        return performance.now() - t0;
-      }, hash);
-      (views[name] ??= []).push(ms);
+      await page.close();
+      await ui.stop();
     }
-    await page.close();
-    await ui.stop();
   }
   const recallCli = timeRuns(RUNS, () => sh(repo, env, BIN, ['recall', query, '--mode', 'lexical']));
-  const start = summary(starts);
-  const first = summary(firsts);
-  const reload = summary(reloads);
-  const key = summary(keystrokes);
-  const served = summary(apiTimes);
+  const mine = m.get(BIN);
+  const base = BASE_BIN ? m.get(BASE_BIN) : null;
+  const prev = (measure) => (base ? { baseline: { name: 'previous build', median: summary(measure(base)).median } } : {});
+  const start = summary(mine.starts);
+  const first = summary(mine.firsts);
+  const reload = summary(mine.reloads);
+  const key = summary(mine.keystrokes);
+  const served = summary(mine.apiTimes);
   const firstTarget = size >= 100_000 ? 800 : 300;
   const rows = [
     { name: `server start (${count})`, ...start, target: 100, baseline: { name: 'git mem --version', median: version.median } },
-    { name: `first page ready, new server (${count})`, ...first, target: firstTarget },
-    { name: `first page ready, reload (${count})`, ...reload, target: firstTarget },
+    ...(base ? [{ name: `server start (${count})`, ...start, target: 100, ...prev((x) => x.starts) }] : []),
+    { name: `first page ready, new server (${count})`, ...first, target: firstTarget, ...prev((x) => x.firsts) },
+    { name: `first page ready, reload (${count})`, ...reload, target: firstTarget, ...prev((x) => x.reloads) },
     { name: `keystroke to results painted (${count})`, ...key, ...(size >= 100_000 ? { target: 100 } : {}), baseline: { name: 'recall --mode lexical (process)', median: recallCli.median } },
-    { name: `  of which request and list (${count})`, ...served },
-    ...Object.entries(views).map(([name, times]) => ({ name: `${name} view ready (${count})`, ...summary(times) })),
+    ...(base ? [{ name: `keystroke to results painted (${count})`, ...key, ...prev((x) => x.keystrokes) }] : []),
+    { name: `  of which request and list (${count})`, ...served, ...prev((x) => x.apiTimes) },
+    ...Object.entries(mine.views).map(([name, times]) => ({ name: `${name} view ready (${count})`, ...summary(times), ...prev((x) => x.views[name]) })),
   ];
   ok = report(rows) && ok;
 }

@@ -453,6 +453,198 @@ describe.skipIf(!HAVE_CHROMIUM)('git mem ui: the page in Chromium', () => {
   });
 });
 
+/**
+ * A repository whose history has a squash merge and a merge, a memory that
+ * reanchoring moved onto the squash commit, a teammate's memory pulled from
+ * the remote (unreviewed under the default trust), and a hostile memory.
+ */
+function historySetup() {
+  const box = suiteSandbox(BIN);
+  const remote = path.join(box.root, 'remote.git');
+  const repo = path.join(box.root, 'repo');
+  const mate = path.join(box.root, 'mate');
+  git(box.root, box.env, ['init', '-q', '--bare', remote]);
+  fs.mkdirSync(repo);
+  git(repo, box.env, ['init', '-q']);
+  git(repo, box.env, ['remote', 'add', 'origin', remote]);
+  fs.mkdirSync(path.join(repo, 'src'));
+  fs.writeFileSync(path.join(repo, 'src/store.ts'), 'export const store = 1;\n');
+  git(repo, box.env, ['add', '.']);
+  git(repo, box.env, ['commit', '-qm', 'store']);
+  // A topic branch of two commits, a memory on its last, squash-merged, the branch deleted, reanchored.
+  git(repo, box.env, ['checkout', '-qb', 'topic']);
+  fs.writeFileSync(path.join(repo, 'src/cache.ts'), 'export const cache = new Map();\n');
+  git(repo, box.env, ['add', '.']);
+  git(repo, box.env, ['commit', '-qm', 'cache: a map']);
+  fs.writeFileSync(path.join(repo, 'src/cache.ts'), 'export const cache = new Map();\nexport function clear() {\n  cache.clear();\n}\n');
+  git(repo, box.env, ['commit', '-qam', 'cache: clear it']);
+  const topicTip = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
+  const first = capture(repo, box.env, ['decisions', 'Clear the cache on save', '-m', 'The map is replaced on save.', '--paths', 'src/cache.ts:2-4']);
+  // Edited before the squash: a revision that only the topic commit's note history holds once it moved.
+  expect(mem(repo, box.env, ['edit', first, '-m', 'The map is cleared, never replaced.']).code).toBe(0);
+  git(repo, box.env, ['checkout', '-q', 'main']);
+  git(repo, box.env, ['merge', '-q', '--squash', 'topic']);
+  git(repo, box.env, ['commit', '-q', '--no-edit']);
+  git(repo, box.env, ['branch', '-qD', 'topic']);
+  const re = mem(repo, box.env, ['reanchor']);
+  expect(re.code, re.stderr).toBe(0);
+  const squash = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
+  // A branch merged with a merge commit.
+  git(repo, box.env, ['checkout', '-qb', 'side']);
+  fs.writeFileSync(path.join(repo, 'src/side.ts'), 'export const side = 2;\n');
+  git(repo, box.env, ['add', '.']);
+  git(repo, box.env, ['commit', '-qm', 'side: a second module']);
+  const sideCommit = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
+  git(repo, box.env, ['checkout', '-q', 'main']);
+  git(repo, box.env, ['merge', '-q', '--no-ff', 'side', '-m', "Merge branch 'side'"]);
+  const merge = git(repo, box.env, ['rev-parse', 'HEAD']).trim();
+  const hostile = capture(repo, box.env, ['learnings', 'Hostile <img src=x onerror="window.pwned=1"> cache note', '-m', '<script>window.pwned = 2</script>\n\n[x](javascript:window.pwned=3) <svg onload="window.pwned=5"></svg>', '--paths', 'src/cache.ts:1']);
+  git(repo, box.env, ['push', '-q', 'origin', 'main']);
+  expect(mem(repo, box.env, ['push']).code).toBe(0);
+  // A teammate captures and pushes; this clone pulls: a memory it did not write.
+  git(box.root, box.env, ['clone', '-q', remote, mate]);
+  git(mate, box.env, ['config', 'user.email', 'mate@example.com']);
+  git(mate, box.env, ['config', 'user.name', 'Mate']);
+  capture(mate, box.env, ['learnings', 'The store is read once per request', '--paths', 'src/store.ts']);
+  const pushed = mem(mate, box.env, ['push']);
+  expect(pushed.code, pushed.stderr).toBe(0);
+  const pulled = mem(repo, box.env, ['pull']);
+  expect(pulled.code, pulled.stderr).toBe(0);
+  const all = memories(repo, box.env);
+  const id = (summary: string) => all.find((m) => m.summary === summary)!.id;
+  return { box, repo, topicTip, squash, sideCommit, merge, hostile, moved: id('Clear the cache on save'), teammate: id('The store is read once per request') };
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('git mem ui: merges, moves and trust, and their export, in Chromium', () => {
+  let ui: UiProcess;
+  let ids: ReturnType<typeof historySetup>;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  const problems: string[] = [];
+  const shots = shotsDir();
+
+  beforeAll(async () => {
+    ids = historySetup();
+    ui = await startUi(BIN, ids.repo, ids.box.env);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await ui?.stop();
+    ids?.box.remove();
+  });
+
+  function watch(p: Page, base: string) {
+    p.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    p.on('dialog', (d) => {
+      problems.push(`dialog: ${d.message()}`);
+      void d.dismiss();
+    });
+    p.on('request', (r) => {
+      if (!r.url().startsWith(base)) problems.push(`request to ${r.url()}`);
+    });
+  }
+
+  it('marks the squash-moved memory and the merge on the timeline, and trust on every row', async () => {
+    expect(ids.moved).toContain(`:${ids.squash.slice(0, 7)}:`);
+    const page = await browser.context.newPage();
+    watch(page, ui.base);
+    await page.goto(ui.url);
+    await page.waitForSelector('#count');
+
+    // Trust on every row, with no filter: ours trusted, the teammate's pulled one unreviewed, with who brought it.
+    const trust = await page.locator('#results a.open').evaluateAll((as) => Object.fromEntries(as.map((a) => [a.getAttribute('data-id'), a.querySelector('.trust')?.textContent ?? null])));
+    expect(Object.keys(trust)).toHaveLength(3);
+    expect(trust[ids.teammate]).toMatch(/unreviewed · from origin by Mate <mate@example\.com>/);
+    expect(trust[ids.moved]).toMatch(/trusted · written here by Test User/);
+    expect(await page.locator('#results .badge.unreviewed').count()).toBe(1);
+    await page.screenshot({ path: path.join(shots, 'search-trust.png') });
+
+    await page.goto(`${ui.base}#/timeline`);
+    await page.waitForSelector('#commits');
+    await page.waitForFunction(() => document.body.dataset.ready !== undefined);
+    // The merge, as a merge joining its branch; the branch's commit beside the line.
+    const mergeRow = page.locator(`#commits > li[data-commit="${ids.merge}"]`);
+    expect(await mergeRow.getAttribute('class')).toContain('merge');
+    expect(await mergeRow.locator('.badge.merge').textContent()).toBe('merge');
+    expect(await mergeRow.locator('.joins').textContent()).toContain(`joins ${ids.sideCommit.slice(0, 7)}: 1 commit of its branch`);
+    expect(await page.locator(`#commits > li[data-commit="${ids.sideCommit}"]`).getAttribute('class')).toContain('side');
+    expect(await page.locator(`#commits > li[data-commit="${ids.squash}"]`).getAttribute('class')).not.toContain('side');
+    // The memory on the squash commit says where it came from and how.
+    const moved = page.locator(`#commits > li[data-commit="${ids.squash}"] a.open[data-id="${ids.moved}"]`);
+    expect(await moved.locator('.badge.moved').count()).toBe(1);
+    expect(await moved.locator('.moved-from').textContent()).toBe(`moved from ${ids.topicTip.slice(0, 7)} “cache: clear it” (squash merge: its message names the commit)`);
+    // Trust on the timeline's rows too.
+    expect(await moved.locator('.trust').textContent()).toContain('trusted');
+    await page.screenshot({ path: path.join(shots, 'timeline-merges.png'), fullPage: true });
+
+    // And on the memory's page.
+    await page.goto(`${ui.base}#/m/${encodeURIComponent(ids.moved)}`);
+    await page.waitForSelector('#moved');
+    expect(await page.locator('#moved').textContent()).toContain(`moved from ${ids.topicTip.slice(0, 7)}`);
+    // Its revisions from before the move, read from the note of the commit it left.
+    await page.waitForFunction(() => document.querySelectorAll('#revisions > li').length >= 2);
+    expect(await page.locator('#revisions .revision-body').evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['The map is cleared, never replaced.', 'The map is replaced on save.']);
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+
+  it('exports a memory with its revisions and the diff of its scope, and the file view, from file:// and inert', async () => {
+    const file = path.join(ids.box.root, 'history.html');
+    const r = mem(ids.repo, ids.box.env, ['export', '--format', 'html', '-o', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = fs.readFileSync(file, 'utf8');
+    expect(html).not.toContain('<svg onload');
+    expect(html).not.toContain('<img src=x');
+    expect(html).not.toContain('<script>window.pwned');
+    const page = await browser.context.newPage();
+    watch(page, 'file://');
+    await page.goto(`file://${file}#/m/${encodeURIComponent(ids.moved)}`);
+    await page.waitForSelector('#summary');
+    expect(await page.locator('#summary').textContent()).toBe('Clear the cache on save');
+    // Its revisions, its commit and files, the diff of its scope, where it came from.
+    expect(await page.locator('#revisions > li').count()).toBe(2);
+    expect(await page.locator('#revisions .revision-body').evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['The map is cleared, never replaced.', 'The map is replaced on save.']);
+    expect(await page.locator('main').textContent()).toContain(ids.squash.slice(0, 12));
+    expect(await page.locator('ul.files a').evaluateAll((as) => as.map((a) => a.textContent))).toContain('src/cache.ts');
+    expect(await page.locator('.diff .add').count()).toBeGreaterThan(0);
+    expect(await page.locator('.diff').first().textContent()).toContain('cache.clear();');
+    expect(await page.locator('#moved').textContent()).toContain('squash merge');
+    await page.screenshot({ path: path.join(shots, 'export-memory.png'), fullPage: true });
+
+    // The file view: the file's text, the memories by line range.
+    await page.goto(`file://${file}#/file/${encodeURIComponent('src/cache.ts')}`);
+    await page.waitForSelector('#file-title');
+    expect(await page.locator('#code tr').count()).toBe(4);
+    expect(await page.locator('#L3 .lt').textContent()).toBe('  cache.clear();');
+    expect(await page.locator('#L3.marked').count()).toBe(1);
+    const cards = await page.locator('.card a.open').evaluateAll((as) => as.map((a) => a.getAttribute('data-id')));
+    expect(cards).toEqual(expect.arrayContaining([ids.moved, ids.hostile]));
+    await page.screenshot({ path: path.join(shots, 'export-file.png') });
+
+    // The timeline and trust travel too.
+    await page.goto(`file://${file}#/timeline`);
+    await page.waitForSelector('#commits');
+    expect(await page.locator(`#commits > li.merge[data-commit="${ids.merge}"]`).count()).toBe(1);
+    expect(await page.locator(`#commits a.open[data-id="${ids.moved}"] .moved-from`).textContent()).toContain('moved from');
+    await page.goto(`file://${file}#/`);
+    await page.waitForSelector('#count');
+    expect(await page.locator(`#results a.open[data-id="${ids.teammate}"] .trust`).textContent()).toContain('unreviewed');
+
+    // A hostile memory in the export stays inert, on its page and on the file's.
+    await page.goto(`file://${file}#/m/${encodeURIComponent(ids.hostile)}`);
+    await page.waitForSelector('#summary');
+    expect(await page.locator('#summary').textContent()).toBe('Hostile <img src=x onerror="window.pwned=1"> cache note');
+    expect(await page.locator('main script, main img, main svg, main iframe').count()).toBe(0);
+    expect(await page.locator('main a[href^="javascript:"]').count()).toBe(0);
+    await page.goto(`file://${file}#/file/${encodeURIComponent('src/cache.ts')}`);
+    await page.waitForSelector('#file-title');
+    expect(await page.locator('main script, main img, main svg, main iframe').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
+    await page.close();
+    expect(problems).toEqual([]);
+  });
+});
+
 if (!HAVE_CHROMIUM) {
   describe('git mem ui: the page in Chromium', () => {
     it.skip(NO_CHROMIUM, () => {});

@@ -23,7 +23,7 @@ export function exportCommand(ctx: AppContext) {
           type: 'string',
           choices: [...EXPORT_FORMATS, 'html'],
           default: 'jsonl',
-          describe: 'jsonl (lossless, for git mem import), md (the notes as stored), claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md), or html (the views of git mem ui as one read-only page)',
+          describe: 'jsonl (lossless, for git mem import), md (the notes as stored), claude-md (active decisions, patterns and blockers as a section to paste into CLAUDE.md), or html (the views of git mem ui as one read-only page: every memory, with the revisions, commit, changed files and scope diff of the newest 300, and the text of the 100 files most memories are about, at most 3,000 lines each and 8 MB in all)',
         })
         .option('output', { alias: 'o', type: 'string', describe: 'Write to this file instead of stdout (markdown keeps control characters exact, unless the file is a terminal)' })
         .example('git mem export > memories.jsonl', '')

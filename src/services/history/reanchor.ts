@@ -20,6 +20,7 @@ import { type KeyedDoc, keyOf, winner } from '../../core/merge.ts';
 import { type NoteDoc, parseNote, serializeNote } from '../../core/note-format.ts';
 import { type Candidate, matchOrphan, type MatchVia, type Orphan } from '../../core/history/rewrite-match.ts';
 import { coveringPaths, epochSeconds, pathsKey, sameAuthor, type SearchOrphan, searchPaths, searchSince, worthPatchId } from '../../core/history/rewrite-search.ts';
+import { formatMoves } from '../../core/history/moves.ts';
 import { convergeCopies } from './converge.ts';
 import { commitsSeen } from './anchors.ts';
 import { readHeld, recordHeld } from '../../stores/cache/held-log.ts';
@@ -491,7 +492,10 @@ function applyMoves(ctx: ReanchorDeps, namespace: string, moves: readonly Reanch
       const after = docs.some((d) => d.raw.trim()) ? serializeNote(docs) : null;
       if (after !== before) changes.set(o, after);
     }
-    return { changes, message: `reanchor ${moves.length} ${moves.length === 1 ? 'memory' : 'memories'}` };
+    // Each move recorded in the message (core/history/moves.ts): where the memory came from, and how it was matched.
+    const recorded = formatMoves(moves.filter((m) => !skipped.includes(m)).map((m) => ({ key: m.key, from: m.from, to: m.to, via: m.via })));
+    const subject = `reanchor ${moves.length} ${moves.length === 1 ? 'memory' : 'memories'}`;
+    return { changes, message: recorded.length ? `${subject}\n\n${recorded.join('\n')}` : subject };
   });
   return skipped;
 }

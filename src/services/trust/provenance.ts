@@ -88,11 +88,18 @@ function revisionsIn(text: string, namespace: string, object: string): string[] 
   return parseNote(text, namespace, object).docs.flatMap((d) => (d.kind === 'memory' ? [revisionId(d.memory)] : []));
 }
 
+const readers = new WeakMap<object, ProvenanceFiles>();
+
 /** key → provenance of each memory's current revision (absent: not found in the notes history). */
 export function provenanceOf(deps: ProvenanceDeps, memories: readonly Memory[]): Map<string, Provenance> {
   const out = new Map<string, Provenance>();
   if (memories.length === 0) return out;
-  const files = new ProvenanceFiles(deps.repo.mem);
+  // One reader per repository, as refresh is once per repository: a long-lived process (git mem ui) parses each shard once.
+  let files = readers.get(deps.repo);
+  if (!files) {
+    files = new ProvenanceFiles(deps.repo.mem);
+    readers.set(deps.repo, files);
+  }
   refresh(deps, files);
   for (const m of memories) {
     const p = files.get(revisionId(m));

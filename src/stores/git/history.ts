@@ -6,17 +6,17 @@ import { readFacts } from './reachability.ts';
 import type { Repo } from './repo.ts';
 
 /** The commits of a range (`a..b`, or anything rev-list takes), oldest first, with their subjects. */
-export function commitsInRange(repo: Repo, range: string): Array<{ commit: string; subject: string }> {
+export function commitsInRange(repo: Repo, range: string): Array<{ commit: string; subject: string; parents: string[] }> {
   if (range.startsWith('-')) throw new UsageError(`'${range}' is not a range of commits`);
-  const r = repo.git.exec(['log', '--reverse', '--format=%H%x00%s', '--end-of-options', range, '--']);
+  const r = repo.git.exec(['log', '--reverse', '--date-order', '--format=%H%x00%P%x00%s', '--end-of-options', range, '--']);
   if (r.status !== 0) throw new UsageError(`'${range}' is not a range of commits here: ${r.stderr.trim().split('\n')[0] ?? ''}`);
   return r.stdout
     .toString('utf8')
     .split('\n')
     .filter(Boolean)
     .map((line) => {
-      const [commit = '', subject = ''] = line.split('\0');
-      return { commit, subject };
+      const [commit = '', parents = '', subject = ''] = line.split('\0');
+      return { commit, subject, parents: parents.split(' ').filter(Boolean) };
     });
 }
 

@@ -234,7 +234,10 @@
     if (r.stale) badges.push(h('span', { class: 'badge stale', title: r.stale, text: 'stale' }));
     if (r.reach && r.reach !== 'head' && r.reach !== 'not-a-commit') badges.push(h('span', { class: 'badge unmerged', text: r.reach === 'branch' || r.reach === 'remote' || r.reach === 'tag' ? 'unmerged' : 'on no branch' }));
     if (r.trusted === false) badges.push(h('span', { class: 'badge unreviewed', text: 'unreviewed' }));
-    const sub = [r.id, r.stale ? ` · ${r.stale}` : '', r.tags && r.tags.length ? ` · ${r.tags.join(', ')}` : '', extra || ''];
+    if (r.moved) badges.push(h('span', { class: 'badge moved', title: r.moved.text, text: 'moved' }));
+    // Trust on every row: trusted or waiting for review, and who brought it.
+    const trust = r.trusted === undefined ? null : h('span', { class: `trust ${r.trusted ? 'trusted' : 'waiting'}`, title: r.provenance || '' }, r.trusted ? '✓ trusted' : '⚠ unreviewed', r.provenance ? ` · ${r.provenance}` : '');
+    const sub = [r.id, r.stale ? ` · ${r.stale}` : '', r.tags && r.tags.length ? ` · ${r.tags.join(', ')}` : '', r.moved ? [' · ', h('span', { class: 'moved-from', text: r.moved.text })] : '', extra || '', trust ? [' · ', trust] : ''];
     return h(
       'li',
       { class: 'item' },
@@ -290,7 +293,7 @@
     nsSelect.addEventListener('change', () => update('namespace', nsSelect.value));
     const stSelect = h('select', { name: 'status', 'aria-label': 'Status' }, ['', 'active', 'resolved', 'archived'].map((v) => h('option', { value: v, selected: v === f.status, text: v || 'any status' })));
     stSelect.addEventListener('change', () => update('status', stSelect.value));
-    const filters = h('div', { class: 'filters' }, nsSelect, stSelect, field('tags', 'tags'), field('since', 'since'), field('until', 'until'), check('branch', 'on this branch'), check('stale', 'stale'), EXPORTED ? null : check('unreviewed', 'unreviewed'));
+    const filters = h('div', { class: 'filters' }, nsSelect, stSelect, field('tags', 'tags'), field('since', 'since'), field('until', 'until'), check('branch', 'on this branch'), check('stale', 'stale'), check('unreviewed', 'unreviewed'));
     fill(main, h('h1', { class: 'visually-hidden', text: 'Search' }), input, filters, results);
     let timer = null;
     const typed = () => {
@@ -384,8 +387,9 @@
       fact('spec', m.spec),
       fact('source', m.source ? `${m.source}${m.confidence !== null ? ` (confidence ${m.confidence})` : ''}` : null),
       fact('provenance', v.provenance ? `${v.provenance.text}; ${v.trusted ? 'trusted' : 'waits for review'}` : null),
-      fact('revision', v.provenance ? h('code', { text: `notes commit ${v.provenance.commit.slice(0, 12)}` }) : null),
+      fact('revision', v.provenance && v.provenance.commit ? h('code', { text: `notes commit ${v.provenance.commit.slice(0, 12)}` }) : null),
       fact('staleness', v.stale ? v.stale.text : 'its files have not changed since'),
+      fact('moved', v.moved ? h('span', { class: 'moved-from', id: 'moved', text: v.moved.text }) : null),
     );
     const links = v.links.length
       ? h(
@@ -617,6 +621,8 @@
         m.stale ? h('span', { class: 'badge stale', title: m.stale, text: 'stale' }) : null,
         h('div', { class: 'summary' }, h('a', { href: memoryHref(m.id), class: 'open', 'data-id': m.id }, m.summary)),
         h('div', { class: 'muted' }, m.ranges.length ? `lines ${m.ranges.map((r) => (r[0] === r[1] ? r[0] : `${r[0]}-${r[1]}`)).join(', ')}` : 'the whole file', ` · ${m.why.join(' and ')} · ${age(m.created)}`),
+        m.trusted === undefined ? null : h('div', { class: `trust ${m.trusted ? 'trusted' : 'waiting'}`, title: m.provenance || '' }, m.trusted ? '✓ trusted' : '⚠ unreviewed', m.provenance ? ` · ${m.provenance}` : ''),
+        m.moved ? h('div', { class: 'moved-from', text: m.moved.text }) : null,
         m.ranges.length && v.lines ? h('button', { type: 'button', onclick: () => highlight(m) }, 'Show lines') : null,
       ),
     );
@@ -641,8 +647,17 @@
           v.commits.map((c) =>
             h(
               'li',
-              { class: c.memories.length ? 'has' : null },
-              h('div', {}, h('code', { text: c.commit.slice(0, 7) }), ' ', h('span', { class: 'subject', text: c.subject })),
+              { class: [c.memories.length ? 'has' : '', c.merge ? 'merge' : '', c.side ? 'side' : ''].filter(Boolean).join(' ') || null, 'data-commit': c.commit },
+              h(
+                'div',
+                {},
+                h('code', { text: c.commit.slice(0, 7) }),
+                ' ',
+                c.merge ? h('span', { class: 'badge merge', title: `parents ${c.parents.map((p) => p.slice(0, 7)).join(', ')}`, text: 'merge' }) : null,
+                c.merge ? ' ' : null,
+                h('span', { class: 'subject', text: c.subject }),
+              ),
+              c.merge ? h('p', { class: 'muted joins', text: `joins ${c.parents.slice(1).map((p) => p.slice(0, 7)).join(', ')}${c.joins ? `: ${c.joins} ${c.joins === 1 ? 'commit' : 'commits'} of its branch, beside the line below` : ''}` }) : null,
               c.memories.length ? h('ul', { class: 'list' }, c.memories.map((r) => rowItem(r))) : null,
               c.more ? h('p', { class: 'muted', text: `and ${c.more} more on this commit` }) : null,
             ),
@@ -759,7 +774,7 @@
     if (view === 'search') {
       const q = (p.get('q') || '').toLowerCase().split(/\W+/).filter(Boolean);
       const tags = (p.get('tags') || '').split(',').map((t) => t.trim()).filter(Boolean);
-      let rows = all.filter((m) => (!p.get('namespace') || m.namespace === p.get('namespace')) && (!p.get('status') || m.status === p.get('status')) && tags.every((t) => m.tags.includes(t)) && (!p.get('since') || m.created >= p.get('since')) && (!p.get('until') || m.created <= `${p.get('until')}~`) && (!p.get('stale') || m.stale) && (!p.get('branch') || !m.reach || m.reach === 'head'));
+      let rows = all.filter((m) => (!p.get('namespace') || m.namespace === p.get('namespace')) && (!p.get('status') || m.status === p.get('status')) && tags.every((t) => m.tags.includes(t)) && (!p.get('since') || m.created >= p.get('since')) && (!p.get('until') || m.created <= `${p.get('until')}~`) && (!p.get('stale') || m.stale) && (!p.get('unreviewed') || m.trusted === false) && (!p.get('branch') || !m.reach || m.reach === 'head'));
       if (q.length) {
         const score = (m) => q.reduce((s2, w) => s2 + (m.summary.toLowerCase().includes(w) ? 3 : 0) + (m.tags.join(' ').toLowerCase().includes(w) ? 2 : 0) + (m.body.toLowerCase().includes(w) ? 1 : 0), 0);
         rows = rows.map((m) => ({ ...m, score: score(m) })).filter((m) => m.score > 0).sort((a, b) => b.score - a.score);
@@ -774,14 +789,24 @@
         return { kind, ref, id: t ? t.id : null, summary: t ? t.summary : null, status: t ? t.status : null };
       };
       const links = [...m.relates_to.map((r) => link(r, 'related')), ...m.consolidates.map((r) => link(r, 'consolidates')), ...(m.consolidated_into ? [link(m.consolidated_into, 'consolidated into')] : []), ...m.supersedes.map((r) => link(r, 'supersedes')), ...(m.superseded_by ? [link(m.superseded_by, 'superseded by')] : [])];
-      return { memory: m, stale: m.stale ? { text: m.stale } : null, reach: m.reach, trusted: null, provenance: null, links, commit: null, notice: `commit ${m.commit.slice(0, 12)}${m.commit_subject ? `: ${m.commit_subject}` : ''}`, files: [], filesOmitted: 0, diff: [] };
+      // And the memories that link to this one.
+      const seen = new Set(links.map((l) => l.id));
+      for (const o of all) if (o.id !== m.id && !seen.has(o.id) && [...o.relates_to, ...o.consolidates, ...o.supersedes, o.consolidated_into, o.superseded_by].some((r) => r && refers(r, m)) && links.length < 100) links.push({ kind: 'linked from', ref: o.id, id: o.id, summary: o.summary, status: o.status });
+      const own = Object.hasOwn(EXPORTED.details || {}, m.id) ? EXPORTED.details[m.id] : null;
+      const details = own || { revisions: [], commit: null, notice: `commit ${m.commit.slice(0, 12)}${m.commit_subject ? `: ${m.commit_subject}` : ''} (the export holds the history and code of the newest ${EXPORTED.bounds ? EXPORTED.bounds.details : ''} memories)`, files: [], filesOmitted: 0, diff: [] };
+      return { memory: m, moved: m.moved || null, stale: m.stale ? { text: m.stale } : null, reach: m.reach, trusted: m.trusted === undefined ? null : m.trusted, provenance: m.provenance ? { text: m.provenance } : null, links, ...details };
     }
     if (view === 'file') {
       const path = p.get('path');
+      const exported = Object.hasOwn(EXPORTED.files || {}, path) ? EXPORTED.files[path] : null;
+      if (exported) {
+        const memories = exported.memories.map((e) => { const m = byId(e.id); return m ? { ...m, ranges: e.ranges, why: e.why } : null; }).filter(Boolean);
+        return { path, lines: exported.lines, note: exported.note, memories };
+      }
       const memories = all.filter((m) => m.paths.some((e) => splitScope(e)[0] === path)).map((m) => ({ ...m, why: ['scope'], ranges: m.paths.filter((e) => splitScope(e)[0] === path && splitScope(e)[1]).map((e) => splitScope(e)[1].split('-').map(Number)).map((r) => [r[0], r[1] || r[0]]) }));
-      return { path, lines: null, note: 'the file’s text is not part of an export', memories };
+      return { path, lines: null, note: 'the file’s text is not part of this export', memories };
     }
-    if (view === 'timeline') return { range: EXPORTED.range, commits: EXPORTED.commits.map((c) => ({ ...c, memories: c.memories.map((id) => byId(id)).filter(Boolean) })), recent: all.slice(0, 300) };
+    if (view === 'timeline') return { range: EXPORTED.range, commits: EXPORTED.commits.map((c) => ({ ...c, more: 0, memories: c.memories.map((id) => byId(id)).filter(Boolean) })), recent: all.slice(0, 300) };
     if (view === 'graph') {
       const q = (p.get('q') || '').toLowerCase();
       const nodes = all.filter((m) => (!p.get('namespace') || m.namespace === p.get('namespace')) && (!q || `${m.summary} ${m.body}`.toLowerCase().includes(q))).slice(0, 150);
