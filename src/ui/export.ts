@@ -17,7 +17,8 @@ import { listMemories } from '../services/memories.ts';
 import { revisionsOfMany } from '../services/memory-revisions.ts';
 import { movesOf } from '../services/history/moves.ts';
 import { timelineRange } from '../services/file-views.ts';
-import { fileView, memoryDetails, placeCommits, rows } from './api.ts';
+import { placeCommits } from '../core/history/timeline.ts';
+import { fileView, memoryDetails, rows } from './api.ts';
 import { PAGE, SCRIPT, STYLE } from './assets.ts';
 
 const TIMELINE_COMMITS = 200;

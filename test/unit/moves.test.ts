@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeVia, formatMoves, MOVE_LINES_MAX, parseMoves } from '../../src/core/history/moves.ts';
-import { placeCommits } from '../../src/ui/api.ts';
+import { placeCommits } from '../../src/core/history/timeline.ts';
 
 const A = 'a'.repeat(40);
 const B = 'b'.repeat(40);
