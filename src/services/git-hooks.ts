@@ -4,7 +4,7 @@
  * forge's squash commit): post-rewrite and post-merge run `git mem reanchor`
  * in the background, and reference-transaction runs it when a branch is
  * deleted (`git branch -D`, `git update-ref -d`, `git fetch --prune`),
- * before gc takes the commits it left. pre-push refuses a push of memories that hold a secret
+ * before gc takes the commits it left, and after a `git reset`. pre-push refuses a push of memories that hold a secret
  * (`git mem verify-push`); a push that sends no refs/notes/mem/* ref costs it
  * only the shell's start, git-mem is not run. A hook the user already has is kept, moved aside to
  * `<hook>.chained`, and run first with the same arguments and input; its exit
