@@ -41,7 +41,7 @@ const MARKER = '# git-mem hook:';
  *   process at every commit.
  * One run at a time is due: the hook writes the run's pid to
  * `mem/reanchor-due` (HOOK_FILES) and starts none while that process lives (a
- * zombie, which /proc tells where there is one, does not count); the run removes
+ * zombie, which /proc tells where there is one, does not count: one stat); the run removes
  * the file before it reads the refs (stores/cache/reanchor-due.ts). The hook finds
  * that file beside its own folder, so only when it is the repository's own
  * `hooks` folder (`due`); under a core.hooksPath, which may serve several
@@ -67,9 +67,9 @@ function referenceTransactionScript(due: boolean): string {
           `    # One run due at a time: its pid, in ${HOOK_FILES.reanchorDue} until it begins (it removes the file, then reads the refs).`,
           `    case $0 in */hooks/*) due=\${0%/hooks/*}/mem/${HOOK_FILES.reanchorDue} ;; hooks/*) due=mem/${HOOK_FILES.reanchorDue} ;; *) due= ;; esac`,
           '    pid=',
-          '    { read -r pid < "$due"; } 2>/dev/null',
-          '    # Alive, and not a zombie (where nothing reaps orphans, as in some containers, an ended run stays one).',
-          "    case $pid in *[!0-9]*|'') ;; *) if kill -0 \"$pid\" 2>/dev/null; then st=; { read -r _ _ st _ < \"/proc/$pid/stat\"; } 2>/dev/null; [ \"$st\" = Z ] || return 0; fi ;; esac",
+          '    [ -e "$due" ] && { read -r pid < "$due"; } 2>/dev/null',
+          '    # Alive: its /proc/<pid>/exe resolves, which a zombie\'s does not (where nothing reaps orphans, as in some containers, an ended run stays one); kill -0 without /proc.',
+          "    case $pid in *[!0-9]*|'') ;; *) if [ -e /proc/self/exe ]; then [ -e \"/proc/$pid/exe\" ] && return 0; elif kill -0 \"$pid\" 2>/dev/null; then return 0; fi ;; esac",
         ]
       : []),
     '    # A second later: git has finished (a fetch --prune deletes ref after ref), and the run does not compete with it.',
