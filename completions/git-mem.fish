@@ -226,7 +226,7 @@ complete -c git-mem -n '__git_mem_using_command init' -l remove -d 'With --claud
 complete -c git-mem -n '__git_mem_using_command init' -l remote -x -a '(__git_mem_dynamic remotes)' -d 'Remote to fetch memories from (default: the branch\'s upstream remote, else origin)'
 complete -c git-mem -n '__git_mem_using_command init' -l push-refspec -d 'Also add push refspecs (HEAD and refs/notes/mem/*) so plain git push sends memories. A push refspec replaces push.default for a plain git push; without this flag git mem init leaves git push alone'
 complete -c git-mem -n '__git_mem_using_command init' -l show-in-log -d 'Add notes.displayRef so git log shows memories'
-complete -c git-mem -n '__git_mem_using_command init' -l git-hooks -d 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge or a deleted branch, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them'
+complete -c git-mem -n '__git_mem_using_command init' -l git-hooks -d 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge, a deleted branch or a git reset, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them'
 complete -c git-mem -n '__git_mem_using_command init' -l no-git-hooks -d 'Turn off --git-hooks'
 complete -c git-mem -n '__git_mem_using_command init' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a pull -d 'Fetch the remote\'s memories and merge them, memory by memory'

@@ -192,7 +192,7 @@ function checkConfig(ctx: DoctorDeps, checks: Check[]): void {
       else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem pre-push hook in ${path.dirname(h.file)}: a plain git push of refs/notes/mem/* sends memories unscanned for secrets (git mem push scans them)`, fix: 'git mem init' });
       continue;
     }
-    const after = h.name === 'reference-transaction' ? 'a branch is deleted' : h.name === 'post-merge' ? 'merges' : 'rewrites';
+    const after = h.name === 'reference-transaction' ? 'a deleted branch or a git reset' : h.name === 'post-merge' ? 'merges' : 'rewrites';
     if (h.installed) checks.push({ id: 'git-hooks', status: 'ok', message: `${h.name} hook reanchors memories after ${after}${h.chained ? ` (and runs ${h.name}.chained first)` : ''}` });
     // Information, not a problem: git mem init --no-git-hooks leaves them out on purpose, and reanchor still runs on pull.
     else checks.push({ id: 'git-hooks', status: 'info', message: `no git-mem ${h.name} hook in ${path.dirname(h.file)}: memories are not moved after ${after} until git mem reanchor runs`, fix: 'git mem init' });

@@ -4,7 +4,7 @@
  * forge's squash commit): post-rewrite and post-merge run `git mem reanchor`
  * in the background, and reference-transaction runs it when a branch is
  * deleted (`git branch -D`, `git update-ref -d`, `git fetch --prune`),
- * before gc takes the commits it left. pre-push refuses a push of memories that hold a secret
+ * before gc takes the commits it left, and after a `git reset`. pre-push refuses a push of memories that hold a secret
  * (`git mem verify-push`); a push that sends no refs/notes/mem/* ref costs it
  * only the shell's start, git-mem is not run. A hook the user already has is kept, moved aside to
  * `<hook>.chained`, and run first with the same arguments and input; its exit
@@ -15,37 +15,66 @@ import path from 'node:path';
 import { GitMemError } from '../core/errors.ts';
 import type { Repo } from '../stores/git/repo.ts';
 import { gitPath } from '../stores/git/repo.ts';
+import { HOOK_FILES } from '../stores/cache/mem-dir.ts';
 
 export const GIT_HOOKS = ['post-rewrite', 'post-merge', 'reference-transaction', 'pre-push'] as const;
 const MARKER = '# git-mem hook:';
 
 /**
- * reference-transaction (git 2.28+) runs at every ref update: a commit, a
- * fetch, git-mem's own notes writes. It must cost next to nothing when no
- * branch is deleted, so it decides with shell builtins alone (the input is
- * read with `read`, no process, unless a chained hook needs it too), and
- * only for a committed deletion of a branch, remote-tracking branch or tag
- * (`git branch -D`, `git update-ref -d`, `git fetch --prune`): that starts
- * `git mem reanchor` in the background, while the commits the ref held still
- * exist (deleting a branch deletes its reflog too), a second later, once
- * git is done and no longer competes with it for the processor. A rewound branch
- * (`git reset`) keeps the commits it left in its reflog (30 days by
- * default), where the next reanchor finds them; checking every update for a
- * rewind would cost a git process at every commit. Notes refs are never
- * looked at: git-mem's own writes do not recurse.
+ * reference-transaction (git 2.28+) runs at every state of every ref update: a
+ * commit, a fetch, git-mem's own notes writes (git 2.39 runs it twice for a
+ * commit, five times for a `git branch -D`: test/bench/reference-transaction.bench.mjs
+ * counts them). It must cost next to nothing beyond what git pays to run any
+ * hook, so it decides with shell builtins alone, and only in the committed
+ * state (the input is read with `read`, no process, unless a chained hook
+ * needs it too). It starts `git mem reanchor` in the background, a second
+ * later, once git is done and no longer competes with it for the processor:
+ * - for a committed deletion of a branch, remote-tracking branch or tag
+ *   (`git branch -D`, `git update-ref -d`, `git fetch --prune`), while the
+ *   commits the ref held still exist (deleting a branch deletes its reflog);
+ * - for a `git reset` (any mode), told by its write of ORIG_HEAD (merge,
+ *   rebase and am write it too): a rewound branch's commits stay in its reflog,
+ *   but a reset onto commits that already hold their change (a squash merge
+ *   fetched from the forge) is followed at once. Other rewinds (`git branch -f`,
+ *   `git update-ref` to an older commit) are left to the reflog, where the next
+ *   reanchor finds them: telling a rewind from a fast-forward would cost a git
+ *   process at every commit.
+ * One run at a time is due: the hook writes the run's pid to
+ * `mem/reanchor-due` (HOOK_FILES) and starts none while that process lives (a
+ * zombie, which /proc tells where there is one, does not count: one stat); the run removes
+ * the file before it reads the refs (stores/cache/reanchor-due.ts). The hook finds
+ * that file beside its own folder, so only when it is the repository's own
+ * `hooks` folder (`due`); under a core.hooksPath, which may serve several
+ * repositories, every deletion starts its run. Notes refs are never looked
+ * at: git-mem's own writes do not recurse.
  */
-function referenceTransactionScript(): string {
+function referenceTransactionScript(due: boolean): string {
   return [
     '#!/bin/sh',
     `${MARKER} reference-transaction (installed by git mem init; see git mem reanchor --help)`,
-    '# Memories follow commits that a deleted branch leaves behind: reanchor them in the background, while those commits exist.',
-    '# A committed deletion of a branch, remote-tracking branch or tag (builtins only: no process unless one is found).',
+    '# Memories follow commits that a deleted branch or a git reset leaves behind: reanchor them in the background, while those commits exist.',
+    '# Only a committed transaction is read, with builtins alone: no process unless a deletion or a reset is found.',
+    'case $1 in committed) ;; *) [ -x "$0.chained" ] || exit 0 ;; esac',
     'follow() {',
     '  while read -r old new ref; do',
-    '    case $ref in refs/heads/*|refs/remotes/*|refs/tags/*) ;; *) continue ;; esac',
-    '    case $new in *[!0]*) continue ;; esac',
+    '    case $ref in',
+    '      ORIG_HEAD) ;;',
+    '      refs/heads/*|refs/remotes/*|refs/tags/*) case $new in *[!0]*) continue ;; esac ;;',
+    '      *) continue ;;',
+    '    esac',
+    ...(due
+      ? [
+          `    # One run due at a time: its pid, in ${HOOK_FILES.reanchorDue} until it begins (it removes the file, then reads the refs).`,
+          `    case $0 in */hooks/*) due=\${0%/hooks/*}/mem/${HOOK_FILES.reanchorDue} ;; hooks/*) due=mem/${HOOK_FILES.reanchorDue} ;; *) due= ;; esac`,
+          '    pid=',
+          '    [ -e "$due" ] && { read -r pid < "$due"; } 2>/dev/null',
+          '    # Alive: its /proc/<pid>/exe resolves, which a zombie\'s does not (where nothing reaps orphans, as in some containers, an ended run stays one); kill -0 without /proc.',
+          "    case $pid in *[!0-9]*|'') ;; *) if [ -e /proc/self/exe ]; then [ -e \"/proc/$pid/exe\" ] && return 0; elif kill -0 \"$pid\" 2>/dev/null; then return 0; fi ;; esac",
+        ]
+      : []),
     '    # A second later: git has finished (a fetch --prune deletes ref after ref), and the run does not compete with it.',
     '    { sleep 1; exec git mem reanchor --quiet; } </dev/null >/dev/null 2>&1 &',
+    ...(due ? ['    { echo $! > "$due"; } 2>/dev/null'] : []),
     '    return 0',
     '  done',
     '}',
@@ -56,7 +85,6 @@ function referenceTransactionScript(): string {
     '  [ "$1" = committed ] && printf \'%s\\n\' "$input" | follow',
     '  exit $status',
     'fi',
-    '[ "$1" = committed ] || exit 0',
     'follow',
     'exit 0',
     '',
@@ -88,8 +116,8 @@ function prePushScript(): string {
 }
 
 /** The script: sh, so it runs wherever git runs hooks. post-rewrite's input (old and new ids) is read once and handed on. */
-export function hookScript(name: string): string {
-  if (name === 'reference-transaction') return referenceTransactionScript();
+export function hookScript(name: string, options: { ownHooksDir?: boolean } = {}): string {
+  if (name === 'reference-transaction') return referenceTransactionScript(options.ownHooksDir ?? true);
   if (name === 'pre-push') return prePushScript();
   const takesInput = name === 'post-rewrite';
   return [
@@ -150,9 +178,13 @@ export function gitHookStates(repo: Repo): GitHookState[] {
 export function installGitHooks(repo: Repo): GitHookState[] {
   const dir = hooksDir(repo);
   fs.mkdirSync(dir, { recursive: true });
+  // The repository's own hooks folder (not a core.hooksPath elsewhere): the mem folder is beside it.
+  const ownHooksDir = path.resolve(dir) === path.join(repo.commonDir, 'hooks');
+  // The hook marks the run it leaves due in the mem folder, which it cannot make: made now if missing.
+  if (ownHooksDir) repo.mem.writable();
   return GIT_HOOKS.map((name) => {
     const file = path.join(dir, name);
-    const script = hookScript(name);
+    const script = hookScript(name, { ownHooksDir });
     let current: string | null = null;
     try {
       current = fs.readFileSync(file, 'utf8');

@@ -169,6 +169,46 @@ describe("git-mem's reference-transaction hook follows a deleted branch", () => 
     for (const id of ids) expect(objectOf(dir, box.env, id.split(':')[2]!)).toBe(squash);
   });
 
+  it('one run is due at a time: a deletion before it begins starts none, the run removes the mark, a mark whose process is gone stops nothing', () => {
+    const box = sandbox();
+    const dir = repo(box, true);
+    const due = path.join(dir, '.git', 'mem', 'reanchor-due');
+    for (const b of ['a', 'b', 'c']) git(dir, box.env, ['branch', b]);
+    git(dir, box.env, ['branch', '-qD', 'a']);
+    const pid = fs.readFileSync(due, 'utf8').trim();
+    expect(pid).toMatch(/^\d+$/);
+    git(dir, box.env, ['branch', '-qD', 'b']);
+    expect(fs.readFileSync(due, 'utf8').trim()).toBe(pid);
+    waitFor(() => !fs.existsSync(due));
+    expect(fs.existsSync(due)).toBe(false);
+    // A run killed before it began leaves its pid: no process has it now (above the kernel's pid_max), so the next deletion starts one.
+    fs.writeFileSync(due, '999999999\n');
+    git(dir, box.env, ['branch', '-qD', 'c']);
+    expect(fs.readFileSync(due, 'utf8').trim()).toMatch(/^(?!999999999$)\d+$/);
+    waitFor(() => !fs.existsSync(due));
+    expect(fs.existsSync(due)).toBe(false);
+  });
+
+  it('git reset onto a commit that already holds the change (a squash merge from the forge): the memory follows with no git-mem command run', () => {
+    const box = sandbox();
+    const dir = repo(box, true);
+    commitFile(dir, box.env, 'x.txt', 'x\n', 'Add x');
+    const id = capture(dir, box.env, 'Why x is there');
+    const mine = git(dir, box.env, ['rev-parse', 'HEAD']).trim();
+    git(dir, box.env, ['checkout', '-qb', 'forge', 'main~1']);
+    git(dir, box.env, ['merge', '-q', '--squash', 'main']);
+    git(dir, box.env, ['commit', '-qm', 'Add x (#1)']);
+    const squash = git(dir, box.env, ['rev-parse', 'HEAD']).trim();
+    git(dir, box.env, ['checkout', '-q', 'main']);
+    // Let the post-merge hook's background reanchor (nothing orphaned then) end first.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    expect(noted(dir, box.env)).toEqual([mine]);
+    git(dir, box.env, ['reset', '-q', '--hard', 'forge']);
+    waitFor(() => noted(dir, box.env).join() === squash);
+    expect(noted(dir, box.env)).toEqual([squash]);
+    expect(objectOf(dir, box.env, id.split(':')[2]!)).toBe(squash);
+  });
+
   it("a hook of the user's already there is kept, run first with the same state and input", () => {
     const box = sandbox();
     const dir = makeRepo(box, 'repo', 1);

@@ -106,7 +106,7 @@ export function initCommand(ctx: AppContext) {
         .option('git-hooks', {
           type: 'boolean',
           default: true,
-          describe: 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge or a deleted branch, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them',
+          describe: 'Install post-rewrite, post-merge and reference-transaction git hooks that run git mem reanchor in the background after a rewrite, a merge, a deleted branch or a git reset, and a pre-push hook that refuses to push memories holding a secret (a hook already there is kept and run first); --no-git-hooks skips them',
         })
         .option('json', jsonOption)
         .epilogue(

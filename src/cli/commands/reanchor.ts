@@ -42,7 +42,10 @@ export function reanchorCommand(ctx: AppContext) {
             'among the live commits newer than it that touch its files. ' +
             'Memories left behind stay where they are and are listed: unmatched (on a commit no branch reaches), missing (yours, on a commit this clone no longer has, e.g. pruned by gc); ' +
             "a teammate's memories on commits not fetched here are counted. " +
-            'git mem init installs post-rewrite and post-merge hooks that run this in the background; git mem pull runs it too. ' +
+            'git mem init installs git hooks that run this in the background: post-rewrite (amend, rebase), post-merge, and reference-transaction, ' +
+            'a second after a branch, remote-tracking branch or tag is deleted (git branch -D, git update-ref -d, git fetch --prune) or after a git reset; ' +
+            'other rewinds (git branch -f, git update-ref to an older commit) are not seen there: their commits stay in the reflog (30 days by default), ' +
+            'where the next run finds them (a pull, a merge, a rebase, a deletion, or this command). git mem pull runs it too. ' +
             'With ids and --to, those memories are moved by hand: every copy leaves its commit and the target gets the newest revision (git mem edit <id> --commit <rev> does the same for one).',
         ) as never,
     parse: (argv: ReanchorArgs): ReanchorOptions => {

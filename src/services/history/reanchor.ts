@@ -24,6 +24,7 @@ import { formatMoves } from '../../core/history/moves.ts';
 import { convergeCopies } from './converge.ts';
 import { commitsSeen } from './anchors.ts';
 import { readHeld, recordHeld } from '../../stores/cache/held-log.ts';
+import { clearReanchorDue } from '../../stores/cache/reanchor-due.ts';
 import { type LeftBehind, lastRun, type MissingLeft, recallRun, rememberRun, type RunState, runState } from './reanchor-memo.ts';
 import type { Deps } from '../deps.ts';
 import { changedPaths, liveCommitsSince, patchIds } from '../../stores/git/changes.ts';
@@ -256,6 +257,8 @@ async function mineOf(ctx: ReanchorDeps, groups: readonly Group[]): Promise<Map<
 
 export async function reanchor(ctx: ReanchorDeps, options: { dryRun?: boolean } = {}): Promise<ReanchorResult> {
   const result: ReanchorResult = { moved: [], unmatched: [], missing: [], converged: 0, dryRun: Boolean(options.dryRun) };
+  // The run the reference-transaction hook left due begins (this one, or any): a deletion from now on needs another.
+  if (!options.dryRun) clearReanchorDue(ctx.repo);
   // Nothing moved since a run that wrote nothing: its answer holds (services/history/reanchor-memo.ts).
   const state = runState(ctx);
   const last = lastRun(ctx);

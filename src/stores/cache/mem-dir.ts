@@ -62,6 +62,17 @@ const MEM_FILES = {
 
 export type MemFile = keyof typeof MEM_FILES;
 
+/**
+ * Files that git-mem's git hooks write with shell builtins. A hook knows no
+ * fallback, so these are always in the folder itself (`dir`), never moved.
+ */
+export const HOOK_FILES = {
+  /** The pid of the background reanchor the reference-transaction hook started, until that run begins (stores/cache/reanchor-due.ts). */
+  reanchorDue: 'reanchor-due',
+} as const;
+
+export type HookFile = keyof typeof HOOK_FILES;
+
 type MemDirProblemKind = 'dangling-symlink' | 'symlink-loop' | 'not-a-directory' | 'read-only' | 'not-writable' | 'cannot-create' | 'unusable';
 
 export interface MemDirProblem {
@@ -255,6 +266,11 @@ export class MemDir {
 
   file(name: MemFile): string {
     return path.join(this.root, MEM_FILES[name]);
+  }
+
+  /** A file a git hook writes: in `dir` itself, wherever the caches are (HOOK_FILES). */
+  hookFile(name: HookFile): string {
+    return path.join(this.dir, HOOK_FILES[name]);
   }
 
   /**
