@@ -10,6 +10,7 @@
 import { type Placement, pickAnchor, REACHES } from '../../core/history/anchor.ts';
 import { JsonFile } from '../../stores/cache/json-file.ts';
 import { isAncestor } from '../../stores/git/history.ts';
+import { knownCommits } from './file-history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../../stores/git/reachability.ts';
 import type { Repo } from '../../stores/git/repo.ts';
 
@@ -32,8 +33,21 @@ function cacheFile(repo: Repo): JsonFile<Partial<PlacementCache>> {
   return new JsonFile<Partial<PlacementCache>>(repo.mem, 'anchors', 1, () => true);
 }
 
-function readCache(repo: Repo): Partial<PlacementCache> {
-  return cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
+/**
+ * The cache as this process last read or wrote it, with its facts as a map: a command asks for
+ * placements several times (recall's order, the reach shown, staleness), and the file (400 kB
+ * with 3,000 memories) is read and taken apart once.
+ */
+const read = new WeakMap<Repo, { cache: Partial<PlacementCache>; facts: Map<string, ObjectFacts> }>();
+
+function readCache(repo: Repo): { cache: Partial<PlacementCache>; facts: Map<string, ObjectFacts> } {
+  let kept = read.get(repo);
+  if (!kept) {
+    const cache = cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
+    const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
+    read.set(repo, (kept = { cache, facts }));
+  }
+  return kept;
 }
 
 const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly unknown[]).includes(r);
@@ -48,11 +62,10 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
   const refs = refsState(repo);
-  const cache = readCache(repo);
+  const { cache, facts } = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
   const places = same?.places ?? carriedOver(repo, cache);
-  const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
   for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
   const offHead = new Set(same?.offHead ?? []);
@@ -62,7 +75,11 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     const factCount = facts.size;
     const offHeadCount = offHead.size;
     // What this run places first, then what the cache already knew.
-    const fresh = placeObjects(repo, open, { facts, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
+    // Every memory's commit not placed yet rides on HEAD's step when it makes a walk (as a new
+    // question's commits do): the next question, after the next commit too, finds them placed.
+    const alongHead = new Map<string, number>();
+    if (open.length) for (const [c, time] of knownCommits(repo)) if (!placed.has(c) && !offHead.has(c)) alongHead.set(c, time);
+    const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
     for (const [o, p] of fresh) placed.set(o, p);
     // Left out by placeObjects: asked after its HEAD step, so HEAD does not reach them.
     for (const o of open) if (!fresh.has(o) && facts.get(o)?.type === 'commit') offHead.add(o);
@@ -82,6 +99,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     };
     const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
     if (changed) cacheFile(repo).write(next);
+    read.set(repo, { cache: next, facts });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
@@ -95,8 +113,8 @@ const NEAR = 7 * 24 * 3600;
  * pruned them; they were not merely never fetched.
  */
 export function commitsSeen(repo: Repo): Set<string> {
-  const facts = readCache(repo).facts ?? {};
-  return new Set(Object.entries(facts).flatMap(([o, f]) => (Array.isArray(f) && f[0] === 'commit' ? [o] : [])));
+  const { facts } = readCache(repo);
+  return new Set([...facts].flatMap(([o, f]) => (f.type === 'commit' ? [o] : [])));
 }
 
 /**

@@ -50,6 +50,13 @@ export interface PlaceOptions {
    * commits are left out of the result.
    */
   settled?: (object: string, placeOf: PlaceOf) => boolean;
+  /**
+   * Commits (→ committer time) that exist, placed too when HEAD reaches them and left out
+   * otherwise: those committed no earlier than the oldest commit asked for ride on HEAD's step,
+   * whose walk reaches that far back anyway (50 ms on a 10,000-commit history without a
+   * commit-graph, for one old commit as for 3,000).
+   */
+  alongHead?: ReadonlyMap<string, number>;
 }
 
 export function placeObjects(repo: Repo, objects: readonly string[], options: PlaceOptions = {}): Map<string, Placement> {
@@ -81,7 +88,18 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
     }
     if (pending.length === 0) break;
     // What the pending commits reach that the refs so far do not: a commit absent from it is reached.
-    const r = repo.git.exec(['rev-list', '--stdin', '--not', ...negatives], { input: pending.join('\n') + '\n' });
+    let along: string[] = [];
+    if (reach === 'head' && options.alongHead?.size) {
+      const oldest = Math.min(...pending.map((o) => out.get(o)!.time));
+      along = [...options.alongHead].filter(([o, time]) => time >= oldest && !out.has(o)).map(([o]) => o);
+    }
+    const r = repo.git.exec(['rev-list', '--stdin', '--not', ...negatives], { input: [...pending, ...along].join('\n') + '\n' });
+    // One of them gone since it was known (gc): placed again with those that are still here.
+    if (r.status !== 0 && along.length) {
+      const here = existing(repo, along);
+      const alongHead = new Map([...options.alongHead!].filter(([o]) => here.has(o)));
+      return placeObjects(repo, objects, { ...options, alongHead: alongHead.size < options.alongHead!.size ? alongHead : undefined });
+    }
     if (r.status !== 0) {
       // A kept fact went stale (gc removed the commit): read them all again, once.
       if (unknown.length < unique.length) {
@@ -91,6 +109,7 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
       break;
     }
     const outside = new Set(r.stdout.toString('utf8').split('\n'));
+    for (const o of along) if (!outside.has(o)) out.set(o, { object: o, reach, time: options.alongHead!.get(o)! });
     const still: string[] = [];
     for (const object of pending) {
       if (outside.has(object)) still.push(object);
@@ -99,6 +118,13 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
     pending = still;
   }
   return out;
+}
+
+/** Those of `objects` that are here (one `cat-file --batch-check`). */
+function existing(repo: Repo, objects: readonly string[]): Set<string> {
+  const r = repo.git.exec(['cat-file', '--batch-check=%(objectname)'], { input: objects.join('\n') + '\n' });
+  // A missing object's line is `<name> missing`.
+  return new Set(r.stdout.toString('utf8').split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)));
 }
 
 /**
