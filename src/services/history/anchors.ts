@@ -65,8 +65,8 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const { cache, facts } = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
-  const places = same?.places ?? carriedOver(repo, cache);
-  for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
+  const carried = same ? null : carriedOver(repo, cache);
+  for (const [object, p] of placesOf(same?.places ?? carried ?? {})) placed.set(object, p);
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
   const offHead = new Set(same?.offHead ?? []);
   const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
@@ -90,8 +90,10 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
       places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
       facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
       offHead: [...offHead],
-      // The refs before are kept one step, as they were: a switch back costs nothing.
-      ...(cache.refs !== refs && cache.refs && cache.places
+      // The refs before are kept one step, as they were: a switch back costs nothing. HEAD a commit
+      // further on keeps the ones before those (a switch back to HEAD's parent is rare, and the
+      // places of every memory are twice what the file would hold).
+      ...(cache.refs !== refs && cache.refs && cache.places && !(carried && Object.keys(carried).length)
         ? { previous: { refs: cache.refs, ...(cache.head ? { head: cache.head } : {}), places: cache.places, ...(cache.offHead ? { offHead: cache.offHead } : {}) } }
         : cache.previous
           ? { previous: cache.previous }
@@ -102,6 +104,19 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     read.set(repo, { cache: next, facts });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
+}
+
+/** Each record of places read, as placements: several calls of one command take apart the same one. */
+const taken = new WeakMap<object, ReadonlyMap<string, Placement>>();
+
+function placesOf(places: Record<string, [string, number]>): ReadonlyMap<string, Placement> {
+  let out = taken.get(places);
+  if (!out) {
+    const map = new Map<string, Placement>();
+    for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) map.set(object, { object, reach, time });
+    taken.set(places, (out = map));
+  }
+  return out;
 }
 
 /** A week (s): HEAD committed within it after the cached one is near. */

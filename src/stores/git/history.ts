@@ -94,6 +94,27 @@ export function treeBlobs(repo: Repo, rev: string): Map<string, string> {
  */
 export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEAD', exclude: readonly string[] = []): TouchingCommit[] {
   if (!repo.head && rev === 'HEAD') return [];
+  // Between named commits the answer never changes: asked twice in one command (the results and
+  // the window step from the same place), it is asked of git once.
+  const key = [rev, ...exclude].every((c) => /^[0-9a-f]{40,64}$/.test(c)) ? `${since} ${max} ${rev} ${exclude.join(' ')}` : null;
+  const known = key ? memo(changesAsked, repo).get(key) : undefined;
+  if (known) return known;
+  const found = logChanges(repo, since, max, rev, exclude);
+  if (key) memo(changesAsked, repo).set(key, found);
+  return found;
+}
+
+/** Per repository, what this process asked of git that never changes (keyed by commit ids). */
+const changesAsked = new WeakMap<Repo, Map<string, TouchingCommit[]>>();
+const ancestryAsked = new WeakMap<Repo, Map<string, boolean>>();
+
+function memo<T>(store: WeakMap<Repo, Map<string, T>>, repo: Repo): Map<string, T> {
+  let m = store.get(repo);
+  if (!m) store.set(repo, (m = new Map()));
+  return m;
+}
+
+function logChanges(repo: Repo, since: number, max: number, rev: string, exclude: readonly string[]): TouchingCommit[] {
   const args = ['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-status', '--no-renames', `--max-count=${max}`];
   if (since > 0) args.push(`--since=${since}`);
   const r = repo.git.exec([...args, rev, ...exclude.map((e) => `^${e}`), '--']);
@@ -130,6 +151,15 @@ const CLOCK_SKEW = 24 * 3600;
  */
 export function isAncestor(repo: Repo, ancestor: string, descendant: string, within = Infinity): boolean {
   if (ancestor === descendant) return true;
+  // Asked again in one command (the anchors, the results and the window all step from the last HEAD): answered once.
+  const key = `${ancestor} ${descendant} ${within}`;
+  const asked = memo(ancestryAsked, repo);
+  let answer = asked.get(key);
+  if (answer === undefined) asked.set(key, (answer = askAncestor(repo, ancestor, descendant, within)));
+  return answer;
+}
+
+function askAncestor(repo: Repo, ancestor: string, descendant: string, within: number): boolean {
   const facts = readFacts(repo, [ancestor, descendant]);
   const [a, d] = [facts.get(ancestor), facts.get(descendant)];
   if (a?.type !== 'commit' || d?.type !== 'commit' || a.time > d.time + CLOCK_SKEW) return false;
