@@ -118,9 +118,12 @@ function logChanges(repo: Repo, since: number, max: number, rev: string, exclude
   const args = ['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-status', '--no-renames', `--max-count=${max}`];
   if (since > 0) args.push(`--since=${since}`);
   const r = repo.git.exec([...args, rev, ...exclude.map((e) => `^${e}`), '--']);
-  if (r.status !== 0) return [];
-  return r.stdout
-    .toString('utf8')
+  return r.status === 0 ? parseChanges(r.stdout.toString('utf8')) : [];
+}
+
+/** `\0<commit> <time>` then `<status>\t<path>` lines, per commit (as recentChanges and changesOf ask git for them). */
+function parseChanges(out: string): TouchingCommit[] {
+  return out
     .split('\0')
     .filter(Boolean)
     .map((entry) => {
@@ -137,6 +140,31 @@ function logChanges(repo: Repo, since: number, max: number, rev: string, exclude
       }
       return { commit, time: Number(time), paths, ...(deleted.length ? { deleted } : {}) };
     });
+}
+
+/** The newest `max` commits of `rev` (ids and committer times), newest first, in recentChanges' order: one `git log` that diffs nothing. */
+export function recentCommits(repo: Repo, max: number, rev: string): Array<{ commit: string; time: number }> {
+  const r = repo.git.exec(['log', '--format=%H %ct', `--max-count=${max}`, rev, '--']);
+  if (r.status !== 0) return [];
+  return r.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [commit = '', time = '0'] = line.split(' ');
+      return { commit, time: Number(time) };
+    });
+}
+
+/**
+ * What each commit changed against its parent, as recentChanges says it (files and deletions, no
+ * renames; nothing for a merge), with one `git diff-tree --stdin`. Commits it says nothing of (a
+ * merge, a commit that changed nothing) are absent.
+ */
+export function changesOf(repo: Repo, commits: readonly string[]): Map<string, TouchingCommit> {
+  if (commits.length === 0) return new Map();
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '-r', '--root', '--name-status', '--no-renames', '--format=%x00%H %ct'], { input: commits.join('\n') + '\n' });
+  return new Map(r.status === 0 ? parseChanges(r.stdout.toString('utf8')).map((c) => [c.commit, c]) : []);
 }
 
 /** Committer clocks disagree by this much (s) before a newer commit is taken for no ancestor of an older one. */

@@ -16,6 +16,9 @@ export interface ObjectFacts {
   time: number;
 }
 
+/** Committer clocks may disagree by this much (s). */
+const CLOCK_SKEW = 24 * 3600;
+
 /** Negative refs of each step: a commit they do not exclude is reached by them. Another worktree's detached HEAD counts as a branch. */
 function steps(repo: Repo): ReadonlyArray<readonly [Reach, readonly string[]]> {
   return [
@@ -76,6 +79,11 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
     }
   }
   const negatives: string[] = [];
+  // HEAD's commit time: a commit committed after it (a day of clock skew aside) is no ancestor of it
+  // (as isAncestor in history.ts says), so HEAD's walk is not asked about it; walking a branch's
+  // newest commits back to an old tag checked out is what that walk costs.
+  let headTime: number | undefined;
+  const headTimeOf = () => (headTime ??= facts.get(repo.head!)?.time ?? readFacts(repo, [repo.head!]).get(repo.head!)?.time ?? Infinity);
   for (const [reach, refs] of steps(repo)) {
     // HEAD on no commit yet (an orphan branch): it reaches nothing, and git would refuse it as a negative.
     if (reach === 'head' && !repo.head) continue;
@@ -87,13 +95,16 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
       pending = pending.filter((o) => out.has(o));
     }
     if (pending.length === 0) break;
-    // What the pending commits reach that the refs so far do not: a commit absent from it is reached.
+    const asked = reach === 'head' ? pending.filter((o) => out.get(o)!.time <= headTimeOf() + CLOCK_SKEW) : pending;
     let along: string[] = [];
-    if (reach === 'head' && options.alongHead?.size) {
-      const oldest = Math.min(...pending.map((o) => out.get(o)!.time));
-      along = [...options.alongHead].filter(([o, time]) => time >= oldest && !out.has(o)).map(([o]) => o);
+    if (reach === 'head' && asked.length && options.alongHead?.size) {
+      // Not those committed after HEAD either.
+      const oldest = Math.min(...asked.map((o) => out.get(o)!.time));
+      along = [...options.alongHead].filter(([o, time]) => time >= oldest && time <= headTimeOf() + CLOCK_SKEW && !out.has(o)).map(([o]) => o);
     }
-    const r = repo.git.exec(['rev-list', '--stdin', '--not', ...negatives], { input: [...pending, ...along].join('\n') + '\n' });
+    if (asked.length === 0) continue;
+    // What the pending commits reach that the refs so far do not: a commit absent from it is reached.
+    const r = repo.git.exec(['rev-list', '--stdin', '--not', ...negatives], { input: [...asked, ...along].join('\n') + '\n' });
     // One of them gone since it was known (gc): placed again with those that are still here.
     if (r.status !== 0 && along.length) {
       const here = existing(repo, along);
@@ -110,8 +121,9 @@ export function placeObjects(repo: Repo, objects: readonly string[], options: Pl
     }
     const outside = new Set(r.stdout.toString('utf8').split('\n'));
     for (const o of along) if (!outside.has(o)) out.set(o, { object: o, reach, time: options.alongHead!.get(o)! });
-    const still: string[] = [];
-    for (const object of pending) {
+    const askedSet = new Set(asked);
+    const still: string[] = pending.filter((o) => !askedSet.has(o));
+    for (const object of asked) {
       if (outside.has(object)) still.push(object);
       else out.get(object)!.reach = reach;
     }
