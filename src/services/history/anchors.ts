@@ -99,7 +99,10 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
           ? { previous: cache.previous }
           : {}),
     };
-    const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
+    // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
+    // are large), and the next command carries them again from the HEAD the file names.
+    const onlyCarried = carried !== null && Object.keys(carried).length > 0 && open.length === 0;
+    const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || (cache.refs !== refs && !onlyCarried);
     if (changed) cacheFile(repo).write(next);
     read.set(repo, { cache: next, facts });
   }
