@@ -38,14 +38,19 @@ function cacheFile(repo: Repo): JsonFile<Partial<PlacementCache>> {
  * placements several times (recall's order, the reach shown, staleness), and the file (400 kB
  * with 3,000 memories) is read and taken apart once.
  */
-const read = new WeakMap<Repo, { cache: Partial<PlacementCache>; facts: Map<string, ObjectFacts> }>();
+const read = new WeakMap<Repo, { cache: Partial<PlacementCache>; facts: () => Map<string, ObjectFacts> }>();
 
-function readCache(repo: Repo): { cache: Partial<PlacementCache>; facts: Map<string, ObjectFacts> } {
+/** The facts of a cache as a map, made when first asked for (a command that only carries places over never does). */
+function factsOf(cache: Partial<PlacementCache>, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
+  let facts = made;
+  return () => (facts ??= new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }])));
+}
+
+function readCache(repo: Repo): { cache: Partial<PlacementCache>; facts: () => Map<string, ObjectFacts> } {
   let kept = read.get(repo);
   if (!kept) {
     const cache = cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
-    const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
-    read.set(repo, (kept = { cache, facts }));
+    read.set(repo, (kept = { cache, facts: factsOf(cache) }));
   }
   return kept;
 }
@@ -62,7 +67,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
   const refs = refsState(repo);
-  const { cache, facts } = readCache(repo);
+  const { cache, facts: factsNow } = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
   const carried = same ? null : carriedOver(repo, cache);
@@ -70,8 +75,13 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
   const offHead = new Set(same?.offHead ?? []);
   const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
-  // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
-  if (open.length || cache.refs !== refs) {
+  // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
+  // are large), and the next command carries them again from the HEAD the file names.
+  if (open.length === 0 && carried !== null && Object.keys(carried).length > 0) {
+    read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts: factsNow });
+  } else if (open.length || cache.refs !== refs) {
+    // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
+    const facts = factsNow();
     const factCount = facts.size;
     const offHeadCount = offHead.size;
     // What this run places first, then what the cache already knew.
@@ -99,12 +109,9 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
           ? { previous: cache.previous }
           : {}),
     };
-    // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
-    // are large), and the next command carries them again from the HEAD the file names.
-    const onlyCarried = carried !== null && Object.keys(carried).length > 0 && open.length === 0;
-    const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || (cache.refs !== refs && !onlyCarried);
+    const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
     if (changed) cacheFile(repo).write(next);
-    read.set(repo, { cache: next, facts });
+    read.set(repo, { cache: next, facts: factsOf(next, facts) });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
@@ -131,7 +138,7 @@ const NEAR = 7 * 24 * 3600;
  * pruned them; they were not merely never fetched.
  */
 export function commitsSeen(repo: Repo): Set<string> {
-  const { facts } = readCache(repo);
+  const facts = readCache(repo).facts();
   return new Set([...facts].flatMap(([o, f]) => (f.type === 'commit' ? [o] : [])));
 }
 
