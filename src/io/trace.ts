@@ -4,9 +4,15 @@
  */
 const enabled = Boolean(process.env.GIT_MEM_TRACE);
 
-/** Marks a phase: milliseconds since the process started (Bun's start included). */
+/**
+ * Marks a phase: milliseconds since the process started (Bun's start included), and the processor
+ * time of this process so far (its threads, not the git processes it ran): on a busy machine the
+ * first moves with the load, the second much less.
+ */
 export function tracePhase(label: string): void {
-  if (enabled) process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms: ${label}\n`);
+  if (!enabled) return;
+  const { user, system } = process.cpuUsage();
+  process.stderr.write(`git-mem trace: at ${performance.now().toFixed(1)} ms (cpu ${((user + system) / 1000).toFixed(1)} ms): ${label}\n`);
 }
 
 /** Whether GIT_MEM_TRACE is set: callers then compute what they would trace (recall's explanations). */

@@ -1,7 +1,8 @@
 /** `git mem index`: bring the index up to date now (or rebuild it from the notes) and say what it holds. */
 import { GitMemError } from '../core/errors.ts';
 import { lockFileFor } from '../stores/cache/lock.ts';
-import { commitFiles } from './history/file-history.ts';
+import { placementsOf } from './history/anchors.ts';
+import { commitFiles, knownCommits } from './history/file-history.ts';
 import type { Deps } from './deps.ts';
 
 /** What this file's services use. */
@@ -32,6 +33,9 @@ export async function refreshIndex(ctx: ReindexDeps, options: { rebuild?: boolea
   if (!stats.written) throw new GitMemError(`the index was not written: another process held ${lockFileFor(ctx.indexFile)} for 5 s`, 'try again; git mem doctor reports a lock left by a process that is gone');
   // What the memories' commits changed, for the hooks' file context (services/history/file-history.ts): paid here, not by the first hook.
   commitFiles(ctx.repo, await ctx.index.current());
+  // Where each of those commits stands (services/history/anchors.ts): one walk of the history for
+  // all, carried to each new commit, where a new question would walk it for the first commit it asks about.
+  placementsOf(ctx.repo, knownCommits(ctx.repo).keys());
   return {
     file: ctx.indexFile,
     rebuilt: Boolean(options.rebuild),

@@ -4,7 +4,7 @@
 // and a baseline build in the same run, whole-process medians of:
 //   a. the first `recall` after one new commit (the same question each run, and a new one),
 //   b. the first `hook SessionStart` after one new commit,
-//   c. the first `list` after checking out an old tag,
+//   c. the first `list`, `recall` and `hook SessionStart` after checking out an old tag,
 //   d. `hook PreToolUse` of a Read: the first call of a session and the tenth (ten files),
 //   e. `reanchor` with nothing to do, and with a memory left on a commit gc pruned,
 // with the issue's targets (MISS when missed), and a few correctness probes (not timed).
@@ -15,7 +15,10 @@
 // Env:   GIT_MEM_BIN (this build, default dist/git-mem), GIT_MEM_BASELINE_BIN, GIT_MEM_BENCH_RUNS (5),
 //        GIT_MEM_BENCH_TIMEOUT (seconds per command, 120), GIT_MEM_HISTORY_SMALL=1 or --small
 //        (~2,000 commits, ~600 memories), GIT_MEM_HISTORY_TAGS (old tags to check out, comma-separated),
-//        GIT_MEM_BENCH_KEEP=1 (keep the temporary root).
+//        GIT_MEM_BENCH_KEEP=1 (keep the temporary root), GIT_MEM_BENCH_ONLY (scenarios to run,
+//        comma-separated: recall, sessionStart, tag, preToolUse, reanchorNothing, reanchorOrphan,
+//        reanchorPruned), GIT_MEM_BENCH_CPU=1 (also the processor time of each command and its git
+//        processes, through `perf stat` or else /usr/bin/time: on a loaded machine it moves less than wall time).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -32,6 +35,9 @@ const TIMEOUT_MS = Number(process.env.GIT_MEM_BENCH_TIMEOUT ?? 120) * 1000;
 const SLOW_MS = 5000;
 const SLOW_RUNS = 2;
 const KEEP = process.env.GIT_MEM_BENCH_KEEP === '1';
+const ONLY = process.env.GIT_MEM_BENCH_ONLY ? new Set(process.env.GIT_MEM_BENCH_ONLY.split(',')) : null;
+// Processor time: `perf stat` (task-clock, in ms, children included) where it works, else GNU time (10 ms steps).
+const CPU = process.env.GIT_MEM_BENCH_CPU === '1' ? (spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', 'true']).status === 0 ? 'perf' : fs.existsSync('/usr/bin/time') ? 'time' : null) : null;
 
 const started = performance.now();
 for (const [label, bin] of [['this build', BIN], ['baseline', BASELINE]]) if (bin && !fs.existsSync(bin)) throw new Error(`no binary at ${bin} (${label}); run npm run build`);
@@ -98,18 +104,24 @@ const fixedQuery = { words: queryOf(hotMemories.at(-1).line.summary), summary: h
 // A new question each run: the newest memory about each of the ten files, in turn.
 const newQueries = ranked.slice(0, 10).map(([, ms]) => ({ words: queryOf(ms.at(-1).line.summary), summary: ms.at(-1).line.summary })).filter((q) => q.words.length >= 2);
 
-// Old tags: release tags (vX.Y.Z) at about 15%, 25% and 35% of the way through the history, by date.
+// Old tags: release tags (vX.Y.Z) spread evenly from 15% to 35% of the way through the history, by
+// date, one for each command (list, recall, SessionStart) of each run, so that each is the first
+// command at its tag (a tag visited before finds its results kept); fewer when the history has fewer.
+const TAG_COMMANDS = 3;
 const tags = process.env.GIT_MEM_HISTORY_TAGS
   ? process.env.GIT_MEM_HISTORY_TAGS.split(',')
   : (() => {
       const all = git(source, templateEnv, ['for-each-ref', '--sort=creatordate', '--format=%(refname:short)', 'refs/tags']).split('\n').filter((t) => /^v\d+\.\d+\.\d+$/.test(t));
       if (!all.length) throw new Error('no vX.Y.Z tags; set GIT_MEM_HISTORY_TAGS');
-      return [...new Set([0.15, 0.25, 0.35].map((q) => all[Math.round(q * (all.length - 1))]))];
+      const n = RUNS * TAG_COMMANDS;
+      return [...new Set(Array.from({ length: n }, (_, k) => all[Math.round((0.15 + (0.2 * k) / Math.max(1, n - 1)) * (all.length - 1))]))];
     })();
+/** The tag the `k`th command of run `i` checks out. */
+const tagFor = (i, k) => tags[(i * TAG_COMMANDS + k) % tags.length];
 
 console.log(`history benchmark (issue 38): ${SOURCE ? `clone of ${SOURCE}` : `synthetic history${SMALL ? ' (small)' : ''}`}, ${commitCount} commits on ${branch}, ${headFiles.size} files at its tip`);
 if (shape) console.log(`  synthetic: ${shape.commits} commits (${shape.firstParent} first-parent), ${shape.merges} merges, ${shape.renames} renames, ${shape.tags} tags, ${shape.files} files; built in ${shape.seconds.toFixed(1)} s`);
-console.log(`  ${memories.length} memories from every 3rd first-parent commit; new commits change ${hotFile} (${hotMemories.length} memories); old tags ${tags.join(', ')}`);
+console.log(`  ${memories.length} memories from every 3rd first-parent commit; new commits change ${hotFile} (${hotMemories.length} memories); ${tags.length} old tags from ${tags[0]} to ${tags.at(-1)}`);
 console.log(`  ${RUNS} runs per measure, timeout ${TIMEOUT_MS / 1000} s per command${BASELINE ? `; baseline ${BASELINE}` : '; no GIT_MEM_BASELINE_BIN, this build only'}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -136,14 +148,26 @@ function prepare(name, bin) {
   return b;
 }
 
-/** Runs `bin args` in the build's clone; times the whole process. */
+/**
+ * Runs `bin args` in the build's clone; times the whole process (and, under GIT_MEM_BENCH_CPU, the
+ * processor time of it and the git processes it waited for).
+ */
 function run(b, args, input, timeout = TIMEOUT_MS) {
+  const cpuFile = CPU ? path.join(root, 'cpu.txt') : null;
+  const [cmd, argv] = !cpuFile ? [b.bin, args] : CPU === 'perf' ? ['perf', ['stat', '-x,', '-e', 'task-clock', '-o', cpuFile, b.bin, ...args]] : ['/usr/bin/time', ['-f', '%U %S', '-o', cpuFile, b.bin, ...args]];
   const t0 = performance.now();
-  const r = spawnSync(b.bin, args, { cwd: b.repo, env: b.env, input, encoding: 'utf8', timeout, maxBuffer: 1 << 30 });
+  const r = spawnSync(cmd, argv, { cwd: b.repo, env: b.env, input, encoding: 'utf8', timeout, maxBuffer: 1 << 30 });
   const ms = performance.now() - t0;
   if (r.error?.code === 'ETIMEDOUT' || r.signal === 'SIGTERM') return { status: 'TIMEOUT', ms, stdout: '', detail: `over ${timeout / 1000} s` };
   if (r.error || r.status !== 0) return { status: 'FAIL', ms, stdout: r.stdout ?? '', detail: (r.stderr || String(r.error)).trim().split('\n')[0].slice(0, 160) };
-  return { status: 'ok', ms, stdout: r.stdout, stderr: r.stderr };
+  const cpu = cpuFile ? cpuOf(fs.readFileSync(cpuFile, 'utf8')) : undefined;
+  return { status: 'ok', ms, cpu, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Milliseconds of processor time in what perf stat (`<ms>,msec,task-clock,...`) or GNU time (`<user s> <system s>`) wrote. */
+function cpuOf(text) {
+  const line = text.trim().split('\n').at(-1) ?? '';
+  return CPU === 'perf' ? Number(line.split(',')[0]) : line.split(' ').reduce((a, x) => a + Number(x) * 1000, 0);
 }
 
 // A new session id each time: a session is given its context once (the same id again gets nothing).
@@ -191,6 +215,8 @@ const ROWS = [
   ['recallNew', 'first recall, new question, after a commit', 150],
   ['sessionStart', 'first SessionStart after a commit', 150],
   ['listTag', 'first list after checkout of an old tag', 300],
+  ['recallTag', 'first recall after checkout of an old tag', 300],
+  ['sessionStartTag', 'first SessionStart after checkout of an old tag', 300],
   ['preFirst', 'PreToolUse Read, first call of a session', 100],
   ['preTenth', 'PreToolUse Read, tenth call', 100],
   ['reanchorNothing', 'reanchor, nothing to do (after a commit)', 100],
@@ -226,15 +252,26 @@ const SCENARIOS = [
     },
   },
   {
-    name: 'listTag',
-    rows: ['listTag'],
+    // The issue's measure is the first recall and SessionStart after the checkout; `list` shows
+    // every memory, so it measures staleness at the tag for all of them. Each is the first command
+    // after its own checkout, at a tag of its own (back to the branch between them).
+    name: 'tag',
+    rows: ['listTag', 'recallTag', 'sessionStartTag'],
     run(b, i) {
-      git(b.repo, b.env, ['checkout', '-q', '--detach', tags[i % tags.length]]);
-      try {
-        return { listTag: run(b, ['list']) };
-      } finally {
-        git(b.repo, b.env, ['checkout', '-q', branch]);
-      }
+      const at = (k, fn) => {
+        git(b.repo, b.env, ['checkout', '-q', '--detach', tagFor(i, k)]);
+        try {
+          return fn();
+        } finally {
+          git(b.repo, b.env, ['checkout', '-q', branch]);
+        }
+      };
+      const q = newQueries[(i + 5) % newQueries.length];
+      return {
+        listTag: at(0, () => run(b, ['list'])),
+        recallTag: at(1, () => run(b, ['recall', ...q.words])),
+        sessionStartTag: at(2, () => run(b, ['hook', 'SessionStart'], sessionStart(b, `t${i}`))),
+      };
     },
   },
   {
@@ -295,6 +332,7 @@ for (const b of builds) console.log(`  ${b.name}: imported ${b.imported} memorie
 
 // Builds in turns within each run, so a busy moment of the machine costs both alike.
 for (const sc of SCENARIOS) {
+  if (ONLY && !ONLY.has(sc.name)) continue;
   const done = new Map(builds.map((b) => [b, { runs: 0, limit: RUNS, stopped: false }]));
   for (let i = 0; i < RUNS; i++) {
     for (const b of builds) {
@@ -303,9 +341,10 @@ for (const sc of SCENARIOS) {
       const out = sc.run(b, i);
       d.runs++;
       for (const [row, r] of Object.entries(out)) {
-        const acc = b.results.get(row) ?? { times: [], failures: [] };
+        const acc = b.results.get(row) ?? { times: [], cpus: [], failures: [] };
         b.results.set(row, acc);
         if (r.status === 'ok') acc.times.push(r.ms);
+        if (r.cpu !== undefined) acc.cpus.push(r.cpu);
         else acc.failures.push(`${r.status}${r.detail ? ` (${r.detail})` : ''}`);
         if (r.status !== 'ok') d.stopped = true; // a timeout or a failure is not retried
         if (r.ms > SLOW_MS) d.limit = Math.min(d.limit, SLOW_RUNS);
@@ -335,15 +374,21 @@ const cell = (acc) => {
   const note = acc.failures.length ? ` +${acc.failures[0].split(' ')[0]}` : acc.times.length < RUNS ? ` (${acc.times.length} run${acc.times.length > 1 ? 's' : ''})` : '';
   return { text: `${m.toFixed(1)}${note}`, ms: m };
 };
-console.log(`\n${pad('measure (median ms)', 46)}${pad('target', 8)}${pad('this build', 22)}${pad('baseline', 22)}ratio`);
+console.log(`\n${pad('measure (median ms)', 46)}${pad('target', 8)}${pad('this build', 22)}${pad('baseline', 22)}ratio${CPU ? '    cpu: this build  baseline  ratio' : ''}`);
 let missed = 0;
 for (const [key, label, target] of ROWS) {
+  if (!builds[0].results.has(key)) continue; // a scenario left out (GIT_MEM_BENCH_ONLY)
   const mine = cell(builds[0].results.get(key));
   const base = builds[1] ? cell(builds[1].results.get(key)) : undefined;
   const met = target === undefined || (mine.ms !== undefined && mine.ms <= target);
   if (!met) missed++;
   const ratio = base?.ms && mine.ms !== undefined ? `${Number((mine.ms / base.ms).toPrecision(2))}x` : '';
-  console.log(`${pad(label, 46)}${pad(target === undefined ? '-' : `<=${target}`, 8)}${pad(`${mine.text}${met ? '' : ' MISS'}`, 22)}${pad(base?.text ?? '', 22)}${ratio}`);
+  let cpu = '';
+  if (CPU) {
+    const [c0, c1] = builds.map((b) => median(b.results.get(key)?.cpus ?? []));
+    cpu = `${pad('', 4)}${pad(c0?.toFixed(0) ?? '-', 12)}${pad(c1?.toFixed(0) ?? '', 10)}${c0 && c1 ? `${Number((c0 / c1).toPrecision(2))}x` : ''}`;
+  }
+  console.log(`${pad(label, 46)}${pad(target === undefined ? '-' : `<=${target}`, 8)}${pad(`${mine.text}${met ? '' : ' MISS'}`, 22)}${pad(base?.text ?? '', 22)}${pad(ratio, 5)}${cpu}`);
 }
 for (const b of builds) for (const [key, acc] of b.results) for (const f of new Set(acc.failures)) console.log(`  ${b.name}, ${key}: ${f}`);
 

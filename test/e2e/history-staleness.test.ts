@@ -141,4 +141,30 @@ describe('staleness along the history', () => {
     expect(listed(dir, box.env)).toEqual(onTopic);
     expect(measuredAfresh(dir, box.env)).toEqual(onTopic);
   });
+
+  it('an old checkout near ones seen before takes its window from the commits they listed, git diffing only the others: as measured afresh', () => {
+    const box = sandbox();
+    const dir = makeRepo(box, 'repo', 0);
+    commitFiles(dir, box.env, { 'src/busy.ts': 'start\n', 'src/a.ts': 'a\n' }, 'Start');
+    memOk(dir, box.env, ['capture', 'patterns', 'busy.ts appends lines', '--paths', 'src/busy.ts']);
+    memOk(dir, box.env, ['capture', 'decisions', 'a.ts is one line', '--paths', 'src/a.ts']);
+    manyCommits(dir, box.env, 'src/busy.ts', 150);
+    git(dir, box.env, ['tag', 'late', 'HEAD~10']);
+    git(dir, box.env, ['tag', 'early', 'HEAD~50']);
+    // A side branch forked before `early`, committed between the two tags: its own commits were never listed.
+    git(dir, box.env, ['checkout', '-q', '-b', 'side', 'HEAD~70']);
+    const at = (t: number) => ({ ...box.env, GIT_COMMITTER_DATE: `${1_800_000_000 + t} +0000`, GIT_AUTHOR_DATE: `${1_800_000_000 + t} +0000` });
+    commitFiles(dir, at(90), { 'src/a.ts': 'a\nb\n' }, 'Side: a.ts grows');
+    commitFiles(dir, at(91), { 'src/busy.ts': 'start\nside\n' }, 'Side: busy.ts changes');
+    // Seen at `late` first: `early` and `side` lie within its window's time, so their windows are put together from it.
+    for (const place of ['early', 'side']) {
+      git(dir, box.env, ['checkout', '-q', '--detach', 'late']);
+      listed(dir, box.env);
+      git(dir, box.env, ['checkout', '-q', '--detach', place]);
+      const fromKept = listed(dir, box.env);
+      expect(measuredAfresh(dir, box.env), `at ${place}`).toEqual(fromKept);
+    }
+    git(dir, box.env, ['checkout', '-q', '--detach', 'side']);
+    expect(listed(dir, box.env).get('a.ts is one line')).toMatchObject({ commits: 1, lines: 1 });
+  });
 });

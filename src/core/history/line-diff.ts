@@ -97,8 +97,16 @@ function unmatchedLines(a: readonly number[], b: readonly number[]): LineCounts 
 
 /** How much of `old` is still in `next` (0 to 1): lines both hold, in any order, over the longer of the two (linear: it is asked of many candidate pairs). */
 export function similarity(old: Uint8Array, next: Uint8Array): number {
-  const a = splitLines(Buffer.from(old).toString('utf8'));
-  const b = splitLines(Buffer.from(next).toString('utf8'));
+  return lineSimilarity(textLines(old), textLines(next));
+}
+
+/** A file's lines, as similarity compares them (split once where one file is compared with many). */
+export function textLines(data: Uint8Array): string[] {
+  return splitLines(Buffer.from(data).toString('utf8'));
+}
+
+/** similarity of two files given as their lines. */
+export function lineSimilarity(a: readonly string[], b: readonly string[]): number {
   const longer = Math.max(a.length, b.length);
   if (longer === 0) return 1;
   const count = new Map<string, number>();

@@ -10,6 +10,7 @@
 import { type Placement, pickAnchor, REACHES } from '../../core/history/anchor.ts';
 import { JsonFile } from '../../stores/cache/json-file.ts';
 import { isAncestor } from '../../stores/git/history.ts';
+import { knownCommits } from './file-history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../../stores/git/reachability.ts';
 import type { Repo } from '../../stores/git/repo.ts';
 
@@ -32,8 +33,26 @@ function cacheFile(repo: Repo): JsonFile<Partial<PlacementCache>> {
   return new JsonFile<Partial<PlacementCache>>(repo.mem, 'anchors', 1, () => true);
 }
 
-function readCache(repo: Repo): Partial<PlacementCache> {
-  return cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
+/**
+ * The cache as this process last read or wrote it, with its facts as a map: a command asks for
+ * placements several times (recall's order, the reach shown, staleness), and the file (400 kB
+ * with 3,000 memories) is read and taken apart once.
+ */
+const read = new WeakMap<Repo, { cache: Partial<PlacementCache>; facts: () => Map<string, ObjectFacts> }>();
+
+/** The facts of a cache as a map, made when first asked for (a command that only carries places over never does). */
+function factsOf(cache: Partial<PlacementCache>, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
+  let facts = made;
+  return () => (facts ??= new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }])));
+}
+
+function readCache(repo: Repo): { cache: Partial<PlacementCache>; facts: () => Map<string, ObjectFacts> } {
+  let kept = read.get(repo);
+  if (!kept) {
+    const cache = cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
+    read.set(repo, (kept = { cache, facts: factsOf(cache) }));
+  }
+  return kept;
 }
 
 const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly unknown[]).includes(r);
@@ -48,21 +67,29 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
   const refs = refsState(repo);
-  const cache = readCache(repo);
+  const { cache, facts: factsNow } = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
-  const places = same?.places ?? carriedOver(repo, cache);
-  const facts = new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }]));
-  for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) placed.set(object, { object, reach, time });
+  const carried = same ? null : carriedOver(repo, cache);
+  for (const [object, p] of placesOf(same?.places ?? carried ?? {})) placed.set(object, p);
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
   const offHead = new Set(same?.offHead ?? []);
   const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
-  // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
-  if (open.length || cache.refs !== refs) {
+  // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
+  // are large), and the next command carries them again from the HEAD the file names.
+  if (open.length === 0 && carried !== null && Object.keys(carried).length > 0) {
+    read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts: factsNow });
+  } else if (open.length || cache.refs !== refs) {
+    // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
+    const facts = factsNow();
     const factCount = facts.size;
     const offHeadCount = offHead.size;
     // What this run places first, then what the cache already knew.
-    const fresh = placeObjects(repo, open, { facts, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
+    // Every memory's commit not placed yet rides on HEAD's step when it makes a walk (as a new
+    // question's commits do): the next question, after the next commit too, finds them placed.
+    const alongHead = new Map<string, number>();
+    if (open.length) for (const [c, time] of knownCommits(repo)) if (!placed.has(c) && !offHead.has(c)) alongHead.set(c, time);
+    const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
     for (const [o, p] of fresh) placed.set(o, p);
     // Left out by placeObjects: asked after its HEAD step, so HEAD does not reach them.
     for (const o of open) if (!fresh.has(o) && facts.get(o)?.type === 'commit') offHead.add(o);
@@ -73,8 +100,10 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
       places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
       facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
       offHead: [...offHead],
-      // The refs before are kept one step, as they were: a switch back costs nothing.
-      ...(cache.refs !== refs && cache.refs && cache.places
+      // The refs before are kept one step, as they were: a switch back costs nothing. HEAD a commit
+      // further on keeps the ones before those (a switch back to HEAD's parent is rare, and the
+      // places of every memory are twice what the file would hold).
+      ...(cache.refs !== refs && cache.refs && cache.places && !(carried && Object.keys(carried).length)
         ? { previous: { refs: cache.refs, ...(cache.head ? { head: cache.head } : {}), places: cache.places, ...(cache.offHead ? { offHead: cache.offHead } : {}) } }
         : cache.previous
           ? { previous: cache.previous }
@@ -82,8 +111,22 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     };
     const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
     if (changed) cacheFile(repo).write(next);
+    read.set(repo, { cache: next, facts: factsOf(next, facts) });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
+}
+
+/** Each record of places read, as placements: several calls of one command take apart the same one. */
+const taken = new WeakMap<object, ReadonlyMap<string, Placement>>();
+
+function placesOf(places: Record<string, [string, number]>): ReadonlyMap<string, Placement> {
+  let out = taken.get(places);
+  if (!out) {
+    const map = new Map<string, Placement>();
+    for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) map.set(object, { object, reach, time });
+    taken.set(places, (out = map));
+  }
+  return out;
 }
 
 /** A week (s): HEAD committed within it after the cached one is near. */
@@ -95,8 +138,8 @@ const NEAR = 7 * 24 * 3600;
  * pruned them; they were not merely never fetched.
  */
 export function commitsSeen(repo: Repo): Set<string> {
-  const facts = readCache(repo).facts ?? {};
-  return new Set(Object.entries(facts).flatMap(([o, f]) => (Array.isArray(f) && f[0] === 'commit' ? [o] : [])));
+  const facts = readCache(repo).facts();
+  return new Set([...facts].flatMap(([o, f]) => (f.type === 'commit' ? [o] : [])));
 }
 
 /**

@@ -23,8 +23,21 @@ function cacheFile(repo: Repo): JsonFile<CommitFilesCache> {
   return new JsonFile<CommitFilesCache>(repo.mem, 'commitFiles', 1, (c) => Boolean(c.commits && typeof c.commits === 'object'));
 }
 
+/** The cache as this process last read it (or filled it): several services ask in one command. */
+const read = new WeakMap<Repo, CommitFilesCache>();
+
 function readCache(repo: Repo): CommitFilesCache {
-  return cacheFile(repo).read() ?? { commits: {} };
+  let cache = read.get(repo);
+  if (!cache) read.set(repo, (cache = cacheFile(repo).read() ?? { commits: {} }));
+  return cache;
+}
+
+/** commit → committer time of the commits the cache knows (every current memory's, once `git mem index` or a hook has filled it). */
+export function knownCommits(repo: Repo): Map<string, number> {
+  const out = new Map<string, number>();
+  const { commits } = readCache(repo);
+  for (const c in commits) if (commits[c]![0] > 0) out.set(c, commits[c]![0]);
+  return out;
 }
 
 /** A commit that changed the file, with every file it changed (a scope when they are few: core/history/scope.ts commitScope). */

@@ -19,7 +19,7 @@
  */
 import path from 'node:path';
 import type { Memory } from '../../core/memory.ts';
-import { type LineCounts, lineCounts, similarity } from '../../core/history/line-diff.ts';
+import { type LineCounts, lineCounts, lineSimilarity, textLines } from '../../core/history/line-diff.ts';
 import { commitScope, parseScope, scopeFiles } from '../../core/history/scope.ts';
 import { advance, type FileChange, linesChangedWithin, type Stale, staleness, TouchIndex, type TouchingCommit } from '../../core/history/staleness.ts';
 import { sha1Hex } from '../../core/hash.ts';
@@ -392,13 +392,27 @@ function sameNamed(repo: Repo, tree: ReadonlyMap<string, string>, gone: Readonly
     asked.map((a) => ({ rev: a.m.object, path: a.path })),
   );
   const contents = readObjects(repo, [...olds.filter((b): b is string => b !== null), ...asked.flatMap((a) => a.candidates.map((c) => tree.get(c)!))]);
+  // Memories on nearby commits ask about the same versions: each file's lines are split once, each pair scored once.
+  const lines = new Map<string, string[] | null>();
+  const linesOf = (oid: string) => {
+    if (!lines.has(oid)) {
+      const content = contents.get(oid)?.content;
+      lines.set(oid, content ? textLines(content) : null);
+    }
+    return lines.get(oid)!;
+  };
+  const scores = new Map<string, number>();
   asked.forEach((a, i) => {
-    const old = contents.get(olds[i] ?? '')?.content;
+    const oldOid = olds[i] ?? '';
+    const old = contents.get(oldOid)?.content;
     let best: { to: string; score: number } | null = null;
     for (const c of a.candidates) {
-      const now = contents.get(tree.get(c)!)?.content;
+      const nowOid = tree.get(c)!;
+      const now = contents.get(nowOid)?.content;
       if (!old || !now) continue;
-      const score = similarity(old, now);
+      const pair = `${oldOid}:${nowOid}`;
+      let score = scores.get(pair);
+      if (score === undefined) scores.set(pair, (score = lineSimilarity(linesOf(oldOid)!, linesOf(nowOid)!)));
       if (score >= 0.5 && (!best || score > best.score)) best = { to: c, score };
     }
     if (best) out.set(`${a.m.object}:${a.path}`, best.to);

@@ -94,12 +94,36 @@ export function treeBlobs(repo: Repo, rev: string): Map<string, string> {
  */
 export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEAD', exclude: readonly string[] = []): TouchingCommit[] {
   if (!repo.head && rev === 'HEAD') return [];
+  // Between named commits the answer never changes: asked twice in one command (the results and
+  // the window step from the same place), it is asked of git once.
+  const key = [rev, ...exclude].every((c) => /^[0-9a-f]{40,64}$/.test(c)) ? `${since} ${max} ${rev} ${exclude.join(' ')}` : null;
+  const known = key ? memo(changesAsked, repo).get(key) : undefined;
+  if (known) return known;
+  const found = logChanges(repo, since, max, rev, exclude);
+  if (key) memo(changesAsked, repo).set(key, found);
+  return found;
+}
+
+/** Per repository, what this process asked of git that never changes (keyed by commit ids). */
+const changesAsked = new WeakMap<Repo, Map<string, TouchingCommit[]>>();
+const ancestryAsked = new WeakMap<Repo, Map<string, boolean>>();
+
+function memo<T>(store: WeakMap<Repo, Map<string, T>>, repo: Repo): Map<string, T> {
+  let m = store.get(repo);
+  if (!m) store.set(repo, (m = new Map()));
+  return m;
+}
+
+function logChanges(repo: Repo, since: number, max: number, rev: string, exclude: readonly string[]): TouchingCommit[] {
   const args = ['-c', 'core.quotePath=false', 'log', '--format=%x00%H %ct', '--name-status', '--no-renames', `--max-count=${max}`];
   if (since > 0) args.push(`--since=${since}`);
   const r = repo.git.exec([...args, rev, ...exclude.map((e) => `^${e}`), '--']);
-  if (r.status !== 0) return [];
-  return r.stdout
-    .toString('utf8')
+  return r.status === 0 ? parseChanges(r.stdout.toString('utf8')) : [];
+}
+
+/** `\0<commit> <time>` then `<status>\t<path>` lines, per commit (as recentChanges and changesOf ask git for them). */
+function parseChanges(out: string): TouchingCommit[] {
+  return out
     .split('\0')
     .filter(Boolean)
     .map((entry) => {
@@ -118,6 +142,31 @@ export function recentChanges(repo: Repo, since: number, max: number, rev = 'HEA
     });
 }
 
+/** The newest `max` commits of `rev` (ids and committer times), newest first, in recentChanges' order: one `git log` that diffs nothing. */
+export function recentCommits(repo: Repo, max: number, rev: string): Array<{ commit: string; time: number }> {
+  const r = repo.git.exec(['log', '--format=%H %ct', `--max-count=${max}`, rev, '--']);
+  if (r.status !== 0) return [];
+  return r.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [commit = '', time = '0'] = line.split(' ');
+      return { commit, time: Number(time) };
+    });
+}
+
+/**
+ * What each commit changed against its parent, as recentChanges says it (files and deletions, no
+ * renames; nothing for a merge), with one `git diff-tree --stdin`. Commits it says nothing of (a
+ * merge, a commit that changed nothing) are absent.
+ */
+export function changesOf(repo: Repo, commits: readonly string[]): Map<string, TouchingCommit> {
+  if (commits.length === 0) return new Map();
+  const r = repo.git.exec(['-c', 'core.quotePath=false', 'diff-tree', '--stdin', '-r', '--root', '--name-status', '--no-renames', '--format=%x00%H %ct'], { input: commits.join('\n') + '\n' });
+  return new Map(r.status === 0 ? parseChanges(r.stdout.toString('utf8')).map((c) => [c.commit, c]) : []);
+}
+
 /** Committer clocks disagree by this much (s) before a newer commit is taken for no ancestor of an older one. */
 const CLOCK_SKEW = 24 * 3600;
 
@@ -130,6 +179,15 @@ const CLOCK_SKEW = 24 * 3600;
  */
 export function isAncestor(repo: Repo, ancestor: string, descendant: string, within = Infinity): boolean {
   if (ancestor === descendant) return true;
+  // Asked again in one command (the anchors, the results and the window all step from the last HEAD): answered once.
+  const key = `${ancestor} ${descendant} ${within}`;
+  const asked = memo(ancestryAsked, repo);
+  let answer = asked.get(key);
+  if (answer === undefined) asked.set(key, (answer = askAncestor(repo, ancestor, descendant, within)));
+  return answer;
+}
+
+function askAncestor(repo: Repo, ancestor: string, descendant: string, within: number): boolean {
   const facts = readFacts(repo, [ancestor, descendant]);
   const [a, d] = [facts.get(ancestor), facts.get(descendant)];
   if (a?.type !== 'commit' || d?.type !== 'commit' || a.time > d.time + CLOCK_SKEW) return false;
