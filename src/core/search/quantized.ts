@@ -106,8 +106,8 @@ export interface VectorBlock {
 /**
  * Cosine of the query with the vector at [at, at + dim) of `q` and `fine`
  * (int8 and residual together), `qNorm` the query's length: what the Float32
- * vector gives, within about 1e-8. (Each component is an integer below 2^24,
- * so the sums are exact but for the query's own rounding.)
+ * vector gives, within about 1e-8 (each component is an integer below 2^24,
+ * so its products with the query's Float32 components are exact in a double).
  */
 export function fineCosine(query: Float32Array, qNorm: number, q: Int8Array, fine: Int16Array, at: number): number {
   let dot = 0;
