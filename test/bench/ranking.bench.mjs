@@ -4,7 +4,10 @@
 // The memories are written as git-mem notes through one git fast-import stream,
 // then every query runs through the compiled binary, as a user would run it.
 //
-//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic,hybrid:model,hybrid:static] [--fusion] [--fixture FILE] [--verbose]
+//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic,hybrid:model,hybrid:static] [--fusion] [--fixture FILE] [--verbose] [--dump FILE]
+//
+// --dump writes each mode's top 10 per query (fixture indices) as JSON, to compare two builds
+// query by query (GIT_MEM_BIN=<other build> ... --dump other.json).
 //
 // --fusion also sweeps the weights (lexical:semantic) and k of the fusion on the binary's lexical
 // and semantic top 50, with core/search/fusion.ts (TypeScript, hence bun), and checks that 1:1, k = 60
@@ -33,6 +36,7 @@ const { values: opts } = parseArgs({
     verbose: { type: 'boolean', short: 'v', default: false },
     fusion: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    dump: { type: 'string' },
   },
 });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
@@ -122,8 +126,11 @@ function scoreRows(rankings) {
 const fmt = (x) => x.toFixed(3);
 const mean = (rows, key) => rows.reduce((sum, r) => sum + r[key], 0) / rows.length;
 
+const dumped = {};
+
 function run(mode) {
   const { results, notices } = recallAll(mode, 10);
+  dumped[mode] = results.map((r) => r.ranked);
   const rows = scoreRows(results);
   if (opts.verbose) {
     for (const r of rows) {
@@ -235,5 +242,6 @@ if (model && spawnSync(BIN, ['model', 'status'], { cwd: repo, env }).status === 
   sh(repo, { ...env, GIT_MEM_MODEL_PATH: model.dir, GIT_MEM_MODEL_DOWNLOAD: 'false' }, BIN, ['model', 'embed']);
 }
 for (const mode of modes) run(mode);
+if (opts.dump) fs.writeFileSync(opts.dump, `${JSON.stringify(dumped)}\n`);
 if (opts.fusion) await fusionSweep();
 if (opts.keep) console.log(`repository kept at ${repo}`);

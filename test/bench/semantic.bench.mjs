@@ -36,6 +36,9 @@ const modelDir = benchModel(root);
 const env = { ...baseEnv, GIT_MEM_MODEL_PATH: modelDir, XDG_CACHE_HOME: path.join(root, 'cache'), GIT_MEM_MODEL_DOWNLOAD: 'false' };
 const builds = [{ name: 'this build', bin: BIN }];
 if (opts.baseline) builds.push({ name: 'baseline', bin: opts.baseline });
+// Each build its own cache folder: the static query table of a model of GIT_MEM_MODEL_PATH lives there, and
+// builds with different table versions would otherwise each replace the other's (and query by the model).
+const envOf = (n, e = env) => ({ ...e, XDG_CACHE_HOME: path.join(root, `cache-${n}`) });
 
 /** Median and p95 of `runs` runs of each function, interleaved (a, b, a, b...) so that both see the same load. */
 function timeInterleaved(fns) {
@@ -70,9 +73,9 @@ for (const size of opts.sizes.split(',').map(Number)) {
   });
   for (const [n, b] of builds.entries()) {
     const repo = repos[n];
-    sh(repo, env, b.bin, ['index']);
+    sh(repo, envOf(n), b.bin, ['index']);
     const t0 = performance.now();
-    const r = JSON.parse(sh(repo, env, b.bin, ['model', 'embed', '--json']));
+    const r = JSON.parse(sh(repo, envOf(n), b.bin, ['model', 'embed', '--json']));
     const ms = performance.now() - t0;
     figures.push(
       `${b.name} @${size}: model embed ${r.embedded} memories in ${(r.embedMs / 1000).toFixed(1)} s (${(r.embedMs / Math.max(1, r.embedded)).toFixed(2)} ms a memory, ${os.cpus().length} cores); whole command ${(ms / 1000).toFixed(1)} s` +
@@ -83,7 +86,7 @@ for (const size of opts.sizes.split(',').map(Number)) {
     figures.push(`${b.name} @${size}: ${vectors} ${(fs.statSync(path.join(mem, vectors)).size / 1e6).toFixed(1)} MB, index.sqlite ${(fs.statSync(path.join(mem, 'index.sqlite')).size / 1e6).toFixed(1)} MB`);
   }
   const each = (label, args, e = env, target) => {
-    const t = timeInterleaved(builds.map((b, n) => () => sh(repos[n], e, b.bin, args)));
+    const t = timeInterleaved(builds.map((b, n) => () => sh(repos[n], envOf(n, e), b.bin, args)));
     rows.push({ name: `${label} @${size}`, ...t[0], target, ...(t[1] ? { baseline: { name: 'baseline', ...t[1] } } : {}) });
   };
   const q = 'why did we choose sqlite for storage';
@@ -92,9 +95,9 @@ for (const size of opts.sizes.split(',').map(Number)) {
   each('recall hybrid, query by the model', ['recall', '--mode', 'hybrid', q], { ...env, GIT_MEM_RECALL_QUERY_EMBEDDING: 'model' });
   each('recall semantic', ['recall', '--mode', 'semantic', q]);
   // The prompt hook: a prompt with nothing to do, and one asking to recall (a new session each run: it answers once a session).
-  const quiet = timeInterleaved(builds.map((b, n) => (i) => hook(b.bin, repos[n], env, 'UserPromptSubmit', { session_id: `q${i}`, prompt: 'ok, run the tests please' })));
+  const quiet = timeInterleaved(builds.map((b, n) => (i) => hook(b.bin, repos[n], envOf(n), 'UserPromptSubmit', { session_id: `q${i}`, prompt: 'ok, run the tests please' })));
   rows.push({ name: `UserPromptSubmit, no signal @${size}`, ...quiet[0], target: 40, ...(quiet[1] ? { baseline: { name: 'baseline', ...quiet[1] } } : {}) });
-  const asked = timeInterleaved(builds.map((b, n) => (i) => hook(b.bin, repos[n], env, 'UserPromptSubmit', { session_id: `r${i}`, prompt: `${q}? remind me` })));
+  const asked = timeInterleaved(builds.map((b, n) => (i) => hook(b.bin, repos[n], envOf(n), 'UserPromptSubmit', { session_id: `r${i}`, prompt: `${q}? remind me` })));
   rows.push({ name: `UserPromptSubmit, recall @${size}`, ...asked[0], target: 100, ...(asked[1] ? { baseline: { name: 'baseline', ...asked[1] } } : {}) });
   // Last: each capture adds a memory.
   each('capture (model present)', ['capture', 'decisions', 'Benchmark capture with the model present', '-m', 'body'], env, 80);

@@ -113,6 +113,32 @@ describe('semantic recall with a model', () => {
     expect(fs.existsSync(path.join(repo, '.git', 'mem', 'vectors.bin'))).toBe(true);
   });
 
+  it('a vectors.bin of another version is never read: recall embeds again and rewrites it', () => {
+    const box = sandbox();
+    const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };
+    const { repo, ids } = seeded(box, env);
+    memOk(repo, env, ['model', 'embed']);
+    const file = path.join(repo, '.git', 'mem', 'vectors.bin');
+    const record = path.join(repo, '.git', 'mem', 'vectors-covered.json');
+    // What version 2 left: its header says so, and a coverage record of then that matches the file.
+    const bytes = fs.readFileSync(file);
+    const at = bytes.indexOf('"version":"3"');
+    expect(at).toBeGreaterThan(0);
+    bytes.write('"version":"2"', at, 'latin1');
+    fs.writeFileSync(file, bytes);
+    const st = fs.statSync(file);
+    fs.writeFileSync(record, JSON.stringify({ ...JSON.parse(fs.readFileSync(record, 'utf8')), version: 1, size: st.size, mtimeMs: st.mtimeMs }));
+    const traced = { ...env, GIT_MEM_TRACE: '1' };
+    const r = recall(repo, traced, ['--mode', 'semantic', 'flaky sync tests']);
+    // Every memory is found, as with a fresh file: the old rows were embedded again, not read.
+    expect(r.hits).toHaveLength(4);
+    expect(r.hits[0]!.id).toBe(ids.flaky);
+    expect(r.stderr).toContain('embedding model loaded');
+    expect(fs.readFileSync(file).includes('"version":"3"')).toBe(true);
+    // From then on the file serves: nothing to embed.
+    expect(recall(repo, traced, ['--mode', 'semantic', 'flaky sync tests']).stderr).not.toContain('embedding model loaded');
+  });
+
   it('model status reports the model, its source and the vectors; embed fills them', (ctx) => {
     const box = sandbox();
     const env = { ...box.env, GIT_MEM_MODEL_PATH: MODEL };

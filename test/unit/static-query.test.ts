@@ -51,10 +51,11 @@ describe('static query embedding', () => {
     expect(report.tokens).toBeGreaterThan(1000);
     const table = openStaticEmbedder(info, env, false)!;
     expect(table.modelId).toBe(model.modelId);
-    const queries = ['sql.js local index', 'flaky sync integration tests', 'kubernetes rollout retries'];
+    const queries = ['sql.js local index', 'flaky sync integration tests', 'kubernetes rollout retries', 'why did we pick the wasm build of sqlite over a native module for the index'];
     const [exact, fast] = [await model.embed(queries), await table.embed(queries)];
-    // The tiny model is a bag of words: the static vector is nearly the model's (only [CLS]/[SEP] weigh differently).
-    for (let i = 0; i < queries.length; i++) expect(cosine(exact[i]!, fast[i]!)).toBeGreaterThan(0.9);
+    // The tiny model is a bag of words: with the surplus [CLS]/[SEP] pairs taken out, the static
+    // vector is the model's but for the rows' int8 rounding (left in, a three-word query fell to 0.9989, longer ones further).
+    for (let i = 0; i < queries.length; i++) expect(cosine(exact[i]!, fast[i]!), queries[i]).toBeGreaterThan(0.9999);
     // Nothing known: a zero vector, which ranks nothing.
     expect(Math.hypot(...(await table.embed(['🎉']))[0]!)).toBe(0);
     fs.rmSync(cache, { recursive: true });

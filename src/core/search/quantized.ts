@@ -3,16 +3,19 @@
  * is stores/index/vectors/vector-store.ts).
  *
  * Each vector is kept as int8 (scaled so that its largest component is 127)
- * with the inverse of that int8 vector's length, and as sign bits (one bit a
- * dimension). Cosine is scale-free, so the int8 vector alone gives it:
- * cos(q, v) ≈ dot(q, v8) · inv(v8) / |q|. The quantization error on unit
- * vectors of 384 dimensions is well under 1% of a cosine, below the gaps that
- * change a ranking (docs/semantic.md, Vectors).
+ * with the inverse of that int8 vector's length, as an int16 residual of that
+ * rounding (in 1/65,532ths of an int8 step: together 23 bits a component, a
+ * Float32's precision), and as sign bits (one bit a dimension). Cosine is
+ * scale-free, so the int8 vector alone gives it: cos(q, v) ≈ dot(q, v8) ·
+ * inv(v8) / |q|, within about 1% of a cosine at 384 dimensions; with the
+ * residual, within about 1e-8 of the Float32 vector's.
  *
- * Up to EXACT_SCAN_MAX candidates the scan is exact over the int8 vectors.
- * Beyond that a first pass compares sign bits (Hamming distance, 12 words per
- * vector at 384 dimensions: a few ms for 100,000), keeps the closest
- * `prefilterDepth(limit)`, and scores those exactly.
+ * The scan has two or three passes. Above EXACT_SCAN_MAX candidates, sign bits
+ * first (Hamming distance, 12 words per vector at 384 dimensions: a few ms for
+ * 100,000) keep the closest `prefilterDepth(limit)`. The int8 cosine then
+ * keeps the best `rescoreDepth(limit)`, and those are scored again with the
+ * residual: that order is the Float32 order (int8 rounding alone reorders
+ * near-ties; docs/semantic.md, Vectors).
  */
 
 /** Candidates scored exactly over int8 vectors; above this, sign bits choose whom to score. */
@@ -25,6 +28,14 @@ export function prefilterDepth(limit: number): number {
   return Math.max(2000, limit * 40);
 }
 
+/** How many of the int8 pass's best are scored again with the residual, for a ranking of `limit`. */
+export function rescoreDepth(limit: number): number {
+  return limit * 4 + 50;
+}
+
+/** Residual steps in one int8 step: the residual of a rounding (at most half a step) fits ±32,766. */
+const FINE = 65_532;
+
 /** 32-bit words of sign bits a vector of `dim` dimensions takes. */
 export function bitWords(dim: number): number {
   return Math.ceil(dim / 32);
@@ -33,6 +44,8 @@ export function bitWords(dim: number): number {
 export interface Quantized {
   /** int8 components, the largest in magnitude at ±127. */
   q: Int8Array;
+  /** What rounding to `q` left out, in 1/65,532ths of a step: component d is q[d] + fine[d] / 65,532 (to scale). */
+  fine: Int16Array;
   /** 1 / |q| (0 for a zero vector). */
   inv: number;
   /** Sign bits: bit d%32 of word d/32 is set when component d is positive. */
@@ -43,16 +56,19 @@ export function quantize(v: Float32Array): Quantized {
   let max = 0;
   for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
   const q = new Int8Array(v.length);
+  const fine = new Int16Array(v.length);
   let nn = 0;
   if (max > 0) {
     const scale = 127 / max;
     for (let i = 0; i < v.length; i++) {
-      const x = Math.round(v[i]! * scale);
-      q[i] = x;
-      nn += x * x;
+      const x = v[i]! * scale;
+      const r = Math.round(x);
+      q[i] = r;
+      fine[i] = Math.max(-32_766, Math.min(32_766, Math.round((x - r) * FINE)));
+      nn += r * r;
     }
   }
-  return { q, inv: nn > 0 ? 1 / Math.sqrt(nn) : 0, bits: signBits(v) };
+  return { q, fine, inv: nn > 0 ? 1 / Math.sqrt(nn) : 0, bits: signBits(v) };
 }
 
 export function signBits(v: ArrayLike<number>): Uint32Array {
@@ -61,19 +77,47 @@ export function signBits(v: ArrayLike<number>): Uint32Array {
   return bits;
 }
 
-/** The int8 vector as floats of unit length (for callers that want a vector back). */
-export function dequantize(q: Int8Array, inv: number): Float32Array {
+/** The vector (int8 and residual) as floats of unit length, for callers that want a vector back. */
+export function dequantize(q: Int8Array, fine: Int16Array): Float32Array {
   const out = new Float32Array(q.length);
-  for (let i = 0; i < q.length; i++) out[i] = q[i]! * inv;
+  let nn = 0;
+  for (let i = 0; i < q.length; i++) {
+    const x = q[i]! * FINE + fine[i]!;
+    out[i] = x;
+    nn += x * x;
+  }
+  const inv = nn > 0 ? 1 / Math.sqrt(nn) : 0;
+  for (let i = 0; i < out.length; i++) out[i]! *= inv;
   return out;
 }
 
-/** Vectors laid out flat: row r's int8 components at [r*dim, (r+1)*dim), its sign bits at [r*words, (r+1)*words). */
+/**
+ * Vectors laid out flat: row r's int8 components and their residuals at
+ * [r*dim, (r+1)*dim) of `data` and `fine`, its sign bits at [r*words, (r+1)*words).
+ */
 export interface VectorBlock {
   dim: number;
   data: Int8Array;
+  fine: Int16Array;
   inv: Float32Array;
   bits: Uint32Array;
+}
+
+/**
+ * Cosine of the query with the vector at [at, at + dim) of `q` and `fine`
+ * (int8 and residual together), `qNorm` the query's length: what the Float32
+ * vector gives, within about 1e-8 (each component is an integer below 2^24,
+ * so its products with the query's Float32 components are exact in a double).
+ */
+export function fineCosine(query: Float32Array, qNorm: number, q: Int8Array, fine: Int16Array, at: number): number {
+  let dot = 0;
+  let nn = 0;
+  for (let d = 0; d < query.length; d++) {
+    const x = q[at + d]! * FINE + fine[at + d]!;
+    dot += query[d]! * x;
+    nn += x * x;
+  }
+  return nn > 0 ? dot / (Math.sqrt(nn) * qNorm) : 0;
 }
 
 function popcount(x: number): number {
@@ -93,8 +137,9 @@ function rowCosine(query: Float32Array, qNorm: number, block: VectorBlock, row: 
 
 /**
  * The `limit` rows of `rows` (block rows, in the caller's order) most similar
- * to `query`, best first, as indexes into `rows` with their cosine. Ties keep
- * the order of `rows`. A query of another dimension scores nothing.
+ * to `query`, best first, as indexes into `rows` with their cosine (int8 and
+ * residual). Ties keep the order of `rows`. A query of another dimension
+ * scores nothing.
  */
 export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Array, limit: number, exactMax = EXACT_SCAN_MAX): Array<{ at: number; score: number }> {
   if (limit <= 0 || rows.length === 0 || query.length !== block.dim) return [];
@@ -102,12 +147,36 @@ export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Ar
   for (let i = 0; i < query.length; i++) qq += query[i]! * query[i]!;
   const qNorm = Math.sqrt(qq);
   if (qNorm === 0) return [];
-  let chosen: Int32Array;
-  if (rows.length <= exactMax) chosen = Int32Array.from(rows.keys());
-  else chosen = closestBySigns(query, block, rows, prefilterDepth(limit));
-  const scored = Array.from(chosen, (at) => ({ at, score: rowCosine(query, qNorm, block, rows[at]!) }));
+  const chosen = rows.length <= exactMax ? Int32Array.from(rows.keys()) : closestBySigns(query, block, rows, prefilterDepth(limit));
+  const coarse = new Float64Array(chosen.length);
+  for (let i = 0; i < chosen.length; i++) coarse[i] = rowCosine(query, qNorm, block, rows[chosen[i]!]!);
+  const kept = bestOf(coarse, rescoreDepth(limit));
+  const scored = Array.from(kept, (i) => {
+    const at = chosen[i]!;
+    return { at, score: fineCosine(query, qNorm, block.data, block.fine, rows[at]! * block.dim) };
+  });
   scored.sort((x, y) => y.score - x.score || x.at - y.at);
   return scored.slice(0, limit);
+}
+
+/** Indexes of the `keep` largest scores (at the cut, earlier first), in index order. */
+function bestOf(scores: Float64Array, keep: number): Int32Array {
+  if (scores.length <= keep) return Int32Array.from(scores.keys());
+  const cut = Float64Array.from(scores).sort()[scores.length - keep]!;
+  let above = 0;
+  for (let i = 0; i < scores.length; i++) if (scores[i]! > cut) above++;
+  let atCut = keep - above;
+  const out = new Int32Array(keep);
+  let n = 0;
+  for (let i = 0; i < scores.length && n < keep; i++) {
+    const s = scores[i]!;
+    if (s > cut) out[n++] = i;
+    else if (s === cut && atCut > 0) {
+      out[n++] = i;
+      atCut--;
+    }
+  }
+  return out;
 }
 
 /** Indexes into `rows` of the `keep` rows whose sign bits differ least from the query's (ties: earlier first), in `rows` order. */

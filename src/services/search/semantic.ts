@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 import { embeddingHash, embeddingText, type Ranked } from '../../core/search/embedding.ts';
 import type { Memory } from '../../core/memory.ts';
 import type { Embedder } from '../../stores/embed/embedder.ts';
-import { VectorStore, type StoredVectors } from '../../stores/index/vectors/vector-store.ts';
+import { VECTORS_VERSION, VectorStore, type StoredVectors } from '../../stores/index/vectors/vector-store.ts';
 import type { SearchFilter } from '../../stores/index/filter.ts';
 import { tracePhase } from '../../io/trace.ts';
 import fs from 'node:fs';
@@ -57,8 +57,12 @@ interface Coverage {
   mtimeMs: number;
 }
 
+/**
+ * The record's version follows vectors.bin's: a record made over a file of
+ * another version (which now reads as empty) does not hold for this one.
+ */
 function coverageFile(ctx: Pick<Deps, 'repo'>): JsonFile<Coverage> {
-  return new JsonFile<Coverage>(ctx.repo.mem, 'vectorsCovered', 1, (v) => typeof v.model === 'string' && typeof v.tips === 'string' && (v.scope === 'all' || v.scope === 'current'));
+  return new JsonFile<Coverage>(ctx.repo.mem, 'vectorsCovered', Number(VECTORS_VERSION), (v) => typeof v.model === 'string' && typeof v.tips === 'string' && (v.scope === 'all' || v.scope === 'current'));
 }
 
 function vectorsStamp(ctx: Pick<Deps, 'repo'>): { size: number; mtimeMs: number } | null {

@@ -6,9 +6,11 @@
  * those vectors is stored beside the model (or in the cache folder for a
  * model of mem.modelPath), int8 (stores/embed/static-table.ts).
  * A query is then split into word pieces (core/search/wordpiece.ts, no
- * transformers.js) and its vector is the sum of its pieces' rows, scaled to
- * unit length: a few milliseconds in all. Memories keep the full model's
- * vectors; only the query side is approximated (docs/semantic.md).
+ * transformers.js) and its vector is the sum of its pieces' rows, less the
+ * surplus of [CLS] and [SEP] that sum carries (each row holds one pair, the
+ * model's own output one for the whole text), scaled to unit length: a few
+ * milliseconds in all. Memories keep the full model's vectors; only the query
+ * side is approximated (docs/semantic.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,16 +37,33 @@ export function openStaticEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, besi
   };
 }
 
-/** The sum of the text's word pieces' rows (unknown pieces left out), unit length; all zeros when no piece is known. */
+/**
+ * The text's vector, unit length; all zeros when no piece is known. Row t is
+ * the mean of the model's outputs over `[CLS] t [SEP]`, (C + t + S) / 3; the
+ * model pools a text of n pieces as (C + Σt + S) / (n + 2). So the sum of n
+ * rows holds n - 1 pairs (C + S) too many, and the table's [CLS] row, e, the
+ * output for `[CLS] [SEP]` alone, (C + S) / 2, takes them out:
+ * 3 Σ rows - 2 (n - 1) e = Σt + C + S. (Exact for a model whose outputs do not
+ * depend on their neighbours; for a transformer, C and S vary with the token
+ * between them, and e is their value with none.)
+ */
 export function staticVector(table: StaticTable, text: string): Float32Array {
   const { dim, rows, scales } = table;
   const out = new Float32Array(dim);
+  let n = 0;
   // [CLS] and [SEP] take two of the model's places.
   for (const id of wordPieceIds(text, table.vocab, table.unk, table.maxTokens - 2)) {
     if (id === table.unk || id < 0 || id >= scales.length) continue;
-    const s = scales[id]!;
+    const s = scales[id]! * 3;
     const at = id * dim;
     for (let d = 0; d < dim; d++) out[d]! += rows[at + d]! * s;
+    n++;
+  }
+  const cls = table.cls;
+  if (n > 1 && cls >= 0 && cls < scales.length) {
+    const s = scales[cls]! * 2 * (n - 1);
+    const at = cls * dim;
+    for (let d = 0; d < dim; d++) out[d]! -= rows[at + d]! * s;
   }
   return normalizeInPlace(out);
 }
@@ -102,7 +121,9 @@ export async function distillStaticTable(info: ModelInfo, embedder: LoadedEmbedd
   }
   const dim = embedder.dimension || vectors[0]?.length || 0;
   // Special and unused tokens never occur in a query's pieces but [UNK], which is left out: zero rows cost nothing.
-  for (const special of [cls, sep, unk]) vectors[special] = new Float32Array(dim);
-  const file = writeStaticTable(info, env, besideModel, { tokens, vectors, dim, unk, maxTokens: MAX_TOKENS });
+  for (const special of [sep, unk]) vectors[special] = new Float32Array(dim);
+  // The [CLS] row holds the output for `[CLS] [SEP]` alone, which staticVector takes out of a sum of rows.
+  vectors[cls] = await embedder.embedBare({ cls, sep });
+  const file = writeStaticTable(info, env, besideModel, { tokens, vectors, dim, unk, cls, maxTokens: MAX_TOKENS });
   return { file, tokens: tokens.length, ms: performance.now() - started, bytes: fs.statSync(file).size };
 }

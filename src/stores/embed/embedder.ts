@@ -30,6 +30,8 @@ export interface LoadedEmbedder extends Embedder {
    * as a sentence gives.
    */
   embedTokens(ids: readonly number[], special: { cls: number; sep: number }): Promise<Float32Array[]>;
+  /** The model's mean-pooled output (not scaled to unit length) for `[cls, sep]` alone: what an empty sentence gives. */
+  embedBare(special: { cls: number; sep: number }): Promise<Float32Array>;
 }
 
 /** Timings of the last load, for `git mem model status --check` and the benchmarks. */
@@ -130,6 +132,12 @@ export async function loadEmbedder(info: ModelInfo, env: NodeJS.ProcessEnv, opti
       ids.forEach((id, b) => data.set([BigInt(special.cls), BigInt(id), BigInt(special.sep)], b * 3));
       const mask = new ONNX.Tensor('int64', new BigInt64Array(batch * 3).fill(1n), [batch, 3]);
       return batch ? run(new ONNX.Tensor('int64', data, [batch, 3]), mask, undefined, batch, 3, false) : [];
+    },
+    async embedBare(special: { cls: number; sep: number }): Promise<Float32Array> {
+      const data = BigInt64Array.from([BigInt(special.cls), BigInt(special.sep)]);
+      const mask = new ONNX.Tensor('int64', new BigInt64Array(2).fill(1n), [1, 2]);
+      const [out] = await run(new ONNX.Tensor('int64', data, [1, 2]), mask, undefined, 1, 2, false);
+      return out!;
     },
     async embed(texts: string[]): Promise<Float32Array[]> {
       const out: Float32Array[] = new Array(texts.length);

@@ -7,12 +7,13 @@
  * vocabulary text; the int8 rows are read where they lie.
  *
  * Layout (little-endian): the magic `GMSTATIC`, a u32 byte length and a JSON
- * header ({version, model, dim, count, textBytes, unk, maxTokens}), then the
+ * header ({version, model, dim, count, textBytes, unk, cls, maxTokens}), then the
  * vocabulary, `textBytes` of UTF-8, token i on line i; then, at a 4-byte
  * boundary, count + 1 u32 offsets of the tokens in that text, count u32 token
  * ids in the byte order of their tokens (looked up by binary search: no map
  * of 30,000 tokens is built per query), count Float32 row scales and
- * count × dim int8 components (row i ≈ scale[i] × int8 row i).
+ * count × dim int8 components (row i ≈ scale[i] × int8 row i). Row [CLS]
+ * holds the model's output for `[CLS] [SEP]` alone (services/search/static-query.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,8 @@ import { writeFileAtomic } from '../../io/atomic-write.ts';
 import { cacheRoot, type ModelInfo } from './model-files.ts';
 import { headedFile, readHeadedFile } from '../headed-file.ts';
 
-export const STATIC_VERSION = '2';
+/** Version 3: the [CLS] row holds the output for `[CLS] [SEP]` (version 2 left it zero, and queries carried a pair for each word piece). */
+export const STATIC_VERSION = '3';
 const MAGIC = Buffer.from('GMSTATIC', 'latin1');
 export const STATIC_FILE = 'git-mem-static.bin';
 
@@ -32,6 +34,7 @@ interface Header {
   count: number;
   textBytes: number;
   unk: number;
+  cls: number;
   maxTokens: number;
 }
 
@@ -45,6 +48,8 @@ export interface StaticTable {
   dim: number;
   vocab: Vocabulary;
   unk: number;
+  /** The [CLS] token, whose row is the output for `[CLS] [SEP]` alone. */
+  cls: number;
   /** Word pieces of a query that count (the model's own cut). */
   maxTokens: number;
   scales: Float32Array;
@@ -76,7 +81,7 @@ function readFile(file: string, model: string): StaticTable | null {
   bytes = framed.bytes;
   const h = framed.header;
   const textAt = framed.bodyAt;
-  if (h.version !== STATIC_VERSION || h.model !== model) return null;
+  if (h.version !== STATIC_VERSION || h.model !== model || !Number.isInteger(h.cls)) return null;
   const offsetsAt = (textAt + h.textBytes + 3) & ~3;
   const sortedAt = offsetsAt + (h.count + 1) * 4;
   const scalesAt = sortedAt + h.count * 4;
@@ -90,6 +95,7 @@ function readFile(file: string, model: string): StaticTable | null {
     dim: h.dim,
     vocab: sortedVocabulary(text, offsets, sorted),
     unk: h.unk,
+    cls: h.cls,
     maxTokens: h.maxTokens,
     scales: new Float32Array(bytes.buffer, bytes.byteOffset + scalesAt, h.count),
     rows: new Int8Array(bytes.buffer, bytes.byteOffset + rowsAt, h.count * h.dim),
@@ -130,13 +136,13 @@ export function writeStaticTable(
   info: Pick<ModelInfo, 'dir' | 'modelId'>,
   env: NodeJS.ProcessEnv,
   besideModel: boolean,
-  table: { tokens: readonly string[]; vectors: readonly Float32Array[]; dim: number; unk: number; maxTokens: number },
+  table: { tokens: readonly string[]; vectors: readonly Float32Array[]; dim: number; unk: number; cls: number; maxTokens: number },
 ): string {
   const { tokens, vectors, dim } = table;
   const count = tokens.length;
   const lines = tokens.map((t) => Buffer.from(`${t.replace(/\n/g, ' ')}\n`, 'utf8'));
   const text = Buffer.concat(lines);
-  const header: Header = { version: STATIC_VERSION, model: info.modelId, dim, count, textBytes: text.length, unk: table.unk, maxTokens: table.maxTokens };
+  const header: Header = { version: STATIC_VERSION, model: info.modelId, dim, count, textBytes: text.length, unk: table.unk, cls: table.cls, maxTokens: table.maxTokens };
   const layout = (textAt: number) => {
     const offsetsAt = (textAt + text.length + 3) & ~3;
     const sortedAt = offsetsAt + (count + 1) * 4;

@@ -1,16 +1,18 @@
 /**
  * Stored sentence vectors, a cache like the index: for each memory key, the
- * content hash it was computed from and the vector, compact (int8 and sign
- * bits, core/search/quantized.ts), in one flat file beside the index
+ * content hash it was computed from and the vector, compact (int8, its
+ * rounding residual and sign bits, core/search/quantized.ts), in one flat file beside the index
  * (`<git common dir>/mem/vectors.bin`) for one model.
  *
  * Layout (little-endian): the magic `GMVEC\0\0\0`, a u32 byte length and a
  * JSON header ({version, model, dim, count, textBytes}), then `textBytes` of
  * UTF-8 lines `key\thash\n` (row order), then, each at a 4-byte boundary,
- * count Float32 inverse lengths, count × ⌈dim/32⌉ u32 sign-bit words, and
- * count × dim int8 components. Reading it is one read (a memory map in the
- * compiled binary) and a split of the text block: no row is decoded; the scan
- * reads the int8 components where they lie.
+ * count Float32 inverse lengths, count × ⌈dim/32⌉ u32 sign-bit words,
+ * count × dim int8 components and, at a 4-byte boundary, count × dim int16
+ * residuals. Reading it is
+ * one read (a memory map in the compiled binary) and a split of the text
+ * block: no row is decoded; the scan reads the int8 components where they
+ * lie, and the residuals of the few rows it scores again.
  *
  * Not in index.sqlite: the index is rewritten whole whenever the notes change,
  * and this file is read only by semantic and hybrid recall and written only
@@ -21,13 +23,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bitWords, dequantize, quantize, scanBlock, type VectorBlock } from '../../../core/search/quantized.ts';
+import { bitWords, dequantize, fineCosine, quantize, scanBlock, type VectorBlock } from '../../../core/search/quantized.ts';
 import { acquireLock } from '../../cache/lock.ts';
 import { writeFileAtomic } from '../../../io/atomic-write.ts';
 import { headedFile, readHeadedFile } from '../../headed-file.ts';
 
-/** Version 1 was a sql.js database of Float32 rows (vectors.sqlite); version 2 is this flat int8 file. */
-export const VECTORS_VERSION = '2';
+/**
+ * Version 1 was a sql.js database of Float32 rows (vectors.sqlite); version 2
+ * this flat file without the residuals (its rankings reordered near-ties);
+ * version 3 is this file. A file of another version reads as empty.
+ */
+export const VECTORS_VERSION = '3';
 const MAGIC = Buffer.from('GMVEC\0\0\0', 'latin1');
 
 export interface StoredVector {
@@ -125,7 +131,7 @@ export class StoredVectors {
   }
 
   static empty(model: string): StoredVectors {
-    return new StoredVectors(model, RowText.of([], []), { dim: 0, data: new Int8Array(0), inv: new Float32Array(0), bits: new Uint32Array(0) });
+    return new StoredVectors(model, RowText.of([], []), { dim: 0, data: new Int8Array(0), fine: new Int16Array(0), inv: new Float32Array(0), bits: new Uint32Array(0) });
   }
 
   /** Memory keys with a vector. */
@@ -148,14 +154,14 @@ export class StoredVectors {
     return this.hashOf(key) === hash;
   }
 
-  /** The key's vector, unit length (as stored: int8 precision for those read from the file). */
+  /** The key's vector, unit length (as stored: int8 and residual for those read from the file). */
   vector(key: string): Float32Array | undefined {
     const a = this.added.get(key);
     if (a) return a.vec;
     const row = this.rowOf.get(key);
     if (row === undefined) return undefined;
-    const { dim, data, inv } = this.block;
-    return dequantize(data.subarray(row * dim, (row + 1) * dim), inv[row]!);
+    const { dim, data, fine } = this.block;
+    return dequantize(data.subarray(row * dim, (row + 1) * dim), fine.subarray(row * dim, (row + 1) * dim));
   }
 
   set(key: string, hash: string, vec: Float32Array): void {
@@ -184,10 +190,9 @@ export class StoredVectors {
       const a = this.added.get(key);
       if (a) {
         if (a.hash !== hash) continue;
-        let dot = 0;
-        const q = a.q.q;
-        if (q.length === query.length && qNorm > 0) for (let d = 0; d < q.length; d++) dot += query[d]! * q[d]!;
-        extra.push({ at: i, score: qNorm > 0 ? (dot * a.q.inv) / qNorm : 0 });
+        // Scored as the file's rows are at the end of the scan (int8 and residual), so a ranking is the same before and after a write.
+        const ok = a.q.q.length === query.length && qNorm > 0;
+        extra.push({ at: i, score: ok ? fineCosine(query, qNorm, a.q.q, a.q.fine, 0) : 0 });
         continue;
       }
       const row = this.rowOf.get(key);
@@ -244,7 +249,7 @@ export class StoredVectors {
     const header: Header = { version: VECTORS_VERSION, model: this.model, dim, count, textBytes: text.length };
     const words = bitWords(dim);
     const dataAtFrom = (textAt: number) => align4(textAt + text.length) + count * 4 + count * words * 4;
-    const { out, bodyAt: textAt } = headedFile(MAGIC, header, (at) => dataAtFrom(at) - at + count * dim);
+    const { out, bodyAt: textAt } = headedFile(MAGIC, header, (at) => align4(dataAtFrom(at) + count * dim) - at + 2 * count * dim);
     const invAt = align4(textAt + text.length);
     const bitsAt = invAt + count * 4;
     const dataAt = bitsAt + count * words * 4;
@@ -252,21 +257,24 @@ export class StoredVectors {
     const inv = new Float32Array(out.buffer, invAt, count);
     const bits = new Uint32Array(out.buffer, bitsAt, count * words);
     const data = new Int8Array(out.buffer, dataAt, count * dim);
+    const fine = new Int16Array(out.buffer, align4(dataAt + count * dim), count * dim);
     source.forEach((s, r) => {
       if ('row' in s) {
         inv[r] = this.block.inv[s.row]!;
         bits.set(this.block.bits.subarray(s.row * words, (s.row + 1) * words), r * words);
         data.set(this.block.data.subarray(s.row * dim, (s.row + 1) * dim), r * dim);
+        fine.set(this.block.fine.subarray(s.row * dim, (s.row + 1) * dim), r * dim);
       } else {
         inv[r] = s.q.inv;
         bits.set(s.q.bits, r * words);
         data.set(s.q.q, r * dim);
+        fine.set(s.q.fine, r * dim);
       }
     });
     return out;
   }
 
-  /** The vectors in `bytes` (a file's content), or null when they are not a version-2 file of `model`. */
+  /** The vectors in `bytes` (a file's content), or null when they are not a file of this version and of `model`. */
   static parse(bytes: Uint8Array, model: string): StoredVectors | null {
     const framed = readHeadedFile<Header>(bytes, MAGIC);
     if (!framed) return null;
@@ -280,7 +288,8 @@ export class StoredVectors {
     const invAt = align4(textAt + textBytes);
     const bitsAt = invAt + count * 4;
     const dataAt = bitsAt + count * words * 4;
-    if (dataAt + count * dim !== bytes.byteLength) return null;
+    const fineAt = align4(dataAt + count * dim);
+    if (fineAt + 2 * count * dim !== bytes.byteLength) return null;
     const text = new Uint8Array(bytes.buffer, bytes.byteOffset + textAt, textBytes);
     // As many lines as rows, each ending in a newline: found without decoding them.
     const starts = new Uint32Array(count + 1);
@@ -299,6 +308,7 @@ export class StoredVectors {
       inv: new Float32Array(bytes.buffer, off + invAt, count),
       bits: new Uint32Array(bytes.buffer, off + bitsAt, count * words),
       data: new Int8Array(bytes.buffer, off + dataAt, count * dim),
+      fine: new Int16Array(bytes.buffer, off + fineAt, count * dim),
     });
   }
 }
