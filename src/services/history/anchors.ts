@@ -10,9 +10,9 @@
 import { type Placement, pickAnchor, REACHES } from '../../core/history/anchor.ts';
 import { JsonFile } from '../../stores/cache/json-file.ts';
 import { isAncestor } from '../../stores/git/history.ts';
-import { knownCommits } from './file-history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../../stores/git/reachability.ts';
 import type { Repo } from '../../stores/git/repo.ts';
+import { knownCommits } from './file-history.ts';
 
 interface PlacementCache {
   refs: string;

@@ -48,7 +48,6 @@ interface StaleCache {
 const MAX_ENTRIES = 20_000;
 const MAX_PLACES = 8;
 
-
 /** Lines are counted for at most this many memories a call (in the order given: what is shown first: a screen of a list); the rest say "N commits since" until shown again among few. */
 const MAX_LINE_COUNTS = 40;
 
