@@ -95,6 +95,7 @@ function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (
       for (const [k, v] of Object.entries(args)) args[k] = unmark(v);
     }, true);
   for (const command of chosen.length ? chosen : all) parser.command({ ...command, handler: (args: Record<string, unknown>) => dispatch(command, args) });
+  skipHelpCache(parser);
   return parser
     .options(GLOBAL_OPTIONS)
     .demandCommand(1, 'give a command')
@@ -112,6 +113,17 @@ function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (
       if (missing) throw new UsageError(missing, `see git mem ${namesOf(chosen[0]!)[0]} --help`);
       throw new UsageError((message ?? 'bad usage').replace(/\s*\n\s*/g, ' '), 'see git mem --help');
     });
+}
+
+/**
+ * yargs renders the chosen command's help after its handler returns and caches it, to print should
+ * the handler's promise reject; ours never reaches yargs (runCli awaits it outside, main.ts reports
+ * errors), so that render (string widths and wrapping of every option: 3-5 ms a command) is skipped.
+ * `--help` is unaffected: an uncached help is rendered when asked for.
+ */
+function skipHelpCache(parser: unknown): void {
+  const usage = (parser as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
 export async function runCli(argv: string[], ctx: AppContext): Promise<void> {

@@ -1,4 +1,5 @@
 /** Terminal I/O: data to stdout, notices to stderr, colour only on a TTY and never with NO_COLOR. */
+import { isatty } from 'node:tty';
 import { Chalk, type ChalkInstance } from 'chalk';
 
 export interface Io {
@@ -35,7 +36,8 @@ export function systemIo(env: NodeJS.ProcessEnv, argv: readonly string[]): Io {
   return {
     stdoutIsTTY,
     stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // isatty, not process.stdin.isTTY: that makes the stdin stream, which a command that never reads it need not pay for.
+    stdinIsTTY: isatty(0),
     color: new Chalk({ level: colorEnabled(env, stdoutIsTTY, argv) ? 1 : 0 }),
     out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
     err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
