@@ -29,6 +29,9 @@ const E2E = (...files) => files.map((f) => `test/e2e/${f}.test.ts`);
  */
 const MUTATIONS = [
   // Merge: per id the newest revision wins (updated, then tie-break); a tombstone at least as new hides it; canonical order.
+  { id: 'sorted-tables.search-direction', file: 'src/stores/cache/sorted-tables.ts', find: 'if (cmp < 0) lo = e + 1;', replace: 'if (cmp > 0) lo = e + 1;', tests: UNIT('sorted-tables') },
+  { id: 'sorted-tables.utf16-order', file: 'src/stores/cache/sorted-tables.ts', find: 'lines.sort(Buffer.compare);', replace: 'lines.sort();', tests: UNIT('sorted-tables') },
+  { id: 'sorted-tables.key-matches-text', file: 'src/stores/cache/sorted-tables.ts', find: 'if (hit > tab && hit', replace: 'if (hit', tests: UNIT('sorted-tables') },
   { id: 'merge.tombstones-never-win', file: 'src/core/merge.ts', find: 'currentRevision(memories.map(rev), tombstones.map(rev))', replace: 'currentRevision(memories.map(rev), [])', tests: UNIT('merge-properties') },
   { id: 'merge.canonical-order-reversed', file: 'src/core/merge.ts', find: 'sortTime(x) - sortTime(y)', replace: 'sortTime(y) - sortTime(x)', tests: UNIT('merge-properties') },
   { id: 'merge.hand-written-text-dropped', file: 'src/core/merge.ts', find: 'if (d.leading) for (const p of d.raw.trim().split(/\\n[ \\t]*\\n/)) paragraphs.add(p.trim());', replace: 'if (d.leading) continue;', tests: UNIT('merge-properties') },

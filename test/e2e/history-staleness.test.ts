@@ -31,7 +31,7 @@ const listed = (dir: string, env: NodeJS.ProcessEnv) => new Map((JSON.parse(memO
 
 /** What a clone that never measured anything says: the cache of results thrown away. */
 function measuredAfresh(dir: string, env: NodeJS.ProcessEnv): Map<string, Listed['stale']> {
-  for (const f of ['staleness.json', 'anchors.json', 'window.json', 'commit-files.json']) fs.rmSync(path.join(dir, '.git', 'mem', f), { force: true });
+  for (const f of ['staleness.json', 'anchors.tab', 'window.json', 'commit-files.tab']) fs.rmSync(path.join(dir, '.git', 'mem', f), { force: true });
   return listed(dir, env);
 }
 

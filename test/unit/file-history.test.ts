@@ -25,14 +25,14 @@ describe('parseCommitFacts', () => {
 describe('commitsChanging', () => {
   const commits: Record<string, [number, ...string[]]> = { [A]: [300, 'src/css.ts', 'x.ts'], [B]: [100, 'src/css.ts'], [C]: [200, 'y.ts'], ['d'.repeat(40)]: [0] };
   it('gives the commits that changed the file, newest first, with their files', () => {
-    expect(commitsChanging(commits, 'src/css.ts', Infinity)).toEqual([
+    expect(commitsChanging(Object.entries(commits), 'src/css.ts', Infinity)).toEqual([
       { commit: A, files: ['src/css.ts', 'x.ts'] },
       { commit: B, files: ['src/css.ts'] },
     ]);
   });
 
   it('leaves out commits made after the checkout, and matches whole paths only', () => {
-    expect(commitsChanging(commits, 'src/css.ts', 250).map((c) => c.commit)).toEqual([B]);
-    expect(commitsChanging(commits, 'css.ts', Infinity)).toEqual([]);
+    expect(commitsChanging(Object.entries(commits), 'src/css.ts', 250).map((c) => c.commit)).toEqual([B]);
+    expect(commitsChanging(Object.entries(commits), 'css.ts', Infinity)).toEqual([]);
   });
 });

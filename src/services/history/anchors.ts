@@ -1,61 +1,114 @@
 /**
  * Choosing the anchor of every memory that has copies on several commits
  * (core/history/anchor.ts). Placements depend on HEAD and the refs, so they are kept
- * in `<git common dir>/mem/anchors.json` under a digest of them, beside what
+ * in `<git common dir>/mem/anchors.tab` under a digest of them, beside what
  * never changes (each commit's time). While the refs stay as they are,
  * choosing costs one `for-each-ref` and a small read; when HEAD moves, one
  * `rev-list` settles every memory with a copy HEAD reaches. A repository
  * without copies pays nothing.
  */
 import { type Placement, pickAnchor, REACHES } from '../../core/history/anchor.ts';
-import { JsonFile } from '../../stores/cache/json-file.ts';
+import { SortedTablesFile, type Table } from '../../stores/cache/sorted-tables.ts';
 import { isAncestor } from '../../stores/git/history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../../stores/git/reachability.ts';
 import type { Repo } from '../../stores/git/repo.ts';
 import { knownCommits } from './file-history.ts';
 
-interface PlacementCache {
+/** [reach, committer time]. */
+type Place = [string, number];
+/** object → place: a table of the file (looked up, not decoded whole), or this process's map. */
+type Places = Pick<Table<Place>, 'get' | 'entries' | 'size'>;
+
+interface PlaceRecord {
   refs: string;
   /** HEAD under `refs`: when HEAD moves on to a commit that descends from it, what it reached it still reaches. */
   head?: string;
   /** object → [reach, committer time], under `refs`. */
-  places: Record<string, [string, number]>;
-  /** object → [type, committer time]: true whatever the refs. */
-  facts: Record<string, [string, number]>;
+  places: Places;
   /** Under `refs`: commits HEAD does not reach, left unplaced because their place did not matter (settled). */
   offHead?: string[];
-  /** The places under the refs before these: switching back (to the branch before a checkout) finds them. */
-  previous?: { refs: string; head?: string; places: Record<string, [string, number]>; offHead?: string[] };
 }
 
-/** Version 1. */
-function cacheFile(repo: Repo): JsonFile<Partial<PlacementCache>> {
-  return new JsonFile<Partial<PlacementCache>>(repo.mem, 'anchors', 1, () => true);
+interface PlacementCache extends Partial<PlaceRecord> {
+  /** The places under the refs before these: switching back (to the branch before a checkout) finds them. */
+  previous?: PlaceRecord;
 }
 
 /**
- * The cache as this process last read or wrote it, with its facts as a map: a command asks for
- * placements several times (recall's order, the reach shown, staleness), and the file (400 kB
- * with 3,000 memories) is read and taken apart once.
+ * Version 2: sorted tables (stores/cache/sorted-tables.ts) `places`, `facts` (object → [type,
+ * committer time]: true whatever the refs) and `previousPlaces`, the rest in the header. Version 1
+ * was one JSON value, anchors.json: 12.8 MB at 100,000 memories, parsed whole (75 ms) by every
+ * command that showed a memory.
  */
-const read = new WeakMap<Repo, { cache: Partial<PlacementCache>; facts: () => Map<string, ObjectFacts> }>();
-
-/** The facts of a cache as a map, made when first asked for (a command that only carries places over never does). */
-function factsOf(cache: Partial<PlacementCache>, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
-  let facts = made;
-  return () => (facts ??= new Map<string, ObjectFacts>(Object.entries(cache.facts ?? {}).map(([o, [type, time]]) => [o, { type, time }])));
+function cacheFile(repo: Repo): SortedTablesFile {
+  return new SortedTablesFile(repo.mem, 'anchors', 2, 'anchors.json');
 }
 
-function readCache(repo: Repo): { cache: Partial<PlacementCache>; facts: () => Map<string, ObjectFacts> } {
+type Facts = Pick<Table<[string, number]>, 'entries'>;
+
+/**
+ * The cache as this process last read or wrote it, with its facts as a map made when first asked
+ * for: a command asks for placements several times (recall's order, the reach shown, staleness),
+ * and the file is read once.
+ */
+const read = new WeakMap<Repo, { cache: PlacementCache; facts: () => Map<string, ObjectFacts> }>();
+
+/** The facts as a map, made when first asked for (a command that only looks places up never does). */
+function factsOf(rows: Facts | null, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
+  let facts = made;
+  return () => (facts ??= new Map<string, ObjectFacts>(Array.from(rows?.entries() ?? [], ([o, [type, time]]) => [o, { type, time }])));
+}
+
+const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
+
+function readCache(repo: Repo): { cache: PlacementCache; facts: () => Map<string, ObjectFacts> } {
   let kept = read.get(repo);
   if (!kept) {
-    const cache = cacheFile(repo).read() ?? {}; // None yet, or unreadable: placed anew.
-    read.set(repo, (kept = { cache, facts: factsOf(cache) }));
+    const file = cacheFile(repo).read(); // None yet, or unreadable: placed anew.
+    const cache: PlacementCache = {};
+    if (file && typeof file.header.refs === 'string') {
+      const h = file.header as { refs: string; head?: unknown; offHead?: unknown; previous?: { refs?: unknown; head?: unknown; offHead?: unknown } };
+      Object.assign(cache, record(h.refs, h.head, h.offHead, file.table<Place>('places')));
+      const p = h.previous;
+      if (p && typeof p.refs === 'string') cache.previous = record(p.refs, p.head, p.offHead, file.table<Place>('previousPlaces'));
+    }
+    read.set(repo, (kept = { cache, facts: factsOf(file?.table<[string, number]>('facts') ?? null) }));
   }
   return kept;
 }
 
+function record(refs: string, head: unknown, offHead: unknown, places: Places): PlaceRecord {
+  const off = strings(offHead);
+  return { refs, ...(typeof head === 'string' ? { head } : {}), places, ...(off ? { offHead: off } : {}) };
+}
+
+function writeCache(repo: Repo, cache: PlacementCache, facts: ReadonlyMap<string, ObjectFacts>): void {
+  const { previous } = cache;
+  const header = {
+    refs: cache.refs,
+    ...(cache.head ? { head: cache.head } : {}),
+    offHead: cache.offHead ?? [],
+    ...(previous ? { previous: { refs: previous.refs, ...(previous.head ? { head: previous.head } : {}), ...(previous.offHead ? { offHead: previous.offHead } : {}) } } : {}),
+  };
+  cacheFile(repo).write(header, [
+    ['places', cache.places?.entries() ?? []],
+    ['facts', Array.from(facts, ([o, f]) => [o, [f.type, f.time]] as const)],
+    ['previousPlaces', previous?.places.entries() ?? []],
+  ]);
+}
+
 const isReach = (r: unknown): r is Placement['reach'] => (REACHES as readonly unknown[]).includes(r);
+
+function placementOf(object: string, place: Place | undefined): Placement | undefined {
+  return place && isReach(place[0]) ? { object, reach: place[0], time: place[1] } : undefined;
+}
+
+/** Whether a set of places holds any (a carried-over view is only known by looking). */
+function holdsAny(places: Places | null): boolean {
+  if (!places) return false;
+  for (const _ of places.entries()) return true;
+  return false;
+}
 
 /**
  * Placements of commits under the current refs, from the cache where it has
@@ -71,16 +124,27 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
   const carried = same ? null : carriedOver(repo, cache);
-  for (const [object, p] of placesOf(same?.places ?? carried ?? {})) placed.set(object, p);
+  const known = same?.places ?? carried;
+  // Looked up one by one: the cache holds every memory's commit, a command wants a few.
+  const knownPlace = (o: string) => placed.get(o) ?? placementOf(o, known?.get(o));
+  for (const o of wanted) {
+    const p = knownPlace(o);
+    if (p) placed.set(o, p);
+  }
   // `settled` holds only for a commit known to be off HEAD's history: one that HEAD reaches may be a better copy.
   const offHead = new Set(same?.offHead ?? []);
-  const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, (x) => placed.get(x))));
+  const open = wanted.filter((o) => !placed.has(o) && !(offHead.has(o) && settled?.(o, knownPlace)));
   // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
   // are large), and the next command carries them again from the HEAD the file names.
-  if (open.length === 0 && carried !== null && Object.keys(carried).length > 0) {
+  if (open.length === 0 && carried !== null && holdsAny(carried)) {
     read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts: factsNow });
   } else if (open.length || cache.refs !== refs) {
-    // Written when something was placed, or when the refs moved (what was carried over is kept under the new ones).
+    // Something to place, or the refs moved: every known place is taken, the new ones added, and the file written.
+    const all = new Map<string, Placement>();
+    for (const [o, place] of known?.entries() ?? []) {
+      const p = placementOf(o, place);
+      if (p) all.set(o, p);
+    }
     const facts = factsNow();
     const factCount = facts.size;
     const offHeadCount = offHead.size;
@@ -88,45 +152,32 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     // Every memory's commit not placed yet rides on HEAD's step when it makes a walk (as a new
     // question's commits do): the next question, after the next commit too, finds them placed.
     const alongHead = new Map<string, number>();
-    if (open.length) for (const [c, time] of knownCommits(repo)) if (!placed.has(c) && !offHead.has(c)) alongHead.set(c, time);
-    const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placed.get(x))) });
-    for (const [o, p] of fresh) placed.set(o, p);
+    if (open.length) for (const [c, time] of knownCommits(repo)) if (!all.has(c) && !offHead.has(c)) alongHead.set(c, time);
+    const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? all.get(x))) });
+    for (const [o, p] of fresh) all.set(o, p);
+    for (const o of wanted) if (!placed.has(o) && all.has(o)) placed.set(o, all.get(o)!);
     // Left out by placeObjects: asked after its HEAD step, so HEAD does not reach them.
     for (const o of open) if (!fresh.has(o) && facts.get(o)?.type === 'commit') offHead.add(o);
     const next: PlacementCache = {
       refs,
       ...(repo.head ? { head: repo.head } : {}),
       // Missing objects may arrive with the next fetch: their place is not kept.
-      places: Object.fromEntries([...placed].filter(([, p]) => p.reach !== 'missing').map(([o, p]) => [o, [p.reach, p.time]])),
-      facts: Object.fromEntries([...facts].map(([o, f]) => [o, [f.type, f.time]])),
+      places: new Map(Array.from(all, ([o, p]) => [o, [p.reach, p.time]] as [string, Place]).filter(([, [reach]]) => reach !== 'missing')),
       offHead: [...offHead],
       // The refs before are kept one step, as they were: a switch back costs nothing. HEAD a commit
       // further on keeps the ones before those (a switch back to HEAD's parent is rare, and the
       // places of every memory are twice what the file would hold).
-      ...(cache.refs !== refs && cache.refs && cache.places && !(carried && Object.keys(carried).length)
+      ...(cache.refs !== refs && cache.refs && cache.places && !holdsAny(carried)
         ? { previous: { refs: cache.refs, ...(cache.head ? { head: cache.head } : {}), places: cache.places, ...(cache.offHead ? { offHead: cache.offHead } : {}) } }
         : cache.previous
           ? { previous: cache.previous }
           : {}),
     };
     const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
-    if (changed) cacheFile(repo).write(next);
-    read.set(repo, { cache: next, facts: factsOf(next, facts) });
+    if (changed) writeCache(repo, next, facts);
+    read.set(repo, { cache: next, facts: factsOf(null, facts) });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
-}
-
-/** Each record of places read, as placements: several calls of one command take apart the same one. */
-const taken = new WeakMap<object, ReadonlyMap<string, Placement>>();
-
-function placesOf(places: Record<string, [string, number]>): ReadonlyMap<string, Placement> {
-  let out = taken.get(places);
-  if (!out) {
-    const map = new Map<string, Placement>();
-    for (const [object, [reach, time]] of Object.entries(places)) if (isReach(reach)) map.set(object, { object, reach, time });
-    taken.set(places, (out = map));
-  }
-  return out;
 }
 
 /** A week (s): HEAD committed within it after the cached one is near. */
@@ -145,12 +196,25 @@ export function commitsSeen(repo: Repo): Set<string> {
 /**
  * Places kept under other refs that still hold: after a commit (or a pull
  * that fast-forwards), what the old HEAD reached, the new one reaches. One
- * `merge-base --is-ancestor`; everything else is placed anew.
+ * `merge-base --is-ancestor`; everything else is placed anew. A view of the
+ * cache's places, not a copy: a command looks up a few.
  */
-function carriedOver(repo: Repo, cache: Partial<PlacementCache>): Record<string, [string, number]> {
+function carriedOver(repo: Repo, cache: PlacementCache): Places | null {
   // Only a near step: after a checkout far away, merge-base walks longer than placing anew does.
-  if (!cache.places || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head, NEAR)) return {};
-  return Object.fromEntries(Object.entries(cache.places).filter(([, [reach]]) => reach === 'head'));
+  const from = cache.places;
+  if (!from || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head, NEAR)) return null;
+  const atHead = (p: Place | undefined) => (p?.[0] === 'head' ? p : undefined);
+  return {
+    get: (o) => atHead(from.get(o)),
+    *entries() {
+      for (const e of from.entries()) if (atHead(e[1])) yield e;
+    },
+    get size() {
+      let n = 0;
+      for (const _ of this.entries()) n++;
+      return n;
+    },
+  };
 }
 
 /** `<namespace>:<key>` → anchor, for memories with copies (`<namespace>:<key>` → objects). */

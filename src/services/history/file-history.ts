@@ -3,24 +3,57 @@
  * first, over the whole history and without walking it (issue 38). A path-limited `git log` bounded
  * by count walks every commit for a file changed a few times (110 ms on a 9,600-commit repository
  * without a commit-graph); bounded by the wall clock it loses any file untouched for a year.
- * Instead, what each memory's commit changed, and when, is kept in `<git common dir>/mem/commit-files.json`:
+ * Instead, what each memory's commit changed, and when, is kept in `<git common dir>/mem/commit-files.tab`:
  * a commit never changes, so an entry never goes stale, and only the commits of memories new since
  * the last look (and a new HEAD) cost a `git diff-tree`, one for all of them.
  */
-import { JsonFile } from '../../stores/cache/json-file.ts';
+import { SortedTablesFile, type Table } from '../../stores/cache/sorted-tables.ts';
 import { type CommitFacts, commitFacts } from '../../stores/git/file-history.ts';
 import type { Repo } from '../../stores/git/repo.ts';
 import type { MemoryReader } from '../../stores/index/index.ts';
 import { objectKey } from '../../stores/index/terms/format.ts';
 
-interface CommitFilesCache {
-  /** commit → [committer time (s), ...files]; [0] for an object that is not a commit. */
-  commits: Record<string, [number, ...string[]]>;
+/** [committer time (s), ...files]; [0] for an object that is not a commit. */
+type Entry = [number, ...string[]];
+
+/**
+ * Version 2: one sorted table `commits` (stores/cache/sorted-tables.ts), so a command that wants
+ * a few commits' files reads those rows alone. Version 1 was commit-files.json, one JSON value
+ * (6.6 MB at 100,000 memories) parsed whole.
+ */
+function cacheFile(repo: Repo): SortedTablesFile {
+  return new SortedTablesFile(repo.mem, 'commitFiles', 2, 'commit-files.json');
 }
 
-/** Version 1; bumped when what an entry holds changes. */
-function cacheFile(repo: Repo): JsonFile<CommitFilesCache> {
-  return new JsonFile<CommitFilesCache>(repo.mem, 'commitFiles', 1, (c) => Boolean(c.commits && typeof c.commits === 'object'));
+/** The file's rows and what this process added to them. */
+class CommitFilesCache {
+  readonly added = new Map<string, Entry>();
+
+  constructor(private readonly rows: Table<Entry> | null) {}
+
+  get(commit: string): Entry | undefined {
+    return this.added.get(commit) ?? this.rows?.get(commit);
+  }
+
+  *entries(): IterableIterator<[string, Entry]> {
+    if (this.rows) yield* this.rows.entries();
+    yield* this.added;
+  }
+
+  *keys(): IterableIterator<string> {
+    if (this.rows) yield* this.rows.keys();
+    yield* this.added.keys();
+  }
+
+  /** Entries that may list `file` (its JSON text is in them), checked by the caller. */
+  *naming(file: string): IterableIterator<[string, Entry]> {
+    if (this.rows) yield* this.rows.containing(JSON.stringify(file));
+    yield* this.added;
+  }
+
+  write(repo: Repo): void {
+    cacheFile(repo).write({}, [['commits', this.entries()]]);
+  }
 }
 
 /** The cache as this process last read it (or filled it): several services ask in one command. */
@@ -28,15 +61,14 @@ const read = new WeakMap<Repo, CommitFilesCache>();
 
 function readCache(repo: Repo): CommitFilesCache {
   let cache = read.get(repo);
-  if (!cache) read.set(repo, (cache = cacheFile(repo).read() ?? { commits: {} }));
+  if (!cache) read.set(repo, (cache = new CommitFilesCache(cacheFile(repo).read()?.table<Entry>('commits') ?? null)));
   return cache;
 }
 
 /** commit → committer time of the commits the cache knows (every current memory's, once `git mem index` or a hook has filled it). */
 export function knownCommits(repo: Repo): Map<string, number> {
   const out = new Map<string, number>();
-  const { commits } = readCache(repo);
-  for (const c in commits) if (commits[c]![0] > 0) out.set(c, commits[c]![0]);
+  for (const [c, entry] of readCache(repo).entries()) if (entry[0] > 0) out.set(c, entry[0]);
   return out;
 }
 
@@ -46,14 +78,11 @@ export interface FileCommit {
   files: readonly string[];
 }
 
-/** The commits in `cache` that changed `file`, committed no later than `until` (s), newest first. Pure. */
-export function commitsChanging(commits: CommitFilesCache['commits'], file: string, until: number): FileCommit[] {
-  const found: Array<[string, number]> = [];
-  for (const sha in commits) {
-    const entry = commits[sha]!;
-    if (entry[0] > 0 && entry[0] <= until && entry.indexOf(file, 1) > 0) found.push([sha, entry[0]]);
-  }
-  return found.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([commit]) => ({ commit, files: commits[commit]!.slice(1) as string[] }));
+/** The commits of `commits` that changed `file`, committed no later than `until` (s), newest first. Pure. */
+export function commitsChanging(commits: Iterable<readonly [string, Entry]>, file: string, until: number): FileCommit[] {
+  const found: Array<[string, Entry]> = [];
+  for (const [sha, entry] of commits) if (entry[0] > 0 && entry[0] <= until && entry.indexOf(file, 1) > 0) found.push([sha, entry]);
+  return found.sort((a, b) => b[1][0] - a[1][0] || (a[0] < b[0] ? -1 : 1)).map(([commit, entry]) => ({ commit, files: entry.slice(1) as string[] }));
 }
 
 /**
@@ -64,8 +93,8 @@ export function commitsChanging(commits: CommitFilesCache['commits'], file: stri
  */
 export function memoryCommitsChanging(repo: Repo, index: MemoryReader, file: string): FileCommit[] {
   if (!repo.head) return [];
-  const commits = commitFiles(repo, index);
-  return commitsChanging(commits, file, commits[repo.head]?.[0] || Infinity);
+  const cache = commitFiles(repo, index);
+  return commitsChanging(cache.naming(file), file, cache.get(repo.head)?.[0] || Infinity);
 }
 
 /**
@@ -73,15 +102,15 @@ export function memoryCommitsChanging(repo: Repo, index: MemoryReader, file: str
  * (one `diff-tree` for all) and written back. `git mem index` calls it too, so the first hook in a
  * repository with thousands of memories does not pay for them all.
  */
-export function commitFiles(repo: Repo, index: MemoryReader): CommitFilesCache['commits'] {
+export function commitFiles(repo: Repo, index: MemoryReader): CommitFilesCache {
   const cache = readCache(repo);
   const known = new Set<number>();
-  for (const sha in cache.commits) known.add(objectKey(sha));
+  for (const sha of cache.keys()) known.add(objectKey(sha));
   const unknown = new Set([...index.objectPrefixes()].filter((k) => !known.has(k)));
-  const missing = unknown.size ? index.objectsWithPrefixes(unknown).filter((o) => !(o in cache.commits)) : [];
-  if (repo.head && !(repo.head in cache.commits)) missing.push(repo.head);
+  const missing = unknown.size ? index.objectsWithPrefixes(unknown).filter((o) => cache.get(o) === undefined) : [];
+  if (repo.head && cache.get(repo.head) === undefined) missing.push(repo.head);
   fill(repo, cache, missing);
-  return cache.commits;
+  return cache;
 }
 
 /** commit → the files it changed (none for an object that is not a commit), from the cache, asking git for those it lacks. */
@@ -90,19 +119,19 @@ export function filesOf(repo: Repo, commits: readonly string[]): Map<string, rea
   fill(
     repo,
     cache,
-    [...new Set(commits)].filter((c) => !(c in cache.commits)),
+    [...new Set(commits)].filter((c) => cache.get(c) === undefined),
   );
-  return new Map(commits.map((c) => [c, (cache.commits[c]?.slice(1) ?? []) as string[]]));
+  return new Map(commits.map((c) => [c, (cache.get(c)?.slice(1) ?? []) as string[]]));
 }
 
 /** Asks git for the commits missing from the cache (one `diff-tree` for all) and writes it back. */
 function fill(repo: Repo, cache: CommitFilesCache, missing: readonly string[]): void {
   if (missing.length === 0) return;
   const facts = commitFacts(repo, missing);
-  for (const o of missing) cache.commits[o] = entryOf(facts.get(o));
-  cacheFile(repo).write(cache);
+  for (const o of missing) cache.added.set(o, entryOf(facts.get(o)));
+  cache.write(repo);
 }
 
-function entryOf(facts: CommitFacts | undefined): [number, ...string[]] {
+function entryOf(facts: CommitFacts | undefined): Entry {
   return facts ? [facts.time, ...facts.files] : [0];
 }

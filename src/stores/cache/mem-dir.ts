@@ -38,8 +38,8 @@ const MEM_FILES = {
   vectors: 'vectors.bin',
   /** For which notes tips every memory had a stored vector: recall then skips the SQLite index (services/search/semantic.ts). */
   vectorsCovered: 'vectors-covered.json',
-  /** Placements of commits that hold copies of a memory (services/history/anchors.ts). */
-  anchors: 'anchors.json',
+  /** Placements of commits that hold copies of a memory (services/history/anchors.ts); version 1 was anchors.json, removed at the first write. */
+  anchors: 'anchors.tab',
   /** The last reanchor run that moved nothing, under a digest of the refs and notes (services/history/reanchor-memo.ts). */
   reanchor: 'reanchor.json',
   /** Commits holding memories that this clone has held: once gone, pruned here, not never fetched (stores/cache/held-log.ts). */
@@ -50,8 +50,8 @@ const MEM_FILES = {
   staleness: 'staleness.json',
   /** Which notes commit brought each revision, and who made it (services/trust/provenance.ts). */
   provenance: 'provenance',
-  /** What each memory's commit changed, and when (services/history/file-history.ts). */
-  commitFiles: 'commit-files.json',
+  /** What each memory's commit changed, and when (services/history/file-history.ts); version 1 was commit-files.json, removed at the first write. */
+  commitFiles: 'commit-files.tab',
   /** How often each memory was shown (stores/cache/usage-log.ts). */
   usage: 'usage.log',
   /** The notes commits doctor has scanned for secrets, and what it found (services/note-secrets.ts). */

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { encodeSortedTables, SortedTables } from '../../src/stores/cache/sorted-tables.ts';
+import { prng } from '../helpers/prng.ts';
+
+const hex = (rand: () => number, n: number) => Array.from({ length: n }, () => Math.floor(rand() * 16).toString(16)).join('');
+
+describe('sorted tables', () => {
+  it('finds every row by binary search, and no key it lacks, over random tables', () => {
+    for (let seed = 1; seed <= 30; seed++) {
+      const rand = prng(seed);
+      const size = Math.floor(rand() * 300);
+      const places = new Map<string, [string, number]>();
+      const files = new Map<string, [number, ...string[]]>();
+      while (places.size < size) places.set(hex(rand, 40), [rand() < 0.5 ? 'head' : 'branch', Math.floor(rand() * 2e9)]);
+      // Keys of several lengths and bytes beyond ASCII: byte order, not length, decides.
+      // (UTF-16 order, a plain sort's, puts '😀' before '！'; byte order after.)
+      const odd = ['é', '😀', '！', ''];
+      for (let i = 0; i < size / 2; i++) files.set(`${hex(rand, 1 + Math.floor(rand() * 12))}${odd[Math.floor(rand() * odd.length)]}`, [i, `src/${hex(rand, 3)}.ts`, 'a\tb "c"\n']);
+      const buf = encodeSortedTables(3, { refs: 'r', nested: { a: [1] } }, [
+        ['places', places],
+        ['files', files],
+        ['none', []],
+      ]);
+      const read = SortedTables.parse(buf, 3)!;
+      expect(read.header.refs).toBe('r');
+      expect(read.header.nested).toEqual({ a: [1] });
+      const p = read.table<[string, number]>('places');
+      const f = read.table<[number, ...string[]]>('files');
+      expect(p.size).toBe(places.size);
+      for (const [k, v] of places) expect(p.get(k)).toEqual(v);
+      for (const [k, v] of files) expect(f.get(k)).toEqual(v);
+      for (let i = 0; i < 50; i++) {
+        const absent = hex(rand, 40);
+        if (!places.has(absent)) expect(p.get(absent)).toBeUndefined();
+      }
+      expect(p.get('')).toBeUndefined();
+      expect(read.table('none').get('x')).toBeUndefined();
+      expect([...read.table('missing').entries()]).toEqual([]);
+      const keys = [...f.keys()];
+      expect(keys).toEqual([...files.keys()].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+      expect(new Map(f.entries())).toEqual(files);
+    }
+  });
+
+  it('gives the rows whose value holds a text, never a key that merely contains it', () => {
+    const rows = new Map<string, string[]>([
+      ['"src/css.ts"', ['x.ts']],
+      ['b', ['src/css.ts', 'y.ts']],
+      ['c', ['lib/src/css.tsx']],
+      ['d', ['src/css.ts']],
+    ]);
+    const t = SortedTables.parse(encodeSortedTables(1, {}, [['t', rows]]), 1)!.table<string[]>('t');
+    expect([...t.containing(JSON.stringify('src/css.ts'))].map(([k]) => k)).toEqual(['b', 'd']);
+    expect([...t.containing('nowhere')]).toEqual([]);
+  });
+
+  it('reads a file of another version, a damaged header or a cut file as nothing', () => {
+    const buf = encodeSortedTables(2, {}, [['t', new Map([['a', 1], ['b', 2]])]]);
+    expect(SortedTables.parse(buf, 2)?.table('t').get('b')).toBe(2);
+    expect(SortedTables.parse(buf, 1)).toBeNull();
+    expect(SortedTables.parse(buf.subarray(0, buf.length - 1), 2)).toBeNull();
+    expect(SortedTables.parse(Buffer.from('{"version":2,"tables":[["t",1,5]]}\nab'), 2)).toBeNull();
+    expect(SortedTables.parse(Buffer.from('not json\n'), 2)).toBeNull();
+    expect(SortedTables.parse(Buffer.alloc(0), 2)).toBeNull();
+  });
+});
