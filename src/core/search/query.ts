@@ -103,7 +103,10 @@ export function identifierPartWeights(text: string): Map<string, number> {
  * its index term, its synonyms (unless `synonyms` is false), and for the last
  * word the word as typed as a prefix (unless `prefixLast` is false).
  */
-export function buildLexicalQuery(text: string, options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false } = {}): LexicalQuery | null {
+export function buildLexicalQuery(
+  text: string,
+  options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false; compounds?: CompoundOptions | false } = {},
+): LexicalQuery | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
   const own = new Set(terms.map(termOf));
@@ -130,5 +133,59 @@ export function buildLexicalQuery(text: string, options: { prefixLast?: boolean;
     }
     return group;
   });
+  const compounds = options.synonyms === false || options.compounds === false ? null : (options.compounds ?? DEFAULT_COMPOUNDS);
+  if (compounds) {
+    const taken = new Set(groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]));
+    for (const [first, second] of compoundWords(text, compounds.hyphenOnly)) {
+      const word = first + second;
+      const term = termOf(word);
+      if (taken.has(term)) continue;
+      taken.add(term);
+      const synonyms = synonymsOf(word).filter((t) => !taken.has(t));
+      const at = groups.findIndex((g) => g.term === termOf(first));
+      if (compounds.as === 'synonym' && at >= 0) {
+        groups[at] = { ...groups[at]!, synonyms: [...(groups[at]!.synonyms ?? []), term, ...synonyms] };
+      } else {
+        const group: TermGroup = { term };
+        if (compounds.weight !== 1) group.weight = compounds.weight;
+        if (synonyms.length) group.synonyms = synonyms;
+        groups.push(group);
+      }
+    }
+  }
   return { terms, groups };
+}
+
+/** How two adjacent query words written apart also match the word written together ("lock file": lockfile). */
+export interface CompoundOptions {
+  /** 'group': a group of its own at `weight`; 'synonym': a synonym of the first word. */
+  as: 'group' | 'synonym';
+  weight: number;
+  /** Join only words written with a hyphen between them ("sign-in"), or any two adjacent words. */
+  hyphenOnly: boolean;
+}
+
+export const DEFAULT_COMPOUNDS: CompoundOptions = { as: 'group', weight: 1, hyphenOnly: false };
+
+/**
+ * Pairs of adjacent plain words of a query that may be one word elsewhere: "lock file" (lockfile),
+ * "log in" (login), "sign-in" (signin), "time out" (timeout), "pre-prod" (preprod). Only lowercase
+ * letters (as tokenize gives), each part 2 letters or more, the joined word 5 or more and no stop word.
+ */
+export function compoundWords(text: string, hyphenOnly = false): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const re = /[A-Za-z0-9_\u0080-\uffff]+/g;
+  let previous: { word: string; end: number } | null = null;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const word = m[0].toLowerCase();
+    const plain = /^[a-z]+$/.test(word);
+    if (previous && plain) {
+      const between = text.slice(previous.end, m.index);
+      const joinable = hyphenOnly ? between === '-' : between === '-' || /^ +$/.test(between);
+      const joined = previous.word + word;
+      if (joinable && previous.word.length >= 2 && word.length >= 2 && joined.length >= 5 && !STOP_WORDS.has(joined)) out.push([previous.word, word]);
+    }
+    previous = plain ? { word, end: m.index + m[0].length } : null;
+  }
+  return out;
 }
