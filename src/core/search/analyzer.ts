@@ -3,6 +3,7 @@
  * split into their parts and kept whole), stop words, Porter stems. The term
  * index and every query use this one analyzer.
  */
+import { englishForm } from './english.ts';
 import { porterStem } from './stem.ts';
 
 /**
@@ -22,7 +23,7 @@ whether which while who whom whose why will with within without would yet you yo
 );
 
 /** Bump when analyzeText, tokenize or termOf changes what text becomes: a term index written otherwise is rebuilt. */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /** Terms beyond this many are dropped: a pasted paragraph is not a better query. */
 export const MAX_TERMS = 32;
@@ -102,11 +103,15 @@ const lowerAscii = (w: string) => w.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 const stems = new Map<string, string>();
 
-/** The index term of one token: plain English words are stemmed; words with digits or other scripts are kept as they are. */
+/**
+ * The index term of one token: plain English words are stemmed, after the spellings and forms the
+ * stemmer leaves apart are brought together (core/search/english.ts); words with digits or other
+ * scripts are kept as they are.
+ */
 export function termOf(token: string): string {
   let s = stems.get(token);
   if (s === undefined) {
-    s = /^[a-z]+$/.test(token) ? porterStem(token) : token;
+    s = /^[a-z]+$/.test(token) ? porterStem(englishForm(token)) : token;
     // Vocabularies are small; the cache only bounds a pathological input.
     if (stems.size < 200_000) stems.set(token, s);
   }
