@@ -7,7 +7,6 @@
  */
 import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';
 import { type Bm25Options, bm25fScorer, type PostingsSource } from './bm25f.ts';
-import { queryCoverage } from './coverage.ts';
 import type { LexicalQuery } from './query.ts';
 
 export interface LexicalSource extends PostingsSource {
@@ -25,17 +24,6 @@ export interface LexicalSource extends PostingsSource {
 export interface LexicalOptions extends Bm25Options {
   /** Pseudo-relevance feedback; off when absent or false. */
   feedback?: FeedbackOptions | false;
-  /** The second pass weighing the best results by their coverage of the query's words (coverage.ts); off when absent or false. */
-  coverage?: CoverageOptions | false;
-}
-
-export interface CoverageOptions {
-  /** Results weighed (the best, after feedback); 0: every match. */
-  top: number;
-  /** Score × coverage ^ power. */
-  power: number;
-  /** A related word's match counts this share of a word's own. */
-  relatedCredit: number;
 }
 
 /** The ranking recall uses (every path: the command, the hooks, MCP): BM25F at bm25f.ts's defaults, then feedback. */
@@ -52,18 +40,6 @@ export const PLAIN_LEXICAL: LexicalOptions = {};
  * caller's filter keeps: feedback learns only from those.
  */
 export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions = {}): Float64Array {
-  const scores = feedbackScores(source, query, accept, options);
-  const coverage = options.coverage;
-  if (!coverage) return scores;
-  const docs = coverage.top > 0 ? bestDocuments(scores, null, accept, coverage.top, source.compareCreation?.bind(source)) : [...scores.keys()].filter((d) => scores[d]! > 0);
-  const shares = queryCoverage(source, query.groups, docs, coverage.relatedCredit);
-  docs.forEach((d, i) => {
-    scores[d] = scores[d]! * Math.max(shares[i]!, 0.01) ** coverage.power;
-  });
-  return scores;
-}
-
-function feedbackScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions): Float64Array {
   const score = bm25fScorer(source, options);
   const scores = score(query.groups);
   const feedback = options.feedback;
