@@ -29,11 +29,11 @@ const { memories, queries } = fixture;
 
 const source = memorySource(memories);
 
-interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false; compounds?: CompoundOptions | false }
+interface Config extends LexicalOptions { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false; compounds?: CompoundOptions | false; nameWeight?: number }
 
 export function evaluate(config: Config) {
   const rows = queries.map((q, n) => {
-    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms, related: config.related, compounds: config.compounds })!;
+    const query = buildLexicalQuery(q.query, { prefixLast: config.prefixLast, synonyms: config.synonyms, related: config.related, compounds: config.compounds, nameWeight: config.nameWeight })!;
     const scores = lexicalScores(source, query, () => true, config);
     // As the term index orders: score, then newer (a higher document number) first.
     const ranked = [...scores.keys()].filter((d) => scores[d]! > 0).sort((a, b) => scores[b]! - scores[a]! || b - a).slice(0, 10);

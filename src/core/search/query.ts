@@ -19,6 +19,14 @@ export const SYNONYM_WEIGHT = 0.8;
 export const RELATED_WEIGHT = 1.5;
 export const RELATED_COUNT = 8;
 
+/**
+ * A word the query capitalises where no sentence starts (a person, a product, a place: "what did
+ * Nora do", "blank on Safari") weighs this much more than the others: the memory asked about is one
+ * that names it, however many memories do (its IDF is then low). Chosen on the fixture's tuning half
+ * (1.25-3; docs/search.md).
+ */
+export const NAME_WEIGHT = 2;
+
 /** How related words expand a query: off with `false`. */
 export interface RelatedOptions {
   weight: number;
@@ -105,12 +113,15 @@ export function identifierPartWeights(text: string): Map<string, number> {
  */
 export function buildLexicalQuery(
   text: string,
-  options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false; compounds?: CompoundOptions | false } = {},
+  options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false; compounds?: CompoundOptions | false; nameWeight?: number } = {},
 ): LexicalQuery | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
   const own = new Set(terms.map(termOf));
   const partWeights = identifierPartWeights(text);
+  // Names weigh more (NAME_WEIGHT), except for callers that compare the words themselves.
+  const nameWeight = options.nameWeight ?? (options.synonyms === false ? 1 : NAME_WEIGHT);
+  const names = nameWeight !== 1 ? namedWords(text) : new Set<string>();
   // Related words go with synonyms: a caller that compares the words themselves wants neither.
   const related = options.synonyms === false || options.related === false ? null : (options.related ?? { weight: RELATED_WEIGHT, count: RELATED_COUNT });
   const groups = terms.map((word, i): TermGroup => {
@@ -122,6 +133,7 @@ export function buildLexicalQuery(
     const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
     const weight = partWeights.get(word);
     if (weight !== undefined) group.weight = weight;
+    if (names.has(word)) group.weight = (group.weight ?? 1) * nameWeight;
     if (synonyms.length) group.synonyms = synonyms;
     if (related) {
       const taken = new Set([...own, ...synonyms]);
@@ -186,6 +198,21 @@ export function compoundWords(text: string, hyphenOnly = false): Array<[string, 
       if (joinable && previous.word.length >= 2 && word.length >= 2 && joined.length >= 5 && !STOP_WORDS.has(joined)) out.push([previous.word, word]);
     }
     previous = plain ? { word, end: m.index + m[0].length } : null;
+  }
+  return out;
+}
+
+/**
+ * Words a query writes capitalised where a sentence does not start (Jonas, Safari, Kubernetes): names
+ * of people, products and places, lowercased as tokenize gives them.
+ */
+export function namedWords(text: string): Set<string> {
+  const out = new Set<string>();
+  const re = /[A-Za-z0-9_\u0080-\uffff]+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const before = text.slice(0, m.index).trimEnd();
+    const starts = before === '' || /[.!?:;]$/.test(before);
+    if (!starts && /^[A-Z][a-z]+$/.test(m[0])) out.add(m[0].toLowerCase());
   }
   return out;
 }
