@@ -2,7 +2,7 @@
  * Forms of an English word that the Porter stemmer (core/search/stem.ts) leaves apart, brought
  * together before it: British and American spellings (normalise / normalize, behaviour /
  * behavior, analyse / analyze, centre / center), adverbs in -ly (randomly / random, smoothly /
- * smooth). (The comparatives of common adjectives, faster / fast, were tried and left out:
+ * smooth), irregular past forms and plurals (ran / run, built / build, indices / index). (The comparatives of common adjectives, faster / fast, were tried and left out:
  * docs/search.md.)
  * Applied to lowercase ASCII words, at index and query time alike (core/search/analyzer.ts
  * termOf), so it changes the terms: ANALYZER_VERSION. Pure; rules, not a dictionary, with the
@@ -58,8 +58,37 @@ const LY_EXCEPTIONS: ReadonlySet<string> = new Set(
   'early only gently singly ugly elderly homely friendly orderly hardly shortly lately nearly namely likely unlikely timely lovely deadly presently readonly'.split(' '),
 );
 
+/**
+ * Irregular past forms and plurals as their base word (ran: run, broken: break, built: build,
+ * thrown: throw, indices: index), which no suffix rule reaches. Left out where the form is also
+ * another word in developer text: left, led, lit, bound, wound, shot, stuck, saw, rose, went and
+ * gone (go is a language), fed, bit (64-bit), won (won't).
+ */
+const IRREGULAR: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>();
+  const table = `run:ran break:broke,broken build:built rebuild:rebuilt write:wrote,written rewrite:rewrote,rewritten
+take:took,taken mistake:mistook,mistaken choose:chose,chosen give:gave,given know:knew,known send:sent keep:kept
+catch:caught think:thought bring:brought buy:bought teach:taught sell:sold tell:told pay:paid meet:met lose:lost
+drive:drove,driven eat:ate,eaten grow:grew,grown throw:threw,thrown speak:spoke,spoken steal:stole,stolen
+swim:swam,swum fly:flew,flown forget:forgot,forgotten hide:hid,hidden ride:rode,ridden override:overrode,overridden
+wake:woke,woken wear:wore,worn sing:sang,sung sleep:slept feel:felt hold:held deal:dealt understand:understood
+stand:stood fight:fought seek:sought spin:spun shake:shook,shaken strike:struck draw:drew,drawn blow:blew,blown
+sink:sank,sunk tear:tore,torn begin:began,begun freeze:froze,frozen hang:hung find:found spend:spent fall:fell,fallen
+undo:undid,undone withdraw:withdrew,withdrawn forgive:forgave,forgiven bite:bitten beat:beaten slide:slid
+learn:learnt burn:burnt spell:spelt dream:dreamt spill:spilt
+man:men woman:women foot:feet tooth:teeth mouse:mice index:indices matrix:matrices vertex:vertices
+appendix:appendices criterion:criteria half:halves`;
+  for (const entry of table.split(/\s+/).filter(Boolean)) {
+    const [base, forms] = entry.split(':') as [string, string];
+    for (const form of forms.split(',')) map.set(form, base);
+  }
+  return map;
+})();
+
 /** The form of a lowercase ASCII word that the stemmer should see (the word itself when no rule applies). */
 export function englishForm(word: string): string {
+  const irregular = IRREGULAR.get(word);
+  if (irregular !== undefined) return irregular;
   if (word.length < 4) return word;
   const spelled = SPELLINGS.get(word) ?? SPELLINGS.get(word.slice(0, -1)) ?? null;
   if (spelled !== null) return SPELLINGS.has(word) ? spelled : spelled + word.at(-1);
