@@ -120,7 +120,10 @@ export function termOf(token: string): string {
 
 /** The query's distinct words, stop words removed; if nothing but stop words remains, they are kept. */
 export function queryTerms(text: string): string[] {
-  const words = [...new Set(analyzeText(text))];
+  const words = [...new Set(analyzeText(text.replace(HOW_MUCH, '$1')))];
   const content = words.filter((w) => !STOP_WORDS.has(w) && !STOP_WORDS.has(w.replace(/'.*$/, '')));
   return (content.length ? content : words).slice(0, MAX_TERMS);
 }
+
+/** "how long", "how often", "how far", "how soon" ask for a quantity: the second word names no topic. */
+const HOW_MUCH = /\b(how)\s+(?:long|often|far|soon)\b/gi;
