@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { queryTerms, termOf } from '../../src/core/search/analyzer.ts';
 import { englishForm } from '../../src/core/search/english.ts';
-import { buildLexicalQuery, compoundWords, NAME_WEIGHT, namedWords } from '../../src/core/search/query.ts';
+import { buildLexicalQuery, compoundWords, NAME_WEIGHT, namedWords, unprefixed } from '../../src/core/search/query.ts';
 
 describe('English forms before the stemmer', () => {
   it('spells British words as American ones, with their other forms', () => {
@@ -82,5 +82,12 @@ describe('query words', () => {
     expect(queryTerms('how long do we keep logs')).toEqual(['keep', 'logs']);
     expect(queryTerms('How often does the backup run?')).toEqual(['backup', 'run']);
     expect(queryTerms('long running migrations')).toEqual(['long', 'running', 'migrations']);
+  });
+
+  it('lets a word negated by un- also match its base, as a synonym', () => {
+    expect(['untranslated', 'unresponsive', 'unhandled'].map(unprefixed)).toEqual(['translated', 'responsive', 'handled']);
+    for (const word of ['understand', 'unique', 'universal', 'unicode', 'until', 'unless', 'undo', 'unset']) expect(unprefixed(word)).toBeNull();
+    expect(buildLexicalQuery('untranslated strings', { related: false, compounds: false })!.groups[0]).toEqual({ term: 'untransl', synonyms: ['translat'] });
+    expect(buildLexicalQuery('untranslated strings', { synonyms: false })!.groups[0]).toEqual({ term: 'untransl' });
   });
 });

@@ -132,6 +132,11 @@ export function buildLexicalQuery(
     const term = termOf(word);
     // A synonym the query also holds as a word of its own is counted there, once.
     const synonyms = options.synonyms === false ? [] : synonymsOf(word).filter((t) => !own.has(t));
+    // A word negated by un- also means its base, as a synonym: untranslated strings are about translation.
+    if (options.synonyms !== false) {
+      const base = unprefixed(word);
+      if (base !== null && !own.has(termOf(base)) && !synonyms.includes(termOf(base))) synonyms.push(termOf(base));
+    }
     // The prefix is the word as typed: a half-typed word has no meaningful stem.
     const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
     const weight = partWeights.get(word);
@@ -218,4 +223,13 @@ export function namedWords(text: string): Set<string> {
     if (!starts && /^[A-Z][a-z]+$/.test(m[0])) out.add(m[0].toLowerCase());
   }
   return out;
+}
+
+/**
+ * A word negated by un- (untranslated, unresponsive, unhandled) without it, or null: a memory about
+ * the base word is about the same thing. Not the words in which un is no prefix (under, unique,
+ * unit, universal, unless, until...), nor short ones (undo, unset: the base alone says too little).
+ */
+export function unprefixed(word: string): string | null {
+  return /^un[a-z]{5,}$/.test(word) && !/^(under|uni|unanim|uncle|unless|until|unto)/.test(word) ? word.slice(2) : null;
 }
