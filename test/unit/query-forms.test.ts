@@ -84,6 +84,11 @@ describe('query words', () => {
     expect(queryTerms('long running migrations')).toEqual(['long', 'running', 'migrations']);
   });
 
+  it("does not search for the s of a possessive, but keeps the t of a negation", () => {
+    expect(queryTerms("is Jonas's foot healed")).toEqual(['jonas', 'foot', 'healed']);
+    expect(queryTerms("secrets where they shouldn't be")).toEqual(['secrets', 'shouldn', 't']);
+  });
+
   it('lets a word negated by un- also match its base, as a synonym', () => {
     expect(['untranslated', 'unresponsive', 'unhandled'].map(unprefixed)).toEqual(['translated', 'responsive', 'handled']);
     for (const word of ['understand', 'unique', 'universal', 'unicode', 'until', 'unless', 'undo', 'unset']) expect(unprefixed(word)).toBeNull();

@@ -9,13 +9,14 @@ import { porterStem } from './stem.ts';
 /**
  * English function words plus the filler of questions people ask a memory
  * ("why did we ...", "how do I ..."): they carry no topic and, OR-ed, would
- * match nearly every memory.
+ * match nearly every memory. Also s, the end of a possessive or of it's
+ * (Jonas's, Apple's): t (doesn't, can't) stays, as a negation says something.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again against all also am an and any are aren't as at be because been before being below between both but by
 can cannot could did do does doing don done down during each else etc ever every few for from further get gets got had has have having he her here hers
 herself him himself his how i if in into is isn it its itself just let like made make makes many may me might more most much must my myself no nor not
-now of off on once one only or other ought our ours ourselves out over own per please re same shall she should so some such than that the their theirs them
+now of off on once one only or other ought our ours ourselves out over own per please re s same shall she should so some such than that the their theirs them
 themselves then there these they this those though through thus to too under until up upon us use used using very via was we were what whatever when where
 whether which while who whom whose why will with within without would yet you your yours yourself yourselves`
     .split(/\s+/)
