@@ -80,12 +80,12 @@ describe('identifiers', () => {
 
 describe('buildLexicalQuery', () => {
   it('stems each word and adds the last one, as typed, as a prefix', () => {
-    expect(buildLexicalQuery('why is the indexing slow', { related: false })).toEqual({ terms: ['indexing', 'slow'], groups: [{ term: 'index' }, { term: 'slow', prefix: 'slow' }] });
+    expect(buildLexicalQuery('why is the indexing slow', { related: false, compounds: false })).toEqual({ terms: ['indexing', 'slow'], groups: [{ term: 'index' }, { term: 'slow', prefix: 'slow' }] });
   });
 
   it('adds no prefix to a short last word or when asked not to, and gives null for no words', () => {
-    expect(buildLexicalQuery('rebase ci', { related: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'ci' }]);
-    expect(buildLexicalQuery('rebase worktree', { prefixLast: false, related: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'worktre' }]);
+    expect(buildLexicalQuery('rebase ci', { related: false, compounds: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'ci' }]);
+    expect(buildLexicalQuery('rebase worktree', { prefixLast: false, related: false, compounds: false })?.groups).toEqual([{ term: 'rebas' }, { term: 'worktre' }]);
     expect(buildLexicalQuery('  ...  ')).toBeNull();
   });
 

@@ -3,18 +3,20 @@
  * split into their parts and kept whole), stop words, Porter stems. The term
  * index and every query use this one analyzer.
  */
+import { englishForm } from './english.ts';
 import { porterStem } from './stem.ts';
 
 /**
  * English function words plus the filler of questions people ask a memory
  * ("why did we ...", "how do I ..."): they carry no topic and, OR-ed, would
- * match nearly every memory.
+ * match nearly every memory. Also s, the end of a possessive or of it's
+ * (Jonas's, Apple's): t (doesn't, can't) stays, as a negation says something.
  */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   `a about above after again against all also am an and any are aren't as at be because been before being below between both but by
 can cannot could did do does doing don done down during each else etc ever every few for from further get gets got had has have having he her here hers
 herself him himself his how i if in into is isn it its itself just let like made make makes many may me might more most much must my myself no nor not
-now of off on once one only or other ought our ours ourselves out over own per please re same shall she should so some such than that the their theirs them
+now of off on once one only or other ought our ours ourselves out over own per please re s same shall she should so some such than that the their theirs them
 themselves then there these they this those though through thus to too under until up upon us use used using very via was we were what whatever when where
 whether which while who whom whose why will with within without would yet you your yours yourself yourselves`
     .split(/\s+/)
@@ -22,7 +24,7 @@ whether which while who whom whose why will with within without would yet you yo
 );
 
 /** Bump when analyzeText, tokenize or termOf changes what text becomes: a term index written otherwise is rebuilt. */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /** Terms beyond this many are dropped: a pasted paragraph is not a better query. */
 export const MAX_TERMS = 32;
@@ -102,11 +104,15 @@ const lowerAscii = (w: string) => w.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 const stems = new Map<string, string>();
 
-/** The index term of one token: plain English words are stemmed; words with digits or other scripts are kept as they are. */
+/**
+ * The index term of one token: plain English words are stemmed, after the spellings and forms the
+ * stemmer leaves apart are brought together (core/search/english.ts); words with digits or other
+ * scripts are kept as they are.
+ */
 export function termOf(token: string): string {
   let s = stems.get(token);
   if (s === undefined) {
-    s = /^[a-z]+$/.test(token) ? porterStem(token) : token;
+    s = /^[a-z]+$/.test(token) ? porterStem(englishForm(token)) : token;
     // Vocabularies are small; the cache only bounds a pathological input.
     if (stems.size < 200_000) stems.set(token, s);
   }
@@ -115,7 +121,10 @@ export function termOf(token: string): string {
 
 /** The query's distinct words, stop words removed; if nothing but stop words remains, they are kept. */
 export function queryTerms(text: string): string[] {
-  const words = [...new Set(analyzeText(text))];
+  const words = [...new Set(analyzeText(text.replace(HOW_MUCH, '$1')))];
   const content = words.filter((w) => !STOP_WORDS.has(w) && !STOP_WORDS.has(w.replace(/'.*$/, '')));
   return (content.length ? content : words).slice(0, MAX_TERMS);
 }
+
+/** "how long", "how often", "how far", "how soon" ask for a quantity: the second word names no topic. */
+const HOW_MUCH = /\b(how)\s+(?:long|often|far|soon)\b/gi;

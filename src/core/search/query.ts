@@ -1,9 +1,10 @@
 /**
  * How a query becomes term groups, pure: each word its index term, its
  * synonyms (core/search/synonyms.ts) and, for the last word, a prefix;
- * identifier parts weigh less than words typed on their own.
+ * identifier parts weigh less than words typed on their own, names more; two
+ * adjacent words also as the word written together.
  */
-import { analyzeText, MIN_PREFIX, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
+import { analyzeText, MAX_TERMS, MIN_PREFIX, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
 import { RELATED_WORDS } from './related-words.ts';
 import { synonymTable } from './synonyms.ts';
 
@@ -18,6 +19,14 @@ export const SYNONYM_WEIGHT = 0.8;
  */
 export const RELATED_WEIGHT = 1.5;
 export const RELATED_COUNT = 8;
+
+/**
+ * A word the query capitalises where no sentence starts (a person, a product, a place: "what did
+ * Nora do", "blank on Safari") weighs this much more than the others: the memory asked about is one
+ * that names it, however many memories do (its IDF is then low). Chosen on the fixture's tuning half
+ * (1.25-3; docs/search.md).
+ */
+export const NAME_WEIGHT = 2;
 
 /** How related words expand a query: off with `false`. */
 export interface RelatedOptions {
@@ -101,13 +110,21 @@ export function identifierPartWeights(text: string): Map<string, number> {
 /**
  * The query, or null when the text has no words at all. Each word is a group:
  * its index term, its synonyms (unless `synonyms` is false), and for the last
- * word the word as typed as a prefix (unless `prefixLast` is false).
+ * word the word as typed as a prefix (unless `prefixLast` is false); a name the
+ * query capitalises weighs NAME_WEIGHT; then each pair of adjacent words written
+ * apart, joined, is a group of its own (unless `compounds` or `synonyms` is false).
  */
-export function buildLexicalQuery(text: string, options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false } = {}): LexicalQuery | null {
+export function buildLexicalQuery(
+  text: string,
+  options: { prefixLast?: boolean; synonyms?: boolean; related?: RelatedOptions | false; compounds?: CompoundOptions | false; nameWeight?: number } = {},
+): LexicalQuery | null {
   const terms = queryTerms(text);
   if (terms.length === 0) return null;
   const own = new Set(terms.map(termOf));
   const partWeights = identifierPartWeights(text);
+  // Names weigh more (NAME_WEIGHT), except for callers that compare the words themselves.
+  const nameWeight = options.nameWeight ?? (options.synonyms === false ? 1 : NAME_WEIGHT);
+  const names = nameWeight !== 1 ? namedWords(text) : new Set<string>();
   // Related words go with synonyms: a caller that compares the words themselves wants neither.
   const related = options.synonyms === false || options.related === false ? null : (options.related ?? { weight: RELATED_WEIGHT, count: RELATED_COUNT });
   const groups = terms.map((word, i): TermGroup => {
@@ -115,10 +132,16 @@ export function buildLexicalQuery(text: string, options: { prefixLast?: boolean;
     const term = termOf(word);
     // A synonym the query also holds as a word of its own is counted there, once.
     const synonyms = options.synonyms === false ? [] : synonymsOf(word).filter((t) => !own.has(t));
+    // A word negated by un- also means its base, as a synonym: untranslated strings are about translation.
+    if (options.synonyms !== false) {
+      const base = unprefixed(word);
+      if (base !== null && !own.has(termOf(base)) && !synonyms.includes(termOf(base))) synonyms.push(termOf(base));
+    }
     // The prefix is the word as typed: a half-typed word has no meaningful stem.
     const group: TermGroup = last && options.prefixLast !== false && word.length >= MIN_PREFIX ? { term, prefix: word } : { term };
     const weight = partWeights.get(word);
     if (weight !== undefined) group.weight = weight;
+    if (names.has(word)) group.weight = (group.weight ?? 1) * nameWeight;
     if (synonyms.length) group.synonyms = synonyms;
     if (related) {
       const taken = new Set([...own, ...synonyms]);
@@ -130,5 +153,83 @@ export function buildLexicalQuery(text: string, options: { prefixLast?: boolean;
     }
     return group;
   });
+  const compounds = options.synonyms === false || options.compounds === false ? null : (options.compounds ?? DEFAULT_COMPOUNDS);
+  if (compounds) {
+    const taken = new Set(groups.flatMap((g) => [g.term, ...(g.synonyms ?? [])]));
+    // As the words, at most MAX_TERMS pairs: a pasted paragraph is not a better query.
+    for (const [first, second] of compoundWords(text, compounds.hyphenOnly).slice(0, MAX_TERMS)) {
+      const word = first + second;
+      const term = termOf(word);
+      if (taken.has(term)) continue;
+      taken.add(term);
+      const synonyms = synonymsOf(word).filter((t) => !taken.has(t));
+      const group: TermGroup = { term };
+      if (compounds.weight !== 1) group.weight = compounds.weight;
+      if (synonyms.length) group.synonyms = synonyms;
+      groups.push(group);
+    }
+  }
   return { terms, groups };
+}
+
+/**
+ * How two adjacent query words written apart also match the word written together ("lock file":
+ * lockfile, "sign-in": signin, "log in": login): as a query word of its own, with its synonyms. (As a
+ * synonym of the first word instead, or at half weight, was worse on the fixture's tuning half:
+ * docs/search.md.)
+ */
+export interface CompoundOptions {
+  /** The joined word's weight against a word typed. */
+  weight: number;
+  /** Join only words written with a hyphen between them ("sign-in"), or any two adjacent words. */
+  hyphenOnly: boolean;
+}
+
+export const DEFAULT_COMPOUNDS: CompoundOptions = { weight: 1, hyphenOnly: false };
+
+/**
+ * Pairs of adjacent plain words of a query that may be one word elsewhere: "lock file" (lockfile),
+ * "log in" (login), "sign-in" (signin), "time out" (timeout), "pre-prod" (preprod). Only lowercase
+ * letters (as tokenize gives), each part 2 letters or more, the joined word 5 or more and no stop word.
+ */
+export function compoundWords(text: string, hyphenOnly = false): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  const re = /[A-Za-z0-9_\u0080-\uffff]+/g;
+  let previous: { word: string; end: number } | null = null;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const word = m[0].toLowerCase();
+    const plain = /^[a-z]+$/.test(word);
+    if (previous && plain) {
+      const between = text.slice(previous.end, m.index);
+      const joinable = hyphenOnly ? between === '-' : between === '-' || /^ +$/.test(between);
+      const joined = previous.word + word;
+      if (joinable && previous.word.length >= 2 && word.length >= 2 && joined.length >= 5 && !STOP_WORDS.has(joined)) out.push([previous.word, word]);
+    }
+    previous = plain ? { word, end: m.index + m[0].length } : null;
+  }
+  return out;
+}
+
+/**
+ * Words a query writes capitalised where a sentence does not start (Jonas, Safari, Kubernetes): names
+ * of people, products and places, lowercased as tokenize gives them.
+ */
+export function namedWords(text: string): Set<string> {
+  const out = new Set<string>();
+  const re = /[A-Za-z0-9_\u0080-\uffff]+/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const before = text.slice(0, m.index).trimEnd();
+    const starts = before === '' || /[.!?:;]$/.test(before);
+    if (!starts && /^[A-Z][a-z]+$/.test(m[0])) out.add(m[0].toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * A word negated by un- (untranslated, unresponsive, unhandled) without it, or null: a memory about
+ * the base word is about the same thing. Not the words in which un is no prefix (under, unique,
+ * unit, universal, unless, until...), nor short ones (undo, unset: the base alone says too little).
+ */
+export function unprefixed(word: string): string | null {
+  return /^un[a-z]{5,}$/.test(word) && !/^(under|uni|unanim|uncle|unless|until|unto)/.test(word) ? word.slice(2) : null;
 }

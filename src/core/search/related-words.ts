@@ -3,4185 +3,4072 @@
  * Related developer words, one line per index term (Porter stem): the term and a bar, then up to 8 terms
  * used in the same contexts in public commit messages and documentation, each with the cosine of
  * their context vectors ×100 (17-100). Weak evidence, read by core/search/query.ts as a low-weight expansion.
- * 4177 terms. Lines are sorted, and a lookup is a search for "\n<term>|" (a bar, not a space: the
+ * 4064 terms. Lines are sorted, and a lookup is a search for "\n<term>|" (a bar, not a space: the
  * secret redactor reads "password <word>" as a password).
  */
 export const RELATED_WORDS = `
 aaa|profil:33 misc:23 gen:23 test:22
-aaron|martin:29 onward:28 gem:25 rubi:23 spring:23 bundler:21 home:20 strongli:19
-abandon|settl:20 pull:19 interim:19
-abbrevi|shorten:27 hexadecim:27 short:25 hex:24 sha:23 digit:22 shortest:22 ambigu:21
-abc|foo:25 baz:22 subdir:22 head:21 git:20 foobar:19 ref:19 rstrip:19
+aaron|martin:28 onward:28 gem:25 rubi:23 spring:22 bundler:21 home:21 lib:19
+abandon|settl:19 pull:19 interim:19
+abbrevi|hexadecim:29 shorten:27 short:25 hex:24 sha:22 digit:22 shortest:21 ambigu:21
+abc|foo:25 baz:23 subdir:22 head:21 git:20 foobar:19 ref:19 rstrip:19
 abil|allow:21
-abnorm|waitpid:23 segv:22 child:22 kill:21 sigint:20 death:19 fcgi:18 pid:18
-abort|cherri:25 fail:23 pick:22 exit:22 interrupt:22 halt:21 encount:21 rebas:20
-absenc|presenc:26
-absent|instant:17 creator:17
-absolut|rel:37 path:35 pwd:31 cwd:29 realpath:26 chdir:25 pathnam:25 toplevel:24
-absorb|foreach:30 submodul:27 recurs:23 nuke:23 untrack:22 orthogon:21 reloc:21 subdir:20
-abstract|adapt:37 connect:32 databas:26 record:25 activ:23 statement:23 model:22 lib:21
-abus|denial:25 reintroduc:19 afford:18 suscept:17
-acceler|shortcut:18 defeat:18
-accent|french:27 apostroph:21 spanish:18 english:18
+abnorm|waitpid:23 segv:22 child:22 kill:22 sigint:20 exit:19 death:19 fcgi:19
+abort|cherri:25 fail:24 exit:23 pick:23 interrupt:23 halt:21 rebas:20 crash:20
+absenc|presenc:27
+absolut|rel:38 path:35 pwd:31 cwd:29 realpath:26 chdir:25 pathnam:25 toplevel:24
+absorb|foreach:30 submodul:27 recurs:24 nuke:23 untrack:22 orthogon:21 reloc:21 subdir:20
+abstract|adapt:37 connect:32 databas:26 record:25 statement:23 activ:22 model:22 lib:21
+abus|denial:24 reintroduc:18 afford:18
+acceler|shortcut:19 defeat:17
+accent|french:25 apostroph:19 codepoint:17 english:17
 accept|pass:22 argument:19 pars:18 coerc:18
-access|store:20 permiss:19 password:19 authent:19 protect:17
-accessor|method:36 setter:36 subclass:32 class:31 attribut:31 superclass:31 defin:30 deleg:30
-accid|oversight:26 silli:24 pointless:24 unrel:23 disappear:22 unnot:21 anybodi:20 strang:20
-accident|mistak:23 inadvert:21 loss:18 subtl:18 oversight:18
-accommod|orm:35 meth:32 cte:32 subqueri:32 column:32 secondari:31 conjunct:31 criteria:31
-accomod|accommod:24 albeit:18 mixin:17 liber:17 resort:17 insur:17
-accompani|coincident:18 lengthi:18
-accomplish|achiev:20 fragil:19 straightforward:19 mind:18 summar:18 hacki:18 clever:18 complic:18
-accord|conform:21 complianc:20 american:19 compli:18 guidelin:18 oxford:17 follow:17 adher:17
-accordingli|callsit:20 function:19
-accumul|asap:23 exceed:22 repl:22 glue:21 backlog:20 shrink:20 exce:20 replic:19
-accur|inquiri:18 spirit:18 distanc:17
-accuraci|clariti:20 simplic:19 granular:17 monoton:17
-achiev|accomplish:20 significantli:18
-ack|repl:25 advertis:25 band:24 ping:23 acknowledg:23 client:23 send:23 capabl:22
-acknowledg|ack:23 disconnect:21 roff:21 remind:20 till:19 sent:18 repl:18 onlin:18
-acl|permiss:26 deni:25 umask:20 auth:18 proactiv:18 command:18 writabl:17
-acquir|waiter:36 unlock:32 semaphor:30 wake:29 lock:29 mutex:28 concurr:26 held:24
-acronym|camel:27 letter:24 lowercas:23 downcas:22 camelcas:20 coher:19 multibyt:17
-across|among:21 multipl:18
-action|control:34 mailer:32 view:30 pypa:25 github:24 html:24 dispatch:24 middlewar:24
+access|store:21 password:19 authent:19 permiss:18 accessor:17 protect:17
+accessor|setter:37 method:36 subclass:32 class:31 superclass:31 attribut:31 deleg:30 defin:29
+accid|oversight:26 silli:25 unrel:24 disappear:23 convolut:23 pointless:23 sudden:21 unnot:21
+accident|mistak:22 inadvert:20 subtl:17 unintend:17 loss:17 surpris:17 unwant:17 oversight:17
+accommod|orm:34 meth:33 cte:32 subqueri:32 secondari:32 column:31 conjunct:31 claus:31
+accomod|accommod:23 albeit:19 liber:17 resort:17 mixin:17 insur:17
+accompani|lengthi:18
+accomplish|mind:20 achiev:20 straightforward:19 fragil:19 complic:18 hacki:18 clever:18 summar:18
+accord|adher:22 conform:20 complianc:20 compli:19
+account|employe:17
+accumul|asap:23 exceed:23 repl:23 glue:21 backlog:21 shrink:20 disconnect:20 exce:20
+accur|inquiri:19 spirit:18 distanc:17
+accuraci|clariti:20 simplic:20 monoton:17
+achiev|accomplish:20
+ack|repl:25 advertis:24 negoti:24 band:23 acknowledg:22 client:21 send:21 ping:21
+acknowledg|ack:22 disconnect:21 roff:20 remind:20 experienc:19 till:18 onlin:18 repl:18
+acl|permiss:26 deni:25 umask:19 auth:18 proactiv:18 command:18 writabl:17 chmod:17
+acquir|waiter:37 unlock:33 semaphor:30 wake:28 lock:28 mutex:28 concurr:26 deadlock:24
+acronym|camel:27 letter:24 lowercas:23 downcas:23 snake:22 camelcas:20 coher:19 multibyt:17
+across|among:21 multipl:19
+action|control:34 mailer:32 view:29 pypa:25 dispatch:24 html:24 github:24 middlewar:23
 activ|record:46 lib:32 adapt:28 purg:27 model:26 enqueu:25 instrument:25 finder:24
-actual|expect:25 doesn:24 didn:23 bother:22 anyth:21 realli:21 even:21 theori:20
-adam|chri:41 carlo:37 martin:37 jonathan:36 peter:35 ben:35 scott:35 paul:31
-adapt|postgresql:39 connect:38 abstract:37 databas:33 statement:33 oracl:32 mysql:31 schema:29
-add|skip:24 caveat:20 miss:19 mention:19 typo:19 introduc:19 updat:18 thorough:18
-addition|subqueri:22 accommod:22 claus:21 conjunct:20 cte:19 orm:18 lambda:18 union:18
-addr|conn:23 sock:23 tcp:23 socket:22 localhost:22 peer:20 port:20 pton:19
-address|port:27 email:23 hostnam:23 localhost:18 smtp:18
+actual|expect:25 doesn:23 didn:23 anyth:22 bother:22 realli:21 theori:21 even:20
+adam|chri:42 carlo:38 martin:37 jonathan:37 peter:36 ben:35 scott:35 paul:32
+adapt|connect:38 postgresql:38 abstract:37 databas:33 statement:33 oracl:33 mysql:31 schema:29
+add|skip:24 caveat:20 miss:19 mention:19 typo:19 introduc:19 updat:18 brief:18
+addit|extra:17
+addition|subqueri:22 accommod:22 claus:21 conjunct:20 cte:19 orm:18 lambda:18 sql:18
+addr|conn:23 tcp:23 sock:23 socket:21 localhost:21 peer:20 port:19 cert:19
+address|port:27 email:23 hostnam:23 localhost:18 smtp:17
 adequ|mass:19
-adher|compli:26 idiomat:23 american:23 conform:22 follow:21 outlin:19 inspir:18 codebas:18
-adj|oom:31 score:28 deni:23 anti:22 affin:21 unshar:20 incr:20
-adjac|consecut:24 split:21 permut:20 collaps:19 horizont:19 blame:18 unrel:18 wrongli:18
-admin|articl:25 scaffold:24 administr:24 blog:24 control:23 rout:20 model:20 view:20
-administr|elev:27 admin:24 mdx:22 privileg:20 superus:19 sudo:19 inaccess:19 surfac:19
-admit|seamlessli:24 runnabl:22 vast:19 loc:18 setter:18 bore:17 steal:17
-admittedli|exot:18 crazi:18
-adopt|esm:20 offici:20 ecosystem:19 leverag:19 collabor:18 evolv:18 contributor:18 team:17
-advanc|week:25 next:25 quarter:24 yesterdai:24 weekdai:23 calcul:22 month:22 dai:21
-advantag|downsid:21 gain:21 opportun:21 flexibl:17 benefit:17 naiv:17 reimplement:17
-advertis|capabl:44 fetch:34 stateless:33 protocol:31 negoti:30 remot:27 transfer:27 send:27
-advic|advis:28 messag:24 hint:22 warn:20 checkout:19 cherri:19 rebas:19 fatal:18
-advis|advic:28 reappli:20
-advisori|note:21 uncach:20 pessimist:18 rollback:18 adapt:18 abstract:18 leaki:17
-aesthet|cosmet:39 clarif:24 nit:22 grammat:22 reformat:22 annoy:21 movement:21 oversight:20
-affect|influenc:18
-affin|anti:27 rebal:21 adj:21 agnost:20 nullabl:19 autodetect:18 coerc:18
-afford|shave:24 biggest:24 overlook:23 whine:22 bloat:22 forgotten:20 grew:20 dictat:20
-aforement|lift:28 benign:23 truli:22 followup:21 bloat:20 duti:20 subtleti:18 uncov:18
-afterward|stash:21 uncommit:20 pointless:20 wont:19 reappli:18 pop:18 bother:17 undo:17
-agg|calc:23 coerc:21 subtyp:20 partit:18 nonetheless:18 metaclass:18 getitem:17
-aggreg|averag:29 sum:29 vector:28 instant:27 histogram:27 sampl:26 float:26 arithmet:26
-aggress|odd:23 kick:22 unreferenc:22 suboptim:20 awkward:20 dubiou:20 liber:20 excess:19
-agnost|pluggabl:23 specif:22 interoper:21 postgresql:21 affin:20 algo:18 hardcod:18 abstract:18
-ago|year:47 month:43 week:40 dai:35 hour:34 minut:27 utc:26 quarter:25
-agre|encourag:20 consensu:20 felt:20 unclear:20 moreov:18 folk:18 appreci:18 chose:17
-agreement|grant:32 softwar:21 licens:20 contributor:18 copyright:17 contribut:17
-ahead|unnot:21 behind:19 diverg:18 fallen:18
-aid|eas:24 employ:17 tenant:17 capabl:17
-aim|substanti:23 ongo:20 motiv:20 mainli:20 hopefulli:19 beginn:18 goal:18 hope:18
-aix|solari:34 bsd:34 netbsd:30 gnu:27 freebsd:26 maco:24 mac:24 openbsd:23
-ajax|prototyp:24 javascript:24 firefox:21 safari:21 thoma:20 jqueri:20 articl:20
-aka|sizeof:22 fundament:20 told:19 char:18 reg:17
-ala|luckili:27 hacki:22 fortun:22 bother:21 mine:21 justifi:20 fanci:20 furthermor:20
+adher|compli:26 idiomat:22 conform:22 accord:22 american:21 follow:21 inspir:19 outlin:18
+adj|oom:31 score:28 deni:23 anti:22 affin:21 unshar:20 incr:20 rank:17
+adjac|consecut:24 split:22 permut:20 collaps:20 unrel:19 horizont:19 blame:18 indent:18
+adjust|umask:18
+admin|articl:25 scaffold:25 administr:24 blog:24 control:23 rout:20 model:20 mount:20
+administr|elev:27 admin:24 mdx:22 surfac:19 superus:19 inaccess:19 consult:19 sudo:18
+admit|crazi:19 unintent:19 straightforward:19 exot:18
+adopt|esm:21 offici:20 leverag:19 ecosystem:19 collabor:18 evolv:18 contributor:18 team:17
+advanc|next:25 week:25 yesterdai:24 quarter:24 weekdai:22 calcul:22 dai:21 month:21
+advantag|gain:21 downsid:20 opportun:19 flexibl:19 benefit:18 naiv:18 besid:18 reimplement:17
+advertis|capabl:44 fetch:33 stateless:33 protocol:32 negoti:29 transfer:28 remot:27 send:27
+advic|advis:29 messag:24 hint:22 warn:20 cherri:20 fatal:19 checkout:19 rebas:19
+advis|advic:29 reappli:20 cherri:17
+advisori|note:21 uncach:20 pessimist:18 rollback:18 abstract:18 adapt:18
+aesthet|cosmet:40 clarif:23 reformat:22 nit:21 grammat:21 movement:21 oversight:20 argu:18
+affect|influenc:19
+affin|anti:27 rebal:21 adj:21 agnost:20 nullabl:19 autodetect:19 coerc:18
+afford|shave:24 biggest:24 overlook:23 bloat:22 unlucki:21 whine:21 ineffect:20 discover:20
+aforement|lift:29 truli:23 benign:23 followup:21 duti:20 bloat:20 uncov:20 subtleti:18
+afterward|stash:22 pointless:20 uncommit:20 wont:19 pop:18 reappli:18 need:18 overwritten:17
+agent|fingerprint:17
+agg|calc:24 coerc:20 subtyp:20 partit:18 nonetheless:18 metaclass:18 getitem:17
+aggreg|averag:29 sum:29 vector:28 histogram:26 instant:26 sampl:26 arithmet:26 float:26
+aggress|kick:23 odd:23 unreferenc:22 suboptim:21 ineffici:21 unusu:21 awkward:21 dubiou:21
+agnost|pluggabl:23 specif:21 interoper:21 postgresql:21 affin:20 algo:18 abstract:18 hex:17
+ago|year:48 month:45 week:40 dai:34 hour:34 minut:28 quarter:27 utc:25
+agre|encourag:22 unclear:21 consensu:20 moreov:19 folk:19 appreci:18 remind:18 amend:17
+agreement|grant:31 softwar:21 licens:20 copyright:18 contributor:18
+ahead|unnot:21 diverg:19 behind:18
+aid|eas:24 tenant:17 employ:17 capabl:17 leftov:17
+aim|substanti:23 motiv:21 ongo:20 hopefulli:19 beginn:19 opportun:19 goal:18 simplif:18
+aix|solari:33 bsd:32 netbsd:29 gnu:26 freebsd:26 maco:24 mac:24 openbsd:23
+ajax|prototyp:25 javascript:23 firefox:21 safari:21 jqueri:21 thoma:21 articl:20
+aka|sizeof:22 fundament:21 char:17 reg:17
+ala|luckili:27 hacki:23 mine:22 fortun:22 bother:22 fanci:20 justifi:20 furthermor:20
 alarm|leakag:22 anytim:19
-albeit|accomod:18 boilerpl:17
-alert|rule:39 filepath:36 healthi:33 subpath:32 handler:32 feder:32 metric:30 durat:29
-alex|ben:43 eric:40 martin:38 carlo:37 daniel:36 pieter:35 mike:35 sean:34
-algo|oid:33 hex:33 hash:33 sha:29 instead:26 pointer:24 algorithm:24 constant:23
-algorithm|sha:25 algo:24 oid:21 hash:20 comput:17 cryptograph:17
-alia|alias:28 method:19 finder:19 join:19 select:18 polymorph:18 class:17 column:17
-alias|column:33 subqueri:33 polymorph:32 select:31 join:31 cte:30 criteria:30 claus:30
-alic|bob:36 proj:29 git:23 remot:22 joe:22 david:21 fetch:20 branch:20
-align|pad:27 width:23 consist:18 space:18 radiu:17 indent:17
-alik|fuzzi:21 cardin:19 resync:18
-aliv|tcp:30 keepal:28 idl:27 probe:24 forev:22 hung:21 poll:21 timeout:20
-allevi|sidestep:30 hypothet:22 aris:20 newcom:18 road:18 casual:17
-alloc|memori:39 realloc:36 heap:35 free:32 freed:31 malloc:29 mem:28 buffer:27
-allow|abil:21 specifi:20 overridden:19
-allowlist|blacklist:19 mass:18
-almost|nearli:25 ago:20 anyon:20 cost:19 probabl:19 anywher:18 far:18 year:18
-alon|untouch:23 wonder:20 plug:20 intact:20 problemat:18 leak:17
-alongsid|analysi:17
-alpha|beta:33 prereleas:25 sandbox:21 rail:21 spring:21 idna:20 trunk:20 version:20
-alphabet|hyphen:21 letter:20 uppercas:20 hexadecim:20 insensit:20 name:19 latin:19 mistaken:18
-alphanumer|underscor:26 upper:23 ascii:22 hyphen:21 subsect:21 printabl:21 uppercas:20 codepoint:19
-alpin|musl:29 glibc:25 libc:24 osx:23 ubuntu:22 apt:21 bsd:21 linux:20
-alreadi|didn:18 hasn:17 doesn:17
-alt|img:35 logo:30 height:29 href:26 center:25 svg:22 width:22 screen:21
-alter|deferr:27 schema:27 mysql:24 constraint:24 reflect:24 partit:24 postgr:23 tabl:23
-altern|loos:22 object:18 pluggabl:17
-although|practic:20 surpris:19 doesn:18 worth:17
-altogeth|entir:21 bonu:19 duplic:19 pointless:19 unwant:19 likewis:19 dereferenc:18 needless:18
+albeit|accomod:19 boilerpl:17
+alert|rule:38 filepath:36 healthi:33 subpath:32 handler:32 feder:32 metric:30 durat:29
+alex|ben:43 eric:40 martin:38 carlo:38 daniel:36 pieter:36 mike:35 sean:34
+algo|oid:33 hex:33 hash:32 sha:29 instead:27 pointer:24 algorithm:24 constant:23
+algorithm|sha:25 algo:24 oid:20 hash:20 comput:17
+alia|alias:28 join:20 method:20 finder:19 polymorph:19 select:19 class:18 column:18
+alias|column:34 polymorph:33 subqueri:33 select:31 criterion:31 join:31 claus:31 cte:31
+alic|bob:36 proj:29 git:23 remot:23 joe:22 david:21 fetch:21 imagin:20
+align|pad:28 width:22 space:18 consist:18 radiu:17 indent:17
+alik|fuzzi:22 cardin:19 resync:18
+aliv|keepal:30 tcp:30 idl:28 probe:24 forev:23 hang:22 poll:21 timeout:21
+allevi|sidestep:30 hypothet:22 aris:20 newcom:18 road:18 casual:17 experienc:17
+alloc|memori:39 realloc:36 heap:35 freed:31 free:31 mem:28 malloc:28 buffer:28
+allow|abil:21 specifi:21 explicit:17
+allowlist|mass:18 implic:18 blacklist:17
+almost|nearli:25 anyon:21 ago:21 cost:20 anywher:19 year:19 practic:18 hope:18
+alon|untouch:23 intact:20 plug:20 wonder:20 problemat:18 leak:17
+alpha|beta:34 prereleas:25 sandbox:21 rail:21 spring:21 idna:20 trunk:20 version:20
+alphabet|hyphen:21 uppercas:21 letter:20 insensit:20 hexadecim:20 latin:19 name:19 ascend:19
+alphanumer|underscor:27 upper:23 hyphen:22 ascii:22 printabl:21 latin:20 uppercas:20 subsect:20
+alpin|musl:29 glibc:25 libc:24 osx:23 ubuntu:22 apt:21 linux:20 distro:20
+alreadi|exist:19 didn:18 doesn:17 hasn:17
+alt|img:35 logo:30 height:29 href:26 center:26 svg:22 width:22 screen:21
+alter|deferr:28 schema:27 reflect:26 mysql:25 constraint:24 partit:24 postgr:24 tabl:24
+altern|loos:22 object:18 borrow:18 pluggabl:18
+although|practic:20 doesn:18 intuit:18
+altogeth|entir:22 pointless:19 bonu:19 likewis:19 duplic:19 unwant:19 needless:19 redefinit:18
 alwai|never:23
 amazon|azur:30 cloud:26 datacent:19 retriev:19 microsoft:19 cor:19 tier:18 circleci:18
-ambigu|disambigu:24 unambigu:23 abbrevi:21 shorten:20 mislead:19 collis:18 collid:18 confus:18
-amend|rebas:37 squash:36 commit:36 reword:34 fixup:33 pick:32 cherri:29 rewritten:27
-american|british:48 oxford:37 misspel:27 grammar:26 capit:23 adher:23 english:23 noun:23
-among|across:21 candid:19 basenam:19
+ambigu|disambigu:24 unambigu:22 abbrevi:21 shorten:20 collid:19 collis:19 awkward:18 mislead:18
+amend|squash:37 rebas:37 commit:37 fixup:34 reword:33 pick:33 cherri:30 rearrang:26
+american|british:47 oxford:35 misspel:25 grammar:24 spell:22 capit:21 noun:21 english:21
+among|across:21 basenam:19 candid:18
 amongst|riski:18 brain:18
-amort|domin:25 quadrat:23 neglig:21 memori:19 realloc:19 incur:17 grow:17 justifi:17
-amount|overhead:25 number:24 speed:24 spent:24 cost:23 lot:22 wast:21 speedup:21
-analog|etag:20 fresh:19 new:18 weekdai:17 invent:17
-analysi|analyz:32 video:22 imag:22 preview:20 alongsid:17
-analyz|analysi:32 video:29 audio:22 preview:21 avatar:21 attach:20 dimens:19 storag:19
-ancestor|parent:26 merg:26 tip:25 descend:25 commit:22 paint:22 branch:20 reachabl:20
-anchor|smooth:27 match:26 selector:24 vector:22 multilin:22 navig:21 regexp:21 substr:21
-ancient|older:25 newer:22 debian:20 glibc:20 understood:19 solari:19 ship:18 libcurl:18
-andi|chri:35 brian:34 ben:31 martin:30 ryan:30 mike:29 eric:29 jonathan:28
-andrew|carlo:31 martin:26 michael:24 daniel:24 xavier:24 andi:24 eric:23 jan:22
-android|webkit:25 headless:21 firefox:20 chromium:19 crucial:19 unam:18
-angl|quotat:29 bracket:26 curli:21 parenthes:20 squar:20 enclos:19 backtick:18 french:17
-anim|databas:23 dog:23 pariti:20 migrat:20 env:18 shard:18 model:17 schema:17
-annoi|tricki:26 problemat:24 surpris:24 ugli:23 odd:23 noisi:22 troubl:22 weird:22
-annot|orm:21 pep:18 declar:18 func:18 map:17 mapper:17
-announc|octob:25 offici:23 releas:22 vite:22 team:22 excit:21 sponsor:21 beta:21
-annoy|semver:28 aesthet:21 fallout:21 glitch:21 stamp:20 wrt:20 destdir:18 clarif:18
+amort|domin:25 quadrat:23 neglig:21 memori:19 realloc:19 incur:18 grow:18
+amount|spend:26 overhead:25 speed:23 cost:23 speedup:22 signific:22 memori:22 number:22
+analog|fresh:21 etag:19 new:19 weekdai:18
+analysi|analyz:31 video:22 imag:22 preview:19
+analyz|analysi:31 video:29 audio:23 avatar:21 preview:21 attach:20 purg:19 dimens:19
+ancestor|merg:26 parent:26 tip:26 descend:25 commit:22 paint:22 branch:21 reachabl:20
+anchor|match:26 smooth:26 selector:24 vector:22 multilin:21 regexp:21 substr:21 navig:20
+ancient|older:25 newer:22 debian:20 glibc:20 solari:19 ship:19 dig:18 familiar:18
+andi|chri:36 brian:35 ben:32 martin:31 ryan:31 mike:30 eric:30 paul:30
+andrew|carlo:31 martin:27 eric:25 andi:25 michael:25 daniel:25 xavier:24 jan:23
+android|webkit:25 headless:21 firefox:20 chromium:19 unam:18 crucial:18 safari:17
+angl|quotat:29 bracket:26 curli:21 parenthes:20 squar:20 enclos:20 french:18 backtick:18
+anim|databas:23 dog:23 pariti:20 migrat:20 env:18 shard:18 product:17 model:17
+annoi|tricki:26 ugli:25 problemat:23 surpris:23 noisi:22 annoy:22 troubl:21 odd:21
+annot|orm:20 mapper:17 pep:17 declar:17
+announc|octob:24 releas:24 vite:23 team:23 offici:23 ecosystem:21 excit:21 sponsor:20
+annoy|semver:23 annoi:22 glitch:17 aesthet:17
 anon|anonym:22 unfinish:18 aris:18
-anonym|anon:22 polymorph:22 column:21 subqueri:21 unnam:21 superclass:19 claus:19 concret:19
-ansi|colour:25 sequenc:25 foreground:24 codepoint:22 bold:22 termin:21 color:20 unicod:20
-answer|wonder:22 question:20 figur:18 certainli:18 drift:17
+anonym|anon:22 polymorph:22 column:22 subqueri:21 unnam:21 claus:20 superclass:19 col:19
+ansi|sequenc:26 foreground:25 codepoint:22 bold:22 color:21 termin:21 percent:20 unquot:20
+answer|wonder:22 question:21 figur:17
 anti|affin:27 rebal:22 adj:22
-anticip|upcom:20 summar:19 eas:18 reorgan:17 goto:17 plan:17 function:17 late:17
+anticip|upcom:21 summar:20 eas:18 goto:17 plan:17 reorgan:17 facilit:17 late:17
 antiqu|outdat:23 semver:17 choke:17
-anybodi|nobodi:33 somebodi:31 anyon:30 hurt:27 matter:27 practic:27 doesn:26 anyth:26
-anymor|realli:20 longer:19 matter:19 sinc:18 anywai:17 strictli:17 doesn:17
-anyon|anybodi:30 whatsoev:25 anywher:23 matter:22 certainli:21 almost:20 nobodi:20 practic:20
-anyth|doesn:32 practic:26 anybodi:26 matter:25 realli:25 hurt:23 even:22 shouldn:22
-anytim|tent:23 alarm:19
-anywai|bother:23 practic:23 probabl:23 sinc:23 matter:22 hurt:22 realli:21 worri:21
-anywher|anyon:23 almost:18 juli:18
-apach|httpd:31 webserv:28 mod:25 deploy:25 server:23 cento:23 fcgi:21 lighttpd:20
-apart|two:19 fragil:17 overlook:17
-api|subpath:41 healthi:39 favicon:38 filepath:38 handler:38 feder:36 http:35 bucket:34
-apostroph|curli:25 markup:24 quot:23 doubl:22 asterisk:22 enclos:21 vagari:21 accent:21
-app|applic:48 rail:37 asset:35 scaffold:33 view:28 folder:28 webpack:27 product:26
-appar|presum:20 tend:18
+anybodi|nobodi:32 somebodi:31 anyon:30 hurt:28 matter:27 anyth:27 practic:27 doesn:26
+anymor|realli:20 longer:19 matter:18 sinc:18 anywai:17
+anyon|anybodi:30 whatsoev:24 matter:22 anywher:22 almost:21 nobodi:20 practic:20 everybodi:19
+anyth|doesn:31 anybodi:27 matter:26 practic:26 realli:25 hurt:23 actual:22 bother:22
+anytim|tent:20 alarm:19
+anywai|practic:24 matter:23 bother:23 probabl:23 hurt:22 sinc:22 realli:21 worri:21
+anywher|anyon:22 almost:19 juli:18
+apach|httpd:31 webserv:29 mod:25 deploy:25 cento:23 server:22 fcgi:21 lighttpd:20
+apart|two:20 unrel:18 sudden:18 preemptiv:17 overlook:17 seper:17 fragil:17
+api|subpath:41 healthi:39 favicon:38 filepath:38 handler:38 feder:36 http:34 bucket:33
+apostroph|curli:26 quot:24 markup:24 doubl:22 enclos:22 asterisk:22 backtick:20 unescap:20
+app|applic:45 rail:37 asset:35 scaffold:33 view:29 folder:28 product:27 webpack:26
+appar|presum:19 tend:18 experienc:17
 appeas|happi:18 xcode:17
-append|sampl:19 histogram:19 seri:17 counter:17 chunk:17 gaug:17
-appl|osx:36 mac:31 xcode:28 clang:28 crypto:27 maco:27 gcc:24 msvc:22
-appli|checkbox:20 patch:19 clickabl:19 submit:19 everyth:18 need:18 check:17
-applic|app:48 rail:38 asset:30 boot:28 dummi:27 webpack:26 spring:26 consol:25
-appreci|volunt:30 motiv:25 heard:21 formal:20 excit:19 matthew:19 incorpor:19 team:18
-approach|solut:26 littl:18
-appropri|algo:17
-approv|eras:23 volunt:19 coordin:18 conduct:18 incorpor:17
-approxim|cumul:26 estim:24 million:23 averag:22 roughli:20 bloat:20 dramat:20 heap:20
-appveyor|rbx:33 circleci:31 climat:23 unsuccess:23 nose:20 rustfmt:20 travi:19 rerun:19
-apr|jul:59 jun:58 mar:57 aug:57 jan:50 oct:47 feb:45 nov:43
-april|decemb:35 septemb:33 februari:28 octob:25 juli:21 month:17
-apt|ubuntu:31 cento:27 fedora:26 brew:26 arch:24 debian:24 rpm:23 docker:22
-arbitrari|malici:21 lifetim:19 arbitrarili:17
-arbitrarili|exce:24 largest:23 unlimit:21 maximum:21 multipli:21 underflow:20 exceed:20 bloat:19
-arc|wake:27 mut:26 park:24 impl:23 acquir:22 mutex:22 intrus:20 waiter:19
-arch|fedora:27 ubuntu:24 apt:24 mip:24 debian:23 cento:21 linux:21 freebsd:21
-architectur|platform:24 endian:21 msvc:20 arch:20 jemalloc:18 arm:18 unalign:17
-archiv|tar:39 zip:32 tarbal:28 gzip:21 snapshot:20 upload:19 download:17 artifact:17
-area|rich:22 textarea:20 text:19 focu:19
-aren|shouldn:20 doesn:17
-arena|extent:24 purg:22 jemalloc:21 decai:18 slab:18 realloc:17
-arg|argument:31 pass:23 argv:22 paramet:22 keyword:21 const:20 opt:19 option:18
-argu|hei:20 perfectli:20 tradeoff:19 arguabl:19 importantli:18 aesthet:17 sens:17
-arguabl|weird:25 odd:24 probabl:23 think:22 simpler:22 feel:22 matter:21 subtl:21
-argument|arg:31 paramet:30 pass:26 option:26 kwarg:21 accept:19 keyword:19 ariti:18
-argv|cmd:29 struct:27 const:27 pointer:25 oss:24 pars:23 arg:22 void:22
-aris|sidestep:29 undetect:20 uncov:20 corner:20 allevi:20 solv:18 varieti:18 wonder:18
-arithmet|subtract:29 aggreg:26 instant:25 strlen:24 clamp:23 unsign:23 vector:22 float:22
-ariti|shareabl:29 duck:26 proc:25 lambda:23 callabl:23 respond:22 singleton:20 setter:19
-arm|mip:30 asm:27 arch:20 netbsd:19 fedora:19 dockerfil:19 cflag:18 ubuntu:18
-arrai|pointer:27 struct:27 member:25 alloc:25 string:23 flex:23 hash:21 hashmap:21
-arrang|groundwork:19 rearrang:17 file:17
+append|sampl:19 histogram:18 counter:17 gaug:17 strip:17
+appl|osx:36 mac:31 clang:29 xcode:28 crypto:27 maco:27 gcc:23 msvc:21
+appli|checkbox:20 submit:19 clickabl:19 need:19 patch:19 reappli:18 everyth:18 check:17
+applic|app:45 rail:36 asset:29 boot:27 dummi:26 webpack:26 spring:25 consol:25
+appreci|volunt:30 motiv:26 heard:21 formal:20 excit:20 matthew:19 expert:19 incorpor:19
+approach|solut:24 littl:21 tast:20
+appropri|algo:18
+approv|eras:24 volunt:19 coordin:18 conduct:17
+approxim|cumul:26 estim:24 million:23 rough:23 dramat:22 averag:22 domin:21 bloat:20
+appveyor|rbx:33 circleci:30 climat:23 unsuccess:23 rustfmt:20 nose:20 rerun:19 travi:19
+apr|jul:60 aug:60 mar:59 jun:59 jan:52 oct:49 dec:43 feb:42
+april|decemb:35 septemb:33 februari:29 octob:25 juli:21 resort:17
+apt|ubuntu:31 cento:27 fedora:26 brew:25 debian:24 rpm:24 arch:23 docker:22
+arbitrari|malici:21 lifetim:18
+arbitrarili|largest:24 exce:24 unlimit:22 multipli:21 maximum:21 exceed:21 underflow:20 bloat:20
+arc|mut:26 wake:26 park:24 impl:23 acquir:22 mutex:22 intrus:20 waiter:19
+arch|fedora:26 ubuntu:23 apt:23 mip:22 gcc:22 debian:21 linux:21 cento:21
+architectur|platform:24 endian:21 msvc:20 arch:19 jemalloc:18 arm:18 unalign:17
+archiv|tar:39 zip:33 tarbal:29 gzip:21 snapshot:21 upload:20 download:18 artifact:18
+area|rich:22 focu:21 textarea:20 text:20
+aren|shouldn:21 doesn:18
+arena|extent:24 purg:23 jemalloc:21 slab:18 decai:18 realloc:17 mem:17
+arg|argument:32 pass:24 argv:22 paramet:22 keyword:21 const:20 option:20 opt:19
+argu|hei:21 tradeoff:19 arguabl:19 sens:19 perfect:18 aesthet:18 fragil:17 unawar:17
+arguabl|weird:23 probabl:23 odd:23 think:22 simpler:22 feel:22 matter:22 thing:22
+argument|arg:32 paramet:29 option:27 pass:27 kwarg:20 ariti:19 accept:19 cmdline:18
+argv|cmd:29 struct:28 const:27 pointer:26 pars:23 oss:23 arg:22 free:22
+aris|sidestep:29 undetect:20 uncov:20 corner:20 allevi:20 varieti:19 inabl:19 recov:18
+arithmet|subtract:29 aggreg:26 instant:25 strlen:24 clamp:23 vector:23 unsign:23 operand:22
+ariti|shareabl:30 duck:26 proc:24 callabl:23 lambda:22 respond:22 setter:20 singleton:20
+arm|mip:30 asm:27 netbsd:19 fedora:19 arch:19 dockerfil:19 cflag:18 architectur:18
+around|enclos:17
+arrai|struct:27 pointer:27 member:26 alloc:25 string:24 flex:23 hashmap:22 hash:22
+arrang|groundwork:20 rearrang:18 file:17
 arriv|asap:28 mid:21 unblock:21 finish:20 idl:19 till:19 ping:18 writabl:18
-arrow|click:24 press:22 panel:19 fat:19 menu:19 keyboard:18 drawn:18 clipboard:18
-art|hansen:24 sneak:22 illustr:20 matthew:19 jon:18 indent:17
-articl|scaffold:31 blog:30 post:29 welcom:27 rich:26 view:26 book:26 admin:25
-artifact|azur:29 pypi:28 sdk:27 tarbal:26 github:26 ubuntu:26 travi:24 pypa:24
-asan|interceptor:34 malloc:34 sanit:31 llvm:31 cpp:29 realloc:28 clang:27 gcc:25
-asap|unblock:33 disconnect:30 repl:29 reboot:28 arriv:28 client:27 asynchron:26 failov:26
-asc|desc:37 categor:27 bigint:26 distinct:25 book:23 post:23 secondari:21 finder:21
-ascend|lexicograph:24 unpredict:23 determinist:22 disjoint:21 rank:21 asc:21 desc:20 topolog:20
-ascii|charact:35 utf:29 encod:29 latin:25 escap:25 unicod:24 printabl:24 decod:22
-asciidoc|asciidoctor:42 backtick:30 markup:30 liter:28 roff:27 backslash:26 escap:26 xsl:25
-asciidoctor|asciidoc:42 markup:28 xsl:25 roff:23 markdown:20 underlin:20 dash:20 backtick:19
-asid|cryptic:20 stanza:19 messi:19 invas:18 crazi:18 brittl:17 straightforward:17
-ask|want:21 tell:19 told:18
-asm|arm:27 mip:23 fedora:20 comp:18 cflag:18 explictli:18 wrt:17
-assembl|remaind:19 mozilla:18
-assert|deliveri:22 deliv:21 enqueu:20 mailer:19 typeerror:18 backtrac:18 rais:18 dom:17
-assess|unintuit:23 matthew:18 disclosur:18 spread:18
-asset|stylesheet:41 css:39 javascript:35 app:35 precompil:34 manifest:31 pipelin:30 applic:30
-assign|attribut:29 associ:23 accessor:20 mass:20 model:20 nil:19 unsav:19 undefin:19
-assist|remind:22 studi:21 facilit:20 substanti:18 eas:18
-assoc|associ:35 belong:30 invers:28 nullifi:28 rick:27 singular:26 foreign:26 classmethod:25
+arrow|click:26 press:22 mous:21 fat:19 panel:19 menu:19 keyboard:18 clipboard:18
+art|hansen:24 sneak:22 illustr:21 matthew:19 jon:18 indent:18
+articl|scaffold:32 blog:30 post:29 welcom:27 rich:26 book:26 view:26 magazin:26
+artifact|azur:29 pypi:28 sdk:27 tarbal:25 ubuntu:25 github:25 travi:24 pypa:24
+asan|interceptor:34 malloc:34 sanit:32 llvm:31 cpp:30 realloc:29 clang:27 gcc:25
+asap|unblock:34 disconnect:29 reboot:29 repl:28 arriv:28 client:27 failov:26 asynchron:26
+asc|desc:37 categor:27 bigint:26 distinct:25 book:23 post:22 composit:21 secondari:21
+ascend|lexicograph:24 unpredict:22 determinist:21 disjoint:21 rank:21 desc:21 asc:21 topolog:20
+ascii|charact:36 utf:31 encod:28 unicod:27 latin:25 escap:24 printabl:23 alphanumer:22
+asciidoc|asciidoctor:42 backtick:30 markup:30 xsl:29 escap:28 roff:27 liter:27 backslash:26
+asciidoctor|asciidoc:42 markup:28 roff:26 xsl:25 underlin:20 markdown:20 backtick:20 indent:20
+asid|cryptic:20 stanza:19 invas:19 messi:18 straightforward:18 repetit:17 crazi:17 brittl:17
+ask|want:21 tell:19 prompt:18
+asm|arm:27 mip:23 fedora:20 comp:18 cflag:18 clang:17
+assembl|remaind:19 includ:18 mozilla:18
+assert|deliveri:22 deliv:21 enqueu:20 mailer:19 equal:18 backtrac:18 typeerror:18 dom:17
+assess|unintuit:22 matthew:18 disclosur:18 spread:18
+asset|stylesheet:42 css:39 app:35 javascript:35 precompil:34 manifest:31 pipelin:30 applic:29
+assign|attribut:28 associ:23 accessor:20 mass:20 undefin:20 model:20 nil:19 unsav:19
+assist|remind:22 studi:20 facilit:20 substanti:18 eas:18 fourth:17
+assoc|associ:36 belong:30 invers:29 nullifi:28 rick:27 singular:26 foreign:25 classmethod:25
 associ|belong:61 record:47 invers:43 model:41 destroi:40 foreign:40 polymorph:39 composit:37
-assort|scaffold:23 shake:21 draft:21 cosmet:21 skip:20 overhaul:20 prep:19 rectifi:19
-assur|otoh:21 contamin:20 overlook:19 blown:19 shortli:18 dens:17
-ast|visitor:30 visit:22 journei:22 predic:18 unprepar:18
-asterisk|colon:32 backslash:32 dot:26 slash:26 backtick:25 tild:25 wildcard:25 bracket:25
-async|asynchron:27 concurr:23 thread:23 await:23 std:22 child:20 shutdown:20 finish:20
-asynchron|async:27 asap:26 enqueu:24 synchron:24 shutdown:22 executor:22 deliv:21 disconnect:21
-asyncio|sqlalchemi:31 mutabl:28 wherebi:27 hybrid:26 meth:25 mypi:25 bake:25 pickl:25
+assort|scaffold:23 shake:22 cosmet:22 draft:21 skip:20 prep:19 rectifi:19 overhaul:19
+assur|contamin:19 dens:18 overlook:18 upset:17 shortli:17
+ast|visitor:30 visit:23 journei:22 unprepar:18 predic:18
+asterisk|colon:32 backslash:32 dot:27 slash:26 wildcard:26 tild:26 backtick:26 bracket:25
+async|asynchron:27 concurr:23 await:23 thread:22 std:22 child:20 shutdown:20 finish:20
+asynchron|async:27 asap:26 enqueu:24 synchron:24 shutdown:23 executor:22 deliv:22 concurr:22
+asyncio|sqlalchemi:31 mutabl:28 wherebi:27 meth:26 hybrid:26 pickl:25 mypi:25 bake:25
 atom|rss:23
-attach|blob:29 preview:29 variant:24 rich:23 imag:23 video:21 storag:21 upload:21
-attack|malici:33 vulner:30 exploit:26 xss:25 secur:24 authent:21 site:21 inject:19
-attempt|try:18
-attent|pai:28
+attach|blob:29 preview:29 variant:25 rich:23 imag:23 storag:22 upload:22 video:21
+attack|malici:33 vulner:29 exploit:26 secur:26 xss:25 authent:21 site:20 inject:19
+attempt|try:18 retri:18
+attent|pai:29 troubl:18 funni:17
 attest|pypa:25 wheel:19 setuptool:19 pypi:18 artifact:17
-attr|attribut:36 accessor:26 class:25 superclass:24 properti:22 method:22 orm:22 backref:21
-attribut|attr:36 accessor:31 class:31 subclass:31 model:31 superclass:29 mapper:29 assign:29
-attributeerror|keyerror:30 conjunct:29 typeerror:28 hybrid:25 getitem:24 wherebi:24 asyncio:24 prop:23
+attr|attribut:37 accessor:26 class:25 superclass:24 orm:22 method:22 properti:22 writer:21
+attribut|attr:37 class:31 accessor:31 subclass:30 model:30 mapper:30 superclass:30 polymorph:29
+attributeerror|keyerror:30 conjunct:29 typeerror:29 wherebi:25 getitem:25 hybrid:25 asyncio:24 meth:23
 audienc|varieti:25
-audio|video:55 stylesheet:24 preview:23 pdf:23 analyz:22 dimens:22 imag:22 height:21
-audit|webpack:21 exploit:19 rexml:17 spot:17
-aug|jul:86 oct:79 mar:67 jun:65 jan:64 feb:63 nov:60 apr:57
-augment|commonj:25 interfer:21 hot:19 typescript:19 polyfil:19 preset:18 csp:18 dirnam:18
-auth|authent:45 password:35 usernam:32 plaintext:25 ssl:25 smtp:25 credenti:25 http:24
-authent|password:46 auth:45 credenti:34 token:31 usernam:30 cert:29 smtp:28 certif:28
-author|post:25 categor:23 categori:22 person:22 authorship:21 outer:21 toi:19 join:18
-authorit|truth:25 fish:21 cmake:19
-authorship|signoff:23 author:21 squash:21 amend:21 rebas:20 commit:19 fixup:19 reappli:18
-auto|automat:22 set:18 unspecifi:18 enabl:18 mainten:17
-autocomplet|radio:24 linter:20 prose:18 checkbox:18 selector:17
-autoconf|unam:31 msvc:29 destdir:28 mak:27 knob:27 cflag:27 linker:21 darwin:21
-autodetect|mak:22 knob:20 bindir:19 affin:18 specifi:18
-autoflush|cascad:30 backref:28 passiv:27 lazyload:25 relationship:24 rowcount:24 unload:23 session:22
-autogener|loglevel:19
-autoload|load:28 spring:26 loadabl:24 unload:22 webpack:22 reload:21 boot:21 applic:21
+audio|video:55 stylesheet:25 pdf:23 preview:23 analyz:23 dimens:22 imag:22 height:21
+audit|webpack:21 exploit:19 spot:18 rexml:17
+aug|jul:86 oct:79 mar:68 feb:65 jan:64 jun:62 nov:61 apr:60
+augment|commonj:25 hot:19 interfer:19 typescript:19 pollut:19 changeset:19 polyfil:19 terser:18
+auth|authent:45 password:34 usernam:31 plaintext:25 ssl:25 smtp:25 credenti:24 imap:24
+authent|password:45 auth:45 credenti:34 token:31 usernam:30 cert:29 smtp:28 certif:28
+author|post:25 categor:23 categori:21 person:21 authorship:21 outer:20 toi:19 join:18
+authorit|truth:25 fish:21 cmake:20
+authorship|signoff:23 squash:22 amend:22 author:21 rebas:20 commit:19 fixup:19 reappli:18
+auto|automat:22 unspecifi:18 set:18 enabl:17 mainten:17 foreground:17
+autocomplet|radio:23 linter:20 prose:18 selector:18 checkbox:17
+autoconf|unam:31 msvc:29 mak:28 destdir:27 cflag:27 knob:26 linker:21 darwin:21
+autodetect|mak:21 knob:19 bindir:19 affin:19 specifi:18
+autoflush|cascad:30 backref:29 passiv:26 lazyload:25 relationship:25 rowcount:24 unload:23 session:23
+autogener|loglevel:18
+autoload|load:28 spring:27 loadabl:24 webpack:23 unload:23 boot:22 applic:22 reload:22
 autom|run:19 gitlab:18 daili:17
-automat|auto:22
-automerg|conflict:26 unmodifi:21 unresolv:20 stage:20 merg:20 intervent:19 cleanli:18 punt:18
-autoupd|signoff:24 cherri:23 rebas:22 amend:21 pick:20 reappli:20 cousin:18 merg:18
-auxiliari|struct:25 cmp:18 opaqu:18 seper:18 need:18 entri:18 reusabl:17 thoroughli:17
-avail|mac:18
-avatar|video:25 imag:22 analyz:21 logo:20 attach:19 png:18 preview:17 jpeg:17
-averag|avg:34 sum:29 aggreg:29 float:26 rate:26 nan:24 instant:24 histogram:24
-avg|averag:34 aggreg:25 clamp:25 durat:25 rate:24 instant:24 float:24 maximum:23
-avoid|prevent:30 elimin:29 remov:23 potenti:22 caus:22 unnecessari:21 rid:21 reduc:19
-awai|undetect:17
-await|async:23 poll:22 std:21 wake:20 primit:20 registr:20 executor:20 asyncio:19
-awar|monitor:20 gmt:19
-awesom|offici:19 forum:18 quickstart:18 disclaim:17
-awkward|weird:33 fragil:30 odd:27 tricki:26 messi:26 ugli:23 mislead:23 cumbersom:23
-axi|smallest:23 multivalu:19 endless:17 chart:17 recod:17
-azur|cloud:33 github:31 amazon:30 artifact:29 docker:29 sdk:28 gitlab:27 sentri:27
-babel|typescript:32 preset:31 rollup:30 esbuild:29 eslint:29 plugin:26 vite:26 transpil:26
-back|fall:20
-backend|pluggabl:19 loos:17
-backfil|demand:21 fetch:20 clone:19 regularli:19 unawar:19 mandatori:18 rev:18 reappli:18
-background|foreground:29 color:28 cyan:27 green:27 yellow:24 mainten:24 pid:23 child:23
-backlog|repl:40 replic:35 ping:30 replica:30 trim:29 slave:28 resync:26 asap:25
+automat|auto:22 invers:18
+automerg|conflict:25 unresolv:21 intervent:19 unmodifi:19 stage:19 slate:19 merg:18 aris:18
+autoupd|cherri:23 signoff:23 rebas:22 pick:21 amend:21 reappli:20 merg:19 cousin:18
+auxiliari|struct:25 opaqu:21 cmp:18 need:18 seper:18 reusabl:18 supplement:17 entri:17
+avail|mac:20 maco:18
+avatar|video:25 imag:22 analyz:21 logo:20 attach:20 png:18 preview:17 jpeg:17
+averag|avg:34 sum:29 aggreg:29 float:26 rate:26 nan:25 instant:24 histogram:24
+avg|averag:34 aggreg:25 clamp:24 durat:24 rate:24 maximum:24 float:23 sum:23
+avoid|prevent:30 elimin:28 potenti:23 remov:23 caus:21 rid:21 unnecessari:20 reduc:20
+awai|unnot:19 undetect:18
+await|async:23 poll:23 wake:22 std:21 primit:21 registr:20 executor:20 asyncio:20
+awar|monitor:21 gmt:19
+awesom|offici:20 forum:18 quickstart:18 dotfil:17
+awkward|weird:33 fragil:31 odd:26 tricki:26 messi:25 mislead:25 ugli:25 confus:24
+axi|smallest:23 multivalu:19 endless:18 recod:17 chart:17
+azur|cloud:34 github:31 amazon:30 artifact:29 sdk:28 docker:28 gitlab:27 sentri:27
+babel|typescript:32 preset:32 rollup:31 esbuild:30 eslint:29 vite:26 transpil:26 plugin:26
+back|fall:19
+backend|pluggabl:19 loos:18
+backfil|demand:21 fetch:21 clone:19 mandatori:19 ref:19 rev:18 prefetch:18 reappli:18
+background|green:30 foreground:27 color:27 cyan:27 dark:25 yellow:25 mainten:24 child:24
+backlog|repl:40 replic:35 replica:31 ping:30 trim:29 slave:28 resync:26 asap:25
 backoff|jitter:24 retri:21
-backport|stabl:25 bugfix:23 septemb:21 revert:21 uncov:20 land:20 changelog:20 upcom:20
-backquot|substitut:40 tradit:29 command:25 prefer:24 backtick:20 identif:20 form:20 construct:19
-backref|passiv:40 wherebi:35 relationship:34 mapper:33 orm:31 secondari:31 autoflush:28 cascad:28
-backslash|escap:41 quot:36 doubl:36 asterisk:32 charact:32 colon:31 slash:31 backtick:30
-backtick|markup:37 placehold:34 monospac:34 bracket:31 quot:31 asciidoc:30 backslash:30 emphasi:29
-backtrac|logger:19 silenc:18 stacktrac:18 assert:18 subscrib:17 except:17 executor:17
+backport|stabl:25 bugfix:24 septemb:21 revert:21 uncov:20 changelog:20 land:20 upcom:20
+backquot|substitut:40 tradit:30 command:25 prefer:24 backtick:20 identif:20 form:20 construct:19
+backref|passiv:40 wherebi:35 relationship:34 mapper:33 orm:32 secondari:32 autoflush:29 cascad:28
+backslash|escap:40 quot:35 doubl:35 charact:32 asterisk:32 colon:31 slash:31 backtick:30
+backtick|markup:37 placehold:34 monospac:34 bracket:32 quot:31 backslash:30 asciidoc:30 emphasi:29
+backtrac|logger:19 silenc:18 stacktrac:18 executor:18 subscrib:18 assert:18 except:18 traceback:18
 backtrack|precondit:17
-backup|snapshot:20 insight:18
-backward|compat:22
+backup|snapshot:20 insight:19
+backward|compat:21
 bad|good:25 bisect:19
-badg|readm:23 mit:21 websit:21 rbx:20 link:19 guid:19 chart:18 contribut:18
-badli|oddli:19 poorli:18 evil:17
+badg|readm:23 mit:21 websit:20 rbx:19 link:19 guid:18 contribut:18 chart:18
+badli|oddli:19 evil:17
 bag|paper:30 brown:25 lexicograph:18 thin:17
-bail|die:24 fail:21 bogu:20 kick:20 barf:20 malform:19 unexpectedli:19 encount:19
-bake|loader:30 orm:29 pickl:28 wherebi:27 lazyload:26 criteria:26 passiv:26 lambda:25
-balanc|tradeoff:19 strike:17
+bail|die:24 bogu:22 fail:21 barf:20 encount:20 kick:20 malform:19 gracefulli:19
+bake|loader:31 orm:29 pickl:27 wherebi:27 lazyload:26 passiv:26 criterion:25 callabl:25
+balanc|trade:21 tradeoff:18
 ban|variad:23 lie:18
-band|capabl:28 advertis:26 receiv:26 interleav:25 ack:24 sent:24 stateless:24 packet:23
-bandwidth|drastic:23 ram:20 memori:19 significantli:19 cpu:18 amount:17
-bang|finder:23 destruct:21 readonli:19 getitem:18 method:18 respond:18
-banner|snip:22 sandbox:21 bun:19 minifi:19 webpack:19 dockerfil:19 terser:19
-bar|foo:44 baz:32 head:19 echo:18 abc:18 git:18 fatal:17 proj:17
-bare|repositori:29 git:28 worktre:24 clone:21 toplevel:20 symlink:20 outsid:19 directori:19
-barf|refus:23 told:22 git:22 insist:22 incomplet:21 taught:20 bail:20 bogu:19
-barrier|synchron:22 mutex:21 pthread:18 async:18 semaphor:18 std:17 cond:17 primit:17
-base|superclass:20 class:19 descend:19 intermediari:19 abstract:18 inherit:17 mixin:17
-baselin|dup:20 flat:19
-basenam|renam:26 inexact:25 destin:22 prefix:21 match:20 path:19 insensit:19 among:19
-bash|zsh:35 shell:33 complet:29 bsd:22 posix:22 prompt:22 fish:20 emul:20
-basi|overridden:19 configur:19
-basic|proactiv:21 extend:20 guid:19
+band|capabl:27 advertis:26 interleav:26 receiv:25 send:25 stateless:24 ack:23 thin:23
+bandwidth|drastic:23 memori:19 ram:19 cpu:18 amount:17
+bang|finder:22 destruct:21 readonli:19 getitem:18 respond:18 method:17
+banner|snip:22 sandbox:21 bun:19 minifi:19 dockerfil:19 webpack:19 terser:19 sourcemap:18
+bar|foo:44 baz:32 echo:19 head:19 abc:18 git:18 fatal:18 proj:17
+bare|repositori:28 git:28 worktre:24 clone:21 toplevel:20 symlink:20 directori:19 submodul:19
+barf|git:22 refus:22 insist:22 incomplet:22 bail:20 bogu:19 fed:19 derefer:18
+barrier|synchron:23 mutex:21 pthread:19 async:18 semaphor:18 std:17 cond:17 primit:17
+base|superclass:20 class:19 intermediari:19 descend:19 abstract:18 inherit:17 mixin:17
+baselin|dup:19 flat:19
+basenam|inexact:26 renam:25 destin:22 prefix:21 insensit:20 match:19 path:19 among:19
+bash|zsh:39 shell:34 complet:27 bsd:25 posix:23 emul:20 prompt:20 fish:20
+basi|configur:18
+basic|proactiv:22 extend:20 guid:19
 bat|mung:17
-batch|fourth:26 fifth:23 unord:19
+batch|fourth:26 fifth:23 unord:20
 battl|undeclar:18
-baz|bar:32 foo:29 foobar:23 abc:22 fatal:20 head:19 underneath:17
-bcc|email:29 envelop:28 recipi:28 outgo:26 mail:25 smoother:21 sender:21 send:21
-bcrypt|ipython:31 faker:31 panda:26 ruff:24 insecur:20 challeng:20 devis:20 dessant:20
-bear|lengthi:19
-bearer|unauthor:27 auth:23 usernam:23 redact:22 certif:21 oauth:20 authent:19 insecur:19
-beat|certainli:26 bizarr:24 stick:19 price:17 greedi:17
-becam|remov:23 becom:19 hasn:17
-becom|howev:23 complic:23 simplest:21 quickli:21 becam:19 quit:18
-beef|unclos:24 thorough:20 misplac:20 interestingli:19 technic:19 vagu:18 realiti:17
-beforehand|roundtrip:19 imo:17 exist:17 cheaper:17
-began|quarter:18 mind:18
-begin|end:32 prev:26 month:22 week:21 ago:20 calendar:20 quarter:20 strip:19
-beginn|newbi:32 newcom:25 aim:18 vagu:18 faq:18 brief:17
-behalf|refrain:27 constitut:21 born:18 cousin:18
-behavior|behaviour:54 outcom:19 semant:18
-behaviour|behavior:54 semant:20
-behind|ahead:19
-believ|think:26 investig:25 presum:21 probabl:20 realiz:19 vulner:19 buggi:19 obscur:18
-belong|associ:61 invers:39 foreign:38 model:38 polymorph:34 record:34 destroi:33 composit:33
+baz|bar:32 foo:29 foobar:23 abc:23 fatal:20 head:19 underneath:17 ref:17
+bcc|envelop:28 email:27 outgo:26 recipi:26 mail:23 smoother:21 deliveri:20 sender:19
+bcrypt|ipython:31 faker:31 panda:27 ruff:24 insecur:21 challeng:20 devis:20 dessant:20
+bear|lengthi:20
+bearer|unauthor:27 usernam:23 auth:23 redact:22 certif:21 oauth:20 insecur:19 authent:19
+beat|bizarr:24 stick:19 morn:18 price:17 greedi:17
+becam|remov:22 becom:18
+becom|complic:23 howev:22 simplest:20 quick:19 becam:18 quit:17
+beef|unclos:24 misplac:20 technic:19 otoh:19 vagu:18 realiti:17
+beforehand|roundtrip:19 unpars:18 exist:18 cheaper:18
+begin|end:32 prev:25 calendar:22 quarter:21 month:21 ago:20 week:20 strip:19
+beginn|newbi:33 newcom:25 aim:19 faq:19 vagu:19 brief:18 intro:17
+behalf|refrain:28 constitut:22 born:18 cousin:18 screw:17
+behavior|semant:19 outcom:17
+behind|ahead:18
+believ|investig:25 think:25 presum:22 vulner:20 buggi:20 surpris:19 arguabl:19 probabl:19
+belong|associ:61 invers:39 model:37 foreign:37 destroi:34 polymorph:33 record:33 composit:33
 ben|pieter:65 carlo:53 michael:47 mike:44 martin:44 simon:44 alex:43 chri:43
-benchmark|measur:23 datapoint:18 dataset:18
-benefici|bloat:20 unwant:19 cope:19 poor:18 conceiv:18 handi:18 valuabl:17
-benefit|worth:23 impact:22 gain:20 complex:20 boost:20 speed:20 tend:19 downsid:18
-benign|aforement:23 uncov:20 tempdir:20 enoent:19 sidestep:18 prep:18 oop:18 changeset:17
-besid|hurt:23 repetit:23 bonu:23 odd:21 harmless:21 complic:21 clearer:21 ugli:21
-best|good:23 worth:20 sensibl:19 better:17
-bet|overwhelm:22 ssd:21 modest:19 prose:18 five:18 worst:18 favorit:17
-beta|alpha:33 prereleas:28 typescript:25 prettier:24 webpack:23 version:23 releas:22 npm:22
-better|improv:24 clearer:21 good:20 cleaner:19 best:17 readabl:17
-beyond|exce:19 nul:19
-bidirect|nonblock:23 backref:21 eagain:20 assoc:20 intermediari:19 writabl:19 changeset:19 polymorph:19
-big|huge:27 bigger:26 larg:26 signific:26 larger:23 small:20 smaller:20 endian:19
-bigger|larger:32 big:26 smaller:26 huge:24 significantli:24 exce:23 max:23 largest:22
-biggest|neglig:25 afford:24 approxim:19 ram:19 huge:19 whatsoev:19 margin:19 tricki:19
-bigint|nullabl:31 column:29 coerc:29 datatyp:28 postgr:27 uuid:27 collat:27 ora:26
-bignum|getitem:18 coerc:18 ration:18 numer:17
-bin|usr:36 rail:30 instal:28 libexec:27 exec:26 shebang:24 script:24 lib:23
+benchmark|measur:23 datapoint:19 dataset:18 unstabl:17
+benefici|bloat:21 unwant:19 conceiv:19 unintend:18 vast:18 usecas:18 aggress:18
+benefit|worth:24 impact:21 gain:21 complex:20 tend:20 speed:20 boost:19 signific:19
+benign|aforement:23 uncov:20 tempdir:20 enoent:19 sidestep:18 prep:18 changeset:18 oop:18
+besid|repetit:24 bonu:24 hurt:23 complic:22 clearer:21 ugli:21 terribl:21 clutter:21
+best|good:23 worth:19 sensibl:18
+bet|worst:21 overwhelm:19 ssd:18
+beta|alpha:34 prereleas:28 typescript:25 prettier:24 version:23 webpack:23 releas:22 npm:21
+better|improv:23 clearer:22 good:20 cleaner:19
+beyond|exce:19 nul:18 lifetim:17
+bidirect|nonblock:23 backref:21 eagain:20 assoc:20 changeset:19 intermediari:19 writabl:19 polymorph:19
+big|huge:29 larg:27 bigger:26 signific:24 larger:23 endian:20 small:20 smaller:20
+bigger|larger:33 smaller:27 big:26 huge:25 exce:23 larg:22 largest:22 max:22
+biggest|neglig:25 afford:24 exhibit:20 approxim:20 huge:20 incident:19 tricki:19 margin:19
+bigint|nullabl:31 column:29 coerc:28 datatyp:28 collat:27 postgr:27 uuid:27 ora:26
+bignum|getitem:19 coerc:18 ration:18 numer:17 decim:17
+bin|usr:36 rail:30 instal:28 libexec:27 exec:25 shebang:24 script:24 lib:23
 binari|cmake:24 instal:20 pdb:19 jpg:18
-bind|claus:29 sql:25 statement:25 queri:24 tupl:23 row:22 meth:22 select:21
-bindir|libexec:41 cmake:30 dir:26 pwd:25 pdb:25 foreach:22 hardlink:21 path:20
-bio|sleep:21 process:20 shut:19 spawn:19 drain:18 libc:18 idl:18 busi:18
-bisect|subcommand:25 reimplement:23 builtin:22 cmd:22 bad:19 stash:19 git:19 retir:19
-bit|littl:31 slightli:27 somewhat:19 less:18
-bite|bone:32 struck:26 proof:17
-bitfield|integ:23 unsign:22 struct:22 arithmet:21 flag:20 valu:20 const:19 opt:19
-bitmap|pseudo:35 pack:31 reachabl:28 reus:26 travers:25 graph:24 object:24 walk:24
-bitwis|uniti:26 ibm:23 val:21 ternari:19 xor:19 startswith:19 ret:18 flip:17
-bizarr|certainli:26 beat:24 drift:21 stick:20 room:18
-black|yellow:31 cyan:30 red:29 white:29 panda:29 blue:27 ruff:26 color:26
-blacklist|allowlist:19 forgotten:18 pong:18
-blah|branch:21 show:19 introductori:19 git:18
-blame|diff:24 show:23 widget:21 picker:19 bottom:19 graph:19 click:19 mous:19
-blank|newlin:27 line:25 whitespac:23 div:21 indent:20 img:19 trail:19 empti:18
+bind|claus:29 sql:25 statement:25 queri:23 tupl:22 row:22 meth:22 cte:21
+bindir|libexec:41 cmake:31 dir:26 pwd:25 pdb:25 foreach:22 hardlink:21 shebang:20
+bio|sleep:21 process:20 shut:19 spawn:19 drain:19 idl:18 libc:18 busi:18
+bisect|subcommand:25 reimplement:24 builtin:22 cmd:22 git:20 stash:20 retir:19 bad:19
+bit|littl:29 slight:25 somewhat:19 less:18 unsign:17
+bite|bone:25 wonder:17
+bitfield|integ:23 struct:22 unsign:22 arithmet:21 flag:21 valu:20 opt:19 const:18
+bitmap|pseudo:36 pack:31 reachabl:29 reus:26 travers:26 object:24 walk:24 graph:23
+bitwis|uniti:25 ibm:23 val:21 ternari:19 xor:19 ret:19 startswith:19 flip:17
+bizarr|beat:24 glanc:17
+black|yellow:32 cyan:30 red:30 panda:29 white:28 blue:27 ruff:26 green:26
+blacklist|pong:18 quicker:17 allowlist:17
+blah|branch:21 show:19 introductori:19 git:18 conflat:18
+blame|diff:24 show:23 widget:22 bottom:21 picker:19 click:19 graph:19 adjac:18
+blank|newlin:27 line:25 whitespac:23 div:21 indent:20 img:19 empti:19 trail:19
 bleed|coher:18
-blind|circl:22 breakag:20 cyan:19 lint:17
-blindli|pretend:20 uncondition:20 peek:18 dereferenc:18 intermedi:18 barf:17 conserv:17 freshli:17
-bloat|spike:27 grown:26 drastic:25 bust:24 footprint:24 pressur:23 dramat:22 afford:22
-blob|attach:29 object:28 file:22 content:22 imag:21 png:20 tree:19 jpg:19
-block|concurr:22 home:20 record:19 lib:18 executor:18 disconnect:17
-blog|articl:30 admin:24 scaffold:24 post:22 rout:21 welcom:21 applic:21 mount:20
-blow|thrown:28 blown:21 gigabyt:19 upfront:18 setter:18
-blown|gist:22 blow:21 assur:19 resync:18 contamin:18 drift:17 fullnam:17
-blue|red:48 yellow:43 cyan:43 green:40 white:34 bold:34 color:29 black:27
-blueprint|errorhandl:35 jinja:22 flask:20 werkzeug:19 classmethod:18 teardown:18 rick:18 admin:18
-blurb|clarif:29 typograph:26 gotcha:24 intro:23 gist:20 nit:20 confer:20 troubleshoot:20
-bob|alic:36 john:23 imagin:23 joe:22 proj:21 passwd:20 contact:20 git:19
-bodi|header:24 multipart:22 content:22 email:21 subject:19 line:18 respons:18 mime:18
-bogu|nonsens:31 malform:24 uniniti:22 unexpect:21 bail:20 segfault:19 encount:19 corrupt:19
-boilerpl|tricki:21 messi:19 unclear:18 straightforward:18 albeit:17 hacki:17 repetit:17
-bold|green:39 red:36 cyan:34 blue:34 yellow:34 color:30 underlin:29 light:25
-bolt|ipython:39 faker:39 panda:34 ruff:24 lab:24 dotenv:23 sentri:23 dessant:22
-bom|endian:29 utf:24 transcod:23 msvc:20 difficulti:20 misalign:19 wrongli:18 remaind:17
+bloat|pressur:29 footprint:28 spike:28 drastic:25 bust:24 reduct:24 slowdown:24 dramat:22
+blob|attach:29 object:28 file:22 content:21 imag:21 png:20 jpg:19 examin:19
+block|concurr:23 home:20 record:19 lib:18 executor:18
+blog|articl:30 admin:24 scaffold:24 rout:22 post:22 welcom:21 applic:21 mount:20
+blow|upfront:20 throw:20 setter:18
+blue|red:48 yellow:44 cyan:43 green:40 white:34 bold:34 color:28 black:27
+blueprint|errorhandl:35 jinja:23 flask:20 werkzeug:18 classmethod:18 rick:18 teardown:18 admin:18
+blurb|clarif:29 typograph:26 gotcha:25 intro:23 confer:20 gist:20 nit:20 troubleshoot:20
+bob|alic:36 imagin:23 joe:22 john:22 proj:21 passwd:21 contact:20 convinc:19
+bodi|header:24 multipart:23 content:22 email:21 subject:20 line:18 mime:18 respons:18
+bogu|nonsens:31 malform:24 bail:22 uniniti:20 segfault:19 barf:19 unexpect:19 encount:19
+boilerpl|tricki:21 straightforward:19 messi:19 hacki:18 repetit:18 unclear:18 albeit:17 extra:17
+bold|green:38 red:36 cyan:35 blue:34 yellow:33 color:31 underlin:29 light:25
+bolt|ipython:40 faker:40 panda:34 lab:25 ruff:24 dotenv:24 sentri:24 sdk:23
+bom|endian:29 utf:24 transcod:23 msvc:20 difficulti:20 misalign:19 ansi:18 remaind:17
 bomb|cookiejar:23 buck:22 keyerror:18
-bone|bite:32 struck:32 workdir:23
-bonu|tini:23 besid:23 simpler:23 clearer:22 nois:21 importantli:20 altogeth:19 tricki:19
-book|model:29 post:28 associ:26 articl:26 composit:24 categor:24 record:24 primari:23
-bookkeep|tight:18
-bookmark|ephemer:29 branch:22 born:21 remind:19 modal:19 confer:19 upstream:18 reconcil:18
-bool|boolean:24 unsign:22 enum:21 valu:21 val:21 coerc:21 pars:20 set:20
-boolean|valu:32 datatyp:28 decim:26 numer:26 true:26 truthi:26 fals:26 cast:25
-boost|modest:34 reduct:25 speedup:24 slowdown:21 benefit:20 impact:20 penalti:19 insight:19
-boot|applic:28 spring:26 rail:22 load:21 autoload:21 app:21 reload:21 devcontain:21
+bone|bite:25 workdir:23 strike:22
+bonu|besid:24 simpler:23 clearer:23 tini:23 nois:22 simplif:20 repetit:19 shorter:19
+book|model:28 post:27 articl:26 associ:26 composit:25 categor:24 primari:24 record:24
+bookkeep|lift:18 tight:18
+bookmark|ephemer:29 branch:22 born:21 remind:19 confer:19 modal:19 upstream:18 mercuri:18
+bool|boolean:25 val:22 coerc:22 unsign:22 valu:22 enum:21 pars:20 negat:20
+boolean|valu:32 datatyp:29 decim:27 truthi:27 true:26 cast:26 numer:26 fals:26
+boost|modest:33 reduct:24 speedup:24 slowdown:20 impact:20 benefit:19 penalti:19 insight:18
+boot|applic:27 spring:26 autoload:22 rail:22 load:22 reload:21 dockerfil:21 devcontain:20
 bootstrap|rail:25 spring:24 esbuild:22 css:20 javascript:20 applic:19 stylesheet:19 gem:19
-border|pad:23 yellow:23 white:21 vertic:20 widget:20 width:20 height:19 font:19
-bore|throughput:20 invent:19 ala:19 afford:18 illeg:18 debat:18 emoji:18 tight:18
-born|defect:22 grant:22 bookmark:21 upstream:21 cousin:20 diverg:19 alic:19 irrit:19
-borrow|simultan:19 shallow:19 acquir:18 walker:17
-bother|doubt:24 presum:23 anywai:23 matter:22 anyth:22 actual:22 sinc:22 ala:21
+border|pad:24 yellow:23 white:22 widget:20 vertic:20 width:20 font:19 height:19
+bore|throughput:20 invent:19 ala:19 afford:19 debat:18 illeg:18 emoji:18 bui:18
+born|defect:23 grant:22 upstream:21 bookmark:21 cousin:20 alic:19 irrit:19 diverg:19
+borrow|simultan:20 shallow:19 acquir:19 altern:18 repositori:17
+bother|doubt:26 presum:24 anywai:23 matter:23 anyth:22 ala:22 actual:22 worri:21
 bottleneck|troubleshoot:18
-bottom|mous:27 pane:26 nav:24 scroll:22 navig:20 vertic:20 top:20 visibl:19
-bound|bind:21 infin:20 clamp:19 maximum:19 limit:18 repr:18 meth:18 max:18
-box|red:22 checkbox:20 radio:20 button:19 dialog:18 blue:17 widget:17
-brace|bracket:43 curli:41 parenthes:39 semicolon:30 enclos:27 surround:27 parenthesi:26 backslash:25
-bracket|brace:43 enclos:38 surround:36 parenthes:36 quot:33 backtick:31 backslash:30 curli:29
-brain|invas:19 reclaim:18 wonder:18 amongst:18 hei:18 runtest:17
-branch|head:44 upstream:40 remot:35 master:34 topic:32 detach:32 ref:30 track:30
-breadcrumb|documen:26 navig:24 sidebar:21 mobil:18 anchor:18 newcom:17 nav:17
-breakag|bug:30 regress:26 segfault:23 problem:22 failur:22 broken:20 unexpectedli:20 blind:20
-breakpoint|nameerror:24 fastcgi:21 debugg:20 rerais:19 constitut:18 memcach:18 lua:17 lighttpd:17
+bottom|pane:27 mous:26 nav:24 scroll:23 navig:21 top:21 blame:21 vertic:20
+bound|infin:20 bind:20 clamp:20 maximum:19 meth:18 limit:18 max:18 unbound:18
+box|red:22 checkbox:20 button:19 radio:19 widget:18 click:17 dialog:17 blue:17
+brace|bracket:43 curli:41 parenthes:39 semicolon:30 surround:28 enclos:28 parenthesi:26 quot:25
+bracket|brace:43 enclos:38 surround:37 parenthes:36 quot:33 backtick:32 backslash:30 quotat:29
+brain|wonder:22 invas:19 amongst:18 hei:18 runtest:17
+branch|head:44 upstream:41 remot:36 master:33 detach:33 topic:32 ref:30 track:30
+breadcrumb|documen:26 navig:23 sidebar:21 mobil:19 anchor:18 newcom:18 nav:17
+break|wrong:17
+breakag|bug:28 regress:26 failur:23 segfault:22 problem:21 unexpect:19 red:18 blue:18
+breakpoint|nameerror:25 fastcgi:21 debugg:21 rerais:20 memcach:18 lua:18 inadvert:18 lighttpd:18
 breviti|clariti:22 simplic:21 consist:18
-brew|homebrew:42 apt:26 cento:25 fedora:24 ubuntu:24 instal:24 osx:22 rpm:22
-brian|paul:46 martin:38 mike:37 andi:34 eric:34 carlo:33 chri:33 ben:32
-brief|intro:31 rephras:25 section:25 document:23 detail:23 tutori:23 lengthi:22 overview:22
-briefli|intro:24 introductori:21 rephras:20 brief:20 caveat:18 overview:17
-bring|closer:30 codebas:22 stabil:19
-british|american:48 english:21 guidelin:19 noun:18 oxford:17
-brittl|fragil:33 tediou:32 cryptic:25 invas:22 convolut:22 puzzl:21 cumbersom:20 prone:20
-broad|lax:27 tight:24 paranoid:19
-broadcast|subscrib:31 channel:26 receiv:25 sender:25 logger:24 consum:23 sent:22 subscript:22
-broader|gather:19 incorpor:17 formul:17
-broke|broken:18
-broken|breakag:20 broke:18
-brotli|decompress:30 gzip:28 uncompress:22 deflat:21 compress:20 zip:20 zlib:20 tarbal:19
-brought|giant:17
-brown|bag:25 paper:23 white:19 cyan:19
-brows|launch:24 explor:23 consol:21 emac:20 man:20 webdav:20 gui:20 browser:19
-browser|firefox:36 chrome:30 web:25 headless:21 esm:21 inject:20 safari:20 stylesheet:19
-bruce|piec:20 stefan:19 unimpl:19 martin:19 adam:18 jonathan:18 propos:17
-brute|stolen:20 suscept:19 wherein:19 unpredict:17
-bryan|feedback:23 triag:20 constitut:20 contributor:19 king:19 collabor:19 jeff:18 proven:17
-bsd|netbsd:34 aix:34 solari:32 openbsd:31 freebsd:30 gnu:30 busybox:29 clang:26
-btw|slate:19 spew:17 fetcher:17
-bubbl|swallow:18 thrown:18 unhandl:18
+brew|homebrew:42 apt:25 instal:25 cento:24 fedora:24 ubuntu:23 osx:22 gcc:22
+brian|paul:47 martin:38 mike:37 andi:35 eric:35 carlo:33 chri:33 jonathan:32
+brief|intro:31 rephras:25 section:24 document:24 tutori:23 detail:23 lengthi:23 overview:22
+briefli|intro:24 introductori:21 rephras:20 brief:20 caveat:18 overview:18
+bring|closer:28 codebas:20 stabil:17
+british|american:47 english:22 neighbor:22 guidelin:19 noun:18 oxford:17
+brittl|fragil:33 tediou:32 cryptic:25 invas:22 puzzl:21 convolut:21 overzeal:21 cumbersom:20
+broadcast|subscrib:30 channel:26 receiv:25 logger:25 sender:25 consum:22 transmit:21 subscript:21
+broader|gather:19 incorpor:18 formul:17
+brotli|decompress:30 gzip:28 uncompress:22 deflat:21 zip:21 compress:20 zlib:20 tarbal:19
+brown|bag:25 paper:23 white:20 cyan:19
+brows|launch:24 explor:22 consol:21 emac:20 webdav:19 man:19 gui:19 browser:18
+browser|firefox:36 chrome:29 web:25 headless:21 esm:21 inject:20 safari:20 stylesheet:19
+bruce|stefan:22 piec:21 unimpl:21 martin:20 adam:20 jonathan:19 andi:18
+brute|suscept:20 wherein:19
+bryan|feedback:23 constitut:20 triag:20 king:19 contributor:19 jeff:19 collabor:19 proven:18
+bsd|netbsd:33 aix:32 gnu:31 solari:30 openbsd:30 freebsd:28 busybox:28 bash:25
+btw|slate:19 fetcher:17 spew:17
+bubbl|swallow:18 unhandl:17
 buck|bomb:22 encod:19 codepoint:17
-bucket|inf:73 sum:62 handler:60 second:55 durat:55 http:49 filepath:47 total:45
-buf|len:36 buffer:30 nul:29 int:29 ptr:28 char:27 pointer:26 ret:25
-buffer|buf:30 size:28 alloc:27 len:24 byte:23 exce:22 memori:22 packet:21
-bug|issu:35 problem:34 regress:31 breakag:30 failur:20 race:19 corner:18
-bugfix|incid:23 backport:23 reaction:22 engag:22 particip:22 modal:21 slack:20 ephemer:19
-buggi|quirk:22 fragil:21 hurt:21 outcom:20 worst:20 awkward:20 accid:20 quadrat:20
-bui|matter:20 doubt:19 evid:18 hurt:18 sight:18 huge:18 bore:18
-build|instal:33 travi:31 clang:31 toolchain:30 makefil:29 compil:28 gcc:25 packag:25
-builder|predic:21 singular:21 finder:19 rick:19 reactor:18 instanti:18 mini:18 model:18
-built|cmake:26 build:24 studio:22 newer:20 msvc:20 usr:19 toolchain:19 clang:18
-builtin|git:51 cmd:39 teach:32 taught:30 oss:30 subcommand:29 fuzz:27 gentli:24
-bulk|checkin:31 insert:23 postpon:22 meth:18 transact:18 rowcount:18 orm:18 column:18
-bullet|paragraph:25 consecut:22 reformat:22 sentenc:22 markup:21 indent:21 bracket:20 multilin:19
-bump|depend:68 type:39 dispatch:33 github:33 googl:30 eslint:30 src:29 com:27
-bun|yarn:46 webpack:41 npm:35 terser:34 workspac:32 bundler:32 pnpm:31 devdepend:29
-bunch|furthermor:20 coupl:20 subsystem:19 rid:19 danc:17
-bundl|gem:32 rubi:30 unbundl:29 bundler:27 webpack:26 instal:26 uri:25 vendor:24
-bundler|gem:40 rubi:39 home:38 lib:32 version:32 bun:32 webpack:30 dev:28
-burden|surfac:21 risk:20 indirect:18 clutter:17 likelihood:17
-buri|dive:24 symmetri:20 shallow:19 dig:18 unpopul:18 recurs:18
-busi|idl:26 wait:26 sleep:25 asap:25 unblock:25 spin:23 delai:22 timeout:20
-bust|bloat:24 median:20 largest:19 unbound:19 insuffici:18 perm:18 ineffici:17 forg:17
-busybox|bsd:29 freebsd:23 osx:23 ism:22 netbsd:22 solari:22 aix:21 gnu:21
-button|click:34 checkbox:31 dialog:31 widget:29 radio:29 menu:28 modal:27 view:24
-byte|size:45 bucket:40 inf:37 handler:37 total:37 sum:36 durat:34 respons:32
-cach|index:18 unpack:18 entri:18 tree:17
-cacheabl|claus:23 cte:22 queri:20 stmt:19 unnam:19 collector:18 repr:17 nonetheless:17
-calc|agg:23 perm:17 culprit:17
-calcul|warm:36 week:32 datetim:31 time:27 date:27 month:26 prev:26 quarter:25
-calendar|weekdai:34 prev:31 yesterdai:30 leap:29 quarter:28 month:27 week:27 next:24
-call|invok:20 ing:20 die:19 function:19 instead:19 gentli:17 indirectli:17
-callabl|lambda:33 func:28 loader:27 tupl:26 orm:26 relationship:25 bake:25 wherebi:25
-callback|halt:25 destroi:23 fire:21 transact:19 classmethod:19 enqueu:19 hook:19 associ:18
-calle|caller:23 pass:23 dubiou:21 dealloc:21 pointer:21 freed:20 realloc:20 free:20
-caller|callsit:27 calle:23 pass:21 function:20 die:20 pointer:19 return:18 instead:17
-callout|roff:38 markup:25 asciidoc:21 bold:20 xsl:19 paragraph:19 backslash:19 liter:18
-callsit|caller:27 sprintf:21 function:20 accordingli:20 algo:19 furthermor:18 perm:18 subsystem:17
-came|come:21 incorpor:18 king:17
-camel|camelcas:39 acronym:27 underscor:26 downcas:25 lowercas:24 snake:23 plural:23 name:20
-camelcas|camel:39 snake:38 lowercas:24 downcas:23 underscor:21 acronym:20 upper:19 uppercas:19
-cancel|wake:25 shutdown:25 notifi:23 poll:21 reactor:21 panic:20 deadlock:20 thread:20
-candid|commit:20 reachabl:20 travers:19 among:19 pseudo:19 inexact:19 tip:18 halfwai:17
-canon|hostnam:20 outgo:20 canonic:19 realpath:18 usernam:18
-canonic|path:24 normal:22 pathnam:20 pwd:20 cwd:20 absolut:19 slash:19 symlink:19
-cap|exce:23 mib:22 limit:21 clamp:21 max:20 larger:19 unbound:19 capac:19
-capabl|advertis:44 protocol:34 stateless:29 band:28 negoti:26 sent:25 transport:24 fetch:24
-capac|sender:21 broadcast:21 drain:19 cap:19 shutdown:18 retent:18 transmit:17 wake:17
-capit|punctuat:30 english:29 sentenc:28 lowercas:28 uppercas:28 grammar:27 oxford:27 spell:26
+bucket|inf:73 sum:62 handler:60 second:55 durat:55 http:49 filepath:47 histogram:45
+buf|len:36 buffer:30 nul:30 int:29 ptr:28 pointer:27 ret:27 char:26
+buffer|buf:30 size:28 alloc:28 len:24 byte:23 exce:22 memori:22 nul:21
+bug|issu:34 problem:34 regress:31 breakag:28 failur:20 race:19 corner:17
+bugfix|backport:24 incid:24 reaction:23 engag:23 particip:22 modal:21 slack:20 changelog:20
+buggi|quirk:22 hurt:22 fragil:22 accid:21 worst:21 awkward:20 downsid:20 outcom:20
+bui|matter:21 doubt:20 massiv:20 huge:18 evid:18 hurt:18 bore:18 terribl:17
+build|instal:35 clang:31 travi:29 toolchain:29 compil:28 makefil:27 packag:26 studio:26
+builder|singular:21 predic:21 finder:20 rick:19 mini:19 relat:19 instanti:18 reactor:18
+builtin|git:51 cmd:39 teach:32 oss:30 subcommand:30 fuzz:26 gentli:24 submodul:23
+bulk|checkin:31 insert:23 postpon:22 transact:18 meth:18 rowcount:18 orm:18 repli:17
+bullet|paragraph:22 consecut:20 sentenc:20 markup:20 reformat:20 indent:19 bracket:18 emphas:18
+bump|depend:67 type:39 dispatch:33 github:32 googl:31 eslint:30 src:29 com:27
+bun|yarn:47 webpack:41 terser:35 npm:34 workspac:32 bundler:32 pnpm:31 devdepend:29
+bunch|rid:20 subsystem:20 coupl:20 furthermor:19 trivial:17 anticip:17
+bundl|gem:32 rubi:31 unbundl:29 bundler:27 webpack:26 instal:26 uri:25 vendor:24
+bundler|gem:40 rubi:39 home:38 lib:33 version:32 bun:32 webpack:30 dev:27
+burden|surfac:21 risk:20
+buri|dive:24 symmetri:20 shallow:19 dig:18 recurs:18 unpopul:18
+busi|idl:26 sleep:25 asap:25 unblock:25 wait:24 spin:22 delai:22 reconnect:21
+bust|bloat:24 largest:19 median:19 unbound:19 insuffici:18 perm:18 ineffici:18 threadsaf:17
+busybox|bsd:28 freebsd:23 osx:23 netbsd:22 ism:22 solari:21 aix:21 gnu:20
+button|click:35 checkbox:31 dialog:31 radio:29 widget:29 menu:28 modal:27 focu:25
+byte|size:44 bucket:39 handler:37 inf:36 total:36 sum:35 durat:34 respons:31
+cach|unpack:18 index:18 entri:18
+cacheabl|claus:22 cte:22 queri:20 succinct:20 stmt:19 unnam:19 collector:18 orm:17
+calc|agg:24 perm:17
+calcul|warm:35 week:30 datetim:30 time:28 date:26 prev:25 month:25 dai:25
+calendar|weekdai:33 prev:31 yesterdai:30 leap:29 quarter:28 month:26 week:26 next:23
+call|ing:20 function:19 die:18 invok:18 instead:17 gentli:17 caller:17
+callabl|lambda:33 func:28 tupl:27 loader:27 orm:27 relationship:26 bake:25 wherebi:25
+callback|halt:25 destroi:23 fire:21 transact:20 enqueu:19 classmethod:19 hook:19 associ:18
+calle|caller:24 pass:24 pointer:23 dealloc:23 realloc:22 freed:22 dubiou:21 free:20
+caller|callsit:26 calle:24 pass:21 function:20 die:20 pointer:19 instead:18 call:17
+callout|roff:38 markup:27 asciidoc:22 bold:21 backslash:19 paragraph:19 xsl:19 asciidoctor:18
+callsit|caller:26 sprintf:21 function:20 algo:20 perm:18 subsystem:18 furthermor:18 lifetim:17
+came|come:21 incorpor:19 king:18
+camel|camelcas:39 snake:34 acronym:27 downcas:26 underscor:26 lowercas:24 plural:23 name:20
+camelcas|camel:39 snake:34 lowercas:24 downcas:24 underscor:21 acronym:20 upper:19 uppercas:19
+cancel|wake:26 shutdown:25 notifi:23 reactor:21 poll:21 deadlock:20 panic:20 acquir:20
+candid|reachabl:21 commit:20 travers:19 tip:19 pseudo:19 among:18 inexact:18 ancestor:18
+canon|hostnam:20 outgo:20 canonic:19 realpath:18 usernam:17
+canonic|path:24 normal:22 pathnam:20 pwd:20 absolut:20 cwd:20 symlink:20 slash:19
+cap|exce:23 mib:22 limit:21 clamp:21 max:20 larger:19 unbound:19 capac:18
+capabl|advertis:44 protocol:33 stateless:30 band:27 transport:26 negoti:25 fetch:24 send:24
+capac|broadcast:20 sender:20 drain:19 cap:18 wake:18 transmit:18 shutdown:18 retent:18
+capit|english:29 sentenc:29 punctuat:28 lowercas:28 uppercas:28 grammar:27 oxford:27 spell:25
 caption|markdown:19 polish:18
-captur|silenc:19 stderr:18 stdout:17 logger:17
+captur|silenc:21 stderr:18 stdout:18 logger:17
 card|dashboard:27
-cardin|matcher:22 instant:20 unbound:20 sampl:20 spike:20 ingest:19 ratio:19 alik:19
-care|matter:25 wonder:21 know:20 want:20 hurt:19 anybodi:19 bother:19 hatch:18
-carefulli|crazi:22 importantli:18 picki:18 harm:17 remaind:17
-cargo|rustfmt:29 rust:27 crate:25 nightli:25 cfg:24 pnpm:23 toml:23 readm:22
-carlo|ben:53 martin:51 sean:51 georg:49 eric:48 daniel:48 ryan:47 pieter:46
-cascad|relationship:39 autoflush:30 referenti:30 backref:28 wherebi:28 mapper:28 passiv:27 lazyload:24
-case|corner:23 scenario:23 lowercas:22 insensit:20 truli:19
-cast|valu:33 decim:31 coerc:30 integ:30 serial:29 type:29 int:29 unsign:28
-casual|newcom:34 glanc:24 odditi:23 curiou:23 offend:22 documen:22 wonder:21 puzzl:21
-cat|echo:28 rev:24 xarg:24 sed:21 txt:20 ran:19 grep:19 stdout:19
-catalog|endpoint:24 rpc:23 servic:20 exponenti:19 durat:19 uniform:19 health:18 discoveri:18
-catch|caught:24 throw:23 uncov:23 rais:22 caus:20 occur:19 unnot:18 due:18
-categor|toi:45 outer:37 join:32 categori:31 inner:30 post:28 asc:27 omg:25
-categori|categor:31 post:25 outer:23 author:22 toi:21 book:18 articl:17 blog:17
-caught|catch:24 unnot:24 uncov:23 reveal:21 fix:19 bail:19 sporad:18 seriou:18
-caus|due:34 lead:32 prevent:30 potenti:27 fix:27 occur:24 trigger:22 avoid:22
-caution|comp:19
-caveat|drawback:27 intro:23 clarif:21 brief:21 rational:20 classmethod:20 add:20 document:20
-cdn|asset:27 sendfil:25 tld:25 deploi:24 precompil:23 subdomain:21 host:21 serv:20
-ceil|realpath:25 underneath:23 floor:21 path:21 absolut:19 subdir:18 pwd:18 getcwd:17
-center|alt:25 img:24 div:24 width:24 logo:22 height:18 href:18
-cento|fedora:40 ubuntu:30 debian:28 apt:27 brew:25 apach:23 rpm:22 arch:21
-central|encapsul:18
-cert|certif:45 ssl:34 pem:29 authent:29 nonc:27 smtp:23 cipher:23 push:22
+cardin|matcher:22 instant:20 unbound:20 ingest:19 spike:19 ratio:19 alik:19 sampl:18
+care|matter:27 wonder:21 want:21 bother:20 anybodi:20 hurt:20 hatch:19 doubt:19
+carefulli|crazi:22 deliber:20 picki:20 harm:18 remaind:17 wors:17
+cargo|rustfmt:29 rust:26 crate:24 cfg:23 pnpm:22 night:21 toml:21 readm:21
+carlo|ben:53 sean:51 martin:51 georg:50 eric:49 daniel:48 ryan:47 pieter:46
+cascad|relationship:39 autoflush:30 referenti:30 mapper:29 backref:28 wherebi:28 passiv:27 lazyload:24
+case|scenario:24 corner:23 lowercas:22 insensit:20 truli:19
+cast|valu:33 decim:31 coerc:30 integ:30 type:29 serial:29 int:28 precis:28
+casual|newcom:35 glanc:24 odditi:24 curiou:23 offend:22 foot:22 documen:22 expert:21
+cat|echo:28 xarg:24 rev:24 sed:21 txt:20 grep:19 stdout:19 tenth:19
+catalog|endpoint:23 rpc:23 servic:20 durat:19 exponenti:18 uniform:18 partit:17 discoveri:17
+catch|uncov:24 rais:23 caus:21 throw:20 due:19 occur:19 except:19 unnot:18
+categor|toi:45 outer:37 join:32 categori:32 inner:30 asc:27 post:27 omg:25
+categori|categor:32 post:25 outer:24 author:21 toi:21 book:18 articl:17 blog:17
+caus|due:35 lead:31 prevent:30 fix:27 potenti:27 occur:24 crash:24 reproduc:21
+caution|comp:19 defens:18
+caveat|drawback:26 intro:23 rational:21 clarif:21 brief:21 classmethod:20 document:20 rephras:20
+cdn|asset:28 sendfil:26 tld:25 precompil:23 deploi:23 host:21 serv:20 subdomain:20
+ceil|realpath:26 underneath:23 floor:22 path:21 sooner:20 absolut:19 pwd:18 subdir:18
+center|div:26 alt:26 img:25 logo:24 width:24 href:19 height:18 radiu:17
+cento|fedora:39 ubuntu:30 debian:28 apt:27 brew:24 apach:23 rpm:22 packag:22
+central|encapsul:17
+cert|certif:46 ssl:34 pem:30 authent:29 nonc:27 cipher:23 smtp:23 push:22
 certain|rare:19
-certainli|bizarr:26 beat:26 matter:22 unclear:21 probabl:21 hurt:21 anyon:21 defens:20
-certif|cert:45 ssl:33 smtp:31 authent:28 verif:25 imap:24 verifi:24 trust:23
-certifi|pem:32 ipython:29 faker:29 panda:25 verif:22 codeql:21 idna:21 client:20
-cfg|pyproject:32 toml:31 setuptool:30 tox:25 pytest:25 ini:24 cargo:24 flask:22
-cflag|ldflag:37 mak:30 pedant:28 msvc:27 autoconf:27 clang:25 linker:25 unam:24
-cgi|fastcgi:22 urlencod:20 precompil:20 mod:19 http:19 uri:19 apach:18 url:18
-challeng|proactiv:31 usernam:23 insecur:22 devis:22 password:20 bcrypt:20 login:20 cred:20
+certif|cert:46 ssl:33 smtp:32 authent:28 verif:25 imap:24 verifi:23 trust:23
+certifi|pem:32 ipython:30 faker:29 panda:26 verif:22 codeql:21 idna:21 client:20
+cfg|pyproject:31 setuptool:30 toml:29 tox:25 pytest:24 ini:23 cargo:23 flask:21
+cflag|ldflag:37 mak:29 pedant:28 autoconf:27 msvc:27 clang:25 linker:25 unam:24
+cgi|fastcgi:22 urlencod:21 precompil:20 mod:19 http:19 uri:19 apach:18 url:18
+challeng|proactiv:32 usernam:23 insecur:22 devis:22 bcrypt:20 password:20 login:20 cred:20
 chan|mip:17
-chanc|risk:19 hopefulli:19 somebodi:19 surpris:18 reliabl:18 bogu:17
-chang|modif:21 patch:20 tweak:19
-changelog|doc:33 skip:33 grammar:29 readm:29 minor:29 grammat:27 guid:27 docstr:25
-changeset|bidirect:19 evil:19 simplif:18 mine:18 benign:17 disappear:17
-channel|subscrib:29 notif:28 notifi:27 broadcast:26 receiv:24 subscript:22 chat:22 transmit:21
-chapter|intro:25 tutori:24 section:24 guid:23 philosophi:23 introduct:23 introductori:22 overview:22
-char|const:45 int:38 void:36 unsign:34 len:31 pointer:30 charact:27 buf:27
-charact|quot:37 ascii:35 escap:34 backslash:32 contain:31 space:30 underscor:30 unquot:29
-characterist|neutral:22 pronoun:19
-chardet|idna:39 ipython:27 faker:27 panda:23 rustc:23 pip:23 licens:22 dual:21
-charset|collat:25 encod:23 utf:23 latin:21 unicod:20 codepoint:20 mimetyp:20 multipart:20
-chart|dashboard:22 timelin:22 hover:19 prioriti:19 badg:18 picker:18 incid:18 compon:17
-chase|exhibit:20 subtract:17
+chanc|hopefulli:20 risk:20 somebodi:19 surpris:18 doubt:17
+chang|modif:21 patch:20 tweak:18
+changelog|skip:33 doc:32 minor:29 readm:29 grammar:28 grammat:27 guid:26 docstr:25
+changeset|evil:20 bidirect:19 augment:19 disappear:18 benign:18 mine:18 traceback:18 inadvert:17
+channel|subscrib:29 notifi:28 notif:27 broadcast:26 receiv:24 subscript:22 chat:22 transmit:21
+chapter|intro:25 tutori:24 section:23 introduct:23 guid:23 philosophi:23 introductori:23 overview:22
+char|const:44 int:37 unsign:35 void:35 len:31 pointer:30 charact:28 ptr:26
+charact|quot:37 ascii:36 escap:33 backslash:32 space:31 contain:30 underscor:29 unquot:29
+characterist|neutral:21 pronoun:20
+chardet|idna:39 ipython:27 faker:27 panda:23 pip:23 rustc:22 licens:22 dual:21
+charset|collat:26 encod:23 utf:23 latin:22 multipart:20 unicod:20 mimetyp:20 codepoint:20
+chart|dashboard:22 timelin:21 prioriti:19 hover:18 picker:18 badg:18 incid:17 compon:17
+chase|exhibit:21
 chat|discord:36 forum:26 websit:23 channel:22 contribut:21 twitter:20 question:19 talk:18
-chdir|cwd:43 directori:34 pwd:31 toplevel:27 trash:27 subdirectori:27 work:27 path:27
-cheap|interestingli:19 workdir:19 unpars:18 defeat:18 cheaper:18 straightforward:18 pointless:18 recomput:18
-cheaper|upfront:20 priv:20 cheap:18 recomput:18 consult:18 fewer:18 nearli:18 bloat:17
-cheat|overzeal:20 tighter:19 tricki:19 elid:17
-check|appli:17
-checkbox|clickabl:46 submit:36 button:31 radio:30 hidden:26 turn:22 need:21 box:20
-checker|leak:21 asan:21 linter:20 valgrind:19 pyright:18 promptli:17
+chdir|cwd:44 directori:33 pwd:31 toplevel:28 subdirectori:28 work:27 trash:27 path:26
+cheap|cheaper:19 workdir:19 suboptim:19 straightforward:19 defeat:18 pointless:18 unpars:18 recomput:18
+cheaper|priv:21 upfront:20 magnitud:20 cheap:19 consult:19 grab:18 recomput:18 clutter:18
+cheat|overzeal:19 tighter:19 tricki:19 elid:17 stanza:17
+check|appli:17 everyth:17
+checkbox|clickabl:46 submit:37 button:31 radio:30 turn:22 need:22 click:20 appli:20
+checker|asan:22 leak:21 valgrind:20 linter:20 pyright:18 sanit:18 fuzzer:18 spellcheck:17
 checkin|bulk:31 deflat:24 rollback:19 inflat:18
-checklist|carlo:23 repars:19 defunct:18 bullet:18 eric:18
-checkout|spars:38 worktre:29 index:26 tree:26 submodul:25 stash:24 git:24 branch:24
-checkpoint|gaug:25 tombston:23 chunk:21 watcher:21 snapshot:20 restart:19 feder:19 inflat:19
-checksum|crc:32 uncompress:24 idx:24 pack:22 sha:22 deflat:21 exce:21 hash:21
-cherri|pick:62 rebas:48 revert:31 merg:30 amend:29 commit:28 reappli:27 fixup:27
-child|process:40 children:32 kill:30 pipe:28 pid:27 finish:27 waitpid:26 pager:25
-children|child:32 parent:26 process:23 reap:23 pid:21 kill:20 exit:20 sigterm:19
+checklist|carlo:23 repars:19 defunct:18 eric:18
+checkout|spars:38 worktre:29 index:26 tree:25 submodul:24 stash:24 git:24 branch:24
+checkpoint|gaug:25 tombston:23 chunk:21 watcher:21 snapshot:20 restart:20 replai:19 feder:19
+checksum|crc:32 uncompress:25 idx:23 pack:22 sha:22 exce:22 deflat:21 hash:21
+cherri|pick:63 rebas:48 merg:31 revert:31 amend:30 commit:28 reappli:27 fixup:27
+child|process:40 children:33 kill:29 pipe:29 pid:28 finish:27 pager:26 waitpid:26
+children|child:33 parent:26 process:23 reap:23 pid:22 kill:20 exit:20 finish:20
 chines|german:37 japanes:30 translat:28 languag:25 english:23 spanish:21 coordin:20 codepoint:19
-chmod|umask:34 perm:29 mkdir:23 mkstemp:21 permiss:20 tmp:19 file:19 subdir:18
-choic|suitabl:18 decis:18
-choke|antiqu:17
-choos|chosen:20
-chooser|picker:40 widget:24 mega:23 dialog:23 tooltip:18 brows:17
-chop|shorten:21 str:21 esc:21 taint:20 slop:20 nbsp:19 underscor:18 strlen:18
-chore|feat:50 crawl:33 playground:30 dep:29 devdepend:28 react:27 rollup:27 sourcemap:27
-chose|presum:18 agre:17
-chosen|choos:20 dollar:19
-chri|mike:43 ben:43 kevin:42 adam:41 paul:39 josh:37 andi:35 eric:34
-chrome|firefox:45 headless:37 browser:30 safari:26 chromium:23 vitest:21 driver:20 homepag:19
-chromium|headless:25 playwright:24 devtool:23 chrome:23 safari:21 homepag:20 android:19 brows:17
+chmod|umask:33 perm:29 mkdir:23 mkstemp:21 permiss:20 file:19 tmp:19 deni:18
+choic|decis:18
+choke|lax:19 antiqu:17
+choos|color:18
+chooser|picker:40 widget:24 mega:23 dialog:23 tooltip:18
+chop|esc:22 shorten:21 str:21 taint:20 slop:20 nbsp:19 strlen:18 slash:18
+chore|feat:51 crawl:33 playground:30 dep:30 devdepend:28 sourcemap:27 react:27 rollup:27
+chri|mike:43 ben:43 kevin:42 adam:42 paul:39 josh:37 andi:36 eric:35
+chrome|firefox:44 headless:37 browser:29 safari:26 chromium:23 vitest:21 driver:18 homepag:18
+chromium|headless:26 playwright:25 devtool:23 chrome:23 safari:21 homepag:19 android:19 webkit:18
 chronolog|ascend:18
-chunk|seri:32 sampl:26 compact:26 byte:23 gaug:23 total:23 histogram:23 checkpoint:21
-churn|footprint:23 wast:21 overhead:21 indirect:21 clutter:20 danc:20 dramat:20 movement:19
-cidr|pton:30 monei:27 inet:27 postgresql:25 dumper:24 compli:22 subtyp:22 postgr:21
-cipher|salt:30 secret:29 encrypt:25 ssl:24 rotat:23 cert:23 digest:22 enc:22
-circl|blind:22 yellow:22 blue:19 bold:18 geo:18
-circleci|rbx:32 appveyor:31 devcontain:25 codeown:24 compos:23 travi:23 dockerfil:23 dependabot:22
-circuit|summar:21 endless:18 paint:17 contradict:17
-circular|unload:23 nameerror:22 commonj:22 loadabl:20 cyclic:19 crawl:18 overzeal:18 threadsaf:18
-circumst|presum:20 scenario:18 bother:17 met:17 suspect:17
-circumv|suffic:19 giant:18
+chunk|seri:33 sampl:26 compact:26 gaug:23 histogram:22 total:22 byte:22 mmap:21
+churn|footprint:24 clutter:23 wast:22 bloat:21 overhead:21 dramat:19 traffic:19 movement:19
+cidr|pton:30 monei:28 inet:26 postgresql:24 dumper:24 compli:22 subtyp:22 postgr:21
+cipher|salt:33 secret:28 encrypt:25 rotat:24 ssl:24 enc:23 cert:23 cooki:23
+circl|yellow:22 blue:19 bold:18 geo:18
+circleci|rbx:32 appveyor:30 devcontain:25 codeown:24 compos:23 travi:23 dockerfil:23 dependabot:21
+circuit|summar:20 endless:18 contradict:17
+circular|unload:23 commonj:22 nameerror:22 loadabl:20 cyclic:20 threadsaf:19 crawl:18 ineffect:17
+circumst|suspect:21 presum:20 scenario:19 folk:18 situat:18 bother:17 buggi:17 hurt:17
+circumv|giant:19 suffic:19 collis:18
 cite|disagre:25 contriv:21 june:20
-citi|street:22 phone:20 john:18 person:18
-clamp|vector:29 floor:29 min:26 rang:25 float:25 avg:25 aggreg:24 sampl:23
-clang|gcc:49 xcode:37 msvc:33 compil:32 osx:32 studio:31 build:31 mac:29
-clarif|nit:33 typo:31 blurb:29 grammat:26 rephras:26 grammar:24 punctuat:24 aesthet:24
-clarifi|mention:26 typo:25 explain:23 clearer:23 reword:23 section:23 clariti:22 document:22
-clariti|rephras:34 sentenc:28 grammar:27 descript:26 grammat:26 readabl:25 reword:25 sake:25
-clash|pollut:24 nameerror:23 collid:22 collis:22 nuke:21 overwritten:20 spuriou:20 singular:20
-class|subclass:49 superclass:37 orm:36 mapper:36 meth:36 inherit:35 column:34 polymorph:32
-classic|feder:40 bucket:33 filepath:32 sum:30 subpath:30 inf:30 histogram:29 handler:28
+citi|phone:20 street:20 john:17
+clamp|vector:29 floor:29 min:25 rang:25 float:25 avg:24 aggreg:24 sampl:23
+clang|gcc:48 xcode:37 msvc:33 osx:32 compil:32 build:31 studio:31 maco:29
+clarif|nit:32 typo:31 blurb:29 rephras:26 grammat:25 grammar:24 aesthet:23 punctuat:23
+clarifi|mention:27 typo:25 explain:25 clearer:24 sentenc:23 clariti:23 section:23 reword:23
+clariti|rephras:36 readabl:28 sentenc:27 grammar:27 grammat:26 descript:25 reword:25 clearer:25
+clash|pollut:25 nameerror:23 collid:23 unintend:22 collis:22 nuke:22 overwritten:21 singular:20
+class|subclass:50 superclass:37 mapper:37 orm:37 meth:36 inherit:36 column:35 polymorph:33
+classic|feder:40 bucket:33 filepath:33 subpath:30 sum:30 inf:30 histogram:29 handler:28
 classif|precomput:23 launch:19 invok:19 sneak:19 death:19 spawn:17
-classifi|snake:24 camelcas:18 singular:18 infer:18 sweep:17
-classmethod|record:26 assoc:25 finder:25 activ:23 model:23 introspect:22 unload:22 method:21
-claus|subqueri:45 cte:40 sql:37 column:37 express:36 meth:36 statement:36 select:35
-clean|cleanup:21 exit:18 stash:17 leftov:17
-cleaner|simpler:27 nicer:26 messi:22 clearer:22 restructur:21 eleg:21 awkward:20 fragil:19
-cleanli|conflict:31 merg:27 stage:21 modif:20 diff:19 recreat:19 cherri:19 unmodifi:19
-cleanup|clean:21 tweak:19 refactor:18 polish:18
-clear|free:21 entri:18
-clearer|easier:28 simpler:28 shorter:26 readabl:25 mislead:25 importantli:24 repetit:24 clarifi:23
-clearli|clearer:22 obviou:20 intent:18
-clever|martin:26 tricki:23 awkward:22 presum:20 conserv:19 silli:19 fragil:19 surpris:19
-cli|redi:34 sentinel:21 runtest:21 dotenv:20 dev:20 conf:20 eslint:19 babel:19
-click|menu:37 button:34 scroll:26 panel:25 press:25 arrow:24 keyboard:24 mous:24
-clickabl|checkbox:46 submit:31 need:25 quicker:25 everyth:24 radio:23 turn:23 icon:23
-client|server:35 protocol:28 disconnect:27 asap:27 unblock:26 repli:26 send:23 advertis:23
-climat|appveyor:23 discord:20 onward:19 fallen:18
-clip|writev:23
-clipboard|keyboard:24 mous:23 sidebar:18 arrow:18 rich:17 drag:17 sortabl:17
-clippi|nightli:25 vet:22 cargo:21 linter:21 offens:21 rustfmt:20 musl:17
-clobber|overwrit:25 lose:23 enoent:21 overwritten:21 tempfil:19 undo:19 retval:19 uncommit:18
-clock|gettim:31 monoton:31 wall:28 millisecond:26 timer:25 time:23 sleep:19 timestamp:19
-clone|fetch:43 repo:32 repositori:29 push:28 remot:26 git:25 submodul:23 init:22
-close|open:28 descriptor:19 courtesi:17
-closer|bring:30 codebas:25 toward:19 idiomat:18 goal:17
-closest|first:19 longest:17
-closur|mut:21 lifetim:19 executor:19 reactor:17 panic:17
-cloud|snap:41 azur:33 googl:30 golang:28 org:27 sdk:27 amazon:26 sentri:25
-clue|scari:21 terribl:18 unrecogn:18 hatch:18 accid:18 tailor:17 wonder:17 remind:17
-cluster|sentinel:36 node:34 slave:33 replica:30 redi:29 pong:29 ping:29 failov:28
-clutter|pollut:23 distract:22 besid:20 churn:20 nois:20 noisi:20 tempt:19 straightforward:19
-cmake|msvc:32 bindir:30 studio:30 gen:27 built:26 pdb:25 usr:25 binari:24
-cmd|builtin:39 git:38 argv:29 oss:28 fuzz:25 command:25 run:22 cmdline:22
-cmdline|unshar:23 cmd:22 argv:22 const:20 struct:20 ctx:20 pars:20 char:18
-cmp|printf:20 expect:20 fprintf:19 err:19 fstat:18 auxiliari:18 echo:18 output:18
-cnt|multipli:19
+classifi|snake:22 singular:19 camelcas:18 infer:17 sweep:17 proven:17
+classmethod|record:26 assoc:25 finder:25 activ:23 model:23 introspect:22 unload:22 clarif:21
+claus|subqueri:45 cte:40 sql:37 column:36 meth:36 statement:36 express:36 select:36
+clean|cleanup:21 exit:18 work:18 unclean:18 stash:18 leftov:17
+cleaner|simpler:27 nicer:26 clearer:22 messi:22 restructur:21 nois:20 eleg:20 awkward:20
+cleanup|clean:21 tweak:20 polish:18 refactor:18
+clear|free:19 entri:18
+clearer|easier:28 simpler:27 shorter:26 readabl:26 mislead:25 clariti:25 repetit:25 clarifi:24
+clever|martin:26 tricki:23 awkward:21 presum:20 conserv:20 silli:20 fragil:19 opportun:19
+cli|redi:35 sentinel:21 runtest:21 dotenv:20 cluster:20 conf:19 eslint:19 dev:19
+click|menu:37 button:35 arrow:26 scroll:26 press:25 panel:25 keyboard:24 icon:23
+clickabl|checkbox:46 submit:31 need:25 quicker:25 everyth:24 turn:23 radio:23 icon:23
+client|server:34 disconnect:28 protocol:27 asap:27 unblock:26 repli:25 send:23 advertis:23
+climat|appveyor:23 discord:20 onward:19 shake:17
+clip|writev:22
+clipboard|keyboard:24 mous:22 sidebar:18 arrow:18 rich:17 drag:17 sortabl:17
+clippi|vet:22 offens:21 linter:21 night:21 cargo:21 rustfmt:19 lint:19
+clobber|overwrit:26 overwritten:22 enoent:21 lose:20 tempfil:20 retval:20 undo:18 uncommit:18
+clock|gettim:31 monoton:30 wall:28 millisecond:26 timer:25 time:25 measur:20 sleep:19
+clone|fetch:44 repo:31 push:28 repositori:28 remot:26 git:25 submodul:24 init:22
+close|open:27 descriptor:19
+closer|bring:28 codebas:25 toward:20 idiomat:18 goal:17
+closest|first:17
+closur|mut:21 lifetim:20 executor:20 reactor:18
+cloud|snap:41 azur:34 googl:30 golang:28 org:27 sdk:27 amazon:26 sentri:25
+clue|terribl:21 scari:20 unrecogn:19 accid:18 tailor:18 wonder:17 experienc:17
+cluster|sentinel:36 slave:33 node:32 redi:31 replica:31 pong:28 failov:28 ping:28
+clutter|pollut:24 churn:23 distract:22 tempt:21 besid:21 noisi:20 nois:20 straightforward:19
+cmake|msvc:32 bindir:31 studio:30 gen:27 pdb:25 usr:25 binari:24 visual:23
+cmd|builtin:39 git:38 argv:29 oss:28 command:25 fuzz:25 cmdline:22 foreach:22
+cmdline|unshar:23 cmd:22 argv:22 struct:20 const:20 ctx:20 pars:20 unsign:19
+cmp|printf:21 fprintf:20 expect:20 err:19 auxiliari:18 echo:18 fstat:18 invoc:18
+cnt|multipli:20 calle:19 consider:18 arriv:18
 coalesc|inter:21 omg:18 line:18 dessant:17 asc:17
-code|logic:20 flow:18 easier:18 clearer:17
-codebas|closer:25 bring:22 goal:18 sprinkl:18 adher:18
-codec|sink:22 multibyt:20 tidi:20 trait:18 tear:18
-codeown|circleci:24 plane:21 workflow:18 kit:18 blurb:18 imo:17
-codepoint|multibyt:32 transcod:26 utf:25 rune:24 charact:23 tidi:23 latin:22 ansi:22
+code|logic:20 flow:18 easier:18
+codebas|closer:25 bring:20 goal:18 neutral:18 sprinkl:18 adher:18
+codec|sink:22 tidi:20 multibyt:20 trait:18
+codeown|circleci:24 plane:21 workflow:18 kit:18 blurb:18
+codepoint|multibyt:32 transcod:26 utf:25 tidi:23 rune:23 latin:23 ansi:22 charact:22
 codeql|pypa:37 ipython:36 faker:36 panda:31 dessant:30 ruff:30 plane:26 href:25
-coder|marshal:30 deseri:29 serializ:29 serial:24 typeerror:20 json:20 yaml:20 hybrid:20
-codespel|luca:27 spellcheck:26 ruff:22 grammat:21 codeql:18 ipython:17 faker:17 comment:17
-codifi|subtli:22 unintuit:21 interfer:19 sadli:19
-coerc|numer:35 valu:32 datatyp:32 decim:30 cast:30 coercion:30 column:29 bigint:29
-coercion|coerc:30 datatyp:22 correl:20 typeerror:20 boolean:20 numer:20 column:19 unnam:19
-coher|wikipedia:22 ters:20 tricki:19 acronym:19 throughout:19 bleed:18 friendlier:17 idiomat:17
-coincid|luck:19 instant:18
-coincident|gid:18 accompani:18
-col|column:41 subqueri:34 select:30 claus:30 meth:29 func:28 entiti:28 cpython:27
-cold|scientif:27 hot:20 settl:18 boost:17 invas:17
-collabor|ecosystem:30 contributor:28 team:26 stori:24 qualiti:23 feedback:22 thank:22 commun:21
-collaps|vertic:20 adjac:19 scroll:18 consecut:18 indent:18 asterisk:17
-collat|column:28 schema:28 bigint:27 datatyp:27 dialect:26 postgresql:26 charset:25 sqlite:25
-collect|relationship:24 mapper:24 associ:22 cascad:22 composit:21 attribut:21 meth:20 relat:20
-collector|telemetri:29 faker:20 ipython:20 processor:20 unprepar:19 toolkit:18 cacheabl:18 unload:18
-collid|collis:30 clash:22 conflict:19 ambigu:18 intact:18 unambigu:18 opposit:17 unresolv:17
-collis|collid:30 cryptograph:22 clash:22 checksum:20 ambigu:18 overflow:18 quadrat:18 race:17
-colon|asterisk:32 backslash:31 semicolon:29 comma:28 trail:27 slash:27 delimit:27 bracket:26
-color|green:33 cyan:32 yellow:31 red:31 bold:30 blue:29 white:28 background:28
-colour|ansi:25 color:24 green:23 dark:19 blue:19 bold:18 red:18 yellow:17
-column|tabl:47 primari:42 col:41 subqueri:40 polymorph:38 foreign:37 sql:37 claus:37
-com|github:52 org:34 golang:33 googl:32 bump:27 sdk:25 protobuf:25 cloud:24
+coder|marshal:30 deseri:29 serializ:29 serial:24 typeerror:21 yaml:21 hybrid:20 json:20
+codespel|spellcheck:23 luca:23 correct:20 ruff:20 grammat:19
+codifi|subt:23 unintuit:21 interfer:18 sadli:18
+coerc|numer:35 coercion:33 datatyp:32 valu:32 decim:31 cast:30 column:29 bigint:28
+coercion|coerc:33 datatyp:23 correl:21 typeerror:20 boolean:20 column:20 unnam:19 numer:19
+coher|wikipedia:22 ters:20 tricki:19 acronym:19 throughout:19 bleed:18 friendlier:18 clearer:17
+coincid|luck:19 instant:17
+coincident|gid:19
+col|column:42 subqueri:34 select:31 claus:31 meth:30 func:29 orm:28 entiti:28
+cold|tast:28 scientif:26 hot:19
+collabor|ecosystem:30 contributor:28 team:26 stori:24 qualiti:24 feedback:22 thank:22 excit:21
+collaps|vertic:20 adjac:20 indent:18 consecut:18 scroll:18 asterisk:17
+collat|schema:28 column:28 bigint:27 dialect:27 datatyp:27 postgresql:26 sqlite:26 charset:26
+collect|relationship:24 mapper:24 cascad:22 associ:22 composit:21 backref:21 meth:21 attribut:20
+collector|telemetri:29 faker:20 ipython:20 processor:20 unprepar:19 toolkit:19 cacheabl:18 unload:18
+collid|collis:31 clash:23 ambigu:19 conflict:19 intact:19 unresolv:18 opposit:17
+collis|collid:31 cryptograph:23 clash:22 checksum:20 ambigu:19 quadrat:19 circumv:18 race:18
+colon|asterisk:32 backslash:31 semicolon:30 comma:29 trail:28 slash:28 delimit:27 dot:27
+color|green:34 cyan:32 yellow:32 bold:31 red:30 dark:29 blue:28 white:28
+column|tabl:46 primari:42 col:42 subqueri:40 polymorph:38 sql:37 postgresql:37 foreign:37
+com|github:52 org:33 golang:32 googl:32 bump:27 sdk:24 depend:24 protobuf:24
 combin|diff:18
-combo|mov:28 addr:19 strlen:18 leaf:18 troublesom:18
+combo|mov:28 strlen:19 addr:19 troublesom:18 leaf:18 ret:18
 come|came:21
-comfort|plenti:21 room:21
-comma|curli:29 colon:28 semicolon:27 parenthes:25 space:25 newlin:25 bracket:25 parenthesi:24
-command|substitut:35 cmd:25 backquot:25 subcommand:23 subprocess:23 tradit:21 exec:21 shell:21
-commandlin|webserv:20 option:20 command:19 obei:19 unrecogn:19 disregard:18 mandatori:18 incident:17
-comment|document:25 nit:25 minor:24 grammar:24 descript:20 doc:20 changelog:20 rephras:20
-commentari|lone:26 cover:23 rational:22 patch:20 letter:20 introductori:19 thorough:18 pleasant:18
-commit|amend:36 rewritten:30 rebas:29 squash:29 parent:29 pick:28 walk:28 cherri:28
-common|main:17
-commonj|esbuild:41 interop:34 rollup:33 esm:32 postcss:30 crawl:29 polyfil:27 dep:26
-commonli|handi:17
-commun|conduct:26 contributor:24 team:22 collabor:21 contribut:21 discord:20 discuss:19 guidelin:18
+comfort|room:21 plenti:21 flake:18
+comma|colon:29 curli:29 semicolon:27 newlin:25 space:25 parenthes:25 bracket:25 parenthesi:24
+command|substitut:35 cmd:25 backquot:25 subcommand:23 subprocess:23 tradit:22 foreach:21 exec:21
+commandlin|webserv:21 unrecogn:21 option:20 command:20 obei:20 prog:19 brief:19 mandatori:18
+comment|document:25 nit:25 minor:24 grammar:24 descript:20 doc:20 sentenc:20 rephras:20
+commentari|lone:26 cover:23 rational:22 letter:20 patch:20 introductori:19 remaind:19 pleasant:18
+commit|amend:37 rebas:29 squash:29 cherri:28 pick:28 walk:28 parent:28 merg:27
+commonj|esbuild:41 interop:34 rollup:33 esm:32 postcss:30 crawl:29 polyfil:27 dep:25
+commun|conduct:26 contributor:23 team:22 collabor:21 contribut:21 discuss:20 discord:20 guidelin:18
 comp|cur:20 caution:19 asm:18 zsh:17
-compact|feder:28 gaug:28 chunk:26 subpath:25 healthi:23 heap:23 sched:23 filepath:22
-compani|evan:25 lab:23 belong:22 depart:22 patient:21 employe:21 pictur:20 collabor:19
-companion|glanc:27 strang:22 nail:19 young:18 suspici:18 overkil:18 oversight:18 insan:18
-compar|comparison:27 equal:21 decim:17
-comparison|compar:27 valu:21 coerc:20 aggreg:19 arithmet:19 numer:18 integ:18 instant:18
-compat|mingw:22 backward:22 emul:21 librari:18 gnu:18 older:18 defin:18
-compens|necessit:19 typecast:18 inevit:17 subtract:17
-compet|stall:26 laptop:20 dessant:18
-compil|gcc:35 clang:32 build:28 msvc:28 toolchain:23 macro:23 asan:22 gnu:21
-complain|complaint:21 gcc:20 clang:19 happi:18 warn:18 glibc:17 bother:17
-complaint|promptli:21 complain:21 excess:18
-complement|inspector:21 startswith:19 partit:19 invert:18 cte:18 constructor:17
-complet|bash:29 zsh:22 fish:18 ism:17
-complex|complic:32 overhead:21 rare:20 benefit:20 slow:20 confus:20 slower:19 wast:19
-compli|complianc:29 adher:26 pton:24 compliant:23 cidr:22 dsl:19 conform:19 subtli:19
-complianc|compliant:32 compli:29 conform:22 accord:20 obsolet:17 throughout:17 supersed:17
-compliant|complianc:32 compli:23 conform:19 dsl:18 cor:18
-complic|simplest:32 complex:32 howev:27 quickli:26 becom:23 simpler:22 tricki:22 problemat:21
-compon|slash:19 chart:17
-compos|circleci:23 devcontain:19 email:18 dockerfil:18 multipart:18 docker:18
-composit|primari:39 foreign:37 associ:37 polymorph:35 belong:33 column:32 conjunct:31 reflect:30
-compound|cte:35 unnam:31 construct:31 correl:30 subqueri:29 claus:28 sql:28 union:27
-comprehens|hoc:17 guidanc:17
-compress|gzip:35 uncompress:31 decompress:29 inflat:25 deflat:24 delta:23 zip:21 size:21
-compris|laid:22 correspond:19 nth:19 synthes:18
-compromis|tradeoff:34 trade:28 research:23 irrit:21 strike:18 overkil:18 surfac:18
-comput|recomput:23 length:19 underflow:19 estim:18 walk:18 algorithm:17 bitmap:17
-con|pro:29 andi:24 joe:24 luck:20 thoma:19 hacki:19 hei:18
-concat|uniq:21 destruct:20 concaten:19 flatten:19 upsert:19 finder:19 string:18 singular:17
-concaten|concat:19 parenthes:18 seper:18 separ:18 delimit:17 consecut:17
-conceiv|mental:30 resist:25 constitut:20 win:19 unauthent:18 benefici:18 drastic:18
-concept|tutori:21
-conceptu|arguabl:20 straightforward:19 safer:19 aris:18 weird:17
-concis|quo:19 clariti:18 simplif:18 stabil:18 restructur:18 facilit:18 substanti:17 stanza:17
-conclud|hardli:25 gave:22 consensu:21
-conclus|criterion:23 stand:19
-concret|subclass:34 inherit:33 superclass:30 class:28 hierarchi:28 polymorph:28 mixin:26 mapper:25
-concurr|synchron:27 acquir:26 simultan:25 parallel:25 thread:24 reaper:24 async:23 mutex:22
-cond|enorm:22 pthread:22 epol:20 kill:19 thread:17 barrier:17 shot:17
+compact|feder:28 gaug:28 chunk:26 subpath:25 healthi:23 sched:23 heap:23 filepath:22
+compani|evan:26 lab:22 depart:22 belong:21 patient:21 employe:21 pictur:20 collabor:20
+companion|glanc:27 strang:22 nail:19 young:19 easiest:18 unrel:18 terribl:18 suspici:18
+compar|comparison:28 equal:21 coerc:17
+comparison|compar:28 valu:21 coerc:20 aggreg:19 arithmet:19 integ:18 numer:18 equal:18
+compat|mingw:23 backward:21 emul:21 defin:18 librari:18 older:18 gnu:17
+compens|typecast:20 necessit:19 subtract:17
+compet|stall:27 laptop:19 dessant:18 multiplex:17
+compil|gcc:35 clang:32 build:28 msvc:27 macro:23 asan:22 toolchain:22 linux:22
+complain|warn:20 gcc:19 complaint:19 clang:18 happi:17 glibc:17 bother:17
+complaint|complain:19
+complement|inspector:21 startswith:19 partit:19 invert:19 cte:18 composit:17 postgresql:17
+complet|bash:27 zsh:21 fish:19 ism:18 subcommand:17
+complex|complic:30 overhead:21 benefit:20 rare:20 signific:20 confus:19 slow:19 wast:19
+compli|complianc:29 adher:26 pton:24 compliant:24 cidr:22 subt:20 accord:19 conform:19
+complianc|compliant:32 compli:29 conform:22 accord:20 obsolet:17
+compliant|complianc:32 compli:24 dsl:19 conform:18 cor:18
+complic|simplest:31 complex:30 howev:27 simpler:23 becom:23 tricki:23 quick:22 besid:22
+compon|slash:20 chart:17
+compos|circleci:23 devcontain:19 email:18 dockerfil:18 multipart:18
+composit|primari:40 foreign:38 associ:37 polymorph:36 belong:33 column:32 conjunct:32 reflect:31
+compound|cte:35 unnam:31 construct:31 correl:30 subqueri:30 claus:28 sql:28 union:27
+comprehens|guidanc:18 markup:18 hoc:17
+compress|gzip:35 uncompress:31 decompress:30 inflat:25 deflat:24 delta:23 zip:21 size:20
+compris|laid:20 nth:19 correspond:19 synthes:17 suffic:17
+compromis|tradeoff:34 trade:27 research:23 irrit:21 overkil:18 surfac:18 strike:17
+comput|recomput:23 estim:19 underflow:19 length:19 walk:18 algorithm:17
+con|pro:24 andi:21 joe:20
+concat|uniq:21 flatten:20 destruct:20 concaten:19 upsert:19 finder:19 string:18 singular:17
+concaten|concat:19 parenthes:18 separ:18 seper:18 colon:17 consecut:17 delimit:17 comma:17
+conceiv|mental:30 resist:25 win:19 benefici:19 unauthent:18 drastic:18 constitut:17
+concept|tutori:20
+conceptu|arguabl:20 straightforward:20 safer:19 figur:17 aris:17 meantim:17 weird:17
+concis|simplif:19 clariti:19 quo:19 stabil:19 restructur:19 facilit:18 substanti:18 stanza:18
+conclud|hardli:25 consensu:21
+concret|subclass:35 inherit:33 superclass:30 class:28 hierarchi:28 polymorph:28 mixin:26 mapper:25
+concurr|synchron:28 acquir:26 simultan:26 parallel:25 thread:25 reaper:24 async:23 worker:23
+cond|enorm:22 pthread:22 epol:20 kill:20 thread:17 barrier:17 shot:17
 condens|supress:28 ters:21 textual:19 unpars:18
-condition|msvc:22 uncondit:22 libcurl:21 cflag:20 preprocessor:20 typecheck:20 unneed:19 recompil:19
-conduct|guidelin:34 moder:28 commun:26 leader:23 enforc:19 convent:19 discord:19 mozilla:19
-conf|fastcgi:21 logfil:20 cli:20 reboot:19 loglevel:19 server:19 supervis:18 runtest:18
-confer|inaccuraci:22 blurb:20 rick:19 bookmark:19 ephemer:18 glitch:18 particip:18 assort:18
-confid|investig:21 suddenli:19 heard:19 hatch:18
-config|configur:40 set:33 default:27 gitconfig:25 environ:24 variabl:23 excludesfil:23 unset:22
-configur|config:40 set:30 default:26 overrid:24 gitconfig:24 overridden:24 environ:22 excludesfil:21
-confirm|usernam:20 authent:19 password:18 email:17
-conflat|overkil:19 reconcil:18 disagre:18 naiv:18 hardcod:18
-conflict|cleanli:31 merg:30 automerg:26 stage:25 unmodifi:23 undo:22 marker:21 renam:21
-conform|adher:22 complianc:22 accord:21 reformat:20 compli:19 compliant:19 forbid:17 signoff:17
-confus|mislead:27 surpris:26 awkward:22 ugli:22 obviou:22 clearer:21 complex:20 puzzl:20
-conjunct|orm:46 subqueri:45 func:43 meth:42 wherebi:40 criteria:39 relationship:39 mapper:38
-conn|net:31 tcp:29 peer:27 listen:27 socket:26 addr:23 websocket:23 connect:22
-connect|pool:41 adapt:38 abstract:32 reconnect:32 databas:31 establish:30 disconnect:27 socket:25
-consecut|adjac:24 delimit:23 trail:22 misinterpret:22 bullet:22 backslash:22 vertic:19 fold:19
-consensu|failov:22 fastest:21 conclud:21 vote:20 agre:20 skeleton:19 disclaim:19 felt:17
-conserv|clever:19 defens:19 blindli:17
-consider|spend:29 monei:25 dramat:24 substanti:24 freeli:23 meaningless:22 signific:22 greatli:22
-consist|inconsist:22 grammar:20 clariti:19 indent:19 lowercas:19 align:18 breviti:18 correct:18
-consol|rail:26 applic:25 subpath:24 healthi:24 favicon:24 asset:22 dummi:21 brows:21
-consolid|restructur:19 three:18 classmethod:18 simplif:18 summar:17
-const|char:45 void:44 int:33 unsign:33 pointer:32 werror:31 struct:29 argv:27
-constant|hash:23 const:23 algo:23 hex:22 frozen:20 symbol:20 autoload:19 string:19
-constantli|aliv:19
-constitut|disregard:23 behalf:21 bryan:20 conceiv:20 breakpoint:18 intention:18 unblock:17
-constrain|inspector:19 invert:19 substr:17
-constraint|foreign:47 reflect:34 tabl:34 column:34 schema:31 deferr:31 postgresql:29 primari:29
-construct|sql:39 meth:36 subqueri:36 func:35 orm:34 claus:33 statement:33 express:33
-constructor|class:27 hybrid:24 instanti:23 factori:22 construct:22 method:22 dictionari:22 kwarg:21
-consult|wherev:21 underneath:20 shorthand:19 rewritten:19 git:19 examin:19 set:18 administr:18
-consum|broadcast:23 stream:22 channel:20 subscrib:19 notif:19 consumpt:18 replic:18 wast:17
-consumpt|readabl:22 drastic:21 footprint:20 dramat:20 suitabl:18 ram:18 consum:18 parseabl:17
-contact|coordin:21 capabl:20 bob:20 negoti:19 advertis:19 inspir:19 email:19 nick:18
-contain|charact:31 separ:25 delimit:23 trail:22 backslash:22 ascii:22 misinterpret:22 match:21
-contamin|vet:21 assur:20 nasti:19 clash:19 exot:18 blown:18
-content|text:27 mime:23 mimetyp:22 bodi:22 blob:22 header:21 png:20 html:20
-contextu|regard:18 verbiag:17 liber:17
-contigu|freed:22 mmap:21 realloc:18 byte:18 alloc:17 uncompress:17 iter:17
-continu|resum:22 cherri:21 pick:20 rebas:19 abort:19 ongo:18
-contract|accessor:20 unintention:19 invari:19 coerc:19 surfac:18 inappropri:18 typeerror:18 intention:18
-contradict|contrari:18 circuit:17
-contrari|gist:19 spit:19 contradict:18 unconfigur:18 thorough:18 wrt:17 sid:17 current:17
-contrast|light:26 tone:17
-contrib|git:19 makefil:19 howto:17 libexec:17
-contribut|contributor:36 review:29 readm:24 licens:24 philosophi:23 guid:22 intro:22 welcom:21
-contributor|contribut:36 team:33 collabor:28 maintain:26 review:25 feedback:25 commun:24 everyon:23
-contriv|insan:23 reproduct:22 cite:21 unintuit:19 intric:18
-control|action:34 view:33 mailer:30 rout:30 metal:29 flash:28 scaffold:25 html:23
-convei|idempot:19 subtli:18
-conveni|handi:20
-convent|guidelin:27 style:25 lowercas:19 conduct:19
-convers|convert:23 datetim:19 crlf:18
-convert|convers:23 hex:21 oid:20 represent:20 char:18 algo:18 encod:17 struct:17
-convinc|craft:23 denial:22 want:21 examin:20 imagin:20 unclear:19 bob:19 exploit:18
-convolut|cryptic:33 unclear:25 fragil:25 vagu:24 intric:23 overzeal:23 friendlier:23 awkward:22
-cooki|encrypt:33 secret:31 jar:30 session:29 salt:26 serial:25 rotat:24 sign:23
-cookiejar|jar:36 unecessari:26 bomb:23 fullpath:22 flash:19 metaclass:17 rudimentari:17
-cool|lame:21 rail:18 sandbox:18
+condition|uncondit:22 msvc:22 libcurl:21 cflag:20 preprocessor:20 typecheck:19 recompil:19 unneed:19
+conduct|guidelin:34 moder:28 commun:26 leader:23 enforc:19 convent:19 inspir:19 discord:19
+conf|fastcgi:21 logfil:20 reboot:19 cli:19 loglevel:19 server:19 supervis:18 runtest:18
+confer|blurb:20 overzeal:20 rick:19 bookmark:19 ephemer:19 particip:18 assort:18 illumo:18
+confid|investig:21 sudden:19 heard:17
+config|configur:40 set:32 default:26 gitconfig:25 environ:24 variabl:23 excludesfil:23 overrid:23
+configur|config:40 set:29 overrid:26 default:25 gitconfig:23 environ:22 excludesfil:21 xdg:20
+confirm|usernam:20 authent:19 password:18 bcc:17
+conflat|overkil:19 reconcil:18 disagre:18 blah:18 naiv:18 hardcod:17
+conflict|merg:29 automerg:25 stage:25 undo:23 unmodifi:22 cherri:22 renam:21 marker:20
+conform|adher:22 complianc:22 accord:20 reformat:20 compli:19 compliant:18 signoff:17 forbid:17
+confus|mislead:27 surpris:25 awkward:24 obviou:23 understand:22 clearer:21 puzzl:20 distract:20
+conjunct|orm:46 subqueri:45 meth:42 func:42 wherebi:40 relationship:39 mapper:39 correl:39
+conn|net:31 tcp:29 peer:27 listen:26 socket:26 addr:23 connect:22 websocket:22
+connect|pool:42 adapt:38 reconnect:32 abstract:32 databas:31 establish:30 disconnect:27 socket:25
+consecut|adjac:24 misinterpret:24 trail:23 delimit:23 backslash:22 bullet:20 vertic:19 fold:19
+consensu|failov:22 vote:22 fastest:21 conclud:21 agre:20 disclaim:18 skeleton:18 reboot:17
+conserv|clever:20 naiv:17
+consider|dramat:28 substanti:25 domin:23 meaningless:22 incur:21 signific:21 investig:21 neglig:21
+consist|inconsist:22 indent:20 grammar:20 clariti:19 lowercas:19 breviti:18 align:18 uniform:18
+consol|rail:27 applic:25 subpath:24 healthi:24 favicon:24 asset:22 launch:21 dummi:21
+consolid|three:20 restructur:19 classmethod:18 simplif:18
+const|void:44 char:44 pointer:33 int:33 unsign:32 werror:31 struct:29 argv:27
+constant|algo:23 const:22 hash:22 hex:22 symbol:21 autoload:20 string:19 nameerror:18
+constitut|disregard:24 behalf:22 bryan:20 breakpoint:17 conceiv:17
+constrain|inspector:19 invert:19
+constraint|foreign:46 reflect:35 tabl:34 column:33 schema:31 deferr:30 postgresql:30 primari:29
+construct|sql:40 meth:37 subqueri:37 func:35 orm:35 claus:34 statement:33 express:33
+constructor|class:26 hybrid:23 instanti:22 factori:22 construct:22 kwarg:21 method:21 dictionari:21
+consult|wherev:21 underneath:20 shorthand:19 examin:19 git:19 cheaper:19 administr:19 set:18
+consum|broadcast:22 stream:22 channel:19 subscrib:19 notif:18 consumpt:18 wast:18 inflat:17
+consumpt|readabl:23 drastic:21 footprint:21 dramat:20 consum:18 human:18 scale:18 suitabl:18
+contact|coordin:21 capabl:20 bob:20 inspir:20 advertis:20 negoti:19 transport:19 nick:18
+contain|charact:30 separ:24 delimit:23 misinterpret:22 trail:22 backslash:22 ascii:21 match:21
+contamin|vet:21 assur:19 clash:19 nasti:19 exot:18
+content|text:27 mime:23 mimetyp:22 bodi:22 blob:21 header:21 png:20 html:19
+contextu|regard:18
+contigu|freed:22 mmap:21 realloc:18 byte:18 alloc:17 uncompress:17 stretch:17
+continu|resum:22 cherri:21 pick:20 abort:19 rebas:19 ongo:19 interrupt:17
+contract|accessor:20 surfac:19 coerc:19 typeerror:18 invari:18 unintention:18 setter:18 inappropri:18
+contradict|contrari:20 circuit:17
+contrari|contradict:20 unhelp:19 gist:19 spit:19 intric:18 unconfigur:17 nonexist:17 current:17
+contrast|light:25
+contrib|git:19 makefil:18 howto:17 perl:17 libexec:17
+contribut|contributor:36 review:29 readm:24 licens:24 philosophi:23 intro:22 everyon:21 guid:21
+contributor|contribut:36 team:35 collabor:28 maintain:26 review:25 feedback:24 commun:23 discuss:22
+contriv|reproduct:22 insan:21 cite:21 unintuit:19 intric:18 patholog:17 curiou:17 fragil:17
+control|action:34 view:33 rout:31 mailer:30 metal:30 flash:28 scaffold:25 html:23
+convei|idempot:19 subt:18
+conveni|handi:21
+convent|guidelin:27 style:24 lowercas:19 conduct:19 snake:18 terminolog:17 rest:17
+convers|convert:23 datetim:18 crlf:18 represent:17
+convert|convers:23 hex:21 char:20 oid:20 represent:19 unsign:18 function:17 pointer:17
+convinc|craft:23 denial:22 examin:21 want:20 imagin:20 bob:19 unclear:19 dig:19
+convolut|cryptic:32 unclear:27 fragil:24 vagu:23 rearrang:23 intric:23 accid:23 awkward:22
+cooki|encrypt:32 secret:31 jar:31 session:30 salt:27 serial:25 rotat:24 sign:23
+cookiejar|jar:37 unecessari:26 bomb:23 fullpath:22 flash:19 metaclass:17 memcach:17 rudimentari:17
+cool|rail:19 sandbox:18 bin:17 dockerfil:17
 cooper|arc:19 worthwhil:17
-coordin|team:24 german:23 leader:23 volunt:23 contributor:22 contact:21 collabor:21 chines:20
-cope|ness:19 massag:19 benefici:19 handi:18 intact:18 reconstruct:17 trickier:17
-copi|renam:18
-copyright|licens:27 legal:21 grant:21 gpl:20 contribut:19 softwar:19 conduct:17 agreement:17
+coordin|team:24 volunt:23 german:23 leader:22 contributor:22 contact:21 collabor:21 chines:20
+cope|ness:19 massag:19 intact:19 reconstruct:18 trickier:17
+copi|renam:19 movement:17
+copyright|licens:27 legal:22 grant:21 gpl:20 softwar:19 contribut:19 agreement:18 conduct:17
 cor|sendfil:27 metal:24 referr:24 fullpath:23 csp:23 dsl:23 feder:20 amazon:19
-core|ext:29 gitconfig:19 destdir:18
-corner|case:23 tricki:22 aris:20 odd:19 straightforward:19 reveal:18 weird:18 uncov:18
-correct|fix:33 typo:29 grammar:27 english:24 spell:23 incorrect:23 skip:23 reword:23
-correctli|properli:33 conjunct:19 subqueri:18 wherebi:18 well:18 incorrectli:18 orm:17 meth:17
-correl|conjunct:38 subqueri:36 cte:36 union:32 compound:30 criteria:30 select:30 meth:30
-correspond|nth:20 index:20 compris:19 idx:18 contain:18 write:18 lexicograph:18 store:18
-corrupt|overflow:21 failur:19 crash:19 bogu:19 malform:19 unexpect:19 malici:18 breakag:18
-cosmet|aesthet:39 grammar:25 stylist:24 luck:24 rephras:23 tini:23 testabl:23 minor:23
-cost|overhead:34 penalti:30 speed:25 amount:23 incur:21 perform:20 signific:20 significantli:20
-costli|incur:24 wind:21 heavi:20 slower:20 wast:20 expens:18 overhead:18 ineffici:18
-couldn|didn:21 nobodi:19 wouldn:18 difficult:18 arguabl:17
-count|sum:38 bucket:36 total:33 inf:31 durat:27 subpath:27 second:27 rate:27
-counter|total:35 histogram:29 gaug:27 sampl:27 rate:24 count:24 scrape:23 sum:23
-counterpart|weekdai:23 reassign:20 cur:20 quarter:19 yesterdai:18
-countri|multivalu:20
-coupl|bunch:20 variou:19 fix:19 ten:19 grammar:18 minor:18 sever:18 grammat:18
-cours|doctor:19
-courtesi|pull:41 thank:40 suggest:31 notic:26 hansen:24 request:22 close:17
-cousin|rectifi:22 slate:20 born:20 upstream:18 autoupd:18 interact:18 behalf:18 refrain:17
-cover|commentari:23 exercis:19 letter:18
-coverag|pytest:25 ipython:20 faker:20 panda:18 exercis:17
-cow|bloat:20 reclaim:20 peak:20 danc:19
-cpp|interceptor:40 asan:29 getattr:27 realloc:26 malloc:26 wrapper:26 libc:22 pthread:21
-cpu|memori:24 speed:22 throughput:22 time:22 cycl:21 spent:21 idl:21 overal:21
-cpython|sqlite:42 linux:30 col:27 doesnt:26 oracl:25 adapt:22 orm:21 accommod:21
-craft|convinc:23 exploit:22 malici:22 gigant:20 inject:20 research:17 denial:17 vulner:17
-crap|diverg:19 unnot:18 terribl:18 hadn:18 undetect:17
-crash|segfault:24 failur:24 sigsegv:22 hang:22 caus:22 panic:20 abort:20 corrupt:19
-crate|trait:26 cargo:25 std:22 grep:20 impl:19 nightli:19 rust:19 facad:18
+core|ext:29 gitconfig:20 destdir:18
+corner|case:23 tricki:22 straightforward:20 aris:20 odd:19 reveal:18 incident:18 bug:17
+correct|fix:27 typo:24 incorrect:23 proper:21 grammar:21 spell:21 codespel:20 skip:19
+correl|conjunct:39 subqueri:38 cte:36 union:33 meth:31 select:31 compound:30 orm:30
+correspond|nth:20 index:20 compris:19 idx:19 write:18 contain:18 store:18 lexicograph:18
+corrupt|overflow:21 crash:20 unexpect:19 failur:19 malici:19 malform:19 inflat:18 breakag:18
+cosmet|aesthet:40 stylist:25 luck:24 rephras:24 grammar:24 testabl:24 tini:23 changelog:22
+cost|overhead:36 penalti:32 signific:27 speed:24 incur:23 amount:23 perform:21 faster:20
+couldn|didn:19 wouldn:19 difficult:19 sensibl:19 wasn:18 arguabl:18 shouldn:18 anybodi:18
+count|sum:38 bucket:36 total:33 inf:31 rate:27 durat:27 subpath:27 second:27
+counter|total:34 histogram:28 gaug:27 sampl:27 count:24 rate:24 scrape:23 sum:22
+counterpart|weekdai:24 reassign:20 cur:20 quarter:19 yesterdai:18
+countri|street:26 multivalu:18
+coupl|variou:20 bunch:20 grammar:18 fix:18 ten:18 grammat:18 minor:18 sever:17
+cours|doctor:21 sure:17 probabl:17
+courtesi|thank:42 pull:40 suggest:31 notic:28 hansen:23 request:22 report:17
+cousin|rectifi:22 slate:20 born:20 upstream:20 autoupd:18 interact:18 behalf:18 refrain:17
+cover|commentari:23 exercis:20 letter:18
+coverag|pytest:26 ipython:21 faker:21 exercis:20 panda:18 black:17
+cow|bloat:21 reclaim:20 peak:20 danc:18
+cpp|interceptor:40 asan:30 getattr:27 realloc:26 malloc:26 wrapper:25 libc:22 sanit:21
+cpu|memori:24 throughput:23 ram:22 idl:21 spend:21 overal:21 speed:21 time:21
+cpython|sqlite:42 linux:30 col:28 doesnt:26 oracl:25 adapt:22 orm:21 accommod:21
+craft|malici:23 convinc:23 exploit:23 inject:20 gigant:20 research:18 denial:18 vulner:17
+crap|undetect:22 unnot:19 diverg:19 terribl:18 hadn:17 wrt:17
+crash|segfault:25 failur:24 caus:24 sigsegv:22 hang:21 abort:20 panic:20 corrupt:20
+crate|trait:26 cargo:24 std:22 grep:19 rust:18 impl:18 await:18 facad:18
 crawl|chore:33 interop:31 commonj:29 devtool:23 esbuild:23 fund:22 vue:21 rollup:20
-crazi|carefulli:22 hei:22 sound:21 interestingli:21 oddli:19 clever:18 settl:18 admittedli:18
-crc|deflat:33 checksum:32 uncompress:29 inflat:27 delta:26 opcod:24 decompress:23 unpack:23
-creat|creation:26 exist:24 model:22 migrat:20 blog:20 temporari:20 tmp:19 recreat:19
-creation|creat:26 incid:19
-creator|asyncio:21 assoc:20 absent:17
-cred|proactiv:27 credenti:25 authent:21 challeng:20 eras:19 usernam:18 token:18 oauth:17
-credenti|password:41 authent:34 secret:33 usernam:32 eras:28 enc:28 encrypt:26 auth:25
-credit|thank:20 david:19 martin:19 goe:19 king:19 jeff:18 twitter:18 daniel:17
-criteria|loader:49 orm:40 conjunct:39 secondari:36 subqueri:35 relationship:34 queri:33 polymorph:33
-criterion|criteria:24 subqueri:23 conclus:23 claus:22 relationship:21 secondari:21 discrimin:21 conjunct:21
-critic|regress:20 investig:18 malici:18 inadvert:17 huge:17
-crlf|eol:37 gitattribut:25 convers:18 unspecifi:18
-cron|rehash:28 resiz:26 weekli:26 asap:25 daili:24 mainten:24 systemd:24 unblock:23
+crazi|carefulli:22 hei:21 sound:21 admit:19 clever:18 oddli:18 silli:18 asid:17
+crc|deflat:33 checksum:32 uncompress:28 inflat:26 delta:25 opcod:24 decompress:23 loos:23
+creat|creation:27 exist:24 model:20 migrat:20 temporari:19 blog:19 tmp:19 destroi:19
+creation|creat:27 incid:19
+creator|asyncio:22 assoc:20 await:17 multithread:17
+cred|proactiv:27 credenti:25 authent:21 challeng:20 eras:19 token:18 oauth:17 usernam:17
+credenti|password:42 authent:34 secret:33 usernam:31 eras:29 enc:28 encrypt:26 cred:25
+credit|king:20 thank:20 david:20 jeff:20 martin:19 goe:19 twitter:18 daniel:17
+criterion|loader:46 orm:37 subqueri:37 conjunct:36 relationship:35 secondari:35 claus:34 meth:33
+critic|regress:21 inadvert:19 poor:18 malici:18 led:18 investig:18 asyncio:17 straightforward:17
+crlf|eol:38 gitattribut:26 unspecifi:18 convers:18
+cron|rehash:28 resiz:26 daili:25 asap:25 hour:24 mainten:24 systemd:24 unblock:23
 cross|referr:20 polici:19
-crt|pem:38 mingw:25 insecur:23 fstat:21 ssl:20 certifi:19 cmake:18 ulimit:18
-crucial|junit:19 android:19 okai:17
+crt|pem:37 mingw:25 insecur:23 fstat:21 ssl:20 certifi:20 cmake:18 ulimit:18
+crucial|junit:18 treatment:18 android:18
 crud|magazin:20 dsl:18 visitor:17
-cruft|unreach:38 pack:29 unreferenc:27 freshen:27 prune:27 loos:26 mtime:24 object:23
-cryptic|convolut:33 puzzl:32 vagu:30 scari:26 distract:26 brittl:25 unhelp:23 friendlier:23
-crypto|xcode:28 appl:27 openssl:24 darwin:23 bsd:22 clang:20 libcurl:20 linker:18
-cryptograph|nonc:25 verif:23 sha:22 suscept:22 collis:22 tamper:21 interoper:20 pgp:20
+cruft|unreach:37 unreferenc:28 pack:27 freshen:26 prune:26 loos:25 mtime:23 object:22
+cryptic|puzzl:33 convolut:32 vagu:31 distract:26 scari:25 brittl:25 fragil:24 misnam:23
+crypto|xcode:28 appl:27 openssl:24 darwin:23 bsd:21 clang:21 libcurl:20 net:18
+cryptograph|nonc:25 collis:23 verif:23 sha:22 suscept:22 tamper:21 algo:20 interoper:20
 cryptographi|faker:49 ipython:49 pypa:46 panda:42 dessant:33 ruff:32 sentri:29 idna:29
-csp|nonc:33 stylesheet:25 polici:24 cor:23 dsl:21 polyfil:19 etag:19 referr:18
-css|asset:39 stylesheet:36 javascript:30 sass:30 esbuild:27 scss:27 minifi:26 dep:26
+csp|nonc:32 stylesheet:25 polici:23 cor:23 dsl:21 etag:20 polyfil:19 referr:19
+css|asset:39 stylesheet:36 javascript:30 sass:28 esbuild:27 scss:25 dep:25 minifi:25
 csv|jpg:34 mimetyp:30 jpeg:22 png:22 mime:21 media:20 imag:19 pdf:18
-cte|subqueri:43 claus:40 sql:38 meth:36 correl:36 union:35 compound:35 wherebi:35
-ctime|mtime:29 nanosecond:28 inod:24 gid:22 freshen:20 cutoff:20 raci:18 modif:18
-ctrl|press:38 sigterm:28 sigint:26 dialog:22 trap:22 shortcut:21 termin:21 prompt:19
-ctx|struct:30 void:28 pointer:27 const:26 sizeof:23 ptr:22 opaqu:21 algo:21
-culprit|reimplement:20 calc:17
-cumbersom|awkward:23 tediou:20 brittl:20 scrollbar:20 cryptic:19 fragil:19 mobil:19 complic:19
-cumul|sum:30 feder:28 sched:28 gaug:26 ingest:26 approxim:26 heap:25 filepath:24
-cur|branch:24 head:24 current:22 upstream:21 comp:20 counterpart:20 unambigu:20 weekdai:19
+cte|subqueri:44 claus:40 sql:37 meth:36 correl:36 union:35 compound:35 wherebi:35
+ctime|mtime:29 nanosecond:28 inod:25 gid:22 cutoff:20 freshen:19 raci:19 modif:18
+ctrl|press:38 sigterm:29 sigint:27 dialog:22 trap:22 shortcut:21 termin:21 signal:19
+ctx|struct:30 void:28 pointer:27 const:27 sizeof:23 ptr:22 algo:22 opaqu:21
+culprit|reimplement:20 trial:19
+cumbersom|awkward:23 brittl:20 tediou:20 cryptic:20 complic:19 scrollbar:19 mobil:19 overal:19
+cumul|sum:30 feder:28 sched:28 gaug:26 ingest:26 approxim:26 filepath:24 heap:24
+cur|branch:24 head:24 current:23 upstream:21 comp:20 counterpart:20 unambigu:19 weekdai:19
 curat|ingest:17
-curiou|documen:25 casual:23 dubiou:22 puzzl:21 convolut:21 distract:20 cryptic:20 newcom:18
-curl|libcurl:35 http:23 smart:21 probe:20 ssl:20 protocol:19 openssl:18 authent:18
-curli|brace:41 enclos:35 unbalanc:32 parenthes:32 semicolon:31 bracket:29 comma:29 apostroph:25
-current|branch:28 head:25 unawar:23 cur:22 track:21 mercuri:20 upstream:20 uncommit:19
-cursor|dialect:23 asyncio:22 meth:20 rowcount:20 row:20 sql:19 mysql:18 statement:18
+curiou|documen:25 casual:23 dubiou:22 puzzl:22 distract:21 convolut:20 cryptic:20 vagu:19
+curl|libcurl:34 http:23 probe:21 ssl:21 smart:21 protocol:19 openssl:18 imap:18
+curli|brace:41 enclos:35 parenthes:33 unbalanc:32 semicolon:32 bracket:29 comma:29 apostroph:26
+current|branch:28 head:25 cur:23 unawar:22 track:22 upstream:21 mercuri:20 detach:19
+cursor|dialect:24 asyncio:23 meth:21 rowcount:21 row:20 sql:19 mysql:18 statement:18
 custom|setter:18
-customiz|diff:19 signoff:17
-cutoff|oldest:27 subtract:24 paint:23 ctime:20 unreach:18 epoch:18 expiri:18
-cve|vulner:25 exploit:23 disclosur:20 xss:19 hole:18 potenti:18 overflow:17
-cwd|chdir:43 directori:34 toplevel:32 subdirectori:31 work:30 pwd:30 absolut:29 dir:26
-cyan|yellow:47 green:45 red:45 blue:43 white:38 bold:34 color:32 black:30
-cycl|time:23 cpu:21 minut:20 second:20 spend:19 amount:19 cumul:18 sec:18
-cyclic|eagerli:22 unload:20 endless:20 circular:19 everytim:18 cascad:17 unsav:17 destruct:17
-cygwin|window:35 mingw:34 posix:25 emul:24 platform:24 mac:22 aix:22 pthread:22
-daemon|process:28 listen:27 kill:27 hang:25 server:25 pid:24 socket:24 wait:23
-dai|month:42 date:41 week:41 year:38 ago:35 yesterdai:32 hour:32 time:31
-daili|weekli:36 schedul:29 mainten:28 systemd:26 cron:24 run:24 task:22 tactic:20
-danc|elid:28 smell:20 churn:20 bloat:20 indirect:19 cow:19 nonblock:19 dozen:18
-danger|unusu:19 theori:18 surpris:18 safer:18
-dangl|unreach:24 reachabl:23 unreferenc:23 prune:22 ish:21 dereferenc:21 untouch:21 object:21
-daniel|carlo:48 eric:42 pieter:42 ben:42 mike:42 martin:41 sean:41 georg:39
-dark|theme:35 light:32 grai:31 color:27 green:26 jpg:26 yellow:26 blue:25
-darwin|maco:30 mac:29 clang:28 osx:27 bsd:25 netbsd:25 gnu:24 platform:24
-dash|hyphen:28 dot:24 backtick:23 charact:23 backslash:23 dollar:22 doubl:20 asterisk:20
+customiz|diff:20
+cutoff|oldest:27 subtract:24 paint:23 ctime:20 unreach:19 expiri:18 largest:18 epoch:18
+cve|vulner:25 exploit:24 disclosur:20 xss:19 hole:18 potenti:17
+cwd|chdir:44 directori:34 toplevel:32 subdirectori:32 work:31 pwd:31 absolut:29 dir:27
+cyan|yellow:48 red:46 green:45 blue:43 white:39 bold:35 color:32 black:30
+cycl|time:22 minut:20 cpu:20 second:19 spend:19 cumul:18 sec:18 fourth:18
+cyclic|unload:20 endless:20 circular:20 everytim:18 cascad:18 destruct:17 unsav:17
+cygwin|mingw:35 window:34 posix:25 emul:24 platform:24 pthread:22 mac:22 aix:22
+daemon|process:30 kill:28 listen:27 socket:25 hang:25 pid:24 server:24 sighup:24
+dai|date:42 month:42 week:41 year:38 ago:34 yesterdai:33 time:32 hour:31
+daili|schedul:28 mainten:27 systemd:27 cron:25 hour:24 minut:22 week:22 frequenc:22
+danc|elid:26 dupe:25 smell:19 bloat:19 churn:18 cow:18 nonblock:17
+danger|theori:19 safer:19 unusu:18 surpris:18 tricki:17 awkward:17 sensibl:17
+dangl|unreach:24 reachabl:24 unreferenc:23 prune:23 untouch:21 dereferenc:21 object:21 ish:21
+daniel|carlo:48 eric:43 pieter:42 ben:42 mike:42 martin:41 sean:41 georg:40
+dark|light:35 theme:35 green:29 color:29 grai:27 background:25 yellow:25 jpg:25
+darwin|maco:30 mac:29 clang:28 osx:27 netbsd:24 bsd:24 platform:24 gnu:23
+dash|hyphen:28 dot:24 backtick:23 charact:23 backslash:23 dollar:22 asterisk:20 doubl:20
 dashboard|incid:27 card:27 engag:24 modal:23 chart:22 timelin:20 slack:20 panel:19
-data|inflat:21 pack:21 deflat:20 object:19 stream:19 compress:19 store:17 payload:17
-databas|schema:38 adapt:33 mysql:31 connect:31 postgresql:30 postgr:29 abstract:26 primari:25
-datacent|meta:26 robot:25 pod:23 marathon:22 role:22 oci:21 endpoint:21 srv:20
-datapoint|geo:21 varianc:18 benchmark:18
-dataset|rdb:23 asap:22 proport:21 rehash:20 vote:19 synthes:19 accumul:18 dramat:18
-datatyp|dialect:35 oracl:34 mysql:33 decim:33 coerc:32 numer:32 column:32 postgresql:32
-date|dai:41 datetim:31 week:31 yesterdai:29 utc:29 zone:29 time:28 wed:28
-datetim|utc:39 zone:39 precis:36 numer:36 time:35 timezon:35 fraction:35 ration:35
-david|daniel:31 eric:30 king:30 carlo:28 martin:26 john:26 mike:25 michael:25
+data|inflat:21 pack:21 deflat:20 object:20 stream:19 compress:19 unpack:17 payload:17
+databas|schema:37 adapt:33 mysql:31 connect:31 postgresql:30 postgr:29 abstract:26 primari:26
+datacent|meta:26 robot:25 pod:24 marathon:24 oci:22 relabel:21 endpoint:21 role:21
+datapoint|geo:21 benchmark:19 varianc:18
+dataset|rdb:22 asap:22 proport:21 rehash:20 synthes:19 dramat:18 benchmark:18 accumul:18
+datatyp|dialect:36 mysql:34 oracl:34 decim:33 coerc:32 numer:32 postgresql:32 column:32
+date|dai:42 datetim:31 week:30 utc:30 yesterdai:29 time:29 zone:29 year:28
+datetim|zone:38 utc:38 precis:37 time:36 numer:36 timezon:35 fraction:35 ration:34
+david|eric:32 daniel:31 carlo:29 king:29 martin:26 mike:26 michael:25 ryan:25
 deactiv|inact:24
-dead|unus:23 redund:19 outdat:19 useless:18
-deadlin|millisecond:20 unblock:20 tenth:18 tick:17
-deadlock|hang:29 race:27 starvat:25 acquir:24 interleav:24 shutdown:24 sigpip:23 wake:23
-dealloc|freed:28 realloc:25 hashmap:23 lifetim:23 free:22 mem:21 exhaust:21 calle:21
-dealt|tackl:21 uncov:19 leaki:19 flight:19 ongo:19 mercuri:18 symmetr:17
-death|whine:32 exit:30 sigpip:28 epip:28 die:25 fifo:23 finish:22 demux:22
-debat|imper:24 tens:22 suffic:19 bore:18 matthew:18 moreov:17
-debian|fedora:43 ubuntu:33 freebsd:30 instal:30 cento:28 linux:28 maco:27 gcc:26
-debug|print:20 log:19 verbos:19 diagnost:18
-debugg|breakpoint:20 reintroduc:17
-dec|mar:49 jul:49 aug:45 jan:44 jun:43 oct:43 apr:41 nov:41
-decad|year:20 nowadai:19 faulti:18
+dead|unus:23 outdat:19 redund:19 useless:18 unecessari:17
+deadlin|millisecond:20 unblock:20 tenth:19
+deadlock|race:27 hang:27 starvat:26 wake:24 acquir:24 process:24 interleav:24 shutdown:23
+dealloc|freed:28 realloc:26 hashmap:24 lifetim:23 calle:23 mem:21 free:21 malloc:20
+death|whine:32 exit:30 sigpip:28 epip:28 die:24 fifo:23 finish:22 demux:22
+debat|imper:24 tens:22 suffic:18 bore:18 moreov:18 matthew:18
+debian|fedora:43 ubuntu:33 freebsd:30 linux:30 instal:30 cento:28 maco:26 gcc:26
+debug|verbos:19 print:19 log:19 diagnost:18
+debugg|breakpoint:21 reintroduc:17
+dec|mar:49 jul:49 aug:46 jan:44 oct:43 apr:43 nov:41 jun:41
+decad|year:20 nowadai:19 faulti:18 promin:17
 decai|arena:18 extent:18
-decemb|septemb:36 april:35 februari:29 leap:27 month:27 evan:25 juli:24 march:23
-decent|systemat:21 enorm:19 dramat:19 figur:17 gotten:17 nearli:17 good:17
-decid|revisit:18
-decim|float:40 numer:39 precis:37 integ:37 datetim:34 datatyp:33 cast:31 coerc:30
+decemb|septemb:36 april:35 februari:29 leap:27 month:26 evan:25 juli:24 march:24
+decent|systemat:21 enorm:20 dramat:19 figur:19 good:18
+decid|revisit:17
+decim|numer:40 float:39 precis:38 integ:37 datetim:34 datatyp:33 cast:31 coerc:31
 decis|choic:18
-declar|class:29 mapper:28 mixin:27 subclass:26 orm:25 inherit:24 polymorph:24 relationship:24
-declin|hook:18 push:17
-decod|encod:34 ascii:22 json:21 compress:20 unescap:19 multipart:19 unicod:19 rfc:19
-decompos|readdir:27 multibyt:24 latin:21 insensit:20 codepoint:19 emerg:19 invis:18 fuse:18
-decompress|uncompress:38 gzip:30 brotli:30 compress:29 inflat:29 deflat:27 zlib:26 crc:23
-decoupl|abstract:19 middlewar:17 leverag:17 reusabl:17
-decreas|increas:29 reduc:28 speed:26 reduct:24 dramat:24 averag:21 measur:21 ram:21
-decrement|increment:25 ttl:24 incr:23 greater:23 lru:21 nullifi:21 exceed:21 num:20
-decrypt|encrypt:43 secret:35 enc:35 credenti:24 edit:24 rich:22 rotat:21 serial:21
-dedup|dedupl:22 streamlin:18
-dedupl|secondari:22 dedup:22 dupe:20 categor:19 distinct:19 lexicograph:19 preload:18 merger:18
-deem|inappropri:28 moder:20 conduct:18 offens:18 harm:18
-deep|dup:32 hash:23 mutat:23 dupe:21 deeper:21 frozen:21 freez:18 flat:18
-deeper|deep:21 simplif:18 depth:18 restructur:17 aggress:17 tackl:17
-deepli|complic:19 picki:17
-def|super:18 head:18
-default|set:34 config:27 configur:26 specifi:22 overridden:21 true:21 option:20 overrid:19
-defeat|cheap:18 acceler:18
-defect|born:22 synthet:18
-defens|malici:21 safeti:21 certainli:20 conserv:19 meantim:18 speak:17
-defer|orm:30 relationship:26 mapper:26 conjunct:25 wherebi:25 loader:25 secondari:25 criteria:24
-deferr|constraint:31 foreign:30 alter:27 dumper:26 reflect:25 sqlite:23 upsert:22 column:22
-defin|accessor:30 method:26 redefin:25 macro:25 metaclass:22 class:22 deleg:21 singleton:20
+declar|class:28 mapper:28 mixin:27 subclass:26 polymorph:25 inherit:24 orm:24 relationship:24
+declin|hook:18 hot:18 push:18 paranoid:17
+decod|encod:35 json:21 ascii:21 compress:20 unicod:20 multipart:19 utf:19 latin:19
+decompos|readdir:27 multibyt:24 latin:22 insensit:20 codepoint:19 fuse:18 emerg:18 invis:18
+decompress|uncompress:38 gzip:30 brotli:30 compress:30 inflat:29 deflat:28 zlib:26 crc:23
+decoupl|abstract:19 leverag:18 middlewar:18 reusabl:17
+decreas|increas:30 reduc:27 reduct:26 speed:25 dramat:24 signific:22 averag:21 proport:20
+decrement|increment:25 incr:23 ttl:23 greater:23 exceed:22 lru:21 nullifi:21 num:20
+decrypt|encrypt:42 enc:35 secret:35 credenti:24 edit:23 rich:22 rotat:21 serial:21
+dedup|dedupl:21 streamlin:18
+dedupl|secondari:23 dedup:21 dupe:20 distinct:19 fingerprint:19 categor:19 reusabl:19 preload:18
+deem|inappropri:28 moder:20 conduct:18 harm:18 offens:17
+deep|dup:31 hash:23 mutat:22 deeper:22 dupe:20 flat:18 nest:18 freez:18
+deeper|deep:22 simplif:18 depth:18 aggress:17 restructur:17 topolog:17 tackl:17
+deepli|pluggabl:17
+def|super:19 head:18 symbol:18
+default|set:34 config:26 configur:25 specifi:23 true:21 explicit:20 overrid:20 option:19
+defeat|cheap:18 acceler:17
+defect|born:23 synthet:18 endless:18
+defens|safeti:22 malici:22 believ:18 meantim:18 caution:18 surpris:17 anybodi:17
+defer|orm:30 relationship:27 mapper:26 conjunct:25 loader:25 secondari:24 wherebi:24 criterion:23
+deferr|constraint:30 foreign:30 alter:28 dumper:26 reflect:26 sqlite:23 upsert:23 column:22
+defin|accessor:29 method:26 redefin:25 macro:25 declar:22 metaclass:22 class:21 deleg:21
 definit|bundler:23 defin:18
-deflat|inflat:42 zlib:35 crc:33 uncompress:32 decompress:27 gzip:25 compress:24 stream:24
-defunct|linger:23 documen:19 checklist:18 taint:18 wiki:18 pessimist:17 motiv:17 fallen:17
-degrad|incur:22 bloat:21 rehash:20 slower:19 drawback:19 slowdown:18 fewer:18 exceed:18
-degre|proceed:26 doctor:24 univers:18 took:18
-del|evict:25 expir:25 replic:24 propag:22 ttl:21 repl:21 replica:20 dictionari:20
-delai|timeout:27 wait:25 ping:24 busi:22 slave:22 sleep:22 retri:21 failov:20
-deleg|method:35 accessor:30 serial:26 attribut:26 subclass:24 setter:24 class:23 superclass:22
-delet|cascad:19 prune:18 session:18 expung:18 creat:17 insert:17 backref:17
-deliber|intention:25 irrit:18 simplif:18 incident:17
-delimit|trail:30 separ:29 line:28 charact:28 backslash:27 colon:27 liter:27 bracket:25
-deliv|deliveri:41 mailer:38 enqueu:36 email:25 sent:23 subscrib:23 req:23 notif:23
-deliveri|mailer:44 deliv:41 enqueu:35 inbound:29 parameter:25 assert:22 solid:21 instrument:21
-delta|crc:26 size:23 compress:23 decompress:22 inflat:22 largest:21 uncompress:21 pack:20
-demand|lazili:24 fetch:24 backfil:21 taught:20 prefetch:19 summar:19
+deflat|inflat:42 zlib:36 crc:33 uncompress:32 decompress:28 gzip:25 compress:24 stream:24
+defunct|linger:23 documen:19 checklist:18 motiv:18 taint:18 wiki:18 pessimist:17 threadsaf:17
+degrad|incur:23 bloat:21 rehash:20 drawback:19 slowdown:19 slower:18 fewer:18 boost:18
+degre|proceed:26 doctor:21
+del|evict:25 expir:25 replic:24 propag:22 repl:21 replica:21 ttl:20 dictionari:20
+delai|timeout:27 wait:25 ping:24 slave:22 busi:22 sleep:21 retri:21 failov:20
+deleg|method:36 accessor:30 serial:27 attribut:26 subclass:25 setter:24 superclass:23 class:23
+delet|cascad:19 session:18 creat:18 expung:17 prune:17 insert:17
+deliber|intention:25 irrit:22 carefulli:20 incident:19 simplif:19 wise:18 intact:18 invert:18
+delimit|trail:30 separ:29 line:28 colon:27 charact:27 backslash:27 liter:27 bracket:25
+deliv|deliveri:41 mailer:38 enqueu:37 email:24 req:23 subscrib:23 notif:22 welcom:22
+deliveri|mailer:44 deliv:41 enqueu:36 inbound:29 parameter:25 assert:22 instrument:21 welcom:21
+delta|crc:25 compress:23 size:22 decompress:22 inflat:22 largest:21 uncompress:21 pack:20
+demand|lazili:25 fetch:24 backfil:21 prefetch:19 summar:18
 demo|scaffold:17
-demonstr|exhibit:25 reproduc:24 uncov:23 reveal:21 illustr:21 surfac:21 slight:21 caus:21
-demot|promot:27 reboot:22 reconfigur:22 repl:20 xxxx:19 ping:19 slave:19 replica:18
-demux|whine:24 epip:23 pipe:22 death:22 sigpip:21 child:21 band:20 process:20
-deni|acl:25 adj:23 grant:22 inaccess:20 unblock:19 eacc:19 chmod:18 umask:18
-denial|xss:28 exploit:25 abus:25 convinc:22 malici:21 hijack:20 unpredict:20 gigant:19
+demonstr|reproduc:24 exhibit:23 uncov:23 surfac:21 undetect:21 caus:20 reveal:20 illustr:20
+demot|promot:28 reboot:22 reconfigur:22 xxxx:21 repl:20 ping:19 slave:19 replica:19
+demux|whine:24 epip:22 pipe:22 death:22 sigpip:21 child:21 band:21 process:20
+deni|acl:25 adj:23 grant:21 inaccess:20 unblock:19 eacc:19 paranoid:19 umask:18
+denial|xss:29 exploit:26 abus:24 convinc:22 malici:21 hijack:20 unpredict:19 gigant:19
 denot|hexadecim:19 delimit:18 substr:18
-dens|textual:20 simplif:19 intersect:19 show:18 vim:18 reappli:18 pagin:18 honour:18
-dep|esbuild:35 vite:34 react:31 plugin:30 rollup:30 chore:29 vue:27 sourcemap:27
+dens|textual:20 simplif:19 tent:19 reappli:19 intersect:19 show:18 assur:18 pagin:18
+dep|esbuild:35 vite:34 react:31 rollup:30 chore:30 plugin:29 sourcemap:27 vue:27
 depart|toi:22 compani:22 categor:20
-depend|bump:68 type:39 github:25 vendor:25 googl:24 dep:24 com:23 golang:23
-dependabot|semver:23 artifact:22 circleci:22 reopen:19 codeql:18 plane:17 ruff:17
-deploi|deploy:34 cdn:24 devcontain:22 docker:22 solid:21 localhost:21 webpack:21 stylesheet:20
-deploy|deploi:34 apach:25 precompil:22 mod:21 manifest:20 webserv:19 configur:19 asset:18
-deprec|redefinit:20 deleg:20 favor:18 method:18 warn:17 taint:17 defin:17
-depth|maximum:20 size:19 recurs:19 length:18 shallow:18 number:18 delta:18 deeper:18
-deref|derefer:26 dereferenc:25 pass:24 ref:20 oid:20 unambigu:19 passiv:18 orthogon:18
-derefer|dereferenc:41 segfault:28 deref:26 pointer:26 null:24 freed:23 dangl:21 uniniti:20
-dereferenc|derefer:41 freed:25 segfault:25 deref:25 null:23 algo:23 dangl:21 pointer:21
-deriv|infer:25 kei:25 column:20 composit:20 primari:19 polymorph:19 determinist:19 attribut:19
-desc|asc:37 ascend:20 mem:19 secondari:18
-descend|ancestor:25 commit:22 travers:20 parent:19 base:19 disjoint:18 discrimin:18 tree:18
-describ|descript:24 mention:24 document:23 explain:20 reword:19 intro:19 see:19 brief:18
-descript|document:29 intro:28 rephras:27 explan:26 clariti:26 sentenc:25 section:25 describ:24
-descriptor|pipe:28 write:23 read:22 stdout:22 stdin:22 close:19 stderr:19 deadlock:18
-deseri|serial:41 serializ:40 marshal:33 coder:29 typecast:25 typeerror:24 hybrid:23 mutabl:22
-deserv|warrant:31 overkil:21 elabor:20 emphas:18
-desir|influenc:19 intuit:17
-desktop|icon:31 gui:27 menu:26 launch:25 shortcut:23 popup:21 viewport:20 dialog:20
+depend|bump:67 type:41 github:26 vendor:25 googl:24 com:24 dep:24 golang:23
+dependabot|semver:23 artifact:22 circleci:21 reopen:18 codeql:18 plane:17 ruff:17 luca:17
+deploi|deploy:38 pnpm:23 cdn:23 devcontain:22 docker:21 localhost:20 webpack:20 folder:20
+deploy|deploi:38 apach:25 precompil:22 mod:21 manifest:20 webserv:20 npm:19 doc:18
+deprec|deleg:20 redefinit:20 method:19 defin:18 warn:18 taint:17
+depth|maximum:21 recurs:19 size:19 length:18 delta:18 travers:18 number:18 walk:18
+deref|derefer:27 pass:25 dereferenc:25 ref:21 oid:20 passiv:18 unambigu:18 segfault:18
+derefer|dereferenc:42 segfault:30 deref:27 pointer:26 null:24 freed:23 dangl:21 uniniti:20
+dereferenc|derefer:42 segfault:26 freed:25 deref:25 null:23 algo:23 pointer:21 dangl:21
+deriv|infer:25 kei:25 column:20 composit:20 primari:20 polymorph:19 claus:19 secret:19
+desc|asc:37 ascend:21 mem:19 secondari:18
+descend|ancestor:25 commit:22 parent:19 travers:19 discrimin:19 base:19 disjoint:19 tree:18
+describ|descript:25 mention:24 document:21 explain:21 intro:20 brief:19 reword:19 clarifi:18
+descript|document:28 intro:28 rephras:27 sentenc:26 clariti:25 explan:25 describ:25 section:24
+descriptor|pipe:28 write:22 stdin:22 stdout:22 read:22 stderr:19 close:19 tempfil:18
+deseri|serial:42 serializ:40 marshal:32 coder:29 typecast:26 typeerror:24 hybrid:23 pickl:22
+deserv|warrant:33 overkil:21 elabor:20 emphas:17
+desir|influenc:17
+desktop|icon:31 gui:26 menu:26 launch:25 shortcut:23 popup:21 viewport:20 dialog:20
 dessant|ipython:54 faker:54 pypa:50 panda:47 ruff:35 pypi:35 cryptographi:33 sentri:33
-dest|dst:23 libexec:21 unabl:20 const:19 argv:19 reiniti:18 sizeof:18 mkdir:18
-destdir|autoconf:28 uninstal:26 mak:21 cmake:21 xarg:20 bindir:20 regener:19 rebuild:19
-destin|renam:24 directori:24 basenam:22 cmake:20 dir:20 unqualifi:19 sourc:19 hardlink:19
-destroi|associ:40 belong:33 record:31 model:29 nullifi:26 readonli:26 invers:26 foreign:24
+dest|dst:23 libexec:21 unabl:20 const:19 argv:19 sizeof:18 reiniti:18 destin:18
+destdir|autoconf:27 uninstal:25 mak:22 cmake:21 xarg:20 bindir:20 regener:19 gen:18
+destin|renam:24 directori:24 basenam:22 cmake:21 dir:20 hardlink:20 dst:20 unqualifi:19
+destroi|associ:40 belong:34 record:31 model:29 readonli:26 invers:26 nullifi:26 unsav:24
 destruct|nonexist:22 flat:21 bang:21 classmethod:21 nullifi:20 unsav:20 concat:20 opposit:19
 destructur|ternari:19
-detach|branch:32 orphan:26 head:25 checkout:20 uncommit:19 worktre:19 current:19 upstream:19
-detail|see:25 brief:23 overview:21 document:20 section:19 skip:18 readm:18 add:18
+detach|branch:33 orphan:26 head:26 upstream:21 checkout:20 track:20 worktre:20 current:19
+detail|see:24 brief:23 overview:21 document:20 section:19 readm:18 skip:18 add:18
 detect|renam:22
-detector|ala:19 prettier:18 extractor:18
-determinist|encrypt:22 ascend:22 lifo:20 jitter:19 deriv:19 salt:19 secret:18 secondari:18
-dev|snap:28 bundler:28 bun:27 bundl:23 webpack:23 vite:22 yarn:22 esbuild:21
-devcontain|docker:37 volum:29 dockerfil:27 npm:26 workspac:26 pnpm:26 yarn:25 circleci:25
+detector|prettier:18 extractor:18 ala:18
+determinist|encrypt:22 ascend:21 salt:21 lifo:19 jitter:19 deriv:18 secret:18 flaki:18
+dev|snap:28 bundler:27 bun:27 bundl:23 webpack:22 vite:22 yarn:21 esbuild:21
+devcontain|docker:36 volum:29 dockerfil:27 npm:26 workspac:26 yarn:25 mount:25 pnpm:25
 devdepend|yarn:31 terser:29 bun:29 chore:28 npm:26 webpack:26 rollup:25 workspac:23
 devel|uninstal:23 ini:20 snap:18
-develop|product:28 rail:19 rollup:18 app:17
-deviat|varianc:18
-devic|viewport:18
-devis|oauth:23 challeng:22 bun:21 spring:20 bcrypt:20 dsl:20 credenti:19 uninstal:18
-devtool|ipython:37 faker:37 headless:33 panda:32 safari:26 crawl:23 chromium:23 prettier:23
-diagnos|diagnost:23 spot:22 reproduc:21 unexpect:21 recov:20 unnot:20 surfac:19 investig:19
-diagnosi|mysteri:30 sporad:26 pave:26 iron:25 messag:22 friendlier:21 cryptic:20 diagnost:20
-diagnost|messag:23 diagnos:23 output:22 har:22 print:22 diagnosi:20 statist:20 fprintf:19
+develop|product:26 rollup:19 rail:19
+deviat|varianc:17
+devic|viewport:18 filesystem:17
+devis|oauth:23 challeng:22 bun:21 credenti:20 spring:20 dsl:20 bcrypt:20 proactiv:18
+devtool|ipython:37 faker:37 headless:33 panda:32 safari:26 chromium:23 crawl:23 prettier:23
+diagnos|diagnost:24 spot:23 reproduc:21 unexpect:20 recov:20 unnot:20 distinguish:19 surfac:19
+diagnosi|pave:30 mysteri:28 sporad:27 iron:26 loud:22 messag:22 diagnost:19 friendlier:19
+diagnost|diagnos:24 messag:23 har:23 output:22 print:22 spew:20 statist:19 fprintf:19
 diagram|epub:24 jpg:21 logo:21 overview:19 intro:18 svg:17
-dialect|datatyp:35 oracl:35 postgresql:35 mysql:33 sqlite:33 sqlalchemi:33 reflect:31 sql:31
-dialog|widget:33 menu:32 button:31 press:25 pane:24 modal:24 icon:23 chooser:23
-dict|rehash:45 dictionari:32 shrink:24 resiz:23 cron:21 slot:19
-dictat|afford:20 uniformli:19 tackl:19 ordinari:18 preset:18 new:17 dummi:17
-dictionari|dict:32 wherebi:25 callabl:24 orm:23 backref:23 rehash:23 meth:23 column:23
-didn|doesn:35 wouldn:28 wasn:26 nobodi:25 actual:23 never:22 even:22 anyth:21
-die|exit:30 error:30 epip:29 errno:25 death:25 write:24 bail:24 sigpip:23
-diff|show:27 output:25 blame:24 log:21 line:20 hunk:20 stage:20 cleanli:19
-differ|three:21 overzeal:19 two:18 intuit:18 opposit:17
-differenti|distinguish:22
-difficult|hard:28 harder:27 easier:23 problemat:22 easi:21 awkward:19 complic:18 handi:18
-difficulti|upset:24 newbi:21 bom:20 inabl:19 quirk:18 odditi:18 starvat:17 slowdown:17
-dig|investig:29 motiv:24 examin:22 rational:22 folk:22 imagin:21 unclear:20 gave:19
-digest|salt:34 encrypt:30 secret:23 authent:23 cipher:22 libcurl:22 cooki:22 rotat:21
-digit|hexadecim:35 octal:30 numer:28 hex:24 precis:24 datetim:23 integ:23 decim:23
-dimens|height:28 audio:22 metadata:19 analyz:19 attach:18 video:17
-dir|directori:52 toplevel:32 path:29 subdirectori:28 subdir:28 file:27 cwd:26 bindir:26
-direct|product:19 updat:19
-directli|instead:19
-directori|dir:52 subdirectori:42 toplevel:37 subdir:36 path:36 chdir:34 cwd:34 file:32
-dirnam|xarg:22 subdir:22 foreach:20 mung:19 augment:18 srv:17 mkdir:17
-dirti|untrack:29 uncommit:23 stash:20 refresh:20 modif:19 index:19 state:19 stage:17
-disabl|enabl:36 set:17 toggl:17
+dialect|datatyp:36 oracl:35 postgresql:34 mysql:34 sqlite:33 reflect:33 sqlalchemi:32 sql:31
+dialog|widget:35 menu:33 button:31 press:26 modal:24 pane:24 font:24 popup:24
+dict|rehash:45 dictionari:33 shrink:25 resiz:23 cron:21 slot:20 threshold:18 hashmap:17
+dictat|afford:20 tackl:19 preset:18 ordinari:17 new:17 dummi:17 reiniti:17
+dictionari|dict:33 wherebi:25 callabl:25 orm:23 backref:23 meth:23 rehash:23 tupl:22
+didn|doesn:35 wasn:29 wouldn:28 nobodi:24 actual:23 never:23 even:22 anyth:22
+die|error:30 exit:30 epip:29 errno:25 death:24 bail:24 einval:24 write:23
+diff|show:27 blame:24 output:24 log:21 line:20 hunk:20 rev:20 stage:20
+differ|three:20 overzeal:19 intuit:19 two:18 opposit:17
+differenti|distinguish:22 prebuilt:17 downsid:17
+difficult|hard:27 harder:27 easier:23 problemat:22 awkward:21 easi:19 complic:19 couldn:19
+difficulti|newbi:24 upset:23 quirk:20 bom:20 inabl:18 odditi:18 troubl:17 starvat:17
+dig|investig:30 motiv:23 imagin:23 examin:22 rational:21 reveal:21 folk:20 unclear:20
+digest|salt:35 encrypt:30 secret:23 cipher:23 authent:22 libcurl:22 cooki:22 rotat:21
+digit|hexadecim:34 octal:31 numer:28 hex:24 integ:24 precis:24 fraction:24 decim:23
+dimens|height:28 audio:22 metadata:20 analyz:19 attach:18 video:17
+dir|directori:52 toplevel:32 path:29 subdirectori:29 subdir:28 file:27 cwd:27 bindir:26
+direct|indirect:19 updat:17 product:17
+directori|dir:52 subdirectori:42 toplevel:37 path:36 subdir:36 cwd:34 chdir:33 file:32
+dirnam|subdir:23 xarg:22 foreach:20 mung:18 augment:18 srv:17 mkdir:17 dotfil:17
+dirti|untrack:29 uncommit:24 stash:21 refresh:20 index:19 modif:19 state:18 stage:18
+disabl|enabl:34
 disadvantag|drawback:21 pursu:19 shortcom:17
-disagre|cite:25 mimick:20 symmetr:18 symmetri:18 unintuit:18 conflat:18 sit:18 wrt:17
-disallow|forbid:20
-disambigu|unambigu:24 ambigu:24 fell:21 ish:19 abbrevi:18 name:18 gave:17 shorten:17
-disappear|unmodifi:24 inabl:23 accid:22 suffic:20 unrel:20 miscount:20 overlai:20 irrelev:19
+disagre|cite:25 mimick:20 unintuit:18 symmetr:18 symmetri:18 conflat:18 sit:17 wrt:17
+disallow|forbid:19 soft:18
+disambigu|ambigu:24 unambigu:24 ish:20 neat:19 name:18 abbrevi:18 explict:18 give:17
+disappear|sudden:25 inabl:25 unmodifi:24 accid:23 unrel:22 irrelev:22 suffic:21 overlai:20
 discard|reconnect:19 freed:18
-discern|puzzl:27 met:23 unintuit:23 invert:21 fragil:21 expect:19 flip:19 loc:19
-disclaim|hei:25 typograph:24 kevin:22 andi:21 daniel:20 blurb:19 consensu:19 unimpl:18
-disclosur|street:22 cve:20 coordin:19 assess:18 reaction:17 contact:17
-disconnect|ping:34 reconnect:33 slave:32 replic:31 asap:30 replica:29 repl:29 client:27
-discord|irc:36 chat:36 forum:28 twitter:23 websit:22 learn:21 climat:20 commun:20
-discourag|recommend:20 encourag:20 supersed:19 incorpor:19
-discov|discoveri:29 pod:27 relabel:27 endpoint:25 meta:22 role:21 scrape:20 target:19
-discover|afford:20 publicli:18
-discoveri|scrape:38 feder:35 target:34 servic:34 meta:33 label:30 discov:29 filepath:28
-discrep|memleak:18 troubl:18 gen:18
-discrimin|inherit:31 polymorph:30 conjunct:29 relationship:28 subclass:28 entiti:27 intermediari:27 mapper:27
-discuss|contributor:21 forum:20 commun:19 feedback:17
-disjoint|ascend:21 descend:18 lexicograph:18 notion:18 symmetr:17 mint:17 happili:17
-disk|kib:22 ram:22 memori:22 cpu:20 mib:20 pack:19 object:19 effici:19
+discern|puzzl:27 unintuit:23 invert:21 fragil:20 expect:19 flip:19 loc:19 wether:18
+disclaim|hei:24 typograph:23 kevin:22 andi:21 daniel:19 blurb:18 consensu:18 unimpl:17
+disclosur|cve:20 street:19 coordin:19 assess:18 reaction:17 contact:17
+disconnect|ping:34 reconnect:33 slave:32 replic:31 replica:29 asap:29 repl:29 client:28
+discord|irc:37 chat:36 forum:28 twitter:23 websit:22 learn:21 climat:20 starter:20
+discourag|supersed:20 incorpor:20 encourag:19 recommend:18
+discov|discoveri:30 relabel:27 pod:27 endpoint:24 meta:21 role:20 scrape:19 target:19
+discover|afford:20
+discoveri|scrape:38 feder:35 target:34 servic:34 meta:33 label:30 discov:30 filepath:28
+discrep|memleak:18 inabl:18 troubl:18 gen:18
+discrimin|inherit:32 polymorph:30 conjunct:29 subclass:28 relationship:28 intermediari:27 entiti:27 mapper:27
+discuss|contributor:22 forum:21 commun:20 feedback:18 explain:18 describ:17
+disjoint|ascend:21 symmetr:19 descend:19 lexicograph:18 notion:18 happili:18 mint:17 consecut:17
+disk|ram:25 kib:22 memori:22 cpu:20 compress:20 mib:19 crc:19 buffer:19
 dismiss|prealloc:17
 dispatch|plugin:36 src:36 react:34 vue:33 bump:33 static:32 eslint:31 router:28
-displai|show:30 shown:26 print:22 font:21 button:21 menu:19 click:19 widget:19
-dispos|intercept:26 weakref:25 asyncio:23 listen:19 disconnect:19 isol:17 recycl:17
-disregard|constitut:23 loadabl:22 mimick:22 postfix:19 improperli:19 enospc:19 commandlin:18 contrari:17
-disrupt|unintent:20 explanatori:20 unregist:19 scari:18 invas:17 litter:17
-dist|tarbal:25 npm:25 vendor:24 dockerfil:21 rpm:20 stylesheet:20 subdirectori:19 instal:19
-distanc|quarter:19 nearli:18 accur:17 ago:17 varianc:17 yesterdai:17
-distant|fragil:24 oversight:22 ters:21
-distinct|claus:27 subqueri:26 cte:25 asc:25 aggreg:24 sql:24 join:23 express:23
-distinguish|differenti:22 recov:19 diagnos:18
-distract|puzzl:27 cryptic:26 clutter:22 squelch:21 noisi:21 curiou:20 mislead:20 tediou:19
-distribut|ship:23 debian:23 licens:21 ubuntu:20 instal:19 packag:18 offici:18 mac:17
-distro|ubuntu:24 fedora:23 gitlab:22 debian:22 alpin:20 musl:20
-disturb|otoh:25 mine:17 flight:17
+displai|show:29 shown:26 print:22 font:21 button:20 menu:19 click:19 widget:18
+dispos|intercept:26 weakref:25 asyncio:24 listen:19 disconnect:18 recycl:17 isol:17
+disregard|constitut:24 loadabl:22 mimick:21 postfix:20 enospc:19 commandlin:18
+disrupt|unintent:20 unregist:19 explanatori:19 invas:17 scari:17 litter:17 consult:17
+dist|tarbal:25 npm:24 vendor:24 dockerfil:21 rpm:20 stylesheet:20 subdirectori:19 gen:19
+distanc|quarter:19 nearli:18 ago:18 yesterdai:17 accur:17 varianc:17
+distant|fragil:23 oversight:22 ters:20
+distinct|claus:28 subqueri:27 cte:26 asc:25 aggreg:24 sql:24 union:23 express:23
+distinguish|differenti:22 recov:19 diagnos:19 overlook:17
+distract|puzzl:27 cryptic:26 clutter:22 curiou:21 noisi:21 squelch:21 confus:20 brittl:20
+distribut|ship:24 debian:23 licens:21 ubuntu:20 packag:19 instal:19 offici:19 latenc:18
+distro|ubuntu:25 fedora:23 gitlab:23 debian:22 alpin:20 musl:20
+disturb|otoh:21 mine:17 flight:17
 ditch|fifth:18
-div|img:28 center:24 logo:24 textarea:24 href:21 blank:21 footer:20 rich:19
+div|img:28 center:26 logo:25 textarea:24 href:21 blank:21 footer:20 rich:19
 dive|buri:24 documen:22 familiar:20 struggl:18
-diverg|branch:26 mercuri:21 born:19 crap:19 reappli:19 merg:18 dig:18 ahead:18
-divid|multipli:27 subtract:25 divis:21 nearest:19 exce:19 clamp:19 size:18 vector:18
-divis|subtract:26 ordin:23 divid:21 fraction:20 arithmet:20 multipli:20 overflow:19 modulo:18
-doc|document:44 rst:34 typo:34 changelog:33 readm:33 grammar:30 skip:30 guid:30
-docker|devcontain:37 azur:29 dockerfil:27 ubuntu:27 github:25 travi:24 npm:23 yml:23
-dockerfil|workspac:27 webpack:27 devcontain:27 docker:27 bun:25 precompil:24 yarn:23 circleci:23
-docstr|doc:27 changelog:25 document:25 sqlalchemi:24 quickstart:23 minor:21 regard:21 grammar:20
-doctest|symptom:21 intermitt:21 hyper:18 mysteri:17
-doctor|univers:30 degre:24 took:21 spike:20 cours:19
-doctyp|render:24 html:22 stylesheet:20 xml:18 roff:18
-documen|breadcrumb:26 curiou:25 pessimist:25 dive:22 gender:22 casual:22 marc:20 wiki:20
-document|doc:44 section:33 tutori:31 mention:29 grammat:29 readm:29 descript:29 grammar:28
-doesn|didn:35 anyth:32 shouldn:30 won:29 wouldn:29 anybodi:26 practic:26 realli:25
-doesnt|cpython:26 sqlite:25 oracl:22 postgresql:22 databas:21 none:21 referenti:21 col:21
-dog|readonli:24 anim:23 model:22 post:20 employe:20 primari:20 book:20 databas:20
-dollar|hyphen:24 backslash:24 unquot:23 dash:22 charact:20 enclos:19 quot:19 doubl:19
-dom|dsl:26 router:24 rich:23 sass:21 prettier:21 greet:20 action:20 mailer:19
-domain|hostnam:28 host:27 localhost:24 tld:24 usernam:23 ssl:22 smtp:22 www:22
-domin|amort:25 enorm:21 spent:21 significantli:21 averag:20 rehash:20 shave:20 incur:20
-dont|meth:18 backref:18 tox:17
-door|interim:19 reportedli:18 untouch:18
-dot|asterisk:26 colon:26 slash:25 backslash:25 dash:24 hyphen:22 underscor:21 strip:21
-dotenv|ipython:36 faker:36 prettier:35 eslint:31 panda:31 jqueri:30 sass:29 vue:29
-dotfil|unread:19 otoh:18
-doubl|quot:45 backslash:36 escap:29 bracket:29 charact:27 backtick:27 enclos:27 substitut:25
-doubli|thereof:21 intrus:20 felt:19 eas:19
-doubt|unlik:32 hurt:25 want:25 bother:24 plausibl:23 shouldn:23 practic:22 uncommon:21
-downcas|lowercas:36 camel:25 string:24 camelcas:23 capit:23 acronym:22 uppercas:22 underscor:21
+diverg|branch:26 mercuri:21 born:19 crap:19 ahead:19 reappli:19 upstream:18 merg:18
+divid|multipli:28 subtract:24 divis:22 clamp:19 exce:19 nearest:19 size:19 exceed:18
+divis|subtract:27 ordin:23 divid:22 fraction:21 arithmet:20 multipli:20 overflow:18 intermitt:18
+doc|document:44 rst:36 typo:34 changelog:32 readm:32 grammar:30 grammat:30 guid:29
+docker|devcontain:36 azur:28 dockerfil:27 ubuntu:27 travi:24 github:24 yml:23 gitlab:22
+dockerfil|workspac:27 webpack:27 devcontain:27 docker:27 bun:25 precompil:24 yarn:24 circleci:23
+docstr|doc:29 changelog:25 document:25 sqlalchemi:24 quickstart:23 regard:20 minor:20 rst:20
+doctest|intermitt:21 symptom:21
+doctor|univers:27 spike:21 degre:21 cours:21 serious:18
+doctyp|render:25 html:22 stylesheet:20 xml:18 roff:17
+documen|breadcrumb:26 curiou:25 pessimist:25 dive:22 casual:22 marc:20 wiki:20 gender:20
+document|doc:44 section:33 tutori:32 grammat:29 mention:29 readm:29 intro:28 grammar:28
+doesn|didn:35 anyth:31 shouldn:30 won:29 wouldn:28 practic:26 anybodi:26 realli:25
+doesnt|cpython:26 sqlite:26 oracl:22 postgresql:22 none:21 databas:21 col:21 referenti:21
+dog|readonli:24 anim:23 model:21 employe:20 post:20 primari:20 book:20 databas:20
+dollar|hyphen:24 backslash:24 unquot:23 dash:22 charact:20 enclos:20 quot:19 latin:19
+dom|dsl:26 router:24 rich:23 sass:21 prettier:21 greet:20 mailer:19 welcom:19
+domain|host:28 hostnam:27 subdomain:25 localhost:24 tld:23 usernam:22 smtp:22 ssl:22
+domin|amort:25 consider:23 rehash:22 enorm:22 approxim:21 substanti:21 averag:21 shave:20
+dont|meth:18 backref:18 tox:18
+door|interim:19 untouch:18 simplif:18 intact:17
+dot|colon:27 asterisk:27 slash:26 backslash:25 dash:24 hyphen:22 strip:22 charact:21
+dotenv|ipython:36 faker:36 prettier:35 eslint:31 panda:31 jqueri:30 sass:30 vue:29
+dotfil|unread:19 dir:18 dirnam:17 awesom:17
+doubl|quot:44 backslash:35 escap:29 bracket:28 backtick:27 enclos:27 charact:26 substitut:25
+doubli|thereof:21 intrus:20 eas:19
+doubt|unlik:30 hurt:28 bother:26 want:25 anybodi:23 hardli:23 shouldn:23 presum:21
+downcas|lowercas:36 camel:26 camelcas:24 acronym:23 uppercas:22 capit:22 string:22 underscor:21
 downcast|pluggabl:19 redeclar:17
-downgrad|esm:17
-download|upload:25 fetch:23 uri:22 artifact:21 zip:21 bundl:20 advertis:20 npm:18
-downsid|drawback:30 incur:23 hurt:22 reduct:22 slower:21 advantag:21 wors:21 invas:21
-downstream|contributor:20 ecosystem:19 collabor:18 told:18 coordin:18 offici:18 aim:17 maintain:17
-downward|matthew:22 reintroduc:20 grew:18
-dozen|thousand:20 ten:19 danc:18 enorm:17
-draft|tunnel:22 guid:22 assort:21 gmail:19 polish:19 releas:18 spam:17 imap:17
+downgrad|sudden:19 esm:18 rollup:17
+download|upload:26 fetch:24 uri:22 artifact:21 zip:21 bundl:20 advertis:20 clone:18
+downsid|drawback:32 slower:24 incur:23 ideal:23 wors:22 hurt:22 implic:22 invas:21
+downstream|contributor:20 ecosystem:19 collabor:19 coordin:18 offici:18 frontend:17 aim:17 workflow:17
+downward|matthew:22 reintroduc:20
+dozen|thousand:20 ten:18
+draft|tunnel:22 guid:22 assort:21 polish:19 gmail:18 releas:18 imap:18 spam:17
 drag|widget:20 clipboard:17
-drain|wake:24 shut:23 epol:23 shutdown:22 idl:21 durabl:21 asap:20 asynchron:19
-dramat|significantli:36 signific:34 substanti:34 modest:34 greatli:32 overal:30 footprint:29 drastic:24
-drastic|intens:25 bloat:25 dramat:24 greatli:23 bandwidth:23 significantli:23 substanti:22 vastli:21
-draw|widget:21 vertic:20 scroll:20 theme:19 pane:19 horizont:18
-drawback|downsid:30 caveat:27 pursu:21 disadvantag:21 degrad:19 vast:19 slowdown:19 boost:18
-drawn|headlin:21 haven:18 arrow:18
-drift|bizarr:21 answer:17 gradual:17 blown:17
-drive|unc:25 pwd:22 path:21 absolut:20 toplevel:19 letter:18 mangl:18 getcwd:17
-driven|headless:28 webkit:22 firefox:18 executor:17
-driver|reactor:23 dialect:21 chrome:20 headless:19 registr:18 schedul:17
+drain|wake:27 epol:23 shut:23 shutdown:22 idl:21 asap:20 durabl:20 asynchron:19
+dramat|signific:38 substanti:37 modest:35 overal:30 footprint:29 consider:28 drastic:25 vast:24
+drastic|intens:26 bloat:25 dramat:25 bandwidth:23 substanti:22 consumpt:21 tradeoff:21 modest:21
+draw|widget:22 pane:21 vertic:21 scroll:21 theme:18 horizont:18
+drawback|downsid:32 caveat:26 pursu:21 disadvantag:21 vast:20 degrad:19 justifi:18 invas:17
+drift|gradual:18
+drive|unc:22 pwd:18
+driver|reactor:22 dialect:21 headless:19 chrome:18 schedul:18
 drop|remov:25 rid:22
-dropdown|hidden:20 keyboard:20 button:20 kevin:19 navig:19 triag:19 radio:18 wikipedia:18
-dry|quiet:25 option:22 verbos:21 taught:20 rebas:19 told:18 builtin:18 leas:17
-dsl|dom:26 journei:23 cor:23 csp:21 control:21 formatt:20 referr:20 rout:20
-dst|dest:23 timezon:21 hour:21 utc:20 minut:19 destin:19 zone:18 datetim:17
-dual|mit:23 licens:22 chardet:21 scrollbar:21 cumbersom:18 mobil:18 rustc:18
-dubiou|fragil:27 unclear:23 curiou:22 cryptic:22 hashset:21 calle:21 aggress:20 funki:19
-duck|ariti:26 serializ:24 sym:21 respond:19 mime:18 stringifi:18 addr:18 oauthlib:18
-due|caus:34 fix:20 demonstr:19 failur:19 unnot:19 catch:18 undetect:17
-dumb|smart:36 transport:33 fetch:26 stateless:26 protocol:25 http:24 negoti:23 push:22
-dummi|rail:27 applic:27 webpack:26 gener:26 app:24 spring:23 bin:22 framework:22
-dump|schema:32 dumper:25 serial:21 postgresql:21 marshal:21 deseri:20 databas:19 column:18
-dumper|schema:36 deferr:26 column:25 bigint:25 introspect:25 dump:25 infin:25 cidr:24
-dup|deep:32 frozen:32 dupe:31 freez:27 mutat:26 immut:26 hash:25 string:24
-dupe|frozen:31 dup:31 duplic:26 freez:23 immut:22 hash:22 stringifi:22 column:22
-duplic|dupe:26 repetit:21 redund:20 altogeth:19 unnecessari:18 dup:17 unsort:17
-durabl|drain:21 hardwar:20
+dropdown|keyboard:20 button:20 hide:19 kevin:19 navig:19 triag:19 radio:18 wikipedia:18
+dry|quiet:27 option:22 verbos:21 rebas:19 builtin:18 leas:18
+dsl|dom:26 journei:23 cor:23 control:21 csp:21 rout:21 formatt:20 referr:20
+dst|dest:23 timezon:21 hour:20 utc:20 destin:20 minut:20 zone:19 datetim:18
+dual|mit:23 licens:23 chardet:21 scrollbar:21 cumbersom:18 mobil:18 overlai:17 copyright:17
+dubiou|fragil:26 unclear:23 curiou:22 cryptic:22 calle:21 hashset:21 aggress:21 funki:20
+duck|ariti:26 serializ:24 sym:20 stringifi:19 respond:18 mime:18 addr:18 oauthlib:17
+due|caus:35 fix:21 failur:19 catch:19 unnot:19 demonstr:19 undetect:18
+dumb|smart:36 transport:34 fetch:26 stateless:26 protocol:25 http:24 push:23 advertis:22
+dummi|rail:27 webpack:27 applic:26 gener:26 app:24 spring:23 bin:22 framework:22
+dump|schema:34 dumper:25 postgresql:23 serial:21 marshal:20 deseri:20 column:19 databas:18
+dumper|schema:36 deferr:26 infin:26 column:25 bigint:25 introspect:25 dump:25 cidr:24
+dup|deep:31 freez:29 dupe:29 mutat:26 immut:25 hash:25 stringifi:24 string:23
+dupe|dup:29 freez:26 duplic:26 explict:26 danc:25 stringifi:22 column:22 cte:22
+duplic|dupe:26 vagari:22 repetit:21 redund:19 altogeth:19 unnecessari:18
+durabl|drain:20 hardwar:20 spike:20 traffic:18
 durat|second:59 sum:55 bucket:55 handler:52 inf:49 http:43 respons:40 total:39
-duti|struck:20 trial:20 aforement:20 lift:17
-dynam|import:20 loader:19 finder:18 modul:18 eager:17 method:17 inject:17
-eacc|enospc:30 enoent:24 enotdir:22 mkstemp:19 sporad:19 intermitt:19 deni:19 einval:17
+duti|aforement:20 lift:18 possess:17
+dynam|import:19 finder:19 eager:19 loader:19 polymorph:18 modul:18 inject:17 callabl:17
+eacc|enospc:29 enoent:24 enotdir:22 mkstemp:20 intermitt:19 sporad:19 einval:19 deni:19
 eagain|eintr:38 enospc:31 nonblock:30 fstat:23 epip:21 bidirect:20 recover:20 writabl:20
-eager|join:44 polymorph:40 relationship:39 subqueri:37 loader:35 conjunct:33 wherebi:32 load:32
-eagerli|instanti:25 memoiz:23 eager:23 superclass:23 singleton:22 cyclic:22 typecast:22 load:20
-earli|immedi:20 prematur:20 soon:20 goto:19 die:19 gracefulli:18 encount:18 ret:18
-earlier|previou:28 recent:17
-earliest|tagnam:28 prereleas:23 beta:19 suffix:18 longest:17
-eas|aid:24 flight:20 facilit:20 doubli:19 anticip:18 streamlin:18 plan:18 assist:18
-easi|difficult:21 harder:19 easili:19 subtl:18
-easier|simpler:32 harder:29 clearer:28 shorter:23 importantli:23 difficult:23 slightli:22 obviou:21
-easiest|fastest:28 overkil:27 eleg:26 simplest:22 stupid:22 insan:21 succinct:21 fragil:20
-easili|easi:19
-eat|remaind:22 line:20 intact:20 unpars:19 illeg:19 stuck:18 strai:17 fget:17
+eager|join:44 polymorph:40 relationship:38 subqueri:35 loader:34 load:33 mapper:32 wherebi:32
+earli|immedi:21 soon:21 prematur:20 goto:19 die:19 encount:19 gracefulli:19 ret:18
+earlier|previou:27 subsequ:18 deliber:17 recent:17
+earliest|tagnam:28 prereleas:23 beta:20 longest:18 suffix:17
+eas|aid:24 flight:21 facilit:20 plan:19 doubli:19 streamlin:18 anticip:18 assist:18
+easi|easili:20 difficult:19 harder:19 subtl:18
+easier|simpler:31 harder:29 clearer:28 shorter:23 difficult:23 obviou:21 readabl:21 hard:20
+easiest|fastest:28 overkil:27 eleg:25 insan:23 simplest:23 stupid:22 fragil:21 straightforward:21
+easili|easi:20 easier:17
+eat|remaind:23 strai:22 line:20 fget:19 neglect:19 newlin:19 unpars:19 unquot:18
 ebook|whatsoev:24 www:21 foundat:18 onlin:18 tarbal:17
-echo|cat:28 printf:24 hello:23 mkdir:20 xarg:20 invoc:20 git:20 command:19
-ecosystem|vite:34 team:32 collabor:30 feedback:24 stori:22 rollup:22 volunt:21 experi:20
-edit|fixup:27 reword:26 editor:26 todo:25 pick:24 rebas:24 squash:24 decrypt:24
-editor|pager:30 edit:26 launch:25 interact:21 todo:18 rebas:18 program:17
-effect|side:18
-effici|simpler:26 shorter:24 fewer:22 slower:22 wast:20 faster:20 significantli:20 less:20
-effort|overhead:21 contributor:19 spend:19 relianc:18 amount:18 wast:17 leakag:17
-egg|idna:26 excludesfil:23 sidestep:23 rexml:21 rbx:20 webpack:19 symptom:18 bun:18
-eight|seven:29 leap:23 white:21 four:20 indent:19 horizont:18 pad:18 substr:18
-eintr|eagain:38 enospc:27 einval:23 enotdir:23 epip:23 enoent:22 reportedli:21 syscal:20
-einval|enoent:31 enospc:30 enotdir:27 epip:26 die:23 eintr:23 error:22 nonsens:22
-elabor|misread:23 gist:21 deserv:20 emphas:19 brief:18 flesh:18 brows:18 impos:18
-elaps|millisecond:23 timestamp:19 sec:18 time:18 nanosecond:17
-elect|failov:35 reboot:32 reconfigur:30 sentinel:29 pong:28 slave:27 vote:26 epoch:22
-eleg|vararg:31 hacki:30 fastest:26 easiest:26 obfusc:23 straightforward:21 settl:21 cleaner:21
-element|valu:19 selector:18 button:18 select:17 geo:17
+echo|cat:28 printf:24 hello:23 mkdir:21 invoc:20 xarg:20 git:20 sed:20
+ecosystem|vite:35 team:33 collabor:30 feedback:23 stori:22 rollup:22 contributor:22 volunt:21
+edit|fixup:27 editor:27 reword:26 todo:25 pick:24 rebas:24 squash:23 decrypt:23
+editor|pager:29 edit:27 launch:25 interact:22 todo:18 rebas:17
+effect|side:17
+effici|simpler:26 shorter:24 incur:22 fewer:21 slower:21 wast:21 less:20 reduct:20
+effort|overhead:21 contributor:19 relianc:19 reduc:19 ongo:18 leakag:18
+egg|idna:26 excludesfil:23 sidestep:23 rexml:21 rbx:20 webpack:19 bun:18 symptom:18
+eight|seven:29 leap:23 white:23 four:20 indent:19 substr:19 pad:18 horizont:18
+eintr|eagain:38 enospc:27 einval:24 enotdir:23 epip:22 enoent:22 syscal:20 fstat:18
+einval|enospc:32 enoent:30 epip:28 enotdir:27 eintr:24 die:24 nonsens:23 error:22
+elabor|misread:23 gist:21 deserv:20 brief:19 flesh:18 emphas:18 impos:18 summar:17
+elaps|millisecond:23 timestamp:19 time:18 sec:18 nanosecond:18
+elect|failov:35 reboot:32 reconfigur:30 sentinel:29 pong:29 slave:29 vote:26 promot:23
+eleg|hacki:30 vararg:29 fastest:25 easiest:25 obfusc:21 smarter:21 simplest:21 straightforward:20
+element|button:19 valu:19 selector:18 select:17 geo:17
 elev|superus:32 administr:27 overlai:18 apt:18
-elid|danc:28 prettifi:22 iron:18 cheat:17
-elimin|remov:29 avoid:29 rid:26 reduc:25
-elsewher|throughout:20 unrel:17
-emac|vim:22 brows:20 subprocess:19 resurrect:18 mkdir:18 xarg:18 testsuit:18 knob:18
-email|mail:39 smtp:31 mailer:30 send:29 bcc:29 deliv:25 gmail:25 address:23
-emb|textarea:19 stylesheet:18 rich:18 xhtml:18 markup:18 pluggabl:17 encrypt:17 div:17
-embed|construct:24 doubl:22 enclos:22 substitut:22 select:21 compound:21 subqueri:20 cte:20
-emerg|decompos:19 revamp:18
-emit|orm:23 print:21 func:20 conjunct:20 backref:19 meth:19 wherebi:18 autoflush:18
+elid|danc:26 prettifi:22 iron:18 cheat:17
+elimin|remov:29 avoid:28 rid:27 reduc:25
+elsewher|throughout:21 unrel:18 figur:18 exist:17
+emac|vim:22 brows:20 subprocess:20 resurrect:18 mkdir:18 testsuit:18 xarg:18 cmake:18
+email|mail:38 smtp:30 mailer:30 send:28 bcc:27 deliv:24 address:23 gmail:22
+emb|textarea:19 stylesheet:18 rich:18 xhtml:18 markup:18 pluggabl:18 div:17 grab:17
+embed|construct:24 enclos:22 substitut:22 doubl:22 subqueri:21 select:21 compound:21 cte:20
+emerg|decompos:18 revamp:18
+emit|orm:24 print:21 func:20 conjunct:20 backref:20 meth:19 autoflush:19 wherebi:19
 emoji|rewrap:21 endless:20 ephemer:19 bore:18 illeg:18 vari:18 tolow:17
-emphas|introductori:22 untouch:21 reorgan:20 reformat:19 elabor:19 flesh:18 rephras:18 deserv:18
-emphasi|backtick:29 backslash:20 possess:18 asciidoc:18
-emploi|knowledg:19 rewrot:17
+emphas|untouch:22 reformat:22 introductori:22 reorgan:21 flesh:19 elabor:18 describ:18 bullet:18
+emphasi|backtick:29 backslash:19 possess:18 asciidoc:18
+emploi|knowledg:20 inact:18
 employ|bigint:21 upsert:19 asc:19 multivalu:18 aid:17 rowcount:17
-employe|model:30 patient:27 belong:27 polymorph:25 intermediari:23 associ:21 compani:21 dog:20
-empti|unpars:19 untouch:19 intact:19 blank:18 valu:18 dereferenc:17 unmodifi:17 return:17
-emul|mingw:26 cygwin:24 posix:24 compat:21 window:21 bash:20 unix:19 pwd:18
-enabl|disabl:36 set:21 true:20 fals:19 auto:18
-enc|secret:39 decrypt:35 encrypt:28 yml:28 credenti:28 cipher:22 salt:21 edit:20
-encapsul|reusabl:25 pluggabl:25 restructur:19 central:18 manipul:17 classmethod:17
-enclos|surround:38 bracket:38 curli:35 quot:30 substitut:28 parenthes:28 brace:27 doubl:27
-encod|utf:36 decod:34 ascii:29 unicod:25 charset:23 iso:22 codepoint:21 printabl:21
-encount|die:22 gracefulli:21 caus:21 abort:21 silent:19 bail:19 bogu:19 halt:19
-encourag|recommend:25 experi:21 agre:20 discourag:20
-encrypt|decrypt:43 secret:41 salt:38 cooki:33 digest:30 enc:28 rotat:27 credenti:26
-end|begin:32 trail:24 newlin:23 line:23 nul:20 strip:20 delimit:19 eof:19
-endian|bom:29 msvc:24 unalign:21 architectur:21 transcod:20 glibc:19 big:19 mingw:18
-endless|infinit:30 unrol:21 needl:21 ineffect:20 illeg:20 infin:20 inadvert:20 cyclic:20
-endpoint|servic:38 pod:35 relabel:32 label:31 health:31 scrape:30 handler:29 durat:29
-enforc|violat:25 guidelin:20 conduct:19
-engag|reactiv:32 modal:29 particip:27 dashboard:24 incid:23 mdx:23 bugfix:22 invit:22
-engin|applic:25 isol:23 meth:23 asyncio:21 dummi:21 app:20 rout:20 inspector:19
-english|capit:29 punctuat:29 word:28 translat:27 plural:27 german:26 french:25 spell:25
-enhanc|improv:18 bugfix:18 adapt:17
-enoent|enotdir:33 einval:31 errno:31 epip:27 fail:25 eacc:24 success:24 error:23
-enorm|unreason:25 cond:22 domin:21 subprocess:20 decent:19 smallest:18 ridicul:18 fair:18
-enospc|epip:38 whine:34 eagain:31 eacc:30 einval:30 eintr:27 enotdir:23 enoent:22
-enotdir|enoent:33 einval:27 errno:26 mkstemp:23 retval:23 eintr:23 enospc:23 meaning:22
-enough|realli:20 quit:19 nobodi:17 suffici:17
-enqueu|deliv:36 deliveri:35 mailer:32 job:31 payload:26 activ:25 queu:24 asynchron:24
-ensur|sure:20
-enter|press:19 region:18 prompt:17
-entir|whole:25 altogeth:21
-entireti|einval:21 mysteri:20 wiki:20 untouch:19
-entiti|orm:39 subqueri:37 func:36 conjunct:34 polymorph:34 claus:32 join:32 mapper:32
-entri|index:30 tree:27 file:25 prime:22 directori:22 untrack:21 struct:21 spars:20
-entrypoint|dockerfil:20 devcontain:20 yarn:17
-enum|datatyp:27 cast:27 boolean:24 serial:23 qualifi:23 valu:22 mysql:22 column:22
-enumer|arrai:18 ext:17
-env|environ:36 app:26 var:20 dev:19 flask:19 secret:19 config:18 rail:18
-envelop|bcc:28 recipi:27 smoother:24 send:19 smtp:19 sender:18 plaintext:18 email:18
-environ|env:36 variabl:28 config:24 configur:22 app:22 rail:21 set:20 applic:20
-envvar|jinja:22 set:21 variabl:21 pidfil:18 bool:18 overridden:18 subsect:17
-eof|termin:21 nul:20 packet:20 exit:19 input:19 newlin:19 line:19 end:19
-eol|crlf:37 gitattribut:23 end:17
-ephemer|modal:34 particip:30 bookmark:29 incid:27 slack:27 tactic:24 triag:23 invit:22
-epip|enospc:38 die:29 death:28 enoent:27 einval:26 waitpid:26 sigpip:26 whine:25
-epoch|timestamp:26 failov:24 timezon:24 time:24 sentinel:22 elect:22 utc:22 fraction:22
+employe|model:30 patient:27 belong:26 polymorph:25 intermediari:23 associ:21 compani:21 dog:20
+empti|unpars:20 intact:20 untouch:19 blank:19 unreferenc:18 return:18 unmodifi:18 valu:18
+emul|mingw:26 cygwin:24 posix:23 compat:21 bash:20 window:19 unix:19 pwd:18
+enabl|disabl:34 true:20 set:19 fals:19 auto:17
+enc|secret:39 decrypt:35 yml:29 credenti:28 encrypt:28 cipher:23 salt:22 dummi:19
+encapsul|reusabl:25 pluggabl:25 restructur:19 central:17 reorgan:17 manipul:17
+enclos|surround:40 bracket:38 curli:35 quot:30 substitut:29 parenthes:28 brace:28 doubl:27
+encod|utf:36 decod:35 ascii:28 unicod:25 charset:23 iso:21 codepoint:21 printabl:21
+encount|die:22 gracefulli:21 silent:20 abort:20 caus:20 bail:20 earli:19 fatal:19
+encourag|recommend:23 experi:22 agre:22 discourag:19 excit:19 overview:18 everyon:17
+encrypt|decrypt:42 secret:40 salt:38 cooki:32 digest:30 enc:28 kei:27 rotat:27
+end|begin:32 trail:24 line:24 newlin:23 nul:21 strip:21 delimit:20 eof:20
+endian|bom:29 msvc:24 architectur:21 unalign:21 glibc:20 transcod:20 big:20 downsid:18
+endless|infinit:29 unrol:21 inadvert:21 ineffect:20 infin:20 needl:20 illeg:20 cyclic:20
+endpoint|servic:38 pod:36 relabel:33 label:31 health:30 scrape:30 handler:29 durat:29
+enforc|violat:26 guidelin:20 conduct:19
+engag|reactiv:32 modal:29 particip:27 dashboard:24 incid:23 mdx:23 bugfix:23 invit:22
+engin|applic:24 isol:24 meth:22 dummi:21 rout:20 asyncio:20 app:20 inspector:19
+english|punctuat:29 capit:29 german:29 plural:28 word:28 translat:27 spell:27 french:26
+enhanc|adapt:19 improv:18 oracl:18 bugfix:18
+enoent|enotdir:33 einval:30 errno:30 epip:27 fail:25 eacc:24 success:24 failur:24
+enorm|unreason:25 cond:22 domin:22 subprocess:20 decent:20 smallest:19 ridicul:18
+enospc|epip:37 whine:34 einval:32 eagain:31 eacc:29 eintr:27 odditi:24 enotdir:23
+enotdir|enoent:33 einval:27 errno:26 mkstemp:24 retval:23 eintr:23 enospc:23 meaning:23
+enough|realli:20 quit:18 suffici:18 rare:18 extrem:17
+enqueu|deliv:37 deliveri:36 mailer:32 job:31 payload:27 activ:25 queu:24 rescu:24
+ensur|sure:18 guarante:17
+enter|press:19 region:18
+entir|whole:24 altogeth:22
+entireti|einval:21 wiki:20 untouch:19 mysteri:19
+entiti|orm:39 subqueri:36 func:35 conjunct:34 polymorph:34 join:32 claus:32 mapper:32
+entri|index:30 tree:27 file:25 untrack:22 directori:22 prime:22 struct:21 spars:21
+entrypoint|dockerfil:20 devcontain:19 yarn:18
+enum|datatyp:27 cast:27 boolean:24 qualifi:23 serial:23 mysql:23 valu:22 column:22
+enumer|arrai:19 ext:18 subtyp:17 finder:17 serializ:17
+env|environ:36 app:26 var:21 secret:19 rail:19 flask:19 config:19 dev:19
+envelop|bcc:28 recipi:28 smoother:24 smtp:19 send:18 sender:18 plaintext:18 email:18
+environ|env:36 variabl:27 config:24 app:22 configur:22 rail:21 applic:20 set:19
+envvar|jinja:22 set:21 variabl:21 pidfil:19 bool:18 overrid:18 subsect:17
+eof|termin:22 nul:21 packet:21 exit:21 end:20 newlin:20 hang:19 pipe:19
+eol|crlf:38 gitattribut:23 end:18 line:17
+ephemer|modal:34 particip:30 bookmark:29 incid:28 slack:27 tactic:24 triag:23 invit:22
+epip|enospc:37 die:29 einval:28 death:28 enoent:27 waitpid:26 sigpip:25 whine:25
+epoch|timestamp:26 failov:24 time:24 timezon:24 elect:22 sentinel:22 utc:22 reconfigur:22
 epol|drain:23 pthread:21 netbsd:21 cond:20 mip:20 musl:19 unblock:19 till:18
 epub|diagram:24 favicon:21 jpeg:20 esm:20 documen:20 jinja:20 skeleton:19 alt:18
-equal|compar:21 valu:20 greater:19 infin:18 comparison:18 magnitud:17
-eras|credenti:28 oauth:26 approv:23 usernam:22 cred:19 password:19 proactiv:18 insecur:18
-ergonom|modular:24 programmat:23 incred:23 pave:19 riski:18
-eric|carlo:48 mike:48 martin:43 ryan:42 daniel:42 sean:42 pieter:41 alex:40
-err|error:22 stderr:22 die:19 val:19 conn:19 rdb:19 cmp:19 exit:18
-errant|spuriou:27 extran:24 superflu:22 overzeal:20 oop:20 misplac:20 leftov:19 lengthi:19
-errno|enoent:31 enotdir:26 return:25 die:25 error:24 unlink:21 exit:21 mkstemp:20
-erron|mistakenli:23 wrongli:23 spuriou:21 parenthes:20 leftov:19 parenthesi:18 incorrectli:18 unquot:18
-error|messag:30 except:30 die:30 failur:29 fatal:28 unexpect:26 warn:25 errno:24
-errorhandl|blueprint:35 wsgi:32 jinja:31 quickstart:29 werkzeug:25 philosophi:23 rerais:23 dotenv:22
+equal|compar:21 valu:20 greater:18 assert:18 infin:18 comparison:18 magnitud:17
+equival|cmp:17
+eras|credenti:29 oauth:27 approv:24 usernam:22 cred:19 password:19 insecur:19 proactiv:18
+ergonom|programmat:26 modular:24 incred:22 pave:18 focus:18 robust:18 riski:17
+eric|carlo:49 mike:48 martin:44 ryan:43 daniel:43 sean:42 pieter:42 alex:40
+err|stderr:22 error:22 val:19 conn:19 rdb:19 printf:19 die:19 cmp:19
+errant|spuriou:27 extran:23 superflu:22 oop:20 overzeal:20 misplac:20 lengthi:19 leftov:18
+errno|enoent:30 return:26 enotdir:26 die:25 error:24 unlink:23 exit:21 einval:21
+erron|spuriou:22 mistaken:20 parenthes:20 leftov:19 parenthesi:19 unquot:19 nonsens:18 errant:18
+error|messag:30 die:30 except:29 failur:28 fatal:28 warn:25 errno:24 enoent:23
+errorhandl|blueprint:35 wsgi:32 jinja:31 quickstart:29 werkzeug:24 philosophi:23 rerais:23 dotenv:22
 esbuild|rollup:44 commonj:41 terser:40 minifi:36 typescript:35 dep:35 esm:34 minif:32
-esc|nbsp:23 unescap:23 latin:23 chop:21 escap:20 string:18 div:17
-escal|modal:35 incid:31 particip:26 slack:24 button:22 timelin:22 reactiv:21 ephemer:19
-escap|backslash:41 quot:34 unescap:34 charact:34 liter:32 doubl:29 asciidoc:26 ascii:25
+esc|nbsp:23 unescap:23 latin:23 chop:22 escap:20 div:18 string:18
+escal|modal:35 incid:31 particip:27 slack:24 button:22 timelin:22 reactiv:21 ephemer:19
+escap|backslash:40 quot:34 unescap:33 charact:33 liter:33 doubl:29 asciidoc:28 backtick:25
 eslint|prettier:53 vue:42 typescript:40 react:39 sass:38 ipython:35 faker:35 plugin:35
-esm|rollup:40 typescript:36 esbuild:34 transpil:33 commonj:32 polyfil:31 import:27 react:26
-especi|particularli:28 tend:24 slightli:22 slow:22 huge:20 significantli:20 lot:20 less:19
-establish|connect:30 asyncio:22 databas:22 mixin:21 conn:21 pool:20 adapt:20 wherebi:20
-estim|approxim:24 averag:23 huge:22 fraction:21 count:20 measur:20 roughli:20 float:19
-etag|metal:31 fresh:24 sendfil:24 weak:22 analog:20 revalid:19 csp:19 strong:18
-eval|script:19 lua:18 evalu:18 exec:18 oom:18
-evalu|rule:30 sampl:27 durat:25 vector:24 group:24 instant:23 sum:23 alert:23
-evan|compani:25 decemb:25 lab:21 beta:21 bolt:19 excit:19 februari:18 onward:17
-even|matter:23 anyth:22 didn:22 sinc:22 actual:21 shouldn:20 know:19 bother:19
-event|notif:29 subscrib:27 instrument:24 listen:23 fire:23 watch:22 poll:21 channel:20
-everybodi|love:22 everyon:21 writabl:19 obei:17
-everyon|welcom:24 contributor:23 everybodi:21 contribut:21 collabor:20 experienc:20 familiar:19 invit:18
-everyth|need:24 clickabl:24 turn:22 checkbox:19 appli:18 submit:17
+esm|rollup:40 typescript:36 esbuild:34 transpil:33 commonj:32 polyfil:31 import:26 react:26
+especi|tend:23 slight:22 huge:21 quit:20 lot:20 less:20 extrem:19 littl:18
+establish|connect:30 asyncio:22 databas:21 mixin:21 conn:21 pool:21 listen:20 adapt:20
+estim|approxim:24 huge:23 averag:23 fraction:21 float:20 measur:20 exponenti:20 rough:20
+etag|metal:31 sendfil:24 fresh:21 weak:21 csp:20 revalid:20 analog:19 header:17
+eval|script:19 evalu:18 exec:18 lua:18 oom:17
+evalu|rule:30 sampl:27 durat:25 vector:25 group:24 instant:23 sum:23 interv:23
+evan|compani:26 decemb:25 lab:21 beta:21 bolt:20 excit:19 februari:18 onward:17
+even|matter:22 didn:22 anyth:21 sinc:21 actual:20 doesn:19 anybodi:19 anywai:18
+event|notif:29 subscrib:27 instrument:23 fire:23 listen:22 watch:21 poll:20 channel:19
+everybodi|everyon:21 love:20 anyon:19 writabl:19
+everyon|welcom:24 contributor:22 contribut:21 everybodi:21 experienc:20 collabor:20 familiar:19 invit:18
+everyth|need:24 clickabl:24 turn:22 checkbox:20 appli:18 submit:17 check:17
 everytim|cyclic:18 upsert:18
-everywher|throughout:19 suffer:18
-evict|expir:30 ttl:25 del:25 unblock:25 replic:23 volatil:22 lru:22 cron:21
-evid|strictli:19 bui:18 harm:17
-evil|changeset:19 told:18 badli:17
-evolv|variat:20 recompil:18 adopt:18 major:18 matur:17 stabil:17 ten:17 neutral:17
-exact|match:18 inexact:17
-examin|dig:22 underneath:21 unpars:21 subdir:21 travers:20 tree:20 convinc:20 git:20
-exampl|document:20 link:19 com:18
-exc|valueerror:24 asyncio:23 sqlalchemi:21 constructor:20 thrown:19 unhandl:19 hybrid:19 hierarchi:19
-exce|maximum:35 exceed:34 larger:32 size:29 largest:27 mib:27 max:27 greater:26
-exceed|exce:34 scrape:29 repl:28 feder:26 ingest:26 greater:24 gaug:24 limit:24
-excel|jeremi:23 sean:20 andi:19 adam:19 ben:19 scott:18 new:18 hansen:18
-except|rais:38 rescu:37 error:30 typeerror:27 keyerror:27 rerais:22 nameerror:21 invalid:20
+everywher|throughout:20 suffer:18
+evict|expir:30 del:25 ttl:25 unblock:25 volatil:23 replic:22 lru:22 cron:21
+evid|bui:18 harm:17
+evil|changeset:20 born:18 shallow:17 badli:17
+evolv|variat:20 recompil:18 adopt:18 matur:17 major:17
+examin|underneath:22 dig:22 unpars:21 convinc:21 subdir:20 travers:20 tree:20 git:20
+exampl|document:19 link:19 com:18
+exc|valueerror:23 asyncio:23 sqlalchemi:21 constructor:19 hybrid:19 superclass:19 hierarchi:19 unhandl:19
+exce|maximum:36 exceed:34 larger:32 size:29 largest:28 mib:27 smaller:26 max:26
+exceed|exce:34 scrape:28 repl:27 feder:26 ingest:25 greater:24 limit:24 gaug:23
+excel|jeremi:23 sean:20 andi:19 adam:19 ben:19 scott:18 fuzzi:18 new:18
+except|rais:40 rescu:37 error:29 keyerror:28 typeerror:26 rerais:23 nameerror:22 throw:21
 excerpt|squeez:20 omiss:19 rewrap:18
-excess|trail:22 extran:22 spike:21 line:20 whitespac:20 trim:20 fragil:20 aggress:19
-exchang|send:19 sent:19 pain:18 notifi:17 capabl:17
-excit|volunt:29 octob:26 februari:25 juli:23 decemb:22 collabor:21 announc:21 power:21
+excess|trail:22 extran:20 spike:20 line:19 aggress:19 whitespac:19 trim:19 bloat:19
+exchang|send:20 notifi:18 pain:18 capabl:17 semaphor:17
+excit|volunt:29 octob:26 februari:25 juli:22 decemb:22 collabor:21 power:21 fund:21
 exclam|tild:24 substr:18 unquot:18
-exclud|gitignor:27 dir:22 pattern:22 ignor:21 directori:20 excludesfil:20 subdir:19 ref:19
-excludesfil|xdg:35 gitconfig:31 egg:23 config:23 directori:22 unread:22 unset:21 configur:21
-exclus|inclus:19 exclud:19 mutual:18 incompat:17
-exec|bin:26 execut:24 subprocess:21 command:21 fork:19 shell:19 usr:18 script:18
-execut|run:24 exec:24 statement:23 connect:20 adapt:20 bin:20 invok:19 runner:18
-executor|reactor:28 shut:25 park:22 asynchron:22 runtim:22 worker:21 shutdown:20 concurr:20
-exercis|cover:19 demonstr:18 coverag:17
-exhaust|dealloc:21 recycl:19 quadrat:19 lifetim:19 moreov:17 inexact:17
-exhibit|demonstr:25 luckili:24 sidestep:21 chase:20 fundament:19 unnot:18 incident:18 exist:18
-exist|creat:24 underneath:19 nonexist:19 consider:19 includ:19 disappear:19 luckili:18 enoent:18
+exclud|gitignor:27 pattern:22 dir:22 excludesfil:20 directori:20 ignor:20 subdir:19 file:19
+excludesfil|xdg:36 gitconfig:32 egg:23 config:23 directori:22 unread:22 unset:21 configur:21
+exclus|exclud:19 inclus:19 mutual:19 incompat:17
+exec|bin:25 execut:23 subprocess:21 command:21 shell:19 fork:19 home:18 script:18
+execut|run:25 statement:23 exec:23 connect:21 adapt:20 bin:20 invok:18 runner:18
+executor|reactor:29 shut:25 park:22 asynchron:22 worker:22 wake:22 concurr:21 runtim:21
+exercis|cover:20 coverag:20 demonstr:18 test:18
+exhaust|dealloc:20 recycl:19 quadrat:18 lifetim:18 inexact:17
+exhibit|luckili:23 demonstr:23 sidestep:22 fundament:22 chase:21 biggest:20 wrt:20 incident:20
+exist|creat:24 nonexist:20 luckili:20 underneath:20 disappear:19 includ:19 alreadi:19 enoent:18
 exit|kill:34 signal:33 death:30 die:30 sigpip:27 termin:26 process:25 waitpid:25
-exot|quirk:21 hurt:19 massag:19 admittedli:18 besid:18 contamin:18 otoh:18 meaning:17
+exot|quirk:21 hurt:19 massag:19 besid:18 admit:18 succinct:18 meaning:18 contamin:18
 exp|golang:21 googl:19 protobuf:18
-expand|expans:28 resiz:17
-expans|expand:28 shell:25 zsh:20 unquot:19 enclos:18 quot:18 substitut:18 liter:18
-expect|actual:25 success:24 nonzero:24 return:20 cmp:20 discern:19 unexpect:19 unsuccess:18
-expens|wast:20 speed:18 costli:18 slow:18 overhead:18 slower:17 cheap:17
-experi|encourag:21 ecosystem:20 substanti:20 team:19 great:19 modest:18 feedback:18 signific:17
-experienc|occasion:23 symptom:22 puzzl:21 suffer:21 silli:20 everyon:20 programm:19 sidestep:19
-experiment|featur:19 unstabl:19 ecosystem:18
-expert|newbi:24 familiar:22 remind:21 favorit:20 upfront:19 casual:19 wonder:18 david:18
-expir|evict:30 expiri:26 del:25 ttl:23 prune:22 period:20 kei:19 replic:19
-expiri|expir:26 oauth:24 volatil:21 store:21 oldest:20 ttl:19 secret:19 decrement:18
-explain|mention:28 section:25 clarifi:23 explan:22 see:21 document:21 brief:21 describ:20
-explan|descript:26 section:24 clariti:24 sentenc:23 paragraph:22 grammar:22 rephras:22 intro:22
-explanatori|straightforward:22 clearer:21 disrupt:20 introductori:19
-explicit|implicit:21 explicitli:19
-explicitli|set:19 default:19 explicit:19 unless:18 commandlin:17
-explictli|dupe:19 nullabl:18 serializ:18 asm:18 unintention:18 upsert:17 disambigu:17
-explod|resp:21 unreferenc:21 unreach:20 gotten:18
-exploit|malici:32 vulner:31 xss:27 attack:26 denial:25 mitig:24 cve:23 craft:22
-explor|brows:23 visual:19 desktop:19 frontend:19 popup:18 studio:18 blame:18 icon:17
-exponenti|histogram:34 linear:31 rate:29 nan:28 smooth:26 bucket:25 sum:25 extrapol:24
-export|import:25 rule:18
-expos|meta:23 discoveri:23 endpoint:21 public:21 relabel:20 privat:19
+expand|expans:28 resiz:18
+expans|expand:28 shell:24 zsh:20 unquot:19 substitut:18 enclos:18 quot:18 liter:18
+expect|actual:25 success:24 nonzero:24 return:20 cmp:20 discern:19 unsuccess:19 unexpect:18
+expens|wast:19 slower:19 speed:18 slow:18 overhead:18 cost:18 signific:18 faster:17
+experi|encourag:22 ecosystem:20 substanti:20 team:19 great:19 feedback:18 modest:18 maintain:18
+experienc|symptom:26 occasion:25 puzzl:23 silli:23 suffer:22 programr:22 hatch:21 wonder:20
+experiment|unstabl:19 featur:19 ecosystem:18 mandatori:17
+expert|newbi:23 familiar:22 remind:22 casual:21 experienc:19 wonder:19 favorit:19 appreci:19
+expir|evict:30 expiri:26 del:25 ttl:25 prune:22 period:20 kei:19 replic:19
+expiri|expir:26 oauth:24 volatil:21 store:21 oldest:20 ttl:19 secret:19 salt:18
+explain|mention:27 section:25 clarifi:25 explan:24 brief:22 document:21 describ:21 see:20
+explan|descript:25 explain:24 sentenc:24 clariti:24 section:23 rephras:22 paragraph:21 intro:21
+explanatori|straightforward:22 clearer:22 introductori:19 disrupt:19 realist:17
+explicit|implicit:23 default:20 option:19 set:19 true:19 commandlin:18 hatch:18 typecast:17
+explict|dupe:26 unintention:18 disambigu:18 explicit:17
+explod|unreferenc:23 resp:21 unreach:19 gotten:18 shallow:17 pack:17
+exploit|malici:33 vulner:32 xss:27 attack:26 denial:26 cve:24 mitig:23 craft:23
+explor|brows:22 visual:20 desktop:19 frontend:19 studio:18 popup:18 blame:18 icon:17
+exponenti|histogram:33 linear:29 rate:29 nan:27 sampl:24 sum:24 bucket:24 extrapol:24
+export|import:23 rule:17
+expos|discoveri:23 meta:22 endpoint:22 relabel:21 public:19 privat:18 label:17
 exposit|protobuf:28 proto:27 classic:25 ingest:23 scrape:23 golang:21 relabel:20 feder:19
-expr|express:29 parenthes:23 selector:22 compound:20 subqueri:19 parenthesi:19 matcher:19 instant:19
-express|sql:36 claus:36 subqueri:34 construct:33 column:30 union:29 expr:29 statement:29
-expung|wherebi:29 backref:27 passiv:27 unload:24 cascad:23 sweep:22 destroi:22 relationship:21
-ext|core:29 extens:28 singleton:21 monkei:20 sqlalchemi:20 support:19 requir:19 serial:18
+expr|express:29 parenthes:24 selector:23 compound:21 subqueri:19 matcher:19 parenthesi:19 regexp:19
+express|sql:37 claus:36 subqueri:33 construct:33 column:30 union:29 expr:29 statement:29
+expung|wherebi:29 backref:27 passiv:27 unload:24 cascad:23 sweep:22 destroi:21 relationship:21
+ext|core:29 extens:28 singleton:21 monkei:21 sqlalchemi:20 requir:19 support:19 serial:18
 extend|basic:20 anchor:19 grep:17
-extens|ext:28 sqlalchemi:24
-extent|arena:24 decai:18 score:17 rearrang:17
-extern|launch:19 pager:18 program:18 shell:17
-extra|overhead:23 unnecessari:23 trail:22 space:20 extran:19 wast:19 redund:19 strai:17
-extractor|detector:18 inmemori:17
-extran|strai:30 semicolon:29 spuriou:25 errant:24 surround:24 unneed:24 leftov:23 delimit:22
-extrapol|exponenti:24 rate:23 interv:22 ingest:22 exceed:22 count:21 histogram:21 sampl:21
-extrem|quit:22 incred:22 hundr:21 tend:21 huge:21 thousand:20 particularli:20 fairli:19
-facad|trait:22 primit:20 searcher:20 polish:19 std:19 unmaintain:19 sink:19 await:19
-face|great:20 sight:19 experienc:18 inde:18 nicer:17
-facil|subcommand:19 techniqu:17
-facilit|eas:20 assist:20 introspect:19 queu:19 unmark:19 errant:18 reusabl:18 registr:18
-facto|rustfmt:17
+extens|ext:28 sqlalchemi:23
+extent|arena:24 decai:18
+extern|launch:19 pager:17 program:17
+extra|unnecessari:24 overhead:24 trail:22 space:21 wast:20 redund:19 extran:18 strai:17
+extractor|detector:18 inmemori:18
+extran|strai:29 semicolon:28 spuriou:24 surround:24 errant:23 leftov:22 needless:21 delimit:21
+extrapol|exponenti:24 rate:23 ingest:22 interv:22 exceed:21 histogram:21 count:21 averag:21
+extrem|quit:24 huge:23 incred:22 tend:22 thousand:22 hundr:22 ineffici:21 larg:19
+facad|trait:23 primit:20 searcher:20 polish:19 unmaintain:19 std:19 sink:19 await:19
+face|sight:19 inde:19 great:18 nicer:17
+facil|subcommand:19 techniqu:18 git:17 option:17
+facilit|eas:20 assist:20 queu:19 introspect:19 unmark:19 errant:18 skeleton:18 reusabl:18
+facto|rustfmt:18
 factor|threshold:18
-factori|inspector:25 nonetheless:24 finder:23 hybrid:23 constructor:22 method:22 instanti:22 assoc:21
-fail|failur:42 succe:30 enoent:25 abort:23 success:22 error:22 die:21 succeed:21
-failov|sentinel:42 slave:42 elect:35 ping:32 replica:30 reboot:30 master:28 repl:28
-failur|fail:42 error:29 crash:24 enoent:23 breakag:22 problem:21 success:21 bug:20
-fair|irrit:21 reduct:20 gotten:19 intuit:19 vari:19 preliminari:18 enorm:18 tini:17
-fairli|quit:22 pretti:20 extrem:19 practic:19 rare:17 downsid:17 complic:17 straightforward:17
+factori|inspector:25 nonetheless:24 finder:23 hybrid:23 instanti:22 constructor:22 method:22 assoc:21
+fail|failur:43 succe:30 enoent:25 abort:24 success:23 die:22 error:22 succeed:21
+failov|sentinel:43 slave:43 elect:35 ping:33 replica:31 reboot:30 master:28 repl:28
+failur|fail:43 error:28 crash:24 enoent:24 breakag:23 problem:21 success:21 exit:21
+fair|quit:21 worth:19 extrem:18 practic:18 pretti:18
 faker|ipython:100 panda:86 ruff:61 sentri:59 dessant:54 oauthlib:53 cryptographi:49 pypa:48
-fall|back:20 fallback:20
-fallback|fall:20
-fallen|scene:24 hid:19 ahead:18 climat:18 blurb:18 defunct:17
-fallout|annoy:21 messi:19 cosmet:19 inconsist:19 weird:19 invas:18 widespread:18 funki:17
-fallthrough|unfriendli:22 newest:20 poison:20 moreov:19 homebrew:17
-fals|true:44 valu:27 boolean:26 falsi:23 truthi:23 return:22 set:21 enabl:19
-falsi|truthi:30 nullabl:28 valu:27 fals:23 true:23 boolean:23 return:23 serializ:23
-famili|pars:19 taught:18 option:17
-familiar|wonder:25 glossari:24 struggl:23 troubl:23 expert:22 folk:20 dive:20 hei:20
-fan|fanout:19
+fall|fallback:21 back:19
+fallback|fall:21
+fallout|cosmet:20 mild:20 messi:20 funki:19 inconsist:19 invas:18 widespread:18 weird:18
+fallthrough|unfriend:21 newest:20 poison:20 moreov:19 homebrew:17
+fals|true:45 valu:27 boolean:26 falsi:23 truthi:22 return:22 set:20 nullabl:19
+falsi|truthi:30 nullabl:28 valu:28 true:23 fals:23 boolean:23 serializ:23 return:23
+famili|pars:19 teach:18 git:17
+familiar|wonder:25 glossari:24 struggl:23 troubl:22 expert:22 folk:21 dive:20 hei:20
+fan|fanout:20
 fanci|ala:20 inter:18
-fanout|fan:19 num:17 dramat:17 monoton:17
-faq|quickstart:29 intro:28 philosophi:23 tutori:22 chapter:22 readm:21 changelog:20 doc:19
-far|went:22 almost:18 probabl:18 gone:17
+fanout|fan:20 dramat:17 monoton:17
+faq|quickstart:29 intro:28 philosophi:23 tutori:22 chapter:22 readm:21 changelog:21 doc:19
+far|went:21 gone:17
 fashion|spirit:18 sensibl:17
-fast|import:20 forward:18 warm:17 frontend:17
-fastcgi|lighttpd:33 nginx:33 wsgi:25 sean:24 fcgi:23 cgi:22 conf:21 breakpoint:21
-faster|slower:29 speed:27 ran:22 significantli:21 effici:20 bigger:20 refcount:19 cost:19
-fastest|easiest:28 eleg:26 tenth:22 consensu:21 unord:20 rough:20 naiv:20 musl:19
-fat|arrow:19 finger:19
-fatal|error:28 head:21 die:21 messag:21 git:21 unabl:20 baz:20 foo:19
-fault|segfault:20 intermitt:18
-faulti|howto:23 document:19 amend:18 decad:18 unwant:18 merg:18 unintent:17 commit:17
+fast|import:20 forward:17 warm:17 frontend:17
+fastcgi|lighttpd:33 nginx:33 wsgi:25 sean:24 fcgi:23 cgi:22 breakpoint:21 conf:21
+faster|slower:29 speed:27 signific:23 cost:20 effici:19 bigger:18 shorter:17 speedup:17
+fastest|easiest:28 eleg:25 tenth:22 consensu:21 unord:21 musl:20 naiv:20 ascend:19
+fat|arrow:19 finger:18 experienc:17 train:17
+fatal|error:28 head:22 git:22 die:21 messag:21 unabl:20 baz:20 advic:19
+fault|segfault:21 intermitt:18
+faulti|howto:23 document:19 merg:18 unwant:18 decad:18 technic:17 amend:17 unintent:17
 favicon|subpath:63 healthi:59 filepath:58 handler:47 feder:44 svg:42 http:41 bucket:39
-favor|deprec:18
-favorit|expert:20 spellcheck:20 emac:17 joe:17 bet:17 struggl:17
-fcgi|fastcgi:23 apach:21 abnorm:18 lighttpd:18 reaper:18 sean:18
+favorit|hate:26 spellcheck:22 expert:19
+fcgi|fastcgi:23 apach:21 abnorm:19 lighttpd:18 reaper:18 sean:18
 feasibl|wind:23
-feat|chore:50 plugin:32 playground:29 rollup:25 typescript:25 esbuild:24 esm:24 eslint:24
+feat|chore:51 plugin:32 playground:29 rollup:25 typescript:25 esm:24 esbuild:24 eslint:24
 featur|experiment:19
-feb|aug:63 jul:63 oct:59 mar:54 nov:50 jan:48 jun:47 apr:45
-februari|septemb:37 juli:36 decemb:29 april:28 excit:25 month:24 june:23 date:23
-fed|feed:29 reconstruct:22 input:22 insist:21 inflat:21 taught:20 notion:20 deflat:20
-feder|subpath:52 healthi:48 filepath:46 favicon:44 handler:40 classic:40 bucket:39 scrape:36
-fedora|debian:43 cento:40 ubuntu:38 instal:32 arch:27 clang:27 apt:26 homebrew:26
+feb|aug:65 jul:64 oct:61 mar:55 jan:49 nov:47 jun:47 apr:42
+februari|septemb:37 juli:36 decemb:29 april:29 excit:25 month:23 june:23 date:23
+fed|feed:29 reconstruct:22 input:21 inflat:21 insist:21 deflat:21 stdin:20 notion:20
+feder|subpath:52 healthi:48 filepath:47 favicon:44 handler:40 classic:40 bucket:39 api:36
+fedora|debian:43 cento:39 ubuntu:38 instal:32 clang:27 homebrew:27 apt:26 arch:26
 feed|fed:29 input:22 stdin:18
-feedback|contributor:25 particip:24 slack:24 ecosystem:24 team:23 incid:23 bryan:23 collabor:22
-feel|think:23 arguabl:22 seem:22 realli:21 surpris:20 wors:20 thing:19 somewhat:19
-fell|disambigu:21 gave:20
-felt|unclear:23 wonder:23 invas:21 agre:20 doubli:19 horribl:19 tast:19 imo:18
-fetch|push:44 clone:43 remot:41 advertis:34 transport:33 ref:29 protocol:28 dumb:26
+feedback|contributor:24 particip:24 slack:23 team:23 incid:23 ecosystem:23 bryan:23 collabor:22
+feel|think:25 seem:25 realli:24 arguabl:22 thing:21 wonder:20 wors:20 surpris:20
+fetch|push:45 clone:44 remot:42 transport:35 advertis:33 ref:29 protocol:28 stateless:28
 fetcher|filehandl:21 slide:19 prop:18 predat:17 btw:17
-fewer|incur:23 substanti:23 significantli:23 effici:22 tend:21 slower:21 shorter:19 averag:18
-fget|untermin:22 underflow:19 recv:18 tight:18 spare:18 unrol:18 dealloc:18 kib:18
-field|hidden:19 form:18 member:18 button:18
-fifo|pipe:26 kill:24 unblock:23 process:23 death:23 indefinit:22 sigterm:22 pid:22
-fifth|fourth:40 tenth:34 third:26 batch:23 topic:19 ditch:18 cycl:17
-figur|understand:25 rare:22 thought:21 wonder:20 realiz:20 find:19 know:18 answer:18
-file|directori:32 index:29 dir:27 untrack:27 gitignor:27 entri:25 subdir:25 temporari:25
-filehandl|fetcher:21 fstat:21 followup:18 instanti:18 tmpdir:17
-filenam|file:21 charact:20 pathnam:19
-filepath|subpath:69 healthi:63 favicon:58 handler:55 bucket:47 feder:46 http:46 inf:45
-filesystem|readdir:18 ctime:18
-filetyp|inabl:19 hid:18
-fill|write:21 read:19 struct:19 store:19 oid:18 object:18 shrink:18 travers:18
-filter|taught:19 reachabl:17 unfilt:17
-find|finder:21 first:19 figur:19
-finder|relat:34 associ:34 record:32 composit:26 scope:26 upsert:25 method:25 invers:25
-fine|finer:21 okai:19
-finer|grain:30 nanosecond:24 fine:21 twist:19
-finger|fat:19 presum:17
-fingerprint|superflu:19 dedupl:18
-finish|process:28 child:27 wait:23 exit:22 death:22 resum:22 spawn:22 fork:21
+fewer|incur:25 tend:22 effici:21 slower:21 substanti:21 signific:21 domin:19 speedup:19
+fget|untermin:22 strlen:21 underflow:19 eat:19 unrol:19 spare:19 dealloc:19 kib:18
+field|member:18 button:18 form:17
+fifo|pipe:27 kill:24 unblock:24 process:23 death:23 indefinit:23 pid:23 deadlock:22
+fifth|fourth:41 tenth:34 third:26 batch:23 topic:19 ditch:18 cycl:18
+fight|infrequ:19 smallest:18
+figur|wonder:24 understand:23 rare:23 think:21 surpris:20 recov:20 realiz:20 want:19
+file|directori:32 index:29 untrack:28 gitignor:27 dir:27 temp:25 subdir:25 entri:25
+filehandl|fetcher:21 fstat:21 instanti:18 followup:18 tmpdir:17
+filenam|file:22 charact:21 pathnam:18 basenam:17
+filepath|subpath:69 healthi:63 favicon:58 handler:55 feder:47 bucket:47 http:45 inf:45
+filesystem|readdir:18 ctime:18 inod:18 devic:17
+filetyp|inabl:19
+fill|write:21 read:20 struct:19 store:19 oid:18 object:18 travers:18 shrink:18
+filter|reachabl:17 exclud:17 unfilt:17
+find|first:17
+finder|relat:35 associ:34 record:32 composit:27 invers:27 upsert:26 scope:25 uniq:25
+fine|finer:22 okai:19 perfect:18
+finer|grain:29 nanosecond:24 fine:22 twist:19
+finger|fat:18
+fingerprint|dedupl:19 superflu:19 agent:17
+finish|process:29 child:27 wait:24 death:22 resum:22 spawn:22 exit:22 fork:22
 finit|infin:29 nan:21 parseabl:20 needl:19 multipli:18
-fire|event:23 record:23 callback:21 notif:21 subscrib:20 activ:20 alert:20 rollback:19
-firefox|chrome:45 headless:38 browser:36 webkit:27 safari:22 ajax:21 playwright:21 android:20
-first|last:19 find:19 closest:19 nth:18 fourth:18
-firstli|resp:20 unpredict:19 asap:18
-fish|ism:23 authorit:21 bash:20 programmat:18 complet:18 script:18 inmemori:17
-fist|ora:25 unhelp:23 adam:19 formerli:19 overzeal:17
-fit|larger:24 exce:22 overflow:22 bigger:21 size:21 strlen:20 buffer:20 unsign:20
-five|four:25 six:24 ten:24 seven:21 ssd:20 hour:20 laptop:20 three:19
-fix|typo:36 minor:34 correct:33 grammar:33 skip:29 doc:27 caus:27 grammat:26
+fire|record:23 event:23 callback:21 notif:21 subscrib:20 alert:20 activ:19 reconnect:19
+firefox|chrome:44 headless:38 browser:36 webkit:27 safari:22 ajax:21 playwright:21 android:20
+first|last:19 fourth:18 nth:18 closest:17 find:17
+fish|ism:23 authorit:21 bash:20 complet:19 programmat:18 script:18 inmemori:17
+fist|ora:25 unhelp:23 adam:19 overzeal:17
+fit|larger:24 exce:22 overflow:21 bigger:21 size:21 strlen:20 smaller:20 width:20
+five|four:25 six:24 ten:23 seven:21 ssd:20 laptop:20 hour:20 three:20
+fix|typo:36 minor:34 grammar:32 skip:28 doc:27 caus:27 correct:27 grammat:26
 fixm|outdat:20 unecessari:19 uncom:17
-fixtur|model:26 record:23 associ:23 activ:21 abstract:20 rail:20 belong:20 png:20
-fixup|squash:44 amend:33 reword:30 todo:30 signoff:27 edit:27 cherri:27 pick:26
-flag|option:27 opt:23 bitfield:20 cflag:18
-flake|vanish:19 trickier:19 intermitt:18 interestingli:18 symptom:18 oddli:17
-flaki|intermitt:27 sleep:22 hang:22 deadlock:20 race:20 occasion:19 unblock:18 determinist:18
-flash|metal:29 control:28 middlewar:21 perman:21 rescu:21 cookiejar:19 articl:19 singleton:19
-flask|werkzeug:28 wsgi:23 cfg:22 setuptool:22 pytest:21 blueprint:20 sqlalchemi:20 tox:20
-flat|unord:26 destruct:21 flatten:20 dupe:20 baselin:19 conjunct:18 deep:18 uniq:17
-flatten|dup:20 flat:20 concat:19 uniq:19 deep:17 destruct:17 secondari:17
-flaw|meanwhil:24 shortcom:22 brittl:19 easiest:18 buggi:17 fragil:17 downsid:17 imit:17
-flesh|widen:21 prose:20 stone:19 wip:18 elabor:18 skip:18 emphas:18 unclos:18
-flex|realloc:27 pointer:26 struct:25 alloc:23 arrai:23 const:21 freed:21 sizeof:21
-flexibl|advantag:17
-flight|mine:22 eas:20 dealt:19 slate:19 notion:19 disturb:17
-flip|opposit:20 invert:20 swap:19 discern:19 bitwis:17
-float|decim:40 sampl:40 histogram:38 integ:34 nan:32 fraction:32 numer:31 precis:31
+fixtur|model:26 record:24 associ:23 activ:21 rail:21 abstract:20 png:20 belong:20
+fixup|squash:43 amend:34 reword:31 todo:31 signoff:27 edit:27 pick:27 cherri:27
+flag|option:27 opt:23 bitfield:21 cflag:18
+flake|trickier:19 comfort:18 oddli:18 symptom:17
+flaki|intermitt:28 sleep:22 deadlock:20 race:20 occasion:19 hang:18 fifo:18 unblock:18
+flash|metal:30 control:28 perman:22 rescu:22 middlewar:22 cookiejar:19 articl:19 singleton:19
+flask|werkzeug:26 wsgi:23 rst:22 setuptool:21 cfg:21 pytest:21 blueprint:20 tox:20
+flat|unord:26 destruct:21 dupe:20 flatten:20 baselin:19 uniq:18 deep:18 conjunct:18
+flatten|dup:21 flat:20 concat:20 uniq:19 destruct:17 deep:17 secondari:17
+flaw|meanwhil:23 shortcom:21 brittl:19 easiest:18 buggi:17 downsid:17
+flesh|widen:21 prose:20 emphas:19 skeleton:19 stone:18 wip:18 elabor:18 unclos:18
+flex|realloc:27 pointer:26 struct:25 alloc:23 arrai:23 sizeof:21 const:21 len:21
+flexibl|advantag:19 simpler:18 effici:17
+flight|mine:23 eas:21 notion:19 slate:18 disturb:17 offend:17 unmodifi:17
+flip|opposit:21 swap:20 invert:20 discern:19 bitwis:17
+float|decim:39 sampl:39 histogram:37 integ:34 nan:32 fraction:31 precis:31 vector:31
 flood|commonj:19
-floor|clamp:29 instant:26 vector:24 float:23 ceil:21 min:21 nan:20 max:20
+floor|clamp:29 instant:26 vector:24 float:22 ceil:22 nan:20 min:20 max:20
 florian|adam:30 ben:28 carlo:25 chri:22 jeremi:22 scott:21 brian:20 paul:20
-flow|modal:22 incid:22 slack:20 clearer:20 slightli:19 reactiv:19 simpler:19 engag:19
-flush|fsync:22 replic:20 write:19 disconnect:18 repl:18 asap:18 replica:18 sync:18
-fly|thin:21 reconstruct:20 leaf:18 suboptim:17
-fmt|format:22 msg:20 gentli:18 commit:18 printf:17
-fnmatch|asterisk:21 bsd:20 realpath:20 wildcard:19 regex:18 wider:18
-focu|button:24 widget:23 menu:21 navig:20 pane:20 focus:20 click:20 scroll:19
-focus|focu:20 theme:18 mainli:18
-fold|insensit:26 line:21 multilin:20 printabl:19 consecut:19 delimit:19 letter:18 signoff:18
-folder|app:28 directori:25 gmail:25 devcontain:23 mount:23 imap:21 root:20 deploi:20
-folk|dig:22 familiar:20 presum:19 wonder:18 simplif:18 motiv:18 importantli:18 agre:18
-follow|adher:21 compli:18 accord:17 motiv:17
-followup|thoroughli:37 intermitt:21 aforement:21 subsequ:20 cosmet:20 mysteri:19 reintroduc:19 unclos:19
-font|widget:29 monospac:25 pane:23 dialog:22 button:21 menu:21 displai:21 height:21
-foo|bar:44 baz:29 head:26 abc:25 git:21 hello:20 echo:19 worktre:19
-foobar|baz:23 nbsp:21 abc:19 camel:19 foo:19 unambigu:18 warm:18 default:17
+flow|incid:23 modal:22 slack:20 clearer:19 particip:19 reactiv:19 simpler:19 engag:19
+flush|fsync:23 replic:20 write:19 replica:18 asap:18 repl:18 disconnect:18 sync:18
+fly|thin:20 reconstruct:20 leaf:18 suboptim:18 testsuit:17
+fmt|format:22 msg:21 commit:18 print:18 gentli:18 cat:17
+fnmatch|asterisk:21 realpath:20 wildcard:20 bsd:19 regex:18 pthread:17 wider:17
+focu|button:25 widget:23 menu:22 area:21 pane:20 navig:20 click:20 dialog:20
+focus|focu:19 ergonom:18 theme:18
+fold|insensit:26 line:21 multilin:20 consecut:19 delimit:19 printabl:19 letter:18 signoff:18
+folder|app:28 directori:25 devcontain:23 mount:23 gmail:23 root:21 imap:21 junk:20
+folk|familiar:21 dig:20 presum:19 agre:19 motiv:19 simplif:19 hope:18 fragil:18
+follow|adher:21 compli:18 motiv:18
+followup|thorough:29 intermitt:22 aforement:21 cosmet:20 subsequ:20 unclos:19 reintroduc:19 skeleton:19
+font|widget:30 monospac:26 pane:24 dialog:24 button:22 menu:22 height:21 displai:21
+foo|bar:44 baz:29 head:25 abc:25 git:21 hello:20 mkdir:19 echo:19
+foobar|baz:23 nbsp:22 abc:19 camel:19 foo:19 warm:18 default:17 unambigu:17
 fool|somewher:20 hardlink:18
-footer|reformat:21 div:20 underflow:19 nav:18 line:17 fold:17
-footprint|dramat:29 bloat:24 significantli:23 likelihood:23 overhead:23 churn:23 incur:22 mib:21
-forbid|illeg:20 disallow:20 insist:18 strai:17 conform:17 neglect:17 accid:17
-forbidden|har:18 prove:18 illeg:17
-forc|refus:18 quiet:17
-foreach|absorb:30 submodul:29 git:25 bindir:22 cmd:22 libexec:22 builtin:21 subprocess:21
-foreground|background:29 ansi:24 intens:23 pidfil:23 yellow:21 white:21 red:21 color:20
-foreign|constraint:47 primari:42 associ:40 tabl:39 belong:38 column:37 composit:37 kei:34
-forev|hang:32 indefinit:27 wait:23 fifo:22 aliv:22 kill:20 shutdown:20 idl:20
-forg|pgp:23 signatur:17 bust:17
-forgot|neglect:20 taught:18 leftov:18
-forgotten|pong:21 afford:20 misplac:20 unmark:19 sizeof:18 repl:18 blacklist:18 cherri:18
-fork|process:30 pid:25 child:23 spawn:23 daemon:21 finish:21 reap:21 wait:20
-form|radio:22 hidden:21 button:20 backquot:20 tradit:19 helper:19 param:19 textarea:18
-formal|appreci:20 rational:19 andi:18 norm:18 undocu:17
-format|placehold:25 fmt:22 pretti:22 markup:21 show:19 monospac:19 pars:18 medium:18
-formatt|logger:23 dsl:20 rout:18 singleton:18
-former|latter:25
-formerli|priv:21 expung:21 illeg:21 unpars:20 dupe:20 fist:19 transient:19 xxxx:18
+foot|glanc:25 casual:22
+footer|reformat:22 div:20 underflow:19 nav:18 line:17 fold:17
+footprint|dramat:29 bloat:28 overhead:25 churn:24 incur:24 likelihood:23 pressur:22 amount:21
+forbid|illeg:20 disallow:19 undesir:18 awkward:18 insist:18 accid:18 conform:17 strai:17
+forbidden|prove:18 har:18 illeg:17
+forc|refus:20 quiet:18
+foreach|absorb:30 submodul:28 git:24 bindir:22 cmd:22 libexec:22 subprocess:22 builtin:21
+foreground|background:27 ansi:25 intens:25 pidfil:24 red:22 yellow:22 bold:20 spawn:20
+foreign|constraint:46 primari:43 associ:40 tabl:39 composit:38 belong:37 column:37 kei:34
+forev|hang:29 indefinit:27 wait:23 aliv:23 fifo:21 kill:21 shutdown:20 keepal:20
+forg|pgp:23 bust:17
+fork|process:30 pid:25 child:24 spawn:23 finish:22 daemon:22 reap:21 wait:20
+form|button:22 radio:21 backquot:20 tradit:19 helper:18 param:18 textarea:18 articl:18
+formal|rational:20 appreci:20 andi:19 norm:18 motiv:18 undocu:17
+format|placehold:24 pretti:22 fmt:22 markup:21 show:19 render:18 medium:18 monospac:18
+formatt|logger:23 dsl:20 rout:19 singleton:18 recycl:17
+former|latter:26
 formul|intervent:21 broader:17
-formula|tap:21 homebrew:21 brew:19 libexec:18
-forth|moreov:19 resync:17
-fortun|ala:22 luckili:22 slip:20 pointless:19 glanc:19 fragil:18 bother:18 late:17
-forum|discord:28 chat:26 invit:23 twitter:22 talk:21 matthew:21 question:21 discuss:20
-forward|fast:18
-foundat|philosophi:22 ground:21 www:20 mit:20 pub:20 scm:19 groundwork:19 ebook:18
-four|five:25 six:23 three:22 two:22 seven:21 eight:20 nul:19 mixtur:19
-fourth|fifth:40 tenth:33 third:31 batch:26 topic:21 first:18 last:17 cycl:17
-fprintf|print:25 stderr:24 spew:24 printf:22 stdout:22 stdio:22 interleav:21 sprintf:20
-fraction|datetim:35 precis:35 microsecond:33 float:32 timestamp:30 durat:29 time:28 second:27
-fragil|brittl:33 awkward:30 oversight:30 pointless:28 subtl:28 dubiou:27 weird:26 viabl:26
+formula|tap:21 homebrew:21 brew:20 libexec:18
+forth|moreov:20 resync:17
+fortun|ala:22 luckili:22 slip:21 pointless:19 glanc:18 bother:18 fragil:18 late:18
+forum|discord:28 chat:26 invit:23 twitter:22 talk:21 question:21 matthew:21 discuss:21
+forward|fast:17 rebas:17
+foundat|philosophi:22 ground:21 www:20 pub:20 mit:20 scm:19 groundwork:18 ebook:18
+four|five:25 three:22 six:22 two:21 seven:21 eight:20 nul:19 mixtur:19
+fourth|fifth:41 tenth:34 third:31 batch:26 topic:21 first:18 cycl:18 last:18
+fprintf|print:25 stderr:24 spew:23 printf:22 stdio:22 stdout:22 interleav:21 cmp:20
+fraction|precis:35 datetim:35 microsecond:33 float:31 timestamp:30 durat:29 time:29 second:27
+fragil|brittl:33 awkward:31 oversight:31 subtl:28 pointless:28 dubiou:26 straightforward:26 viabl:25
 fragment|mem:18
-frame|scene:17
-framework|vite:25 react:23 applic:23 dummi:22 plugin:22 vitest:21 app:21 starter:20
-free|freed:43 alloc:32 pointer:30 realloc:29 struct:27 memori:24 leak:24 argv:22
-freebsd|snap:43 osx:31 openbsd:31 solari:31 bsd:30 debian:30 linux:29 maco:29
-freed|free:43 alloc:31 pointer:30 heap:29 dealloc:28 realloc:27 lifetim:26 dereferenc:25
-freeli|meaningless:50 monei:27 consider:23 spend:20
-freez|frozen:37 dup:27 dupe:23 mutat:22 memoiz:22 rubi:19 teardown:18 deep:18
-french|spanish:39 russian:32 accent:27 english:25 german:25 quotat:22 translat:21 apostroph:18
-frequenc|systemd:26 weekli:24 cron:23 mainten:21 daili:20 renov:19 schedul:19 watchdog:19
-frequent|often:20 hopefulli:18 occasion:17 rare:17
-fresh|etag:24 revalid:22 freshli:19 analog:19 lazili:18 cdn:18
-freshen|loos:31 object:30 pack:27 cruft:27 unreach:27 mtime:26 unpack:24 idx:24
-freshli|newli:24 hardlink:20 reiniti:20 fresh:19 spring:18 dockerfil:18 dummi:18 umask:18
-fri|tue:83 thu:77 sat:77 wed:72 mon:68 sun:60 utc:24 rsa:23
-friendli|friendlier:21 pleasant:21 readabl:19 nicer:18 confus:17
-friendlier|nicer:25 smarter:24 ters:24 overzeal:24 cryptic:23 imagin:23 convolut:23 diagnosi:21
-frontend|explor:19 handi:18 fast:17
-frozen|freez:37 dup:32 dupe:31 mutat:25 string:24 immut:22 hash:22 memoiz:22
-fsevent|watcher:21 inotifi:19 darwin:19 registr:18 misbehav:17
-fstat|unlink:25 readdir:24 eagain:23 crt:21 filehandl:21 syscal:21 stdio:20 file:20
-fsync|flush:22 rdb:21 repl:18 ping:18 hardwar:18 kill:17 asynchron:17 replica:17
-full|partial:17
-fulli|sqlalchemi:19
-fullnam|reconstruct:19 mistyp:18 gist:18 synthes:18 qualifi:17 blown:17
-fullpath|scrub:27 llvm:24 cor:23 metal:23 cookiejar:22 wherev:20 router:20 matthew:19
+framework|vite:25 react:23 applic:23 dummi:22 plugin:22 vitest:21 app:21 starter:21
+free|freed:42 alloc:31 pointer:30 realloc:29 struct:27 memori:24 leak:23 argv:22
+freebsd|snap:43 osx:31 openbsd:31 solari:30 debian:30 maco:29 bsd:28 mac:28
+freed|free:42 alloc:31 pointer:30 heap:29 dealloc:28 realloc:27 lifetim:26 dereferenc:25
+freez|dup:29 dupe:26 mutat:24 memoiz:20 immut:19 sym:19 stringifi:18 string:18
+french|spanish:37 russian:32 english:26 accent:25 german:25 quotat:22 translat:21 angl:18
+frequenc|systemd:27 mainten:23 renov:23 cron:23 daili:22 hour:22 minut:22 schedul:21
+frequent|often:20 gain:18 occasion:18 rare:18 hopefulli:17
+fresh|etag:21 analog:21 revalid:20 middlewar:18
+freshen|loos:32 object:30 pack:27 unreach:27 cruft:26 mtime:26 unpack:25 idx:23
+fri|tue:80 wed:75 thu:74 sat:74 mon:71 sun:59 jun:26 utc:25
+friendli|pleasant:20 friendlier:20 readabl:20 nicer:17
+friendlier|smarter:25 overzeal:25 ters:24 nicer:23 cryptic:22 convolut:22 imagin:22 friendli:20
+frontend|handi:19 explor:19 downstream:17 fast:17
+fruit|mysteri:19
+fsevent|watcher:21 darwin:19 registr:18 inotifi:18
+fstat|unlink:25 readdir:24 eagain:23 crt:21 filehandl:21 syscal:21 stdio:21 file:20
+fsync|flush:23 rdb:21 repl:18 ping:18 replica:18 hardwar:18 kill:18 asynchron:17
+fulli|sqlalchemi:18
+fullnam|reconstruct:19 mistyp:18 gist:18 synthes:18 qualifi:17 pidfil:17
+fullpath|scrub:27 llvm:24 postfix:23 cor:23 metal:23 cookiejar:22 wherev:20 router:20
 fun|massag:17
-func|orm:54 meth:45 conjunct:43 subqueri:40 mapper:39 loader:38 wherebi:38 relationship:37
-function|struct:24 logic:23 void:23 const:22 prototyp:22 hashmap:21 reusabl:21 ctx:21
-fund|sponsor:30 npm:24 pnpm:23 crawl:22 codeql:21 collabor:21 rollup:21 href:21
-fundament|aka:20 exhibit:19 seemingli:17
-funki|weird:20 hatch:20 strang:20 dubiou:19 cryptic:19 intric:19 whilst:19 convolut:18
-funni|weird:26 unusu:25 odd:23 annoi:21 strang:20 unquot:20 subtl:19 tricki:19
-furthermor|bunch:20 ala:20 callsit:18 theori:17
-fuse|neighbor:20 skew:20 decompos:18
-futur|upcom:23 stabil:22 trait:20 async:19
-fuzz|oss:50 fuzzer:28 smoke:27 builtin:27 main:25 cmd:25 git:22 cpp:21
-fuzzer|fuzz:28 smoke:23 asan:22 llvm:20 handshak:20 valgrind:18 tester:17
-fuzzi|alik:21 excel:18 unmark:18 new:17
-gain|speedup:23 advantag:21 penalti:21 benefit:20 significantli:20 overal:20 signific:20 provid:19
-gap|memleak:18
-garbag|object:19
-garbl|ters:22 spew:19 verbos:18 prefac:17
-gate|unwind:27 cfg:18 panick:18
-gatewai|toolkit:24 webserv:22 vanilla:21 octob:19 plane:18
+func|orm:53 meth:45 conjunct:42 subqueri:40 mapper:39 loader:38 wherebi:38 relationship:38
+function|struct:25 void:23 logic:22 const:22 prototyp:22 hashmap:22 reusabl:21 ctx:20
+fund|sponsor:30 npm:24 pnpm:23 crawl:22 codeql:21 collabor:21 href:21 excit:21
+fundament|exhibit:22 aka:21 subt:19 urandom:18 upcom:17
+funki|hatch:22 unusu:20 weird:20 cryptic:20 dubiou:20 fallout:19 strang:19 experienc:19
+funni|weird:27 unusu:26 odd:23 strang:21 unquot:20 annoi:19 subtl:19 tricki:19
+furthermor|ala:20 bunch:19 theori:18 callsit:18
+fuse|skew:20 decompos:18 neighbor:18
+futur|upcom:22 stabil:21 trait:20 async:18 semaphor:18
+fuzz|oss:49 fuzzer:28 smoke:26 builtin:26 cmd:25 main:25 git:22 cpp:20
+fuzzer|fuzz:28 smoke:23 asan:21 llvm:20 handshak:20 valgrind:19 checker:18 cpp:18
+fuzzi|alik:22 excel:18 unmark:18 new:17
+gain|speedup:23 advantag:21 benefit:21 penalti:21 signific:20 overal:20 slower:19 speed:19
+gap|memleak:17
+garbag|object:19 dangl:17 prune:17
+garbl|ters:22 spew:19 verbos:18 overzeal:18 prefac:17
+gate|unwind:27 cfg:18
+gatewai|toolkit:24 webserv:22 vanilla:20 octob:19 plane:18
 gather|broader:19
-gaug|total:37 bucket:36 sampl:33 histogram:33 sum:32 scrape:31 durat:30 inf:29
-gave|conclud:22 fell:20 dig:19 bail:18 ambigu:18 give:18 anybodi:17 erron:17
-gcc|clang:49 xcode:36 compil:35 msvc:33 maco:32 mac:30 osx:29 linux:28
-gem|rubi:49 lib:40 bundler:40 rail:38 requir:36 vendor:33 bundl:32 instal:29
-gen|cmake:27 aaa:23 makefil:22 dist:19 destdir:18 hdr:18 rebuild:18 foreach:18
-gender|pronoun:42 documen:22
-gener|scaffold:32 dummi:26 app:26 stylesheet:24 rail:23 view:23 control:23 applic:21
-gentli|builtin:24 tree:23 git:21 die:21 shortli:21 submodul:20 repositori:20 pars:20
-genuin|return:25 pass:25 nullabl:19 valu:19 falsi:18 serializ:18 truthi:18 repars:18
+gaug|total:37 bucket:36 histogram:33 sampl:33 sum:32 scrape:30 durat:30 inf:29
+gcc|clang:48 xcode:36 compil:35 msvc:32 maco:31 mac:29 osx:29 linux:28
+gem|rubi:49 lib:40 bundler:40 rail:37 requir:36 vendor:33 bundl:32 instal:29
+gen|cmake:27 aaa:23 makefil:21 dist:19 destdir:18 discrep:18 foreach:18 hdr:18
+gender|pronoun:39 neutral:22 documen:20
+gener|scaffold:33 dummi:26 app:24 stylesheet:24 rail:23 control:23 view:23 asset:21
+gentli|builtin:24 tree:23 shortli:21 git:20 submodul:20 die:20 pars:20 repositori:20
+genuin|pass:25 return:24 nullabl:20 valu:19 falsi:18 serializ:18 truthi:18 repars:18
 geo|datapoint:21 circl:18 mset:17 element:17
-geometr|pack:27 geometri:24 freshen:20 threshold:20 pseudo:19 unreach:19 cruft:19 disappear:19
-geometri|geometr:24 opaqu:18 cruft:17
-georg|sean:52 carlo:49 pieter:47 ben:40 ryan:40 daniel:39 eric:38 martin:33
-german|chines:37 japanes:32 russian:32 spanish:28 english:26 translat:25 french:25 coordin:23
-gerrit|unbreak:25 martin:21 gitlab:19
-getaddrinfo|hostnam:21 conn:20 localhost:20 port:20 tcp:19 sock:18 addr:17 listen:17
-getattr|cpp:27 asan:20 interceptor:20
-getcwd|pwd:28 rel:26 path:25 toplevel:23 symlink:23 trash:22 realpath:22 cwd:22
-getitem|jsonpath:29 attributeerror:24 sortabl:21 datatyp:20 bignum:18 bang:18 cidr:18 typeerror:18
-getter|setter:29 superclass:23 upsert:21 accessor:21 typecast:20 method:20 hybrid:19 attribut:19
-gettext|poison:44 unfriendli:23 autoconf:19 msvc:19 tap:18 osx:18 built:17 shebang:17
-gettim|monoton:34 clock:31 wall:26 millisecond:21 skew:20 inaccuraci:19 autoconf:18 glibc:18
+geometr|pack:26 geometri:23 freshen:21 threshold:20 disappear:20 pseudo:20 unreach:20 layer:19
+geometri|geometr:23 opaqu:18
+georg|sean:53 carlo:50 pieter:48 ben:40 ryan:40 daniel:40 eric:39 martin:34
+german|chines:37 russian:36 japanes:32 english:29 spanish:28 french:25 translat:25 coordin:23
+gerrit|unbreak:25 martin:21 gitlab:20
+getaddrinfo|hostnam:21 conn:20 localhost:20 port:20 tcp:19 sock:18 listen:17
+getattr|cpp:27 asan:21 interceptor:20
+getcwd|pwd:28 rel:26 path:25 symlink:24 toplevel:24 trash:23 absolut:23 cwd:22
+getitem|jsonpath:29 attributeerror:25 datatyp:21 sortabl:21 bignum:19 bang:18 typeerror:18 cidr:18
+getter|setter:30 superclass:24 upsert:22 typecast:21 accessor:21 method:20 hybrid:20 attribut:19
+gettext|poison:44 unfriend:22 autoconf:19 tap:19 msvc:18 osx:18 shebang:18 noop:17
+gettim|monoton:34 clock:31 wall:26 millisecond:21 skew:20 inaccuraci:19 glibc:18 autoconf:18
 gevent|asyncio:19 reactor:17
 ghsa|jsonpath:24 golang:24 pypa:17
-giant|pro:18 nuke:18 circumv:18 brought:17
-gib|mib:28 largest:26 kib:24 smaller:22 widen:21 size:21 larger:20 chunk:19
-gid|uid:34 semver:26 ctime:22 granular:19 sudo:19 coincident:18 sam:18
-gigabyt|halv:22 blow:19 megabyt:18
-gigant|craft:20 denial:19
-gist|blown:22 elabor:21 twitter:21 blurb:20 contrari:19 see:19 wiki:19 marc:18
-git|builtin:51 cmd:38 repo:31 teach:30 head:29 submodul:29 bare:28 proj:28
-gitattribut|crlf:25 gitignor:25 file:24 eol:23 unspecifi:22 directori:22 subdir:21 excludesfil:20
-gitconfig|xdg:35 excludesfil:31 config:25 configur:24 set:21 honor:21 knob:20 locat:20
-github|com:52 bump:33 azur:31 golang:29 googl:28 artifact:26 src:25 depend:25
-gitignor|directori:28 exclud:27 file:27 dir:25 subdir:25 gitattribut:25 subdirectori:23 untrack:21
-gitlab|azur:27 runner:26 travi:24 ubuntu:24 artifact:24 distro:22 docker:22 maco:22
-give|provid:30 gave:18 improv:17
-given|specifi:26 match:21 longest:20 pass:20 mistaken:19 illeg:18 unambigu:18 unpars:18
-glanc|companion:27 casual:24 newcom:21 rational:19 judg:19 terribl:19 silli:19 fortun:19
-glibc|libc:41 msvc:30 osx:30 musl:28 gcc:27 solari:27 linux:26 gnu:25
-glitch|inaccuraci:24 nit:22 semver:21 annoy:21 typo:19 confer:18 tweak:18 grammar:17
-glob|wildcard:34 pattern:28 match:27 asterisk:23 pathnam:22 tild:22 substr:20 backslash:20
-global|variabl:32 leakag:27 repositori:24 relianc:21 unneed:20 configur:19 initi:18 implicit:18
-glossari|document:26 tutori:24 familiar:24 howto:22 english:22 chapter:21 terminolog:20 man:19
+giant|circumv:19 incorpor:19 pro:18
+gib|mib:28 largest:26 kib:24 smaller:22 size:21 widen:21 larger:20 threshold:19
+gid|uid:34 semver:26 ctime:22 granular:19 coincident:19 sudo:19 sam:18
+gigant|craft:20 bloat:19 denial:19 exploit:17 malici:17
+gist|elabor:21 twitter:21 blurb:20 contrari:19 wiki:19 summar:19 see:19 marc:18
+git|builtin:51 cmd:38 repo:31 head:30 teach:29 submodul:29 bare:28 proj:28
+gitattribut|gitignor:26 crlf:26 file:24 unspecifi:24 eol:23 directori:22 subdir:22 excludesfil:21
+gitconfig|xdg:35 excludesfil:32 config:25 configur:23 honor:21 locat:20 gitattribut:20 set:20
+github|com:52 bump:32 azur:31 golang:28 googl:27 depend:26 artifact:25 src:25
+gitignor|directori:28 file:27 exclud:27 gitattribut:26 subdir:25 dir:25 subdirectori:23 untrack:21
+gitlab|azur:27 runner:26 travi:25 ubuntu:25 artifact:24 distro:23 docker:22 travisci:22
+give|provid:23 specifi:18 disambigu:17 show:17
+glanc|companion:27 foot:25 casual:24 newcom:22 fragil:21 okai:20 intuit:20 rational:19
+glibc|libc:40 osx:30 msvc:29 musl:28 gcc:26 linux:26 solari:26 maco:25
+glitch|nit:23 semver:22 overzeal:21 typo:20 grammar:19 trickier:18 cosmet:18 grammat:18
+glob|wildcard:34 pattern:28 match:27 asterisk:23 tild:22 pathnam:21 substr:20 slash:20
+global|variabl:32 leakag:27 repositori:23 relianc:21 unneed:21 implicit:19 configur:19 initi:19
+glossari|document:27 tutori:25 familiar:24 english:22 howto:22 chapter:21 terminolog:21 man:19
 glue|accumul:21
-gmail|imap:34 smtp:26 tunnel:25 email:25 folder:25 plaintext:23 usernam:23 login:23
-gmt|timezon:35 zone:32 localtim:30 datetim:29 utc:29 ration:25 strftime:21 januari:21
-gnu|bsd:30 linux:28 mac:28 freebsd:28 solari:27 aix:27 maco:26 osx:25
-goal|hope:23 toward:21 motiv:19 codebas:18 aim:18 substanti:18 closer:17 nois:17
+gmail|imap:31 smtp:24 tunnel:24 folder:23 email:22 plaintext:22 login:22 usernam:22
+gmt|timezon:35 zone:32 localtim:31 utc:29 datetim:29 ration:25 strftime:21 januari:21
+gnu|bsd:31 mac:28 freebsd:27 linux:27 solari:26 aix:26 maco:26 libc:25
+goal|hope:23 toward:21 motiv:19 substanti:19 aim:18 codebas:18 closer:17 rational:17
 goe|went:26 gone:23 credit:19
-golang|protobuf:43 org:36 com:33 googl:30 github:29 cloud:28 vendor:27 ipython:26
-gone|went:31 goe:23 gotten:18 obvious:18 far:17
-good|bad:25 worth:23 best:23 perfect:21 better:20 idea:20 sensibl:20 probabl:19
-googl|com:32 bump:30 golang:30 cloud:30 protobuf:28 github:28 org:26 ipython:26
-gotcha|blurb:24 overlook:19 subtleti:19 nuanc:19 mistyp:18 ton:17
-goto|ret:26 ternari:21 jump:21 earli:19 restructur:19 exit:19 idiom:19 press:18
-gotten|went:26 nicer:21 investig:21 terribl:20 want:20 fair:19 accid:19 wind:19
-govern|nine:27
-gpg|signatur:38 pgp:28 sign:27 verifi:23 verif:23 ssh:22 tagger:18 cert:17
-gpl|licens:21 mit:21 copyright:20 peter:20 tarbal:19 rustc:19 stole:18 foundat:17
-grace|sigint:32 shutdown:23 gracefulli:23 sighup:23 prune:23 sigterm:22 period:22 unreach:22
-gracefulli|grace:23 silent:21 encount:21 malform:20 recov:19 bail:19 diagnosi:19 err:18
-gradual|slowli:20 quarter:18 drift:17 shave:17
-grai|dark:31 theme:24 green:22 jpg:20 blue:18 yellow:18 color:17
-grain|finer:30 granular:25
-grammar|typo:45 grammat:42 minor:39 skip:34 sentenc:33 fix:33 reword:33 doc:30
-grammat|grammar:42 typo:40 intro:34 doc:29 document:29 rephras:29 skip:28 rst:28
-grandpar|sight:25 commit:19 unpars:19 parent:18 rev:18 robustli:18
-grant|agreement:32 softwar:23 born:22 deni:22 copyright:21 recipi:21 licens:17
-granular|grain:25 fraction:21 millisecond:20 prohibit:20 monoton:20 januari:19 tick:19 gid:19
-graph|bitmap:24 commit:22 groundwork:22 horizont:22 vertic:20 walk:20 blame:19 pack:19
-great|face:20 idea:19 experi:19 good:18 hei:17
-greater|exce:26 exceed:24 neg:23 maximum:23 decrement:23 max:20 minimum:20 equal:19
-greatest|coercion:18 passiv:17
-greatli|dramat:32 vastli:24 significantli:24 drastic:23 consider:22 substanti:21 footprint:19 simplif:19
-greedi|plenti:20 halv:18 chop:17 grow:17 beat:17
-green|red:50 yellow:50 cyan:45 blue:40 bold:39 color:33 white:32 paint:30
-greet|asterisk:21 dom:20 hyphen:19 hello:19 navbar:18 templat:18 flash:18 welcom:18
-grep|regex:24 printer:23 xarg:23 searcher:22 sed:21 match:20 crate:20 cat:19
-grew|afford:20 ala:19 robustli:19 usiz:18 vim:18 downward:18
-grid|occupi:19 theme:18 border:18 mega:18
-ground|groundwork:28 foundat:21
-groundwork|ground:28 lai:25 graph:22 foundat:19 arrang:19
-group|rule:31 evalu:24 sum:23 alert:23 durat:20 scrape:20 metric:19 rate:18
-grow|growth:27 realloc:26 alloc:24 shrink:21 smaller:20 size:20 buffer:20 grown:19
-grown|bloat:26 grow:19 june:19 seven:18 straightforward:18 gotten:18 heavili:18 fragil:17
-growth|grow:27 quadrat:22 number:21 realloc:20 unbound:20 significantli:18
-guess|infer:19 knowledg:17
-gui|menu:30 desktop:27 icon:25 widget:25 window:24 launch:24 shortcut:22 click:21
-guid|skip:37 overview:34 readm:31 section:30 html:30 doc:30 rst:30 typo:27
-guidanc|incorpor:21 remind:19 qualiti:18 volunt:18 intro:17 overview:17 comprehens:17
-guidelin|conduct:34 convent:27 document:23 grammar:22 mozilla:22 american:22 inspir:21 english:21
-gzip|zip:36 compress:35 decompress:30 brotli:28 zlib:25 deflat:25 inflat:22 tar:22
-hack|ugli:21 awkward:17
-hacki|eleg:30 tricki:28 invas:23 ala:22 messi:22 noisi:21 smarter:21 downsid:20
-hadn|crap:18
-half|hour:20 minut:18 januari:17 ten:17
-halfwai|vagu:20 cheap:18 candid:17 inexact:17
-halt|callback:25 thrown:23 enqueu:22 throw:22 abort:21 nameerror:19 encount:19 rescu:18
-halv|morn:27 gigabyt:22 room:20 someon:19 greedi:18 night:18 nice:17
-handi|pain:24 valuabl:22 annoi:22 tricki:20 sensibl:20 conveni:20 mind:19 invent:18
+golang|protobuf:43 org:36 com:32 googl:30 cloud:28 github:28 vendor:27 ipython:26
+gone|went:31 goe:23 obvious:19 gotten:18 far:17
+good|bad:25 worth:23 best:23 better:20 sensibl:20 think:19 idea:19 lame:19
+googl|com:32 bump:31 golang:30 cloud:30 protobuf:28 github:27 org:26 ipython:26
+gotcha|blurb:25 overlook:19 subtleti:19 nuanc:18 mistyp:18 fragil:17
+goto|ret:25 ternari:21 jump:21 earli:19 restructur:19 idiom:19 exit:19 press:18
+gotten|went:25 investig:22 nicer:21 terribl:21 want:20 accid:19 need:19 dig:19
+govern|nine:22
+gpg|signatur:41 pgp:27 ssh:26 sign:26 verifi:23 verif:23 tagger:18 trust:18
+gpl|licens:22 mit:21 copyright:20 peter:20 tarbal:19 rustc:18 foundat:17
+grab|cheaper:18 emb:17
+grace|sigint:32 prune:23 gracefulli:23 shutdown:23 sighup:23 unreach:23 period:22 sigterm:22
+gracefulli|grace:23 encount:21 silent:21 malform:21 unexpect:20 bail:19 recov:19 earli:19
+gradual|quarter:21 drift:18
+grai|yellow:27 dark:27 light:27 theme:26 white:24 blue:23 jpg:23 green:23
+grain|finer:29 granular:24 control:17
+grammar|typo:44 grammat:41 minor:39 reword:34 sentenc:34 skip:33 fix:32 punctuat:31
+grammat|grammar:41 typo:40 intro:34 doc:30 document:29 rephras:29 skip:27 changelog:27
+grandpar|sight:24 commit:19 parent:19 unpars:19 rev:18
+grant|agreement:31 softwar:23 born:22 deni:21 recipi:21 copyright:21 licens:17
+granular|grain:24 fraction:22 millisecond:21 prohibit:21 monoton:20 microsecond:20 gid:19 januari:19
+graph|bitmap:23 horizont:21 commit:21 groundwork:21 walk:20 vertic:19 blame:19 pack:18
+great|experi:19 dramat:18 face:18 especi:17 simpler:17
+greater|exce:26 exceed:24 neg:24 decrement:23 maximum:23 minimum:20 max:20 limit:19
+greatest|coercion:19 passiv:17
+greedi|plenti:20 chop:17 quadrat:17 beat:17
+green|yellow:49 red:48 cyan:45 blue:40 bold:38 color:34 white:32 paint:30
+greet|asterisk:21 dom:20 hyphen:19 hello:19 navbar:18 templat:18 welcom:18 flash:18
+grep|regex:24 printer:23 xarg:23 searcher:22 sed:22 match:21 crate:19 search:19
+grid|occupi:19 border:18 theme:18 mega:18
+ground|groundwork:28 foundat:21 hacki:17
+groundwork|ground:28 lai:24 graph:21 arrang:20 foundat:18
+group|rule:32 evalu:24 alert:22 sum:22 durat:20 scrape:19 metric:19 rate:18
+grow|growth:29 realloc:25 alloc:22 shrink:21 buffer:20 smaller:19 bigger:19 size:18
+growth|grow:29 number:22 quadrat:22 realloc:21 bloat:20 unbound:19 linear:19 larger:19
+guarante|ensur:17
+guess|infer:19 knowledg:18
+gui|menu:30 desktop:26 icon:25 widget:24 window:24 launch:23 shortcut:22 click:21
+guid|skip:36 overview:33 readm:30 section:30 html:29 doc:29 rst:29 intro:27
+guidanc|incorpor:20 volunt:18 comprehens:18 remind:18 qualiti:18 bryan:17
+guidelin|conduct:34 convent:27 document:23 grammar:22 inspir:22 mozilla:22 english:21 oxford:21
+gzip|zip:36 compress:35 decompress:30 brotli:28 zlib:25 deflat:25 tar:22 inflat:22
+habit|companion:17
+hack|ugli:23 awkward:17
+hacki|eleg:30 tricki:29 invas:24 ala:23 smarter:23 messi:22 downsid:21 noisi:21
+hadn|late:18 crap:17
+half|week:21 hour:18 minut:17 time:17
+halfwai|inexact:19 stumbl:19 ters:18 candid:17
+halt|callback:25 enqueu:23 abort:21 throw:21 nameerror:20 rescu:19 resum:18 rollback:18
+hand|right:17
+handi|pain:24 conveni:21 valuabl:21 tricki:20 annoi:20 plausibl:20 sensibl:19 mind:19
 handl|diagnosi:18
-handler|bucket:60 inf:59 http:58 filepath:55 subpath:52 durat:52 respons:51 healthi:49
-handshak|pong:26 failov:24 stateless:24 ping:22 disconnect:21 replica:21 reboot:21 cluster:21
-hang|forev:32 wait:29 deadlock:29 kill:27 pipe:27 daemon:25 sigpip:25 process:24
-hansen|art:24 adam:24 courtesi:24 ben:24 chri:23 scott:21 carlo:20 sean:20
-happen|matter:21 practic:20 unlik:20 somebodi:20 actual:19 hurt:19 rare:18 anybodi:17
-happi|complain:18 appeas:18 excit:17
-happili|taught:20 nonexist:18 funni:18 junk:18 supposedli:18 barf:18 told:17 illeg:17
-har|tap:32 verbos:24 test:22 diagnost:22 tee:21 output:19 spew:19 prove:19
-hard|difficult:28 harder:22 easier:20
-hardcod|hex:21 strlen:20 algo:19 agnost:18 hash:18 conflat:18 magic:17 hexadecim:17
-harden|remedi:21 precondit:18 exploit:18 research:18
-harder|easier:29 difficult:27 hard:22 easi:19 problemat:18 besid:18 importantli:17 investig:17
-hardli|conclud:25 doubt:21 bother:19 presum:17
-hardlink|workdir:25 libexec:25 cmake:23 bindir:21 freshli:20 mkdir:20 symlink:19 destin:19
-hardwar|durabl:20 postpon:18 fsync:18
-harm|hurt:25 unclear:22 harmless:21 troubl:20 wors:20 okai:19 arguabl:19 subtl:19
-harmless|straightforward:23 besid:21 exploit:21 harm:21 hurt:20 irrelev:20 troubl:20 theori:19
-harmon|scientif:21
-hash|algo:33 sha:32 oid:26 dup:25 hex:24 symbol:24 deep:23 constant:23
-hashmap|pointer:27 struct:25 mem:24 dealloc:23 ptr:22 function:21 free:21 arrai:21
+handler|bucket:60 inf:58 http:58 filepath:55 subpath:52 durat:52 respons:50 healthi:49
+handshak|pong:24 failov:24 stateless:24 replica:22 disconnect:21 ping:21 reboot:21 fuzzer:20
+hang|forev:29 wait:29 kill:28 pipe:27 deadlock:27 daemon:25 disconnect:24 sigpip:24
+hansen|art:24 adam:24 ben:24 courtesi:23 chri:23 scott:21 carlo:20 sean:20
+happen|matter:22 practic:20 hurt:20 somebodi:20 actual:19 sinc:18 anybodi:18 unlik:17
+happi|appeas:18 complain:17
+happili|funni:18 barf:18 junk:18 nonexist:18 disjoint:18 nonsens:18 illeg:17 remaind:17
+har|tap:34 verbos:24 diagnost:23 test:22 tee:21 prove:19 spew:19 output:19
+hard|difficult:27 harder:22 easier:20 strang:17
+hardcod|hex:21 algo:19 strlen:19 magic:18 hash:17 agnost:17 conflat:17 hexadecim:17
+harden|remedi:21 precondit:18 exploit:18 research:18 cryptograph:17 surfac:17
+harder|easier:29 difficult:27 hard:22 problemat:19 easi:19 besid:18 investig:18 hole:17
+hardli|conclud:25 doubt:23 bother:20 likelihood:18 presum:18 anybodi:18
+hardlink|workdir:25 libexec:25 cmake:23 mkdir:21 bindir:21 symlink:20 destin:20 somewher:18
+hardwar|durabl:20 postpon:18 fsync:18 tenth:17 dataset:17
+harm|hurt:25 unclear:22 harmless:21 wors:20 arguabl:20 troubl:20 okai:19 downsid:19
+harmless|harm:21 theori:20 besid:20 troubl:20 wors:20 surfac:19 straightforward:19 rare:19
+harmon|scientif:20 unhelp:18
+hash|sha:32 algo:32 oid:26 dup:25 hex:24 symbol:24 deep:23 constant:22
+hashmap|pointer:28 struct:26 mem:24 dealloc:24 ptr:23 arrai:22 function:22 free:21
 hashset|submodul:23 struggl:22 dubiou:21 spars:21 directori:21 rec:20 asterisk:18 substr:18
-hasn|presum:25 haven:22 nobodi:20 bother:19 unnot:19 rare:18 never:18 shouldn:17
-hatch|necessit:20 funki:20 reenabl:19 remind:19 want:19 heard:19 experienc:19 insan:18
-hate|want:20
-haven|hasn:22 nobodi:21 presum:20 drawn:18 didn:18 gotten:18 rare:18 plenti:17
-hdr|werror:19 analyz:18 gen:18 indirectli:18 proto:18
-head|branch:44 ref:36 git:29 tip:29 upstream:28 remot:27 ish:26 master:26
-header|respons:24 bodi:24 rfc:22 content:21 gzip:19 http:19 cooki:19 bearer:18
-headless|firefox:38 chrome:37 devtool:33 safari:31 homepag:29 driven:28 chromium:25 webkit:22
-headlin|nearbi:23 sidebar:22 drawn:21 shown:19
-health|endpoint:31 relabel:30 marathon:24 pod:22 srv:21 durat:19 scrape:19 discoveri:19
+hasn|presum:26 haven:23 nobodi:21 bother:20 unnot:19 rare:19 never:18 implic:18
+hatch|funki:22 experienc:21 necessit:21 doubt:20 reenabl:19 care:19 remind:18 explicit:18
+hate|favorit:26 want:20
+haven|hasn:23 presum:19 never:19 nobodi:19 didn:19 gotten:18 rare:17 plenti:17
+hdr|werror:19 analyz:18 median:18 gen:18 proto:17
+head|branch:44 ref:34 git:30 upstream:29 tip:29 ish:27 remot:27 track:26
+header|respons:25 bodi:24 rfc:21 content:21 http:20 gzip:19 bearer:19 cooki:19
+headless|firefox:38 chrome:37 devtool:33 safari:31 homepag:27 chromium:26 webkit:22 android:21
+headlin|nearbi:24 sidebar:23
+health|endpoint:30 relabel:30 marathon:24 pod:22 srv:21 discoveri:20 durat:19 scrape:19
 healthi|subpath:71 filepath:63 favicon:59 handler:49 feder:48 http:42 bucket:41 inf:40
-heap|alloc:35 memori:32 freed:29 byte:27 cumul:25 sched:25 mem:23 compact:23
-heard|appreci:21 volunt:19 incorpor:19 confid:19 hatch:19 impress:18 promptli:18
-heavi|fragil:21 optimis:21 costli:20 nowadai:19 pointless:19 significantli:19 convolut:19 straightforward:18
-heavili|grown:18
-hei|disclaim:25 silli:22 crazi:22 argu:20 terribl:20 familiar:20 typograph:19 vagu:18
-height|img:40 width:35 alt:29 dimens:28 logo:23 video:22 audio:21 font:21
-held|hold:30 acquir:24 freed:23 unlock:22 lifetim:22 lockfil:19 simultan:19 free:19
+heap|alloc:35 memori:32 freed:29 byte:26 cumul:24 sched:24 mem:23 compact:23
+heard|appreci:21 volunt:19 incorpor:18 impress:18 confid:17
+heavi|fragil:21 pointless:19 straightforward:19 wast:19 investig:19 nowadai:18 poor:18 convolut:18
+hei|disclaim:24 silli:22 crazi:21 argu:21 familiar:20 terribl:20 typograph:19 vagu:19
+height|img:40 width:34 alt:29 dimens:28 logo:23 video:22 font:21 audio:21
 hell|screw:20 incident:18 memleak:18 rebal:18
-hello|world:28 echo:23 foo:20 txt:20 greet:19 cat:18 msg:18
-help|contribut:19 contributor:19 feedback:18 confus:18 launch:17
-helper|view:20 scaffold:20 html:20 gener:19 form:19 app:19 stub:19 rail:18
-helpfulli|resort:18
-hex|hexadecim:43 algo:33 nul:27 string:26 ptr:25 oid:25 sha:25 abbrevi:24
-hexadecim|hex:43 digit:35 octal:31 abbrevi:27 substr:24 delimit:21 shortest:21 notat:21
-hid|unnot:21 uncov:20 fallen:19 filetyp:18
-hidden|radio:26 checkbox:26 button:24 form:21 dropdown:20 submit:20 field:19 hide:18
-hide|hidden:18
-hierarch|oddli:23 lexicograph:18 shorthand:18 remot:17
-hierarchi|inherit:30 subclass:29 concret:28 class:27 superclass:26 conjunct:24 mapper:24 discrimin:22
-high|low:35 higher:26 significantli:20 signific:19 reduc:19 measur:17
-higher|low:27 high:26 lower:23 lowest:19 minimum:18 highest:18
-highest|lowest:45 gaug:21 prioriti:21 lower:19 lexicograph:19 subtract:18 maxim:18 neg:18
-highli|practic:18
-highlight|blue:23 white:23 red:21 color:21 light:20 bold:20 yellow:19 cyan:19
-hijack|websocket:22 denial:20 wherein:19 xss:19 unauthor:18 middlewar:18 attack:18
+hello|world:28 echo:23 foo:20 txt:20 greet:19 cat:18 msg:18 abc:17
+help|contribut:19 contributor:18 confus:18
+helper|html:19 view:19 scaffold:19 gener:19 form:18 stub:18 app:18 action:18
+helpfulli|resort:18 oop:17 typographi:17
+hex|hexadecim:42 algo:33 nul:28 string:26 oid:25 ptr:25 sha:25 digit:24
+hexadecim|hex:42 digit:34 octal:31 abbrevi:29 substr:23 delimit:21 shortest:21 alphabet:20
+hide|button:21 dropdown:19 checkbox:19 radio:18
+hierarch|oddli:23 shorthand:18 lexicograph:18 remot:17
+hierarchi|inherit:29 subclass:29 concret:28 class:26 superclass:25 conjunct:24 mapper:24 discrimin:22
+high|low:33 higher:25 signific:21 small:17
+higher|low:27 high:25 lower:23 lowest:20 highest:18 minimum:18
+highest|lowest:46 gaug:22 prioriti:21 lower:19 higher:18 lexicograph:18 neg:18 maxim:18
+highlight|blue:23 white:23 red:22 color:21 yellow:20 bold:20 light:20 cyan:19
+hijack|websocket:21 denial:20 wherein:19 xss:18 unauthor:18 middlewar:18
 hint|advic:22
-histogram|sampl:47 bucket:45 sum:40 float:38 rate:35 exponenti:34 nativ:34 durat:33
-histor|accid:17
-histori|parent:25 travers:23 walk:21 commit:20 reachabl:19 topolog:18 tree:18 tip:17
-hmac|ssl:22 openssl:21 void:21 const:21 ctx:21 digest:20 sign:20 struct:19
-hoc|nonetheless:22 streamlin:21 cte:20 pickl:20 hybrid:20 fragil:19 reorgan:19 refin:18
+histogram|sampl:46 bucket:45 sum:40 float:37 rate:35 nativ:34 durat:34 second:33
+histori|parent:25 travers:23 walk:21 commit:20 reachabl:19 tree:18 topolog:18 merg:18
+hmac|ssl:22 const:22 void:22 openssl:21 ctx:21 digest:20 sign:20 struct:20
+hoc|nonetheless:22 streamlin:21 succinct:21 cte:20 pickl:20 hybrid:20 fragil:19 refin:18
 hoist|priv:18 tighten:17
-hold|held:30 acquir:20 store:19 tempfil:19 lifetim:19 freed:18
-hole|malici:26 xss:24 vulner:23 cve:18 brows:18 denial:17 harder:17 convinc:17
-home|lib:43 bundler:38 rubi:35 rail:27 gem:26 src:26 usr:23 activ:22
-homebrew|brew:42 osx:27 fedora:26 xcode:25 instal:25 gcc:24 debian:23 usr:23
-homepag|headless:29 devtool:21 chromium:20 chrome:19 safari:19 documen:19 troubleshoot:18 blueprint:17
-honor|set:23 obei:21 gitconfig:21 teach:20 xdg:19 git:19 overrid:18 respect:18
-honour|dens:18
-hood|tricki:19 opinion:19 fragil:18 inevit:18 unambigu:17 overlai:17
-hook|pre:23 receiv:22 parallel:19 callback:19 declin:18
-hope|hopefulli:24 goal:23 presum:23 theori:21 meantim:20 wonder:20 want:19 particularli:19
-hopefulli|hope:24 subtl:22 simpler:22 importantli:21 shorter:20 clearer:20 aim:19 tend:19
+hold|acquir:23 lock:20 tempfil:20 lifetim:20 freed:19 race:18 deadlock:17
+hole|malici:26 xss:24 vulner:23 cve:18 denial:17 harder:17 brows:17 convinc:17
+home|lib:42 bundler:38 rubi:34 rail:27 src:26 gem:26 usr:23 activ:22
+homebrew|brew:42 osx:27 fedora:27 xcode:25 instal:24 gcc:24 debian:23 usr:23
+homepag|headless:27 devtool:20 chromium:19 safari:18 chrome:18 documen:18 troubleshoot:17
+honor|set:24 obei:21 gitconfig:21 xdg:20 teach:19 overrid:19 variabl:18 git:18
+hood|opinion:19 tricki:19 fragil:19 overlai:18 inevit:17 straightforward:17
+hook|pre:23 receiv:22 callback:19 parallel:19 declin:18
+hope|hopefulli:24 presum:23 goal:23 theori:22 meantim:21 wonder:20 want:20 anybodi:20
+hopefulli|hope:24 subtl:22 simpler:21 tend:20 chanc:20 shorter:20 surpris:19 clearer:19
 horizon|taint:24 unmaintain:24 finder:21 ipython:20 faker:19 ineffect:19 recognit:19 memcach:18
-horizont|vertic:39 widget:33 pane:33 scroll:30 screen:26 scrollbar:25 graph:22 nav:21
-horribl|terribl:20 felt:19 sight:18 unclear:18
-host|smtp:30 usernam:29 port:29 hostnam:29 url:28 domain:27 localhost:25 proxi:24
-hostnam|port:33 host:29 localhost:28 usernam:28 domain:28 smtp:23 address:23 url:22
-hot|commonj:20 cold:20 esm:20 rollup:19 augment:19 lifecycl:19 postcss:18 sourcemap:17
+horizont|vertic:39 widget:33 pane:33 scroll:30 screen:27 scrollbar:24 graph:21 nav:21
+horribl|terribl:20 sight:18 unclear:18 ugli:17
+host|smtp:30 port:29 hostnam:29 usernam:29 url:28 domain:28 localhost:25 subdomain:24
+hostnam|port:34 usernam:29 host:29 localhost:29 domain:27 smtp:23 address:23 url:22
+hot|commonj:20 esm:20 rollup:20 augment:19 cold:19 lifecycl:19 postcss:18 declin:18
 hotkei|rebal:19 keyboard:19 sigint:19 mset:18
-hour|minut:47 month:39 week:37 ago:34 time:34 dai:32 utc:32 year:28
-housekeep|mainten:21 foreground:19
-hover|mous:22 titl:20 ital:19 panel:19 chart:19 picker:19 timelin:18 sidebar:17
-howev|simplest:31 complic:27 quickli:25 becom:23 practic:18 actual:17
-howto|faulti:23 glossari:22 tutori:21 document:21 txt:19 snip:19 technic:18 doc:18
-href|logo:27 alt:26 codeql:25 img:24 stylesheet:22 div:21 fund:21 action:20
-html|render:34 view:33 guid:30 stylesheet:28 layout:27 xhtml:25 applic:25 xml:25
-http|handler:58 bucket:49 inf:48 request:47 respons:47 filepath:46 subpath:45 durat:43
-httpd|apach:31 webserv:29 webdav:24 lighttpd:21 libexec:20 fedora:20 perl:19 debian:19
-huge|signific:31 neglig:28 big:27 massiv:27 measur:25 bigger:24 significantli:23 larg:23
-human|camel:19 consumpt:17
-hundr|ten:38 thousand:35 million:27 extrem:21 shave:19 nearli:18 patholog:18
-hung|unexpectedli:31 asap:22 kill:22 aliv:21 disconnect:20 hang:18 cron:17 ack:17
-hunk|line:22 diff:20 stage:18 click:17
+hour|minut:48 week:44 month:38 ago:34 time:33 dai:31 utc:31 year:27
+housekeep|mainten:21 foreground:19 knowledg:18
+hover|mous:20 titl:20 panel:18 picker:18 ital:18 chart:18 timelin:17
+howev|simplest:30 complic:27 quick:24 becom:22 practic:19 unfortun:18
+howto|faulti:23 tutori:22 glossari:22 document:21 txt:20 snip:20 technic:19 doc:18
+href|logo:28 alt:26 codeql:25 img:24 stylesheet:22 div:21 fund:21 sponsor:20
+html|render:34 view:33 guid:29 stylesheet:28 layout:28 xhtml:25 applic:24 xml:24
+http|handler:58 bucket:49 request:48 respons:47 inf:47 filepath:45 subpath:45 durat:43
+httpd|apach:31 webserv:29 webdav:24 lighttpd:21 libexec:20 fedora:20 perl:19 debian:18
+huge|massiv:29 big:29 neglig:28 signific:28 measur:26 bigger:25 larg:24 ineffici:24
+human|camel:19 consumpt:18 memsiz:17
+hundr|ten:36 thousand:35 million:27 extrem:22 patholog:19 shave:19 nearli:18
+hunk|line:22 diff:20 stage:18 click:18
 hup|trap:28 sigint:23 interrupt:17
-hurt|anybodi:27 matter:27 doubt:25 harm:25 wonder:24 besid:23 anyth:23 worth:23
-hybrid|properti:29 orm:29 conjunct:28 mutabl:27 func:27 mapper:27 wherebi:27 column:27
-hyper|ssd:37 laptop:25 macosx:21 sysctl:18 doctest:18 rpm:17
-hyperlink|hover:17
-hyphen|dash:28 backtick:25 dollar:24 charact:23 markup:23 backslash:23 underscor:22 dot:22
+hurt|doubt:28 anybodi:28 matter:27 harm:25 wonder:24 anyth:23 somebodi:23 besid:23
+hybrid|orm:30 properti:30 conjunct:29 func:28 mapper:28 mutabl:27 wherebi:27 column:26
+hyper|ssd:33 laptop:22 ram:22 macosx:18
+hyperlink|banner:17
+hyphen|dash:28 backtick:25 dollar:24 markup:24 backslash:23 charact:23 underscor:23 dot:22
 hypothet|allevi:22 worthwhil:20 sloppi:17
 ibm|bitwis:23 bigint:21 ora:21 visitor:20 upsert:20 adapt:19 postgr:18 sqlite:18
-icon|menu:32 desktop:31 favicon:27 gui:25 popup:24 theme:24 panel:24 dialog:23
-idea|jeff:21 good:20 great:19 suggest:19 thought:18 solut:18
-ideal|downsid:20 theori:18 plausibl:18 invas:17 intuit:17
+icon|menu:33 desktop:31 favicon:27 gui:25 theme:25 popup:24 panel:24 dialog:24
+idea|jeff:20 good:19 thing:17
+ideal|downsid:23 plausibl:18 theori:18 invas:18
 idempot|convei:19 retryabl:18
 identif|backquot:20 optimist:18 rick:18
-identifi|name:19
-idiom|idiomat:20 nearbi:19 goto:19
-idiomat|adher:23 idiom:20 throughout:20 clearer:19 simpler:19 repetit:19 prone:18 closer:18
-idl|aliv:27 busi:26 wait:25 steal:24 worker:23 hang:23 spin:22 shut:22
+identifi|name:18
+idiom|idiomat:20 nearbi:19 goto:19 concis:17
+idiomat|adher:22 simpler:20 idiom:20 throughout:20 messi:19 clearer:19 cryptic:19 repetit:19
+idl|aliv:28 busi:26 wait:24 worker:23 hang:23 spin:22 shut:22 cpu:21
 idna|chardet:39 pip:32 cryptographi:29 pypi:28 rtd:27 egg:26 tox:24 setuptool:24
-idx|pack:27 object:26 freshen:24 checksum:24 temporari:22 crc:22 file:21 index:21
+idx|pack:27 object:26 checksum:23 freshen:23 crc:22 temporari:21 file:21 index:20
 iff|signoff:19 commit:18 pick:18 cherri:17 reappli:17
-ifi|qualifi:18
-ignor|untrack:21 exclud:21 gitignor:21 directori:19 file:19 underneath:18 excludesfil:18 treat:18
-ill|resist:22
-illeg|unsupport:23 prettifi:22 unquot:21 formerli:21 forbid:20 endless:20 typeerror:20 nonexist:20
-illumo|volunt:22 musl:21 openbsd:18 aix:18 studio:18 coordin:18
-illustr|regard:22 demonstr:21 reveal:20 art:20 mixin:19 bake:19 orm:18 brief:18
+ifi|qualifi:17
+ignor|untrack:22 gitignor:21 exclud:20 directori:20 file:19 underneath:18 excludesfil:18 treat:18
+ill|resist:21
+illeg|unsupport:23 prettifi:22 unquot:21 forbid:20 typeerror:20 endless:20 nonexist:20 needl:20
+illumo|volunt:23 musl:19 mysteri:19 openbsd:18 coordin:18 aix:18 confer:18 epol:17
+illustr|regard:21 art:21 reveal:20 demonstr:20 mixin:19 bake:18 brief:18 rearrang:18
 imag|png:32 logo:29 svg:27 video:27 img:26 jpg:25 preview:24 jpeg:24
-imagin|friendlier:23 bob:23 dig:21 realist:21 slate:21 joe:20 alic:20 convinc:20
-imap|smtp:34 gmail:34 ssl:25 authent:24 certif:24 plaintext:24 auth:24 tunnel:23
+imagin|bob:23 dig:23 uncommon:23 friendlier:22 slate:21 alic:20 realist:20 convinc:20
+imap|smtp:33 gmail:31 ssl:25 certif:24 authent:24 plaintext:24 tunnel:24 auth:24
 img|height:40 alt:35 logo:32 stylesheet:30 jpg:28 div:28 imag:26 svg:25
-imit|massag:21 mimick:19 reinstat:18 git:17 flaw:17
-immedi|earli:20 exit:18
-immut|memoiz:28 dup:26 dupe:22 frozen:22 serial:21 mimic:20 valu:20 coerc:20
-imo|taint:21 symmetri:20 linger:20 pave:19 mimick:18 felt:18 whine:18 beforehand:17
-impact|overhead:24 penalti:24 benefit:22 boost:20 speedup:19 incur:19 measur:19 slower:18
-imper|mixin:25 debat:24 mood:21 supplement:20 well:19 dictionari:19 verb:18 mutabl:18
-impl|trait:26 arc:23 mutex:23 sink:20 std:19 crate:19 await:18 implement:18
-implement|trait:21 impl:18
-implic|downsid:20 harm:19 impact:17 trade:17
-implicit|implicitli:24 explicit:21 claus:19 statement:18 coerc:18 global:18 cast:17 valu:17
-implicitli|implicit:24 algo:19 secondari:17
-import|esm:27 export:25 babel:23 dep:23 css:23 modul:22 rollup:21 sourcemap:21
-importantli|clearer:24 easier:23 simpler:22 shorter:22 hopefulli:21 wonder:20 bonu:20 wors:20
-impos|spare:28 incur:23 neglig:21 overhead:19 whatsoev:19 bcrypt:18 elabor:18 aforement:17
-imposs|want:19 practic:17
-impress|sound:21 mislead:20 laptop:19 opportun:19 unclear:18 heard:18 scari:18 wind:17
-improperli|disregard:19 prettifi:19 unrecogn:18 coerc:18 dumper:17 inaccess:17 undesir:17
-improv|typo:27 grammar:26 tweak:26 reword:25 rephras:24 better:24 skip:21 clariti:21
-inabl|disappear:23 intermitt:22 overzeal:22 orthogon:20 summar:20 unabl:19 filetyp:19 difficulti:19
-inaccess|subdirectori:21 unread:20 deni:20 umask:20 insuffici:19 administr:19 excludesfil:18 outsid:17
-inaccur|mislead:23 outdat:18 wrongli:17
-inaccuraci|glitch:24 confer:22 gettim:19 calendar:18 unclos:18
-inact|deactiv:24
-inadvert|unwant:25 backref:21 regress:21 undesir:21 accident:21 endless:20 unmap:20 wherebi:20
-inappropri|deem:28 correl:23 meth:23 conjunct:23 subqueri:22 secondari:21 subclass:20 accommod:20
-inbound|postfix:32 deliveri:29 mailer:28 relai:23 plaintext:20 incom:20 smtp:20 welcom:20
-inc|llvm:24 asan:23 interceptor:23 cpp:19
-incid|slack:44 particip:43 modal:33 escal:31 dashboard:27 ephemer:27 button:24 bugfix:23
-incident|offend:30 uncov:23 subtl:22 simplif:20 slip:20 demonstr:19 uniniti:19 needless:19
-includ|exist:19 inclus:18 cflag:18 none:18 issu:18 unam:17
-inclus|exclus:19 includ:18
-incom|inbound:20 outgo:20 send:18
+imit|massag:21 mimick:19 reinstat:19 git:18
+immedi|earli:21 exit:18 kill:17
+immut|memoiz:25 dup:25 serial:21 valu:21 mimic:20 dupe:20 coerc:20 warm:20
+imo|taint:20 symmetri:19 linger:19 shake:18 ineffect:18 whine:18 mimick:17
+impact|penalti:24 overhead:24 benefit:21 speedup:20 boost:20 surpris:19 hurt:19 incur:19
+imper|mixin:26 debat:24 mood:21 supplement:20 well:19 dictionari:19 verb:19 mutabl:18
+impl|trait:26 arc:23 mutex:23 sink:20 std:19 crate:18 await:18 implement:18
+implement|trait:21 impl:18 reimplement:17
+implic|downsid:22 hurt:19 harm:18 allowlist:18 hasn:18 impact:17
+implicit|explicit:23 global:19 secondari:17 valu:17
+import|esm:26 export:23 babel:23 dep:23 css:23 modul:22 rollup:21 plugin:21
+impos|spare:28 incur:23 neglig:20 overhead:20 justifi:19 unmarshal:19 bloat:19 whatsoev:18
+imposs|want:18
+impress|sound:23 unclear:20 opportun:19 wind:19 laptop:18 heard:18 puzzl:18 scari:17
+improp|coerc:18 redefinit:18 tear:18 overzeal:18 illeg:18 pessimist:18 inaccess:18 unrecogn:17
+improv|typo:28 grammar:26 tweak:26 rephras:25 reword:24 better:23 skip:21 clariti:21
+inabl|disappear:25 intermitt:24 overzeal:21 orthogon:20 filetyp:19 unabl:19 unread:19 aris:19
+inaccess|subdirectori:21 unread:20 deni:20 umask:19 insuffici:19 administr:19 excludesfil:18 improp:18
+inaccur|mislead:21 inaccuraci:18 outdat:18
+inaccuraci|overzeal:31 calendar:22 stem:21 trickier:19 wall:19 gettim:19 unclos:18 inaccur:18
+inact|deactiv:24 emploi:18
+inadvert|unwant:28 backref:22 regress:21 endless:21 wherebi:21 hybrid:20 attributeerror:20 undesir:20
+inappropri|deem:28 correl:25 meth:23 conjunct:23 subqueri:22 secondari:21 subclass:20 construct:20
+inbound|postfix:30 deliveri:29 mailer:28 relai:23 plaintext:21 incom:21 smtp:20 welcom:20
+inc|asan:24 llvm:23 interceptor:23 cpp:20
+incid|slack:44 particip:44 modal:34 escal:31 ephemer:28 dashboard:27 button:24 bugfix:24
+incident|offend:29 uncov:25 subtl:23 simplif:21 slip:20 exhibit:20 demonstr:19 deliber:19
+includ|exist:19 assembl:18 cflag:18 inclus:17
+inclus|exclus:19 intention:17 includ:17
+incom|inbound:21 outgo:20 send:19
 incompat|exclus:17
-incomplet|barf:21 malform:18 strai:18 eof:18 misalign:17
-inconsist|consist:22 weird:20 undesir:20 fallout:19 incorrect:19 odd:18 subtl:18 mislead:17
-inconveni|silli:18 imagin:18 born:18 awkward:18 absorb:17 handi:17
-incorpor|nit:21 guidanc:21 remind:20 heard:19 discourag:19 appreci:19 review:19 brian:19
-incorrect|correct:23 mislead:21 inconsist:19 wrong:19 outdat:19 unexpect:19 fix:19 typo:18
-incorrectli|wrongli:19 erron:18 correctli:18
-incr|decrement:23 synthes:21 rdb:20 adj:20 evict:19 till:18 replic:18 del:18
-increas|reduc:29 decreas:29 speed:23 averag:22 smaller:21 larger:21 improv:20 min:20
-incred|ergonom:23 extrem:22 riski:17 wind:17
-increment|decrement:25 geometr:18 counter:18
-incur|neglig:35 overhead:30 pai:28 penalti:26 costli:24 downsid:23 impos:23 fewer:23
-inde|face:18 intuit:18 actual:17
-indefinit|forev:27 fifo:22 reconnect:18 infinit:18 unblock:18
-indent|whitespac:26 line:25 markup:25 tab:25 space:24 white:23 backtick:21 paragraph:21
+incomplet|barf:22 malform:20 strai:19 eof:18 misalign:18 simplif:17 semicolon:17
+inconsist|consist:22 weird:21 mislead:20 incorrect:20 fallout:19 undesir:19 subtl:18 odd:17
+inconveni|silli:19 imagin:18 born:18 awkward:17 absorb:17
+incorpor|nit:21 guidanc:20 remind:20 discourag:20 giant:19 appreci:19 brian:19 came:19
+incorrect|correct:23 inconsist:20 mislead:18 erron:18 fix:18 corrupt:17 typo:17
+incr|decrement:23 synthes:21 rdb:21 adj:20 evict:19 del:18 till:18 replic:17
+increas|decreas:30 reduc:28 averag:22 signific:22 speed:22 larger:22 smaller:20 maximum:20
+incred|ergonom:22 extrem:22 wind:17 riski:17
+increment|decrement:25 geometr:19 counter:17
+incur|neglig:35 overhead:30 pai:28 penalti:26 fewer:25 slower:24 footprint:24 downsid:23
+inde|face:19 intuit:18 lone:17
+indefinit|forev:27 fifo:23 reconnect:19 infinit:19 unblock:18 replica:18 mysteri:17 shutdown:17
+indent|whitespac:27 tab:25 space:25 line:25 markup:25 white:24 backtick:23 paragraph:22
 independ|proof:18 collabor:18
-index|tree:33 entri:30 file:29 spars:27 checkout:26 untrack:25 write:24 pack:23
+index|tree:33 entri:30 file:29 untrack:26 spars:26 checkout:26 write:25 pack:23
 indic|nonzero:18
-indirect|indirectli:26 churn:21 manipul:20 interchang:20 algo:20 danc:19 strlen:19 pointless:18
-indirectli|indirect:26 gentli:19 refrain:19 influenc:18 subprocess:18 hdr:18 stateless:18 call:17
-individu|team:17
+indirect|algo:19 direct:19 interchang:18 function:18 knowledg:18 manipul:17 pointless:17 struct:17
+individu|team:18
 induc|wrt:18
-ineffect|endless:20 uncov:20 afford:20 vet:20 horizon:19 redefinit:19 interop:18 overzeal:18
-ineffici|wind:24 huge:22 uncommon:22 slow:21 messi:20 aggress:19 noisi:19 straightforward:18
+ineffect|endless:20 uncov:20 afford:20 vet:20 horizon:19 redefinit:19 interop:18 swallow:18
+ineffici|wind:25 huge:24 slow:21 aggress:21 extrem:21 messi:20 uncommon:20 straightforward:20
 inequ|operand:18
-inet|cidr:27 pton:26 mingw:18
-inevit|hood:18 compens:17
-inexact|irrelev:31 basenam:25 precomput:22 renam:22 preliminari:21 candid:19 destin:18 exact:17
-inf|bucket:73 handler:59 sum:55 second:52 durat:49 http:48 filepath:45 subpath:42
-infer|singular:28 composit:27 invers:26 belong:26 deriv:25 invert:24 associ:24 plural:23
-infin|numer:32 precis:31 float:31 datatyp:30 finit:29 ration:28 valu:28 decim:28
-infinit|endless:30 loop:20 forev:18 indefinit:18 infin:18 unbound:17
-inflat|deflat:42 zlib:38 decompress:29 uncompress:29 crc:27 compress:25 gzip:22 pack:22
-influenc|overridden:20 desir:19 gitconfig:19 affect:18 recal:18 indirectli:18 varieti:17 specifi:17
-info|tree:18 popul:18 struct:18 rev:17 pars:17 object:17 consult:17 walker:17
-inform|statist:17
+inet|cidr:26 pton:25 mingw:17
+inevit|hood:17
+inexact|irrelev:32 basenam:26 precomput:22 renam:21 preliminari:20 halfwai:19 candid:18 destin:18
+inf|bucket:73 handler:58 sum:55 second:52 durat:49 http:47 filepath:45 subpath:42
+infer|singular:28 composit:27 invers:27 belong:25 deriv:25 associ:24 invert:24 plural:22
+infin|numer:33 precis:32 float:30 datatyp:30 finit:29 valu:29 decim:28 ration:28
+infinit|endless:29 loop:21 indefinit:19 forev:18 infin:17
+inflat|deflat:42 zlib:38 decompress:29 uncompress:28 crc:26 compress:25 gzip:22 pack:22
+influenc|gitconfig:20 recal:19 affect:19 brotli:18 desir:17 specifi:17 varieti:17 neglect:17
+info|struct:18 tree:18 rev:17 walker:17 consult:17 pars:17 popul:17 dir:17
 infra|writev:24 introspect:20 runtest:19 rebal:19
-infrastructur|subsystem:23 plug:19
-infrequ|publicli:19 stem:18
-ing|call:20 overhead:18 therebi:18 danc:17
-ingest|scrape:34 sampl:32 feder:32 histogram:29 gaug:28 cumul:26 classic:26 exceed:26
+infrastructur|subsystem:24 plug:18
+infrequ|fight:19 stem:18
+ing|call:20 overhead:18 therebi:17 fork:17
+ingest|scrape:33 sampl:32 feder:32 histogram:29 gaug:28 cumul:26 classic:26 metric:26
 inher|biggest:18
-inherit|subclass:50 polymorph:44 mapper:41 relationship:38 conjunct:35 class:35 orm:33 superclass:33
+inherit|subclass:50 polymorph:45 mapper:42 relationship:38 conjunct:36 class:36 orm:34 superclass:34
 inhibit|postprocess:21 prettifi:19 ters:18
-ini|tox:33 pytest:29 rtd:25 mypi:25 uninstal:24 cfg:24 pypi:21 idna:20
-init|repo:27 initi:25 struct:22 git:22 clone:22 repositori:21 mkdir:19 cmd:19
-initi|init:25 struct:19 algo:19 followup:18 global:18 applic:18 load:17
-initialis|followup:19 setenv:17
-inject|xss:27 babel:24 polyfil:23 rollup:22 plugin:21 browser:20 esbuild:20 craft:20
-inlin|sourcemap:18 markdown:17 markup:17
-inmemori|pluggabl:21 stone:19 extractor:17 fish:17 remap:17
-inner|outer:41 categor:30 join:28 select:19 post:19 subqueri:18 eager:18 toi:18
-inod|ctime:24
-inotifi|fsevent:19 watcher:19
-input|termin:25 feed:22 fed:22 stdin:20 output:20 nul:20 eof:19 stdout:17
-inquiri|spirit:28 accur:18
-insan|overkil:23 silli:23 contriv:23 easiest:21 doubt:20 sane:20 intuit:20 oddli:19
-insecur|salt:30 secret:27 plaintext:27 ssl:26 crt:23 nonc:22 challeng:22 authent:22
-insensit|sensit:36 fold:26 lowercas:26 subsect:22 charact:21 uppercas:21 decompos:20 case:20
-insert|statement:31 sql:31 column:29 cte:28 upsert:28 claus:28 row:26 meth:26
-insid|outsid:28 enclos:27 surround:23 nest:20 parenthes:20 wrap:20 root:19 backtick:18
-insight|modest:21 boost:19 backup:18 valuabl:17
-insist|barf:22 remaind:21 nick:21 fed:21 intact:19 forbid:18 white:17 knew:17
+ini|tox:33 pytest:29 mypi:25 rtd:24 uninstal:24 cfg:23 pypi:21 idna:20
+init|repo:26 initi:25 git:22 clone:22 struct:21 repositori:21 mkdir:19 reiniti:18
+initi|init:25 struct:20 algo:19 followup:19 global:19 applic:18 hashmap:17
+inject|xss:27 babel:25 polyfil:23 rollup:22 plugin:21 browser:20 craft:20 esbuild:20
+inlin|sourcemap:18 markdown:18 backtick:17 markup:17
+inmemori|pluggabl:20 stone:19 extractor:18 fish:17 remap:17
+inner|outer:41 categor:30 join:28 select:19 post:19 subqueri:18 compound:18 toi:18
+inod|ctime:25 filesystem:18
+inotifi|fsevent:18 watcher:17
+input|termin:26 feed:22 fed:21 output:21 stdin:20 nul:19 eof:19 stdout:17
+inquiri|spirit:28 accur:19
+insan|overkil:26 silli:23 easiest:23 contriv:21 doubt:21 intuit:21 sane:20 oddli:19
+insecur|salt:34 plaintext:28 secret:27 ssl:26 crt:23 nonc:23 challeng:22 authent:22
+insensit|sensit:36 fold:26 lowercas:26 subsect:22 uppercas:21 charact:21 downcas:20 decompos:20
+insert|statement:31 sql:31 column:30 upsert:29 cte:29 claus:28 row:27 meth:26
+insid|outsid:28 enclos:26 surround:23 parenthes:20 nest:20 wrap:20 root:19 backtick:18
+insight|modest:20 backup:19 boost:18 valuabl:18
+insist|barf:22 remaind:21 nick:21 fed:21 intact:19 stdin:18 white:18 forbid:18
 inspect|zone:18 ration:18
-inspector|schema:30 journei:25 factori:25 reflect:23 dumper:23 tabl:22 alter:22 partit:22
-inspir|mozilla:26 guidelin:21 contact:19 conduct:19 adher:18 submiss:18 faq:17
-instal|packag:40 build:33 fedora:32 usr:30 yarn:30 debian:30 gem:29 bin:28
-instanc|method:25 accessor:24 deleg:22 superclass:22 attribut:21 meta:20 class:19 singleton:19
-instant|vector:47 float:30 sampl:29 histogram:29 selector:28 smooth:28 aggreg:27 interv:27
-instanti|associ:27 eagerli:25 destroi:23 constructor:23 lazili:22 class:22 record:22 load:22
-instead|algo:26 pass:25 const:21 pointer:21 arrai:21 substitut:20 rather:20 oid:20
-instruct|fedora:23 readm:22 instal:19 debian:19 ubuntu:18 docker:18 edit:17
-instrument|subscrib:30 notif:25 activ:25 event:24 action:23 mailer:22 deliveri:21 enqueu:21
-insuffici|inaccess:19 bust:18 naiv:18 readili:18 deni:17
-insur|passiv:25 nullabl:23 attributeerror:22 myclass:19 nonetheless:19 wherebi:19 getter:19 prop:18
-int|unsign:49 char:38 void:33 const:33 integ:32 val:31 len:29 buf:29
-intact|untouch:44 unchang:26 unmodifi:25 unpars:22 stage:21 eat:20 intention:20 alon:20
-integ|unsign:38 numer:37 decim:37 valu:35 float:34 int:32 precis:31 cast:30
-integr|router:19 rail:19 test:19 superus:19
-intend|meant:24 intent:18
-intens|drastic:25 foreground:23 wast:18 unlucki:18
-intent|clearer:19 purpos:18 clearli:18 intend:18 hopefulli:17
-intention|deliber:25 intact:20 proven:19 buggi:19 inadvert:19 liber:18 irrelev:18 constitut:18
-inter|line:23 coalesc:21 spit:20 extran:19 uniformli:19 excess:18 fanci:18
-interact|rebas:33 editor:21 launch:20 cherri:20 pick:19 amend:19 command:19 todo:18
-intercept|dispos:26 asyncio:23 pessimist:20 inspector:19 jsonpath:17 multiprocess:17
-interceptor|cpp:40 asan:34 malloc:27 sanit:25 inc:23 llvm:22 realloc:21 libc:20
-interchang|indirect:20 algo:18 settl:17
-interest|want:26 wonder:21 worth:17
-interestingli|luckili:24 plenti:23 oddli:22 crazi:21 cheap:19 kick:19 beef:19 otoh:19
-interf|interleav:28 interfer:21 pollut:18 fprintf:18
-interfer|bake:22 interf:21 augment:21 codifi:19 lambda:17 undesir:17
-interim|chri:25 settl:20 upcom:20 door:19 naiv:19 simplest:19 fragil:19 necessit:19
-interleav|interf:28 band:25 deadlock:24 stderr:23 simultan:23 sequenti:22 tty:21 fprintf:21
-intermedi|merg:18 rewritten:18 blindli:18 accumul:17 global:17
-intermediari|superclass:28 discrimin:27 class:27 inherit:26 conjunct:26 polymorph:25 subclass:23 mapper:23
-intermitt|sporad:33 occasion:27 flaki:27 undetect:24 inabl:22 oversight:22 unnot:22 followup:21
+inspector|schema:30 factori:25 journei:25 reflect:24 dumper:24 tabl:23 alter:23 partit:22
+inspir|mozilla:28 guidelin:22 contact:20 conduct:19 adher:19 submiss:18 faq:18 contribut:17
+instal|packag:40 build:35 fedora:32 usr:30 yarn:30 debian:30 gem:29 bin:28
+instanc|method:24 accessor:23 superclass:22 deleg:21 attribut:20 meta:19 class:19 singleton:19
+instant|vector:45 float:29 sampl:28 smooth:28 histogram:28 selector:28 interv:27 aggreg:26
+instanti|associ:27 lazili:23 destroi:23 readonli:23 memoiz:22 class:22 constructor:22 record:22
+instead|algo:27 pass:25 const:21 substitut:21 arrai:21 function:20 pointer:20 hex:20
+instruct|fedora:23 readm:22 instal:19 ubuntu:19 debian:18 docker:18
+instrument|subscrib:30 notif:25 activ:25 event:23 mailer:22 action:22 deliveri:21 enqueu:21
+insuffici|inaccess:19 bust:18 naiv:18 readili:18 deni:17 wipe:17
+insur|passiv:25 nullabl:23 attributeerror:22 myclass:19 nonetheless:19 wherebi:19 getter:19 typecast:18
+int|unsign:49 char:37 const:33 void:33 integ:31 val:30 len:29 buf:29
+intact|untouch:45 unmodifi:27 unchang:27 unpars:22 stage:21 unreferenc:21 alon:20 undocu:20
+integ|unsign:38 decim:37 numer:36 valu:35 float:34 int:31 precis:31 neg:30
+integr|rail:20 router:19 test:19 superus:19
+intellig|saner:18
+intend|meant:23
+intens|drastic:26 foreground:25 wast:19
+intent|clearer:19 purpos:18 rational:17
+intention|deliber:25 intact:19 inadvert:19 buggi:18 proven:18 untouch:18 irrelev:18 liber:18
+inter|line:23 coalesc:21 spit:20 extran:18 fanci:18 excess:17
+interact|rebas:32 editor:22 launch:20 pick:20 cherri:20 command:19 amend:19 todo:18
+intercept|dispos:26 asyncio:23 pessimist:20 inspector:19 jsonpath:17
+interceptor|cpp:40 asan:34 malloc:26 sanit:25 inc:23 llvm:22 realloc:22 getattr:20
+interchang|indirect:18 algo:18
+interest|want:25 wonder:22 worth:19 obviou:17
+interf|interleav:28 interfer:20 pollut:18 fprintf:18
+interfer|bake:21 interf:20 augment:19 codifi:18 undesir:18 overwritten:18
+interim|chri:25 settl:21 door:19 naiv:19 upcom:19 simplest:19 necessit:19 abandon:19
+interleav|interf:28 band:26 deadlock:24 stderr:23 simultan:22 sequenti:22 fprintf:21 tty:21
+intermedi|merg:18 global:17 temporari:17 tent:17 accumul:17
+intermediari|superclass:28 discrimin:27 class:27 inherit:27 conjunct:26 polymorph:25 subclass:24 mapper:24
+intermitt|sporad:34 occasion:29 flaki:28 undetect:24 inabl:24 oversight:22 unnot:22 followup:22
 intern|privat:20 public:18
-internation|capit:18 onward:18 typographi:18 poison:17
+internation|typographi:18 capit:18 onward:18 poison:17
 internet|linger:20
 interop|commonj:34 crawl:31 esm:23 esbuild:23 monkeypatch:22 sidestep:22 polyfil:22 chore:22
-interoper|agnost:21 tightli:21 cryptograph:20 stronger:18 primarili:18
-interpol|smooth:20 backtick:20 vector:19 bracket:19 doubl:19 quot:19 unquot:19 histogram:18
-interpret|liter:22 backslash:20 escap:20 charact:20 unquot:20 asterisk:19 treat:19 colon:19
-interrupt|trap:24 resum:24 reconnect:23 abort:22 sigint:19 unblock:19 synchron:18 recov:18
-intersect|approxim:20 uniq:19 dens:19 satisfi:18 merger:17 symmetr:17
-interv|sampl:32 scrape:30 instant:27 second:26 durat:26 sum:26 minut:26 rate:26
-intervent|unbreak:26 mysteri:21 formul:21 reportedli:20 automerg:19 engag:19 reviv:19 passwd:18
-intric|convolut:23 untangl:23 intuit:21 awkward:21 wind:20 tediou:20 funki:19 strang:19
-intrins|upset:22 percentil:20 spike:19 typecheck:19 uniti:17
-intro|quickstart:38 tutori:34 rephras:34 introductori:34 grammat:34 brief:31 philosophi:31 overview:30
-introduc|uncov:20 upcom:19 add:19 mine:17 aforement:17
-introduct|chapter:23 intro:22 introductori:18 section:18 rewrot:18
-introductori|rephras:34 intro:34 reword:25 oxford:23 chapter:22 emphas:22 capit:22 brief:22
-introspect|dumper:25 classmethod:22 loadabl:22 partit:20 infra:20 postgr:20 deferr:19 runtest:19
-intrus|waiter:25 wake:21 doubli:20 arc:20 acquir:19 await:17
-intuit|nicer:24 fragil:23 overkil:22 safer:21 odd:21 surpris:21 awkward:21 intric:21
-invalid|malform:25 error:24 keyerror:20 except:20 unexpect:20 illeg:19 unsupport:19 valid:19
-invari|contract:19 priv:18 ascend:18
-invas|tast:29 riski:24 straightforward:24 hacki:23 puzzl:23 brittl:22 messi:22 pursu:22
-invent|mimick:20 bore:19 knowledg:19 handi:18 andi:18 reconstruct:18 struggl:18 varieti:17
-inventori|mailer:23 stock:23 product:20 view:19
-invers|associ:43 belong:39 foreign:32 model:30 assoc:28 composit:27 infer:26 singular:26
-invert|infer:24 discern:21 flip:20 constraint:20 singular:20 reflect:19 constrain:19 deferr:19
-investig|dig:29 believ:25 subtl:22 occasion:21 confid:21 remind:21 gotten:21 thought:20
-invis|decompos:18 publicli:18
-invit|welcom:26 forum:23 ephemer:22 modal:22 engag:22 particip:20 messag:19 channel:19
-invoc|echo:20 shell:19 xarg:19 subprocess:19 invok:19 git:18 cmp:18
-invok|launch:26 run:23 call:20 subprocess:20 cmd:19 classif:19 execut:19 invoc:19
+interoper|agnost:21 cryptograph:20 stronger:18 tight:18 primarili:18 algo:17
+interpol|smooth:22 vector:20 bracket:20 backtick:20 unquot:19 doubl:19 quot:19 histogram:19
+interpret|liter:23 escap:20 backslash:20 charact:20 unquot:19 asterisk:19 treat:19 colon:18
+interrupt|trap:24 resum:24 reconnect:23 abort:23 sigint:19 unblock:19 synchron:18 kill:18
+intersect|approxim:20 uniq:19 dens:19 satisfi:18 merger:17 simplif:17 symmetr:17
+interv|sampl:32 scrape:30 instant:27 second:26 durat:26 minut:26 sum:26 rate:26
+intervent|unbreak:26 formul:21 automerg:19 mysteri:19 engag:19 reviv:19 passwd:18
+intric|untangl:24 convolut:23 unintuit:22 intuit:22 awkward:21 wind:21 tediou:20 weird:19
+intrins|upset:22 percentil:20 spike:19 typecheck:19
+intro|quickstart:38 rephras:34 grammat:34 tutori:34 introductori:34 philosophi:31 brief:31 overview:29
+introduc|uncov:20 upcom:19 add:19 mine:18 aforement:18
+introduct|chapter:23 intro:22 introductori:19 section:18 overview:17 mention:17
+introductori|rephras:34 intro:34 reword:26 oxford:23 chapter:23 brief:22 emphas:22 clariti:22
+introspect|dumper:25 classmethod:22 loadabl:22 partit:21 infra:20 postgr:20 deferr:19 runtest:19
+intrus|waiter:25 wake:22 doubli:20 arc:20 acquir:19 await:18
+intuit|nicer:26 fragil:25 overkil:23 awkward:23 intric:22 surpris:21 mislead:21 safer:21
+invalid|malform:25 error:23 except:21 keyerror:20 illeg:19 throw:18 unsupport:18 unknown:18
+invari|contract:18 priv:18 ascend:18
+invas|tast:26 riski:25 straightforward:24 hacki:24 puzzl:23 brittl:22 messi:22 pursu:22
+invent|andi:21 mimick:20 bore:19 knowledg:19 handi:19 reconstruct:18 struggl:18 caveat:17
+inventori|mailer:24 stock:22 view:20 product:20
+invers|associ:43 belong:39 foreign:32 model:29 assoc:29 composit:28 infer:27 finder:27
+invert|infer:24 discern:21 singular:20 constraint:20 reflect:20 flip:20 deferr:19 constrain:19
+investig|dig:30 believ:25 subtl:22 occasion:22 gotten:22 consider:21 remind:21 confid:21
+invis|decompos:18
+invit|welcom:26 forum:23 ephemer:22 modal:22 engag:22 particip:20 channel:20 messag:19
+invoc|echo:20 subprocess:20 xarg:19 invok:19 shell:19 git:19 cmp:18 portabl:17
+invok|launch:26 run:21 cmd:20 classif:19 subprocess:19 invoc:19 git:18 call:18
 involv|subtl:19
-ipc|unix:24 listen:23 websocket:22 pthread:22 daemon:22 socket:20 tcp:19 darwin:18
+ipc|unix:24 listen:23 websocket:22 daemon:22 pthread:22 socket:20 tcp:19 darwin:18
 ipython|faker:100 panda:86 ruff:61 sentri:59 dessant:54 oauthlib:53 cryptographi:49 pypa:48
-irc|discord:36 ben:22 chri:20 forum:19 subscrib:18 websit:18 marc:18 andi:17
-iron|diagnosi:25 bloat:21 intermitt:20 ora:19 segv:19 elid:18 unimport:18
-irregular|uncount:43 plural:27 snake:24 singular:24 noun:23 english:17
-irrelev|inexact:31 unmodifi:24 pointless:23 relev:21 useless:20 underneath:20 ridicul:20 harmless:20
-irrespect|oop:17 tombston:17
-irrit|perfect:23 orthogon:21 compromis:21 fair:21 uncommon:20 born:19 late:19 biggest:18
-ish|head:26 tree:23 lightweight:22 dangl:21 branch:20 taught:20 plumb:20 git:19
-isinst|datatyp:22 taint:22 coerc:22 repr:17
-ism|openbsd:25 fish:23 busybox:22 osx:22 script:20 posix:19 complet:17 upset:17
-iso|utf:26 utc:25 ascii:22 timezon:22 encod:22 zone:20 rfc:20 digit:19
-isol|engin:23 adapt:21 sqlite:21 asyncio:20 abstract:20 test:20 doesnt:19 dialect:19
-issu|bug:35 problem:32 regress:31 fix:24 ticket:19 vulner:19 breakag:19 race:18
-ital|monospac:33 backtick:26 placehold:25 textual:22 hyphen:21 bold:21 red:21 bracket:20
-item|list:23 entri:18 popul:18
-iter|seek:20 seri:19 slice:19 shrink:18 mem:17 contigu:17 struct:17 scan:17
-jan|jul:65 aug:64 oct:59 mar:56 nov:52 jun:52 apr:50 feb:48
-januari|yesterdai:30 leap:29 time:28 month:27 dai:26 fraction:26 week:25 ago:24
-japanes|german:32 chines:30 russian:28 spanish:26 translat:24 plural:24 punctuat:20 english:19
-jar|cookiejar:36 cooki:30 salt:23 tamper:23 rotat:21 transpar:20 perman:20 deseri:20
-java|lang:23 codeql:22 cpp:20 php:19 darwin:18 wiki:18
-javascript|asset:35 stylesheet:31 esbuild:30 css:30 webpack:27 html:24 ajax:24 bun:24
-jeff|king:71 jonathan:37 mike:32 martin:32 carlo:30 daniel:29 eric:29 pieter:28
-jemalloc|malloc:25 libc:25 glibc:24 arena:21 ubuntu:20 alpin:19 msvc:19 asan:19
-jenkin|gitlab:20 rtd:19 unbreak:17
+irc|discord:37 ben:22 chri:21 andi:19 forum:19 subscrib:19 websit:18 marc:18
+iron|diagnosi:26 bloat:22 intermitt:21 ora:19 segv:19 unimport:18 elid:18
+irregular|uncount:42 plural:27 singular:24 noun:24 snake:22 english:18
+irrelev|inexact:32 unmodifi:25 pointless:22 disappear:22 relev:21 underneath:21 useless:20 score:20
+irrespect|oop:17
+irrit|deliber:22 orthogon:21 unawar:21 compromis:21 uncommon:21 born:19 late:19 biggest:18
+ish|head:27 tree:22 lightweight:22 dangl:21 branch:20 disambigu:20 shorthand:20 git:20
+isinst|datatyp:22 taint:22 coerc:22
+ism|openbsd:26 fish:23 osx:23 busybox:22 script:20 posix:19 complet:18 solari:18
+iso|utf:26 utc:25 timezon:22 ascii:21 encod:21 zone:20 digit:20 rfc:19
+isol|engin:24 adapt:21 asyncio:21 sqlite:21 abstract:21 test:20 doesnt:20 dialect:19
+issu|bug:34 problem:31 regress:31 fix:24 ticket:19 race:18 easiest:18 vulner:18
+ital|monospac:32 backtick:25 placehold:24 textual:21 bold:20 hyphen:20 red:20 bracket:20
+item|list:22 entri:18 popul:17
+iter|seek:24 seri:19 slice:19 shrink:18 lexicograph:18 scan:17 mem:17 struct:17
+jan|jul:64 aug:64 oct:59 mar:56 nov:54 apr:52 jun:50 feb:49
+januari|yesterdai:30 leap:29 time:28 dai:27 fraction:26 month:26 minut:25 ago:24
+japanes|german:32 chines:30 russian:28 spanish:27 translat:24 plural:24 english:20 punctuat:19
+jar|cookiejar:37 cooki:31 salt:24 tamper:23 rotat:21 perman:21 transpar:20 deseri:20
+java|lang:23 codeql:22 cpp:20 php:19 darwin:18 wiki:18 myclass:17
+javascript|asset:35 stylesheet:31 esbuild:30 css:30 webpack:27 html:24 bun:23 ajax:23
+jeff|king:70 jonathan:38 mike:33 martin:33 eric:32 carlo:31 daniel:30 pieter:29
+jemalloc|libc:25 malloc:25 glibc:24 arena:21 ubuntu:20 alpin:19 asan:19 msvc:18
+jenkin|gitlab:21 rtd:19
 jeremi|mike:31 chri:30 ryan:28 ben:24 josh:24 paul:23 excel:23 florian:22
-jinja|errorhandl:31 dotenv:23 monkeypatch:22 blueprint:22 envvar:22 wsgi:22 factori:21 werkzeug:20
-jit|variad:21 condition:18 glibc:18 msvc:17
-jitter|backoff:24 random:22 predict:19 determinist:19 ingest:18 enqueu:17
-job|enqueu:31 build:24 queue:23 run:22 ubuntu:21 maco:20 circleci:19 runner:19
-joe|laptop:31 con:24 plane:23 proj:23 bob:22 alic:22 srv:21 ben:20
-john|ben:33 carlo:32 eric:32 martin:32 alex:30 michael:30 daniel:30 pieter:29
-join|eager:44 polymorph:42 subqueri:40 tabl:38 relationship:37 claus:35 select:34 column:34
+jinja|errorhandl:31 dotenv:23 blueprint:23 monkeypatch:22 envvar:22 wsgi:22 factori:21 werkzeug:20
+jit|variad:21 condition:18 glibc:17 msvc:17
+jitter|backoff:24 random:22 predict:20 determinist:19 enqueu:18 ingest:18
+job|enqueu:31 build:23 queue:23 run:22 ubuntu:21 maco:20 travi:19 circleci:19
+joe|laptop:31 plane:23 proj:23 bob:22 alic:22 srv:21 imagin:20 con:20
+john|ben:32 eric:32 carlo:31 martin:31 alex:29 michael:29 daniel:29 andi:28
+join|eager:44 polymorph:43 subqueri:40 tabl:39 relationship:38 claus:35 column:34 select:33
 jon|michael:34 alex:25 daniel:21 eric:20 pieter:20 pdf:20 simon:19 mike:19
-jonathan|mike:38 jeff:37 king:37 adam:36 josh:33 paul:33 martin:32 brian:32
-josh|chri:37 mike:34 paul:34 jonathan:33 kevin:31 eric:31 ryan:31 adam:29
-journei|router:29 rout:28 inspector:25 scanner:24 dsl:23 lexer:22 ast:22 visitor:21
-jpeg|png:33 jpg:32 favicon:26 mimetyp:26 imag:24 csv:22 mime:21 icon:20
-jpg|csv:34 jpeg:32 mimetyp:28 img:28 dark:26 imag:25 png:25 light:24
-jqueri|sass:37 dotenv:30 webpack:30 eslint:29 prettier:28 vue:28 prototyp:26 vendor:25
-json|serial:33 yaml:30 xml:27 marshal:25 decod:21 coder:20 respond:20 mime:20
+jonathan|jeff:38 king:38 mike:38 adam:37 paul:33 josh:33 martin:32 brian:32
+josh|chri:37 paul:34 mike:34 jonathan:33 eric:32 kevin:31 ryan:31 adam:29
+journei|router:29 rout:28 inspector:25 scanner:24 dsl:23 ast:22 lexer:21 visitor:21
+jpeg|png:33 jpg:32 favicon:26 mimetyp:26 imag:24 csv:22 mime:21 icon:21
+jpg|csv:34 jpeg:32 mimetyp:28 img:28 dark:25 imag:25 png:25 light:24
+jqueri|sass:38 dotenv:30 webpack:30 eslint:29 prettier:28 vue:27 prototyp:25 vendor:25
+json|serial:32 yaml:30 xml:29 marshal:24 decod:21 respond:20 coder:20 cast:20
 jsonpath|faker:39 ipython:39 panda:33 getitem:29 sentri:25 ghsa:24 ruff:24 dessant:23
-judg|glanc:19 suspici:18 actual:18 viabl:17
-jul|aug:86 oct:77 jun:74 mar:68 jan:65 feb:63 nov:60 apr:59
-juli|februari:36 septemb:29 decemb:24 excit:23 studi:22 april:21 march:21 june:20
-jump|goto:21 advanc:19 week:19 prev:17
-jun|jul:74 aug:65 apr:58 oct:56 mar:55 jan:52 nov:47 feb:47
-june|leap:24 septemb:24 februari:23 januari:22 decemb:22 march:22 cite:20 juli:20
-junit|specul:25 crucial:19 xhr:19 enospc:17
-junk|trash:25 folder:20 happili:18 tmpdir:18 freshli:18 directori:17
-justifi|trade:28 neglig:22 ala:20 wonder:19 worth:18 harm:18 consider:17 amort:17
-keep|kept:26 stai:21 leav:17
-keepal|tcp:37 aliv:28 sock:22 probe:20 timeout:19 stateless:18 busi:17
-kei|primari:37 foreign:34 composit:28 column:26 associ:25 tabl:25 encrypt:25 constraint:25
-kept|keep:26 unreach:21 pack:20 cruft:17
-kernel|linux:27 scm:25 org:24 pub:24 proj:22 bundler:19 freebsd:19 git:18
-kevin|chri:42 lame:33 pieter:31 josh:31 mike:29 xavier:29 paul:26 unclos:25
-keyboard|press:30 menu:27 mous:25 clipboard:24 click:24 panel:22 dropdown:20 desktop:19
-keyerror|attributeerror:30 nameerror:29 rerais:28 typeerror:28 except:27 runtimeerror:24 invalid:20 error:20
-keyword|placehold:26 kwarg:25 arg:21 monospac:20 argument:19 constructor:18 backtick:17 constraint:17
-kib|mib:25 exce:24 gib:24 disk:22 largest:21 footprint:19 size:19 throughput:19
-kick|aggress:22 uncompress:20 bail:20 interestingli:19 wonder:19 bother:18 presum:18 accomplish:18
-kill|process:37 exit:34 shutdown:33 sigterm:33 wait:31 signal:30 child:30 pid:29
-king|jeff:71 jonathan:37 david:30 brian:29 mike:28 paul:27 thank:26 daniel:24
-kit|plane:26 telemetri:23 ruff:21 codeql:21 memchr:19 toolkit:19 codeown:18 snappi:18
-knew|know:24 uniformli:20 overlook:18 insist:17 screw:17
-knob|autoconf:27 mak:26 cflag:23 unam:23 gitconfig:20 overrid:20 autodetect:20 roff:19
-know|tell:26 knew:24 want:23 bother:21 wonder:21 anywai:20 care:20 even:19
-knowledg|emploi:19 invent:19 familiar:18 guess:17 cheap:17
-kwarg|keyword:25 superclass:22 constructor:21 argument:21 tupl:20 paramet:19 setter:19 semicolon:19
-lab|bolt:24 compani:23 evan:21 rollup:19 sponsor:19 team:18 ben:18
-label|relabel:34 metric:32 endpoint:31 discoveri:30 scrape:28 meta:28 target:27 selector:27
-lag|disconnect:19 repl:18 exceed:18 sigterm:17 ping:17 restart:17 decrement:17
-lai|laid:25 groundwork:25 modest:18
-laid|lai:25 reconstruct:23 compris:22 mysteri:19 consecut:19 suboptim:17
-lambda|callabl:33 proc:26 bake:25 criteria:25 loader:25 accommod:24 mixin:24 uncach:23
-lame|stefan:34 kevin:33 unclos:25 cool:21 symptom:20 typograph:20 good:18 xavier:18
+judg|unawar:19 actual:19 glanc:19 rapid:18 suspici:18 expect:17
+judgment|ttl:19 evict:19 averag:18
+jul|aug:86 oct:76 jun:70 mar:68 jan:64 feb:64 nov:60 apr:60
+juli|februari:36 septemb:29 decemb:24 studi:23 march:23 excit:22 april:21 june:20
+jump|goto:21 advanc:19 week:19 prev:17 press:17
+jun|jul:70 aug:62 apr:59 oct:54 mar:52 jan:50 feb:47 nov:46
+june|leap:24 septemb:24 februari:23 march:23 januari:22 decemb:22 cite:20 offici:20
+junit|specul:25 xhr:19 crucial:18 odditi:18
+junk|trash:25 folder:20 happili:18 tmpdir:18 slate:17
+justifi|trade:27 neglig:23 ala:20 incur:19 impos:19 consider:19 wonder:18 worth:18
+keep|stai:20 pack:19 prune:18 leav:17
+keepal|tcp:39 aliv:30 sock:23 probe:21 timeout:20 forev:20 stateless:19 packet:18
+kei|primari:37 foreign:34 composit:29 encrypt:27 column:25 associ:25 deriv:25 tabl:25
+kernel|linux:28 scm:25 org:24 pub:23 proj:22 bundler:19 freebsd:19 lib:18
+kevin|chri:42 lame:35 pieter:31 josh:31 mike:29 xavier:29 paul:26 unclos:25
+keyboard|press:30 menu:27 click:24 clipboard:24 mous:24 panel:22 dropdown:20 desktop:19
+keyerror|attributeerror:30 nameerror:29 typeerror:28 except:28 rerais:27 runtimeerror:24 valueerror:21 error:20
+keyword|placehold:25 kwarg:25 arg:21 monospac:20 argument:18 constructor:17 backtick:17
+kib|mib:25 exce:24 gib:24 disk:22 largest:21 smaller:19 footprint:19 size:19
+kick|aggress:23 uncompress:20 bail:20 wonder:18 bother:18 recov:18 accomplish:18 decompress:17
+kill|process:38 shutdown:34 exit:34 sigterm:33 wait:31 signal:30 pid:29 child:29
+king|jeff:70 jonathan:38 brian:30 paul:30 mike:29 david:29 thank:27 eric:26
+kit|plane:26 telemetri:23 ruff:21 codeql:21 rapid:19 memchr:19 toolkit:19 codeown:18
+knob|autoconf:26 mak:25 cflag:22 unam:22 xsl:20 gitconfig:20 roff:20 asciidoc:20
+know|want:23 tell:22 wonder:19 bother:18 care:18 realli:18 sinc:17 sure:17
+knowledg|emploi:20 invent:19 familiar:19 guess:18 housekeep:18 cheap:18 indirect:18 handi:17
+kwarg|keyword:25 superclass:22 constructor:21 setter:21 tupl:20 argument:20 semicolon:20 subclass:20
+lab|bolt:25 compani:22 evan:21 rollup:19 sponsor:19 ben:18 team:18
+label|relabel:34 metric:32 endpoint:31 discoveri:30 target:28 meta:28 scrape:28 selector:26
+lag|repl:19 disconnect:18 restart:18 exceed:18 ping:17 sigterm:17
+lai|laid:38 groundwork:24
+laid|lai:38 reconstruct:21 compris:20
+lambda|callabl:33 loader:25 proc:25 bake:25 accommod:24 criterion:23 mixin:23 orm:23
+lame|kevin:35 stefan:27 unclos:26 fragil:22 symptom:22 typograph:21 xavier:20 good:19
 land|backport:20 forum:20 matthew:19 rational:18
 lang|java:23
-languag|chines:25 translat:23 english:20 german:19 leader:18
-laptop|joe:31 hyper:25 compet:20 five:20 ssd:20 impress:19 scm:18 desktop:18
-larg|larger:29 big:26 smaller:24 size:24 small:24 signific:23 huge:23 slow:22
-larger|smaller:36 size:32 bigger:32 exce:32 largest:30 mib:29 larg:29 fit:24
-largest|larger:30 mib:29 exce:27 size:27 smaller:26 gib:26 pack:26 maximum:25
-last|ago:25 prev:24 week:23 januari:22 next:22 dai:21 interv:20 month:20
-lastli|unreleas:18 documen:18
-late|irrit:19 plan:18 tricki:18 certainli:17 anticip:17 fortun:17
-latenc|paus:31 sched:28 total:24 rate:24 sum:24 measur:22 second:22 durat:22
-latest|version:34 upgrad:25 newer:23 pin:23 releas:22 instal:22 gem:22 rubi:22
-latin|utf:28 ascii:25 esc:23 codepoint:22 decompos:21 charset:21 hyphen:20 hexadecim:19
-latter|former:25
-launch|invok:26 desktop:25 editor:25 spawn:24 brows:24 gui:24 run:23 git:23
-lax|broad:27 paranoid:22 resp:22 tight:21 picki:21 lexer:21 trailer:20 overzeal:18
-layer|bitmap:21 geometr:19 pseudo:18 level:17 cruft:17 pack:17 graph:17
-layout|view:33 html:27 scaffold:26 templat:26 render:26 navig:25 sidebar:24 stylesheet:23
-lazi|loader:32 orm:24 criteria:24 relationship:24 lazyload:23 mapper:23 load:23 secondari:22
-lazili|demand:24 instanti:22 eagerli:20 lazi:19 fresh:18 executor:18
-lazyload|loader:37 conjunct:33 relationship:33 secondari:33 orm:29 criteria:29 wherebi:27 bake:26
-ldflag|cflag:37 mak:27 linker:23
-lead|caus:32 trail:21 strip:20 potenti:20 prevent:19 slash:19
-leader|reboot:25 team:25 conduct:23 coordin:23 vote:23 failov:22 announc:19 privaci:19
-leaf|mov:20 unind:19 algo:19 combo:18 indirect:18 fly:18 freed:17 uncompress:17
-leak|plug:29 memleak:26 free:24 malloc:23 memori:23 alloc:22 checker:21 asan:21
-leakag|relianc:32 global:27 alarm:22 ongo:18 quirk:17 effort:17
-leaki|dealt:19 undesir:18 unclos:17 advisori:17
-lean|road:20 unrol:18 deferr:17 twist:17
-leap|yesterdai:30 calendar:29 januari:29 month:29 decemb:27 prev:26 june:24 quarter:24
-learn|plumb:23 teach:21 discord:21 taught:18
-leas|stateless:19 dry:17
-least|openbsd:20 bsd:20 libc:19 osx:19 linux:17
+languag|chines:25 translat:23 english:20 german:19 grammar:18
+laptop|joe:31 hyper:22 ssd:20 five:20 compet:19 scm:19 impress:18 desktop:18
+larg|larger:31 signific:29 big:27 smaller:26 size:25 small:25 huge:24 bigger:22
+larger|smaller:36 size:33 bigger:33 exce:32 largest:31 larg:31 mib:29 maximum:24
+largest|larger:31 mib:29 smaller:28 exce:28 size:27 gib:26 maximum:26 pack:25
+last|prev:24 ago:24 januari:22 next:22 week:21 dai:21 interv:20 second:20
+late|plan:19 irrit:19 wasn:18 tricki:18 fortun:18 hadn:18 irrelev:17 anticip:17
+latenc|paus:31 sched:28 total:23 sum:23 rate:23 measur:22 second:22 durat:21
+latest|version:34 upgrad:25 newer:24 pin:22 instal:22 releas:22 rubi:22 gem:21
+latin|utf:27 ascii:25 esc:23 codepoint:23 charset:22 decompos:22 hyphen:21 alphanumer:20
+latter|former:26
+launch|invok:26 desktop:25 editor:25 spawn:24 brows:24 gui:23 run:23 git:23
+lax|resp:25 lexer:23 overzeal:20 trailer:20 choke:19 option:18 exposit:18 tack:18
+layer|bitmap:21 pseudo:19 geometr:19 pack:18 tip:17 level:17
+layout|view:34 html:28 render:26 templat:26 scaffold:26 navig:25 sidebar:23 stylesheet:23
+lazi|loader:32 orm:25 relationship:24 eager:23 load:23 lazyload:23 criterion:23 secondari:22
+lazili|demand:25 instanti:23 lazi:20 executor:18 purg:17
+lazyload|loader:38 conjunct:33 relationship:33 secondari:33 orm:29 criterion:29 wherebi:27 bake:26
+ldflag|cflag:37 mak:27 linker:24 overrid:17 perf:17
+lead|caus:31 trail:22 strip:20 potenti:19 slash:19 prevent:19
+leader|reboot:25 team:24 conduct:23 vote:23 coordin:22 failov:22 privaci:19 announc:18
+leaf|mov:20 algo:19 unind:19 combo:18 fly:18
+leak|plug:29 memleak:26 free:23 malloc:22 memori:22 alloc:22 checker:21 asan:21
+leakag|relianc:32 global:27 alarm:22 unneed:20 ongo:18 effort:18 quirk:17
+leaki|undesir:18 unclos:17
+lean|road:20 deferr:18
+leap|yesterdai:30 calendar:29 januari:29 month:28 decemb:27 prev:26 june:24 quarter:23
+learn|plumb:24 discord:21 teach:21
+leas|stateless:20 dry:18 clobber:17
+least|openbsd:20 bsd:19 libc:19 osx:19 glibc:18 linux:17 netbsd:17
 leav|left:32 keep:17 remain:17
-led|caus:21 seriou:20 unclear:20 uncov:19 remedi:17
-left|right:33 leav:32 categor:18
-leftov|extran:23 remnant:23 spuriou:22 rearrang:20 strai:20 resurrect:20 errant:19 erron:19
+led|caus:21 seriou:20 unclear:20 uncov:19 critic:18 remedi:18
+left|right:33 leav:32 categor:18 side:17
+leftov|remnant:23 extran:22 spuriou:22 strai:21 rearrang:20 unmodifi:20 unneed:20 resurrect:20
 legaci|css:23 vue:21 dep:20 react:20 playground:19 esbuild:18 modern:18 postcss:18
-legal|copyright:21 tild:20 llm:20 compound:18 okai:17
+legal|copyright:22 tild:21 llm:20 compound:18
 legend|miscount:18
-legitim|okai:19 malici:17
-len|buf:36 char:31 ptr:30 int:29 length:27 nul:27 strlen:26 sizeof:26
-length|len:27 max:24 limit:24 number:24 size:24 maximum:23 shortest:23 width:23
-lengthi|thorough:25 brief:22 matthew:22 unecessari:20 bear:19 looser:19 neglect:19 errant:19
-lenient|overzeal:23 stricter:23 liber:22 sloppi:20 trickier:20
-less|quit:25 slightli:23 somewhat:21 shorter:21 littl:20 effici:20 especi:19 simpler:18
-lest|repars:18
-letter|lowercas:27 acronym:24 underscor:23 charact:23 uppercas:21 digit:20 alphabet:20 capit:20
-level|prioriti:18 layer:17 prelud:17
-leverag|adopt:19 runtim:18 decoupl:17
-lex|rune:33
-lexer|journei:22 scanner:22 lax:21
+legitim|okai:18
+len|buf:36 char:31 ptr:30 int:29 nul:27 length:26 sizeof:26 strlen:26
+length|len:26 max:24 number:24 limit:23 size:23 maximum:23 shortest:23 hex:22
+lengthi|brief:23 matthew:22 bear:20 unecessari:19 neglect:19 errant:19 looser:19 accompani:18
+lenient|stricter:22 overzeal:22 liber:22 sloppi:20 trickier:19
+less|quit:25 slight:23 littl:22 somewhat:22 shorter:21 effici:20 especi:20 lot:19
+lest|repars:18 insist:17
+letter|lowercas:27 acronym:24 underscor:23 charact:23 uppercas:22 alphabet:20 capit:20 commentari:20
+level|layer:17 prelud:17
+leverag|adopt:19 runtim:19 decoupl:18 esm:17
+lex|rune:32
+lexer|lax:23 scanner:21 journei:21 rune:19
 lexic|lexicograph:28 ascend:17
-lexicograph|lexic:28 ascend:24 permut:23 sought:22 unord:21 pseudo:20 longest:20 unsort:20
-lib|rubi:44 home:43 gem:40 rail:35 bundler:32 activ:32 requir:30 src:25
-libc|glibc:41 malloc:33 linux:28 musl:26 jemalloc:25 main:25 gnu:25 alpin:24
-libcurl|curl:35 ssl:26 openssl:25 proactiv:24 imap:23 authent:23 auth:22 digest:22
-liber|lenient:22 loosen:22 stricter:21 aggress:20 sloppi:20 perfectli:19 tricki:18 overzeal:18
+lexicograph|lexic:28 ascend:24 permut:23 unord:21 suffic:20 unsort:19 pseudo:19 ref:19
+lib|rubi:44 home:42 gem:40 rail:36 bundler:33 activ:32 requir:30 src:25
+libc|glibc:40 malloc:32 linux:29 musl:26 gnu:25 jemalloc:25 main:24 alpin:24
+libcurl|curl:34 ssl:25 openssl:24 proactiv:24 imap:23 authent:22 auth:22 digest:22
+liber|lenient:22 loosen:22 stricter:21 aggress:20 sloppi:20 biggest:18 tricki:18 printer:18
 libexec|bindir:41 usr:30 bin:27 prog:26 hardlink:25 prepend:24 mkdir:23 perl:23
-librari|usr:22 instal:21 darwin:20 libc:20 cmake:19 gnu:19 vendor:19 compat:18
-licens|mit:38 copyright:27 softwar:24 contribut:24 dual:22 chardet:22 gpl:21 readm:21
-lie|unauthor:21 ban:18
-life|wonder:20 importantli:18 lifecycl:17
-lifecycl|lifetim:21 hot:19 registr:17 life:17 fire:17 executor:17
-lifetim|freed:26 dealloc:23 ownership:22 held:22 lifecycl:21 struct:20 closur:19 reusabl:19
-lifo|multithread:25 starvat:23 steal:23 determinist:20 wake:19 schedul:19 reactor:19 idl:19
-lift|aforement:28 duti:17
-light|dark:32 color:27 cyan:26 red:26 contrast:26 bold:25 white:25 green:24
-lighttpd|fastcgi:33 httpd:21 nginx:21 apach:20 fcgi:18 loglevel:18 webserv:18 conf:17
-lightweight|tagger:23 ish:22 prettifi:19 head:18 tag:17 branch:17 cheap:17
-likelihood|footprint:23 surfac:20 dramat:20 burden:17
-likewis|bother:20 pointless:19 altogeth:19 noop:18 ness:18 kick:17 indirect:17
-limit|max:35 maximum:33 size:29 length:24 exce:24 exceed:24 cap:21 threshold:21
-line|newlin:34 whitespac:30 delimit:28 indent:25 white:25 blank:25 trail:25 inter:23
-linear|exponenti:31 quadrat:30 linearli:28 walk:22 unsort:20 smooth:20 patholog:19 predict:19
-linearli|linear:28 documen:20 sought:20 suffic:20 tombston:19 simultan:19 ineffici:18 unsort:17
+librari|usr:22 instal:21 darwin:20 libc:19 cmake:19 vendor:19 gnu:19 musl:18
+licens|mit:38 copyright:27 softwar:24 contribut:24 dual:23 chardet:22 gpl:22 readm:21
+lie|unauthor:21 ban:18 agre:17 expert:17
+life|wonder:20 lifecycl:17
+lifecycl|lifetim:21 hot:19 life:17 registr:17
+lifetim|freed:26 dealloc:23 ownership:23 struct:21 lifecycl:21 closur:20 reusabl:20 hold:20
+lifo|multithread:25 starvat:24 wake:21 determinist:19 reactor:19 steal:19 schedul:19 idl:19
+lift|aforement:29 loosen:18 duti:18 bookkeep:18 impos:17
+light|dark:35 green:27 color:27 grai:27 red:26 cyan:26 bold:25 white:25
+lighttpd|fastcgi:33 httpd:21 nginx:20 apach:20 sendfil:18 fcgi:18 webserv:18 breakpoint:18
+lightweight|tagger:23 ish:22 prettifi:19 cheap:18 head:18 tag:17 candid:17 branch:17
+likelihood|footprint:23 surfac:21 dramat:20 hardli:18
+likewis|bother:21 pointless:20 altogeth:19 noop:19 ness:18 pointer:18 mung:17
+limit|max:33 maximum:33 size:29 exce:24 exceed:24 length:23 cap:21 larg:21
+line|newlin:35 whitespac:30 delimit:28 white:26 trail:26 blank:25 indent:25 end:24
+linear|exponenti:29 quadrat:28 smooth:22 walk:21 unsort:20 patholog:19 growth:19 reachabl:19
 lineno|unmatch:18
-liner|massag:21 okai:19 restructur:19 straightforward:18 ugli:18 tempt:18 besid:18 harmless:17
-linger|tightli:24 defunct:23 quicker:21 imo:20 internet:20 litter:19 stringio:18 dessant:17
-link|logo:27 page:25 doc:24 guid:23 stylesheet:23 readm:22 websit:20 document:20
-linker|cflag:25 ldflag:23 clang:23 msvc:23 autoconf:21 appl:21 cmake:20 mak:20
-lint|linter:26 ruff:21 eslint:20 cargo:20 codeql:18 blind:17
+liner|massag:21 okai:19 straightforward:19 ugli:18 restructur:18 tempt:18 harmless:18 besid:18
+linger|defunct:23 quicker:21 internet:20 litter:19 imo:19 tight:19 stringio:18 dessant:17
+link|logo:27 page:24 doc:23 guid:23 stylesheet:22 readm:22 document:21 websit:20
+linker|cflag:25 ldflag:24 clang:23 msvc:22 autoconf:21 appl:21 cmake:20 mak:20
+lint|linter:26 ruff:21 eslint:20 cargo:20 clippi:19 codeql:18
 linter|lint:26 clippi:21 autocomplet:20 checker:20 offens:19
-linux|cpython:30 freebsd:29 osx:29 debian:28 gcc:28 gnu:28 libc:28 kernel:27
-list|unsort:28 rev:25 item:23 walk:21 sort:19 pars:18 arrai:18
-listen|socket:34 tcp:31 daemon:27 port:27 conn:27 watcher:25 event:23 net:23
-liter|escap:32 asciidoc:28 delimit:27 backslash:27 regex:24 string:24 quot:23 express:22
+linux|debian:30 cpython:30 libc:29 kernel:28 osx:28 freebsd:28 system:28 gcc:28
+list|unsort:29 rev:25 item:22 walk:22 pars:18 arrai:18 sort:17
+listen|socket:34 tcp:31 daemon:27 port:27 conn:26 watcher:24 net:23 ipc:23
+liter|escap:33 backslash:27 asciidoc:27 delimit:27 regex:25 quot:23 string:23 interpret:23
 litter|linger:19 writev:18 callout:17 disrupt:17
-littl|slightli:38 bit:31 simpler:23 quit:21 shorter:21 somewhat:21 less:20 lot:20
-live|subpath:24 healthi:23 bucket:21 filepath:21 respons:21 byte:20 inf:20 handler:20
-llm|legal:20 qualiti:18
-llvm|asan:31 pedant:28 xcode:27 osx:25 fullpath:24 clang:24 inc:24 interceptor:22
-load|eager:32 autoload:28 loader:25 reload:25 relationship:25 lazyload:24 polymorph:24 activ:24
+littl|slight:34 bit:29 simpler:22 less:22 quit:22 approach:21 lot:21 shorter:20
+live|subpath:24 healthi:23 bucket:21 filepath:21 respons:20 second:20 byte:20 handler:20
+llm|legal:20 qualiti:19
+llvm|asan:31 pedant:28 xcode:27 osx:25 clang:24 fullpath:24 inc:23 interceptor:22
+load|eager:33 autoload:28 loader:25 reload:25 relationship:24 polymorph:24 lazyload:24 activ:23
 loadabl|unload:26 autoload:24 disregard:22 introspect:22 nameerror:21 circular:20 singleton:19 classmethod:19
-loader|criteria:49 orm:44 relationship:42 func:38 conjunct:38 lazyload:37 subqueri:36 eager:35
-loc|sloppi:24 wrt:24 robustli:21 unmatch:19 tent:19 discern:19 admit:18 nearbi:17
-local|track:20 remot:20 variabl:20 current:19 fetch:18 trunk:18 global:17
-localhost|port:30 outgo:29 usernam:29 hostnam:28 host:25 smtp:25 socket:25 subdomain:25
-localtim|gmt:30 timezon:23 strftime:22 utc:21 zone:20 tzinfo:18
-locat|directori:21 gitconfig:20 dir:20 subdirectori:19 path:19 rel:18 destin:17
-lock|lockfil:39 acquir:29 mutex:27 unlock:22 deadlock:21 thread:21 concurr:19 simultan:18
-lockfil|lock:39 tempfil:36 unlink:25 temp:25 temporari:21 acquir:21 tempdir:20 file:19
-log|output:28 print:28 show:25 loglevel:24 logger:23 stderr:23 verbos:22 diff:21
-logfil|loglevel:26 log:20 conf:20 xdg:18 underneath:18 mandatori:17
-logger|broadcast:24 formatt:23 log:23 backtrac:19 middlewar:18 accessor:18 singleton:18 captur:17
-logic|function:23 refactor:20 code:20 reusabl:17
-login|authent:27 usernam:26 gmail:23 password:23 proactiv:22 prompt:20 challeng:20 plaintext:19
-loglevel|logfil:26 log:24 runtest:23 verbos:22 reboot:21 redi:20 spew:19 autogener:19
-logo|img:32 png:30 alt:30 svg:29 imag:29 href:27 link:27 div:24
-lone|commentari:26 pleasant:19
-long|int:25 unsign:24 char:22 short:20 const:18 overflow:17
+loader|criterion:46 orm:44 relationship:43 conjunct:38 func:38 lazyload:38 subqueri:36 eager:34
+loc|sloppi:24 wrt:23 unmatch:20 tent:19 discern:19 systemat:18 nearbi:17
+local|remot:20 variabl:20 track:20 current:19 fetch:18 localtim:18 trunk:17 repositori:17
+localhost|port:30 outgo:30 usernam:29 hostnam:29 smtp:26 host:25 socket:25 subdomain:24
+localtim|gmt:31 timezon:23 utc:23 strftime:22 zone:21 tzinfo:18 local:18
+locat|directori:21 gitconfig:20 dir:19 subdirectori:19 path:18 rel:17
+lock|lockfil:38 acquir:28 mutex:26 unlock:22 thread:21 deadlock:21 hold:20 concurr:19
+lockfil|lock:38 tempfil:37 temp:26 unlink:26 temporari:22 acquir:20 file:20 tempdir:20
+log|print:28 output:27 show:25 loglevel:24 logger:23 stderr:23 verbos:22 diff:21
+logfil|loglevel:26 conf:20 log:20 underneath:19 xdg:18 mandatori:17
+logger|broadcast:25 formatt:23 log:23 backtrac:19 accessor:18 middlewar:18 singleton:18 deleg:17
+logic|function:22 code:20 refactor:20 reusabl:17
+login|authent:27 usernam:26 password:23 gmail:22 proactiv:22 challeng:20 prompt:20 imap:19
+loglevel|logfil:26 log:24 runtest:23 verbos:22 reboot:21 redi:20 spew:19 sentinel:19
+logo|img:32 png:30 alt:30 svg:29 imag:29 href:28 link:27 div:25
+lone|commentari:26 pleasant:19 inde:17 remaind:17
+long|int:27 unsign:23 char:22 short:20 overflow:19 const:18 length:17
 longer|anymor:19
-longest|shortest:26 sought:23 tagnam:21 strlen:21 suffix:20 given:20 lexicograph:20 length:19
-look|strang:24 thing:20 seem:18 even:18 want:17
-lookback|vector:24 instant:24 clamp:20 sampl:19 averag:18 rang:18 histogram:18 rate:18
-lookup|oid:24 object:19
-loop|infinit:20 wait:19 hang:18
-loos|object:40 pack:34 freshen:31 prune:28 unreach:28 unpack:27 cruft:26 unreferenc:25
-loosen|unreach:24 loos:24 relax:24 perm:23 liber:22 unreferenc:21 object:20 tighten:18
-looser|stricter:19 lengthi:19
-lose|lost:26 clobber:23 loss:22 overwritten:20 unrel:19 overwrit:18 modif:17
-loss|undesir:23 lose:22 downsid:20 lost:20 recov:18 accident:18 reduct:18 race:18
-lost|lose:26 loss:20
-lot|quit:24 wast:22 amount:22 signific:21 slightli:20 littl:20 slow:20 huge:20
-love|everybodi:22 appreci:18 volunt:17
-low|high:35 higher:27 reduc:21 increas:18 rare:17
-lower|upper:35 higher:23 max:20 highest:19 min:19 maximum:18 float:18
-lowercas|uppercas:42 downcas:36 capit:28 letter:27 insensit:26 underscor:25 camel:24 camelcas:24
-lowest|highest:45 prioriti:23 whichev:21 upper:20 higher:19 gaug:18 subtract:17
-lru|ttl:27 volatil:22 evict:22 decrement:21 millisecond:20 resiz:20 sec:19 pressur:19
-lstrip|rstrip:49 ordin:18
-lua|redi:23 repli:22 oom:20 replic:18 eval:18 unblock:18 breakpoint:17
-luca|codespel:27 misspel:24 kevin:20
-luck|cosmet:24 kevin:23 con:20 coincid:19 disclaim:17
-luckili|ala:27 interestingli:24 exhibit:24 overlook:23 fortun:22 doesn:20 uncov:20 sadli:20
-mac|maco:69 osx:45 appl:31 xcode:30 gcc:30 darwin:29 ubuntu:29 clang:29
-machin|ssd:24 system:21 maco:21 osx:20 gitlab:20 platform:20 linux:19 mac:19
-machineri|commit:24 rev:22 tree:20 teach:20 taught:19 builtin:19 travers:19 merg:19
-maco|mac:69 osx:47 ubuntu:32 gcc:32 darwin:30 xcode:30 freebsd:29 clang:28
-macosx|osx:25 hyper:21 popular:20 darwin:20 upset:17 cflag:17
-macro|defin:25 compil:23 preprocessor:19 malloc:18 function:17
-magazin|articl:25 scaffold:22 recal:21 crud:20 blog:19 multivalu:18 assoc:17 dsl:17
-magic|repetit:21 hardcod:17 strlen:17
-magnitud|significantli:24 multipli:22 margin:22 largest:22 dramat:21 footprint:19 substanti:19 averag:18
-mail|email:39 mailer:30 smtp:25 bcc:25 send:21 gmail:20 sent:20 deliveri:19
-mailer|deliveri:44 deliv:38 enqueu:32 action:32 email:30 control:30 mail:30 inbound:28
-main|fuzz:25 libc:25 oss:22 nix:22 builtin:21 cmd:20 git:19 start:18
-mainli|aim:20 investig:19 stylist:19 restructur:19 primarili:19 incident:18 simplif:18 besid:18
-maintain|contributor:26 ecosystem:20 team:20 excit:18 downstream:17 vite:17 experi:17 contribut:17
-mainten|schedul:34 task:29 daili:28 weekli:26 systemd:26 background:24 cron:24 frequenc:21
-major|minor:25 semver:23 septemb:21 version:21 releas:20 updat:18 upgrad:18 evolv:18
-mak|makefil:38 unam:33 cflag:30 autoconf:27 ldflag:27 knob:26 msvc:22 cmake:22
-makefil|mak:38 build:29 cflag:23 instal:23 cmake:22 unam:22 gen:22 perl:21
-malform|unexpect:28 invalid:25 bogu:24 error:21 gracefulli:20 unescap:20 nonsens:20 unrecogn:20
-malici|xss:35 attack:33 exploit:32 vulner:27 hole:26 craft:22 untrust:21 denial:21
-malloc|realloc:40 asan:34 libc:33 alloc:29 interceptor:27 cpp:26 musl:25 jemalloc:25
-man|document:24 asciidoc:21 xsl:20 brows:20 glossari:19 section:19 tutori:18 roff:17
-manag|relabel:17 node:17
-mandatori|mutual:23 option:19 stuck:19 wire:19 pass:19 backfil:18 undocu:18 commandlin:18
-mangl|unc:20 unquot:19 canonic:18 drive:18 funni:18 pwd:18 backslash:17 getcwd:17
-manifest|asset:31 stylesheet:23 scss:23 minifi:23 webpack:23 precompil:22 scaffold:22 rollup:22
-manipul|indirect:20 encapsul:17 concat:17
+longest|shortest:25 tagnam:22 length:22 suffix:21 abbrevi:20 hexadecim:20 strlen:19 earliest:18
+look|strang:25 thing:21 seem:19
+lookback|vector:24 instant:23 clamp:20 averag:19 sampl:19 rang:18 histogram:18 rate:18
+lookup|oid:24 object:20
+loop|infinit:21 wait:18
+loos|object:40 pack:34 freshen:32 prune:28 unreach:28 unpack:27 unreferenc:25 cruft:25
+loosen|unreach:25 relax:24 loos:23 perm:23 liber:22 unreferenc:22 tighten:19 object:19
+looser|stricter:19 lengthi:19 saner:18
+lose|loss:25 clobber:20 refus:17
+loss|lose:25 undesir:24 downsid:19 worst:18 race:18 tend:18 cheaper:18 undetect:18
+lot|quit:23 signific:22 wast:22 slight:21 littl:21 amount:20 especi:20 huge:20
+loud|diagnosi:22 spew:21 nonsens:21 death:20 messag:20 diagnost:19 fprintf:19 fragil:18
+love|everybodi:20 silli:18 appreci:18 morn:18 experienc:17 volunt:17
+low|high:33 higher:27 reduc:22 signific:19 increas:18 rare:18
+lower|upper:35 higher:23 max:20 highest:19 min:18 maximum:18 float:17 lowercas:17
+lowercas|uppercas:43 downcas:36 capit:28 letter:27 insensit:26 underscor:25 camel:24 snake:24
+lowest|highest:46 prioriti:22 whichev:21 upper:20 higher:20 gaug:18 cutoff:17 subtract:17
+lru|ttl:27 volatil:23 evict:22 decrement:21 millisecond:20 resiz:20 rdb:19 sec:19
+lstrip|rstrip:50 ordin:18
+lua|repli:23 redi:22 oom:19 eval:18 breakpoint:18 replic:18 unblock:17
+luca|misspel:25 codespel:23 kevin:20 andi:17 dependabot:17
+luck|cosmet:24 kevin:22 coincid:19
+luckili|ala:27 overlook:24 exhibit:23 fortun:22 sadli:21 wrt:21 odditi:21 doesn:20
+mac|maco:69 osx:45 appl:31 xcode:30 darwin:29 gcc:29 ubuntu:29 clang:29
+machin|ssd:23 maco:20 system:20 osx:20 gitlab:20 platform:19 linux:18 mac:18
+machineri|commit:24 rev:22 teach:21 tree:20 travers:20 builtin:19 bitmap:19 stdin:18
+maco|mac:69 osx:48 ubuntu:32 gcc:31 xcode:30 darwin:30 freebsd:29 clang:29
+macosx|osx:25 popular:20 darwin:20 hyper:18 upset:17 cflag:17
+macro|defin:25 compil:23 preprocessor:19 malloc:17 function:17
+magazin|articl:26 scaffold:22 recal:22 crud:20 blog:19 multivalu:18 dsl:17 assoc:17
+magic|repetit:22 strlen:18 hardcod:18
+magnitud|multipli:23 largest:22 dramat:21 margin:21 signific:20 cheaper:20 footprint:19 substanti:19
+mail|email:38 mailer:29 smtp:24 bcc:23 send:19 deliveri:19 deliv:18 gmail:17
+mailer|deliveri:44 deliv:38 enqueu:32 action:32 control:30 email:30 mail:29 inbound:28
+main|fuzz:25 libc:24 oss:23 nix:22 builtin:21 cmd:20 git:19 start:18
+maintain|contributor:26 team:20 ecosystem:20 experi:18 excit:18
+mainten|schedul:33 task:27 daili:27 systemd:26 background:24 cron:24 frequenc:23 hour:23
+major|minor:24 semver:23 septemb:21 version:20 releas:20 updat:18 nine:18 upgrad:18
+mak|makefil:37 unam:33 cflag:29 autoconf:28 ldflag:27 knob:25 cmake:22 msvc:22
+makefil|mak:37 build:27 cflag:22 instal:22 cmake:21 unam:21 gen:21 perl:21
+malform|invalid:25 bogu:24 unexpect:24 error:22 nonsens:22 unescap:21 unhandl:21 gracefulli:21
+malici|xss:35 exploit:33 attack:33 vulner:28 hole:26 craft:23 defens:22 untrust:21
+malloc|realloc:40 asan:34 libc:32 alloc:28 interceptor:26 cpp:26 musl:25 jemalloc:25
+man|xsl:24 document:24 asciidoc:22 section:19 glossari:19 brows:19 tutori:18 page:18
+mandatori|mutual:23 option:19 stuck:19 pass:19 wire:19 undocu:19 backfil:19 subcommand:18
+mangl|unc:20 unquot:19 funni:18 canonic:18 pwd:18 clash:17 getcwd:17 backslash:17
+manifest|asset:31 scss:24 stylesheet:24 minifi:23 precompil:23 webpack:23 scaffold:23 rollup:22
+manipul|indirect:17 encapsul:17
 manner|inadvert:18
-manual|roff:19
-map|mapper:37 orm:34 column:33 class:31 conjunct:29 subclass:29 polymorph:27 func:26
-mapper|orm:47 relationship:44 polymorph:43 inherit:41 subclass:41 func:39 conjunct:38 wherebi:38
-mar|jul:68 aug:67 oct:63 apr:57 nov:57 jan:56 jun:55 feb:54
-marathon|relabel:34 pod:28 discoveri:26 oci:26 endpoint:25 health:24 srv:24 datacent:22
-marc|ben:23 scm:21 documen:20 brian:20 uncondit:19 gist:18 pub:18 sean:18
-march|septemb:34 decemb:23 januari:23 stori:22 june:22 juli:21 octob:19 month:19
-margin|dramat:23 magnitud:22 significantli:21 substanti:20 tradeoff:19 biggest:19 measur:18 neglig:18
+manual|roff:19 asciidoc:18
+map|mapper:37 orm:35 column:33 class:31 conjunct:29 subclass:29 polymorph:27 func:27
+mapper|orm:48 relationship:45 polymorph:44 subclass:42 inherit:42 func:39 conjunct:39 wherebi:38
+mar|jul:68 aug:68 oct:63 apr:59 nov:58 jan:56 feb:55 jun:52
+marathon|relabel:35 pod:28 discoveri:26 oci:26 endpoint:25 srv:24 datacent:24 health:24
+marc|ben:23 scm:21 documen:20 brian:20 uncondit:19 gist:18 pub:18 irc:18
+march|septemb:35 decemb:24 januari:23 juli:23 june:23 octob:20 month:19 stori:19
+margin|dramat:24 substanti:21 magnitud:21 incur:20 signific:19 tradeoff:19 measur:19 biggest:19
 mark|russian:20 unmark:19
-markdown|markup:36 monospac:26 backtick:25 snippet:24 rich:23 doc:23 guid:23 asciidoc:23
-marker|conflict:21 delimit:17 line:17
-markup|backtick:37 markdown:36 monospac:33 asciidoc:30 asciidoctor:28 surround:25 indent:25 render:25
-marshal|serial:37 deseri:33 coder:30 yaml:28 serializ:27 json:25 pickl:23 dump:21
-martin|carlo:51 ben:44 eric:43 daniel:41 mike:41 michael:40 brian:38 alex:38
-mass|readonli:24 finder:22 attribut:21 assoc:20 nullifi:20 assign:20 unload:20 composit:20
-massag|shebang:31 imit:21 liner:21 seper:20 cope:19 mung:19 exot:19 quirk:19
-massiv|huge:27 modest:26 poorli:24 surprisingli:22 signific:22 dramat:22 substanti:21 neglig:20
-master|slave:40 branch:34 replic:32 replica:31 failov:28 head:26 repl:26 sentinel:25
-match|pattern:39 glob:27 matcher:27 regex:26 wildcard:26 regexp:26 anchor:26 substr:23
-matcher|match:27 sink:22 cardin:22 searcher:21 pattern:21 label:21 anchor:20 regex:20
-materi|spec:17
-math|arithmet:22 multipli:21 underflow:21 clamp:20 neg:18 inf:18 coerc:18 slice:18
-matrix|instant:24 selector:23 vector:22 circleci:20 clamp:19 arithmet:19 smooth:19 slice:18
-matt|xavier:33 sean:26 ryan:26 georg:25 eric:24 carlo:23 pieter:22 michael:22
-matter|anybodi:27 hurt:27 anyth:25 practic:25 care:25 worth:24 realli:23 even:23
-matthew|mike:23 downward:22 lengthi:22 forum:21 tens:20 appreci:19 land:19 redeclar:19
+markdown|markup:37 monospac:26 backtick:26 snippet:25 doc:24 rich:23 guid:23 asciidoc:23
+marker|conflict:20 delimit:18 line:18
+markup|backtick:37 markdown:37 monospac:34 asciidoc:30 asciidoctor:28 callout:27 render:26 surround:25
+marshal|serial:37 deseri:32 coder:30 yaml:27 serializ:26 json:24 pickl:22 dump:20
+martin|carlo:51 ben:44 eric:44 daniel:41 mike:41 michael:40 alex:38 brian:38
+mass|readonli:25 attribut:22 finder:22 assoc:20 composit:20 nullifi:20 assign:20 unload:20
+massag|shebang:32 imit:21 liner:21 seper:20 mung:20 cope:19 exot:19 quirk:19
+massiv|huge:29 modest:26 dramat:22 substanti:22 neglig:22 unreason:20 poor:20 bui:20
+master|slave:41 branch:33 replic:32 replica:32 failov:28 head:26 repl:26 sentinel:25
+match|pattern:40 glob:27 matcher:27 regex:27 regexp:26 anchor:26 wildcard:26 search:24
+matcher|match:27 sink:22 cardin:22 searcher:22 pattern:21 label:21 relabel:20 anchor:20
+materi|spec:18
+math|arithmet:22 multipli:21 underflow:21 clamp:20 nan:19 slice:18 coerc:18 inf:18
+matrix|selector:24 instant:24 vector:22 smooth:20 circleci:20 arithmet:20 clamp:19 slice:18
+matt|xavier:33 ryan:26 sean:26 georg:25 eric:25 carlo:23 pieter:22 michael:22
+matter|anybodi:27 hurt:27 care:27 anyth:26 practic:25 realli:24 worth:24 anywai:23
+matthew|mike:23 downward:22 lengthi:22 forum:21 tens:20 motiv:20 appreci:19 redeclar:19
 matur|octob:22 excit:20 evolv:17
-max|maximum:42 min:35 limit:35 size:30 exce:27 smaller:24 length:24 threshold:24
-maxim|paint:21 walk:19 largest:18 commit:18 highest:18 parent:18 nth:18 topolog:18
-maximum|max:42 exce:35 size:33 limit:33 min:29 minimum:29 largest:25 gaug:24
-maxlen|moreov:22 unrol:18 nonzero:17 backlog:17 repl:17
+max|maximum:40 min:34 limit:33 size:28 exce:26 smaller:25 length:24 threshold:23
+maxim|paint:21 walk:19 largest:18 commit:18 highest:18 parent:18 topolog:18 bitmap:18
+maximum|max:40 exce:36 size:33 limit:33 minimum:29 min:28 largest:26 number:25
+maxlen|moreov:22 unrol:18 nonzero:17 backlog:17 del:17 repl:17
+mayb|want:18 perfect:17
 mdn|radio:20 div:19 documen:19 submiss:19
-mdx|engag:23 administr:22 sid:18 privileg:17
-mean|ran:23
-meaning|enotdir:22 einval:22 enospc:20 sensibl:19 saner:19 enoent:18 exot:17 typeerror:17
-meaningless|freeli:50 consider:22 monei:21 spend:19 smallest:18 excess:17
-meant|intend:24
-meantim|wonder:23 hope:20 investig:20 anybodi:19 resurrect:19 tempt:19 hacki:19 remind:18
-meanwhil|prettifi:25 flaw:24 sloppi:19
-measur|signific:28 huge:25 neglig:24 tradeoff:23 benchmark:23 latenc:22 averag:21 reduct:21
-media|stylesheet:27 img:24 javascript:22 xhtml:21 sass:20 csv:20 jpg:20 css:20
-median|spike:34 percentil:22 bust:20 varianc:20
-medium|versu:18 format:18
-meet|satisfi:18 pong:17
-mega|picker:34 tooltip:26 chooser:23 widget:23 grid:18 font:17
-megabyt|larger:22 mib:20 largest:20 overflow:19 arbitrarili:19 afford:18 scale:18 gigabyt:18
-mem|alloc:28 realloc:24 hashmap:24 memori:24 heap:23 malloc:22 freed:22 free:21
-member|struct:35 pointer:27 arrai:25 char:22 const:21 void:21 argv:20 structur:20
+mdx|engag:23 administr:22
+meaning|enotdir:23 einval:22 enospc:20 typeerror:19 sensibl:18 exot:18 saner:18 enoent:18
+meaningless|consider:22 monei:20
+meant|intend:23
+meantim|wonder:23 hope:21 resurrect:21 investig:21 anybodi:20 remind:19 tempt:19 hacki:19
+meanwhil|prettifi:25 flaw:23 sloppi:19
+measur|signific:27 huge:26 neglig:24 tradeoff:24 benchmark:23 reduct:22 latenc:22 averag:22
+media|stylesheet:28 img:24 javascript:22 xhtml:22 sass:21 csv:20 pdf:20 jpg:20
+median|spike:31 percentil:20 bust:19 varianc:18 hdr:18
+medium|format:18 versu:18
+meet|satisfi:18
+mega|picker:34 tooltip:26 chooser:23 widget:23 grid:18 font:18 clash:17
+megabyt|larger:20 mib:19 largest:19 arbitrarili:18 overflow:17
+mem|alloc:28 hashmap:24 realloc:24 memori:24 heap:23 malloc:22 freed:21 struct:21
+member|struct:36 pointer:26 arrai:26 const:21 char:21 structur:21 void:21 hashmap:20
 membership|serverless:21
-memcach|tzinfo:25 nameerror:22 spring:21 jqueri:20 bun:20 rbx:20 marshal:20 bundler:20
-memchr|werror:20 kit:19 strlen:19 max:18 ptr:18
-memleak|leak:26 typograph:21 sloppi:21 unclos:19 kevin:19 discrep:18 preliminari:18 hell:18
-memoiz|immut:28 mutat:25 dup:24 eagerli:23 dupe:22 frozen:22 freez:22 attribut:21
-memori|alloc:39 heap:32 size:25 cpu:24 free:24 mem:24 reduc:23 leak:23
-memsiz|retain:42 warmup:27 warm:27 calcul:20 dup:19 taint:17
+memcach|tzinfo:25 nameerror:22 spring:21 bun:21 rbx:20 jqueri:20 bundler:20 localhost:19
+memchr|werror:20 kit:19 strlen:19 max:18 ptr:17
+memleak|leak:26 typograph:21 sloppi:21 unclos:19 kevin:19 discrep:18 hell:18 gap:17
+memoiz|immut:25 mutat:25 attribut:23 dup:23 instanti:22 accessor:22 deseri:21 readonli:21
+memori|alloc:39 heap:32 signific:25 size:25 cpu:24 mem:24 free:24 realloc:23
+memsiz|retain:42 warmup:27 warm:27 calcul:20 dup:19 taint:17 human:17
 mental|conceiv:30 resist:20
-mention|section:32 document:29 explain:28 clarifi:26 describ:24 typo:22 overview:21 reword:21
-menu|click:37 icon:32 dialog:32 gui:30 button:28 press:27 keyboard:27 mous:27
-mercuri|unc:24 diverg:21 current:20 pave:20 workdir:18 pain:18 dealt:18 inaccess:17
-merg|rebas:34 conflict:30 cherri:30 cleanli:27 commit:27 branch:27 ancestor:26 pick:26
-merger|toi:26 categor:24 join:19 dedupl:18 finder:17 intersect:17
+mention|section:31 document:29 explain:27 clarifi:27 describ:24 typo:23 overview:22 tutori:22
+menu|click:37 dialog:33 icon:33 gui:30 button:28 press:28 keyboard:27 popup:27
+mercuri|unc:23 diverg:21 current:20 pave:20 workdir:18 bookmark:18 pain:18 inaccess:17
+merg|rebas:34 cherri:31 conflict:29 commit:27 branch:27 pick:27 ancestor:26 squash:26
+merger|toi:26 categor:25 join:20 dedupl:18 finder:17 intersect:17
 mess|weird:18
-messag|error:30 print:26 advic:24 output:23 diagnost:23 diagnosi:22 amend:22 stderr:22
-messi|awkward:26 tricki:24 wind:24 straightforward:23 cleaner:22 hacki:22 invas:22 rearrang:20
-met|discern:23 circumst:17 mutual:17
-meta|discoveri:33 endpoint:29 pod:28 label:28 servic:26 port:26 datacent:26 expos:23
-metaclass|accessor:22 defin:22 singleton:21 constructor:19 agg:18 weakref:18 introspect:17 cookiejar:17
+messag|error:30 print:26 advic:24 diagnost:23 output:23 diagnosi:22 amend:22 stderr:22
+messi|awkward:25 tricki:24 straightforward:24 wind:24 hacki:22 cleaner:22 invas:22 complic:21
+meta|discoveri:33 endpoint:29 pod:28 label:28 datacent:26 port:26 servic:26 serverless:23
+metaclass|accessor:22 defin:22 singleton:21 constructor:19 agg:18 weakref:18 introspect:18 cookiejar:17
 metadata|feder:30 subpath:29 filepath:28 healthi:28 handler:27 discoveri:25 favicon:25 bucket:25
-metal|middlewar:32 etag:31 flash:29 control:29 rack:25 cor:24 router:24 action:24
-meth|orm:50 func:45 wherebi:44 conjunct:42 subqueri:40 sql:38 ticket:38 construct:36
-method|accessor:36 deleg:35 privat:26 defin:26 finder:25 class:25 superclass:25 scope:25
-metric|scrape:38 sum:34 feder:33 histogram:32 label:32 bucket:31 sampl:31 inf:30
-mib|larger:29 largest:29 gib:28 exce:27 size:26 kib:25 cap:22 smaller:22
-michael|ben:47 pieter:46 mike:40 martin:40 carlo:39 simon:38 eric:38 daniel:36
-microsecond|subsecond:34 ration:33 fraction:33 millisecond:30 precis:28 second:28 timestamp:27 nanosecond:27
-microsoft|studio:22 azur:21 visual:20 xenial:20 toolchain:20 mac:19 clang:19 amazon:19
-mid|arriv:21 reconnect:21 asynchron:19 unblock:19 asap:18 resum:17 acknowledg:17
-middl|resum:19 pick:19 cherri:18
-middlewar|rack:36 metal:32 sendfil:26 dispatch:26 action:24 applic:22 flash:21 asset:21
-migrat|databas:25 redo:22 primari:22 schema:21 rail:20 creat:20 anim:20 model:20
-mike|ryan:53 eric:48 ben:44 chri:43 daniel:42 martin:41 carlo:41 michael:40
-million|thousand:34 hundr:27 ten:24 approxim:23 extrem:19 week:19 ago:19 weekli:19
-millisecond|nanosecond:32 microsecond:30 time:28 clock:26 timestamp:26 second:26 sleep:26 precis:24
-mime|xml:26 mimetyp:26 pdf:24 content:23 plain:23 xhtml:23 stylesheet:22 csv:21
+metal|middlewar:32 etag:31 flash:30 control:30 rack:25 cor:24 router:24 sendfil:23
+meth|orm:51 func:45 wherebi:44 conjunct:42 subqueri:40 ticket:40 sql:39 construct:37
+method|accessor:36 deleg:36 privat:28 defin:26 superclass:25 class:25 setter:25 scope:25
+metric|scrape:38 sum:34 feder:33 label:32 histogram:32 bucket:31 sampl:30 handler:30
+mib|larger:29 largest:29 gib:28 exce:27 size:26 kib:25 smaller:23 cap:22
+michael|ben:47 pieter:46 mike:40 martin:40 carlo:39 eric:38 simon:38 daniel:36
+micro|modest:17
+microsecond|subsecond:34 ration:33 fraction:33 millisecond:30 precis:29 second:28 timestamp:27 nanosecond:27
+microsoft|studio:22 azur:21 visual:21 toolchain:20 xenial:20 clang:19 mac:19 cloud:19
+mid|reconnect:22 arriv:21 asynchron:20 unblock:19 asap:18 tear:18 acknowledg:18 resum:17
+middl|pick:19 resum:19 cherri:19
+middlewar|rack:36 metal:32 sendfil:26 dispatch:26 action:23 applic:22 flash:22 asset:21
+migrat|databas:25 redo:23 primari:22 schema:21 rail:20 anim:20 creat:20 model:19
+mike|ryan:53 eric:48 ben:44 chri:43 daniel:42 martin:41 carlo:41 paul:40
+mild|fallout:20 harmless:18
+million|thousand:34 hundr:27 approxim:23 ten:23 extrem:19 speedup:19 larg:18 tini:18
+millisecond|nanosecond:32 microsecond:30 time:29 second:27 timestamp:26 clock:26 sleep:25 precis:25
+mime|xml:27 mimetyp:26 pdf:24 content:23 plain:23 xhtml:23 stylesheet:22 csv:21
 mimetyp|csv:30 pdf:29 jpg:28 mime:26 jpeg:26 unregist:23 xhtml:22 content:22
-mimic|immut:20 reinstat:18 warm:17
-mimick|disregard:22 struggl:21 disagre:20 invent:20 imit:19 imo:18 unintuit:18 familiar:17
-min|max:35 sampl:31 maximum:29 float:26 clamp:26 instant:25 histogram:24 minimum:24
-mind|sensibl:24 handi:19 accomplish:18 began:18 investig:18 want:17
-mine|proj:22 flight:22 ala:21 git:20 barf:18 changeset:18 resurrect:17 disturb:17
-mingw|msvc:35 cygwin:34 posix:28 window:27 emul:26 crt:25 solari:23 pthread:23
-mini|rexml:27 rubi:23 gem:22 spring:22 activ:21 webpack:20 rail:20 bundler:20
-minif|minifi:55 terser:37 esbuild:32 rollup:24 bun:23 rtd:23 shake:22 option:22
-minifi|minif:55 esbuild:36 terser:35 rollup:33 transpil:31 sourcemap:26 css:26 postcss:24
+mimic|immut:20
+mimick|disregard:21 struggl:21 disagre:20 invent:20 imit:19 unintuit:18 moreov:18 imo:17
+min|max:34 sampl:30 maximum:28 float:26 clamp:25 instant:24 histogram:24 averag:23
+mind|sensibl:23 accomplish:20 handi:19 investig:19 want:18 wonder:17 resembl:17
+mine|flight:23 ala:22 proj:22 git:20 uncov:18 barf:18 changeset:18 resurrect:18
+mingw|msvc:35 cygwin:35 posix:28 window:26 emul:26 crt:25 pthread:23 solari:23
+mini|rexml:28 rubi:23 gem:23 spring:22 rail:21 activ:21 webpack:21 bundler:20
+minif|minifi:55 terser:37 esbuild:32 rollup:24 bun:23 option:22 rtd:22 shake:21
+minifi|minif:55 esbuild:36 terser:35 rollup:33 transpil:32 sourcemap:26 css:25 postcss:24
 minim|reduc:18 neglig:18
-minimum|maximum:29 min:24 clamp:22 exce:22 max:21 greater:20 limit:19 higher:18
-minor|grammar:39 fix:34 skip:31 typo:31 small:31 tini:30 changelog:29 doc:28
-mint|sampl:17 disjoint:17 stripe:17
-minu|underflow:18 subtract:18 percent:18
-minut|hour:47 time:32 week:29 month:28 second:27 ago:27 interv:26 year:25
-mip|arm:30 arch:24 asm:23 netbsd:22 epol:20 unalign:19 freebsd:18 openbsd:18
-mirror|remot:27 fetch:22 ref:20 push:19 branch:18 clone:17 git:17 origin:17
-misalign|bom:19 brian:19 priv:19 bloat:19 untermin:18 incomplet:17
-misbehav|stuck:19 odditi:18 reportedli:17 fsevent:17
-misc|aaa:23 test:22 profil:20 minor:18 doc:18
+minimum|maximum:29 min:23 clamp:23 exce:22 max:20 greater:20 limit:19 higher:18
+minor|grammar:39 fix:34 typo:30 skip:30 small:30 changelog:29 tini:29 doc:28
+mint|stripe:18 sampl:17 disjoint:17
+minu|underflow:18 percent:18 subtract:17
+minut|hour:48 time:33 week:33 month:29 ago:28 second:27 interv:26 utc:25
+mip|arm:30 asm:23 arch:22 netbsd:21 epol:20 unalign:19 freebsd:18 openbsd:18
+mirror|remot:28 fetch:22 ref:21 push:19 branch:18 clone:18 git:18 origin:17
+misalign|bom:19 brian:19 priv:19 bloat:19 incomplet:18 untermin:17 unmodifi:17 strai:17
+misbehav|stuck:19 odditi:18
+misc|aaa:23 test:22 profil:21 minor:18 doc:18
 miscellan|nit:20 minor:20 typographi:19 light:18
-misconfigur|inabl:18 nevertheless:18 aris:17 cert:17
+misconfigur|inabl:18 cert:18 aris:17 nevertheless:17 slowdown:17 ssl:17
 miscount|revalid:22 underflow:21 disappear:20 vote:18 legend:18 divis:18
-misinterpret|delimit:24 strip:23 strai:23 consecut:22 contain:22 picki:21 asterisk:20 slash:20
-mislead|confus:27 unclear:25 clearer:25 reword:24 rephras:24 vagu:23 outdat:23 awkward:23
-mismatch|typeerror:18
-misnam|cryptic:23 convolut:21 funki:18 spit:18 vagu:18 overzeal:18
-misplac|unclos:25 errant:20 forgotten:20 beef:20 outdat:19 wrt:19 unecessari:19 revamp:19
-misread|mistyp:24 elabor:23 surprisingli:20 misunderstand:20 overlook:19 sloppi:17 upward:17
-miss|skip:20 semicolon:20 add:19 punctuat:19 capit:19 trail:19 curli:18 doubl:18
-misspel|american:27 typo:25 luca:24 spell:24 grammar:22 spellcheck:21 grammat:21 capit:19
-mistak|typo:28 accident:23 oversight:23 nit:19 misspel:19 peopl:18 fix:18 grammat:17
-mistaken|hyphen:19 given:19 alphabet:18 colon:18 remaind:18 substr:17 ref:17
-mistakenli|erron:23 leftov:19
-mistyp|misread:24 cryptic:22 misunderstand:21 misus:20 unsur:20 fullnam:18 gotcha:18 assort:17
-misunderstand|mistyp:21 pitfal:21 misread:20 unsur:19
-misunderstood|summar:20
-misus|mistyp:20 oversight:18 unnot:18 error:17
-mit|licens:38 dual:23 rustc:22 readm:22 chardet:21 badg:21 gpl:21 foundat:20
-mitig|exploit:24 sidestep:23 xss:20 remedi:19 surfac:18 denial:17 proof:17
-mixin|superclass:35 class:32 mapper:31 subclass:31 unmap:31 conjunct:31 polymorph:30 inherit:30
-mixtur|reindent:21 four:19 line:17
-mkdir|subdir:27 workdir:25 directori:25 git:25 libexec:23 chmod:23 perm:23 dir:23
-mkstemp|perm:28 unlink:25 enotdir:23 chmod:21 errno:20 enoent:20 eacc:19 einval:18
-mmap|inflat:21 contigu:21 malloc:20 chunk:19 read:19 size:18 write:18 largest:18
-mobil|scrollbar:25 navig:23 nav:22 toc:21 sidebar:20 viewport:20 layout:20 html:19
-mock|unreleas:19 runner:18 memcach:18 executor:18 hoc:18 pytest:18 cfg:18 sock:17
-mod|apach:25 deploy:21 fastcgi:21 util:21 precompil:19 werkzeug:19 modul:19 cgi:19
-modal|slack:35 escal:35 ephemer:34 incid:33 engag:29 tactic:27 button:27 dialog:24
-model|associ:41 belong:38 record:37 foreign:31 attribut:31 employe:30 invers:30 destroi:29
+misinterpret|delimit:24 strai:24 consecut:24 strip:24 contain:22 asterisk:21 slash:21 trail:20
+mislead|confus:27 clearer:25 awkward:25 unclear:25 puzzl:24 vagu:24 reword:24 rephras:23
+mismatch|typeerror:19 snake:18
+misnam|cryptic:23 convolut:20 funki:18 vagu:18 spit:18 overzeal:17
+misplac|unclos:25 beef:20 errant:20 outdat:19 unecessari:19 wrt:19 nearbi:18 revamp:18
+misread|mistyp:25 elabor:23 misunderstand:19 overlook:19 sloppi:17 upward:17 tone:17
+miss|skip:20 semicolon:20 add:19 trail:19 capit:19 punctuat:18 curli:18 strai:18
+misspel|typo:26 luca:25 american:25 spell:23 grammar:23 spellcheck:21 german:21 grammat:21
+mistak|typo:27 accident:22 oversight:22 misspel:19 nit:19 fix:18 peopl:18
+mistaken|erron:20 leftov:18 stuck:17
+mistyp|misread:25 cryptic:22 misunderstand:20 misus:20 unsur:19 fullnam:18 gotcha:18 assort:17
+misunderstand|pitfal:21 mistyp:20 newbi:19 misread:19 unsur:17
+misunderstood|summar:18
+misus|mistyp:20 unnot:18 oversight:18
+mit|licens:38 dual:23 readm:21 chardet:21 rustc:21 gpl:21 badg:21 foundat:20
+mitig|sidestep:23 exploit:23 xss:20 remedi:20 surfac:18 denial:18
+mixin|superclass:36 mapper:32 class:32 inherit:32 unmap:31 subclass:31 conjunct:31 polymorph:31
+mixtur|reindent:20 four:19 line:17
+mkdir|subdir:27 workdir:25 git:25 directori:25 perm:23 libexec:23 chmod:23 dir:23
+mkstemp|perm:28 unlink:25 enotdir:24 chmod:21 errno:20 enoent:20 eacc:20 einval:18
+mmap|chunk:21 contigu:21 inflat:21 malloc:19 read:18 size:18 larger:17 write:17
+mobil|scrollbar:24 navig:23 nav:22 toc:21 sidebar:20 viewport:20 layout:20 html:19
+mock|unreleas:19 memcach:18 runner:18 hoc:18 executor:18 pytest:18 cfg:18 sock:17
+mod|apach:25 deploy:21 fastcgi:21 util:20 precompil:19 modul:19 cgi:19 werkzeug:19
+modal|escal:35 slack:35 ephemer:34 incid:34 engag:29 tactic:27 button:27 dialog:24
+model|associ:41 belong:37 record:36 foreign:30 attribut:30 employe:30 invers:29 destroi:29
 moder|conduct:28 deem:20 leader:18 contributor:17
-modern|clang:24 appl:19 newer:19 wide:18 toolchain:18 legaci:18 debian:18 ship:18
-modest|dramat:34 boost:34 signific:26 reduct:26 massiv:26 tini:25 substanti:23 surprisingli:22
-modif|untrack:26 chang:21 uncommit:21 cleanli:20 modifi:20 file:20 stash:19 stage:19
-modifi|modif:20 nuke:20 unmodifi:19 file:19 underneath:18 directori:18 renam:18
-modul|import:22 defin:20 mod:19 class:18 babel:18 dynam:18 accessor:18 ext:17
-modular|ergonom:24 framework:18 reusabl:17 throughout:17
-modulo|divis:18
+modern|clang:23 newer:19 appl:19 legaci:18 debian:18 wide:18 xcode:17 toolchain:17
+modest|dramat:35 boost:33 reduct:26 massiv:26 signific:24 tini:23 substanti:23 huge:21
+modif|untrack:27 uncommit:22 chang:21 stash:21 modifi:21 stage:20 file:20 dirti:19
+modifi|unmodifi:21 modif:21 nuke:20 file:19 renam:18 directori:18 underneath:18
+modul|import:22 mod:19 defin:19 class:18 dynam:18 babel:18 accessor:17
+modular|ergonom:24 framework:18 throughout:17 reusabl:17
+modulo|divis:17
 moment|prettier:21 ipython:20 faker:20 eslint:18
-mon|fri:68 sat:67 wed:66 tue:63 thu:61 sun:45 subject:20 date:20
-monei|cidr:27 freeli:27 consider:25 subtyp:22 spend:21 dumper:21 meaningless:21 postgresql:18
-monitor|synchron:27 reboot:21 awar:20 disconnect:20 concurr:20 reconnect:19 replica:18 cluster:18
-monkei|ext:20 obsolet:19 nameerror:19 unneed:18 biggest:18 untangl:17
+mon|fri:71 wed:68 sat:66 tue:62 thu:61 sun:45 utc:20 subject:20
+monei|cidr:28 subtyp:22 dumper:22 meaningless:20 postgresql:19 consider:19 schema:18 typecast:18
+monitor|synchron:27 reboot:21 awar:21 concurr:20 disconnect:20 reconnect:19 replica:19 cluster:19
+monkei|ext:21 nameerror:20 obsolet:19 unneed:19 biggest:17 untangl:17
 monkeypatch|jinja:22 interop:22 idna:18 lazi:18
-monorepo|pnpm:23 typescript:20 vue:19 react:18 workspac:18
-monospac|backtick:34 markup:33 ital:33 placehold:27 markdown:26 enclos:26 font:25 bracket:25
-monoton|gettim:34 clock:31 gaug:24 microsecond:23 fraction:23 rate:20 realtim:20 granular:20
-month|year:45 ago:43 week:43 dai:42 hour:39 weekdai:33 yesterdai:30 quarter:29
+monorepo|pnpm:22 typescript:20 vue:19 react:17 workspac:17
+monospac|markup:34 backtick:34 ital:32 placehold:27 enclos:26 markdown:26 font:26 bracket:25
+monoton|gettim:34 clock:30 gaug:24 microsecond:23 fraction:23 rate:20 realtim:20 time:20
+month|year:46 ago:45 week:42 dai:42 hour:38 weekdai:32 quarter:29 yesterdai:29
 mood|imper:21 tens:20
-moreov|maxlen:22 resid:20 reboot:20 asap:19 forth:19 fallthrough:19 undocu:19 luckili:19
-morn|halv:27 night:20 nice:19 tackl:18 quarter:18 room:18 someon:17
-motiv|rational:28 appreci:25 dig:24 scene:21 aim:20 matthew:19 goal:19 folk:18
-mount|rout:30 devcontain:25 applic:25 unc:24 app:23 folder:23 root:23 router:23
-mous|scroll:37 pane:34 panel:31 widget:30 scrollbar:29 bottom:27 menu:27 keyboard:25
+moreov|maxlen:22 resid:20 undocu:20 reboot:20 forth:20 luckili:19 asap:19 agre:19
+morn|tackl:20 love:18 beat:18 somedai:17
+motiv|rational:29 appreci:26 dig:23 scene:21 aim:21 matthew:20 goal:19 investig:19
+mount|rout:31 devcontain:25 unc:24 applic:24 folder:23 app:23 root:23 router:23
+mous|scroll:36 pane:32 panel:30 widget:29 scrollbar:28 bottom:26 menu:26 keyboard:24
 mov|rip:37 combo:28 xor:28 val:23 leaf:20 roundtrip:18 err:17 len:17
-move|refactor:20 function:20 reorgan:19
-movement|aesthet:21 cosmet:20 churn:19 textual:18
-mozilla|inspir:26 guidelin:22 safari:20 conduct:19 assembl:18
-mset|redi:18 hotkei:18 rebal:18 rand:17 geo:17
-msg|amend:21 fmt:20 messag:20 rebas:20 commit:20 fixup:18 hello:18 squash:18
-msrv|semver:25 rust:23 version:22 nightli:22 ipython:21 faker:21 toml:20 panda:18
-msvc|mingw:35 studio:33 clang:33 gcc:33 cmake:32 toolchain:31 glibc:30 autoconf:29
-mtime|unreach:30 ctime:29 timestamp:26 freshen:26 cruft:24 loos:23 prune:22 unreferenc:22
-multi|pack:22
-multibyt|codepoint:32 unescap:30 unicod:27 decompos:24 string:23 escap:22 rune:22 printabl:21
-multilin|anchor:22 fold:20 match:20 printer:19 bullet:19 searcher:19 matcher:19 extran:18
-multipart|urlencod:23 bodi:22 mime:21 xhr:21 rich:20 charset:20 xml:20 unescap:19
-multipl|singl:19 across:18
-multiplex|relai:20 dessant:18 band:17
-multipli|divid:27 underflow:24 largest:23 clamp:23 scale:23 exce:23 magnitud:22 number:22
-multiprocess|recognis:20 dsl:19 unclos:18 intercept:17
-multithread|lifo:25 executor:17
-multivalu|urlencod:24 unfilt:21 countri:20 recal:19 upsert:19 axi:19 recognis:18 employ:18
-mung|unspecifi:19 massag:19 dirnam:19 fed:18 bat:17
-musl|alpin:29 glibc:28 ubuntu:26 libc:26 malloc:25 webdav:24 nix:23 bsd:23
-mut|trait:27 arc:26 vec:21 closur:21 buf:19 std:18 sink:18 primit:18
-mutabl|wherebi:31 asyncio:28 backref:28 hybrid:27 pickl:26 passiv:25 mixin:24 composit:23
-mutat|dup:26 memoiz:25 frozen:25 deep:23 freez:22 mutabl:22 dupe:21 deseri:20
-mutex|acquir:28 lock:27 semaphor:27 thread:24 sync:23 impl:23 concurr:22 arc:22
-mutual|mandatori:23 repetit:20 exclus:18 deref:18 prog:18 gentli:17 met:17
-myclass|insur:19 orm:18 hybrid:18
-mypi|pytest:35 tox:30 asyncio:25 ini:25 pypi:25 pyproject:22 setuptool:22 pep:21
-mysql|postgresql:46 sqlite:43 oracl:42 postgr:41 schema:36 dialect:33 datatyp:33 column:33
-mysteri|diagnosi:30 slowli:25 wrt:21 intervent:21 entireti:20 laid:19 fragil:19 intermitt:19
-nail|absorb:20 companion:19 unconvert:19 doubt:19 clash:18
-naiv|easiest:20 fastest:20 settl:19 interim:19 downsid:19 okai:19 tailor:19 unawar:18
-name|namespac:22 underscor:21 unambigu:20 belong:20 lowercas:20 camel:20 tabl:20 snake:19
-nameerror|keyerror:29 typeerror:26 breakpoint:24 rerais:24 attributeerror:23 clash:23 thrown:22 memcach:22
-namespac|scaffold:23 rout:23 name:22 control:22 applic:20 singular:19 mount:19 ref:18
-nan|inf:33 float:32 histogram:31 sum:30 exponenti:28 feder:26 durat:25 instant:25
-nanosecond|millisecond:32 ctime:28 timestamp:28 subsecond:27 second:27 microsecond:27 ration:26 finer:24
-narrow|wider:26 wide:18 surfac:18 widen:17 intact:17
-nasti|seriou:21 subtl:20 strang:20 contamin:19 endless:18 fragil:18 investig:17
-nativ|histogram:34 float:25 datatyp:22 classic:21 ingest:21 sampl:19 exponenti:18 scrape:18
+move|function:20 refactor:19 reorgan:19
+movement|cosmet:21 aesthet:21 churn:19 textual:18 copi:17
+mozilla|inspir:28 guidelin:22 safari:20 conduct:19 assembl:18
+mset|redi:18 hotkei:18 rebal:18 rand:18 geo:17
+msg|amend:21 fmt:21 messag:20 commit:19 rebas:19 hello:18 autoupd:18 fixup:17
+msrv|semver:25 rust:23 version:22 ipython:21 faker:21 toml:19 night:19 panda:18
+msvc|mingw:35 clang:33 studio:32 gcc:32 cmake:32 toolchain:31 glibc:29 autoconf:29
+mtime|unreach:30 ctime:29 timestamp:26 freshen:26 cruft:23 prune:23 unreferenc:23 loos:23
+multi|pack:23
+multibyt|codepoint:32 unescap:30 unicod:26 decompos:24 string:23 escap:22 rune:21 utf:20
+multilin|anchor:21 printer:21 match:20 fold:20 searcher:19 line:19 matcher:19 nearbi:18
+multipart|bodi:23 urlencod:23 mime:21 xhr:21 charset:20 rich:20 xml:20 unescap:20
+multipl|singl:19 across:19
+multiplex|relai:20 dessant:19 band:18 shut:17 compet:17
+multipli|divid:28 underflow:24 largest:23 clamp:23 scale:23 exce:23 magnitud:23 larger:22
+multiprocess|dsl:19 unclos:18
+multithread|lifo:25 creator:17
+multivalu|urlencod:24 unfilt:21 upsert:20 recal:20 axi:19 employ:18 magazin:18 countri:18
+mung|massag:20 unspecifi:19 fed:19 dirnam:18 nul:18 bat:17 likewis:17 remaind:17
+musl|alpin:29 glibc:28 ubuntu:27 libc:26 malloc:25 webdav:24 nix:23 fedora:23
+mut|trait:27 arc:26 vec:21 closur:21 buf:19 primit:18 sink:18 std:18
+mutabl|wherebi:31 asyncio:28 backref:28 hybrid:27 pickl:27 passiv:25 mixin:24 composit:24
+mutat|dup:26 memoiz:25 freez:24 mutabl:23 deep:22 deseri:20 wherebi:20 dupe:20
+mutex|acquir:28 semaphor:27 lock:26 sync:24 thread:23 concurr:23 impl:23 waiter:22
+mutual|mandatori:23 repetit:20 exclus:19 prog:18 deref:18 gentli:17
+myclass|insur:19 orm:18 hybrid:18 java:17
+mypi|pytest:34 tox:30 asyncio:25 ini:25 sphinx:25 pypi:24 pyproject:22 setuptool:21
+mysql|postgresql:45 sqlite:43 oracl:41 postgr:41 schema:36 dialect:34 datatyp:34 column:33
+mysteri|diagnosi:28 occasion:21 unexpect:20 intervent:19 fruit:19 illumo:19 experienc:19 entireti:19
+nail|programr:20 absorb:20 companion:19 unconvert:19 doubt:19 clash:19
+naiv|unawar:23 easiest:21 tailor:20 fastest:20 interim:19 downsid:19 settl:19 okai:18
+name|namespac:22 snake:22 belong:21 underscor:21 tabl:20 camel:20 lowercas:20 model:20
+nameerror|keyerror:29 typeerror:26 breakpoint:25 rerais:24 clash:23 attributeerror:23 memcach:22 runtimeerror:22
+namespac|rout:24 scaffold:23 control:23 name:22 applic:19 mount:19 singular:19 nest:19
+nan|inf:32 float:32 histogram:31 sum:30 feder:27 exponenti:27 durat:25 averag:25
+nanosecond|millisecond:32 ctime:28 timestamp:28 subsecond:27 second:27 microsecond:27 ration:25 usec:24
+narrow|wider:25 surfac:18 wide:17 outsid:17
+nasti|seriou:21 strang:21 subtl:20 contamin:19 endless:19 fragil:18 investig:17
+nativ|histogram:34 float:24 datatyp:22 classic:21 ingest:21 sampl:19 smooth:18 scrape:17
+natur|awkward:17
 nav|navig:31 sidebar:30 bottom:24 scroll:24 navbar:23 vertic:22 mobil:22 pane:21
 navbar|nav:23 mobil:19 greet:18
-navig|nav:31 layout:25 breadcrumb:24 scroll:23 mobil:23 button:22 press:22 sidebar:22
-nbsp|esc:23 foobar:21 chop:19
-near|pad:18 promin:18
-nearbi|headlin:23 stanza:22 idiom:19 multilin:18 misplac:18 followup:18 stylist:17 loc:17
-nearest|multipli:19 divid:19 instant:17
-nearli|almost:25 ten:23 dramat:20 approxim:19 five:19 hundr:18 distanc:18 promin:18
-neat|print:17
-necessari|need:20
-necessarili|went:19
-necessit|robustli:29 unpars:23 hatch:20 compens:19 interim:19 flesh:18
-need|clickabl:25 everyth:24 want:23 checkbox:21 necessari:20 gotten:18 doesn:18 turn:18
-needl|endless:21 substr:20 sought:20 illeg:20 finit:19 nul:17
-needless|useless:26 unnecessari:25 unwant:22 extran:22 needlessli:22 spuriou:20 unneed:20 irrelev:19
-needlessli|unnecessarili:25 needless:22
-neg|zero:33 integ:30 underflow:25 unsign:24 valu:23 greater:23 multipli:22 overflow:22
-negat|coerc:18 bool:18
-neglect|forgot:20 predat:20 lengthi:19 current:19 poorli:18 naiv:18 cumbersom:17 forbid:17
-neglig|incur:35 signific:28 huge:28 proport:27 pai:27 biggest:25 measur:24 shave:23
-negoti|advertis:30 protocol:29 stateless:27 smart:26 capabl:26 fetch:23 dumb:23 band:21
-neighbor|fuse:20
-ness|cope:19 likewis:18 pointer:18 thoroughli:17 void:17
-nest|insid:20 scope:19 outer:19 namespac:18 singular:18 statement:18 enclos:17 polymorph:17
-net|conn:31 socket:25 port:25 listen:23 smtp:22 localhost:21 websocket:21 hostnam:20
-netbsd|openbsd:44 bsd:34 aix:30 solari:26 darwin:25 osx:24 gnu:24 freebsd:23
-netlifi|nightli:22 rustc:22 cargo:20 bun:20 toml:19 yarn:18 workspac:18 npm:18
-network|server:21 volum:18 host:18 significantli:18
-neutral|pronoun:24 characterist:22 phrase:17 evolv:17
-never|alwai:23 didn:22 doesn:20 shouldn:20 bother:20 wasn:19 nobodi:19 presum:18
-nevertheless|overkil:19 doubt:19 presum:18 luckili:18 misconfigur:18 occasion:17 oversight:17 sometim:17
-new|newli:22 predat:20 analog:18 excel:18 factori:18 creat:18 dummi:18 undocu:18
-newbi|beginn:32 expert:24 newcom:23 difficulti:21
-newcom|casual:34 beginn:25 newbi:23 glanc:21 besid:20 familiar:19 curiou:18 allevi:18
-newer|older:31 version:30 toolchain:26 debian:25 latest:23 ancient:22 ship:21 maco:21
+navig|nav:31 layout:25 breadcrumb:23 scroll:23 mobil:23 press:23 button:23 sidebar:21
+nbsp|esc:23 foobar:22 chop:19
+near|pad:19 promin:18
+nearbi|headlin:24 stanza:22 idiom:19 multilin:18 misplac:18 followup:18 stylist:17 loc:17
+nearest|multipli:19 divid:19
+nearli|almost:25 ten:23 approxim:20 five:19 dramat:19 hundr:18 nine:18 promin:18
+neat|disambigu:19
+necessari|need:19
+necessarili|went:18 neither:18
+necessit|unpars:23 hatch:21 compens:19 interim:19 flesh:18 patrick:17
+need|clickabl:25 everyth:24 want:22 checkbox:22 turn:20 appli:19 necessari:19 gotten:19
+needl|endless:20 substr:20 illeg:20 finit:19 nul:17
+needless|useless:26 unnecessari:25 unwant:22 needlessli:21 extran:21 spuriou:20 irrelev:19 incident:19
+needlessli|unnecessarili:26 needless:21
+neg|zero:33 integ:30 underflow:25 unsign:25 greater:24 valu:23 multipli:22 overflow:21
+negat|bool:20 coerc:19 express:17 match:17
+neglect|predat:20 lengthi:19 eat:19 current:19 naiv:18 influenc:17 cumbersom:17 forbid:17
+neglig|incur:35 huge:28 proport:27 pai:27 signific:26 biggest:25 measur:24 justifi:23
+negoti|protocol:31 advertis:29 stateless:28 smart:26 capabl:25 fetch:24 ack:24 dumb:22
+neighbor|british:22 fuse:18
+neither|necessarili:18 doesn:17
+ness|cope:19 pointer:19 likewis:18 pass:17
+nest|insid:20 scope:19 namespac:19 outer:18 singular:18 polymorph:18 statement:18 enclos:18
+net|conn:31 socket:25 port:25 listen:23 smtp:23 localhost:21 websocket:20 hostnam:20
+netbsd|openbsd:44 bsd:33 aix:29 solari:27 darwin:24 osx:24 gnu:24 freebsd:23
+netlifi|yarn:20 bun:20 rustc:20 cargo:20 night:18 workspac:18 toml:18 serverless:18
+network|server:21 volum:18 host:18
+neutral|pronoun:22 gender:22 characterist:21 specif:19 codebas:18 person:17
+never|alwai:23 didn:23 shouldn:20 doesn:20 bother:20 haven:19 nobodi:19 presum:18
+nevertheless|overkil:19 doubt:19 wild:18 presum:18 expert:18 luckili:18 meantim:17 occasion:17
+new|newli:22 predat:21 analog:19 excel:18 factori:18 creat:18 skeleton:18 moreov:18
+newbi|beginn:33 difficulti:24 expert:23 newcom:23 misunderstand:19
+newcom|casual:35 beginn:25 newbi:23 glanc:22 besid:20 familiar:19 allevi:18 curiou:18
+newer|older:32 version:31 toolchain:27 debian:26 latest:24 ancient:22 ship:22 build:22
 newest|oldest:31 version:21 fallthrough:20 commit:19 ubuntu:18 backport:17
-newli|freshli:24 new:22
-newlin|line:34 trail:34 whitespac:34 nul:33 space:30 charact:29 blank:27 semicolon:26
-next|prev:30 advanc:25 calendar:24 week:23 quarter:23 dai:23 yesterdai:22 last:22
-nginx|fastcgi:33 sendfil:23 lighttpd:21 precompil:19 quickstart:18 wsgi:18 configur:18 mod:18
-nice|someon:23 morn:19 trick:19 sensibl:19 nicer:18 modest:18 room:17 halv:17
-nicer|cleaner:26 friendlier:25 intuit:24 awkward:22 sensibl:22 ugli:22 tricki:21 gotten:21
+newli|new:22
+newlin|line:35 whitespac:34 nul:34 trail:33 space:31 charact:29 semicolon:27 blank:27
+next|prev:30 advanc:25 month:24 week:23 calendar:23 ago:23 dai:22 quarter:22
+nginx|fastcgi:33 sendfil:23 lighttpd:20 precompil:19 quickstart:18 wsgi:18 configur:18 mod:18
+nice|someon:20 sensibl:19 nicer:19 trick:19 modest:17
+nicer|cleaner:26 intuit:26 ugli:24 friendlier:23 awkward:23 sensibl:22 clearer:22 tricki:21
 nick|insist:21 contact:18 andi:18
-night|morn:20 halv:18
-nightli|sphinx:26 clippi:25 cargo:25 version:24 devcontain:23 rustc:23 netlifi:22 rust:22
-nil|truthi:30 valu:29 null:24 boolean:23 return:21 column:21 nullabl:21 cast:20
-nine|seven:32 ten:27 govern:27 week:22 month:22 six:22 yesterdai:21 year:21
-nit|clarif:33 comment:25 typo:25 grammar:24 grammat:22 minor:22 aesthet:22 typograph:22
+night|rustc:24 sphinx:22 toml:22 cargo:21 version:21 clippi:21 devcontain:20 npm:19
+nil|truthi:30 valu:29 null:24 boolean:23 nullabl:21 return:21 column:20 true:20
+nine|seven:29 ten:28 month:26 govern:22 week:22 six:20 yesterdai:20 next:19
+nit|clarif:32 comment:25 typo:24 grammar:23 glitch:23 minor:22 grammat:22 fixup:22
 nix|usr:23 musl:23 main:22 libc:21 librari:17
-nobodi|anybodi:33 somebodi:28 didn:25 rare:24 practic:23 doesn:23 presum:22 shouldn:22
-node|cluster:34 slave:23 sentinel:21 repl:20 failov:19 master:19 redi:18 replic:17
-nois|noisi:23 overal:22 bonu:21 clutter:20 annoi:19 significantli:19 spuriou:19 needless:19
-noisi|nois:23 annoi:22 hacki:21 distract:21 clutter:20 prone:19 cryptic:19 spuriou:19
-non|nonzero:18 return:18
-nonblock|eagain:30 stdio:24 bidirect:23 writabl:23 whine:22 enospc:21 recv:19 danc:19
-nonc|csp:33 cert:27 cryptograph:25 insecur:22 push:20 cipher:20 capabl:19 cooki:19
-none|doesnt:21 column:19 sqlite:19 oracl:18 includ:18 tupl:18 fals:18 unicod:18
-nonetheless|secondari:29 orm:29 conjunct:28 mapper:27 composit:27 wherebi:26 meth:26 backref:26
-nonexist|unexpectedli:23 destruct:22 illeg:20 exist:19 derefer:19 tempdir:18 happili:18 unabl:18
-nonsens|bogu:31 unclear:23 einval:22 odd:21 sensibl:21 malform:20 unexpect:20 offend:19
-nonzero|zero:24 expect:24 return:23 unsuccess:23 success:22 enoent:22 sloppi:21 ret:20
-noon|yesterdai:25 nov:24 dai:23 todai:23 month:23 mar:22 utc:21 wed:21
-noop|likewis:18 gettext:17
+nobodi|anybodi:32 somebodi:28 didn:24 rare:24 practic:24 doesn:23 hurt:22 shouldn:22
+node|cluster:32 slave:23 sentinel:21 repl:20 failov:19 pnpm:19 master:19 redi:17
+nois|noisi:23 bonu:22 overal:20 cleaner:20 annoi:20 spuriou:20 signific:20 clutter:20
+noisi|nois:23 annoi:22 distract:21 hacki:21 cryptic:20 clutter:20 scari:20 prone:20
+non|nonzero:18 return:17
+nonblock|eagain:30 stdio:24 bidirect:23 writabl:23 whine:22 enospc:21 recv:19 danc:17
+nonc|csp:32 cert:27 cryptograph:25 insecur:23 push:20 cipher:20 advertis:20 certif:19
+none|doesnt:21 column:19 sqlite:19 tupl:18 callabl:18 fals:18 oracl:18 datatyp:18
+nonetheless|secondari:30 orm:29 conjunct:28 composit:27 mapper:27 wherebi:26 meth:26 backref:26
+nonexist|destruct:22 illeg:20 exist:20 derefer:19 tempdir:18 clash:18 inabl:18 unabl:18
+nonsens|bogu:31 unclear:24 einval:23 malform:22 sensibl:22 odd:21 loud:21 pointless:20
+nonzero|zero:24 expect:24 success:23 unsuccess:23 return:23 enoent:21 sloppi:21 ret:21
+noon|nov:25 yesterdai:25 dai:24 todai:23 mar:22 month:22 utc:21 ago:21
+noop|likewis:19 gettext:17
 norm|formal:18 unblock:17
 normal|canonic:22
-nose|setuptool:23 mypi:20 appveyor:20 asyncio:20 pytest:20 tox:19 pyproject:17 cfg:17
-notabl|bsd:20 ubuntu:17
-notat|symmetr:22 digit:22 hexadecim:21 decim:19 substr:18 dot:18 substitut:18 octal:17
+nose|setuptool:23 mypi:20 asyncio:20 appveyor:20 pytest:20 tox:19 pyproject:17
+notabl|bsd:19 ubuntu:18
+notat|symmetr:21 digit:21 hexadecim:19 substr:18 syntax:17 substitut:17
 note|advisori:21 changelog:19 skip:18 minor:17
-noth|doesn:17
-notic|suggest:31 thank:30 courtesi:26 report:24 hansen:18
-notif|notifi:37 subscrib:33 subpath:29 event:29 healthi:28 handler:28 channel:28 feder:27
-notifi|notif:37 waiter:29 channel:27 shutdown:25 subscrib:24 semaphor:24 cancel:23 acquir:22
-notion|fed:20 reimplement:20 reconstruct:19 overwritten:19 flight:19 clash:18 remaind:18 predat:18
-noun|irregular:23 american:23 singular:22 oxford:19 word:18 verb:18 capit:18 pronoun:18
-nov|aug:60 jul:60 oct:57 mar:57 jan:52 feb:50 jun:47 sep:45
-nowadai|decad:19 heavi:19 unclear:17
+noth|doesn:18
+notic|thank:31 suggest:30 courtesi:28 report:24 hansen:18
+notif|notifi:38 subscrib:32 subpath:30 event:29 healthi:28 handler:28 channel:27 feder:27
+notifi|notif:38 waiter:29 channel:28 shutdown:25 subscrib:25 semaphor:24 wake:24 cancel:23
+notion|reimplement:20 reconstruct:20 fed:20 flight:19 overwritten:19 remaind:19 geometr:18 predat:18
+noun|irregular:24 singular:22 american:21 oxford:19 word:19 verb:18 sentenc:18 british:18
+nov|aug:61 jul:60 oct:58 mar:58 jan:54 feb:47 jun:46 sep:46
+nowadai|decad:19 heavi:18 unclear:17
 nowher|convinc:18 terribl:17
-npm|pnpm:46 yarn:41 bun:35 packag:33 esbuild:31 react:30 instal:28 vendor:27
-nth|commit:21 pseudo:20 decrement:20 idx:20 largest:20 correspond:20 order:19 pack:19
-nuanc|road:33 revisit:21 gotcha:19 clever:18 vagu:18
-nuke|underneath:23 absorb:23 uncommit:21 clash:21 modifi:20 spuriou:19 file:19 directori:18
-nul|newlin:33 buf:29 termin:27 hex:27 len:27 strlen:26 charact:25 delimit:24
-null|pointer:32 const:25 nil:24 derefer:24 dereferenc:23 return:23 algo:22 free:20
-nullabl|bigint:31 valu:31 falsi:28 truthi:25 passiv:25 column:25 coerc:24 composit:24
-nullifi|belong:32 associ:29 assoc:28 destroi:26 composit:25 foreign:24 invers:24 unsav:24
-num|interv:23 exceed:22 sampl:21 count:20 decrement:20 min:19 number:19 maximum:19
-number|size:27 length:24 maximum:24 amount:24 multipli:22 precis:22 growth:21 integ:21
-numer|decim:39 integ:37 datetim:36 coerc:35 infin:32 datatyp:32 float:31 precis:29
-oauth|eras:26 expiri:24 devis:23 salt:23 token:23 credenti:23 encrypt:21 secret:20
-oauthlib|ipython:53 faker:53 panda:46 ruff:33 sentri:32 dessant:29 pypa:27 protobuf:27
-obei|honor:21 commandlin:19 superus:18 overrid:18 everybodi:17
-obfusc|eleg:23 familiar:19 messi:19 privaci:18 struck:18
+npm|pnpm:48 yarn:41 bun:34 packag:32 esbuild:31 react:29 instal:28 vendor:27
+nth|commit:22 idx:20 largest:20 correspond:20 pseudo:20 pack:20 decrement:19 suboptim:19
+nuanc|road:32 revisit:19 gotcha:18 saner:17 vagu:17
+nuke|underneath:23 absorb:23 clash:22 uncommit:21 modifi:20 spuriou:19 file:19 directori:19
+nul|newlin:34 buf:30 hex:28 termin:27 len:27 strlen:26 charact:25 delimit:24
+null|pointer:33 const:25 derefer:24 nil:24 dereferenc:23 return:23 algo:22 instead:20
+nullabl|bigint:31 valu:31 falsi:28 truthi:25 composit:25 coerc:25 passiv:25 column:25
+nullifi|belong:31 associ:29 assoc:28 destroi:26 composit:25 invers:25 foreign:24 unsav:24
+num|exceed:23 interv:22 sampl:21 decrement:20 count:20 maximum:20 number:19 feder:19
+number|size:27 maximum:25 length:24 float:23 precis:22 growth:22 integ:22 multipli:22
+numer|decim:40 integ:36 datetim:36 coerc:35 infin:33 datatyp:32 float:30 precis:28
+oauth|eras:27 expiri:24 devis:23 salt:23 token:23 credenti:23 secret:20 encrypt:20
+oauthlib|ipython:53 faker:53 panda:46 ruff:33 sentri:32 dessant:29 protobuf:27 pypa:27
+obei|honor:21 commandlin:20 superus:18 overrid:18
+obfusc|eleg:21 familiar:19 messi:19 privaci:19 postfix:17
 obj|oid:18
-object|loos:40 pack:37 unreach:32 freshen:30 blob:28 prune:28 oid:28 unpack:27
-obscur|unintent:30 rare:26 fragil:21 subtl:20 arguabl:20 convolut:19 wors:19 silli:19
-observ|histogram:24 bucket:21 fraction:20 float:20 rate:18 exponenti:18
-obsolet|outdat:27 unus:21 monkei:19 redund:18 unecessari:18 unneed:18 complianc:17
-obtain|store:19 shallow:19 retriev:19 consult:18
-obviou|subtl:23 clearer:22 confus:22 fragil:21 easier:21 clearli:20 problemat:20 simpler:20
-obvious|perfectli:20 arguabl:19 somebodi:19 sound:18 gone:18
-occas|wild:17
-occasion|intermitt:27 reproduc:27 raci:24 experienc:23 unnot:22 troubl:21 investig:21 tricki:20
-occupi|unalign:21 bloat:20 approxim:20 reclaim:19 grid:19 nth:19 tini:18 exce:17
-occur|caus:24 meth:21 ticket:21 trigger:21 rais:20 catch:19 wherebi:18 encount:18
-occurr|substr:19 oppos:18 pattern:18 line:17
-oci|marathon:26 relabel:24 pod:22 datacent:21 ora:20 endpoint:20 meta:20 azur:20
-oct|aug:79 jul:77 mar:63 jan:59 feb:59 nov:57 jun:56 sep:48
-octal|hexadecim:31 digit:30 substr:26 vari:25 hex:23 decim:22 string:19 seven:19
-octob|excit:26 april:25 announc:25 offici:24 decemb:22 matur:22 septemb:22 march:19
-odbc|rowcount:32 dialect:25 postgr:21 ora:19 collat:19 websocket:19 repr:18 tom:18
-odd|weird:30 strang:28 awkward:27 tricki:27 silli:24 arguabl:24 surpris:24 funni:23
-odditi|casual:23 luckili:19 enospc:19 difficulti:18 misbehav:18 curiou:18
-oddli|hierarch:23 interestingli:22 similarli:20 unlucki:20 vagu:20 insan:19 poorli:19 badli:19
-offend|incident:30 casual:22 unclear:20 uncov:20 spit:20 nonsens:19 strace:19 rbx:19
-offens|clippi:21 linter:19 deem:18 misspel:18
-offer|launch:20 menu:20 provid:18 window:18 click:18 shortcut:18 widget:18 zsh:17
-offici|octob:24 announc:23 npm:22 debian:20 typescript:20 june:20 team:20 ubuntu:20
+object|loos:40 pack:37 unreach:33 freshen:30 blob:28 prune:28 unpack:28 oid:27
+obscur|unintent:30 rare:25 arguabl:21 subtl:21 fragil:20 silli:19 buggi:19 surfac:19
+observ|histogram:24 bucket:21 fraction:20 float:20 rate:18 rpc:17 exponenti:17 durat:17
+obsolet|outdat:27 unus:20 monkei:19 unecessari:18 complianc:17 unneed:17 redund:17
+obtain|shallow:19 store:19 retriev:19 consult:18 acquir:17
+obviou|subtl:23 confus:23 clearer:23 fragil:22 easier:21 surpris:21 weird:20 simpler:20
+obvious|somebodi:21 arguabl:20 perfect:19 gone:19 sound:18 harm:17 realli:17
+occasion|intermitt:29 reproduc:27 experienc:25 raci:24 unnot:23 investig:22 troubl:21 sudden:21
+occupi|bloat:21 unalign:21 approxim:20 reclaim:19 grid:19 nth:19 tini:18 exce:17
+occur|caus:24 meth:22 trigger:21 ticket:21 rais:20 catch:19 orm:18 wherebi:18
+occurr|substr:20 pattern:18 line:17
+oci|marathon:26 relabel:24 pod:22 datacent:22 ora:20 endpoint:20 meta:20 azur:20
+oct|aug:79 jul:76 mar:63 feb:61 jan:59 nov:58 jun:54 apr:49
+octal|hexadecim:31 digit:31 substr:26 vari:25 hex:23 decim:22 string:19 seven:19
+octob|excit:26 april:25 offici:24 announc:24 decemb:22 matur:22 septemb:22 march:20
+odbc|rowcount:32 dialect:25 postgr:21 ora:19 collat:19 websocket:18 reconnect:18 repr:18
+odd|weird:29 strang:27 awkward:26 tricki:25 silli:24 funni:23 aggress:23 mislead:23
+odditi|casual:24 enospc:24 luckili:21 junit:18 curiou:18 difficulti:18 misbehav:18 unc:17
+oddli|hierarch:23 unlucki:21 vagu:20 insan:19 badli:19 born:19 crazi:18 flake:18
+offend|incident:29 casual:22 nonsens:20 uncov:20 unclear:20 spit:20 strace:19 rbx:19
+offens|clippi:21 linter:19 misspel:18 deem:17 nit:17 vet:17
+offer|launch:20 menu:20 provid:18 click:18 shortcut:18 widget:18 window:17 zsh:17
+offici|octob:24 announc:23 npm:21 typescript:20 awesom:20 debian:20 ship:20 adopt:20
 offlin|sooner:18
-offload|regularli:21 purg:21 reclaim:18 paranoid:17
-offset|integ:23 repl:22 timezon:21 subtract:21 timestamp:21 backlog:20 size:20 exceed:20
-often|sometim:21 frequent:20 rare:19 even:18 probabl:18 lot:17 certainli:17
-oid|algo:33 object:28 hash:26 hex:25 lookup:24 struct:24 pointer:22 sha:22
-okai|fine:19 harm:19 legitim:19 liner:19 overkil:19 irrelev:19 naiv:19 intuit:18
+offload|paranoid:19 reclaim:19 purg:18
+offset|integ:22 repl:22 timezon:22 size:21 timestamp:21 subtract:20 backlog:20 maximum:20
+often|frequent:20 sometim:20 rare:19 unlik:18 lot:18 especi:17 probabl:17 even:17
+oid|algo:33 object:27 hash:26 hex:25 lookup:24 struct:23 pointer:22 sha:22
+okai|glanc:20 overkil:20 irrelev:20 harm:19 liner:19 opposit:19 intuit:19 fine:19
 old|warmup:19
-older|newer:31 version:27 debian:26 ancient:25 maco:23 ubuntu:22 osx:21 fedora:20
-oldest|newest:31 cutoff:27 expiri:20 septemb:20 suffic:18 backport:18 subtract:18 ancient:17
-omg|categor:25 post:21 xor:20 asc:20 book:18 warmup:18 coalesc:18 slug:17
-omiss|oversight:25 excerpt:19 truncat:18
-ongo|relianc:21 aim:20 reappli:20 cherri:19 dealt:19 continu:18 leakag:18 subsystem:18
-onlin|ebook:18 reboot:18 acknowledg:18 juli:18 disconnect:18 www:17 replica:17 repl:17
+older|newer:32 version:26 debian:26 ancient:25 maco:24 ubuntu:22 osx:21 recent:21
+oldest|newest:31 cutoff:27 expiri:20 septemb:20 suffic:19 backport:18 subtract:18 older:17
+omg|categor:25 post:21 xor:20 asc:20 warmup:18 coalesc:18 book:18 slug:17
+omiss|oversight:25 excerpt:19 truncat:17
+ongo|relianc:21 aim:20 cherri:20 reappli:20 continu:19 leakag:18 pick:18 subsystem:18
+onlin|ebook:18 juli:18 reboot:18 acknowledg:18 replica:17 www:17 disconnect:17 repl:17
 onload|xhtml:19
-onto|rebas:28 cherri:27 head:26 branch:25 pick:25 tip:24 upstream:23 reappli:22
-onward|aaron:28 php:21 lib:21 kevin:21 prereleas:20 bun:20 gem:20 dsl:19
-oom|adj:31 lua:20 redi:19 score:18 asap:18 eval:18 einval:18 readonli:17
-oop|paranoid:20 stanza:20 errant:20 paul:20 sorri:19 whilst:18 benign:18 irrespect:17
-opaqu|const:21 ctx:21 struct:21 void:20 algo:20 auxiliari:18 geometri:18 held:18
-opcod|crc:24 preambl:21 rdb:20 rewind:18 reboot:17 asap:17
-open|close:28 write:18 descriptor:18 fstat:17
-openbsd|netbsd:44 bsd:31 freebsd:31 osx:27 linux:26 ism:25 mac:25 gnu:24
-openssl|ssl:33 libcurl:25 crypto:24 cipher:22 hmac:21 xcode:20 osx:20 ctx:20
+onto|rebas:28 cherri:27 head:26 branch:26 pick:25 tip:24 upstream:23 reappli:23
+onward|aaron:28 php:21 lib:21 kevin:21 prereleas:20 bun:20 gem:20 dsl:20
+oom|adj:31 lua:19 redi:19 score:18 einval:18 asap:18 eval:17 readonli:17
+oop|paranoid:22 errant:20 paul:20 stanza:20 sorri:19 whilst:19 benign:18 helpfulli:17
+opaqu|struct:22 const:22 ctx:21 auxiliari:21 algo:20 calle:20 void:20 geometri:18
+opcod|crc:24 preambl:21 rdb:20 rewind:19 reboot:17 asap:17
+open|close:27 write:18 descriptor:18 errno:17
+openbsd|netbsd:44 freebsd:31 bsd:30 osx:26 ism:26 linux:25 solari:24 mac:24
+openssl|ssl:33 libcurl:24 crypto:24 cipher:22 hmac:21 xcode:20 osx:20 ctx:20
 oper|express:20 unari:18
-operand|symmetr:23 arithmet:21 ternari:21 inequ:18 subtract:18
-opinion|hood:19 excit:18 varieti:17 appreci:17
-opportun|advantag:21 rearrang:20 impress:19 downsid:19 clever:18 clariti:18 friendlier:18 aim:17
-oppos|occurr:18
-opposit|flip:20 wonder:20 tricki:19 destruct:19 sensibl:19 unclear:19 simplif:18 signoff:18
-opt|option:26 flag:23 int:23 pars:23 struct:22 argv:21 passthru:20 arg:19
-optimis|heavi:21 rustfmt:17 churn:17
-optimist|pessimist:24 associ:22 belong:21 classmethod:21 finder:20 record:20 readonli:19 touch:19
-option|flag:27 opt:26 argument:26 passthru:24 pars:23 subcommand:23 teach:23 minifi:23
-ora|bigint:26 fist:25 ibm:21 oci:20 iron:19 odbc:19 passiv:19 typograph:19
-oracl|sqlite:48 postgresql:43 mysql:42 dialect:35 datatyp:34 adapt:32 sql:30 postgr:29
-order|sort:35 revers:24 asc:20 nth:19 topolog:17
-ordin|divis:23 subtract:22 infin:21 numer:21 datetim:20 lstrip:18 quarter:18 fraction:18
-ordinari|symmetr:19 dictat:18 diff:17 unpars:17
-org|golang:36 com:34 snap:27 cloud:27 googl:26 pub:26 protobuf:25 scm:25
-organ|particip:21 reorgan:18 flow:18
-orient|accommod:20 textual:19 meth:18 invert:18 func:18 pickl:18 entiti:18 secondari:18
-orig|head:22 branch:20 origin:19 upstream:19 cur:18 master:18 detach:18 rewritten:18
-origin|branch:28 head:24 remot:23 upstream:21 master:20 rebas:20 pull:19 onto:19
-orm|func:54 meth:50 mapper:47 conjunct:46 loader:44 relationship:43 wherebi:41 ticket:40
-orphan|detach:26 passiv:25 head:24 branch:24 backref:23 cascad:23 expung:19 ish:19
-orthogon|irrit:21 absorb:21 inabl:20 uncommit:19 tree:18 deref:18 nuke:17 conflict:17
-oss|fuzz:50 builtin:30 cmd:28 argv:24 main:22 git:22 home:22 repo:19
-osx|maco:47 mac:45 appl:36 clang:32 freebsd:31 xcode:30 glibc:30 gcc:29
-otoh|disturb:25 suffic:22 assur:21 interestingli:19 unmark:19 dotfil:18 terribl:18 sadli:18
-outcom|buggi:20 behavior:19 unread:18 succeed:18 afterward:17
-outdat|obsolet:27 skip:24 mislead:23 antiqu:23 readm:23 jqueri:22 intro:22 reword:22
-outer|inner:41 categor:37 join:33 subqueri:25 eager:25 select:23 categori:23 toi:23
-outermost|pessimist:25 rollback:19 expung:19 transact:18 roll:17 temporarili:17
-outgo|localhost:29 bcc:26 canon:20 incom:20 email:18
-outlin|reformat:22 guidelin:21 adher:19 twitter:18 triag:18 faq:17
-output|stdout:41 stderr:36 print:34 log:28 diff:25 show:23 messag:23 tty:23
+operand|symmetr:23 arithmet:22 ternari:22 inequ:18 subtract:17
+opinion|hood:19 excit:18 appreci:17
+opportun|rearrang:21 downsid:19 advantag:19 impress:19 aim:19 clever:19 clariti:19 motiv:18
+opposit|flip:21 wonder:19 destruct:19 tricki:19 okai:19 unclear:19 sensibl:19 simplif:19
+opt|option:27 flag:23 int:23 pars:23 struct:21 argv:21 passthru:20 bitfield:19
+optimist|pessimist:25 associ:22 belong:21 finder:20 classmethod:20 record:20 readonli:20 touch:19
+option|argument:27 flag:27 opt:27 passthru:24 subcommand:24 teach:24 pars:23 minifi:22
+ora|bigint:26 fist:25 ibm:21 oci:20 iron:19 odbc:19 typograph:19 passiv:19
+oracl|sqlite:47 mysql:41 postgresql:41 dialect:35 datatyp:34 adapt:33 sql:30 postgr:28
+order|sort:36 revers:23 asc:19 nth:19 topolog:17
+ordin|divis:23 subtract:21 infin:21 numer:20 datetim:20 lstrip:18 fraction:18 quarter:18
+ordinari|symmetr:19 dictat:17 diff:17 intact:17
+org|golang:36 com:33 cloud:27 snap:27 googl:26 pub:26 protobuf:25 scm:24
+organ|particip:21 reorgan:20 flow:17
+orient|accommod:20 textual:20 meth:18 invert:18 pickl:18 secondari:18 claus:18 nonetheless:17
+orig|head:22 branch:21 upstream:19 detach:18 origin:18 master:18 cur:18 rebas:17
+origin|branch:28 head:23 remot:23 upstream:21 master:20 rebas:19 pull:19 onto:19
+orm|func:53 meth:51 mapper:48 conjunct:46 loader:44 relationship:44 wherebi:42 ticket:42
+orphan|detach:26 passiv:25 head:25 branch:24 cascad:23 backref:23 ish:20 dangl:19
+orthogon|irrit:21 absorb:21 inabl:20 uncommit:19 deref:18 tree:18 nuke:18 conflict:17
+oss|fuzz:49 builtin:30 cmd:28 argv:23 main:23 git:22 home:22 repo:18
+osx|maco:48 mac:45 appl:36 clang:32 freebsd:31 xcode:30 glibc:30 gcc:29
+otoh|screenshot:21 disturb:21 systemat:21 beef:19 revamp:18 suffic:18
+outcom|buggi:20 succeed:19 unread:18 behavior:17 afterward:17 influenc:17 circumst:17
+outdat|obsolet:27 skip:24 mislead:23 readm:23 antiqu:23 reword:22 jqueri:22 intro:22
+outer|inner:41 categor:37 join:33 subqueri:25 eager:24 categori:24 select:24 toi:23
+outermost|pessimist:25 rollback:20 expung:19 transact:18 uncommit:18 roll:18 temporarili:17 swallow:17
+outgo|localhost:30 bcc:26 incom:20 canon:20 email:18
+outlin|reformat:21 guidelin:20 adher:18 faq:18 twitter:18
+output|stdout:41 stderr:36 print:33 log:27 diff:24 show:23 messag:23 tty:22
 outright|segfault:18
-outsid|insid:28 directori:24 toplevel:23 chdir:21 subdirectori:20 work:20 path:20 cwd:20
-outstand|tactic:23 spin:23 remind:23 shutdown:18 drain:18 ephemer:18
-overal|dramat:30 signific:28 significantli:26 overhead:24 speed:24 spent:23 huge:22 slightli:22
-overflow|size:28 unsign:26 subtract:24 underflow:24 integ:24 truncat:24 neg:22 fit:22
-overhaul|assort:20 lazyload:18 insur:18
-overhead|cost:34 penalti:32 incur:30 speed:25 amount:25 slower:24 impact:24 overal:24
-overkil|easiest:27 worthwhil:25 oversight:24 insan:23 intuit:22 deserv:21 straightforward:20 terribl:20
-overlai|disappear:20 uncommit:19 work:19 spars:19 ish:18 tree:18 undo:18 index:18
-overlap|sampl:20 seri:20 gaug:18 rang:18 compact:17
-overli|unnecessarili:18
-overload|startswith:21 repr:19 inspector:17 constructor:17
-overlook|fragil:24 luckili:23 afford:23 gotcha:19 uncov:19 misread:19 assur:19 worthwhil:18
-overrid|overridden:34 set:25 configur:24 config:21 knob:20 accessor:20 default:19 unam:19
-overridden|overrid:34 set:27 specifi:24 configur:24 default:21 unset:20 influenc:20 accessor:20
-overriden|mass:18 superclass:18
-oversight|fragil:30 worthwhil:26 accid:26 omiss:25 overkil:24 clarif:23 mistak:23 distant:22
-overview|guid:34 intro:30 readm:28 tutori:26 rst:25 mailer:24 document:23 philosophi:23
-overwhelm|vast:35 bet:22
-overwrit|overwritten:25 clobber:25 refus:19 lose:18 stage:17
-overwritten|overwrit:25 unmodifi:23 clobber:21 uncommit:21 dereferenc:21 clash:20 head:20 lose:20
-overzeal|trickier:43 tighter:34 redefinit:25 tricki:25 friendlier:24 lenient:23 convolut:23 pose:22
-owner|associ:35 belong:31 readonli:26 primari:26 foreign:25 assoc:24 record:23 kei:23
-ownership|freed:22 lifetim:22 pointer:22 realloc:21 free:18 const:17
-oxford|american:37 capit:27 introductori:23 english:22 punctuat:22 guidelin:21 grammar:19 unclos:19
-pack|object:37 loos:34 bitmap:31 cruft:29 write:28 unpack:27 freshen:27 idx:27
-packag|instal:40 npm:33 yarn:30 pnpm:27 build:25 bun:25 debian:24 fedora:24
-packet|sent:24 buf:24 band:23 send:23 stateless:22 protocol:22 buffer:21 receiv:21
-pad|width:29 align:27 pane:24 tab:24 border:23 space:22 vertic:22 buf:21
-page|link:25 sidebar:24 view:23 html:23 layout:22 titl:20 guid:20 readm:20
-pager|editor:30 child:25 subprocess:23 process:23 pagin:20 launch:20 unset:20 exit:19
-pagin|pager:20 dens:18 backfil:17 unspecifi:17 nonexist:17 tty:17
-pai|attent:28 incur:28 neglig:27 proport:17 slower:17 price:17 cpu:17
-pain|handi:24 troubl:21 annoi:20 tricki:18 mercuri:18 invas:18 dubiou:18 exchang:18
-paint|green:30 blue:24 cyan:24 cutoff:23 yellow:22 ancestor:22 maxim:21 red:21
-pair|bracket:19 nul:19 curli:18 quot:18 enclos:18 delimit:17
+outsid|insid:28 directori:24 toplevel:23 chdir:21 work:21 subdirectori:20 path:20 spars:20
+outstand|tactic:23 remind:23 spin:23 shutdown:19 drain:18 ephemer:17
+overal|signific:33 dramat:30 slight:25 overhead:24 speed:23 huge:23 cpu:21 substanti:21
+overflow|size:28 unsign:25 truncat:24 underflow:24 subtract:24 integ:24 maximum:22 int:22
+overhaul|assort:19 lazyload:18 insur:17
+overhead|cost:36 penalti:32 incur:30 signific:27 amount:25 footprint:25 overal:24 slower:24
+overkil|easiest:27 insan:26 worthwhil:25 oversight:24 intuit:23 deserv:21 straightforward:21 arguabl:20
+overlai|disappear:20 spars:20 work:19 uncommit:19 sudden:19 ish:19 untrack:18 cumbersom:18
+overlap|sampl:20 seri:20 gaug:18 rang:18
+overload|startswith:21 repr:19 factori:17
+overlook|fragil:24 luckili:24 afford:23 uncov:20 gotcha:19 misread:19 glanc:19 sensibl:19
+overrid|set:27 configur:26 config:23 specifi:22 variabl:21 accessor:21 default:20 knob:19
+overriden|superclass:20 mass:19 reindent:17
+oversight|fragil:31 accid:26 worthwhil:26 omiss:25 overkil:24 clarif:23 distant:22 intermitt:22
+overview|guid:33 intro:29 readm:28 tutori:26 rst:25 mailer:24 document:23 grammat:23
+overwhelm|vast:29 bet:19
+overwrit|clobber:26 overwritten:25 refus:19
+overwritten|overwrit:25 clobber:22 dereferenc:21 uncommit:21 unmodifi:21 clash:21 head:20 unwant:20
+overzeal|trickier:41 tighter:33 inaccuraci:31 redefinit:25 friendlier:25 tricki:25 worthwhil:23 lenient:22
+owner|associ:34 belong:31 readonli:27 primari:27 assoc:25 foreign:24 record:24 kei:23
+ownership|freed:23 lifetim:23 pointer:22 realloc:21 free:18 calle:18
+oxford|american:35 capit:27 english:23 introductori:23 punctuat:21 guidelin:21 grammar:19 unclos:19
+pack|object:37 loos:34 bitmap:31 unpack:28 write:28 freshen:27 cruft:27 prune:27
+packag|instal:40 npm:32 yarn:31 build:26 pnpm:26 bun:25 debian:25 fedora:24
+packet|send:26 buf:24 stateless:23 band:22 protocol:21 buffer:21 receiv:21 eof:21
+pad|width:29 align:28 pane:24 tab:24 border:24 space:23 vertic:23 buf:22
+page|link:24 sidebar:23 html:23 view:23 layout:21 guid:20 titl:20 readm:20
+pager|editor:29 child:26 subprocess:24 process:23 launch:21 pagin:20 unset:20 exit:20
+pagin|pager:20 dens:18
+pai|attent:29 incur:28 neglig:27 proport:18 strlen:17 slower:17 cpu:17
+pain|handi:24 troubl:21 annoi:21 tricki:19 invas:18 exchang:18 harm:18 dubiou:18
+paint|green:30 blue:24 cyan:24 cutoff:23 ancestor:22 yellow:21 maxim:21 red:21
+pair|nul:19 bracket:18 curli:18 quot:18 enclos:18 delimit:17
 panda|faker:86 ipython:86 ruff:53 sentri:51 dessant:47 oauthlib:46 cryptographi:42 pypa:42
-pane|scroll:44 vertic:35 widget:35 mous:34 horizont:33 screen:27 scrollbar:26 bottom:26
-panel|mous:31 theme:25 click:25 button:24 icon:24 menu:23 pane:23 popup:23
-panic|cancel:20 crash:20 segfault:20 spawn:20 poll:20 reactor:19 shutdown:19 deadlock:19
-panick|unwind:19 panic:18 gate:18
-paper|bag:30 brown:23 black:18
+pane|scroll:45 widget:35 vertic:35 horizont:33 mous:32 screen:27 bottom:27 scrollbar:25
+panel|mous:30 click:25 theme:25 button:24 icon:24 menu:24 pane:23 popup:23
+panic|panick:23 cancel:20 wake:20 crash:20 poll:19 spawn:19 segfault:19 reactor:19
+panick|panic:23 cfg:19 unwind:18
+paper|bag:30 brown:23 black:19
 par|microsoft:17
-paragraph|sentenc:31 section:29 backtick:25 bullet:25 descript:23 explan:22 document:21 mention:21
-parallel|worker:26 concurr:25 simultan:23 sequenti:22 process:19 hook:19 run:18 deadlock:18
-param|paramet:33 bind:20 stringifi:19 tupl:19 form:19 respond:18 permit:18 callabl:18
-paramet|param:33 argument:30 pass:23 unus:23 arg:22 tupl:21 constructor:20 const:20
-parameter|deliveri:25 deliv:21 enqueu:21 mailer:20 multibyt:18 method:17
-paramt|recal:20 unsurprisingli:20 pessimist:19 unclos:19 optimist:18 submitt:17 undocu:17
-paranoid|lax:22 oop:20 whilst:19 broad:19 aggress:18 unreli:17 deni:17 offload:17
-paren|parenthesi:33 parenthes:28 brace:21 compound:20 redefinit:19 curli:19 bracket:18 quirk:18
-parent|commit:29 ancestor:26 children:26 histori:25 travers:22 walk:22 skew:21 reachabl:21
-parenthes|brace:39 parenthesi:37 bracket:36 curli:32 semicolon:29 paren:28 backtick:28 enclos:28
-parenthesi|parenthes:37 paren:33 brace:26 claus:26 semicolon:26 curli:25 bracket:24 comma:24
+paragraph|sentenc:32 section:28 backtick:24 descript:22 bullet:22 indent:22 document:21 explan:21
+parallel|worker:27 concurr:25 simultan:23 sequenti:22 process:20 hook:19 run:18 thread:18
+param|paramet:32 tupl:19 bind:19 form:18 stringifi:18 respond:18 rout:18 callabl:18
+paramet|param:32 argument:29 pass:24 arg:22 unus:22 const:21 tupl:20 constructor:19
+parameter|deliveri:25 deliv:21 enqueu:21 mailer:20 multibyt:19 method:17
+paramt|recal:21 pessimist:19 unclos:19 unsurpris:19 optimist:18 undocu:17 submitt:17
+paranoid|oop:22 whilst:21 offload:19 unreli:19 deni:19 declin:17
+paren|parenthesi:33 parenthes:29 brace:21 compound:20 redefinit:19 curli:19 bracket:18 quirk:18
+parent|commit:28 children:26 ancestor:26 histori:25 walk:22 travers:22 reachabl:21 skew:21
+parenthes|brace:39 parenthesi:37 bracket:36 curli:33 semicolon:30 paren:29 backtick:29 enclos:28
+parenthesi|parenthes:37 paren:33 brace:26 claus:26 semicolon:25 curli:25 bracket:24 comma:24
 pariti|anim:20
-park|arc:24 wake:24 poll:24 executor:22 steal:22 sink:21 std:20 shutdown:20
-pars|parser:24 option:23 argv:23 opt:23 builtin:21 pass:21 show:20 bool:20
-parseabl|finit:20 consumpt:17
-parser|pars:24
-parti|third:49
-partial|view:19 fetch:18 render:18 clone:17 full:17
-particip|incid:43 slack:32 ephemer:30 team:29 timelin:28 tactic:27 engag:27 escal:26
-particular|substitut:18
-particularli|especi:28 extrem:20 hope:19 sometim:18
-partit|alter:24 constraint:23 inspector:22 foreign:21 column:21 dumper:21 deferr:21 introspect:20
-pass|argument:26 instead:25 genuin:25 deref:24 return:24 take:24 arg:23 struct:23
-passiv|backref:40 cascad:27 expung:27 autoflush:27 bake:26 wherebi:25 mutabl:25 nullabl:25
+park|wake:29 arc:24 poll:24 executor:22 sink:21 std:20 shutdown:20 shut:19
+pars|parser:26 argv:23 option:23 opt:23 pass:22 builtin:21 unrecogn:20 show:20
+parseabl|finit:20 consumpt:18
+parser|pars:26
+parti|third:50 softwar:17
+partial|view:19 layout:19 fetch:18 render:18
+particip|incid:44 slack:31 ephemer:30 team:29 timelin:29 escal:27 tactic:27 engag:27
+partit|alter:24 constraint:23 inspector:22 foreign:21 column:21 dumper:21 deferr:21 introspect:21
+pass|argument:27 genuin:25 instead:25 deref:25 return:24 paramet:24 calle:24 arg:24
+passiv|backref:40 cascad:27 expung:27 autoflush:26 bake:26 wherebi:25 orphan:25 mutabl:25
 passthrough|dupe:19
-passthru|option:24 opt:20 pars:19 arg:17
-passwd|libexec:21 bob:20 sudo:20 challeng:19 administr:18 intervent:18 ctime:18 foreach:18
-password|authent:46 credenti:41 usernam:39 auth:35 token:27 encrypt:25 smtp:24 secret:23
-pat|priv:18 multilin:17
-patch|chang:20 commentari:20 appli:19 diff:19 commit:18 minor:18 letter:17 email:17
-path|directori:36 absolut:35 pathnam:34 rel:33 pwd:32 slash:31 dir:29 toplevel:29
-pathnam|path:34 slash:26 backslash:25 absolut:25 glob:22 directori:21 pwd:21 canonic:20
-patholog|linear:19 spike:19 dubiou:18 wors:18 thousand:18 hundr:18 extrem:17 poor:17
-patient|employe:27 assoc:23 intermediari:22 adam:22 belong:21 compani:21 jeremi:21 rick:21
-patrick|jonathan:19
-pattern|match:39 regex:28 glob:28 wildcard:27 regular:22 exclud:22 asterisk:21 matcher:21
-paul|brian:46 mike:40 chri:39 martin:35 eric:35 josh:34 jonathan:33 carlo:33
-paus|sched:49 latenc:31 subpath:27 stop:26 bucket:24 second:23 sleep:23 healthi:22
-pave|diagnosi:26 riski:20 underneath:20 mercuri:20 imo:19 ergonom:19 workdir:18 facilit:17
-payload|enqueu:26 subscrib:21 deliv:18 pgp:17 data:17
-pdb|cmake:25 bindir:25 travisci:19 studio:19 binari:19 uninstal:18 prog:18 pro:18
-pdf|mimetyp:29 sidebar:25 mime:24 audio:23 preview:23 stylesheet:23 zip:22 video:22
-peak|memori:21 cpu:20 dramat:20 usag:20 cow:20 alloc:19 averag:19 shrink:19
-pedant|cflag:28 llvm:28 clang:25 gcc:22 asan:21 msvc:20 linker:18 upset:17
-peek|write:20 eric:18 writabl:18 blindli:18 gentli:18 acquir:18 recv:17 read:17
-peer|conn:27 pem:22 ssl:21 certif:21 addr:20 cert:19 tcp:19 dotenv:18
-pem|crt:38 certifi:32 cert:29 smtp:22 peer:22 certif:21 verif:21 insecur:21
-penalti|overhead:32 cost:30 incur:26 impact:24 significantli:22 reduct:22 gain:21 perform:20
+passthru|option:24 opt:20 pars:19 arg:17 struct:17
+passwd|libexec:21 bob:21 challeng:20 sudo:20 administr:18 ctime:18 intervent:18 foreach:18
+password|authent:45 credenti:42 usernam:39 auth:34 token:27 encrypt:25 smtp:24 imap:23
+past|unnot:17
+pat|priv:18 calle:18 substr:18 multilin:17 match:17
+patch|chang:20 commentari:20 diff:19 appli:19 commit:18 minor:18 letter:17
+path|directori:36 absolut:35 pathnam:33 rel:32 pwd:32 slash:30 toplevel:29 dir:29
+pathnam|path:33 slash:26 backslash:25 absolut:25 pwd:21 glob:21 directori:21 canonic:20
+patholog|spike:20 linear:19 dubiou:19 thousand:19 hundr:19 extrem:18 contriv:17 dig:17
+patient|employe:27 assoc:23 intermediari:22 adam:22 compani:21 jeremi:21 belong:21 rick:21
+patrick|jonathan:20 necessit:17
+pattern|match:40 glob:28 regex:28 wildcard:28 exclud:22 substr:21 regular:21 asterisk:21
+paul|brian:47 mike:40 chri:39 martin:36 eric:36 josh:34 jonathan:33 carlo:33
+paus|sched:49 latenc:31 subpath:28 stop:26 bucket:24 sleep:24 second:23 healthi:22
+pave|diagnosi:30 riski:20 mercuri:20 underneath:19 workdir:18 ergonom:18 facilit:18 concis:17
+payload|enqueu:27 subscrib:22 deliv:18 pgp:18 instrument:17 marshal:17 data:17 deliveri:17
+pdb|cmake:25 bindir:25 studio:20 travisci:19 binari:19 uninstal:18 prog:18 pro:17
+pdf|mimetyp:29 sidebar:25 mime:24 audio:23 stylesheet:23 preview:23 zip:22 video:22
+peak|memori:21 cpu:20 dramat:20 usag:20 cow:20 averag:20 alloc:19 shrink:19
+pedant|cflag:28 llvm:28 clang:25 gcc:22 asan:21 msvc:19 linker:18 upcom:18
+peek|write:19 eric:18 writabl:18 acquir:18 ref:17 gentli:17 read:17
+peer|conn:27 ssl:22 pem:22 addr:20 cert:20 certif:19 tcp:19 dotenv:18
+pem|crt:37 certifi:32 cert:30 peer:22 smtp:22 certif:21 verif:21 insecur:21
+penalti|overhead:32 cost:32 incur:26 impact:24 signific:22 reduct:22 slower:21 gain:21
 pend|postpon:17
-peopl|user:20 somebodi:20 anybodi:20 mistak:18 someon:18 nobodi:17 contributor:17
-pep|sqlalchemi:25 pyproject:23 pytest:23 setuptool:22 asyncio:22 toml:22 cte:21 mypi:21
-percent|unquot:24 unescap:20 exce:20 printabl:20 quot:20 datatyp:20 url:19 unicod:19
-percentag|cumul:24 total:22 averag:22 threshold:21 throughput:19 gaug:19 maximum:19 number:19
-percentil|spike:28 sched:25 median:22 cumul:21 intrins:20 qualiti:17
-perf|home:20 lib:19 rubi:18 git:17 bundler:17
-perfect|irrit:23 good:21 sound:18 interestingli:18 tradeoff:18 diverg:17
-perfectli|argu:20 obvious:20 liber:19 still:18 work:17 convinc:17
-perform|speed:36 signific:25 incur:21 cost:20 penalti:20 neglig:20 overhead:20 small:19
-perhap|think:22 seem:18 complic:18 unclear:18 probabl:17
-period|timeout:24 minut:23 grace:22 expir:20 wait:19 replica:19 ping:19 hour:19
-perl|script:23 libexec:23 shell:22 makefil:21 instal:20 bin:20 gnu:20 bindir:20
-perm|umask:33 chmod:29 mkstemp:28 permiss:26 writabl:26 loosen:23 mkdir:23 file:19
-perman|flash:21 jar:20
-permiss|umask:28 acl:26 perm:26 chmod:20 access:19 writabl:19 privileg:18
-permit|referr:19 param:18 waiter:17 acquir:17
+peopl|user:20 somebodi:19 anybodi:19 mistak:18
+pep|sqlalchemi:25 pyproject:23 pytest:23 setuptool:22 datatyp:22 asyncio:22 hybrid:21 mypi:21
+percent|unquot:24 unescap:21 quot:21 exce:20 printabl:20 ansi:20 datatyp:20 colon:19
+percentag|cumul:24 total:22 averag:21 threshold:21 number:20 maximum:19 throughput:19 gaug:19
+percentil|spike:28 sched:25 cumul:21 median:20 intrins:20 qualiti:17
+perf|home:20 lib:18 git:17 bundler:17 rubi:17 ldflag:17
+perfect|obvious:19 argu:18 tradeoff:18 think:18 fine:18 mayb:17 wouldn:17
+perform|speed:35 signific:25 incur:21 cost:21 penalti:20 neglig:20 overhead:19 measur:19
+perhap|think:22 thing:20 seem:19 unclear:19 probabl:19 strang:18 arguabl:18 surpris:18
+period|timeout:24 minut:23 grace:22 expir:20 hour:19 replica:19 wait:19 ping:18
+perl|script:24 libexec:23 shell:22 bin:21 makefil:21 xarg:20 bindir:20 instal:20
+perm|umask:32 chmod:29 mkstemp:28 writabl:26 permiss:25 mkdir:23 loosen:23 share:19
+perman|flash:22 jar:21
+permiss|umask:29 acl:26 perm:25 privileg:24 chmod:20 writabl:18 access:18
+permit|referr:19 acquir:18 waiter:17 param:17
 permut|lexicograph:23 adjac:20 recomput:19 nth:18 reconstruct:17
-persist|record:24 save:24 destroi:22 purg:21 associ:21 unload:19 unsav:18 readonli:18
-person|model:23 author:22 book:21 post:20 associ:18 belong:18 employe:18 citi:18
+persist|save:24 record:24 purg:22 destroi:21 associ:21 unload:19 readonli:19 unsav:18
+person|model:23 author:21 street:21 book:20 belong:20 post:19 associ:19 compani:18
 perspect|unawar:18
-pertain|illeg:18 supplement:17 formerli:17 unpars:17
-pessimist|outermost:25 documen:25 optimist:24 dessant:22 intercept:20 paramt:19 acquir:19 advisori:18
-peter|adam:35 chri:31 ben:26 stole:26 mike:25 brian:24 paul:23 martin:23
-pgp|signatur:31 gpg:28 sign:25 verifi:24 princip:23 forg:23 rsa:21 cryptograph:20
-philosophi|quickstart:31 intro:31 faq:23 contribut:23 errorhandl:23 chapter:23 overview:23 foundat:22
+pertain|unpars:19 illeg:18 supplement:17
+pessimist|outermost:25 documen:25 optimist:25 dessant:22 intercept:20 paramt:19 acquir:19 advisori:18
+peter|adam:36 chri:32 ben:27 mike:26 brian:25 paul:24 martin:23 josh:23
+pgp|signatur:31 gpg:27 sign:25 verifi:24 princip:23 forg:23 rsa:21 cryptograph:20
+philosophi|quickstart:31 intro:31 faq:23 contribut:23 errorhandl:23 overview:23 chapter:23 foundat:22
 phone|citi:20 icon:19 articl:19 rich:19 mobil:17
 php|onward:21 java:19
-phrase|rephras:27 sentenc:26 grammar:23 english:23 punctuat:22 tens:22 grammat:22 clariti:22
+phrase|sentenc:27 rephras:26 english:23 punctuat:23 grammar:23 clariti:22 tens:22 grammat:21
 physic|getcwd:18
-pick|cherri:62 rebas:44 amend:32 commit:28 squash:27 revert:27 fixup:26 reappli:26
-picker|chooser:40 mega:34 widget:25 theme:23 tooltip:22 dialog:20 font:20 blame:19
-picki|misinterpret:21 lax:21 carefulli:18 deepli:17
-pickl|wherebi:35 orm:29 bake:28 meth:27 mutabl:26 accommod:26 asyncio:25 func:24
-pictur|assoc:22 associ:21 belong:20 compani:20 employe:20 model:18 person:18 dark:17
-pid|process:32 kill:29 child:27 shutdown:25 fork:25 daemon:24 background:23 exit:23
-pidfil|pid:23 foreground:23 supervis:22 child:21 kill:21 process:20 sighup:19 envvar:18
-piec|bruce:20 remaind:19
-pieter|ben:65 simon:50 sean:49 georg:47 michael:46 carlo:46 daniel:42 eric:41
-pin|pypa:24 latest:23 toml:23 bump:22 pypi:22 tox:21 nightli:20 ini:20
-ping|slave:40 repl:35 disconnect:34 replica:33 failov:32 backlog:30 replic:29 reconnect:29
-pip|idna:32 pypi:32 werkzeug:30 tox:27 pytest:27 packag:23 chardet:23 setuptool:22
-pipe|write:29 child:28 descriptor:28 hang:27 stdin:27 fifo:26 sigpip:26 process:26
-pipelin|asset:30 azur:22 guid:21 manifest:20 github:20 stylesheet:19 precompil:19 deploi:19
-pitfal|misunderstand:21 freshen:20 destruct:18
-pkg|dep:22 proto:21 dockerfil:20 workspac:19 packag:19 yarn:19 bun:19 plane:18
-placehold|backtick:34 monospac:27 keyword:26 surround:25 format:25 ital:25 bracket:24 markup:24
-placement|unbalanc:22 whine:19 unimport:17 parenthesi:17
-plain|mime:23 markdown:20 text:20 render:19 content:19 xml:18
-plaintext|insecur:27 auth:25 authent:25 smtp:24 imap:24 gmail:23 inbound:20 password:20
-plan|ecosystem:19 eas:18 late:18 anticip:17
-plane|toolkit:47 ruff:39 snappi:35 faker:29 ipython:29 sdk:29 telemetri:28 codeql:26
-platform|msvc:25 system:24 darwin:24 architectur:24 cygwin:24 maco:23 window:21 gnu:21
-plausibl|doubt:23 unlik:20 buggi:18 handi:18 ideal:18 downsid:17
-playground|postcss:31 chore:30 feat:29 vue:26 pnpm:24 scaffold:24 typescript:23 react:23
-playwright|chromium:24 playground:21 firefox:21 vitest:20 circleci:20 devtool:18
-pleasant|sight:35 friendli:21 lone:19 commentari:18
-plenti|interestingli:23 comfort:21 presum:21 greedi:20 haven:17 gotten:17 appreci:17
-plu|delimit:20 charact:19 strlen:19
-plug|leak:29 alon:20 infrastructur:19 freed:19 free:18 danc:18 suffici:17 dealloc:17
-pluggabl|encapsul:25 agnost:23 loos:22 inmemori:21 subsystem:20 wire:20 downcast:19 backend:19
+pick|cherri:63 rebas:44 amend:33 squash:28 commit:28 todo:27 fixup:27 merg:27
+picker|chooser:40 mega:34 widget:24 theme:22 tooltip:22 dialog:22 font:20 blame:19
+picki|carefulli:20 misinterpret:18
+pickl|wherebi:35 orm:29 meth:27 bake:27 mutabl:27 asyncio:25 accommod:25 ticket:24
+pictur|assoc:22 associ:21 compani:20 employe:20 belong:20 model:18 person:18 unsav:17
+pid|process:32 kill:29 child:28 fork:25 shutdown:25 daemon:24 background:24 pidfil:23
+pidfil|foreground:24 pid:23 supervis:23 child:22 kill:22 process:20 sighup:19 envvar:19
+piec|bruce:21 remaind:19
+pieter|ben:65 simon:50 sean:49 georg:48 michael:46 carlo:46 daniel:42 eric:42
+pin|pypa:23 latest:22 pypi:22 bump:22 toml:22 tox:21 pytest:20 ini:20
+ping|slave:40 repl:35 replica:34 disconnect:34 failov:33 backlog:30 replic:29 reconnect:29
+pip|idna:32 pypi:32 werkzeug:29 tox:27 pytest:27 packag:23 setuptool:23 chardet:23
+pipe|child:29 descriptor:28 fifo:27 stdin:27 hang:27 write:27 sigpip:26 process:26
+pipelin|asset:30 azur:22 manifest:21 guid:20 github:19 precompil:19 stylesheet:19 javascript:18
+pitfal|freshen:21 misunderstand:21 destruct:18
+pkg|dep:22 proto:21 dockerfil:20 packag:19 yarn:19 bun:19 workspac:19 plane:18
+placehold|backtick:34 monospac:27 surround:26 keyword:25 format:24 markup:24 bracket:24 ital:24
+placement|unbalanc:22 whine:19 parenthesi:17 unimport:17
+plain|mime:23 markdown:20 render:19 text:19 content:19 xml:17
+plaintext|insecur:28 auth:25 authent:24 smtp:24 imap:24 gmail:22 inbound:21 password:20
+plan|late:19 eas:19 ecosystem:19 anticip:17
+plane|toolkit:47 ruff:39 snappi:34 faker:29 sdk:29 ipython:29 telemetri:28 codeql:26
+platform|msvc:25 architectur:24 maco:24 darwin:24 cygwin:24 system:23 window:21 unam:20
+plausibl|handi:20 doubt:20 buggi:19 ideal:18 unlik:18 downsid:18
+playground|postcss:31 chore:30 feat:29 vue:26 scaffold:24 typescript:23 esbuild:23 react:23
+playwright|chromium:25 playground:21 firefox:21 vitest:20 circleci:20 devtool:18
+pleasant|sight:34 friendli:20 lone:19 commentari:18 suffer:17
+plenti|presum:21 comfort:21 greedi:20 haven:17 appreci:17 gotten:17
+plu|delimit:20 charact:19 strlen:19 tripl:17
+plug|leak:29 alon:20 freed:19 infrastructur:18 suffici:18 free:18 dealloc:17 whole:17
+pluggabl|encapsul:25 agnost:23 loos:23 wire:22 subsystem:21 inmemori:20 downcast:19 object:19
 plugin|react:40 vue:40 rollup:38 dispatch:36 vite:36 eslint:35 webpack:32 feat:32
-plumb|learn:23 primarili:21 ish:20 git:18 wonder:18 machineri:18 familiar:18 quiet:17
-plural|singular:46 uncount:35 english:27 irregular:27 invers:25 japanes:24 infer:23 camel:23
-png|jpeg:33 imag:32 logo:30 svg:27 jpg:25 xhtml:24 stylesheet:24 asset:22
-pnpm|npm:46 yarn:40 workspac:37 webpack:33 bun:31 packag:27 devcontain:26 react:26
-pod|endpoint:35 relabel:32 meta:28 marathon:28 discov:27 serverless:27 servic:26 target:26
-point|head:19 branch:18 dangl:17 pull:17
-pointer|struct:36 null:32 void:32 const:32 char:30 free:30 unsign:30 freed:30
-pointless|fragil:28 tricki:24 accid:24 irrelev:23 weird:23 useless:22 sensibl:22 awkward:22
-poison|gettext:44 unfriendli:26 train:20 fallthrough:20 bake:18 knob:17 internation:17
-polici|csp:24 referr:21 cross:19 secur:18 conduct:17
-polish|nit:20 facad:19 draft:19 settl:18 caption:18 cleanup:18 grammar:17 reorgan:17
-poll|wake:29 timer:29 readi:27 runtim:24 schedul:24 park:24 wait:24 shutdown:23
-pollut|clash:24 clutter:23 interf:18 redefin:18 swallow:18 chdir:18 metal:17
-polyfil|esm:31 transpil:30 commonj:27 preset:27 esbuild:26 inject:23 sourcemap:22 interop:22
-polymorph|inherit:44 relationship:43 mapper:43 join:42 eager:40 subclass:39 associ:39 column:38
-pong|cluster:29 ping:28 elect:28 handshak:26 reconfigur:26 reconnect:25 repl:25 replica:25
-pool|connect:41 scrape:24 establish:20 concurr:20 thread:20 exceed:20 total:19 idl:19
-poor|sensibl:19 benefici:18 poorli:18 drastic:18 simultan:17 patholog:17
-poorli|massiv:24 oddli:19 badli:18 neglect:18 poor:18 megabyt:17
-pop|stash:23 unblock:19 afterward:18 fire:17
-popul|struct:20 entri:18 member:18 info:18 item:18 fill:17
-popular|macosx:20 login:18 coordin:18
-popup|menu:26 mous:25 icon:24 panel:23 dialog:22 desktop:21 radio:19 explor:18
-port|hostnam:33 localhost:30 host:29 address:27 listen:27 tcp:26 meta:26 socket:25
-portabl|posix:24 sed:24 solari:21 shell:21 cygwin:20 freebsd:19 aix:19 bsd:18
-pose|overzeal:22 research:22 stronger:18 sidestep:18
-posit|neg:20 offset:19 pane:18 subtract:17
-posix|mingw:28 unix:26 cygwin:25 portabl:24 shell:24 bsd:24 emul:24 solari:23
-possess|typographi:21 emphasi:18 owner:17
-possibl|potenti:17
-post|articl:29 book:28 categor:28 author:25 categori:25 join:23 asc:23 blog:22
-postcss|playground:31 commonj:30 typescript:28 faker:27 ipython:27 sass:27 esbuild:26 prettier:26
-postfix|inbound:32 unshar:23 enospc:20 disregard:19 relai:18 plaintext:18
-postgr|postgresql:43 mysql:41 schema:35 datatyp:31 sqlite:29 databas:29 oracl:29 constraint:29
-postgresql|schema:46 mysql:46 postgr:43 sqlite:43 oracl:43 adapt:39 column:37 dialect:35
-postpon|bulk:22 asap:20 hardwar:18 pend:17 revisit:17
-postprocess|recomput:22 simplif:21 inhibit:21 two:18 machineri:18 suffic:17
-potenti|caus:27 prevent:25 avoid:22 lead:20 risk:19 vulner:19 seriou:18 memori:18
-power|excit:21 vite:18
-powershel|shebang:21 zsh:20 bash:17
-practic|probabl:30 realli:27 anybodi:27 anyth:26 doesn:26 matter:25 unlik:24 anywai:23
-pragma|typecheck:18
+plumb|learn:24 primarili:21 ish:19 git:19 machineri:18 quiet:18 wonder:18 familiar:18
+plural|singular:46 uncount:35 english:28 irregular:27 invers:25 japanes:24 camel:23 infer:22
+png|jpeg:33 imag:32 logo:30 svg:27 jpg:25 xhtml:24 stylesheet:24 asset:23
+pnpm|npm:48 yarn:39 workspac:36 webpack:32 bun:31 packag:26 devcontain:25 react:25
+pod|endpoint:36 relabel:33 meta:28 marathon:28 serverless:27 discov:27 target:26 servic:26
+point|head:19 branch:18 pull:17
+pointer|struct:36 const:33 null:33 void:32 unsign:30 free:30 freed:30 char:30
+pointless|fragil:28 tricki:24 sensibl:23 accid:23 weird:22 awkward:22 useless:22 irrelev:22
+poison|gettext:44 unfriend:25 train:20 fallthrough:20 bake:18 pedant:17 resili:17 internation:17
+polici|csp:23 referr:21 cross:19 secur:18 conduct:17
+polish|nit:20 draft:19 facad:19 cleanup:18 caption:18 settl:18 grammar:17
+poll|wake:33 timer:30 readi:27 runtim:25 schedul:24 park:24 wait:24 shutdown:23
+pollut|clash:25 clutter:24 augment:19 interf:18 redefin:18 swallow:18 chdir:18 metal:17
+polyfil|esm:31 transpil:30 preset:27 commonj:27 esbuild:26 inject:23 sourcemap:23 interop:22
+polymorph|inherit:45 mapper:44 relationship:44 join:43 subclass:40 eager:40 associ:39 column:38
+pong|elect:29 cluster:28 ping:27 replica:26 reconfigur:26 repl:25 reconnect:25 slave:25
+pool|connect:42 scrape:24 concurr:21 establish:21 exceed:20 total:20 thread:20 disconnect:19
+poor|sensibl:20 ineffici:20 massiv:20 aggress:19 odd:19 critic:18 downsid:18 suspect:18
+pop|stash:22 afterward:18 unblock:18 arc:17
+popul|struct:20 entri:19 member:18 fill:17 item:17 info:17 lazi:17
+popular|macosx:20 login:18 coordin:17
+popup|menu:27 icon:24 mous:24 dialog:24 panel:23 desktop:21 radio:19 explor:18
+port|hostnam:34 localhost:30 host:29 address:27 listen:27 tcp:27 meta:26 socket:25
+portabl|sed:25 posix:24 shell:23 solari:21 cygwin:20 bsd:20 freebsd:19 aix:19
+pose|research:22 overzeal:21 stronger:18 sidestep:18
+posit|neg:21 offset:19 pane:18
+posix|mingw:28 unix:25 cygwin:25 shell:24 portabl:24 solari:24 emul:23 bsd:23
+possess|typographi:21 emphasi:18 owner:17 duti:17
+possibl|potenti:18
+post|articl:29 categor:27 book:27 author:25 categori:25 join:22 asc:22 blog:22
+postcss|playground:31 commonj:30 typescript:28 faker:27 ipython:27 sass:27 scss:27 prettier:27
+postfix|inbound:30 unshar:24 fullpath:23 enospc:21 unpars:21 disregard:20 relai:19 plaintext:19
+postgr|postgresql:43 mysql:41 schema:35 datatyp:31 sqlite:30 databas:29 tabl:29 dialect:28
+postgresql|schema:47 mysql:45 postgr:43 sqlite:42 oracl:41 adapt:38 column:37 dialect:34
+postpon|bulk:22 asap:20 hardwar:18 pend:17
+postprocess|recomput:22 simplif:21 inhibit:21 unsurpris:19 machineri:18 two:18
+potenti|caus:27 prevent:24 avoid:23 lead:19 vulner:18 seriou:18 risk:18 possibl:18
+power|excit:21 vite:18 offici:17
+powershel|shebang:22 zsh:20 bash:17
+practic|probabl:30 anybodi:27 realli:27 anyth:26 doesn:26 matter:25 anywai:24 nobodi:24
+pragma|typecheck:18 dumper:18
 pre|hook:23 ruff:21 beta:18
-prealloc|unlimit:25 priorit:20 exce:19 exceed:19 slice:18 dismiss:17
-preambl|opcod:21 asap:20 intro:18 reboot:18 shebang:17 stateless:17
-prebuilt|tarbal:20
-preced|prioriti:17
-precis|decim:37 datetim:36 fraction:35 float:31 integ:31 infin:31 subsecond:30 numer:29
-precompil|asset:34 webpack:32 stylesheet:29 sendfil:24 dockerfil:24 cdn:23 manifest:22 scaffold:22
-precomput|classif:23 inexact:22 checksum:19 recomput:18 mib:17 entri:17
-precondit|prerequisit:18 runnabl:18 harden:18 backtrack:17 robustli:17
-predat|struggl:21 new:20 neglect:20 notion:18 prefac:18 reappli:17 fetcher:17 checkout:17
+prealloc|unlimit:25 priorit:20 exce:19 exceed:18 slice:18 dismiss:17
+preambl|opcod:21 asap:20 intro:18 stateless:18 reboot:18 shebang:17
+prebuilt|tarbal:20 differenti:17
+precis|decim:38 datetim:37 fraction:35 infin:32 integ:31 float:31 subsecond:30 microsecond:29
+precompil|asset:34 webpack:32 stylesheet:28 sendfil:24 dockerfil:24 cdn:23 manifest:23 scaffold:22
+precomput|classif:23 inexact:22 checksum:20 recomput:18 mib:17 entri:17
+precondit|prerequisit:19 runnabl:18 harden:18 backtrack:17
+predat|struggl:22 new:21 neglect:20 notion:18 prefac:18 reappli:18 fetcher:17 checkout:17
 predefin|serializ:20 set:18 subtyp:17
-predic|relat:22 valu:22 falsi:21 builder:21 typecast:21 composit:20 column:19 queri:19
-predict|smooth:21 exponenti:21 jitter:19 linear:19 vector:17
-prefac|dollar:19 predat:18 garbl:17 brief:17
+predic|valu:22 relat:22 falsi:22 typecast:21 builder:21 composit:21 column:20 queri:20
+predict|smooth:22 jitter:20 exponenti:20 surpris:18 linear:17 vector:17
+preemptiv|apart:17
+prefac|dollar:19 predat:18 brief:17 garbl:17
 prefer|backquot:24
-prefetch|refetch:22 demand:19 taught:18 examin:18
-prefix|path:24 slash:24 prepend:24 basenam:21 match:21 absolut:20 colon:20 suffix:19
-preliminari|inexact:21 fair:18 memleak:18 showcas:18
-preload|associ:27 invers:24 relat:22 finder:22 belong:22 assoc:22 nullifi:21 eager:21
-prelud|spring:23 rubi:20 bundler:18 level:17 tzinfo:17
-prematur|swallow:23 earli:20 inadvert:19 pointless:18 wrongli:18 accid:18 gracefulli:18 decrement:18
-prep|prepar:22 assort:19 file:18 benign:18 shortli:17 volunt:17
-prepar|prep:22 builtin:21 upcom:19 commit:18 pluggabl:18
-prepend|libexec:24 prefix:24 path:23 bindir:20 foreach:19 prog:19 mount:18 rel:18
-preprocess|preprocessor:20 scrub:17 video:17
-preprocessor|preprocess:20 condition:20 postcss:19 redefinit:19 macro:19 variad:18 scss:17
-prereleas|tagnam:46 beta:28 alpha:25 suffix:23 earliest:23 onward:20 gem:20 rail:18
-prerequisit|precondit:18 mingw:18
-presenc|absenc:26 valid:18
+prefetch|refetch:22 demand:19 examin:19 backfil:18
+prefix|prepend:24 slash:23 path:23 match:21 basenam:21 absolut:20 suffix:19 colon:19
+preliminari|inexact:20
+preload|associ:27 invers:23 finder:22 relat:22 assoc:22 nullifi:21 eager:21 belong:21
+prelud|spring:23 rubi:19 bundler:18 level:17 tzinfo:17
+prematur|swallow:24 earli:20 inadvert:20 pointless:19 await:19 abort:18 decrement:18 accid:18
+prep|prepar:22 assort:19 file:18 benign:18 volunt:17 shortli:17 notion:17
+prepar|prep:22 builtin:21 upcom:19 commit:19 pluggabl:18
+prepend|libexec:24 prefix:24 path:23 bindir:20 prog:19 foreach:19 mount:19 rel:18
+preprocess|preprocessor:19 scrub:17 video:17
+preprocessor|condition:20 postcss:19 shake:19 redefinit:19 preprocess:19 macro:19 variad:18 scss:18
+prereleas|tagnam:47 beta:28 alpha:25 suffix:24 earliest:23 onward:20 gem:19 rail:17
+prerequisit|precondit:19
+presenc|absenc:27 valid:19
 preserv|retain:18
-preset|babel:31 vue:28 polyfil:27 react:24 esm:23 esbuild:23 transpil:23 feat:23
-press|ctrl:38 keyboard:30 menu:27 dialog:25 click:25 button:22 navig:22 widget:22
-pressur|bloat:23 footprint:20 lru:19 ram:18 reclaim:18 asap:17
-presum|hasn:25 suspect:25 bother:23 anybodi:23 hope:23 nobodi:22 unnot:22 believ:21
-pretend|blindli:20 told:18 examin:17
-pretti|format:22 fairli:20 quit:20 log:17
+preset|babel:32 vue:28 polyfil:27 react:24 esm:23 transpil:23 esbuild:23 feat:23
+press|ctrl:38 keyboard:30 menu:28 dialog:26 click:25 navig:23 widget:22 button:22
+pressur|bloat:29 footprint:22 incur:19 lru:18 reclaim:18 ram:17 asap:17
+presum|hasn:26 suspect:25 bother:24 anybodi:23 hope:23 unnot:22 nobodi:22 tend:22
+pretend|examin:18 expect:17
+pretti|format:22 quit:20 fair:18 log:18
 prettier|eslint:53 vue:46 ipython:40 faker:40 sass:37 ruff:36 dotenv:35 panda:34
-prettifi|meanwhil:25 illeg:22 elid:22 lightweight:19 inhibit:19 improperli:19 misinterpret:18 documen:17
-prev|yesterdai:35 week:33 quarter:32 calendar:31 next:30 dai:29 weekdai:28 month:27
-prevent|caus:30 avoid:30 potenti:25 protect:23 risk:21 lead:19 exploit:18 attack:18
-preview|attach:29 video:27 imag:24 audio:23 pdf:23 variant:22 mailer:22 analyz:21
-previou|earlier:28 subsequ:21 reinstat:19 similar:17
-price|tradeoff:17 pai:17 trade:17 beat:17
-primari|foreign:42 column:42 composit:39 tabl:38 kei:37 associ:30 record:30 polymorph:29
-primarili|plumb:21 mainli:19 interoper:18
-prime|tree:25 entri:22 rec:19 recycl:19 spars:18 untrack:18
-primit|serializ:22 trait:21 mutex:21 asynchron:21 await:20 facad:20 std:19 sync:19
+prettifi|meanwhil:25 illeg:22 elid:22 lightweight:19 inhibit:19 misinterpret:18 documen:17
+prev|yesterdai:35 week:32 quarter:32 calendar:31 next:30 dai:29 weekdai:28 month:27
+prevent|caus:30 avoid:30 potenti:24 protect:22 risk:20 lead:19 exploit:18 attack:17
+preview|attach:29 video:27 imag:24 audio:23 pdf:23 variant:22 mailer:22 mime:21
+previou|earlier:27 subsequ:22 reinstat:18
+price|cost:17 tradeoff:17 beat:17
+primari|foreign:43 column:42 composit:40 tabl:39 kei:37 record:31 polymorph:31 associ:30
+primarili|plumb:21 interoper:18
+prime|tree:24 entri:22 recycl:19 rec:19 spars:18 untrack:18
+primit|serializ:22 trait:22 mutex:21 asynchron:21 await:21 facad:20 std:19 sync:19
 princip|pgp:23
-print|output:34 spew:28 show:28 log:28 messag:26 fprintf:25 stderr:24 shown:23
-printabl|ascii:24 untermin:22 charact:22 utf:21 newlin:21 alphanumer:21 encod:21 multibyt:21
-printer|searcher:28 grep:23 sink:23 multilin:19 matcher:19 output:18 facad:18 liber:17
-printf|echo:24 strlen:22 fprintf:22 char:21 cmp:20 const:19 err:18 sizeof:18
-priorit|prealloc:20 lifo:17
-prioriti|lowest:23 highest:21 incid:20 chart:19 level:18 preced:17
-priv|formerli:21 cheaper:20 unresolv:20 misalign:19 struct:18 invari:18 hoist:18 pat:18
-privaci|unaccept:27 particip:20 tactic:19 leader:19 team:19 adam:18 obfusc:18 german:18
-privat|public:31 method:26 accessor:22 intern:20 expos:19 defin:18 redefin:17 setter:17
-privileg|superus:29 administr:20 login:19 permiss:18 mdx:17
-pro|con:29 resist:20 februari:19 giant:18 studio:18 ryan:18 pdb:18
-proactiv|challeng:31 cred:27 usernam:26 redact:26 libcurl:24 salt:22 signifi:22 authent:22
-probabl|think:32 practic:30 seem:29 realli:26 anywai:23 arguabl:23 unlik:23 nobodi:21
-probe|aliv:24 stateless:24 smart:21 uniform:20 curl:20 keepal:20 protocol:19 libcurl:19
-problem|bug:34 issu:32 breakag:22 failur:21 regress:20 race:19 situat:19 segfault:18
-problemat|annoi:24 troublesom:23 difficult:22 complic:21 surpris:20 obviou:20 nicer:20 awkward:19
-proc|lambda:26 ariti:25 shareabl:20 callabl:20 respond:20
-proce|succeed:19 queu:18
+print|output:33 spew:29 show:29 log:28 messag:26 fprintf:25 stderr:25 shown:24
+printabl|ascii:23 newlin:22 untermin:21 charact:21 alphanumer:21 utf:21 encod:21 percent:20
+printer|searcher:29 sink:24 grep:23 multilin:21 matcher:19 facad:19 output:18 liber:18
+printf|echo:24 fprintf:22 strlen:22 cmp:21 char:20 err:19 const:19 sizeof:18
+priorit|prealloc:20 lifo:17 drain:17
+prioriti|lowest:22 highest:21 incid:20 chart:19
+priv|cheaper:21 unresolv:20 misalign:19 struct:19 invari:18 pat:18 hoist:18 suboptim:18
+privaci|unaccept:27 particip:20 tactic:20 leader:19 obfusc:19 adam:19 team:18 german:18
+privat|public:30 method:28 accessor:22 intern:20 defin:18 expos:18 writer:18 setter:18
+privileg|superus:26 permiss:24 sid:20 referenti:20 administr:18 login:17
+pro|con:24 resist:20 giant:18 februari:18 studio:18 ryan:17 pdb:17
+proactiv|challeng:32 redact:27 cred:27 usernam:26 libcurl:24 salt:23 signifi:22 basic:22
+probabl|seem:32 practic:30 think:30 realli:26 unlik:23 arguabl:23 anywai:23 doubt:21
+probe|stateless:24 aliv:24 keepal:21 curl:21 smart:21 uniform:21 libcurl:19 arriv:18
+problem|bug:34 issu:31 breakag:21 failur:21 regress:20 race:19 situat:19 segfault:18
+problemat|annoi:23 difficult:22 complic:21 surpris:21 nicer:20 troublesom:20 awkward:20 obviou:19
+proc|lambda:25 ariti:24 callabl:20 respond:19 shareabl:19
+proce|succeed:20 queu:18
 procedur|pane:19 menu:18
-proceed|degre:26 univers:25 took:22 incorpor:18
-process|child:40 kill:37 wait:33 pid:32 spawn:31 fork:30 daemon:28 finish:28
-processor|collector:20 datatyp:19 oracl:17 coerc:17
-prod|xenial:37
-produc|result:19
-product|develop:28 app:26 applic:23 view:23 asset:21 inventori:20 scaffold:20 direct:19
-profil|aaa:33 test:21 misc:20
-prog|libexec:26 dir:21 cmake:20 unsort:20 foreach:20 prepend:19 bindir:19 pdb:18
-program|shell:23 command:20 cmake:20 bindir:19 git:19 subprocess:18 tool:18 launch:18
-programm|experienc:19 scari:18
-programmat|ergonom:23 fish:18 new:17 unawar:17
-progress|output:19 throughput:18 stdout:18
-prohibit|granular:20
-proj|alic:29 git:28 pub:26 joe:23 mine:22 kernel:22 org:22 scm:22
-project|contributor:21 licens:19 team:19 org:18 vite:17
-promin|nearli:18 unmark:18 near:18
-promot|demot:27 sentinel:26 reboot:25 failov:25 slave:24 elect:22 master:21 reconfigur:20
-prompt|bash:22 login:20 press:20 password:19 ctrl:19 user:18 interact:18 proactiv:17
-promptli|complaint:21 heard:18 checker:17
-prone|awkward:21 brittl:20 noisi:19 fragil:19 subtl:19 simpler:19 slightli:19 safer:18
-pronoun|gender:42 neutral:24 characterist:19 noun:18
-proof|independ:18 mitig:17 bite:17
-prop|properti:27 attributeerror:23 hybrid:22 conjunct:20 mapper:19 entiti:19 discrimin:19 accessor:19
-propag|replic:26 del:22 conjunct:21 slave:20 disconnect:19 rdb:19 fire:19 readonli:18
-proper|word:18 oxford:18 spanish:17
-properli|correctli:33
-properti|mapper:35 orm:31 func:31 hybrid:29 conjunct:29 polymorph:29 relationship:29 attribut:27
-proport|neglig:27 largest:23 incur:22 dataset:21 huge:21 underflow:20 decreas:20 overal:20
-propos|suggest:22 jeff:20 king:19 jonathan:17 bruce:17
-prose|quickstart:27 intro:26 rephras:22 markdown:22 markup:21 snippet:21 introductori:20 doc:20
-protect|prevent:23 attack:18 exploit:18 xss:17 site:17 secur:17 access:17
-proto|protobuf:34 exposit:27 golang:25 pkg:21 vendor:20 snappi:20 idna:19 com:18
-protobuf|golang:43 proto:34 snappi:30 ipython:29 faker:29 googl:28 exposit:28 oauthlib:27
-protocol|stateless:36 capabl:34 advertis:31 transport:31 server:30 negoti:29 client:28 fetch:28
-prototyp|jqueri:26 ajax:24 pton:22 thoma:22 function:22 const:20 safari:19 werror:19
-prove|tap:19 har:19 forbidden:18 valgrind:17 test:17 occasion:17
-proven|intention:19 bryan:17 tarbal:17
-provid|give:30 gain:19 offer:18
-proxi|ssl:26 host:24 usernam:23 webserv:22 smtp:22 ssh:21 libcurl:20 http:19
-prune|unreach:40 unreferenc:30 loos:28 object:28 pack:27 cruft:27 ref:25 reachabl:24
-pseudo|bitmap:35 reachabl:26 pack:21 travers:21 tip:20 lexicograph:20 nth:20 geometr:19
-psql|superus:23 postgr:22 schema:19 devcontain:19 vscode:19 mysql:18 adapt:17
-pthread|malloc:23 mingw:23 msvc:23 cygwin:22 cond:22 ipc:22 cpp:21 bsd:21
-pton|cidr:30 inet:26 compli:24 prototyp:22 sock:20 addr:19 sam:18 mingw:17
-ptr|len:30 pointer:29 ret:29 buf:28 char:27 sizeof:26 const:26 hex:25
-pub|scm:35 proj:26 org:26 kernel:24 git:23 sub:21 www:21 ssh:20
-public|privat:31 publicli:22 accessor:21 expos:21 method:19 intern:18 oci:17
-publicli|public:22 infrequ:19 discover:18 invis:18
-publish|action:23 workflow:22 npm:21 pypi:21 artifact:19 dessant:18 releas:18 announc:18
-pull|courtesi:41 request:32 branch:25 merg:24 georg:22 thank:21 sean:21 upstream:20
-punctuat|vagari:34 typographi:30 capit:30 english:29 skip:29 grammar:28 rephras:27 word:25
-punt|simplest:19 sneak:18 tempt:18 automerg:18 overkil:18 barf:18 upfront:17
-purg|activ:27 arena:22 solid:21 persist:21 record:21 offload:21 enqueu:20 attach:19
+proceed|degre:26 univers:25 incorpor:17
+process|child:40 kill:38 wait:33 pid:32 spawn:31 fork:30 daemon:30 finish:29
+processor|collector:20 datatyp:19 coerc:17 oracl:17
+prod|xenial:35
+produc|result:18
+product|app:27 develop:26 view:25 applic:23 asset:20 inventori:20 scaffold:20 model:19
+profil|aaa:33 test:21 misc:21
+prog|libexec:26 cmake:21 foreach:20 dir:20 unsort:20 prepend:19 commandlin:19 bindir:19
+program|shell:22 cmake:21 command:20 bindir:20 git:19 subprocess:19 launch:18 tool:18
+programm|cryptic:18
+programmat|ergonom:26 fish:18 new:17
+programr|experienc:22 nail:20
+progress|output:18 throughput:18 stdout:18
+prohibit|granular:21
+proj|alic:29 git:28 pub:26 joe:23 mine:22 org:22 kernel:22 scm:22
+project|contributor:21 licens:19 team:19 org:18 vite:18
+promin|nearli:18 unmark:18 near:18 decad:17
+promot|demot:28 sentinel:27 failov:26 reboot:26 slave:25 elect:23 master:21 reconfigur:21
+prompt|press:20 bash:20 login:20 password:19 ctrl:19 proactiv:18 ask:18 interact:18
+prone|awkward:21 brittl:20 fragil:20 noisi:20 subtl:19 simpler:19 complic:18 safer:18
+pronoun|gender:39 neutral:22 characterist:20
+proof|independ:18
+prop|properti:27 attributeerror:23 hybrid:22 conjunct:19 mapper:19 entiti:18 discrimin:18 orm:18
+propag|replic:26 del:22 conjunct:21 slave:20 disconnect:19 rdb:19 fire:19 repli:18
+proper|correct:21
+properti|mapper:36 orm:32 func:31 hybrid:30 conjunct:30 polymorph:30 relationship:29 attribut:27
+proport|neglig:27 largest:23 incur:22 dataset:21 huge:21 overal:21 decreas:20 underflow:20
+propos|suggest:23 jeff:20 king:19 jonathan:18
+prose|quickstart:27 intro:26 rephras:23 markdown:21 markup:21 snippet:20 introductori:20 flesh:20
+protect|prevent:22 site:18 attack:18 exploit:18 xss:17 secur:17 access:17
+proto|protobuf:34 exposit:27 golang:24 pkg:21 vendor:20 snappi:20 idna:19 ingest:18
+protobuf|golang:43 proto:34 snappi:29 ipython:29 faker:29 googl:28 exposit:28 oauthlib:27
+protocol|stateless:36 capabl:33 advertis:32 transport:32 negoti:31 server:29 fetch:28 smart:28
+prototyp|jqueri:25 ajax:25 thoma:23 pton:22 function:22 const:20 safari:19 werror:19
+prove|tap:20 har:19 forbidden:18 valgrind:18 occasion:17
+proven|intention:18 bryan:18 tarbal:17 classifi:17
+provid|give:23 gain:18 offer:18
+proxi|ssl:25 host:24 usernam:23 webserv:22 smtp:22 ssh:20 libcurl:20 authent:19
+prune|unreach:41 unreferenc:30 loos:28 object:28 pack:27 cruft:26 ref:25 reachabl:25
+pseudo|bitmap:36 reachabl:26 pack:22 travers:21 tip:21 nth:20 geometr:20 lexicograph:19
+psql|postgr:23 superus:22 schema:19 devcontain:19 vscode:19 mysql:18 adapt:17
+pthread|mingw:23 malloc:23 msvc:23 cygwin:22 cond:22 ipc:22 cpp:21 epol:21
+pton|cidr:30 inet:25 compli:24 prototyp:22 sock:20 addr:19 mingw:18 sam:18
+ptr|ret:30 len:30 pointer:30 buf:28 char:26 sizeof:26 const:26 hex:25
+pub|scm:35 org:26 proj:26 kernel:23 git:23 www:21 ssh:20 pong:20
+public|privat:30 accessor:21 method:20 expos:19 intern:18 oci:18
+publish|action:22 workflow:22 pypi:21 npm:21 artifact:19 dessant:18 releas:18 pin:18
+pull|courtesi:40 request:32 branch:26 merg:24 georg:22 sean:21 thank:21 upstream:20
+punctuat|vagari:41 grammar:31 typographi:30 english:29 capit:28 skip:28 spell:27 rephras:26
+punt|simplest:19 tempt:19 overkil:18 sneak:17 straightforward:17 upfront:17 malform:17 barf:17
+purg|activ:27 arena:23 persist:22 record:21 enqueu:20 solid:20 attach:19 analyz:19
 purpos|intent:18
-pursu|tast:35 scientif:28 revisit:24 invas:22 drawback:21 subtleti:20 vastli:20 viabl:20
-push|fetch:44 remot:38 clone:28 transport:28 branch:27 stateless:26 receiv:26 advertis:25
-puzzl|cryptic:32 discern:27 distract:27 wonder:25 invas:23 mislead:23 surpris:22 experienc:21
-pwd|path:32 absolut:31 chdir:31 cwd:30 directori:28 getcwd:28 toplevel:27 subdirectori:26
+pursu|tast:30 scientif:28 revisit:22 invas:22 drawback:21 subtleti:20 viabl:20 disadvantag:19
+push|fetch:45 remot:39 transport:29 clone:28 branch:27 stateless:26 advertis:26 receiv:25
+puzzl|cryptic:33 discern:27 distract:27 wonder:24 mislead:24 invas:23 experienc:23 curiou:22
+pwd|path:32 absolut:31 chdir:31 cwd:31 directori:28 getcwd:28 toplevel:27 subdirectori:26
 pypa|dessant:50 ipython:48 faker:48 cryptographi:46 panda:42 codeql:37 ruff:31 pypi:30
-pypi|dessant:35 pip:32 pypa:30 setuptool:29 wheel:28 artifact:28 idna:28 mypi:25
-pyproject|toml:64 tox:37 cfg:32 setuptool:28 sqlalchemi:27 pytest:27 pep:23 mypi:22
+pypi|dessant:35 pip:32 pypa:30 setuptool:29 wheel:29 artifact:28 idna:28 mypi:24
+pyproject|toml:62 tox:37 cfg:31 setuptool:28 sqlalchemi:27 pytest:27 pep:23 mypi:22
 pyright|faker:25 ipython:25 panda:22 checker:18 ini:17
-pytest|tox:38 mypi:35 sqlalchemi:31 ini:29 pip:27 pyproject:27 setuptool:25 ipython:25
-python|sqlalchemi:30 setuptool:27 pypa:25 pytest:24 pypi:24 oauthlib:24 tox:24 packag:23
-qemu|dessant:26 ipython:22 faker:22 unshar:21 pypa:19 panda:19 brotli:18 circleci:17
-quadrat|linear:30 unsort:24 worst:24 amort:23 growth:22 exponenti:20 buggi:20 penalti:20
-qualifi|column:26 const:23 enum:23 schema:21 collat:20 tabl:20 char:20 sql:20
-qualiti|collabor:23 llm:18 guidanc:18 percentil:17 philosophi:17
+pytest|tox:38 mypi:34 sqlalchemi:31 ini:29 pip:27 pyproject:27 coverag:26 setuptool:26
+python|sqlalchemi:29 setuptool:27 pypa:25 pytest:24 pypi:24 tox:24 oauthlib:24 packag:23
+qemu|dessant:26 ipython:23 faker:22 unshar:21 pypa:20 panda:19 brotli:17
+quadrat|linear:28 unsort:24 worst:24 amort:23 growth:22 penalti:20 exponenti:19 domin:19
+qualifi|column:26 const:23 enum:23 schema:22 collat:21 tabl:20 sql:20 char:19
+qualiti|collabor:24 llm:19 guidanc:18 philosophi:17 contributor:17 percentil:17
 quantiti|averag:19
 quarantin|tempdir:19
-quarter|weekdai:40 yesterdai:36 week:35 prev:32 month:29 calendar:28 dai:28 year:27
-queri|claus:35 join:33 subqueri:33 criteria:33 meth:31 loader:31 column:30 orm:30
-question|forum:21 answer:20 chat:19 talk:18
-queu|queue:25 enqueu:24 solid:21 snip:20 job:19 facilit:19 proce:18 deliv:17
-queue|queu:25 schedul:25 enqueu:24 job:23 worker:21 notifi:21 poll:20 task:20
-quick|quicker:18
-quicker|clickabl:25 linger:21 checkbox:19 unalign:19 quick:18
-quickli|simplest:28 complic:26 howev:25 becom:21
-quickstart|intro:38 philosophi:31 errorhandl:29 faq:29 tutori:28 doc:28 prose:27 readm:27
-quiet|dry:25 teach:23 verbos:22 builtin:21 git:20 suppress:19 output:19 option:19
-quirk|buggi:22 exot:21 massag:19 difficulti:18 paren:18 exhibit:18 realiti:17 leakag:17
-quit|somewhat:26 less:25 lot:24 extrem:22 fairli:22 realli:22 littl:21 pretti:20
-quo|concis:19
-quot|doubl:45 charact:37 backslash:36 escap:34 bracket:33 unquot:32 backtick:31 enclos:30
-quotat|angl:29 bracket:28 translat:26 backtick:25 russian:23 surround:22 french:22 word:21
-race|deadlock:27 hang:23 shutdown:23 concurr:22 simultan:21 wait:21 mutex:21 process:20
-raci|occasion:24 awkward:21 ctime:18 index:18 trickier:18 randomli:18 sigpip:17 modif:17
-rack|middlewar:36 metal:25 dispatch:24 gem:23 rail:23 action:23 control:21 router:21
-radio|checkbox:30 button:29 hidden:26 autocomplet:24 clickabl:23 form:22 submit:21 mdn:20
-radiu|width:19 align:17
+quarter|weekdai:39 yesterdai:36 week:34 prev:32 month:29 dai:28 calendar:28 year:28
+queri|claus:36 subqueri:33 criterion:33 join:32 meth:31 loader:31 polymorph:30 orm:30
+question|forum:21 answer:21 chat:19 talk:18
+queu|queue:25 enqueu:24 snip:20 solid:20 facilit:19 job:19 proce:18 deliv:17
+queue|schedul:26 queu:25 enqueu:24 job:23 notifi:22 worker:21 poll:21 task:21
+quick|simplest:26 howev:24 complic:22 becom:19
+quicker|clickabl:25 linger:21 checkbox:20 unalign:19 blacklist:17
+quickstart|intro:38 philosophi:31 errorhandl:29 faq:29 tutori:28 doc:28 readm:27 prose:27
+quiet|dry:27 teach:24 verbos:22 builtin:21 git:21 output:20 suppress:20 stdout:19
+quirk|buggi:22 exot:21 difficulti:20 massag:19 exhibit:18 paren:18 leakag:17 realiti:17
+quit|somewhat:28 less:25 extrem:24 lot:23 realli:22 littl:22 fair:21 pretti:20
+quo|concis:19 everyon:17
+quot|doubl:44 charact:37 backslash:35 escap:34 bracket:33 unquot:31 backtick:31 enclos:30
+quotat|bracket:29 angl:29 translat:26 backtick:25 russian:24 surround:22 french:22 brace:20
+race|deadlock:27 shutdown:23 concurr:22 simultan:21 wait:21 mutex:21 hang:21 process:20
+raci|occasion:24 awkward:21 ctime:19 quadrat:18 index:18 trickier:17 sigpip:17 simultan:17
+rack|middlewar:36 metal:25 dispatch:24 gem:23 action:22 rail:22 control:21 router:21
+radio|checkbox:30 button:29 clickabl:23 autocomplet:23 submit:22 form:21 mdn:20 popup:19
+radiu|width:19 align:17 center:17
 radix|rehash:17 splice:17
-rail|gem:38 applic:38 app:37 lib:35 webpack:35 rubi:32 vendor:32 spring:30
-rais|except:38 throw:29 rescu:28 typeerror:26 valueerror:25 catch:22 method:21 rerais:21
-ram|dramat:24 memori:22 reduct:22 disk:22 decreas:21 cpu:21 bandwidth:20 biggest:19
-ran|refcount:28 head:24 mean:23 faster:22 run:21 rev:20 cat:19 revis:19
-rand|strlen:18 math:18 uint:18 mset:17
+rail|gem:37 app:37 applic:36 lib:36 webpack:35 vendor:32 rubi:32 spring:30
+rais|except:40 throw:33 rescu:29 typeerror:27 valueerror:24 catch:23 rerais:23 method:22
+ram|disk:25 dramat:23 hyper:22 cpu:22 memori:21 reduct:21 decreas:20 bandwidth:19
+rand|strlen:18 math:18 uint:18 mset:18
 random|jitter:22 scrape:18
-randomli|intermitt:20 sporad:20 suddenli:19 succeed:19 partit:18 diagnosi:18 mysteri:18 occasion:18
-rang|float:25 clamp:25 vector:25 instant:25 interv:24 selector:24 sampl:24 min:22
-rank|ascend:21 score:20 skiplist:20 failov:18
-rare|unlik:29 obscur:26 uncommon:25 nobodi:24 practic:22 figur:22 complex:20 wouldn:20
-rate|histogram:35 sampl:32 sum:30 exponenti:29 vector:28 total:28 feder:27 count:27
+rang|clamp:25 vector:25 float:25 instant:24 selector:24 interv:24 sampl:23 min:22
+rank|ascend:21 skiplist:20 score:20 failov:18 adj:17
+rapid|kit:19 judg:18
+rare|unlik:29 uncommon:27 obscur:25 nobodi:24 practic:23 figur:23 wouldn:21 complex:20
+rate|histogram:35 sampl:31 sum:31 exponenti:29 vector:28 total:28 feder:27 count:27
 rather|instead:20
-ratio|threshold:21 rate:20 cardin:19 ingest:19 averag:19 gaug:17 reduct:17 rehash:17
-ration|datetim:35 microsecond:33 utc:33 subsecond:32 usec:29 infin:28 zone:27 fraction:26
-rational|motiv:28 dig:22 commentari:22 brief:20 caveat:20 upset:20 glanc:19 chapter:19
-raw|adapt:20 postgresql:18 statement:17
-rbx|appveyor:33 circleci:32 unsuccess:25 uninstal:21 nightli:21 travisci:21 xcode:20 llvm:20
-rdb|replic:37 slave:30 repl:27 replica:27 redi:25 backlog:23 dataset:23 asap:22
+ratio|threshold:22 rate:20 averag:19 ingest:19 cardin:19 reduct:18 gaug:17 percentag:17
+ration|datetim:34 microsecond:33 utc:32 subsecond:32 usec:29 infin:28 zone:27 decim:26
+rational|motiv:29 commentari:22 dig:21 caveat:21 brief:21 formal:20 upset:20 glanc:19
+raw|adapt:19 postgresql:18 compress:18 statement:17
+rbx|appveyor:33 circleci:32 unsuccess:25 uninstal:21 travisci:20 memcach:20 egg:20 xcode:20
+rdb|replic:37 slave:30 repl:28 replica:27 redi:24 backlog:23 wait:23 dataset:22
 reach|walk:20 exce:18
-reachabl|travers:34 walk:34 unreach:30 tip:30 bitmap:28 commit:26 pseudo:26 object:25
+reachabl|travers:35 walk:35 tip:31 unreach:30 bitmap:29 commit:27 object:26 pseudo:26
 react|vue:47 plugin:40 eslint:39 vite:36 rollup:34 dispatch:34 typescript:32 dep:31
-reaction|timelin:25 tactic:24 bugfix:22 ephemer:21 slack:20 incid:18 particip:18 disclosur:17
+reaction|timelin:25 tactic:24 bugfix:23 ephemer:21 slack:19 incid:18 particip:18 disclosur:17
 reactiv|engag:32 particip:22 escal:21 role:21 ephemer:21 incid:19 flow:19 modal:18
-reactor|executor:28 shutdown:23 timer:23 spawn:23 driver:23 schedul:22 thread:22 trait:22
-read|write:39 descriptor:22 index:21 unpack:21 written:20 stdin:20 pipe:19 fill:19
-readabl|clariti:25 clearer:25 slightli:23 consumpt:22 easier:21 shorter:20 rephras:19 friendli:19
-readdir|decompos:27 fstat:24 filesystem:18 writev:17 prematur:17 wrongli:17
-readi|snap:30 poll:27 handler:25 healthi:24 api:24 notif:23 subpath:23 notifi:21
-readili|recycl:21 insuffici:18
+reactor|executor:29 wake:24 shutdown:24 timer:24 spawn:23 schedul:23 thread:22 driver:22
+read|write:38 descriptor:22 unpack:21 index:21 stdin:20 fill:20 deflat:19 gentli:19
+readabl|clariti:28 clearer:26 consumpt:23 slight:22 shorter:21 easier:21 friendli:20 rephras:20
+readdir|decompos:27 fstat:24 filesystem:18 writev:17
+readi|snap:30 poll:27 handler:24 healthi:24 api:24 notif:23 subpath:22 notifi:22
+readili|recycl:21 insuffici:18 oversight:17
 readlin|instanti:20
-readm|doc:33 guid:31 changelog:29 document:29 skip:29 overview:28 rst:27 quickstart:27
-readonli|composit:28 associ:27 owner:26 destroi:26 record:25 accessor:25 belong:24 mass:24
-real|world:24
-realist|imagin:21 tricki:21 straightforward:21 pointless:19 recov:19 eleg:18 downsid:18 liber:17
-realiti|doesn:19 ala:19 regularli:18 actual:18 quirk:17 unclear:17 beef:17
-realiz|wonder:23 troubl:22 complic:21 figur:20 somebodi:20 recov:19 know:19 believ:19
-realli|practic:27 think:26 probabl:26 doesn:25 anyth:25 matter:23 quit:22 thing:22
-realloc|malloc:40 alloc:36 free:29 asan:28 freed:27 flex:27 cpp:26 grow:26
-realpath|path:29 absolut:26 ceil:25 getcwd:22 directori:21 slash:21 cwd:20 chdir:20
+readm|doc:32 guid:30 changelog:29 skip:29 document:29 overview:28 quickstart:27 intro:27
+readonli|composit:28 owner:27 associ:27 destroi:26 accessor:26 record:25 mass:25 unsav:24
+real|world:23
+realist|straightforward:22 tricki:21 imagin:20 pointless:20 downsid:19 unusu:18 recov:18 fragil:18
+realiti|unawar:19 doesn:19 ala:18 actual:18 quirk:17 vagu:17 beef:17
+realiz|wonder:23 troubl:22 complic:20 figur:20 somebodi:19 wors:19 recov:19 didn:19
+realli|practic:27 probabl:26 think:26 anyth:25 doesn:25 matter:24 feel:24 quit:22
+realloc|malloc:40 alloc:36 asan:29 free:29 flex:27 freed:27 cpp:26 strlen:26
+realpath|path:29 ceil:26 absolut:26 getcwd:22 directori:21 slash:21 cwd:21 chdir:20
 realtim|monoton:20 wall:18
-reap|waitpid:29 process:27 kill:25 children:23 exit:21 child:21 reaper:21 fork:21
-reaper|concurr:24 reap:21 pid:20 acquir:20 hang:19 idl:19 spawn:18 forev:18
-reappli|branch:27 cherri:27 rebas:27 pick:26 signoff:25 stash:23 onto:22 undo:22
-rearrang|reword:27 amend:26 fixup:25 reorder:24 todo:23 rewritten:22 simplif:22 convolut:22
-reason|thing:20 seem:19 practic:18
-reassign|counterpart:20 dupe:20 weekdai:20 superclass:19 readonli:19 yesterdai:18
-rebal|anti:22 affin:21 hotkei:19 cluster:19 runtest:19 infra:19 reintroduc:18 pong:18
-rebas|cherri:48 pick:44 amend:37 merg:34 interact:33 squash:32 commit:29 onto:28
-reboot|reconfigur:38 resync:34 elect:32 vote:31 repl:31 slave:30 failov:30 asap:28
-rebuild|rebuilt:24 regener:24 recomput:21 refetch:21 redo:20 destdir:19 boot:18 gen:18
-rebuilt|rebuild:24 recomput:19 aaron:18 recycl:17
-rec|hashset:20 unpack:20 tree:20 prime:19 absorb:17
-recal|magazin:21 paramt:20 unfilt:20 multivalu:19 influenc:18
+reap|waitpid:29 process:27 kill:26 children:23 child:21 exit:21 reaper:21 fork:21
+reaper|concurr:24 acquir:21 reap:21 pid:20 idl:19 spawn:18 hang:18 synchron:18
+reappli|cherri:27 branch:27 pick:27 rebas:27 signoff:24 undo:23 onto:23 stash:23
+rearrang|reword:28 fixup:27 amend:26 todo:24 reorder:24 convolut:23 simplif:22 opportun:21
+reason|thing:20 seem:19 practic:19
+reassign|dupe:20 counterpart:20 weekdai:19 superclass:19 readonli:19 yesterdai:18
+rebal|anti:22 affin:21 hotkei:19 cluster:19 runtest:19 infra:19 pong:18 reintroduc:18
+rebas|cherri:48 pick:44 amend:37 merg:34 interact:32 squash:31 commit:29 todo:29
+reboot|reconfigur:38 resync:34 elect:32 vote:31 slave:31 repl:31 failov:30 asap:29
+rebuild|regener:21 refetch:20 recomput:20 redo:19
+rec|hashset:20 unpack:20 tree:19 prime:19 absorb:17
+recal|magazin:22 paramt:21 unfilt:20 multivalu:20 influenc:19 pass:17 horizon:17
 recalcul|refetch:22 recomput:20
-receiv|send:37 sent:34 band:26 push:26 advertis:25 broadcast:25 channel:24 sender:24
-recent|older:20 newer:19 latest:18 earlier:17
-recipi|bcc:28 envelop:27 grant:21 softwar:21 sent:19 smtp:19 sender:19 send:18
-reclaim|asap:22 cow:20 evict:19 occupi:19 freed:19 bloat:19 memcach:19 cron:18
-recod|gaug:19 compact:18 float:18 chunk:17 axi:17
-recognis|multiprocess:20 bearer:19 multivalu:18
+receiv|send:40 push:25 band:25 broadcast:25 advertis:25 channel:24 sender:23 hook:22
+recent|older:21 newer:19 latest:18 earlier:17
+recipi|envelop:28 bcc:26 grant:21 softwar:21 subject:19 send:18 smtp:18 contributor:18
+reclaim|asap:22 cow:20 evict:20 occupi:19 bloat:19 offload:19 freed:19 memcach:19
+recod|gaug:19 compact:19 float:18 xor:17 axi:17 chunk:17
 recognit|horizon:19 reconcil:17
-recommend|encourag:25 discourag:20 philosophi:19
+recommend|encourag:23 philosophi:21 overview:19 discourag:18
 recompil|msvc:23 cmake:20 condition:19 evolv:18 mkstemp:17
-recomput|reconstruct:31 comput:23 postprocess:22 rebuild:21 reus:21 recalcul:20 rebuilt:19 permut:19
-reconcil|upstream:19 remedi:18 conflat:18 bookmark:18 recognit:17 summar:17
-reconfigur|reboot:38 elect:30 failov:26 pong:26 unregist:24 vote:24 sentinel:23 demot:22
-reconnect|disconnect:33 connect:32 ping:29 replica:25 pong:25 repl:25 asap:24 failov:23
-reconstruct|recomput:31 laid:23 crc:23 reus:22 fed:22 uncompress:22 decompress:21 summar:20
-record|associ:47 activ:46 model:37 belong:34 finder:32 destroi:31 primari:30 composit:29
-recov|recoveri:21 reproduc:21 diagnos:20 realiz:19 gracefulli:19 distinguish:19 examin:19 abort:19
-recover|eagain:20 nonzero:19 eintr:17 enospc:17
-recoveri|recov:21
-recreat|undo:22 unresolv:21 cleanli:19 reconnect:19 creat:19 redo:18 recov:18
-rectifi|cousin:22 remedi:21 trickier:19 assort:19 rememb:17 aris:17
-recurs|submodul:32 tree:24 absorb:23 directori:23 subdirectori:22 subtre:19 taught:19 merg:19
-recv|sender:20 xavier:20 nonblock:19 shutdown:19 fget:18 broadcast:18 writabl:18 asap:18
-recycl|readili:21 revalid:20 exhaust:19 prime:19 lifetim:19 dealloc:18 unpars:17 rebuilt:17
-red|green:50 blue:48 cyan:45 yellow:44 bold:36 white:36 color:31 black:29
-redact|proactiv:26 authent:25 sensit:24 usernam:23 unauthor:22 bearer:22 libcurl:21 digest:20
-redeclar|matthew:19 tolow:17 repr:17 wether:17 downcast:17
-redefin|redefinit:38 defin:25 singleton:25 superclass:23 unus:21 deleg:21 classmethod:21 accessor:20
-redefinit|redefin:38 spuriou:26 overzeal:25 unus:23 undefin:23 warn:21 uniniti:21 deprec:20
-redi|cli:34 sentinel:32 cluster:29 slave:27 repl:26 replica:25 replic:25 rdb:25
-redirect|stdout:21 tty:19 stderr:18 stdin:18 cooki:18 control:17 subdomain:17 spew:17
-redo|migrat:22 rebuild:20 recreat:18 merg:18 matt:18 afterward:17
-reduc|increas:29 decreas:28 elimin:25 significantli:24 speed:23 memori:23 low:21 measur:21
-reduct|speedup:30 modest:26 boost:25 decreas:24 ram:22 penalti:22 downsid:22 tradeoff:22
-redund|unnecessari:30 useless:27 unneed:24 superflu:22 unus:21 duplic:20 dead:19 semicolon:19
+recomput|reconstruct:31 comput:23 reus:22 postprocess:22 rebuild:20 recalcul:20 permut:19 suboptim:18
+reconcil|upstream:19 remedi:18 conflat:18 bookmark:18 recognit:17
+reconfigur|reboot:38 elect:30 failov:26 pong:26 unregist:24 vote:24 sentinel:23 slave:22
+reconnect|disconnect:33 connect:32 ping:29 replica:27 pong:25 repl:25 asap:24 timeout:24
+reconstruct|recomput:31 reus:23 fed:22 crc:22 decompress:22 uncompress:22 laid:21 unresolv:20
+record|associ:47 activ:46 model:36 belong:33 finder:32 primari:31 destroi:31 composit:29
+recov|reproduc:21 recoveri:20 diagnos:20 figur:20 examin:19 distinguish:19 abort:19 gracefulli:19
+recover|eagain:20 nonzero:19 eintr:17
+recoveri|recov:20
+recreat|undo:22 unresolv:21 reconnect:19 recov:19 creat:19 redo:18 reappli:17
+rectifi|cousin:22 remedi:21 trickier:19 assort:19 rememb:18
+recurs|submodul:32 absorb:24 directori:23 tree:23 subdirectori:22 merg:20 depth:19 subdir:19
+recv|sender:20 xavier:19 shutdown:19 nonblock:19 fget:18 broadcast:18 keepal:17 writabl:17
+recycl|readili:21 revalid:21 prime:19 exhaust:19 lifetim:19 dealloc:18 dispos:17 unpars:17
+red|blue:48 green:48 cyan:46 yellow:44 white:36 bold:36 color:30 black:30
+redact|proactiv:27 authent:25 sensit:24 usernam:23 unauthor:22 bearer:22 libcurl:21 salt:20
+redeclar|matthew:19 tolow:17 wether:17 downcast:17
+redefin|redefinit:38 defin:25 singleton:25 superclass:23 deleg:21 unneed:21 unus:20 classmethod:20
+redefinit|redefin:38 spuriou:26 overzeal:25 undefin:23 unus:23 warn:21 uniniti:21 deprec:20
+redi|cli:35 sentinel:32 cluster:31 slave:26 replica:26 repl:26 replic:24 rdb:24
+redirect|stdout:21 tty:19 stderr:18 stdin:18 cooki:18 spew:18 control:17
+redo|migrat:23 merg:19 rebuild:19 recreat:18 matt:18 undo:17 afterward:17
+reduc|signific:28 increas:28 decreas:27 elimin:25 reduct:24 memori:23 low:22 speed:22
+reduct|speedup:29 modest:26 decreas:26 reduc:24 boost:24 bloat:24 measur:22 averag:22
+redund|unnecessari:30 useless:26 unneed:22 superflu:21 unus:19 duplic:19 dead:19 extra:19
 reenabl|hatch:19 schema:19
-ref|remot:37 refer:36 head:36 branch:30 fetch:29 object:25 prune:25 sought:23
-refactor|logic:20 move:20 reusabl:19 restructur:18 function:18 flow:18 cleanup:18
-refcount|ran:28 head:24 faster:19 ref:18 avg:18 revis:17 backlog:17
-refer|ref:36 referenc:26 object:18 unreferenc:18 prune:17
-referenc|refer:26 referenti:20 tabl:20 secondari:19 class:19 join:18 alter:18 relationship:18
-referenti|relationship:33 foreign:32 cascad:30 wherebi:29 composit:28 tabl:27 superus:26 polymorph:26
-referr|cor:24 polici:21 cross:20 dsl:20 permit:19 wipe:19 csp:18 strict:18
-refetch|recalcul:22 prefetch:22 rebuild:21 remot:20 resync:19 branch:19 clone:19 wherein:19
-refin|reorgan:22 rework:21 cte:21 criteria:20 streamlin:19 wherebi:19 meth:18 hoc:18
-reflect|tabl:35 constraint:34 foreign:33 column:33 postgresql:32 dialect:31 schema:30 composit:30
-reformat|markup:23 outlin:22 bullet:22 aesthet:22 footer:21 reorgan:21 introductori:21 conform:20
-refrain|behalf:27 indirectli:19 unlock:18 cousin:17 unwant:17
-refresh|dirti:20 backref:19 autoflush:19 unload:17 orm:17
-refus|branch:24 barf:23 head:22 reappli:21 stash:21 submodul:20 untrack:20 told:19
-reg|val:22 char:21 sizeof:21 uint:18 aix:18 multilin:18 ptr:18 int:18
-regard|ticket:30 meth:29 wherebi:27 loader:25 orm:25 column:24 conjunct:23 illustr:22
-regener|rebuild:24 destdir:19 gener:17
-regex|regexp:31 pattern:28 match:26 grep:24 liter:24 regular:22 wildcard:20 matcher:20
-regexp|regex:31 match:26 regular:25 wildcard:23 pattern:21 anchor:21 express:20 expr:19
-region|enter:18 cumul:18 heap:17
-regist|unregist:31 registr:25 notifi:20 mime:20
-registr|regist:25 teardown:25 watcher:23 await:20 registri:19 reactor:19 unregist:19 driver:18
-registri|unmap:23 mixin:23 class:22 mapper:21 orm:20 sqlalchemi:20 map:20 registr:19
-regress|issu:31 bug:31 ticket:27 breakag:26 wherebi:22 inadvert:21 orm:20 critic:20
-regular|regexp:25 pattern:22 regex:22 liter:19 match:18 glob:17
-regularli|offload:21 backfil:19 realiti:18 daili:18
-rehash|dict:45 resiz:30 cron:28 shrink:28 dictionari:23 ttl:22 unecessari:21 evict:21
-reimplement|bisect:23 culprit:20 notion:20 subcommand:18 subsystem:18 lifetim:17 wire:17 advantag:17
-reindent|somedai:24 shortli:23 mixtur:21 sheet:18 cousin:17 eight:17
-reiniti|repositori:22 repo:21 algo:20 freshli:20 dir:20 workdir:19 init:19 dest:18
-reinstat|previou:19 unpars:19 mimic:18 imit:18
-reintroduc|downward:20 followup:19 abus:19 incident:18 rebal:18 presum:18 debugg:17 treatment:17
-rel|absolut:37 path:33 toplevel:29 subdirectori:28 directori:27 getcwd:26 pwd:25 cwd:24
-relabel|marathon:34 label:34 endpoint:32 pod:32 health:30 scrape:28 discoveri:27 discov:27
-relai|send:25 sent:23 inbound:23 deliv:21 email:21 band:21 multiplex:20 demux:20
-relat|associ:35 finder:34 polymorph:30 relationship:29 eager:28 join:28 record:26 queri:25
-relationship|mapper:44 orm:43 polymorph:43 loader:42 wherebi:40 cascad:39 eager:39 conjunct:39
+ref|remot:38 refer:35 head:34 branch:30 fetch:29 object:26 prune:25 tag:23
+refactor|logic:20 move:19 restructur:19 reusabl:19 flow:19 cleanup:18 simplifi:18
+refcount|head:22 avg:18 backlog:18 offset:17
+refer|ref:35 referenc:25 unreferenc:17 object:17 prune:17
+referenc|refer:25 tabl:20 alter:19 referenti:19 secondari:19 join:19 class:19 column:18
+referenti|relationship:31 foreign:31 cascad:30 wherebi:29 composit:27 tabl:26 polymorph:26 superus:26
+referr|cor:24 polici:21 dsl:20 cross:20 permit:19 wipe:19 csp:19 fullpath:18
+refetch|recalcul:22 prefetch:22 rebuild:20 remot:20 resync:19 branch:19 clone:19 wherein:19
+refin|reorgan:22 rework:22 cte:21 streamlin:19 wherebi:19 meth:19 intuit:19 hoc:18
+reflect|tabl:36 constraint:35 foreign:33 column:33 postgresql:33 dialect:33 schema:31 composit:31
+reformat|markup:23 emphas:22 aesthet:22 footer:22 outlin:21 reorgan:21 introductori:21 conform:20
+refrain|behalf:28 unlock:18 cousin:17 unwant:17
+refresh|dirti:20 backref:19 autoflush:19 orm:18 unload:18 bake:18 session:18 lazi:18
+refus|branch:24 head:22 barf:22 reappli:21 stash:21 untrack:21 worktre:20 forc:20
+reg|val:22 sizeof:21 char:21 uint:18 aix:18 multilin:18 ptr:18 int:18
+regard|meth:30 ticket:29 wherebi:27 loader:26 orm:25 column:24 conjunct:23 func:23
+regener|rebuild:21 destdir:19 gener:17 cmake:17
+regex|regexp:31 pattern:28 match:27 liter:25 grep:24 regular:20 wildcard:20 substr:19
+regexp|regex:31 match:26 regular:24 wildcard:24 anchor:21 pattern:21 expr:19 string:19
+region|cumul:18 enter:18 heap:17
+regist|unregist:30 registr:24 mime:20 notifi:20
+registr|teardown:25 regist:24 watcher:23 registri:21 await:20 wake:20 reactor:19 unregist:19
+registri|unmap:24 mixin:23 class:22 mapper:21 orm:21 registr:21 map:21 sqlalchemi:20
+regress|issu:31 bug:31 ticket:27 breakag:26 wherebi:22 orm:21 critic:21 inadvert:21
+regular|regexp:24 pattern:21 regex:20 liter:19 match:18
+rehash|dict:45 resiz:30 cron:28 shrink:28 dictionari:23 domin:22 ttl:21 unecessari:21
+reimplement|bisect:24 notion:20 culprit:20 subsystem:19 subcommand:18 wire:18 lifetim:18 upcom:17
+reindent|shortli:23 somedai:23 mixtur:20 sheet:19 overriden:17 cousin:17
+reiniti|repositori:22 repo:20 algo:20 dir:19 workdir:19 gentli:18 init:18 bare:18
+reinstat|unpars:19 imit:19 previou:18
+reintroduc|downward:20 followup:19 incident:18 treatment:18 presum:18 abus:18 rebal:18 debugg:17
+rel|absolut:38 path:32 toplevel:29 subdirectori:28 directori:27 getcwd:26 pwd:25 cwd:24
+relabel|marathon:35 label:34 endpoint:33 pod:33 health:30 scrape:29 target:27 discoveri:27
+relai|send:25 inbound:23 deliv:21 band:21 email:21 multiplex:20 demux:20 usernam:19
+relat|finder:35 associ:34 polymorph:31 relationship:29 eager:28 join:27 record:26 claus:25
+relationship|mapper:45 orm:44 polymorph:44 loader:43 wherebi:40 conjunct:39 cascad:39 eager:38
 relax|loosen:24 satisfi:22 invert:17 liber:17
-releas|version:24 stabl:24 announc:22 latest:22 beta:22 major:20 upgrad:19 year:19
+releas|announc:24 version:24 stabl:23 beta:22 latest:22 major:20 upgrad:19 year:19
 relev|irrelev:21 renam:18
-reliabl|wouldn:18 chanc:18 easiest:17 flaki:17
-relianc|leakag:32 global:21 ongo:21 effort:18
-reload|load:25 autoload:21 boot:21 watcher:20 executor:19 applic:19 restart:19 pool:18
+reliabl|wouldn:19 easiest:18 flaki:17
+relianc|leakag:32 global:21 ongo:21 effort:19
+reload|load:25 autoload:22 boot:21 watcher:20 executor:20 restart:19 pool:18 applic:18
 reloc|absorb:21 current:18 worktre:18
-remain|leav:17 stai:17
-remaind|eat:22 insist:21 strlen:21 line:19 unmodifi:19 assembl:19 piec:19 cosmet:18
+remain|stai:18 leav:17
+remaind|eat:23 insist:21 strlen:21 unmodifi:20 line:20 piec:19 assembl:19 fed:19
 remap|inmemori:17
 remark|companion:18 blurb:17
-remedi|rectifi:21 harden:21 trickier:21 mitig:19 subsequ:19 reconcil:18 unpars:18 followup:18
-rememb|stori:19 wrote:18 resum:17 rectifi:17
-remind|outstand:23 tactic:22 feedback:22 assist:22 modal:22 incid:22 expert:21 investig:21
+remedi|rectifi:21 trickier:21 harden:21 mitig:20 subsequ:19 reconcil:18 unpars:18 followup:18
+rememb|resum:18 rectifi:18
+remind|outstand:23 assist:22 tactic:22 incid:22 modal:22 expert:22 feedback:21 investig:21
 remnant|leftov:23
-remot|fetch:41 push:38 ref:37 branch:35 transport:30 head:27 mirror:27 advertis:27
-remov|rid:36 elimin:29 drop:25 avoid:23 semicolon:23 becam:23 brace:20 curli:19
-renam|basenam:26 destin:24 unmodifi:22 inexact:22 detect:22 conflict:21 file:19 relev:18
-render|html:34 view:30 layout:26 text:25 markup:25 doctyp:24 templat:23 markdown:22
-renov|frequenc:19
-reopen|semver:22 dependabot:19 fstat:18
-reorder|rearrang:24 tagnam:19 amend:18 restructur:18 beta:18 reword:17
-reorgan|restructur:29 refin:22 reformat:21 rework:20 emphas:20 mixin:19 backref:19 hoc:19
-repair|wherebi:25 conjunct:24 ticket:24 dialect:22 accommod:22 sqlalchemi:21 regard:21 cte:21
+remot|fetch:42 push:39 ref:38 branch:36 transport:31 mirror:28 advertis:27 head:27
+remov|rid:35 elimin:29 drop:25 semicolon:23 avoid:23 becam:22 brace:19 curli:19
+renam|basenam:25 destin:24 unmodifi:22 detect:22 inexact:21 conflict:21 copi:19 file:19
+render|html:34 view:30 markup:26 layout:26 text:26 doctyp:25 templat:23 markdown:22
+renov|frequenc:23
+reopen|semver:22 dependabot:18 fstat:18
+reorder|rearrang:24 tagnam:18 restructur:18 amend:18 beta:18 reword:17
+reorgan|restructur:30 refin:22 rework:21 reformat:21 emphas:21 mixin:20 organ:20 backref:19
+repair|wherebi:25 conjunct:24 ticket:24 dialect:22 accommod:22 subqueri:22 cte:21 sqlalchemi:21
 repars|tmpdir:20 checklist:19 lest:18 genuin:18
-repeat|repetit:21
-repeatedli|twice:22 ton:19 sequenti:18 altogeth:17
-repetit|clearer:24 besid:23 shorter:22 awkward:21 magic:21 repeat:21 duplic:21 fragil:20
-rephras|reword:40 introductori:34 clariti:34 intro:34 grammar:29 grammat:29 descript:27 punctuat:27
-repl|replic:45 backlog:40 replica:39 slave:38 ping:35 reboot:31 disconnect:29 asap:29
-replai|head:21 chunk:20 cherri:19 checkpoint:19 rebas:18 seri:18 onto:18 reappli:18
-repli|client:26 replic:25 slave:25 disconnect:24 send:23 replica:23 sent:23 redi:22
-replic|replica:46 slave:46 repl:45 rdb:37 backlog:35 master:32 disconnect:31 ping:29
-replica|slave:52 replic:46 repl:39 ping:33 master:31 failov:30 cluster:30 backlog:30
-repo|repositori:36 clone:32 git:31 init:27 dir:24 reiniti:21 fetch:21 submodul:21
-report|notic:24 thank:21 suggest:18 escal:18
-reportedli|xcode:26 eintr:21 intervent:20 stuck:20 bsd:19 drastic:18 door:18 desktop:17
-repositori|repo:36 bare:29 clone:29 worktre:24 global:24 fetch:22 git:22 reiniti:22
-repr|unnam:31 cte:31 coerc:28 datatyp:27 dialect:25 reflect:24 sortabl:23 sql:22
-repres|coerc:22 represent:21 integ:20 numer:20 unsign:19 precis:18 correspond:17
-represent|numer:21 decim:21 coerc:21 repres:21 digit:20 hexadecim:20 convert:20 float:18
+repeat|repetit:19
+repetit|clearer:25 besid:24 shorter:23 magic:22 awkward:22 fragil:22 duplic:21 mutual:20
+rephras|reword:41 clariti:36 intro:34 introductori:34 grammat:29 grammar:29 sentenc:28 descript:27
+repl|replic:45 backlog:40 replica:40 slave:38 ping:35 reboot:31 disconnect:29 asap:28
+replai|head:21 chunk:20 checkpoint:19 cherri:19 onto:18 pick:18 seri:18 reappli:18
+repli|replic:26 slave:26 client:25 disconnect:25 send:24 lua:23 repl:23 replica:23
+replic|replica:46 slave:45 repl:45 rdb:37 backlog:35 master:32 disconnect:31 ping:29
+replica|slave:53 replic:46 repl:40 ping:34 master:32 cluster:31 backlog:31 failov:31
+repo|repositori:36 clone:31 git:31 init:26 dir:23 fetch:21 submodul:21 reiniti:20
+report|notic:24 thank:24 suggest:17 courtesi:17 escal:17
+repositori|repo:36 bare:28 clone:28 worktre:24 global:23 fetch:23 git:22 submodul:22
+repr|cte:30 unnam:30 coerc:27 datatyp:27 reflect:24 dialect:24 sortabl:22 sql:21
+repres|coerc:22 represent:21 integ:20 numer:19 unsign:19 precis:18
+represent|decim:21 numer:21 coerc:21 repres:21 digit:20 convert:19 hexadecim:19 hex:18
 reprocess|unblock:25 asap:20 introspect:18 untangl:18 resp:18
-reproduc|occasion:27 demonstr:24 reproduct:23 caus:21 diagnos:21 valgrind:21 recov:21 solv:19
-reproduct|reproduc:23 contriv:22
+reproduc|occasion:27 demonstr:24 reproduct:23 caus:21 recov:21 diagnos:21 valgrind:21 experienc:20
+reproduct|reproduc:23 contriv:22 straightforward:18
 req|deliv:23 deliveri:19 forum:18 dist:18
-request|http:47 respons:42 handler:40 bucket:36 durat:35 inf:34 subpath:34 favicon:32
-requir|gem:36 lib:30 rubi:30 bundler:23 support:21 activ:21 version:21 rail:19
-rerais|keyerror:28 typeerror:25 nameerror:24 errorhandl:23 except:22 rais:21 syntaxerror:20 werkzeug:20
-reread|sought:21 rewritten:20 recomput:17
+request|http:48 respons:42 handler:41 bucket:36 durat:35 inf:34 subpath:34 pull:32
+requir|gem:36 lib:30 rubi:29 bundler:23 support:21 activ:21 version:20 rail:20
+rerais|keyerror:27 typeerror:25 nameerror:24 rais:23 except:23 errorhandl:23 unhandl:20 syntaxerror:20
+reread|recomput:17
 rerun|alex:25 appveyor:19
-rescu|except:37 rais:28 throw:25 enqueu:24 typeerror:22 metal:22 flash:21 control:21
-research|compromis:23 pose:22 cryptograph:20 vulner:20 struck:19 eric:19 tamper:19 harden:18
-resembl|unclos:19 interim:19 show:17
-reserv|substr:18 postgr:18 collat:17
-reset|rebas:22 soft:22 head:20 undo:19 restor:19 checkout:19 stash:18 index:18
-resid|toplevel:22 moreov:20 largest:18 simultan:18 object:18 alic:18 directori:17 prune:17
-resili|unfriendli:24 crc:19
-resist|conceiv:25 ill:22 mental:20 pro:20 cryptograph:19
-resiz|shrink:32 rehash:30 cron:26 dict:23 lru:20 realloc:18 expand:17 horizont:17
-resolut|resolv:24
-resolv|resolut:24 unresolv:22 conflict:21 bundler:21 automerg:18 typescript:18
-resort|helpfulli:18 accomod:17
-resourc|rout:30 singular:20 scaffold:20 model:19 control:19
-resp|lax:22 explod:21 unblock:20 firstli:20 skeleton:18 proto:18 webdav:18 reprocess:18
-respect|option:20 set:19 honor:18
-respond|metal:23 method:22 ariti:22 mime:21 proc:20 json:20 serializ:20 singleton:19
-respons|handler:51 http:47 bucket:42 request:42 inf:42 durat:40 subpath:38 healthi:36
-rest|style:18 throughout:17
-restart|repl:24 shutdown:22 replic:21 sigterm:20 ping:20 checkpoint:19 slave:19 reconnect:19
-restor|rollback:19 reset:19 stash:19 roll:18
-restructur|reorgan:29 shuffl:23 rephras:22 cleaner:21 simplif:21 clearer:21 unrol:20 rearrang:20
-result|caus:20 produc:19
+rescu|except:37 rais:29 enqueu:24 metal:23 throw:23 flash:22 control:22 typeerror:21
+research|compromis:23 pose:22 cryptograph:20 vulner:20 eric:20 tamper:19 harden:18 coordin:18
+resembl|unclos:19 interim:19 mind:17 show:17
+reserv|substr:19 collat:17
+reset|rebas:22 soft:21 head:20 restor:19 stash:19 undo:19 checkout:18 index:18
+resid|toplevel:22 moreov:20 simultan:18 alic:18 object:17 unread:17
+resili|unfriend:23 crc:19 poison:17
+resist|conceiv:25 ill:21 mental:20 pro:20 cryptograph:19
+resiz|shrink:32 rehash:30 cron:26 dict:23 lru:20 realloc:18 expand:18 horizont:17
+resolut|resolv:23
+resolv|unresolv:23 resolut:23 bundler:20 conflict:19 typescript:18
+resort|helpfulli:18 accomod:17 april:17
+resourc|rout:31 singular:21 scaffold:20 control:20 model:19
+resp|lax:25 explod:21 unblock:20 skeleton:18 webdav:18 proto:18 reprocess:18 treatment:17
+respect|option:20 set:19 honor:17 excludesfil:17 default:17
+respond|metal:23 method:23 ariti:22 mime:21 singleton:20 json:20 serializ:20 proc:19
+respons|handler:50 http:47 bucket:42 request:42 inf:41 durat:40 subpath:38 healthi:36
+rest|style:18 throughout:17 convent:17
+restart|repl:24 shutdown:22 replic:21 sigterm:20 ping:20 slave:20 checkpoint:20 reboot:19
+restor|rollback:19 reset:19 roll:19 stash:19
+restructur|reorgan:30 shuffl:23 simplif:23 rephras:22 clearer:21 cleaner:21 rearrang:20 unrol:20
+result|caus:19 produc:18
 resum|interrupt:24 continu:22 finish:22 cherri:21 cron:20 rebas:20 rehash:19 middl:19
-resurrect|wonder:21 leftov:20 meantim:19 saner:18 emac:18 undo:18 undocu:18 mine:17
-resync|reboot:34 backlog:26 repl:26 asap:21 sync:21 replica:21 synchron:20 refetch:19
-ret|ptr:29 goto:26 buf:25 strlen:23 val:22 sizeof:21 void:20 nonzero:20
+resurrect|meantim:21 wonder:20 leftov:20 emac:18 undo:18 mine:18 tempt:17 saner:17
+resync|reboot:34 backlog:26 repl:26 asap:21 replica:21 sync:21 synchron:20 refetch:19
+ret|ptr:30 buf:27 goto:25 strlen:23 val:23 void:21 sizeof:21 nonzero:21
 retain|memsiz:42 warmup:22 calcul:18 preserv:18
-retent|cumul:24 exceed:22 exce:20 feder:19 idl:19 min:19 gaug:19 clamp:19
-retir|bisect:19 xarg:17 builtin:17 git:17
-retri|timeout:23 backoff:21 delai:21 sleep:19 disconnect:18 rescu:18 wait:17 reconnect:17
-retriev|discoveri:21 encrypt:20 servic:20 scrape:20 amazon:19 obtain:19 record:18 health:18
-retryabl|visitor:24 reconnect:22 typecast:22 idempot:18 statement:18 partit:18 correl:18 criterion:17
-return|valu:31 coerc:27 errno:25 genuin:25 pass:24 falsi:23 nonzero:23 null:23
-retval|enotdir:23 einval:21 ret:20 enospc:20 enoent:19 clobber:19 unlimit:18
-reus|bitmap:26 reconstruct:22 pack:22 reusabl:22 inflat:21 recomput:21 delta:20 decompress:19
-reusabl|encapsul:25 reus:22 function:21 refactor:19 lifetim:19 walker:19 dedupl:18 facilit:18
-rev|revis:30 walk:27 commit:25 list:25 cat:24 show:23 git:23 machineri:22
-revalid|fresh:22 miscount:22 recycl:20 etag:19 wipe:18 unprocess:18
-revamp|misplac:19 emerg:18 unawar:18
-reveal|uncov:22 caught:21 demonstr:21 illustr:20 unnot:19 dig:19 corner:18 presum:18
-revers|order:24 commit:21 bitmap:20 parent:19 walk:18
-revert|cherri:31 pick:27 rebas:24 merg:22 backport:21 commit:21 reappli:19 topic:18
-review|contribut:29 contributor:25 feedback:22 suggest:20 team:19 brian:19 incorpor:19
-revis|rev:30 walk:20 commit:20 ran:19 head:19 travers:17 refcount:17 reachabl:17
-revisit|pursu:24 nuanc:21 investig:19 decid:18 folk:17 postpon:17
+retent|cumul:24 exceed:21 exce:21 feder:19 idl:19 gaug:19 clamp:19 min:19
+retir|bisect:19 builtin:18 xarg:17 subcommand:17 git:17
+retri|timeout:23 backoff:21 delai:21 busi:20 sleep:19 disconnect:18 reconnect:18 rescu:18
+retriev|discoveri:22 scrape:20 servic:20 encrypt:20 obtain:19 amazon:19 relabel:18 localhost:18
+retryabl|visitor:23 reconnect:22 typecast:21 column:18 idempot:18 statement:17 sql:17 partit:17
+return|valu:31 coerc:28 errno:26 genuin:24 pass:24 exit:23 falsi:23 nonzero:23
+retval|enotdir:23 einval:21 enospc:20 ret:20 clobber:20 enoent:19 wrt:18 unlimit:18
+reus|bitmap:26 reconstruct:23 pack:22 reusabl:22 recomput:22 inflat:22 decompress:20 delta:19
+reusabl|encapsul:25 reus:22 function:21 lifetim:20 refactor:19 dedupl:19 walker:19 facilit:18
+rev|revis:30 walk:27 commit:26 list:25 cat:24 show:24 git:23 travers:23
+revalid|miscount:22 recycl:21 fresh:20 etag:20 wipe:18 unprocess:18
+revamp|misplac:18 otoh:18 emerg:18 clarif:17
+reveal|uncov:21 dig:21 illustr:20 demonstr:20 investig:19 unnot:19 corner:18 presum:18
+revers|order:23 commit:20 bitmap:20 parent:19 walk:18 sort:17 nth:17
+revert|cherri:31 pick:27 rebas:24 merg:22 backport:21 commit:20 reappli:19 topic:18
+review|contribut:29 contributor:25 suggest:21 feedback:21 team:19 brian:19 incorpor:18 submit:17
+revis|rev:30 commit:20 walk:20 travers:17 reachabl:17
+revisit|pursu:22 nuanc:19 investig:18 decid:17
 reviv|intervent:19
 revok|pgp:19
-rewind|metal:21 stringio:19 opcod:18 reconstruct:17
-reword|rephras:40 amend:34 grammar:33 fixup:30 sentenc:29 typo:29 rearrang:27 squash:27
-rework|refin:21 reorgan:20 regard:19 cte:18 restructur:17 accommod:17
-rewrap|emoji:21 excerpt:18 annoy:17
-rewrit|rewritten:20
-rewritten|commit:30 amend:27 head:26 squash:24 rearrang:22 branch:22 tip:21 rebas:21
-rewrot|rephras:25 simplif:22 rearrang:20 reword:19 chapter:19 xarg:18 introduct:18 emploi:17
-rexml|mini:27 stringio:22 rail:22 egg:21 lib:20 dsl:18 spring:18 rubi:18
-rfc|uri:22 header:22 encod:20 iso:20 unescap:19 decod:19 ascii:19 uppercas:19
-rich|textarea:37 text:27 articl:26 markdown:23 dom:23 attach:23 area:22 decrypt:22
-rick|assoc:27 unclos:26 model:24 polymorph:24 singular:22 scaffold:22 eager:22 relat:21
-rid|remov:36 elimin:26 drop:22 avoid:21 bunch:19
-ridicul|sloppi:22 irrelev:20 arbitrarili:19 underflow:19 unsign:19 extrem:19 enorm:18 overkil:18
-right|left:33
-ring|subtract:18
+rewind|metal:21 stringio:19 opcod:19 reconstruct:18 onto:17
+reword|rephras:41 grammar:34 amend:33 sentenc:31 fixup:31 typo:29 squash:28 rearrang:28
+rework|refin:22 reorgan:21 regard:18 ticket:18 restructur:18 cte:18 accommod:17
+rewrap|emoji:21 excerpt:18
+rewrit|rearrang:21 reword:18
+rexml|mini:28 stringio:22 rail:22 egg:21 lib:20 dsl:18 spring:18 rubi:18
+rfc|header:21 uri:21 encod:19 iso:19 unescap:19 decod:19 uppercas:18 ascii:18
+rich|textarea:37 articl:26 text:26 markdown:23 attach:23 dom:23 overview:22 area:22
+rick|assoc:27 unclos:26 polymorph:24 model:24 scaffold:23 singular:22 eager:22 relat:21
+rid|remov:35 elimin:27 drop:22 avoid:21 bunch:20
+ridicul|sloppi:22 irrelev:20 arbitrarili:20 underflow:19 unsign:19 extrem:19 enorm:18 overkil:18
+right|left:33 hand:17
+ring|subtract:19 matrix:17
 rip|mov:37 unclear:17
-risk|prevent:21 burden:20 chanc:19 potenti:19 surfac:18 hopefulli:18 theori:17
-riski|invas:24 fragil:20 pave:20 rational:19 amongst:18 submitt:18 settl:18 ergonom:18
-road|nuanc:33 sidestep:22 undetect:20 lean:20 allevi:18
+risk|burden:20 prevent:20 chanc:20 surfac:18 potenti:18 vulner:17 hopefulli:17
+riski|invas:25 pave:20 fragil:20 rational:19 amongst:18 submitt:18 buggi:18 aforement:17
+road|nuanc:32 sidestep:22 lean:20 undetect:20 allevi:18 suffer:17
 robot|datacent:25 marathon:19 pod:17
-robust|simpler:21 effici:19 shorter:17
-robustli|necessit:29 loc:21 grew:19 underflow:18 traceback:18 grandpar:18 precondit:17 pave:17
-roff|callout:38 xsl:34 asciidoc:27 asciidoctor:23 acknowledg:21 backslash:20 manual:19 knob:19
-role|pod:23 incid:22 datacent:22 servic:21 reactiv:21 endpoint:21 discov:21 meta:20
-roll|rollback:28 transact:27 undo:18 restor:18 outermost:17
-rollback|transact:39 roll:28 reconnect:22 asyncio:21 connect:21 record:20 databas:20 destroi:20
-rollup|esbuild:44 esm:40 plugin:38 react:34 minifi:33 commonj:33 typescript:33 vite:31
-room|comfort:21 halv:20 stick:20 someon:19 morn:18 bizarr:18 nice:17 downsid:17
-root|directori:26 path:25 subdirectori:24 cwd:24 toplevel:23 mount:23 dir:22 rel:20
-rotat|salt:30 encrypt:27 secret:26 cooki:24 cipher:23 decrypt:21 digest:21 jar:21
-rough|fastest:20 tighter:18 easiest:18 largest:17 skew:17
-roughli|approxim:20 smallest:20 estim:20 decreas:19 substanti:18 fewer:17 dramat:17 domin:17
-round|precis:26 trip:25 fraction:23 float:22 ration:20 microsecond:20 number:19 decim:19
-roundtrip|trip:21 xor:20 beforehand:19 mov:18
-rout|router:36 mount:30 control:30 resourc:30 journei:28 verb:24 namespac:23 action:23
-router|rout:36 eslint:31 prettier:29 journei:29 dispatch:28 sass:25 metal:24 dom:24
-routin|earli:17
-row|column:31 insert:26 meth:26 claus:26 secondari:26 tabl:26 conjunct:25 select:25
-rowcount|odbc:32 autoflush:24 upsert:23 cte:23 statement:23 postgr:22 meth:22 dialect:22
-rpc|stateless:31 http:29 durat:28 feder:27 second:27 subpath:26 healthi:26 sched:26
-rpm|ubuntu:24 apt:23 debian:23 brew:22 ssd:22 cento:22 dist:20 fedora:18
-rsa|jun:45 jul:42 aug:34 mar:31 nov:28 jan:28 signatur:28 sep:27
+robust|simpler:23 effici:19 shorter:18 ergonom:18 hopefulli:18
+roff|callout:38 xsl:33 asciidoc:27 asciidoctor:26 acknowledg:20 backslash:20 knob:20 manual:19
+role|pod:23 incid:22 reactiv:21 datacent:21 servic:21 endpoint:20 meta:20 discov:20
+roll|rollback:28 transact:27 undo:19 restor:19 outermost:18
+rollback|transact:40 roll:28 reconnect:23 asyncio:21 connect:21 record:21 databas:20 destroi:20
+rollup|esbuild:44 esm:40 plugin:38 react:34 typescript:33 minifi:33 commonj:33 webpack:31
+room|comfort:21 stick:19 someon:17
+root|directori:26 path:25 subdirectori:24 cwd:24 mount:23 toplevel:23 dir:22 folder:21
+rotat|salt:31 encrypt:27 secret:26 cooki:24 cipher:24 decrypt:21 digest:21 jar:21
+rough|approxim:23 dramat:20 decreas:20 estim:20 domin:19 margin:18 reduct:18 largest:17
+round|precis:26 trip:26 fraction:23 float:22 ration:20 microsecond:20 number:19 subsecond:19
+roundtrip|trip:22 xor:20 beforehand:19 mov:18
+rout|router:37 control:31 mount:31 resourc:31 journei:28 verb:25 namespac:24 action:23
+router|rout:37 eslint:31 prettier:29 journei:29 dispatch:28 sass:26 metal:24 dom:24
+routin|earli:18
+row|column:31 insert:27 meth:26 claus:26 secondari:26 tabl:26 conjunct:26 subqueri:25
+rowcount|odbc:32 autoflush:24 upsert:24 cte:23 statement:23 postgr:22 dialect:22 meth:22
+rpc|stateless:33 http:30 durat:29 feder:28 second:27 subpath:27 healthi:27 bucket:26
+rpm|ubuntu:24 apt:24 debian:23 ssd:22 cento:22 brew:22 dist:20 version:19
+rsa|jun:43 jul:42 aug:34 mar:31 nov:29 jan:28 sep:27 signatur:27
 rss|atom:23 xml:22 mime:20 pdf:19 multipart:19 stylesheet:17 mimetyp:17 yaml:17
-rst|typo:35 doc:34 guid:30 grammat:28 readm:27 skip:26 document:25 minor:25
-rstrip|lstrip:49 strip:22 abc:19
-rtd|idna:27 setuptool:26 ini:25 cryptographi:25 shake:24 minif:23 winapi:23 sphinx:22
-rubi|gem:49 lib:44 bundler:39 home:35 version:33 rail:32 bundl:30 requir:30
-rudimentari|sortabl:26 assoc:17 cookiejar:17 confer:17
+rst|doc:36 typo:34 guid:29 grammat:27 readm:26 skip:25 document:25 overview:25
+rstrip|lstrip:50 strip:23 abc:19 synonym:17
+rtd|idna:27 setuptool:25 ini:24 cryptographi:24 shake:23 winapi:22 minif:22 sphinx:22
+rubi|gem:49 lib:44 bundler:39 home:34 version:32 rail:32 bundl:31 requir:29
+rudimentari|sortabl:26 confer:18 assoc:17 cookiejar:17 tent:17
 ruff|faker:61 ipython:61 panda:53 plane:39 sentri:37 prettier:36 dessant:35 eslint:34
-rule|alert:39 group:31 evalu:30 scrape:25 subpath:25 feder:25 durat:24 healthi:24
-run|test:30 execut:24 daili:24 launch:23 invok:23 job:22 cmd:22 workspac:22
-rune|lex:33 codepoint:24 multibyt:22
-runnabl|admit:22 precondit:18
-runner|rail:30 gitlab:26 ubuntu:26 travi:23 bin:23 docker:22 webpack:22 devcontain:21
+rule|alert:38 group:32 evalu:30 scrape:26 feder:25 subpath:25 target:25 metric:24
+run|test:30 execut:25 launch:23 daili:22 workspac:22 cmd:22 job:22 invok:21
+rune|lex:32 codepoint:23 multibyt:21 lexer:19
+runnabl|precondit:18
+runner|rail:30 gitlab:26 ubuntu:25 bin:22 travi:22 webpack:22 docker:22 devcontain:21
 runtest|loglevel:23 cli:21 tcl:20 reconfigur:19 infra:19 introspect:19 rebal:19 redi:19
-runtim|poll:24 spawn:22 executor:22 schedul:21 task:20 reactor:20 thread:19 worker:19
-runtimeerror|keyerror:24 swallow:22 nameerror:22 typeerror:22 traceback:20 valueerror:19 rescu:19 error:18
-russian|german:32 french:32 spanish:29 japanes:28 quotat:23 mark:20 english:18 unmark:17
-rust|cargo:27 msrv:23 nightli:22 toolchain:22 rustc:22 std:20 version:20 newer:19
-rustc|chardet:23 nightli:23 netlifi:22 mit:22 rust:22 idna:19 gpl:19 unpin:18
-rustfmt|cargo:29 nightli:21 pyproject:20 appveyor:20 clippi:20 optimis:17 facto:17
-ryan|mike:53 carlo:47 eric:42 xavier:42 ben:40 georg:40 sean:39 daniel:36
-sadli|sidestep:21 matter:20 luckili:20 dig:19 tightli:19 surpris:19 ala:19 codifi:19
-safari|headless:31 chrome:26 devtool:26 firefox:22 ajax:21 jqueri:21 chromium:21 mozilla:20
+runtim|poll:25 task:23 spawn:22 schedul:21 executor:21 thread:20 worker:20 reactor:20
+runtimeerror|keyerror:24 typeerror:22 swallow:22 nameerror:22 traceback:20 rescu:19 valueerror:19 error:18
+russian|german:36 french:32 spanish:29 japanes:28 quotat:24 mark:20 english:19 unmark:17
+rust|cargo:26 msrv:23 toolchain:21 rustc:21 version:19 std:19 night:19 crate:18
+rustc|night:24 chardet:22 mit:21 toml:21 rust:21 netlifi:20 idna:18 gpl:18
+rustfmt|cargo:29 pyproject:21 appveyor:20 clippi:19 night:18 facto:18
+ryan|mike:53 carlo:47 eric:43 xavier:42 ben:40 georg:40 sean:39 daniel:36
+sadli|luckili:21 sidestep:21 matter:20 whilst:19 dig:19 eleg:19 ala:19 hacki:18
+safari|headless:31 chrome:26 devtool:26 firefox:22 ajax:21 chromium:21 jqueri:21 mozilla:20
 safe|unsaf:18
-safer|simpler:24 surpris:22 fragil:22 intuit:21 clearer:20 shorter:19 conceptu:19 cleaner:19
-safeti|defens:21
-sake|clariti:25 simplic:21 tradeoff:20 simplif:18 aim:17
-salt|encrypt:38 secret:38 digest:34 insecur:30 cipher:30 rotat:30 cooki:26 authent:24
-sam|sean:31 martin:31 ryan:31 eric:30 pieter:28 georg:28 carlo:27 paul:27
-sampl|histogram:47 float:40 seri:35 gaug:33 ingest:32 interv:32 rate:32 vector:31
-san|ital:20 certifi:18 carlo:17
-sandbox|alpha:21 banner:21 rail:20 runner:20 dockerfil:20 uncommit:18 cool:18 spring:18
-sane|insan:20 sensibl:19 wonder:19 saner:19 nicer:18 want:18 presum:17
-saner|sane:19 meaning:19 resurrect:18
-sanit|asan:31 interceptor:25 cpp:21 leak:20 pthread:19 malloc:19 llvm:18 compil:18
-sass|vue:39 eslint:38 prettier:37 jqueri:37 scss:35 typescript:32 css:30 dotenv:29
-sat|fri:77 tue:73 thu:71 mon:67 wed:66 sun:48 subject:22 wrote:19
-satisfi|relax:22 sink:19 meet:18 intersect:18 reachabl:17
-save|persist:24 destroi:23 associ:21 wast:20 record:19 rdb:18
-saw|uncov:19 symptom:18 occasion:17
-scaffold|app:33 gener:32 articl:31 asset:26 layout:26 view:25 control:25 applic:25
-scalar|vector:23 meth:22 instant:21 conjunct:19 orm:18 wherebi:18 queri:18 valu:18
-scale|decim:24 integ:24 multipli:23 coerc:23 precis:23 numer:22 averag:20 number:20
+safer|simpler:23 fragil:23 surpris:22 intuit:21 clearer:21 shorter:19 awkward:19 conceptu:19
+safeti|defens:22
+said|sensibl:18 somebodi:17
+sake|clariti:24 simplic:20 tradeoff:19
+salt|secret:39 encrypt:38 digest:35 insecur:34 cipher:33 rotat:31 cooki:27 authent:24
+sam|eric:31 sean:31 martin:31 ryan:31 georg:29 pieter:28 carlo:28 paul:27
+sampl|histogram:46 float:39 seri:35 gaug:33 ingest:32 interv:32 vector:31 rate:31
+san|ital:19 certifi:18 carlo:17
+sandbox|alpha:21 banner:21 rail:20 dockerfil:20 runner:20 cool:18 uncommit:18 spring:18
+sane|insan:20 sensibl:19 wonder:18 saner:17 nicer:17 presum:17
+saner|looser:18 intellig:18 meaning:18 sensibl:18 sane:17 nuanc:17 resurrect:17
+sanit|asan:32 interceptor:25 cpp:21 leak:20 pthread:20 malloc:19 llvm:19 compil:18
+saniti|tighten:17
+sass|vue:39 eslint:38 jqueri:38 prettier:37 scss:34 typescript:32 dotenv:30 webpack:29
+sat|fri:74 tue:72 thu:70 mon:66 wed:65 sun:49 subject:21
+satisfi|relax:22 sink:19 meet:18 intersect:18 reachabl:18 unbundl:17
+save|persist:24 destroi:23 associ:21 wast:20 record:19 rdb:19
+saw|uncov:19 symptom:18 occasion:18 reveal:17
+scaffold|app:33 gener:33 articl:32 asset:26 layout:26 view:25 control:25 applic:25
+scalar|vector:22 meth:22 instant:21 orm:19 conjunct:19 wherebi:18 func:18 queri:18
+scale|decim:25 integ:24 precis:23 multipli:23 coerc:23 numer:23 number:21 averag:20
 scan|cycl:18 iter:17
-scanner|journei:24 lexer:22 router:20 rail:17
-scari|cryptic:26 young:23 clue:21 settl:20 squelch:19 terribl:19 noisi:19 spit:19
-scatter|sprinkl:36 convolut:19 spread:19
-scenario|situat:25 case:23 circumst:18
-scene|fallen:24 motiv:21 priv:18 pdf:17 frame:17
-sched|paus:49 subpath:35 second:30 healthi:30 filepath:30 bucket:30 inf:29 latenc:28
-schedul|task:41 mainten:34 timer:31 daili:29 thread:26 queue:25 worker:25 weekli:24
-schema|postgresql:46 tabl:39 databas:38 mysql:36 dumper:36 postgr:35 column:33 dump:32
-scheme|usernam:22 authent:20 dark:20 hostnam:19 uri:19 salt:18 credenti:18 auth:18
-scientif|tast:43 pursu:28 cold:27 harmon:21
-scm|pub:35 www:26 kernel:25 org:25 git:23 proj:22 marc:21 foundat:19
-scope|associ:34 belong:28 finder:26 method:25 constraint:24 join:23 polymorph:23 relat:22
-score|adj:28 rank:20 irrelev:20 valu:19 oom:18 extent:17
+scanner|journei:24 lexer:21 router:20 rail:17
+scari|cryptic:25 young:23 terribl:20 clue:20 noisi:20 squelch:19 spit:19 distract:19
+scatter|sprinkl:36 spread:19 convolut:18
+scenario|situat:26 case:24 circumst:19 conjunct:17
+scene|motiv:21 priv:18 pdf:17
+sched|paus:49 subpath:35 second:30 healthi:30 filepath:30 bucket:30 inf:29 cumul:28
+schedul|task:41 mainten:33 timer:31 daili:28 queue:26 wake:25 worker:25 thread:25
+schema|postgresql:47 tabl:39 databas:37 mysql:36 dumper:36 postgr:35 column:34 dump:34
+scheme|usernam:22 authent:20 dark:20 uri:19 hostnam:19 salt:19 credenti:18 auth:18
+scientif|tast:37 pursu:28 cold:26 harmon:20
+scm|pub:35 www:27 kernel:25 org:24 git:23 proj:22 marc:21 foundat:19
+scope|associ:34 belong:28 finder:25 method:25 constraint:24 polymorph:23 join:23 relat:23
+score|adj:28 rank:20 irrelev:20 valu:20 oom:18
 scott|adam:35 ben:30 chri:28 carlo:25 paul:24 brian:23 martin:21 florian:21
-scrape|target:41 metric:38 discoveri:38 feder:36 ingest:34 bucket:33 total:32 gaug:31
-screen|width:29 pane:27 horizont:26 vertic:25 scroll:25 widget:24 scrollbar:23 alt:21
-screenshot|pdf:19 headless:18 jpg:17 flash:17
-screw|hell:20 ton:18 ala:17 corner:17 knew:17 unusu:17
-script|shebang:29 shell:25 bin:24 perl:23 run:21 command:21 ism:20 cmd:19
-scroll|pane:44 mous:37 widget:31 scrollbar:30 horizont:30 vertic:28 click:26 screen:25
-scrollbar|scroll:30 mous:29 pane:26 horizont:25 vertic:25 mobil:25 screen:23 widget:22
+scrape|target:41 discoveri:38 metric:38 feder:36 ingest:33 bucket:32 total:32 gaug:30
+scratch|object:17
+screen|width:28 pane:27 horizont:27 vertic:25 scroll:25 widget:24 scrollbar:23 font:21
+screenshot|otoh:21 pdf:19 headless:18 jpg:17 flash:17 asset:17 consol:17
+screw|hell:20 ton:18 unusu:18 ala:17 corner:17 behalf:17
+script|shebang:29 shell:26 perl:24 bin:24 run:21 command:20 ism:20 eval:19
+scroll|pane:45 mous:36 widget:32 horizont:30 scrollbar:30 vertic:28 click:26 screen:25
+scrollbar|scroll:30 mous:28 pane:25 horizont:24 mobil:24 vertic:24 screen:23 widget:21
 scrub|syntaxerror:28 fullpath:27 unfilt:25 stringio:18 swallow:18 preprocess:17 metal:17
-scss|sass:35 stylesheet:29 css:27 postcss:26 asset:24 manifest:23 javascript:23 scaffold:22
-sdk|ipython:31 faker:31 plane:29 azur:28 ruff:28 artifact:27 panda:27 cloud:27
-seamlessli|admit:24 precompil:18 transpar:17 rail:17 jqueri:17
-sean|georg:52 carlo:51 pieter:49 ben:42 eric:42 daniel:41 ryan:39 martin:35
-search|match:23 grep:19
-searcher|printer:28 grep:22 matcher:21 suspend:20 facad:20 multilin:19 regex:19
-sec|millisecond:24 time:20 averag:19 lru:19 latenc:18 min:18 ttl:18 cycl:18
-second|durat:59 bucket:55 inf:52 sum:52 handler:41 total:40 http:37 histogram:33
-secondari|conjunct:37 criteria:36 wherebi:34 subqueri:34 column:34 polymorph:33 lazyload:33 join:32
-secondli|fastest:18
-secret|encrypt:41 enc:39 salt:38 decrypt:35 credenti:33 cooki:31 cipher:29 insecur:27
-section|document:33 mention:32 guid:30 paragraph:29 tutori:28 intro:27 doc:27 explain:25
-secur|vulner:25 attack:24 site:21 authent:21 xss:20 password:20 encrypt:18 malici:18
-sed|portabl:24 openbsd:24 solari:23 posix:22 xarg:21 grep:21 cat:21 perl:19
-see|detail:25 brief:21 explain:21 gist:19 describ:19 technic:18 document:18 dig:17
-seed|schema:20 dumper:19 referenti:19 adapt:19 postgr:19 record:18 databas:18 model:18
-seek|iter:20 tombston:18 lexicograph:17
-seem|think:35 probabl:29 feel:22 practic:20 matter:20 reason:19 thing:19 look:18
-seemingli|fundament:17
-segfault|derefer:28 dereferenc:25 crash:24 breakag:23 uniniti:21 sigsegv:21 unexpect:21 fault:20
-segment|chunk:17
+scss|sass:34 stylesheet:30 postcss:27 css:25 asset:24 manifest:24 scaffold:23 javascript:23
+sdk|ipython:31 faker:31 plane:29 azur:28 ruff:28 panda:27 artifact:27 cloud:27
+seamlessli|precompil:18 rail:17 jqueri:17 transpar:17
+sean|georg:53 carlo:51 pieter:49 eric:42 ben:42 daniel:41 ryan:39 martin:35
+search|match:24 grep:19
+searcher|printer:29 grep:22 matcher:22 suspend:20 facad:20 multilin:19 regex:19
+sec|millisecond:23 time:20 lru:19 averag:18 minut:18 cycl:18 elaps:18 ttl:18
+second|durat:59 bucket:55 sum:52 inf:52 handler:41 total:40 http:37 histogram:33
+secondari|conjunct:38 criterion:35 subqueri:34 polymorph:34 wherebi:34 column:34 lazyload:33 join:32
+secret|encrypt:40 salt:39 enc:39 decrypt:35 credenti:33 cooki:31 cipher:28 insecur:27
+section|document:33 mention:31 guid:30 paragraph:28 intro:27 tutori:26 doc:26 explain:25
+secur|attack:26 vulner:25 site:21 authent:20 xss:20 password:19 nonc:19 malici:18
+sed|portabl:25 openbsd:24 solari:23 posix:22 xarg:22 grep:22 cat:21 perl:20
+see|detail:24 brief:21 explain:20 gist:19 describ:18 technic:18 dig:17
+seed|schema:19 postgr:19 dumper:19 adapt:18 referenti:18 record:18 databas:17 boot:17
+seek|iter:24 tombston:19 lexicograph:18
+seem|think:32 probabl:32 feel:25 practic:20 look:19 perhap:19 realli:19 reason:19
+seen|topic:17
+segfault|derefer:30 dereferenc:26 unexpect:25 crash:25 breakag:22 sigsegv:22 uniniti:21 fault:21
 segv|abnorm:22 sigsegv:21 intermitt:20 iron:19
-select|subqueri:44 claus:35 join:34 cte:33 alias:31 construct:31 column:31 conjunct:31
-selector|vector:30 instant:28 label:27 rate:25 anchor:24 smooth:24 rang:24 matrix:23
-self|inherit:23 polymorph:21 mapper:21 subclass:20 relationship:19 referenti:18 alias:18 eager:18
-semant|behaviour:20 behavior:18
-semaphor|acquir:30 waiter:28 mutex:27 notifi:24 std:23 vec:20 sync:19 sender:19
-semicolon|curli:31 brace:30 extran:29 parenthes:29 colon:29 comma:27 backslash:27 newlin:26
-semver|updat:33 version:29 annoy:28 minor:27 gid:26 msrv:25 dependabot:23 major:23
-send|sent:49 receiv:37 email:29 advertis:27 relai:25 protocol:25 server:24 packet:23
-sender|broadcast:25 receiv:24 send:23 waiter:22 bcc:21 capac:21 notif:21 pong:21
-sendfil|cor:27 middlewar:26 cdn:25 precompil:24 tack:24 etag:24 tld:23 nginx:23
-sens|matter:21 surpris:20 sinc:19 arguabl:19 probabl:18 sensibl:18 overkil:18 harm:18
-sensibl|mind:24 weird:24 surpris:23 strang:22 nicer:22 somebodi:22 pointless:22 fragil:22
-sensit|insensit:36 redact:24 collat:20 uppercas:18 secret:18
-sent|send:49 receiv:34 advertis:25 stateless:25 capabl:25 packet:24 subscrib:24 band:24
-sentenc|grammar:33 paragraph:31 reword:29 capit:28 word:28 clariti:28 rephras:27 phrase:26
-sentinel|slave:43 failov:42 cluster:36 redi:32 elect:29 replica:28 repl:26 promot:26
+select|subqueri:44 claus:36 cte:34 join:33 alias:31 conjunct:31 column:31 construct:31
+selector|vector:32 instant:28 label:26 rate:25 smooth:24 anchor:24 rang:24 matrix:24
+self|inherit:23 polymorph:22 mapper:21 subclass:20 relationship:19 eager:18 alias:18 referenti:17
+semant|behavior:19
+semaphor|acquir:30 waiter:28 mutex:27 notifi:24 std:23 vec:20 sync:19 broadcast:19
+semicolon|curli:32 colon:30 brace:30 parenthes:30 extran:28 space:28 comma:27 newlin:27
+semver|updat:34 version:29 minor:27 gid:26 msrv:25 dependabot:23 cryptographi:23 annoy:23
+send|receiv:40 email:28 advertis:27 packet:26 protocol:26 server:25 relai:25 band:25
+sender|broadcast:25 receiv:23 send:23 waiter:22 watch:20 notif:20 capac:20 pong:20
+sendfil|cor:27 middlewar:26 cdn:26 precompil:24 tack:24 etag:24 tld:23 metal:23
+sens|matter:21 sensibl:21 arguabl:19 sinc:19 overkil:19 argu:19 probabl:18 surpris:18
+sensibl|surpris:24 mind:23 strang:23 weird:23 pointless:23 somebodi:23 nicer:22 fragil:22
+sensit|insensit:36 redact:24 collat:20 uppercas:19 secret:17
+sentenc|grammar:34 paragraph:32 reword:31 capit:29 word:28 rephras:28 clariti:27 phrase:27
+sentinel|slave:44 failov:43 cluster:36 redi:32 elect:29 replica:28 promot:27 repl:26
 sentri|ipython:59 faker:59 panda:51 ruff:37 dessant:33 oauthlib:32 slack:30 cryptographi:29
-sep|jul:55 aug:54 mar:48 oct:48 nov:45 jan:45 jun:41 apr:38
-separ|trail:31 delimit:29 seper:25 contain:25 colon:24 semicolon:24 space:23 unquot:23
+sep|aug:54 jul:54 mar:48 oct:48 nov:46 jan:45 jun:40 apr:39
+separ|trail:31 delimit:29 seper:25 contain:24 semicolon:24 unquot:23 colon:23 slash:23
 seper|separ:25 semicolon:22 massag:20 tack:19 auxiliari:18 concaten:18 httpd:17 magazin:17
-septemb|februari:37 decemb:36 march:34 april:33 juli:29 june:24 januari:23 octob:22
-seq|sequenti:17
-sequenc|ansi:25 pick:22 escap:22 charact:20 cherri:20 rebas:18
-sequenti|simultan:26 interleav:22 parallel:22 checkout:19 asynchron:19 head:18 streamlin:18 repeatedli:18
-seri|sampl:35 chunk:32 histogram:31 metric:28 total:24 sum:24 ingest:23 gaug:23
-serial|deseri:41 marshal:37 serializ:35 json:33 cast:29 valu:27 deleg:26 yaml:26
-serializ|deseri:40 serial:35 typecast:29 coder:29 marshal:27 valu:25 subtyp:25 duck:24
-seriou|surfac:25 nasti:21 unnot:20 led:20 sidestep:19 solv:19 annoi:19 uncov:19
-serv|asset:28 app:23 cdn:20 stylesheet:20 server:20 web:20 applic:20 css:20
-server|client:35 protocol:30 daemon:25 send:24 socket:24 ssl:23 apach:23 port:23
-serverless|pod:27 meta:23 membership:21 srv:21 endpoint:21 oci:19 relabel:18 cluster:18
-servic|endpoint:38 discoveri:34 meta:26 pod:26 api:25 metric:25 cloud:25 rpc:25
-session|cooki:29 meth:23 autoflush:22 cascad:22 asyncio:20 orm:20 collect:19 callabl:19
-set|default:34 unset:34 config:33 configur:30 overridden:27 specifi:26 variabl:26 overrid:25
-setenv|cmake:18 pidfil:18 pwd:17 initialis:17 malloc:17 bsd:17
-setter|accessor:36 getter:29 typecast:25 singleton:24 method:24 deleg:24 attribut:23 readonli:21
-settl|fragil:22 eleg:21 abandon:20 interim:20 scari:20 naiv:19 invas:19 polish:18
-setup|pytest:24 rubi:21 yarn:20 pyproject:20 lib:20 run:20 vscode:19 bundler:19
-setuptool|cfg:30 pypi:29 pyproject:28 python:27 rtd:26 sqlalchemi:26 toml:26 pytest:25
-seven|nine:32 eight:29 ten:28 six:27 month:23 four:21 leap:21 five:21
-sever|coupl:18
-sha|hash:32 algo:29 algorithm:25 hex:25 abbrevi:23 cryptograph:22 checksum:22 oid:22
-shadow|variabl:23 unneed:22 unus:21 uniniti:20 clash:18 indirect:18
-shake|rtd:24 minif:22 commonj:22 assort:21 sourcemap:21 postcss:19 loadabl:18
-shallow|advertis:25 fetch:23 ref:23 reachabl:22 pack:22 thin:21 stateless:21 travers:20
-shape|motiv:17
-shard|anim:18 cluster:18 replica:17 slave:17
-share|perm:19 umask:17
-shareabl|ariti:29 unshar:22 lambda:21 memoiz:21 proc:20 accessor:20 callabl:19 eagerli:19
+septemb|februari:37 decemb:36 march:35 april:33 juli:29 june:24 januari:23 octob:22
+seq|domin:17
+sequenc|ansi:26 escap:23 pick:22 charact:21 cherri:20 rebas:18 unicod:17 todo:17
+sequenti|simultan:26 parallel:22 interleav:22 checkout:20 asynchron:19 streamlin:18 concurr:18 executor:18
+seri|sampl:35 chunk:33 histogram:30 metric:27 total:23 sum:23 ingest:23 gaug:22
+serial|deseri:42 marshal:37 serializ:36 json:32 cast:29 valu:27 deleg:27 yaml:26
+serializ|deseri:40 serial:36 typecast:29 coder:29 marshal:26 valu:25 subtyp:25 duck:24
+seriou|surfac:26 unnot:21 nasti:21 led:20 experienc:19 occasion:19 sidestep:19 solv:19
+serious|doctor:18
+serv|asset:28 app:22 cdn:20 web:20 stylesheet:20 server:20 css:19 applic:19
+server|client:34 protocol:29 send:25 daemon:24 socket:23 ssl:23 apach:22 port:22
+serverless|pod:27 meta:23 endpoint:21 membership:21 srv:21 oci:19 relabel:19 cluster:18
+servic|endpoint:38 discoveri:34 meta:26 pod:26 api:25 cloud:25 metric:25 rpc:24
+session|cooki:30 meth:24 autoflush:23 cascad:22 orm:21 asyncio:20 collect:19 callabl:19
+set|default:34 unset:33 config:32 configur:29 overrid:27 specifi:26 variabl:25 valu:24
+setenv|cmake:18 pidfil:18 pwd:18
+setter|accessor:37 getter:30 typecast:26 method:25 singleton:25 attribut:24 deleg:24 readonli:21
+settl|fragil:22 interim:21 abandon:19 vast:19 naiv:19 eleg:18 invas:18 experienc:18
+setup|pytest:24 rubi:21 yarn:20 lib:20 pyproject:20 bundler:19 run:19 vscode:19
+setuptool|cfg:30 pypi:29 pyproject:28 python:27 sqlalchemi:26 pytest:26 rtd:25 tox:25
+seven|eight:29 nine:29 six:27 ten:27 month:22 four:21 leap:21 five:21
+sever|coupl:17
+sha|hash:32 algo:29 algorithm:25 hex:25 abbrevi:22 cryptograph:22 checksum:22 oid:22
+shadow|variabl:22 unneed:20 unus:19 uniniti:19 clash:17
+shake|rtd:23 assort:22 minif:21 sourcemap:21 commonj:20 preprocessor:19 imo:18 postcss:18
+shallow|advertis:24 reachabl:23 ref:23 fetch:23 pack:22 walk:21 stateless:21 thin:21
+shape|opposit:17
+shard|anim:18 replica:18 cluster:18 slave:17 connect:17 swap:17
+share|perm:19 umask:18
+shareabl|ariti:30 unshar:22 lambda:21 accessor:21 callabl:20 syntaxerror:19 proc:19 memoiz:19
 shave|unlucki:27 afford:24 neglig:23 domin:20 nanosecond:20 tenth:20 reduct:19 hundr:19
-shebang|massag:31 script:29 bin:24 powershel:21 bindir:20 shell:20 command:19 snippet:19
-sheet|reindent:18 focu:17
-shell|bash:33 script:25 expans:25 posix:24 zsh:24 program:23 perl:22 pwd:22
+shebang|massag:32 script:29 bin:24 powershel:22 bindir:20 shell:20 command:20 snippet:19
+sheet|reindent:19
+shell|bash:34 script:26 zsh:25 posix:24 expans:24 portabl:23 perl:22 program:22
 shift|unsign:19 arithmet:18
 shim|unmaintain:22 workspac:22 bun:20 version:19
-ship|debian:24 distribut:23 version:21 newer:21 bun:21 npm:20 latest:20 freebsd:20
-short|abbrevi:25 shorten:23 long:20 unambigu:19 shortest:17
-shortcom|flaw:22 disadvantag:17
-shortcut|menu:24 desktop:23 gui:22 icon:22 ctrl:21 dialog:20 window:19 acceler:18
-shorten|abbrevi:27 shorter:27 short:23 chop:21 strlen:20 ambigu:20 hexadecim:20 shortest:19
-shorter|simpler:32 shorten:27 clearer:26 slightli:26 effici:24 easier:23 strlen:22 repetit:22
-shortest|longest:26 length:23 abbrevi:22 unambigu:21 hexadecim:21 shorten:19 given:18 short:17
-shorthand|head:22 remot:21 ref:21 consult:19 show:19 symmetr:19 namespac:18 name:18
-shortli|reindent:23 gentli:21 followup:18 assur:18 caveat:18 upcom:17 prep:17 winapi:17
-shot|subprocess:20 undeclar:19 variabl:17 val:17 cond:17
-shouldn|doesn:30 doubt:23 matter:23 wouldn:22 nobodi:22 anyth:22 anybodi:22 practic:21
-show|shown:30 displai:30 print:28 diff:27 log:25 head:24 git:23 rev:23
-showcas|undetect:27 demonstr:20 sidestep:19 preliminari:18
-shown|show:30 displai:26 print:23 headlin:19 line:18 parent:18
-shrink|resiz:32 rehash:28 alloc:25 dict:24 realloc:23 grow:21 exce:20 freed:20
-shuffl|restructur:23 wrt:18 awkward:18
-shut|shutdown:31 executor:25 drain:23 spawn:23 poll:22 wake:22 task:22 idl:22
-shutdown|wait:36 kill:33 sigterm:31 shut:31 process:26 timeout:25 cancel:25 worker:25
-sibl|intermediari:22 superclass:20 inherit:18 children:18
-sid|advertis:18 mdx:18 contrari:17
-side|band:19 unmodifi:19 effect:18 capabl:18 advertis:18
-sidebar|nav:30 quickstart:26 guid:26 pdf:25 layout:24 page:24 headlin:22 navig:22
-sidestep|allevi:30 aris:29 egg:23 mitig:23 tackl:23 road:22 interop:22 exhibit:21
+ship|debian:24 distribut:24 newer:22 version:21 bun:21 latest:20 offici:20 freebsd:20
+short|abbrevi:25 shorten:24 long:20 unambigu:19 shortest:18
+shortcom|flaw:21 downsid:17 disadvantag:17
+shortcut|menu:25 desktop:23 icon:22 gui:22 ctrl:21 acceler:19 window:19 dialog:19
+shorten|shorter:28 abbrevi:27 short:24 chop:21 ambigu:20 shortest:19 strlen:19 hexadecim:19
+shorter|simpler:32 shorten:28 clearer:26 slight:25 effici:24 strlen:23 easier:23 repetit:23
+shortest|longest:25 length:23 abbrevi:21 hexadecim:21 unambigu:20 shorten:19 short:18 substr:17
+shorthand|head:22 remot:22 ref:21 ish:20 consult:19 symmetr:19 namespac:18 singular:18
+shortli|reindent:23 gentli:21 caveat:18 followup:18 upcom:17 prep:17 assur:17 winapi:17
+shot|subprocess:21 undeclar:19 variabl:18 val:17 cond:17
+shouldn|doesn:30 doubt:23 wouldn:22 nobodi:22 matter:22 anybodi:21 anyth:21 practic:21
+show|shown:31 displai:29 print:29 diff:27 log:25 head:24 rev:24 blame:23
+showcas|undetect:27 demonstr:20 sidestep:19
+shown|show:31 displai:26 print:24 parent:18 line:18 blame:17
+shrink|resiz:32 rehash:28 dict:25 alloc:24 realloc:23 grow:21 smaller:21 exce:21
+shuffl|restructur:23 awkward:19 wrt:18
+shut|shutdown:31 executor:25 spawn:25 wake:24 task:23 drain:23 poll:23 idl:22
+shutdown|wait:36 kill:34 sigterm:31 shut:31 wake:27 process:26 cancel:25 timeout:25
+sibl|intermediari:22 superclass:20 inherit:19 children:18 descend:17
+sid|privileg:20 advertis:18
+side|band:19 advertis:18 unmodifi:18 effect:17 left:17
+sidebar|nav:30 quickstart:26 guid:26 pdf:25 layout:23 page:23 headlin:23 navig:21
+sidestep|allevi:30 aris:29 mitig:23 egg:23 tackl:23 exhibit:22 road:22 interop:22
 sig|unsign:18
-sight|pleasant:35 grandpar:25 face:19 horribl:18 bui:18
-sighup|sigint:40 sigterm:35 kill:25 grace:23 daemon:23 sigpip:22 watchdog:22 pid:21
-sigint|sighup:40 sigterm:35 grace:32 kill:28 ctrl:26 signal:24 wait:24 hup:23
-sign|signatur:30 gpg:27 verif:26 verifi:25 pgp:25 cooki:23 encrypt:22 secret:22
-signal|exit:33 kill:30 process:28 sigpip:27 sigint:24 wait:24 waitpid:24 trap:23
-signatur|gpg:38 pgp:31 sign:30 rsa:28 verifi:22 certif:21 subject:21 verif:21
+sight|pleasant:34 grandpar:24 face:19 horribl:18 typographi:17
+sighup|sigint:40 sigterm:35 kill:26 daemon:24 grace:23 sigpip:22 watchdog:22 pid:21
+sigint|sighup:40 sigterm:36 grace:32 kill:28 ctrl:27 signal:25 wait:24 exit:24
+sign|signatur:30 verif:26 gpg:26 verifi:25 pgp:25 cooki:23 secret:22 encrypt:22
+signal|exit:33 kill:30 process:27 sigpip:27 wait:26 sigint:25 child:24 waitpid:24
+signatur|gpg:41 pgp:31 sign:30 rsa:27 jun:24 fri:22 verifi:21 certif:21
 signifi|proactiv:22 usernam:20
-signific|dramat:34 huge:31 significantli:29 small:28 measur:28 neglig:28 overal:28 substanti:27
-significantli|dramat:36 substanti:30 slightli:30 signific:29 overal:26 slower:26 reduc:24 tend:24
-signoff|fixup:27 cherri:26 rebas:25 reappli:25 amend:24 pick:24 autoupd:24 squash:23
-sigpip|death:28 signal:27 exit:27 pipe:26 epip:26 process:25 kill:25 hang:25
-sigsegv|crash:22 segv:21 segfault:21 dereferenc:20 die:18 watchdog:18 derefer:17 multipli:17
-sigterm|sigint:35 sighup:35 kill:33 shutdown:31 ctrl:28 trap:26 asap:25 process:23
-silenc|warn:30 squelch:28 suppress:26 stderr:22 captur:19 fprintf:19 requir:19 backtrac:18
-silent|gracefulli:21 simpli:21 unexpect:21 encount:19 error:19 errno:18
-silli|accid:24 odd:24 terribl:24 insan:23 hei:22 tricki:22 stupid:22 yesterdai:21
-similar|previou:17
-similarli|oddli:20
-simon|pieter:50 ben:44 michael:38 eric:31 daniel:31 sean:29 georg:29 carlo:27
+signific|dramat:38 overal:33 substanti:31 small:30 slight:29 larg:29 huge:28 reduc:28
+signoff|fixup:27 cherri:26 rebas:25 reappli:24 pick:24 amend:24 autoupd:23 authorship:23
+sigpip|death:28 signal:27 exit:27 process:26 pipe:26 epip:25 kill:24 wait:24
+sigsegv|crash:22 segfault:22 segv:21 dereferenc:20 die:18 watchdog:18 derefer:17 multipli:17
+sigterm|sigint:36 sighup:35 kill:33 shutdown:31 ctrl:29 unclean:28 trap:26 asap:25
+silenc|warn:30 squelch:28 suppress:26 stderr:22 captur:21 useless:19 fprintf:19 requir:19
+silent|simpli:21 gracefulli:21 encount:20 unexpect:20 error:18 errno:18
+silli|accid:25 odd:24 terribl:24 tricki:23 insan:23 experienc:23 stupid:23 hei:22
+simon|pieter:50 ben:44 michael:38 eric:32 daniel:31 sean:29 georg:29 carlo:27
 simpl|straightforward:19 trivial:18
-simpler|shorter:32 easier:32 slightli:30 clearer:28 cleaner:27 effici:26 safer:24 littl:23
-simplest|complic:32 howev:31 quickli:28 easiest:22 becom:21 simpler:20 punt:19 interim:19
-simpli|silent:21 altogeth:17
-simplic|sake:21 breviti:21 simplif:21 accuraci:19 clariti:19
-simplif|rearrang:22 skew:22 rewrot:22 postprocess:21 commit:21 restructur:21 simplic:21 symmetr:20
-simplifi|simpler:20 restructur:19 clearer:19 simplif:18 cleaner:18 messi:18
-simul|unfriendli:18 failov:17
-simultan|sequenti:26 concurr:25 parallel:23 interleav:23 race:21 acquir:21 sigpip:21 unlock:20
-sinc|year:24 doesn:24 anywai:23 even:22 bother:22 ago:21 anyth:21 matter:21
+simpler|shorter:32 easier:31 clearer:27 cleaner:27 effici:26 slight:26 safer:23 bonu:23
+simplest|complic:31 howev:30 quick:26 easiest:23 simpler:21 eleg:21 becom:20 punt:19
+simpli|silent:21
+simplic|breviti:21 simplif:20 clariti:20 sake:20 accuraci:20
+simplif|restructur:23 rearrang:22 skew:22 postprocess:21 commit:21 topolog:21 incident:21 symmetr:20
+simplifi|simpler:21 simplif:20 clearer:19 restructur:19 messi:18 cleaner:18 refactor:18
+simul|failov:17
+simultan|sequenti:26 concurr:26 parallel:23 interleav:22 acquir:22 race:21 unlock:21 sigpip:21
+sinc|doesn:23 year:23 anywai:22 anyth:22 ago:21 matter:21 bother:21 even:21
 singl|quot:25 enclos:24 bracket:22 doubl:20 curli:20 contain:19 multipl:19 backslash:19
-singleton|accessor:26 redefin:25 setter:24 superclass:24 class:23 subclass:22 eagerli:22 metaclass:21
-singular|plural:46 uncount:32 associ:30 model:28 infer:28 assoc:26 invers:26 snake:26
-sink|trait:34 unpin:27 printer:23 std:23 codec:22 matcher:22 park:21 impl:20
-sit|stick:18 disagre:18
-site|xss:22 attack:21 secur:21 malici:18 protect:17 vulner:17
-situat|scenario:25 problem:19
-six|seven:27 five:24 week:24 ago:23 januari:23 four:23 nine:22 yesterdai:21
-size|byte:45 bucket:36 maximum:33 durat:33 larger:32 handler:32 inf:31 sum:31
-sizeof|unsign:29 pointer:28 val:27 strlen:27 int:26 ptr:26 len:26 char:25
-skeleton|epub:19 consensu:19 followup:19 dummi:19 resp:18 flesh:18 blurb:18 facilit:17
-skew|simplif:22 parent:21 fuse:20 smallest:20 symmetr:20 gettim:20 monoton:19 clock:19
-skip|guid:37 typo:37 grammar:34 changelog:33 minor:31 doc:30 intro:29 punctuat:29
+singleton|accessor:26 redefin:25 setter:25 superclass:24 class:23 subclass:23 typecast:21 metaclass:21
+singular|plural:46 uncount:32 associ:30 infer:28 model:28 assoc:26 invers:26 composit:25
+sink|trait:34 unpin:27 printer:24 codec:22 std:22 matcher:22 park:21 impl:20
+sit|stick:18 disagre:17
+site|xss:22 secur:21 attack:20 malici:18 protect:18 vulner:17 exploit:17
+situat|scenario:26 problem:19 circumst:18
+six|seven:27 five:24 ago:23 week:23 januari:22 four:22 yesterdai:21 nine:20
+size|byte:44 bucket:35 maximum:33 larger:33 durat:32 handler:32 sum:30 inf:30
+sizeof|unsign:29 pointer:28 val:28 strlen:27 len:26 ptr:26 int:26 char:25
+skeleton|epub:19 followup:19 dummi:19 flesh:19 resp:18 facilit:18 consensu:18 blurb:18
+skew|simplif:22 parent:21 fuse:20 smallest:20 symmetr:20 gettim:20 monoton:19 commit:19
+skip|guid:36 typo:36 grammar:33 changelog:33 minor:30 intro:29 doc:29 readm:29
 skiplist|rank:20 ascend:18
-slab|vec:20 struct:20 hashmap:19 arc:19 free:18 arena:18 alloc:17
-slack|incid:44 modal:35 particip:32 sentri:30 plugin:28 dispatch:27 ephemer:27 vue:26
-slash|trail:32 backslash:31 path:31 colon:27 pathnam:26 asterisk:26 dot:25 newlin:25
-slate|vet:30 stanza:22 imagin:21 cousin:20 btw:19 flight:19 leftov:19 reappli:19
-slave|replica:52 replic:46 sentinel:43 failov:42 master:40 ping:40 repl:38 cluster:33
-sleep|wait:30 timeout:29 timer:27 wake:27 millisecond:26 busi:25 unblock:25 shutdown:24
-slice|gaug:23 instant:23 inf:22 alloc:21 bucket:21 compact:21 sampl:21 arrai:20
-slide|mib:20 fetcher:19 largest:18
-slight|signific:24 tini:24 huge:22 minor:21 small:21 overal:21 demonstr:21 dramat:20
-slightli|littl:38 simpler:30 significantli:30 bit:27 shorter:26 somewhat:24 clearer:23 readabl:23
-slim|ipython:18 faker:18
-slip|uncov:22 fortun:20 incident:20 born:18 symptom:17 wrongli:17
-slop|chop:20 hmac:19 cert:18 nonc:18 push:18
-sloppi|loc:24 ridicul:22 convolut:21 memleak:21 nonzero:21 specul:21 lenient:20 smarter:20
-slot|cluster:25 dict:19 rehash:19 slave:19 del:19 failov:18 sentinel:17
-slow|slower:25 larg:22 especi:22 tend:22 ineffici:21 complex:20 lot:20 overhead:19
-slowdown|boost:21 spike:21 downsid:19 speedup:19 drawback:19 reduct:19 degrad:18 impact:18
-slower|faster:29 significantli:26 slow:25 overhead:24 speedup:23 incur:23 tend:23 speed:22
-slowli|mysteri:25 gradual:20
+slab|struct:20 vec:20 hashmap:19 arc:19 alloc:19 free:18 arena:18 pointer:18
+slack|incid:44 modal:35 particip:31 sentri:30 plugin:27 ephemer:27 dispatch:27 vue:26
+slash|trail:32 backslash:31 path:30 colon:28 pathnam:26 asterisk:26 dot:26 newlin:25
+slate|vet:30 somedai:23 stanza:22 unclean:21 imagin:21 cousin:20 reappli:20 btw:19
+slave|replica:53 replic:45 sentinel:44 failov:43 master:41 ping:40 repl:38 cluster:33
+sleep|wait:30 timeout:29 timer:28 wake:27 millisecond:25 busi:25 unblock:24 paus:24
+slice|gaug:23 instant:22 inf:22 alloc:21 compact:21 bucket:21 sampl:21 arrai:20
+slide|mib:20 fetcher:19 largest:17
+slight|littl:34 signific:29 simpler:26 bit:25 overal:25 shorter:25 less:23 readabl:22
+slim|ipython:18 faker:18 arm:18
+slip|uncov:23 fortun:21 incident:20 born:18 triag:17
+slop|chop:20 hmac:19 cert:19 nonc:18 push:17
+sloppi|loc:24 ridicul:22 memleak:21 nonzero:21 convolut:21 specul:21 lenient:20 smarter:20
+slot|cluster:27 dict:20 slave:19 rehash:19 del:19 failov:18 sentinel:17 pong:17
+slow|slower:25 tend:21 ineffici:21 larg:21 complex:19 overhead:18 amount:18 especi:18
+slowdown|bloat:24 spike:21 boost:20 downsid:19 degrad:19 massiv:19 huge:19 overhead:19
+slower|faster:29 speedup:26 slow:25 overhead:24 incur:24 downsid:24 signific:23 tend:22
 slug|omg:17
-small|minor:31 signific:28 tini:28 larg:24 huge:22 slight:21 fix:21 big:20
-smaller|larger:36 size:30 largest:26 bigger:26 max:24 exce:24 larg:24 maximum:23
-smallest|axi:23 max:20 roughli:20 skew:20 ascend:19 enorm:18 meaningless:18 longest:17
+small|minor:30 signific:30 tini:28 larg:25 huge:22 fix:21 big:20 memori:19
+smaller|larger:36 size:30 largest:28 bigger:27 exce:26 larg:26 max:25 signific:24
+smallest|axi:23 skew:20 max:20 ascend:19 enorm:19 highest:18 fight:18 largest:17
 smart|dumb:36 stateless:33 transport:32 protocol:28 negoti:26 advertis:25 http:25 fetch:23
-smarter|friendlier:24 hacki:21 overzeal:20 sloppi:20 tighter:18
-smell|unhelp:22 danc:20 overkil:19 harm:18 churn:17
-smoke|fuzz:27 fuzzer:23 tarbal:19 uninstal:19 volum:18 dockerfil:18 oss:18
-smooth|vector:28 instant:28 histogram:27 anchor:27 rate:26 exponenti:26 selector:24 predict:21
+smarter|friendlier:25 hacki:23 eleg:21 sloppi:20 overzeal:19 tricki:17 tighter:17
+smell|unhelp:22 overkil:20 danc:19 unawar:18 tear:18 harm:17 churn:17
+smoke|fuzz:26 fuzzer:23 tarbal:19 uninstal:19 volum:18 dockerfil:18 oss:18 stress:17
+smooth|vector:29 instant:28 histogram:26 anchor:26 rate:25 selector:24 exponenti:23 predict:22
 smoother|envelop:24 bcc:21
-smtp|ssl:34 imap:34 certif:31 email:31 host:30 authent:28 gmail:26 usernam:25
-snake|camelcas:38 singular:26 underscor:25 irregular:24 classifi:24 camel:23 plural:22 uncount:20
-snap|freebsd:43 cloud:41 readi:30 stabl:29 dev:28 org:27 tarbal:19 devel:18
-snappi|plane:35 ipython:30 faker:30 ruff:30 protobuf:30 panda:26 toolkit:25 codeql:24
-snapshot|tombston:23 zip:22 archiv:20 decompress:20 checkpoint:20 backup:20 tarbal:19 tar:18
-sneak|art:22 classif:19 errorhandl:19 punt:18 unintent:17
-snip|banner:22 spring:21 queu:20 howto:19 runner:18 rail:18
-snippet|markup:25 backtick:24 markdown:24 prose:21 enclos:20 surround:20 monospac:20 syntax:20
-sock|localhost:23 addr:23 keepal:22 pton:20 cidr:19 tunnel:19 getaddrinfo:18 mock:17
-socket|tcp:36 listen:34 conn:26 localhost:25 port:25 unix:25 net:25 connect:25
-soft|reset:22 stash:17
-softwar|licens:24 grant:23 agreement:21 recipi:21 org:20 copyright:19 contribut:18 contributor:17
-solari|aix:34 bsd:32 freebsd:31 gnu:27 glibc:27 netbsd:26 osx:26 mac:26
-solid|mailer:22 purg:21 deliveri:21 deploi:21 activ:21 webpack:21 queu:21 enqueu:20
-solut|wai:26 approach:26 idea:18
+smtp|ssl:34 imap:33 certif:32 host:30 email:30 authent:28 usernam:26 localhost:26
+snake|camelcas:34 camel:34 lowercas:24 singular:23 underscor:23 acronym:22 classifi:22 irregular:22
+snap|freebsd:43 cloud:41 readi:30 stabl:30 dev:28 org:27 tarbal:19 devel:18
+snappi|plane:34 ipython:30 faker:30 ruff:29 protobuf:29 panda:26 toolkit:24 codeql:24
+snapshot|tombston:22 zip:21 decompress:21 archiv:21 checkpoint:20 backup:20 tarbal:20 tar:18
+sneak|art:22 classif:19 errorhandl:19 punt:17
+snip|banner:22 spring:21 queu:20 howto:20 runner:18 rail:18
+snippet|markup:25 markdown:25 backtick:24 surround:20 prose:20 enclos:20 monospac:20 syntax:20
+sock|localhost:23 keepal:23 addr:23 pton:20 cidr:20 tunnel:18 getaddrinfo:18 mock:17
+socket|tcp:36 listen:34 conn:26 localhost:25 port:25 net:25 daemon:25 unix:25
+soft|reset:21 disallow:18 stash:17 ish:17
+softwar|licens:24 grant:23 recipi:21 agreement:21 org:20 copyright:19 contribut:18 contributor:17
+solari|aix:33 freebsd:30 bsd:30 netbsd:27 gnu:26 glibc:26 osx:26 mac:25
+solid|mailer:21 deliveri:20 purg:20 enqueu:20 webpack:20 queu:20 activ:20 deploi:20
+solut|wai:26 approach:24
 solv|sidestep:20 reproduc:19 seriou:19 aris:18
-somebodi|anybodi:31 nobodi:28 someon:27 hurt:22 sensibl:22 wonder:20 peopl:20 investig:20
-somedai|reindent:24
-someon|somebodi:27 nice:23 halv:19 room:19 anybodi:18 anyon:18 peopl:18 morn:17
-someth|thing:21 want:20 anyth:18 somebodi:17 terribl:17 realli:17
-sometim|often:21 occasion:20 particularli:18 nevertheless:17
-somewhat|quit:26 slightli:24 less:21 littl:21 feel:19 bit:19 think:17
-somewher|fool:20 subdirectori:19 untouch:18 hardlink:18 cwd:18 unmodifi:18 chdir:18 intact:17
-soon|earli:20
-sooner|offlin:18 gentli:17 ceil:17
+somebodi|anybodi:31 nobodi:28 someon:28 hurt:23 sensibl:23 obvious:21 investig:20 wonder:20
+somedai|slate:23 reindent:23 vet:19 morn:17
+someon|somebodi:28 nice:20 anybodi:20 want:18 nobodi:18 anyon:18 room:17
+someth|thing:22 want:20 anyth:19 terribl:17 realli:17 somebodi:17
+sometim|often:20 occasion:20
+somewhat|quit:28 less:22 slight:21 littl:20 bit:19 feel:19 realli:17
+somewher|fool:20 hardlink:18 cwd:18 subdirectori:18 chdir:18 unmodifi:18 untouch:18 symlink:18
+soon|earli:21
+sooner|ceil:20 offlin:18 gentli:17
 sorri|oop:19
-sort|order:35 unsort:20 list:19 topolog:17
-sortabl|rudimentari:26 repr:23 coerc:21 getitem:21 composit:19 taint:19 stringifi:19 nonetheless:18
-sought|longest:23 ref:23 lexicograph:22 reread:21 linearli:20 needl:20 unsort:19 ascend:18
-sound|mislead:22 vagu:22 crazi:21 impress:21 awkward:20 arguabl:19 sensibl:19 explan:19
-sourc|dir:20 bindir:19 cmake:19 destin:19 basenam:18 renam:17 pdb:17
-sourcemap|chore:27 dep:27 minifi:26 rollup:26 esm:26 esbuild:25 commonj:24 terser:24
-space|whitespac:36 tab:33 trail:33 charact:30 newlin:30 semicolon:26 comma:25 bracket:24
-spam|gmail:21 trash:18 draft:17
-spanish|french:39 russian:29 german:28 japanes:26 american:22 translat:21 chines:21 accent:18
-spare|impos:28 fget:18 shave:17
-spars|checkout:38 tree:27 index:27 worktre:24 hashset:21 untrack:21 entri:20 outsid:19
-spawn|process:31 thread:25 child:25 kill:24 launch:24 fork:23 shut:23 reactor:23
-speak|strictli:19 defens:17
-spec|lib:21 rubi:18 materi:17
+sort|order:36 unsort:20 list:17 revers:17
+sortabl|rudimentari:26 repr:22 coerc:21 getitem:21 composit:19 taint:19 stringifi:19 nonetheless:18
+sound|impress:23 vagu:22 awkward:22 mislead:22 crazi:21 feel:20 arguabl:19 sensibl:19
+sourc|dir:19 bindir:19 cmake:19 destin:18 basenam:17
+sourcemap|chore:27 dep:27 rollup:27 minifi:26 esm:26 esbuild:26 commonj:24 terser:24
+space|whitespac:38 trail:33 tab:33 newlin:31 charact:31 semicolon:28 comma:25 indent:25
+spam|gmail:20 trash:18 draft:17
+span|div:17
+spanish|french:37 russian:29 german:28 japanes:27 translat:22 chines:21 american:20 quotat:18
+spare|impos:28 fget:19
+spars|checkout:38 tree:27 index:26 worktre:24 untrack:21 hashset:21 entri:21 overlai:20
+spawn|process:31 thread:26 child:25 kill:25 shut:25 launch:24 fork:23 wake:23
+speak|stateless:18
+spec|lib:21 rubi:18 materi:18
 special|backslash:18
-specif|agnost:22
-specifi|given:26 set:26 overridden:24 default:22 tld:20 allow:20 configur:20 smtp:20
-specul|junit:25 sloppi:21 stumbl:18
-speed|perform:36 faster:27 decreas:26 overhead:25 cost:25 overal:24 amount:24 significantli:23
-speedup|reduct:30 boost:24 slower:23 gain:23 speed:22 amount:21 win:20 impact:19
-spell|typo:33 grammar:26 capit:26 fix:25 english:25 punctuat:24 misspel:24 correct:23
-spellcheck|codespel:26 misspel:21 favorit:20 introspect:18
-spend|spent:32 consider:29 wast:25 monei:21 amount:21 freeli:20 slower:20 meaningless:19
-spent|spend:32 amount:24 overal:23 dramat:23 huge:23 overhead:22 significantli:21 domin:21
-spew|print:28 fprintf:24 stderr:23 output:21 srv:20 log:20 garbl:19 loglevel:19
-sphinx|nightli:26 ipython:24 faker:24 cryptographi:23 idna:22 rtd:22 werkzeug:21 panda:20
-spike|median:34 percentil:28 bloat:27 excess:21 slowdown:21 doctor:20 cardin:20 patholog:19
-spin|outstand:23 busi:23 idl:22 steal:22 forev:19 park:18 aliv:18
+specif|agnost:21 neutral:19
+specifi|set:26 default:23 overrid:22 allow:21 tld:21 configur:20 xdg:20 smtp:20
+specul|junit:25 sloppi:21 stumbl:17
+speed|perform:35 signific:28 faster:27 decreas:25 overhead:24 cost:24 overal:23 amount:23
+speedup|reduct:29 slower:26 boost:24 gain:23 amount:22 speed:22 impact:20 measur:20
+spell|typo:33 grammar:29 english:27 punctuat:27 fix:25 capit:25 misspel:23 minor:23
+spellcheck|codespel:23 favorit:22 misspel:21 introspect:18 checker:17
+spend|amount:26 minut:22 hour:22 cpu:21 wast:20 overhead:20 slower:20 speed:20
+spew|print:29 fprintf:23 stderr:23 output:21 loud:21 srv:20 diagnost:20 stdout:20
+sphinx|mypi:25 ipython:23 faker:23 cryptographi:23 night:22 idna:22 rtd:22 panda:20
+spike|median:31 percentil:28 bloat:28 doctor:21 slowdown:21 excess:20 patholog:20 durabl:20
+spin|outstand:23 idl:22 busi:22 steal:20 forev:19 aliv:18 park:18
 spirit|inquiri:28 accur:18 fashion:18
-spit|squelch:22 suppress:20 inter:20 offend:20 contrari:19 supress:19 scari:19 show:18
+spit|squelch:22 suppress:20 inter:20 offend:20 supress:19 scari:19 contrari:19 show:18
 splice|radix:17
-split|adjac:21 separ:21 three:17 two:17
-sponsor|fund:30 announc:21 vite:21 alt:21 href:20 bolt:20 lab:19 compani:18
-sporad|intermitt:33 diagnosi:26 unnot:23 undetect:21 randomli:20 occasion:19 eacc:19 mysteri:18
-spot|diagnos:22 audit:17
-spread|unintuit:24 scatter:19 stumbl:18 assess:18
-spring|webpack:32 rail:30 boot:26 bundler:26 autoload:26 applic:26 bootstrap:24 app:24
+split|adjac:22 separ:21 three:18
+sponsor|fund:30 alt:21 vite:20 announc:20 bolt:20 href:20 lab:19 compani:18
+sporad|intermitt:34 diagnosi:27 unnot:23 undetect:21 occasion:19 eacc:19 symptom:18 overlook:18
+spot|diagnos:23 figur:18 catch:18 audit:18
+spread|unintuit:23 scatter:19 assess:18 stumbl:17
+spring|webpack:32 rail:30 autoload:27 boot:26 bundler:26 applic:25 bootstrap:24 watcher:23
 sprinkl|scatter:36 codebas:18
-sprintf|strlen:21 callsit:21 realloc:20 fprintf:20 flex:19 undeclar:17 fget:17 free:17
-spuriou|strai:28 errant:27 redefinit:26 extran:25 superflu:25 leftov:22 semicolon:22 erron:21
-sql|statement:42 construct:39 meth:38 cte:38 claus:37 column:37 express:36 orm:34
-sqlalchemi|dialect:33 asyncio:31 pytest:31 meth:30 python:30 orm:28 conjunct:28 pyproject:27
-sqlite|oracl:48 mysql:43 postgresql:43 cpython:42 column:37 dialect:33 datatyp:30 postgr:29
-squar|unbalanc:27 curli:24 parenthes:24 bracket:21 angl:20 underlin:19 enclos:18 textual:18
-squash|fixup:44 amend:36 rebas:32 commit:29 todo:29 pick:27 reword:27 merg:25
+sprintf|callsit:21 strlen:21 realloc:20 flex:19 fprintf:19 fget:18 undeclar:17
+spuriou|strai:28 errant:27 redefinit:26 superflu:25 extran:24 leftov:22 erron:22 unwant:21
+sql|statement:42 construct:40 meth:39 cte:37 express:37 column:37 claus:37 orm:34
+sqlalchemi|dialect:32 asyncio:31 pytest:31 meth:30 python:29 orm:28 conjunct:27 pyproject:27
+sqlite|oracl:47 mysql:43 cpython:42 postgresql:42 column:36 dialect:33 datatyp:31 postgr:30
+squar|unbalanc:27 curli:25 parenthes:24 bracket:21 angl:20 enclos:19 underlin:19 textual:18
+squash|fixup:43 amend:37 rebas:31 todo:30 commit:29 pick:28 reword:28 merg:26
 squeez|excerpt:20 matt:17
-squelch|silenc:28 spit:22 suppress:22 distract:21 print:20 scari:19 warn:19 unconfigur:18
-src|dispatch:36 vue:31 bump:29 static:27 eslint:26 home:26 react:26 github:25
-srv|marathon:24 health:21 joe:21 serverless:21 host:21 pod:21 spew:20 datacent:20
-ssd|hyper:37 webkit:30 machin:24 rpm:22 bet:21 five:20 laptop:20 bsd:20
-ssh|host:23 gpg:22 dumb:21 push:21 smtp:21 url:21 proxi:21 protocol:20
-ssl|cert:34 smtp:34 openssl:33 certif:33 insecur:26 proxi:26 authent:26 libcurl:26
-stabil|futur:22 upcom:20 collabor:19 trait:19 unstabl:19 await:19 ecosystem:19 bring:19
-stabl|snap:29 backport:25 releas:24 ubuntu:18 freebsd:18 stabil:18 org:18
-stack|heap:23 alloc:19
-stacktrac|enospc:20 demux:19 whine:18 traceback:18 backtrac:18 errant:17
-stage|conflict:25 file:24 merg:22 untrack:22 tree:22 index:22 cleanli:21 intact:21
-stai|keep:21 remain:17
+squelch|silenc:28 spit:22 suppress:22 distract:21 print:20 scari:19 warn:19 nameerror:18
+src|dispatch:36 vue:31 bump:29 static:27 eslint:26 home:26 react:26 lib:25
+srv|marathon:24 joe:21 health:21 serverless:21 pod:21 host:21 spew:20 datacent:20
+ssd|hyper:33 webkit:30 machin:23 rpm:22 five:20 laptop:20 bsd:19 bet:18
+ssh|gpg:26 host:23 dumb:21 smtp:21 protocol:21 push:21 imap:21 url:20
+ssl|smtp:34 cert:34 certif:33 openssl:33 insecur:26 authent:26 imap:25 libcurl:25
+stabil|futur:21 upcom:20 collabor:20 unstabl:20 await:19 trait:19 ecosystem:19 concis:19
+stabl|snap:30 backport:25 releas:23 ubuntu:19 org:19 freebsd:18 stabil:18 readi:17
+stack|heap:22 alloc:20
+stacktrac|enospc:20 traceback:19 demux:18 backtrac:18 whine:18 errant:18
+stage|conflict:25 file:25 untrack:23 tree:22 index:22 merg:21 intact:21 stash:21
+stai|keep:20 remain:18
 stale|sampl:25 histogram:21 gaug:21 ingest:19 counter:19 decrement:19 interv:19 chunk:18
-stall|compet:26 bloat:19 consensu:17
-stamp|annoy:20 strftime:20 destdir:18 tagger:17
-stand|conclus:19 criterion:19
-standalon|tupl:17
-standard|guidelin:20 stdout:19 tty:19 stdin:18
-stanza|summar:25 nearbi:22 slate:22 oop:20 kevin:19 thorough:19 asid:19 sloppi:19
-star|tone:19
-start|main:18 cron:17 process:17
-starter|chore:21 vue:21 framework:20 playground:20 discord:20 react:18 spring:17 scaffold:17
+stall|compet:27 bloat:19 consensu:17 accid:17
+stamp|strftime:21 destdir:18 tagger:17
+standalon|tupl:17 conjunct:17 factori:17
+standard|guidelin:19 stdin:19 stdout:19 tty:18
+stanza|summar:24 slate:22 nearbi:22 oop:20 kevin:19 asid:19 sloppi:19 overzeal:18
+star|tone:17
+start|main:18 cron:17 process:17 restart:17
+starter|chore:21 vue:21 framework:21 playground:20 discord:20 react:18 scaffold:17 spring:17
 startswith|overload:21 complement:19 bitwis:19
-startup|shutdown:18 kill:18 failov:18 significantli:17
-starvat|deadlock:25 lifo:23 watchdog:21 wake:21 difficulti:17
-stash|checkout:24 rebas:24 pop:23 submodul:23 reappli:23 untrack:22 head:22 git:21
+startup|shutdown:19 kill:18 failov:18
+starvat|deadlock:26 lifo:24 wake:22 watchdog:21 intermitt:17 difficulti:17
+stash|checkout:24 rebas:24 untrack:23 submodul:23 reappli:23 head:22 uncommit:22 pop:22
 stat|index:18
-state|undo:19 dirti:19 reset:18 untouch:17
-stateless|protocol:36 smart:33 advertis:33 rpc:31 capabl:29 transport:28 negoti:27 fetch:26
-statement|sql:42 meth:36 claus:36 cte:33 subqueri:33 construct:33 adapt:33 insert:31
-static|dispatch:32 eslint:30 src:27 vue:26 prettier:26 react:24 plugin:23 asset:22
-statist|diagnost:20 reduct:18 dramat:17 inform:17
+state|undo:20 dirti:18 reset:17
+stateless|protocol:36 smart:33 advertis:33 rpc:33 capabl:30 transport:29 negoti:28 fetch:28
+statement|sql:42 claus:36 meth:36 subqueri:34 cte:34 construct:33 adapt:33 column:31
+static|dispatch:32 eslint:30 src:27 vue:26 prettier:26 react:24 plugin:22 asset:21
+statist|diagnost:19 reduct:18 dramat:18 evict:17 percentag:17
 statu|subpath:33 healthi:29 filepath:29 favicon:26 feder:23 handler:23 http:22 inf:21
-status|dropdown:17
-std|trait:27 semaphor:23 sink:23 async:22 crate:22 await:21 mutex:20 park:20
-stderr|stdout:54 output:36 tty:25 fprintf:24 print:24 pipe:24 interleav:23 spew:23
-stdin|stdout:30 pipe:27 tty:24 write:23 stderr:23 termin:22 stdio:22 rev:22
-stdio|nonblock:24 stdout:23 fprintf:22 stdin:22 write:20 fstat:20 descriptor:18 tty:18
-stdlib|rexml:17
-stdout|stderr:54 output:41 stdin:30 tty:30 pipe:25 stdio:23 termin:22 fprintf:22
-steal|idl:24 lifo:23 spin:22 park:22 worker:21 poll:17 wake:17 drain:17
-stefan|lame:34 jonathan:21 xavier:19 bruce:19 unclos:19 ryan:18 josh:18
-stem|sidestep:19 travel:18 infrequ:18 aris:18
-stick|room:20 bizarr:20 beat:19 sit:18
-sticki|intermitt:17
-still|perfectli:18
-stmt|cacheabl:19 rowcount:19 unnam:19 oddli:17 cte:17
-stock|inventori:23 deliv:20 subscript:18 welcom:18 mailer:18 mimick:17
-stole|brian:26 peter:26 paul:22 carlo:21 king:21 jeff:20 ryan:19 martin:19
-stolen|king:21 brute:20
-stone|inmemori:19 flesh:19 untangl:18
+status|dropdown:17 unmatch:17
+std|trait:26 semaphor:23 sink:22 async:22 crate:22 await:21 mutex:21 park:20
+stderr|stdout:54 output:36 tty:25 print:25 fprintf:24 interleav:23 stdin:23 spew:23
+stdin|stdout:31 pipe:27 tty:25 stderr:23 write:23 termin:23 descriptor:22 stdio:22
+stdio|nonblock:24 stdout:23 fprintf:22 stdin:22 fstat:21 write:20 termin:18 tty:18
+stdout|stderr:54 output:41 stdin:31 tty:30 pipe:24 stdio:23 termin:23 descriptor:22
+steal|idl:20 spin:20 lifo:19 worker:19 park:18
+stefan|lame:27 jonathan:22 bruce:22 xavier:20 unclos:19 ryan:19 josh:18 paren:17
+stem|inaccuraci:21 sidestep:20 travel:19 infrequ:18 aris:18
+stick|beat:19 room:19 sit:18 pointless:17
+sticki|intermitt:18
+stmt|cacheabl:19 unnam:19 rowcount:19 oddli:18 cte:17
+stock|inventori:22 deliv:18 product:18 view:17
+stone|inmemori:19 flesh:18 untangl:18
 stop|paus:26 sched:23
-storag|servic:21 azur:21 attach:21 preview:21 cloud:21 activ:19 analyz:19 upload:19
-store|object:23 pack:22 struct:22 expiri:21 access:20 credenti:20 obtain:19 hold:19
-stori|collabor:24 ecosystem:22 march:22 rememb:19
-str|string:26 len:23 ptr:22 sizeof:21 chop:21 char:19 arrai:19 warm:18
+storag|attach:22 azur:21 servic:21 preview:21 cloud:21 activ:19 analyz:19 upload:18
+store|object:23 pack:23 struct:22 expiri:21 access:21 credenti:20 obtain:19 fill:19
+stori|collabor:24 ecosystem:22 march:19
+str|string:26 len:23 ptr:22 chop:21 sizeof:21 arrai:19 char:18 warm:18
 strace|kevin:20 offend:19 stanza:17
-strai|extran:30 spuriou:28 bracket:27 semicolon:26 backslash:26 curli:23 misinterpret:23 newlin:23
-straight|straightforward:26
-straightforward|straight:26 fragil:25 trivial:24 tricki:24 invas:24 harmless:23 messi:23 explanatori:22
-strang|odd:28 weird:28 look:24 awkward:23 thing:22 sensibl:22 companion:22 pointless:21
-strategi|criteria:22 loader:19 bake:18 lazyload:17
-stream|deflat:24 consum:22 inflat:22 zlib:21 data:19 gzip:19 buffer:19 compress:17
-streamlin|hoc:21 refin:19 eas:18 messi:18 rearrang:18 dedup:18 sequenti:18 stripe:17
-street|citi:22 disclosur:22
-stress|tee:19 valgrind:17
-stretch|sloppi:19
-strftime|timezon:24 utc:22 localtim:22 gmt:21 tzinfo:21 date:20 stamp:20 zone:18
-strict|referr:18
-stricter|lenient:23 liber:21 getter:19 looser:19
-strictli|speak:19 greater:19 evid:19 slower:17 technic:17 anymor:17
-strike|tradeoff:21 compromis:18 trade:18 balanc:17
-string|str:26 hex:26 dup:24 charact:24 valu:24 frozen:24 char:24 downcas:24
-stringifi|coerc:24 sym:24 cte:24 typecast:24 meth:24 sql:24 dup:23 dupe:22
+strai|extran:29 spuriou:28 bracket:27 semicolon:27 backslash:26 misinterpret:24 curli:24 newlin:23
+straight|straightforward:27
+straightforward|straight:27 fragil:26 tricki:25 invas:24 messi:24 trivial:23 subtl:23 explanatori:22
+strang|weird:28 odd:27 look:25 awkward:24 sensibl:23 thing:22 companion:22 pointless:22
+strategi|loader:20 bake:20 criterion:20 lazyload:17 secondari:17 conjunct:17
+stream|deflat:24 consum:22 zlib:22 inflat:21 data:19 gzip:19 buffer:19 compress:18
+streamlin|hoc:21 refin:19 sequenti:18 eas:18 simultan:18 rearrang:18 messi:18 stripe:18
+street|countri:26 john:25 person:21 citi:20 disclosur:19
+stress|tee:19 valgrind:18 fifo:18 tester:17 smoke:17
+stretch|sloppi:19 contigu:17
+strftime|timezon:25 utc:23 localtim:22 gmt:21 stamp:21 tzinfo:21 date:20 zone:19
+stricter|lenient:22 liber:21 getter:19 looser:19 tighten:17
+strike|bone:22 invas:21 tradeoff:21 compromis:17 tast:17
+string|str:26 hex:26 char:26 charact:25 valu:24 arrai:24 dup:23 liter:23
+stringifi|coerc:24 sym:24 dup:24 cte:24 meth:24 typecast:23 sql:23 dupe:22
 stringio|rexml:22 dessant:19 rewind:19 scrub:18 linger:18 unreleas:17 dsl:17 ipython:17
-strip|trail:31 whitespac:27 trim:25 slash:24 newlin:24 misinterpret:23 delimit:23 rstrip:22
-stripe|streamlin:17 mem:17 mint:17 gaug:17
-strlen|sizeof:27 nul:26 len:26 subtract:25 arithmet:24 char:24 realloc:24 ret:23
-strong|weak:23 etag:18 control:18
-stronger|sloppi:19 interoper:18 pose:18 transpar:17
-strongli|aaron:19 bundler:18
-struck|bone:32 bite:26 duti:20 research:19 obfusc:18
-struct|pointer:36 member:35 structur:35 ctx:30 const:29 free:27 argv:27 void:27
-structur|struct:35 member:20 hashmap:19 free:19 pointer:19 ctx:17
-struggl|unintuit:24 familiar:23 hashset:22 predat:21 mimick:21 unawar:20 upset:19 intuit:19
-stub|pytest:22 subsecond:20 travel:19 dummi:19 helper:19 scaffold:18 teardown:17 vendor:17
-stuck|hang:21 reportedli:20 misbehav:19 mandatori:19 eat:18 intention:17
-studi|juli:22 assist:21 fourth:17
-studio|visual:48 msvc:33 clang:31 toolchain:30 cmake:30 gcc:26 build:24 microsoft:22
-stumbl|unintuit:19 spread:18 specul:18
-stupid|silli:22 easiest:22 wonder:20 straightforward:18 experienc:18 insan:17 trivial:17 suboptim:17
-style|convent:25 rest:18 css:18
-stylesheet|asset:41 css:36 javascript:31 img:30 scss:29 xhtml:29 precompil:29 html:28
-stylist|variat:25 cosmet:24 nit:21 mainli:19 grammar:18 slight:18 blurb:18 nearbi:17
-sub|pub:21 submodul:18
-subclass|inherit:50 class:49 superclass:43 mapper:41 polymorph:39 orm:37 conjunct:36 concret:34
-subcommand|builtin:29 bisect:25 option:23 command:23 git:22 cmd:21 facil:19 teach:19
-subdir|directori:36 subdirectori:30 dir:28 untrack:28 mkdir:27 gitignor:25 file:25 toplevel:25
-subdirectori|directori:42 toplevel:33 cwd:31 subdir:30 dir:28 rel:28 chdir:27 pwd:26
-subdomain|tld:32 localhost:25 tenant:22 host:22 domain:21 cdn:21 applic:20 urlencod:20
-subject|aug:29 jul:28 mar:28 oct:26 wed:25 apr:23 jan:23 feb:23
-submiss|submit:26 modal:22 escal:19 mdn:19 button:18 inspir:18 incid:18 triag:17
-submit|checkbox:36 clickabl:31 submiss:26 button:23 radio:21 hidden:20 appli:19 turn:18
+strip|trail:32 whitespac:27 trim:26 newlin:25 slash:25 misinterpret:24 delimit:24 space:23
+stripe|streamlin:18 mem:18 mint:18 gaug:18 unlock:17
+strlen|sizeof:27 nul:26 len:26 realloc:26 subtract:26 arithmet:24 shorter:23 ret:23
+strong|weak:19
+stronger|sloppi:18 interoper:18 pose:18
+struct|pointer:36 member:36 structur:34 ctx:30 const:29 argv:28 free:27 arrai:27
+structur|struct:34 hashmap:21 member:21 free:19 pointer:18 ctx:18
+struggl|unintuit:24 familiar:23 hashset:22 predat:22 mimick:21 unawar:19 upset:19 dive:18
+stub|pytest:21 subsecond:21 travel:20 dummi:19 helper:18 scaffold:18 vendor:17 usec:17
+stuck|hang:20 misbehav:19 mandatori:19 intention:18 mistaken:17 eat:17
+studi|juli:23 assist:20 wild:17 fourth:17
+studio|visual:47 msvc:32 clang:31 cmake:30 toolchain:30 gcc:26 build:26 microsoft:22
+stumbl|halfwai:19 unintuit:18 spread:17 specul:17 errant:17
+stupid|silli:23 easiest:22 wonder:20 straightforward:20 unresolv:19 experienc:18 trivial:18 insan:17
+style|convent:24 rest:18 css:17
+stylesheet|asset:42 css:36 javascript:31 img:30 scss:30 xhtml:29 precompil:28 media:28
+stylist|variat:25 cosmet:25 nit:21 grammar:18 blurb:18 clariti:18 nearbi:17
+sub|pub:20
+subclass|class:50 inherit:50 superclass:44 mapper:42 polymorph:40 orm:38 conjunct:36 concret:35
+subcommand|builtin:30 bisect:25 option:24 command:23 git:23 cmd:21 facil:19 submodul:19
+subdir|directori:36 subdirectori:30 untrack:28 dir:28 mkdir:27 gitignor:25 toplevel:25 file:25
+subdirectori|directori:42 toplevel:34 cwd:32 subdir:30 dir:29 rel:28 chdir:28 work:26
+subdomain|tld:31 domain:25 localhost:24 host:24 tenant:22 cdn:20 urlencod:20 applic:20
+subject|aug:30 mar:28 jul:28 oct:27 wed:24 jan:23 apr:23 sep:22
+submiss|submit:26 modal:22 escal:19 mdn:19 inspir:18 button:18 incid:18 multipart:17
+submit|checkbox:37 clickabl:31 submiss:26 button:23 radio:22 appli:19 turn:18 review:17
 submitt|riski:18 commentari:18 paramt:17
-submodul|recurs:32 git:29 foreach:29 absorb:27 untrack:25 worktre:25 checkout:25 tree:24
-suboptim|largest:20 aggress:20 reconstruct:20 merg:18 recomput:18 irrelev:18 priv:18 tent:18
+submodul|recurs:32 git:29 foreach:28 absorb:27 worktre:26 untrack:25 directori:24 checkout:24
+suboptim|aggress:21 reconstruct:20 largest:20 nth:19 cheap:19 merg:19 undesir:18 recomput:18
 subpath|healthi:71 filepath:69 favicon:63 feder:52 handler:52 http:45 bucket:44 inf:42
-subprocess|pager:23 command:23 toplevel:22 exec:21 foreach:21 shot:20 enorm:20 invok:20
-subqueri|claus:45 conjunct:45 select:44 cte:43 func:40 join:40 column:40 meth:40
-subscrib|notif:33 broadcast:31 instrument:30 channel:29 event:27 sent:24 notifi:24 subscript:23
-subscript|subscrib:23 channel:22 broadcast:22 stock:18 collat:18 fire:18 websocket:18 shut:18
-subsecond|usec:35 microsecond:34 ration:32 travel:30 precis:30 nanosecond:27 fraction:26 datetim:26
-subsect|insensit:22 brief:21 alphanumer:21 hyphen:18 alphabet:17 envvar:17 summar:17 prose:17
-subsequ|previou:21 upcom:20 followup:20 remedi:19 unpars:18
-subset|superset:21
-substanti|dramat:34 significantli:30 signific:27 consider:24 aim:23 fewer:23 modest:23 slightli:22
-substitut|backquot:40 command:35 enclos:28 doubl:25 tradit:24 backslash:24 quot:23 construct:23
-substr|octal:26 hexadecim:24 match:23 pattern:21 nul:21 anchor:21 needl:20 asterisk:20
-subsystem|infrastructur:23 pluggabl:20 bunch:19 repositori:19 reimplement:18 ongo:18 callsit:17
-subtl|fragil:28 surpris:26 weird:24 obviou:23 hopefulli:22 incident:22 investig:22 odd:22
-subtleti|oversight:21 pursu:20 gotcha:19 sloppi:19 aforement:18 tradeoff:18
-subtli|codifi:22 compli:19 convei:18
-subtract|arithmet:29 underflow:29 divis:26 divid:25 strlen:25 overflow:24 largest:24 cutoff:24
-subtre|subdirectori:24 merg:20 directori:20 squash:20 recurs:19 tree:19
-subtyp|serializ:25 type:22 cidr:22 column:22 monei:22 datatyp:21 typecast:21 agg:20
-succe|fail:30 succeed:26 successfulli:23 success:22 enoent:20 cleanli:18 nonzero:18
-succeed|succe:26 fail:21 enoent:20 occasion:19 proce:19 randomli:19 bail:18 outcom:18
-success|expect:24 enoent:24 exit:23 fail:22 nonzero:22 succe:22 failur:21 unexpect:20
-successfulli|succe:23 resum:18 abort:17
-succinct|easiest:21 fragil:18 straightforward:17 nonetheless:17
+subprocess|pager:24 command:23 toplevel:23 foreach:22 shot:21 exec:21 enorm:20 invoc:20
+subqueri|claus:45 conjunct:45 select:44 cte:44 meth:40 func:40 join:40 orm:40
+subscrib|notif:32 broadcast:30 instrument:30 channel:29 event:27 notifi:25 subscript:23 deliv:23
+subscript|subscrib:23 channel:22 broadcast:21 collat:18 fire:18 shut:18 websocket:18 notifi:18
+subsecond|usec:35 microsecond:34 ration:32 travel:31 precis:30 nanosecond:27 fraction:27 datetim:26
+subsect|brief:22 insensit:22 alphanumer:20 hyphen:18 alphabet:18 envvar:17
+subsequ|previou:22 upcom:21 followup:20 remedi:19 unpars:18 earlier:18
+subset|superset:20 candid:17
+substanti|dramat:37 signific:31 consider:25 aim:23 modest:23 drastic:22 neglig:22 massiv:22
+substitut|backquot:40 command:35 enclos:29 doubl:25 tradit:25 backslash:24 quot:23 construct:23
+substr|octal:26 match:23 hexadecim:23 pattern:21 nul:21 anchor:21 asterisk:20 needl:20
+subsystem|infrastructur:24 pluggabl:21 bunch:20 repositori:19 reimplement:19 callsit:18 ongo:18
+subt|codifi:23 compli:20 fundament:19 convei:18 biggest:17
+subtl|fragil:28 surpris:27 weird:24 obviou:23 incident:23 straightforward:23 hopefulli:22 investig:22
+subtleti|oversight:21 pursu:20 gotcha:19 sloppi:19 aforement:18 tradeoff:18 thorough:18
+subtract|arithmet:29 underflow:29 divis:27 strlen:26 divid:24 cutoff:24 overflow:24 largest:23
+subtre|subdirectori:24 merg:21 directori:20 squash:19 recurs:19 tree:18 toplevel:17
+subtyp|serializ:25 monei:22 cidr:22 type:22 column:22 datatyp:21 typecast:21 agg:20
+succe|fail:30 succeed:27 successfulli:25 success:23 enoent:20 bail:18 nonzero:18
+succeed|succe:27 fail:21 proce:20 enoent:20 occasion:20 outcom:19 bail:19 success:18
+success|expect:24 exit:24 enoent:24 fail:23 nonzero:23 succe:23 failur:21 unexpect:20
+successfulli|succe:25 resum:18 success:18 abort:18 sigpip:17
+succinct|hoc:21 cacheabl:20 unnam:19 easiest:19 exot:18 nonetheless:17
 suck|toc:17 overzeal:17
-suddenli|confid:19 randomli:19 disappear:19 interestingli:18 backport:18 accid:18 doesn:17
-sudo|passwd:20 musl:19 gid:19 administr:19 yarn:17
-suffer|experienc:21 aris:18 everywher:18 seriou:18 hurt:17
-suffic|otoh:22 disappear:20 linearli:20 ascend:19 circumv:19 debat:19 lexicograph:18 oldest:18
-suffici|plug:17 enough:17
-suffix|tagnam:28 prereleas:23 longest:20 slash:20 prefix:19 earliest:18 string:17
-suggest|thank:34 courtesi:31 notic:31 propos:22 jeff:21 king:20 review:20 pull:19
-suit|test:24 leak:19 har:18
-suitabl|consumpt:18 choic:18
-sum|bucket:62 inf:55 durat:55 second:52 handler:44 total:44 histogram:40 count:38
-summar|stanza:25 circuit:21 reconstruct:20 misunderstood:20 inabl:20 wrt:20 anticip:19 thorough:19
-summari|show:21 descript:20 ran:18 diff:18 output:18 head:17 titl:17
-sun|fri:60 tue:51 thu:50 wed:49 sat:48 mon:45 clang:17
-super|serializ:20 method:20 superclass:20 deleg:19 instanti:19 singleton:19 kwarg:18 def:18
-superclass|subclass:43 class:37 mixin:35 inherit:33 accessor:31 concret:30 attribut:29 mapper:29
-superflu|spuriou:25 unecessari:24 errant:22 unneed:22 redund:22 extran:21 semicolon:20 useless:19
-supersed|nonetheless:22 discourag:19 complianc:17
-superset|subset:21
-superus|elev:32 privileg:29 referenti:26 psql:23 administr:19 integr:19 obei:18 admin:17
-supervis|systemd:24 pidfil:22 syslog:19 sighup:19 conf:18
-supplement|imper:20 pep:19 unpars:19 pertain:17 auxiliari:17
-suppli|pass:20 specifi:19
-support|activ:24 mysql:23 requir:21 sqlalchemi:21 postgresql:20 postgr:20 version:20 ext:19
-supposedli|zip:18 happili:18 tree:18
-suppress|silenc:26 warn:23 squelch:22 spit:20 print:20 quiet:19 stderr:19 fprintf:18
+sudden|disappear:25 intermitt:21 accid:21 occasion:21 unrel:20 troubl:19 backport:19 inadvert:19
+sudo|passwd:20 musl:19 gid:19 administr:18 instal:17 yarn:17
+suffer|experienc:22 suspect:19 seriou:18 aris:18 hurt:18 everywher:18 road:17 pleasant:17
+suffic|disappear:21 lexicograph:20 ascend:19 circumv:19 oldest:19 debat:18 otoh:18 modest:18
+suffici|enough:18 plug:18
+suffix|tagnam:28 prereleas:24 longest:21 slash:20 prefix:19 earliest:17 string:17
+suggest|thank:32 courtesi:31 notic:30 propos:23 review:21 jeff:21 king:20 pull:19
+suit|test:25 leak:19 har:18 testsuit:17
+suitabl|consumpt:18
+sum|bucket:62 durat:55 inf:55 second:52 handler:45 total:44 histogram:40 http:38
+summar|stanza:24 circuit:20 reconstruct:20 anticip:20 simplif:19 wrt:19 inabl:19 gist:19
+summari|show:20 descript:20 diff:19 output:18 titl:17
+sun|fri:59 tue:53 thu:51 sat:49 wed:48 mon:45 clang:18 xcode:18
+super|serializ:20 method:20 superclass:20 def:19 kwarg:19 singleton:19 instanti:18 deleg:18
+superclass|subclass:44 class:37 mixin:36 inherit:34 accessor:31 concret:30 attribut:30 mapper:29
+superflu|spuriou:25 unecessari:24 errant:22 redund:21 unneed:20 extran:20 useless:20 semicolon:20
+supersed|nonetheless:22 discourag:20
+superset|subset:20
+superus|elev:32 referenti:26 privileg:26 psql:22 administr:19 integr:19 obei:18 admin:17
+supervis|systemd:24 pidfil:23 syslog:20 sighup:19 conf:18
+supplement|imper:20 pep:19 unpars:18 pertain:17 auxiliari:17
+suppli|pass:21 specifi:19
+support|activ:23 mysql:23 requir:21 sqlalchemi:21 postgr:20 postgresql:20 version:19 ext:19
+suppress|silenc:26 warn:22 squelch:22 spit:20 quiet:20 print:20 stderr:19 fprintf:18
 supress|condens:28 symmetri:22 show:20 spit:19 redefinit:17 unind:17
-sure|ensur:20 thing:19 know:18 bother:18 actual:17
-surfac|seriou:25 burden:21 demonstr:21 suscept:21 likelihood:20 fragil:19 odd:19 investig:19
-surpris|subtl:26 confus:26 fragil:24 annoi:24 weird:24 odd:24 sensibl:23 worst:23
-surprisingli|modest:22 massiv:22 misread:20 unfortun:17 dramat:17
-surround|enclos:38 bracket:36 backtick:28 brace:27 backslash:26 markup:25 placehold:25 parenthes:25
-suscept|cryptograph:22 surfac:21 unpredict:20 brute:19 xss:19 denial:18 tamper:18 abus:17
-suspect|presum:25 weird:20 bother:19 besid:19 strang:19 sensibl:18 rare:18 figur:18
+sure|thing:20 bother:18 care:18 ensur:18 actual:17 matter:17 sinc:17 know:17
+surfac|seriou:26 demonstr:21 suscept:21 burden:21 likelihood:21 investig:20 fragil:20 harmless:19
+surpris|subtl:27 confus:25 fragil:25 sensibl:24 worst:23 annoi:23 unfortun:23 weird:23
+surround|enclos:40 bracket:37 backtick:28 brace:28 backslash:27 parenthes:27 placehold:26 markup:25
+suscept|cryptograph:22 surfac:21 brute:20 xss:19 unpredict:19 denial:18 tamper:18 unecessari:17
+suspect|presum:25 weird:21 circumst:21 besid:20 strang:20 bother:19 figur:19 sensibl:19
 suspend|searcher:20
-suspici|bloat:21 companion:18 strlen:18 judg:18
-svg|favicon:42 subpath:41 healthi:37 filepath:37 handler:31 logo:29 http:28 feder:27
+suspici|bloat:21 companion:18 judg:18 strlen:17
+svg|favicon:42 subpath:41 healthi:37 filepath:37 handler:31 logo:29 http:28 imag:27
 svn|trunk:20 git:19 proj:18 branch:17
-swallow|throw:25 prematur:23 unnot:23 trap:22 runtimeerror:22 unhandl:21 rais:20 enoent:20
-swap|flip:19
+swallow|prematur:24 unnot:23 throw:23 runtimeerror:22 trap:22 rais:21 unhandl:21 enoent:21
+swap|flip:20 shard:17
 sweep|expung:22 classifi:17
 switch|checkout:17
-sym|stringifi:24 duck:21 taint:20 frozen:19 typecast:19 dereferenc:19 dup:18 typeerror:18
-symbol|hash:24 constant:20 nil:19 valu:18 stringifi:18 sym:18 dup:18 respond:17
-symlink|directori:31 path:24 getcwd:23 dir:23 absolut:22 worktre:22 libexec:21 file:21
-symmetr|operand:23 notat:22 simplif:20 skew:20 ordinari:19 shorthand:19 disagre:18 two:18
-symmetri|supress:22 buri:20 imo:20 wrt:19 disagre:18 unpopul:17
-symptom|uncov:25 experienc:22 sidestep:21 doctest:21 lame:20 incident:19 sporad:18 egg:18
-sync|synchron:27 mutex:23 exceed:22 replic:21 resync:21 scrape:21 repl:20 disconnect:19
-synchron|monitor:27 concurr:27 sync:27 asynchron:24 barrier:22 disconnect:20 resync:20 replic:20
-synonym|hybrid:26 mapper:22 properti:22 conjunct:22 orm:21 func:20 class:20 meth:18
-syntact|snippet:17 liber:17
-syntax|snippet:20 notat:17
-syntaxerror|scrub:28 unfilt:26 swallow:20 rerais:20 rescu:19 shareabl:18 cleaner:18 postcss:18
-synthes|incr:21 vararg:19 dataset:19 compris:18 del:18 fullnam:18 evict:17 unimpl:17
-synthet|defect:18 linear:17 thousand:17
-syscal|writev:26 fstat:21 eintr:20 einval:19 mingw:19 malloc:18 stdio:17
-sysctl|bsd:25 netbsd:19 openbsd:18 hyper:18 msvc:18
-syslog|broadcast:20 supervis:19
-system|linux:27 maco:24 platform:24 darwin:22 machin:21 solari:21 libc:21 bsd:21
-systemat|decent:21 sloppi:19 goto:18
-systemd|daili:26 mainten:26 frequenc:26 weekli:25 cron:24 supervis:24 schedul:24 run:22
+sym|stringifi:24 duck:20 taint:20 typecast:19 dereferenc:19 dup:19 typeerror:19 freez:19
+symbol|hash:24 constant:21 nil:19 valu:18 sym:18 stringifi:18 dup:18 def:18
+symlink|directori:31 getcwd:24 path:24 dir:23 worktre:22 absolut:22 libexec:22 file:21
+symmetr|operand:23 notat:21 simplif:20 skew:20 ordinari:19 disjoint:19 shorthand:19 disagre:18
+symmetri|supress:22 buri:20 imo:19 wrt:18 disagre:18 unpopul:17
+symptom|uncov:27 experienc:26 lame:22 sidestep:21 doctest:21 vagu:18 egg:18 sporad:18
+sync|synchron:27 mutex:24 exceed:22 replic:21 resync:21 scrape:21 repl:20 timeout:20
+synchron|concurr:28 monitor:27 sync:27 asynchron:24 barrier:23 replic:20 resync:20 disconnect:20
+synonym|hybrid:26 mapper:22 properti:22 conjunct:22 orm:21 func:21 class:20 meth:18
+syntact|liber:17 snippet:17
+syntax|snippet:20 notat:17 highlight:17
+syntaxerror|scrub:28 unfilt:26 swallow:20 rerais:20 rescu:19 shareabl:19 cleaner:19 postcss:18
+synthes|incr:21 vararg:19 dataset:19 del:18 fullnam:18 unimpl:17 compris:17 evict:17
+synthet|defect:18 exist:17 diverg:17 thousand:17 disjoint:17
+syscal|writev:27 fstat:21 einval:21 eintr:20 mingw:20 malloc:18 stdio:18 mmap:17
+sysctl|bsd:23 netbsd:19 openbsd:18 msvc:17
+syslog|supervis:20 broadcast:19
+system|linux:28 maco:25 platform:23 mac:22 libc:22 darwin:22 bsd:21 solari:21
+systemat|decent:21 otoh:21 sloppi:20 loc:18
+systemd|frequenc:27 daili:27 mainten:26 schedul:24 cron:24 supervis:24 run:20 timer:20
 tab|space:33 indent:25 pad:24 whitespac:22 scroll:19 horizont:19 unquot:19 newlin:18
-tabl|column:47 foreign:39 schema:39 join:38 primari:38 reflect:35 constraint:34 polymorph:31
-tack|sendfil:24 seper:19 metal:19 summar:17
-tackl|sidestep:23 dealt:21 dictat:19 morn:18 introductori:18 deeper:17 geometr:17
-tactic|modal:27 particip:27 ephemer:24 reaction:24 outstand:23 incid:23 remind:22 slack:21
-tag|ref:23 remot:20 tagnam:19 stylesheet:19 imag:19 pgp:19 head:17 lightweight:17
+tabl|column:46 schema:39 foreign:39 primari:39 join:39 reflect:36 constraint:34 polymorph:32
+tack|sendfil:24 seper:19 metal:19 postfix:19 lax:18
+tackl|sidestep:23 morn:20 dictat:19 introductori:18 geometr:17 deeper:17
+tactic|modal:27 particip:27 ephemer:24 reaction:24 incid:24 outstand:23 remind:22 slack:21
+tag|ref:23 remot:21 tagnam:19 stylesheet:19 imag:19 pgp:19 tagger:17 lightweight:17
 tagger|lightweight:23 gpg:18 malform:18 tag:17 stamp:17
-tagnam|prereleas:46 suffix:28 earliest:28 longest:21 tag:19 reorder:19 alpha:19 substr:18
-tail|excess:19 repl:19 match:18 backlog:18 trim:18 replic:18 cur:17 unsort:17
-tailor|naiv:19 clue:17
-taint|horizon:24 isinst:22 imo:21 chop:20 unmaintain:20 vec:20 sym:20 sortabl:19
-take|took:32 pass:24 taken:21 const:19 struct:18 void:17
-taken|take:21
-talk|forum:21 explan:21 reword:19 mention:18 chat:18 question:18 phrase:17
-tamper|jar:23 secret:22 cryptograph:21 research:19 salt:19 cooki:19 suscept:18 administr:18
-tap|har:32 formula:21 prove:19 gettext:18 verbos:18 output:17
-tar|archiv:39 zip:28 tarbal:26 gzip:22 netbsd:21 zlib:19 solari:18 freebsd:18
-tarbal|archiv:28 artifact:26 tar:26 zip:26 dist:25 npm:21 pdf:21 prebuilt:20
-target|scrape:41 discoveri:34 feder:29 metric:28 endpoint:27 label:27 handler:27 relabel:27
-task|schedul:41 mainten:29 worker:26 timer:25 shutdown:22 thread:22 wake:22 shut:22
-tast|scientif:43 pursu:35 invas:29 felt:19
-taught|teach:38 builtin:30 git:27 submodul:23 tree:23 commit:22 stdin:22 object:21
-tcl|runtest:20 cygwin:19 redi:18 window:18 gui:18
-tcp|keepal:37 socket:36 listen:31 aliv:30 conn:29 port:26 localhost:24 smtp:23
-teach|taught:38 builtin:32 git:30 quiet:23 option:23 fetch:22 submodul:22 learn:21
-team|contributor:33 ecosystem:32 particip:29 collabor:26 leader:25 coordin:24 vite:24 feedback:23
-tear|codec:18
-teardown|registr:25 rollback:19 freez:18 blueprint:18 reconnect:18 docstr:18 instrument:18 stub:17
-technic|document:24 txt:21 beef:19 howto:18 see:18 faulti:17 strictli:17
-techniqu|facil:17
-tediou|brittl:32 cumbersom:20 unintuit:20 convolut:20 intric:20 distract:19 puzzl:18 complic:18
-tee|har:21 stress:19 output:18 verbos:18
-telemetri|collector:29 plane:28 ruff:25 kit:23 snappi:23 toolkit:21 sdk:18 codeql:18
-tell|know:26 told:24 want:19 ask:19 wonder:19 curiou:18
-temp|temporari:32 tempfil:28 lockfil:25 unlink:25 file:25 mkdir:20 tmp:18 trash:17
-tempdir|tmpdir:29 temporari:21 tempfil:21 file:20 benign:20 lockfil:20 unlink:20 quarantin:19
-tempfil|lockfil:36 temp:28 temporari:27 unlink:25 file:22 tempdir:21 clobber:19 free:19
-templat|app:26 layout:26 view:25 render:23 rail:23 mailer:22 control:22 scaffold:21
+tagnam|prereleas:47 suffix:28 earliest:28 longest:22 tag:19 alpha:19 substr:19 reorder:18
+tail|match:19 repl:19 excess:18 backlog:18 trim:18 replic:17 cur:17
+tailor|naiv:20 clue:18
+taint|horizon:24 isinst:22 chop:20 imo:20 unmaintain:20 vec:20 sym:20 threadsaf:19
+take|pass:22
+talk|forum:21 explan:21 reword:19 mention:19 question:18 chat:18 phrase:18
+tamper|jar:23 secret:21 cryptograph:21 salt:19 research:19 cooki:19 suscept:18 administr:18
+tap|har:34 formula:21 prove:20 gettext:19 verbos:18 output:17
+tar|archiv:39 zip:28 tarbal:27 gzip:22 netbsd:21 zlib:19 snapshot:18 freebsd:18
+tarbal|archiv:29 tar:27 zip:27 artifact:25 dist:25 pdf:21 npm:21 fedora:20
+target|scrape:41 discoveri:34 feder:29 metric:28 label:28 relabel:27 endpoint:27 handler:27
+task|schedul:41 mainten:27 worker:27 wake:26 timer:25 thread:24 spawn:23 shutdown:23
+tast|scientif:37 pursu:30 cold:28 invas:26 approach:20 littl:19 strike:17
+tcl|runtest:20 cygwin:20 redi:19 window:18 gui:17 kill:17
+tcp|keepal:39 socket:36 listen:31 aliv:30 conn:29 port:27 localhost:24 smtp:23
+teach|builtin:32 git:29 quiet:24 option:24 fetch:22 rev:21 learn:21 machineri:21
+team|contributor:35 ecosystem:33 particip:29 collabor:26 vite:24 coordin:24 leader:24 announc:23
+tear|mid:18 improp:18 smell:18
+teardown|registr:25 rollback:20 blueprint:18 reconnect:18 instrument:17 stub:17
+technic|document:24 txt:21 beef:19 howto:19 see:18 faulti:17
+techniqu|facil:18
+tediou|brittl:32 cumbersom:20 intric:20 unintuit:20 distract:19 convolut:19 complic:19 puzzl:19
+tee|har:21 stress:19 output:18 verbos:18 enospc:18 pipe:17
+telemetri|collector:29 plane:28 ruff:25 kit:23 snappi:22 toolkit:21 sdk:18 codeql:18
+tell|know:22 ask:19 curiou:18 want:18 wonder:18
+temp|temporari:32 tempfil:28 lockfil:26 file:25 unlink:25 mkdir:20 tmp:18 trash:17
+tempdir|tmpdir:29 temporari:21 tempfil:21 lockfil:20 file:20 benign:20 unlink:20 quarantin:19
+tempfil|lockfil:37 temp:28 temporari:27 unlink:25 file:22 tempdir:21 hold:20 clobber:20
+templat|layout:26 app:25 view:25 render:23 rail:22 mailer:22 control:22 scaffold:21
 tempor|cumul:19
-temporari|temp:32 tempfil:27 file:25 idx:22 tempdir:21 lockfil:21 creat:20 tmp:19
+temporari|temp:32 tempfil:27 file:23 lockfil:22 tempdir:21 idx:21 tmp:20 creat:19
 temporarili|outermost:17
-tempt|want:21 clutter:19 meantim:19 punt:18 liner:18 troubl:17 pointless:17 resurrect:17
-ten|hundr:38 seven:28 thousand:28 nine:27 million:24 five:24 hour:23 nearli:23
-tenant|subdomain:22 tld:18 aid:17
-tend|significantli:24 especi:24 slower:23 huge:22 slow:22 larger:22 fewer:21 extrem:21
-tens|descript:23 debat:22 phrase:22 capit:22 grammat:21 mood:20 matthew:20 rephras:20
-tent|anytim:23 unmatch:21 wrt:20 loc:19 offend:18 hardlink:18 suboptim:18 ala:17
-tenth|fifth:34 fourth:33 fastest:22 shave:20 unord:19 third:19 cat:18 deadlin:18
+tempt|clutter:21 want:21 insan:19 meantim:19 punt:19 liner:18 awkward:17 resurrect:17
+ten|hundr:36 nine:28 seven:27 thousand:27 month:25 nearli:23 hour:23 million:23
+tenant|subdomain:22 tld:18 aid:17 blog:17
+tend|especi:23 huge:23 slower:22 presum:22 larger:22 extrem:22 fewer:22 slow:21
+tens|descript:23 debat:22 capit:22 phrase:22 mood:20 grammat:20 rephras:20 matthew:20
+tent|unmatch:22 anytim:20 wrt:20 loc:19 dens:19 offend:18 suboptim:18 ala:18
+tenth|fifth:34 fourth:34 fastest:22 shave:20 unord:20 third:19 cat:19 deadlin:19
 term|bisect:17
-termin|nul:27 tty:27 exit:26 input:25 stdout:22 stdin:22 output:22 eof:21
-terminolog|wiki:23 glossari:20 philosophi:19 caveat:18 german:17 document:17 bullet:17
-ternari|parenthes:22 goto:21 operand:21 arithmet:20 bitwis:19 destructur:19 compound:17
-terribl|silli:24 matter:23 unnot:22 testabl:21 gotten:20 horribl:20 hei:20 troubl:20
-ters|friendlier:24 garbl:22 condens:21 distant:21 convolut:21 vagu:21 nicer:20 coher:20
-terser|esbuild:40 minif:37 minifi:35 bun:34 devdepend:29 webpack:29 rollup:29 yarn:26
-test|run:30 suit:24 unit:23 har:22 aaa:22 misc:22 profil:21 isol:20
-testabl|cosmet:23 terribl:21
+termin|nul:27 tty:27 input:26 exit:26 stdout:23 stdin:23 eof:22 output:22
+terminolog|wiki:23 glossari:21 philosophi:19 caveat:18 document:18 convent:17 german:17 brief:17
+ternari|parenthes:22 operand:22 goto:21 arithmet:20 bitwis:19 destructur:19 compound:17 invert:17
+terribl|silli:24 matter:23 unnot:23 testabl:21 besid:21 gotten:21 clue:21 scari:20
+ters|friendlier:24 overzeal:22 garbl:22 condens:21 vagu:21 nicer:20 distant:20 coher:20
+terser|esbuild:40 minif:37 bun:35 minifi:35 devdepend:29 webpack:29 rollup:28 yarn:26
+test|run:30 suit:25 unit:23 har:22 aaa:22 misc:22 profil:21 isol:20
+testabl|cosmet:24 terribl:21
 testcas|test:19
-tester|fuzzer:17
-testsuit|test:19 pip:19 remaind:18 emac:18 varieti:17
-text|content:27 rich:27 render:25 textarea:24 html:22 mime:20 plain:20 area:19
-textarea|rich:37 text:24 div:24 area:20 emb:19 form:18 focu:18 titl:18
-textual|ital:22 parenthesi:21 dens:20 repr:20 compound:19 hexadecim:19 enclos:19 orient:19
-thank|courtesi:40 suggest:34 notic:30 jeff:26 king:26 collabor:22 report:21 pull:21
-theme|dark:35 widget:27 panel:25 icon:24 grai:24 picker:23 img:20 playground:20
-theoret|presum:21 buggi:18 exploit:18 surfac:17 hacki:17 theori:17 sinc:17
-theori|hope:21 anybodi:21 worst:20 actual:20 tricki:20 wors:20 harmless:19 sensibl:19
-therebi|wherebi:18 ing:18 rehash:17
-thereof|doubli:21 xsl:18
-thin|pack:25 advertis:24 band:23 capabl:23 shallow:21 fly:21 object:20 fetch:20
-thing|wai:23 strang:22 think:22 realli:22 someth:21 arguabl:21 reason:20 look:20
-think|seem:35 probabl:32 believ:26 realli:26 thought:24 feel:23 wonder:23 practic:22
-third|parti:49 fourth:31 fifth:26 tenth:19
-thoma|paul:28 brian:25 john:23 prototyp:22 ajax:20 safari:20 jonathan:19 con:19
-thorough|lengthi:25 brief:20 beef:20 summar:19 stanza:19 vagu:19 uncov:19 hoc:18
-thoroughli|followup:37 pack:21 upload:21 band:20 struct:18 thin:17 ness:17 auxiliari:17
-thought|think:24 figur:21 investig:20 besid:19 certainli:19 somebodi:19 idea:18 thing:18
-thousand|hundr:35 million:34 ten:28 unnecessarili:21 extrem:20 dozen:20 huge:19 expr:19
-thread|worker:31 wait:28 process:28 schedul:26 spawn:25 concurr:24 mutex:24 shutdown:23
-threadsaf|autoload:19 relat:19 taint:19 load:18 circular:18 horizon:18 eagerli:18 accessor:17
-three|two:37 four:22 differ:21 five:19 consolid:18 symmetr:17 split:17
-threshold|max:24 maximum:22 size:22 largest:21 percentag:21 limit:21 ratio:21 pack:20
+tester|stress:17
+testsuit|test:20 pip:19 remaind:19 emac:18 suit:17 varieti:17 fly:17
+text|content:27 render:26 rich:26 textarea:24 html:22 mime:20 area:20 plain:19
+textarea|rich:37 div:24 text:24 area:20 emb:19 focu:18 form:18 titl:18
+textual|ital:21 parenthesi:21 dens:20 enclos:20 orient:20 repr:19 compound:19 cte:19
+thank|courtesi:42 suggest:32 notic:31 jeff:27 king:27 report:24 collabor:22 pull:21
+theme|dark:35 widget:27 grai:26 panel:25 icon:25 picker:22 img:20 playground:20
+theoret|presum:22 exploit:18 surfac:18 sinc:18 wouldn:18 buggi:18 unlik:17 theori:17
+theori|hope:22 anybodi:21 actual:21 worst:20 harmless:20 tricki:20 wors:20 sensibl:19
+therebi|ing:17 wherebi:17 rehash:17
+thereof|doubli:21 xsl:17
+thin|pack:25 advertis:24 capabl:23 band:23 shallow:21 object:21 fly:20 fetch:20
+thing|wai:24 strang:22 someth:22 realli:22 arguabl:22 think:21 feel:21 look:21
+think|seem:32 probabl:30 realli:26 feel:25 believ:25 wonder:22 arguabl:22 perhap:22
+third|parti:50 fourth:31 fifth:26 tenth:19
+thoma|paul:28 brian:25 prototyp:23 john:22 ajax:21 safari:20 jonathan:20 josh:19
+thorough|followup:29 subtleti:18 realist:18 upload:17 pack:17 fuzzer:17
+thousand|hundr:35 million:34 ten:27 extrem:22 unnecessarili:21 dozen:20 huge:19 expr:19
+thread|worker:31 process:28 wait:27 spawn:26 schedul:25 concurr:25 task:24 mutex:23
+threadsaf|taint:19 circular:19 horizon:18 autoload:18 unprocess:17 relat:17 defunct:17 bust:17
+three|two:38 four:22 differ:20 five:20 consolid:20 split:18
+threshold|max:23 maximum:22 ratio:22 size:22 smaller:21 percentag:21 limit:21 largest:21
 throttl|ingest:17 sleep:17
-throughout|elsewher:20 idiomat:20 everywher:19 coher:19 markup:18 variou:18 glossari:17 modular:17
-throughput|cpu:22 cumul:20 bore:20 latenc:20 percentag:19 kib:19 progress:18 sched:18
-throw|rais:29 thrown:28 rescu:25 swallow:25 catch:23 halt:22 except:20 rerais:18
-thrown|throw:28 blow:28 halt:23 nameerror:22 rais:20 exc:19 swallow:19 keyerror:19
-thu|fri:77 sat:71 tue:64 wed:63 mon:61 sun:50 utc:30 jun:30
-tick|timer:23 wake:23 poll:22 granular:19 worker:18 deadlin:17 unstabl:17
-ticket|orm:40 wherebi:39 meth:38 func:35 mapper:34 relationship:34 subqueri:33 conjunct:32
-tidi|codepoint:23 precompil:21 unquot:20 codec:20 multibyt:19 rearrang:19 reformat:18 markup:17
+throughout|elsewher:21 idiomat:20 everywher:20 coher:19 markup:18 glossari:18 variou:18 rest:17
+throughput|cpu:23 cumul:20 bore:20 latenc:19 percentag:19 kib:19 retent:18 sched:18
+throw|rais:33 swallow:23 rescu:23 except:21 halt:21 catch:20 blow:20 invalid:18
+thu|fri:74 sat:70 tue:63 wed:62 mon:61 sun:51 jun:29 utc:29
+tick|wake:25 timer:22 poll:22 granular:18 worker:17
+ticket|orm:42 meth:40 wherebi:39 func:37 subqueri:35 relationship:34 mapper:34 loader:33
+tidi|codepoint:23 precompil:21 codec:20 multibyt:20 unquot:20 rearrang:20 reformat:18 unescap:18
 tier|amazon:18
-tight|broad:24 lax:21 fget:18 unrol:18 bore:18 bookkeep:18 tighter:17 prettifi:17
-tighten|loosen:18 awkward:18 match:17 hoist:17
-tighter|trickier:35 overzeal:34 tightli:25 unnam:21 cheat:19 rough:18 liber:18 smarter:18
-tightli|tighter:25 linger:24 interoper:21 sadli:19
-tild|asterisk:25 exclam:24 backslash:23 unquot:22 glob:22 legal:20 backtick:19 wildcard:18
-till|asap:21 arriv:19 acknowledg:19 epol:18 repl:18 incr:18 cmdline:17
-time|datetim:35 hour:34 minut:32 utc:31 timestamp:31 dai:31 second:29 month:29
-timelin|particip:28 reaction:25 incid:22 chart:22 escal:22 dashboard:20 modal:19 engag:19
-timeout|wait:30 sleep:29 delai:27 shutdown:25 ping:25 repl:25 period:24 replic:23
-timer|schedul:31 poll:29 sleep:27 clock:25 task:25 wake:24 tick:23 reactor:23
-timestamp|time:31 datetim:30 fraction:30 precis:28 utc:28 nanosecond:28 microsecond:27 second:27
-timezon|zone:44 utc:37 datetim:35 gmt:35 date:26 timestamp:26 hour:25 strftime:24
-tini|minor:30 small:28 modest:25 slight:24 skip:24 bonu:23 cosmet:23 fix:23
-tip|reachabl:30 head:29 commit:26 branch:26 ancestor:25 onto:24 travers:23 rewritten:21
-titl|html:22 page:20 hover:20 render:20 articl:20 navig:19 layout:19 capit:18
-tld|subdomain:32 cdn:25 domain:24 sendfil:23 specifi:20 cooki:20 localhost:19 www:19
-tmp|subdir:22 directori:21 git:21 trash:20 dir:19 file:19 folder:19 temporari:19
-tmpdir|tempdir:29 workdir:21 pwd:20 repars:20 folder:19 file:19 junk:18 urandom:18
+tight|tighter:24 linger:19 endless:19 tricki:18 bloat:18 unrol:18 interoper:18 bookkeep:18
+tighten|loosen:19 awkward:18 saniti:17 hoist:17 stricter:17 match:17 tighter:17
+tighter|trickier:34 overzeal:33 tight:24 unnam:22 cheat:19 liber:18 smarter:17 tighten:17
+tild|asterisk:26 exclam:24 backslash:24 unquot:23 glob:22 legal:21 backtick:19 enclos:18
+till|asap:21 arriv:19 epol:18 acknowledg:18 repl:18 incr:18 cmdline:17
+time|datetim:36 hour:33 minut:33 utc:32 timestamp:32 dai:32 date:29 millisecond:29
+timelin|particip:29 reaction:25 incid:22 escal:22 chart:21 dashboard:20 modal:20 engag:19
+timeout|wait:30 sleep:29 delai:27 shutdown:25 repl:25 ping:24 period:24 reconnect:24
+timer|schedul:31 poll:30 sleep:28 task:25 wake:25 clock:25 reactor:24 tick:22
+timestamp|time:32 fraction:30 datetim:30 precis:28 nanosecond:28 utc:28 microsecond:27 second:27
+timezon|zone:45 utc:37 datetim:35 gmt:35 date:27 timestamp:26 strftime:25 tzinfo:25
+tini|minor:29 small:28 modest:23 cosmet:23 skip:23 bonu:23 fix:22 markup:21
+tip|reachabl:31 head:29 branch:26 ancestor:26 commit:26 onto:24 travers:22 bitmap:21
+titl|html:22 render:21 articl:20 page:20 hover:20 navig:19 layout:19 textarea:18
+tld|subdomain:31 cdn:25 sendfil:23 domain:23 specifi:21 cooki:20 localhost:19 www:19
+tmp|subdir:22 git:21 directori:21 trash:20 file:20 folder:20 temporari:20 dir:19
+tmpdir|tempdir:29 workdir:22 pwd:21 folder:20 repars:20 file:19 junk:18 variabl:17
 toc|mobil:21 doc:21 logo:20 suck:17
-todai|yesterdai:28 date:26 dec:26 dai:25 noon:23 weekdai:23 fri:22 thu:21
-todo|fixup:30 squash:29 rebas:28 pick:26 amend:25 edit:25 rearrang:23 cherri:22
-toggl|press:19 checkbox:18 disabl:17
+todai|yesterdai:28 date:26 dai:25 dec:25 noon:23 weekdai:22 thu:21 fri:21
+todo|fixup:31 squash:30 rebas:29 pick:27 amend:26 edit:25 rearrang:24 cherri:23
+toggl|checkbox:19 press:19
 toi|categor:45 merger:26 outer:23 depart:22 categori:21 author:19 patient:18 join:18
-token|authent:31 password:27 secret:25 credenti:23 oauth:23 encrypt:22 salt:19 certif:19
-told|tell:24 barf:22 doubt:19 refus:19 untrack:19 aka:19 evil:18 taught:18
-tolow|const:20 char:18 hex:18 codepoint:18 alphanumer:18 hmac:18 redeclar:17 emoji:17
+token|authent:31 password:27 secret:25 credenti:24 oauth:23 encrypt:21 salt:19 certif:19
+tolow|const:20 alphanumer:18 hex:18 codepoint:18 hmac:18 char:18 redeclar:17 emoji:17
 tom|ben:34 chri:25 michael:24 ryan:22 kevin:20 unclos:19 pieter:19 simon:19
-tombston|gaug:23 checkpoint:23 snapshot:23 feder:22 durat:21 chunk:21 compact:21 histogram:19
-toml|pyproject:64 tox:31 cfg:31 setuptool:26 pytest:25 sqlalchemi:24 pin:23 cargo:23
-ton|truli:19 repeatedli:19 wast:19 neglig:19 blurb:19 biggest:18 needless:18 screw:18
-tone|cryptic:20 star:19 overzeal:18 light:18 contrast:17
-took|take:32 proceed:22 ten:21 doctor:21 leap:19 spend:18 ago:18 degre:18
+tombston|gaug:24 checkpoint:23 feder:22 snapshot:22 durat:21 compact:21 chunk:20 nan:20
+toml|pyproject:62 tox:31 cfg:29 setuptool:25 pytest:24 sqlalchemi:24 night:22 pin:22
+ton|truli:20 wast:19 blurb:19 needless:18 neglig:18 biggest:18 huge:18 exhibit:18
+tone|cryptic:21 overzeal:18 star:17 misread:17
 tool|program:18
-toolchain|xcode:34 msvc:31 studio:30 build:30 clang:27 newer:26 visual:25 ubuntu:24
-toolkit|plane:47 ruff:28 snappi:25 sdk:24 gatewai:24 telemetri:21 faker:20 ipython:20
-tooltip|mega:26 widget:23 picker:22 button:19 font:19 dialog:19 chooser:18 panel:17
-top|gem:20 bottom:20 toplevel:19 nav:18 rubi:18
-topic|branch:32 upstream:25 master:23 fourth:21 head:20 fifth:19 onto:19 rebas:18
-toplevel|directori:37 subdirectori:33 dir:32 cwd:32 rel:29 path:29 work:29 chdir:27
-topolog|commit:21 walk:20 ascend:20 simplif:20 parent:18 travers:18 histori:18 linear:18
-total|bucket:45 sum:44 second:40 durat:39 inf:38 gaug:37 byte:37 counter:35
-touch|destroi:20 optimist:19 record:18
-toward|goal:21 closer:19
+toolchain|xcode:34 msvc:31 studio:30 build:29 clang:27 newer:27 visual:25 ubuntu:24
+toolkit|plane:47 ruff:28 snappi:24 sdk:24 gatewai:24 telemetri:21 faker:20 ipython:20
+tooltip|mega:26 widget:23 picker:22 button:20 font:19 dialog:19 chooser:18 panel:17
+top|bottom:21 gem:20 toplevel:20 nav:19 rubi:18
+topic|branch:32 upstream:25 master:22 fourth:21 head:21 onto:20 fifth:19 rebas:19
+toplevel|directori:37 subdirectori:34 cwd:32 dir:32 rel:29 path:29 work:29 chdir:28
+topolog|simplif:21 walk:21 commit:20 ascend:20 travers:18 parent:18 histori:18 skew:18
+total|bucket:45 sum:44 second:40 durat:39 inf:38 gaug:37 byte:36 counter:34
+touch|destroi:20 optimist:19 dirti:17 record:17
+toward|goal:21 closer:20
 tox|pytest:38 pyproject:37 ini:33 toml:31 mypi:30 cryptographi:28 pip:27 sqlalchemi:26
-traceback|runtimeerror:20 robustli:18 valueerror:18 stacktrac:18
-track|branch:30 upstream:26 remot:25 head:24 current:21 local:20 submodul:20 uncommit:20
-trade|tradeoff:38 justifi:28 compromis:28 drastic:21 incur:20 troubl:18 strike:18 margin:18
-tradeoff|trade:38 compromis:34 measur:23 reduct:22 strike:21 drastic:21 sake:20 unsur:20
-tradit|backquot:29 substitut:24 command:21 construct:20 instead:20 form:19 posix:18 shorthand:17
-traffic|pong:21 transmit:18 latenc:18 repl:18 asap:17 consumpt:17 backlog:17
-trail|newlin:34 whitespac:33 space:33 slash:32 separ:31 strip:31 delimit:30 colon:27
-trailer|signoff:22 lax:20 line:20 delimit:18
-train|unfriendli:26 poison:20
-trait|sink:34 mut:27 std:27 crate:26 impl:26 facad:22 reactor:22 primit:21
-transact|rollback:39 roll:27 record:22 adapt:21 activ:20 destroi:20 connect:20 databas:20
-transcod|codepoint:26 bom:23 utf:22 endian:20 latin:19 trip:18 multibyt:17 encod:17
-transfer|advertis:27 capabl:22 protocol:22 negoti:21 fetch:20 receiv:20 band:20 ack:20
-transform|esbuild:29 esm:26 css:23 rollup:23 sourcemap:21 transpil:21 commonj:21 plugin:21
-transient|passiv:21 secondari:21 backref:21 pickl:19 enoent:19 formerli:19 cryptic:19 wherebi:18
-translat|chines:28 english:27 quotat:26 german:25 japanes:24 languag:23 spanish:21 french:21
-transmit|sent:22 band:21 receiv:21 broadcast:21 channel:21 websocket:20 subscrib:19 asap:18
-transpar|jar:20 encrypt:20 enc:18 expiri:18 deseri:18 tamper:18 decrypt:17 seamlessli:17
-transpil|esm:33 minifi:31 esbuild:31 polyfil:30 rollup:29 babel:26 wasm:25 commonj:24
-transport|fetch:33 dumb:33 smart:32 protocol:31 remot:30 stateless:28 push:28 advertis:26
-trap|hup:28 watchdog:26 sigterm:26 interrupt:24 signal:23 exit:23 swallow:22 ctrl:22
-trash|chdir:27 toplevel:26 directori:25 junk:25 dir:24 pwd:23 getcwd:22 cwd:22
-travel|subsecond:30 fraction:25 datetim:25 ration:23 yesterdai:21 stub:19 precis:19 weekdai:19
-travers|walk:49 reachabl:34 bitmap:25 histori:23 tip:23 commit:22 parent:22 object:22
-travi|build:31 osx:27 instal:26 docker:24 artifact:24 ubuntu:24 gitlab:24 maco:24
-travisci|travi:22 gitlab:22 osx:21 rbx:21 clang:20 pdb:19 circleci:19 llvm:19
-treat|return:20 delimit:20 interpret:19 trail:18 ignor:18 match:17
-treatment|nuke:18 reintroduc:17
-tree|index:33 directori:31 untrack:27 spars:27 entri:27 toplevel:26 checkout:26 subdirectori:25
+traceback|runtimeerror:20 stacktrac:19 valueerror:18 backtrac:18 changeset:18 syntaxerror:17 rerais:17
+track|branch:30 head:26 upstream:26 remot:26 current:22 local:20 push:20 submodul:20
+tracker|irc:17
+trade|tradeoff:37 compromis:27 justifi:27 balanc:21 drastic:20 incur:19 consider:18 troubl:18
+tradeoff|trade:37 compromis:34 measur:24 reduct:22 drastic:21 strike:21 sake:19 margin:19
+tradit|backquot:30 substitut:25 command:22 construct:21 instead:20 form:19 posix:19
+traffic|pong:20 churn:19 durabl:18 transmit:18 repl:18 asap:18
+trail|whitespac:33 newlin:33 space:33 slash:32 strip:32 separ:31 delimit:30 colon:28
+trailer|signoff:22 line:20 lax:20 delimit:18
+train|unfriend:25 poison:20 fat:17
+trait|sink:34 mut:27 std:26 crate:26 impl:26 facad:23 reactor:22 primit:22
+transact|rollback:40 roll:27 record:22 destroi:20 adapt:20 callback:20 activ:20 connect:20
+transcod|codepoint:26 bom:23 utf:22 endian:20 latin:19 trip:19 multibyt:17 unescap:17
+transfer|advertis:28 fetch:22 protocol:22 capabl:22 send:20 negoti:20 receiv:20 upload:20
+transform|esbuild:29 esm:26 css:23 rollup:23 sourcemap:21 transpil:21 commonj:21 chore:20
+transient|passiv:22 secondari:22 backref:21 pickl:20 enoent:20 cryptic:19 index:19 wherebi:18
+translat|chines:28 english:27 quotat:26 german:25 japanes:24 languag:23 spanish:22 french:21
+transmit|band:22 receiv:21 channel:21 broadcast:21 websocket:20 subscrib:20 asap:19 traffic:18
+transpar|jar:20 encrypt:19 enc:18 deseri:18 expiri:18 tamper:17 seamlessli:17 decrypt:17
+transpil|esm:33 minifi:32 esbuild:31 polyfil:30 rollup:29 babel:26 wasm:25 commonj:24
+transport|fetch:35 dumb:34 smart:32 protocol:32 remot:31 stateless:29 push:29 advertis:27
+trap|hup:28 watchdog:26 sigterm:26 interrupt:24 exit:24 signal:23 swallow:22 ctrl:22
+trash|chdir:27 toplevel:26 junk:25 directori:24 dir:24 getcwd:23 pwd:23 cwd:23
+travel|subsecond:31 datetim:25 fraction:25 ration:22 yesterdai:22 precis:20 stub:20 microsecond:19
+travers|walk:49 reachabl:35 bitmap:26 rev:23 histori:23 commit:22 tip:22 parent:22
+travi|build:29 osx:27 instal:25 gitlab:25 artifact:24 maco:24 ubuntu:24 docker:24
+travisci|gitlab:22 travi:22 osx:22 rbx:20 openbsd:20 clang:20 pdb:19 circleci:19
+treat|return:20 delimit:19 interpret:19 trail:18 ignor:18 eat:17
+treatment|reintroduc:18 crucial:18 nuke:18 resp:17
+tree|index:33 directori:30 untrack:28 spars:27 entri:27 toplevel:26 subdirectori:26 checkout:25
 tri|try:20
-triag|modal:24 ephemer:23 bryan:20 discord:19 incid:19 dropdown:19 escal:18 collabor:18
-trial|unpredict:23 duti:20 afford:18
+triag|modal:24 ephemer:23 bryan:20 incid:20 discord:19 dropdown:19 collabor:18 escal:18
+trial|unpredict:23 culprit:19 afford:18
 trick|nice:19
-tricki|hacki:28 odd:27 awkward:26 annoi:26 trickier:25 fragil:25 overzeal:25 messi:24
-trickier|overzeal:43 tighter:35 tricki:25 unbreak:24 remedi:21 lenient:20 awkward:20 friendlier:19
-trigger|caus:22 occur:21
-trim|backlog:29 strip:25 trail:24 repl:23 delimit:21 excess:20 newlin:19 replic:19
-trip|round:25 roundtrip:21 datatyp:21 unicod:20 incur:18 deseri:18 decim:18 infin:18
-tripl|backslash:19
-trivial|straightforward:24 slight:19 small:18 simpl:18 coupl:17 stupid:17 obviou:17
-troubl|familiar:23 realiz:22 annoi:22 occasion:21 pain:21 wonder:21 subtl:20 terribl:20
-troubleshoot|intro:20 blurb:20 homepag:18 faq:18 bottleneck:18 philosophi:17 caveat:17
-troublesom|problemat:23 unlucki:20 combo:18
-true|fals:44 boolean:26 falsi:23 set:23 truthi:23 valu:22 nullabl:21 default:21
-truli|aforement:22 uncommit:21 ton:19 simplif:19 case:19 moreov:18 barf:18 examin:18
-truncat|precis:25 overflow:24 fraction:23 integ:22 unsign:20 length:19 max:19 offset:18
-trunk|git:26 branch:24 rubi:24 head:23 lib:22 version:22 vscode:22 bundler:21
-trust|certif:23 untrust:20 verif:20 cert:19 owner:18 signatur:18 verifi:17 pgp:17
-truth|authorit:25 summar:18
-truthi|falsi:30 nil:30 boolean:26 nullabl:25 valu:25 true:23 fals:23 return:21
+tricki|hacki:29 awkward:26 annoi:26 trickier:25 odd:25 straightforward:25 fragil:25 overzeal:25
+trickier|overzeal:41 tighter:34 tricki:25 unbreak:24 uncov:22 remedi:21 inaccuraci:19 lenient:19
+trigger|caus:21 occur:21
+trim|backlog:29 strip:26 trail:24 repl:23 delimit:22 excess:19 newlin:19 replic:18
+trip|round:26 roundtrip:22 incur:21 datatyp:20 unicod:20 decim:19 transcod:19 sqlite:18
+tripl|backslash:19 plu:17
+trivial|straightforward:23 simpl:18 stupid:18 small:18 complic:18 bunch:17 obviou:17
+troubl|familiar:22 realiz:22 pain:21 occasion:21 annoi:21 wonder:21 nicer:20 subtl:20
+troubleshoot|intro:20 blurb:20 faq:18 bottleneck:18 philosophi:17 homepag:17
+troublesom|problemat:20 combo:18
+true|fals:45 boolean:26 falsi:23 set:23 truthi:23 valu:22 nullabl:21 default:21
+truli|aforement:23 uncommit:21 ton:20 simplif:19 case:19 examin:19 moreov:18 doesn:18
+truncat|precis:25 overflow:24 fraction:23 integ:22 unsign:20 length:19 max:18 microsecond:18
+trunk|git:26 branch:24 rubi:24 head:23 version:22 vscode:22 lib:22 bundler:21
+trust|certif:23 verif:20 cert:20 untrust:20 owner:18 gpg:18 verifi:17 signatur:17
+truth|authorit:25
+truthi|falsi:30 nil:30 boolean:27 nullabl:25 valu:25 true:23 fals:22 return:21
 try|tri:20 attempt:18
-ttl|lru:27 volatil:26 evict:25 decrement:24 expir:23 rehash:22 millisecond:21 del:21
-tty|stdout:30 termin:27 stderr:25 stdin:24 output:23 pipe:22 interleav:21 redirect:19
-tue|fri:83 sat:73 wed:68 thu:64 mon:63 sun:51 david:18 nov:18
-tunnel|gmail:25 imap:23 host:23 localhost:23 draft:22 unc:21 smtp:20 bob:19
-tupl|claus:32 accommod:29 meth:28 sql:27 datatyp:26 callabl:26 insert:26 row:25
-turn|clickabl:23 everyth:22 checkbox:22 need:18 submit:18
-tutori|intro:34 document:31 quickstart:28 section:28 overview:26 glossari:24 chapter:24 guid:23
-tweak|grammar:27 typo:27 improv:26 reword:23 fix:22 clarif:21 rephras:20 chang:19
-twice|repeatedli:22 unnecessarili:21
-twist|finer:19 lean:17 subsecond:17
-twitter|discord:23 forum:22 gist:21 chat:20 outlin:18 credit:18
-two|three:37 four:22 apart:19 differ:18 symmetr:18 five:18 postprocess:18 unrel:18
-txt|document:27 git:27 technic:21 hello:20 builtin:20 file:20 cat:20 howto:19
-type|depend:39 bump:39 datatyp:29 cast:29 subtyp:22 coerc:20 googl:20 enum:20
-typecast|serializ:29 infin:27 coerc:27 upsert:26 deseri:25 uuid:25 setter:25 valu:24
-typecheck|condition:20 uniti:19 intrins:19 pragma:18 cflag:18
-typeerror|attributeerror:28 keyerror:28 except:27 rais:26 nameerror:26 rerais:25 deseri:24 callabl:22
-typemap|unsurprisingli:17
-typescript|eslint:40 esm:36 esbuild:35 vue:34 prettier:33 rollup:33 react:32 babel:32
-typo|grammar:45 grammat:40 skip:37 fix:36 rst:35 doc:34 spell:33 clarif:31
-typograph|vagari:33 typographi:29 blurb:26 grammat:25 grammar:24 disclaim:24 clarif:23 nit:22
-typographi|vagari:45 punctuat:30 typograph:29 capit:24 grammar:23 minor:22 possess:21 clarif:19
-tzinfo|memcach:25 zone:24 timezon:24 utc:23 gem:21 strftime:21 bundler:20 metal:19
-ubuntu|fedora:38 debian:33 maco:32 apt:31 xenial:30 cento:30 mac:29 osx:29
-ugli|awkward:23 annoi:23 confus:22 tricki:22 nicer:22 hack:21 besid:21 unfortun:20
-uid|gid:34
+ttl|lru:27 volatil:26 evict:25 expir:25 decrement:23 avg:21 rehash:21 millisecond:21
+tty|stdout:30 termin:27 stdin:25 stderr:25 output:22 pipe:22 interleav:21 null:19
+tue|fri:80 sat:72 wed:67 thu:63 mon:62 sun:53 date:17
+tunnel|imap:24 gmail:24 localhost:23 host:23 draft:22 unc:21 smtp:20 bob:19
+tupl|claus:32 accommod:29 meth:28 callabl:27 sql:27 datatyp:27 insert:26 row:25
+turn|clickabl:23 everyth:22 checkbox:22 need:20 submit:18 appli:17
+tutori|intro:34 document:32 quickstart:28 section:26 overview:26 glossari:25 chapter:24 guid:24
+tweak|grammar:28 typo:27 improv:26 fix:23 reword:22 clarif:21 rephras:21 cleanup:20
+twice|unnecessarili:22 ineffici:17
+twist|finer:19
+twitter|discord:23 forum:22 gist:21 chat:20 credit:18 outlin:18
+two|three:38 four:21 apart:20 unrel:18 differ:18 symmetr:18 five:18 postprocess:18
+txt|document:27 git:27 technic:21 howto:20 hello:20 builtin:20 file:20 cat:20
+type|depend:41 bump:39 cast:29 datatyp:28 subtyp:22 coerc:20 googl:20 enum:20
+typecast|serializ:29 upsert:27 infin:27 coerc:27 setter:26 deseri:26 uuid:25 serial:24
+typecheck|condition:19 intrins:19 uniti:18 pragma:18 cflag:18
+typeerror|attributeerror:29 keyerror:28 rais:27 nameerror:26 except:26 rerais:25 deseri:24 callabl:23
+typemap|unsurpris:20
+typescript|eslint:40 esm:36 esbuild:35 vue:35 prettier:34 rollup:33 react:32 babel:32
+typo|grammar:44 grammat:40 fix:36 skip:36 rst:34 doc:34 spell:33 clarif:31
+typograph|typographi:30 vagari:28 blurb:26 grammat:25 grammar:24 disclaim:23 clarif:22 nit:21
+typographi|vagari:41 typograph:30 punctuat:30 capit:24 grammar:22 possess:21 minor:21 clarif:20
+tzinfo|memcach:25 timezon:25 zone:24 utc:23 strftime:21 gem:21 bundler:20 metal:20
+ubuntu|fedora:38 debian:33 maco:32 apt:31 xenial:30 cento:30 osx:29 mac:29
+ugli|awkward:25 annoi:25 nicer:24 hack:23 tricki:22 unfortun:21 besid:21 strang:21
+uid|gid:34 ctime:17
 uint|bigint:24 sizeof:24 char:20 unsign:19 reg:18 val:18 rand:18 len:17
-ulimit|crt:18 fstat:18
-ultim|aggress:19 orient:18
-umask|chmod:34 perm:33 permiss:28 inaccess:20 acl:20 writabl:19 loosen:18 freshli:18
-unabl|fatal:20 dest:20 file:19 inabl:19 head:18 nonexist:18 acquir:18 enotdir:18
+ulimit|fstat:18 crt:18
+ultim|aggress:20 orient:17
+umask|chmod:33 perm:32 permiss:29 inaccess:19 writabl:19 acl:19 adjust:18 deni:18
+unabl|fatal:20 dest:20 file:20 enotdir:19 inabl:19 acquir:18 head:18 nonexist:18
 unaccept|privaci:27
-unaffect|absorb:19 untouch:18 tent:17
-unalign|endian:21 occupi:21 quicker:19 mip:19 arithmet:19 bloat:19 undefin:17 uniniti:17
-unam|mak:33 autoconf:31 cflag:24 knob:23 makefil:22 mingw:21 gnu:21 platform:21
-unambigu|disambigu:24 ambigu:23 shortest:21 abbrevi:21 name:20 hexadecim:20 cur:20 head:20
-unari|arithmet:21 parenthesi:20 aggreg:18 oper:18 sum:17 express:17
-unauthent|dumb:21 conceiv:18 http:18 smart:18 deni:18
+unaffect|absorb:19 untouch:18 intact:18 tent:17
+unalign|endian:21 occupi:21 quicker:19 arithmet:19 mip:19 bloat:19 undefin:18 architectur:17
+unam|mak:33 autoconf:31 cflag:24 knob:22 mingw:21 makefil:21 platform:20 gnu:20
+unambigu|disambigu:24 ambigu:22 shortest:20 name:20 ref:20 abbrevi:20 hexadecim:20 cur:19
+unari|arithmet:22 parenthesi:20 aggreg:18 oper:18 sum:17
+unauthent|dumb:21 conceiv:18 smart:18 http:18 deni:18
 unauthor|bearer:27 redact:22 lie:21 hijack:18 malform:18 healthi:17 wherein:17
-unavail|swallow:19 memcach:17 commandlin:17
-unawar|current:23 struggl:20 backfil:19 naiv:18 perspect:18 revamp:18 diverg:17 programmat:17
-unbalanc|curli:32 squar:27 enclos:24 semicolon:23 placement:22 unescap:20 extran:19 unimport:18
-unblock|asap:33 wake:30 client:26 repl:26 reprocess:25 shutdown:25 busi:25 sleep:25
-unbound|cardin:20 growth:20 doesnt:20 endless:19 cap:19 bust:19 cpython:18 unprepar:18
-unbreak|intervent:26 gerrit:25 trickier:24 uninstal:20 travisci:19 upset:17 jenkin:17
-unbundl|bundl:29 advertis:22 fetch:20 preset:19
-unc|drive:25 mount:24 mercuri:24 tunnel:21 mangl:20 workdir:19 absolut:19 subdir:19
-uncach|bake:23 lambda:23 advisori:20 unprepar:18 statement:17
-unchang|intact:26 untouch:25 unmodifi:25 unspecifi:17
-uncheck|clickabl:19 radio:19
-unclear|convolut:25 mislead:25 vagu:24 nonsens:23 dubiou:23 felt:23 odd:23 awkward:23
-unclos|rick:26 mike:26 misplac:25 kevin:25 lame:25 beef:24 quickstart:21 rbx:20
+unavail|swallow:19 commandlin:17 memcach:17
+unawar|naiv:23 current:22 irrit:21 realiti:19 struggl:19 judg:19 backfil:18 smell:18
+unbalanc|curli:32 squar:27 enclos:25 semicolon:24 placement:22 unescap:20 whine:19 extran:18
+unblock|asap:34 wake:29 client:26 repl:26 reprocess:25 shutdown:25 evict:25 busi:25
+unbound|cardin:20 doesnt:20 growth:19 endless:19 cap:19 bust:19 cpython:18 bound:18
+unbreak|intervent:26 gerrit:25 trickier:24 uninstal:20 travisci:18 upset:18
+unbundl|bundl:29 advertis:22 fetch:21 preset:19 satisfi:17 uri:17
+unc|mount:24 mercuri:23 drive:22 tunnel:21 mangl:20 workdir:19 absolut:19 repositori:18
+uncach|bake:23 lambda:23 advisori:20 unprepar:18
+unchang|intact:27 untouch:26 unmodifi:23 unspecifi:17
+uncheck|clickabl:19 radio:18
+unclean|sigterm:28 slate:21 sigint:20 uncommit:19 clean:18 asap:18
+unclear|convolut:27 mislead:25 vagu:24 nonsens:24 dubiou:23 awkward:23 harm:22 odd:22
+unclos|lame:26 rick:26 mike:26 misplac:25 kevin:25 beef:24 quickstart:21 cosmet:20
 uncom|fixm:17
-uncommit|untrack:24 dirti:23 stash:21 reappli:21 overwritten:21 modif:21 nuke:21 tree:21
-uncommon|rare:25 ineffici:22 wind:21 doubt:21 irrit:20 unusu:20 straightforward:19 imagin:19
-uncompress|decompress:38 deflat:32 compress:31 crc:29 inflat:29 checksum:24 reconstruct:22 brotli:22
-uncondit|condition:22 marc:19 ala:18 unneed:18 need:17
-uncondition|blindli:20
-unconfigur|branch:18 squelch:18 contrari:18 deni:17
+uncommit|dirti:24 untrack:23 modif:22 stash:22 nuke:21 overwritten:21 reappli:21 truli:21
+uncommon|rare:27 imagin:23 wind:22 irrit:21 ineffici:20 straightforward:20 doubt:19 unusu:18
+uncompress|decompress:38 deflat:32 compress:31 inflat:28 crc:28 checksum:25 zip:22 brotli:22
+uncondit|condition:22 marc:19 ala:18 need:17
+unconfigur|branch:19 squelch:18 deni:18 contrari:17
 unconvert|nail:19
-uncount|irregular:43 plural:35 singular:32 snake:20 english:19 scaffold:19 verb:18 underscor:18
-uncov|symptom:25 untest:25 caught:23 incident:23 demonstr:23 catch:23 fix:22 slip:22
-undeclar|shot:19 battl:18 unhandl:18 offend:18 redefinit:17 sprintf:17
-undef|callabl:19 attribut:18 barf:18 lazyload:17
-undefin|uniniti:25 redefinit:23 assign:19 nameerror:18 singleton:18 unspecifi:18 unalign:17 dereferenc:17
-underflow|subtract:29 neg:25 overflow:24 multipli:24 largest:21 miscount:21 bloat:21 math:21
-underlin|green:29 bold:29 cyan:25 yellow:23 monospac:21 asciidoc:20 markup:20 asciidoctor:20
-underneath|subdir:23 nuke:23 ceil:23 examin:21 file:21 untrack:20 directori:20 pave:20
-underscor|charact:30 alphanumer:26 camel:26 lowercas:25 snake:25 slash:24 letter:23 hyphen:22
-understand|figur:25 confus:19 obviou:18 wonder:18
-understood|ancient:19
-undesir|unexpect:25 unintend:25 loss:23 unwant:21 inadvert:21 unintent:21 inconsist:20 subtl:20
-undetect|unnot:44 showcas:27 intermitt:24 sporad:21 aris:20 demonstr:20 caus:20 road:20
-undo|recreat:22 merg:22 reappli:22 conflict:22 stage:20 unresolv:20 uncommit:20 reset:19
-undocu|intact:20 moreov:19 mandatori:18 mysteri:18 resurrect:18 buggi:18 new:18 fragil:18
-unecessari|cookiejar:26 superflu:24 unneed:23 unwant:22 rehash:21 extran:20 lengthi:20 misplac:19
-unescap|escap:34 multibyt:30 unquot:24 esc:23 quot:22 curli:22 percent:20 malform:20
-unexpect|malform:28 error:26 undesir:25 surpris:22 bogu:21 segfault:21 diagnos:21 silent:21
-unexpectedli|hung:31 nonexist:23 kill:20 hang:20 breakag:20 undesir:19 bail:19 segfault:19
+uncount|irregular:42 plural:35 singular:32 english:19 scaffold:19 snake:18 verb:18 underscor:18
+uncov|symptom:27 untest:25 incident:25 catch:24 slip:23 demonstr:23 fix:22 trickier:22
+undeclar|shot:19 battl:18 offend:18 unhandl:18 redefinit:17 sprintf:17
+undef|callabl:19 barf:18 attribut:18 setter:17 lazyload:17
+undefin|uniniti:24 redefinit:23 assign:20 nameerror:18 dereferenc:18 singleton:18 unalign:18 redefin:18
+underflow|subtract:29 neg:25 multipli:24 overflow:24 largest:21 bloat:21 miscount:21 math:21
+underlin|green:29 bold:29 cyan:25 yellow:23 monospac:22 asciidoc:20 markup:20 asciidoctor:20
+underneath|subdir:24 nuke:23 ceil:23 examin:22 file:22 untrack:21 irrelev:21 consult:20
+underscor|charact:29 alphanumer:27 camel:26 lowercas:25 slash:24 letter:23 snake:23 hyphen:23
+understand|figur:23 confus:22 obviou:18
+undesir|unintend:28 loss:24 unexpect:23 unintent:21 inadvert:20 unwant:20 subtl:20 inconsist:19
+undetect|unnot:46 showcas:27 intermitt:24 crap:22 demonstr:21 sporad:21 aris:20 road:20
+undo|reappli:23 conflict:23 unrel:22 recreat:22 merg:22 stage:20 state:20 unresolv:20
+undocu|intact:20 moreov:20 mandatori:19 accid:18 untest:18 emphas:18 untouch:18 paramt:17
+unecessari|cookiejar:26 superflu:24 unneed:23 unwant:22 rehash:21 lengthi:19 extran:19 misplac:19
+unescap|escap:33 multibyt:30 unquot:24 esc:23 quot:22 curli:22 malform:21 percent:21
+unexpect|segfault:25 malform:24 error:23 undesir:23 hang:21 surpris:21 mysteri:20 failur:20
 unfilt|syntaxerror:26 scrub:25 multivalu:21 recal:20 ariti:17 filter:17
 unfinish|anon:18
-unfortun|fragil:22 surpris:21 ugli:20 tricki:19 subtl:19 sadli:18 figur:18 obviou:18
-unfriendli|train:26 poison:26 resili:24 gettext:23 fallthrough:22 irrit:18 simul:18
-unhandl|swallow:21 error:20 malform:20 exc:19 undeclar:18 fatal:18 bubbl:18 syntaxerror:17
-unhelp|cryptic:23 fist:23 smell:22 nonzero:17
-unicod|utf:31 multibyt:27 datatyp:26 oracl:26 encod:25 decim:25 ascii:24 dialect:23
-unifi|rearrang:17
-uniform|uniformli:24 probe:20 apostroph:20 exponenti:19 catalog:19 vagari:18 rpc:17 subpath:17
-uniformli|uniform:24 knew:20 dictat:19 extran:19 inter:19 semicolon:17
-unimpl|adam:20 bruce:19 disclaim:18 synthes:17 consensu:17
-unimport|iron:18 unbalanc:18 parenthesi:17 placement:17
-unind|leaf:19 tricki:18 tree:18 supress:17
-uniniti|undefin:25 const:24 pointer:23 bogu:22 freed:21 segfault:21 redefinit:21 realloc:21
-uninstal|destdir:26 ini:24 devel:23 webpack:22 rbx:21 unbreak:20 travi:20 beta:20
-unintend|unintent:30 unwant:25 undesir:25 clash:19 surpris:18 intermitt:18 subtl:18 unexpect:17
-unintent|unintend:30 obscur:30 undesir:21 unwant:21 disrupt:20 inadvert:19 restructur:18 faulti:17
-unintention|unwant:21 contract:19 subtyp:18 unecessari:18 explictli:18 getter:17 mutabl:17
-unintuit|struggl:24 spread:24 discern:23 assess:23 codifi:21 vagu:21 tediou:20 contriv:19
-union|subqueri:37 cte:35 claus:34 conjunct:33 correl:32 orm:31 column:30 func:30
-uniq|xarg:26 finder:24 concat:21 asc:19 intersect:19 flatten:19 unsav:18 readonli:18
-uniqu|foreign:27 constraint:24 kei:23 deferr:22 column:22 primari:21 composit:20 postgresql:19
+unfortun|surpris:23 fragil:22 ugli:21 subtl:20 tricki:20 sadli:18 figur:18 howev:18
+unfriend|train:25 poison:25 resili:23 gettext:22 fallthrough:21 uncommon:18 irrit:17
+unhandl|malform:21 error:21 swallow:21 rerais:20 fatal:19 exc:19 undeclar:18 bubbl:17
+unhelp|fist:23 cryptic:23 smell:22 contrari:19 harmon:18 nonzero:18 spuriou:17
+unicod|utf:33 ascii:27 multibyt:26 datatyp:26 oracl:25 decim:25 encod:25 dialect:22
+unifi|rearrang:18
+uniform|probe:21 exponenti:20 apostroph:19 nan:19 rpc:18 consist:18 catalog:18
+unimpl|bruce:21 adam:20 synthes:17 disclaim:17 consensu:17
+unimport|iron:18 unbalanc:18 parenthesi:18 placement:17
+unind|leaf:19 tricki:18 tree:17 supress:17
+uniniti|undefin:24 const:24 pointer:23 freed:23 realloc:21 segfault:21 redefinit:21 uniti:20
+uninstal|destdir:25 ini:24 devel:23 webpack:22 rbx:21 travi:20 unbreak:20 beta:20
+unintend|unintent:32 undesir:28 unwant:27 clash:22 subtl:20 intermitt:20 benefici:18 surpris:18
+unintent|unintend:32 obscur:30 unwant:26 undesir:21 inadvert:20 disrupt:20 admit:19 restructur:18
+unintention|unwant:22 subtyp:18 contract:18 unecessari:18 explict:18 getter:17 mutabl:17
+unintuit|struggl:24 spread:23 discern:23 assess:22 intric:22 codifi:21 vagu:21 cryptic:20
+union|subqueri:38 cte:35 claus:34 correl:33 conjunct:33 column:30 orm:30 construct:30
+uniq|xarg:26 finder:25 concat:21 upsert:20 flatten:19 intersect:19 asc:19 readonli:19
+uniqu|foreign:26 constraint:25 kei:22 deferr:22 column:21 primari:21 composit:19 postgresql:19
 unit|test:23
-uniti|bitwis:26 typecheck:19 uniniti:19 intrins:17
-unittest|referenti:24 errorhandl:21 sqlalchemi:21 quickstart:21 intro:20 column:20 philosophi:19 reflect:19
-univers|doctor:30 proceed:25 xcode:20 degre:18 appl:18
-unix|posix:26 socket:25 ipc:24 darwin:23 window:22 mingw:21 cygwin:21 tcp:19
-unknown|unrecogn:26 pars:19 unsupport:19 malform:19 invalid:18
-unless|explicitli:18
-unlik|doubt:32 rare:29 practic:24 doesn:23 probabl:23 hurt:20 plausibl:20 happen:20
-unlimit|prealloc:25 multipli:22 arbitrarili:21 clamp:19 exce:18 mib:18 exceed:18 largest:18
-unlink|tempfil:25 lockfil:25 temp:25 fstat:25 mkstemp:25 acquir:23 file:22 errno:21
-unload|loadabl:26 expung:24 circular:23 autoflush:23 passiv:23 unblock:23 autoload:22 classmethod:22
-unlock|acquir:32 lock:22 held:22 unlink:21 simultan:20 waiter:20 lockfil:19 mutex:18
-unlucki|shave:27 oddli:20 troublesom:20 intens:18 afford:18
-unmaintain|horizon:24 shim:22 taint:20 facad:19 viabl:19 version:18 aaron:18 oversight:18
-unmap|mixin:31 orm:25 subclass:25 nonetheless:24 backref:24 class:23 declar:23 registri:23
-unmark|german:21 forgotten:19 otoh:19 mark:19 facilit:19 promin:18 fuzzi:18 russian:17
-unmarshal|relabel:17
-unmatch|tent:21 unmodifi:19 loc:19 underneath:19 leftov:19 lineno:18 enoent:18 untrack:18
-unmodifi|untouch:33 intact:25 unchang:25 irrelev:24 disappear:24 conflict:23 overwritten:23 renam:22
-unnam|cte:34 repr:31 compound:31 claus:28 statement:26 sql:25 correl:25 construct:24
-unnecessari|redund:30 useless:26 needless:25 extra:23 unneed:23 avoid:21 unus:20 spuriou:18
-unnecessarili|needlessli:25 twice:21 thousand:21 overli:18
-unneed|unus:27 extran:24 redund:24 unecessari:23 unnecessari:23 curli:23 superflu:22 semicolon:22
-unnot|undetect:44 went:24 caught:24 sporad:23 swallow:23 terribl:22 presum:22 occasion:22
-unord|flat:26 lexicograph:21 fastest:20 batch:19 tenth:19 cat:17 bullet:17 fourth:17
-unpack|pack:27 object:27 loos:27 freshen:24 tree:24 prune:23 crc:23 index:21
-unpars|necessit:23 untouch:22 intact:22 examin:21 unreferenc:20 pars:20 formerli:20 dealloc:20
-unpin|sink:27 pin:19 rustc:18
-unpopul|buri:18 absorb:17 taught:17 symmetri:17
-unpredict|trial:23 ascend:23 denial:20 suscept:20 firstli:19 brute:17
-unprepar|statement:20 adapt:20 unnam:20 collector:19 bind:19 ast:18 uncach:18 unbound:18
-unprocess|jsonpath:18 untouch:18 revalid:18
+uniti|bitwis:25 uniniti:20 typecheck:18
+unittest|referenti:24 errorhandl:21 quickstart:21 sqlalchemi:21 reflect:20 intro:20 column:19 philosophi:19
+univers|doctor:27 proceed:25 xcode:21 appl:19
+unix|posix:25 socket:25 ipc:24 darwin:23 mingw:22 window:22 cygwin:21 maco:20
+unknown|unrecogn:29 malform:19 pars:19 unsupport:18 invalid:18
+unlik|doubt:30 rare:29 probabl:23 practic:23 doesn:23 hurt:22 anybodi:21 realli:20
+unlimit|prealloc:25 multipli:22 arbitrarili:22 clamp:19 exce:19 mib:18 set:18 exceed:18
+unlink|lockfil:26 tempfil:25 mkstemp:25 fstat:25 temp:25 acquir:24 errno:23 file:23
+unload|loadabl:26 expung:24 circular:23 autoflush:23 autoload:23 passiv:23 unblock:23 classmethod:22
+unlock|acquir:33 lock:22 waiter:21 unlink:21 simultan:21 lockfil:19 mutex:19 refrain:18
+unlucki|shave:27 afford:21 oddli:21 vagu:17
+unmaintain|horizon:24 shim:22 taint:20 facad:19 version:18 viabl:18 aaron:18 oversight:18
+unmap|mixin:31 subclass:25 orm:25 backref:25 nonetheless:24 registri:24 class:23 superclass:23
+unmark|german:20 mark:19 facilit:19 fuzzi:18 promin:18 russian:17 french:17
+unmarshal|impos:19
+unmatch|tent:22 unmodifi:20 enoent:20 loc:20 leftov:19 underneath:19 lineno:18 untrack:18
+unmodifi|untouch:35 intact:27 irrelev:25 disappear:24 unchang:23 renam:22 unresolv:22 conflict:22
+unnam|cte:34 compound:31 repr:30 claus:28 statement:26 sql:25 correl:25 construct:24
+unnecessari|redund:30 useless:27 needless:25 extra:24 unneed:22 avoid:20 unus:20 spuriou:18
+unnecessarili|needlessli:26 twice:22 thousand:21 extrem:18
+unneed|unus:27 unecessari:23 redund:22 useless:22 curli:22 unnecessari:22 extran:21 redefin:21
+unnot|undetect:46 went:24 sporad:23 swallow:23 terribl:23 occasion:23 intermitt:22 presum:22
+unord|flat:26 lexicograph:21 fastest:21 batch:20 tenth:20 cat:18 fourth:17 unsort:17
+unpack|pack:28 object:28 loos:27 freshen:25 tree:23 prune:23 crc:23 index:22
+unpars|necessit:23 intact:22 untouch:22 examin:21 postfix:21 unreferenc:20 empti:20 pars:20
+unpin|sink:27 pin:18
+unpopul|buri:18 untrack:18 absorb:17 symmetri:17
+unpredict|trial:23 ascend:22 denial:19 suscept:19 unintuit:18
+unprepar|statement:20 adapt:20 unnam:20 collector:19 bind:19 ast:18 uncach:18 unbound:17
+unprocess|jsonpath:18 untouch:18 revalid:18 threadsaf:17
 unqualifi|destin:19 renam:17
-unquot|quot:32 charact:29 backslash:27 enclos:25 escap:24 percent:24 unescap:24 brace:24
-unreach|unreferenc:44 prune:40 cruft:38 object:32 reachabl:30 mtime:30 loos:28 freshen:27
-unread|xdg:24 excludesfil:22 inaccess:20 trash:19 dotfil:19 perm:19 file:18 outcom:18
-unreason|enorm:25 massiv:19 decreas:18 doubt:17 ridicul:17 afford:17
-unrecogn|unknown:26 unsupport:21 malform:20 pars:19 commandlin:19 command:19 improperli:18 clue:18
-unreferenc|unreach:44 prune:30 cruft:27 loos:25 object:24 dangl:23 mtime:22 aggress:22
-unregist|regist:31 reconfigur:24 mimetyp:23 notifi:21 mainten:20 disrupt:19 registr:19 mailer:18
-unrel|accid:23 unmodifi:21 disappear:20 reappli:19 rewritten:19 lose:19 uncov:18 adjac:18
-unreleas|beta:20 mock:19 lastli:18 stringio:17 backport:17 polish:17
-unreli|whilst:23 convolut:18 paranoid:17
-unresolv|resolv:22 unmodifi:21 recreat:21 automerg:20 reconstruct:20 undo:20 priv:20 cleanli:18
-unrol|endless:21 restructur:20 fget:18 maxlen:18 tight:18 lean:18 strlen:17
-unsaf|hash:21 hex:20 algo:19 pass:19 safe:18 agnost:18 ctx:17 constant:17
-unsav|associ:26 record:25 readonli:24 destroi:24 nullifi:24 invers:24 belong:22 composit:21
-unset|set:34 variabl:23 config:22 excludesfil:21 unspecifi:21 overridden:20 bool:20 pager:20
-unshar|postfix:23 cmdline:23 shareabl:22 qemu:21 adj:20 addr:19 percent:18 winapi:17
-unsign|int:49 integ:38 char:34 const:33 pointer:30 sizeof:29 void:29 cast:28
-unsort|list:28 quadrat:24 prog:20 sort:20 lexicograph:20 linear:20 sought:19 rev:19
-unspecifi|gitattribut:22 unset:21 untouch:20 mung:19 pwd:19 tty:18 auto:18 val:18
-unstabl|experiment:19 stabil:19 backport:18 toml:18 tick:17
-unsuccess|rbx:25 appveyor:23 nonzero:23 expect:18 circleci:18
-unsupport|illeg:23 unrecogn:21 malform:20 invalid:19 unknown:19 uppercas:18 datatyp:18 typeerror:18
-unsur|tradeoff:20 mistyp:20 misunderstand:19
-unsurprisingli|paramt:20 typemap:17
-untangl|intric:23 stone:18 reprocess:18 monkei:17
-untermin|fget:22 printabl:22 nul:21 remaind:18 misalign:18
-untest|uncov:25 accid:19 regress:18 intact:18 undocu:17 wonder:17
-untouch|intact:44 unmodifi:33 unchang:25 alon:23 unpars:22 dangl:21 emphas:21 unspecifi:20
-untrack|dirti:29 directori:28 subdir:28 tree:27 file:27 modif:26 submodul:25 index:25
-untrust|malici:21 trust:20 ssh:18 pgp:18
-unus|unneed:27 const:26 redefinit:23 dead:23 paramet:23 useless:23 obsolet:21 redund:21
-unusu|funni:25 awkward:23 odd:22 weird:22 tricki:20 uncommon:20 danger:19 straightforward:19
-unwant|inadvert:25 unintend:25 needless:22 unecessari:22 undesir:21 spuriou:21 unintention:21 unintent:21
-unwind|gate:27 panick:19
+unquot|quot:31 charact:29 backslash:27 enclos:25 percent:24 unescap:24 escap:24 brace:24
+unreach|unreferenc:45 prune:41 cruft:37 object:33 reachabl:30 mtime:30 loos:28 freshen:27
+unread|xdg:24 excludesfil:22 inaccess:20 perm:19 dotfil:19 trash:19 file:19 inabl:19
+unreason|enorm:25 massiv:20 decreas:18 doubt:18 ridicul:17
+unrecogn|unknown:29 unsupport:23 commandlin:21 pars:20 malform:20 command:19 clue:19 eras:18
+unreferenc|unreach:45 prune:30 cruft:28 loos:25 object:25 dangl:23 mtime:23 explod:23
+unregist|regist:30 reconfigur:24 mimetyp:23 notifi:21 mainten:21 disrupt:19 registr:19 mailer:18
+unrel|accid:24 disappear:22 undo:22 unmodifi:22 uncov:21 sudden:20 reappli:20 unwant:20
+unreleas|beta:20 mock:19 stringio:17 backport:17
+unreli|whilst:24 paranoid:19 convolut:17
+unresolv|resolv:23 unmodifi:22 automerg:21 recreat:21 priv:20 reconstruct:20 undo:20 stupid:19
+unrol|endless:21 restructur:20 fget:19 maxlen:18 tight:18
+unsaf|hash:21 hex:19 pass:19 algo:18 safe:18 agnost:17
+unsav|associ:26 invers:26 record:25 readonli:24 destroi:24 nullifi:24 composit:22 belong:21
+unset|set:33 variabl:23 config:23 excludesfil:21 unspecifi:21 pager:20 gitconfig:20 bool:20
+unshar|postfix:24 cmdline:23 shareabl:22 qemu:21 adj:20 addr:18 percent:18 winapi:17
+unsign|int:49 integ:38 char:35 const:32 pointer:30 sizeof:29 void:28 cast:27
+unsort|list:29 quadrat:24 linear:20 prog:20 sort:20 lexicograph:19 rev:19 ascend:18
+unspecifi|gitattribut:24 untouch:21 unset:21 mung:19 pwd:19 tty:18 crlf:18 auto:18
+unstabl|stabil:20 experiment:19 backport:19 toml:18 benchmark:17
+unsuccess|rbx:25 nonzero:23 appveyor:23 expect:19 circleci:18
+unsupport|unrecogn:23 illeg:23 malform:20 uppercas:19 unknown:18 invalid:18 typeerror:18 datatyp:18
+unsur|tradeoff:19 mistyp:19 misunderstand:17
+unsurpris|typemap:20 paramt:19 postprocess:19 ala:18 bother:17 pointless:17 fortun:17
+untangl|intric:24 stone:18 reprocess:18 monkei:17 scari:17
+untermin|fget:22 printabl:21 nul:21 remaind:19 misalign:17
+untest|uncov:25 accid:20 intact:18 regress:18 undocu:18
+untouch|intact:45 unmodifi:35 unchang:26 alon:23 emphas:22 unpars:22 dangl:21 unspecifi:21
+untrack|dirti:29 directori:29 subdir:28 file:28 tree:28 modif:27 index:26 submodul:25
+untrust|malici:21 trust:20 ssh:18 pgp:18 nonc:17 cryptograph:17 moreov:17
+unus|unneed:27 const:25 redefinit:23 dead:23 useless:22 paramet:22 redefin:20 obsolet:20
+unusu|funni:26 awkward:24 weird:22 odd:21 tricki:21 aggress:21 straightforward:20 funki:20
+unwant|inadvert:28 unintend:27 unintent:26 needless:22 unecessari:22 unintention:22 spuriou:21 strai:21
+unwind|gate:27 panick:18
 unwrap|arc:19
-upcom|futur:23 subsequ:20 stabil:20 anticip:20 backport:20 interim:20 prepar:19 introduc:19
-updat|semver:33 typo:26 minor:25 jqueri:23 version:22 philosophi:22 upgrad:21 outdat:20
-upfront|cheaper:20 expert:19 reconstruct:19 disappear:18 familiar:18 blow:18 restructur:18 convinc:17
-upgrad|bun:25 latest:25 version:24 bump:23 instal:22 webpack:21 github:21 docker:21
-upload|download:25 stateless:25 protocol:25 fetch:24 send:23 advertis:23 transport:22 capabl:22
-upper|lower:35 uppercas:23 alphanumer:23 nan:22 lowercas:21 max:21 neg:21 clamp:21
-uppercas|lowercas:42 capit:28 upper:23 unicod:22 downcas:22 letter:21 underscor:21 insensit:21
-upsert|insert:28 typecast:26 finder:25 primari:23 record:23 rowcount:23 column:23 cte:23
-upset|difficulti:24 intrins:22 rational:20 struggl:19 unbreak:17 macosx:17 pedant:17 ism:17
-upstream|branch:40 head:28 rebas:27 track:26 topic:25 remot:24 onto:23 master:22
-upward|examin:17 misread:17
-urandom|pwd:18 tmpdir:18
-uri|url:28 bundl:25 advertis:24 download:22 rfc:22 protocol:21 dumb:20 cgi:19
-url|host:28 uri:28 usernam:27 remot:23 path:23 hostnam:22 ssh:21 protocol:21
-urlencod|multivalu:24 multipart:23 subdomain:20 cgi:20 header:18 printabl:18 cred:17
-usag|memori:21 peak:20
-usec|subsecond:35 ration:29 datetim:29 precis:28 decim:25 nanosecond:24 fraction:22 microsecond:22
-usecas|fragil:17
-useless|redund:27 unnecessari:26 needless:26 unus:23 pointless:22 unneed:22 irrelev:20 superflu:19
-user|usernam:21 peopl:20 password:19 admin:18 prompt:18
-usernam|password:39 auth:32 credenti:32 authent:30 localhost:29 host:29 hostnam:28 url:27
-usiz|grew:18
-usr|bin:36 instal:30 libexec:30 cmake:25 lib:24 nix:23 home:23 homebrew:23
-utc|zone:46 datetim:39 timezon:37 ration:33 hour:32 time:31 thu:30 date:29
-utf|encod:36 unicod:31 ascii:29 latin:28 iso:26 codepoint:25 bom:24 charset:23
-util|mod:21
-uuid|bigint:27 typecast:25 nullabl:24 datatyp:24 schema:24 column:23 postgresql:23 enum:22
-vagari|typographi:45 punctuat:34 typograph:33 apostroph:21 uniform:18 matthew:18
-vagu|cryptic:30 convolut:24 unclear:24 mislead:23 sound:22 puzzl:21 unintuit:21 ters:21
-val|int:31 sizeof:27 ptr:23 const:23 char:23 var:23 mov:23 void:22
-valgrind|reproduc:21 leak:21 glibc:20 clang:20 checker:19 asan:18 fuzzer:18 run:17
-valid|associ:22 finder:19 constraint:19 invalid:19 foreign:18 primari:18 destroi:18 belong:18
-valu|integ:35 cast:33 coerc:32 boolean:32 return:31 nullabl:31 nil:29 infin:28
-valuabl|handi:22 modest:20 remind:18 incorpor:18 benefici:17 unregist:17 insight:17 reconfigur:17
-valueerror|rais:25 exc:24 runtimeerror:19 attributeerror:18 thrown:18 traceback:18 jsonpath:18 rescu:18
-vanilla|gatewai:21 router:20 typescript:18
-vanish|flake:19 unexpectedli:19 bold:18 underneath:18
-var|variabl:28 val:23 shell:21 env:20 void:19 int:17 environ:17
-vararg|eleg:31 synthes:19
-vari|octal:25 substr:20 fair:19 hexadecim:18 emoji:18 greater:18
-variabl|global:32 var:28 environ:28 set:26 config:23 shadow:23 unset:23 envvar:21
+upcom|futur:22 subsequ:21 anticip:21 stabil:20 backport:20 interim:19 prepar:19 introduc:19
+updat|semver:34 typo:27 minor:25 jqueri:23 version:23 philosophi:22 upgrad:21 outdat:20
+upfront|cheaper:20 blow:20 consult:18 reconstruct:18 expert:18 restructur:18 disappear:18 familiar:18
+upgrad|bun:25 latest:25 version:24 bump:23 instal:22 webpack:22 github:21 updat:21
+upload|download:26 stateless:25 protocol:25 fetch:25 transport:23 advertis:23 remot:23 capabl:22
+upper|lower:35 alphanumer:23 uppercas:23 nan:22 lowercas:21 neg:21 clamp:21 max:20
+uppercas|lowercas:43 capit:28 upper:23 downcas:22 unicod:22 letter:22 underscor:21 insensit:21
+upsert|insert:29 typecast:27 finder:26 primari:24 rowcount:24 record:23 cte:23 column:23
+upset|difficulti:23 intrins:22 rational:20 struggl:19 unbreak:18 macosx:17 assur:17 pedant:17
+upstream|branch:41 head:29 rebas:27 track:26 remot:26 topic:25 onto:23 master:23
+upward|examin:18 misread:17
+urandom|appl:20 xcode:18 fundament:18 crypto:17 pwd:17 tmpdir:17
+uri|url:28 bundl:25 advertis:24 download:22 rfc:21 protocol:21 dumb:20 scheme:19
+url|uri:28 host:28 usernam:25 path:23 remot:23 hostnam:22 ssh:20 protocol:20
+urlencod|multivalu:24 multipart:23 cgi:21 subdomain:20 header:18 printabl:18 cred:17
+usag|memori:20 peak:20
+usec|subsecond:35 datetim:29 precis:29 ration:29 decim:26 nanosecond:24 fraction:22 time:22
+usecas|fragil:18 benefici:18 motiv:18 knowledg:17
+useless|unnecessari:27 redund:26 needless:26 unneed:22 unus:22 pointless:22 irrelev:20 superflu:20
+user|peopl:20 usernam:20 admin:18 password:18 prompt:17
+usernam|password:39 auth:31 credenti:31 authent:30 localhost:29 hostnam:29 host:29 proactiv:26
+usr|bin:36 libexec:30 instal:30 cmake:25 lib:23 nix:23 homebrew:23 home:23
+utc|zone:46 datetim:38 timezon:37 ration:32 time:32 hour:31 date:30 gmt:29
+utf|encod:36 unicod:33 ascii:31 latin:27 iso:26 codepoint:25 bom:24 charset:23
+util|mod:20
+uuid|bigint:27 schema:26 postgresql:25 typecast:25 column:24 nullabl:24 datatyp:24 mysql:22
+vagari|typographi:41 punctuat:41 typograph:28 duplic:22 apostroph:19 origin:18
+vagu|cryptic:31 mislead:24 unclear:24 convolut:23 sound:22 puzzl:21 ters:21 unintuit:21
+val|int:30 sizeof:28 ptr:23 const:23 ret:23 mov:23 var:22 char:22
+valgrind|glibc:21 reproduc:21 clang:21 checker:20 leak:20 asan:19 fuzzer:19 stress:18
+valid|associ:21 finder:19 presenc:19 constraint:19 primari:19 foreign:18 owner:18 upsert:18
+valu|integ:35 cast:33 boolean:32 coerc:32 return:31 nullabl:31 nil:29 infin:29
+valuabl|handi:21 modest:20 remind:19 incorpor:18 insight:18 unregist:18 reconfigur:17 realist:17
+valueerror|rais:24 exc:23 typeerror:22 attributeerror:21 nameerror:21 keyerror:21 rescu:20 runtimeerror:19
+vanilla|router:20 gatewai:20 unusu:19 typescript:19
+vanish|hardlink:18 underneath:18
+var|variabl:29 val:22 env:21 shell:20 void:19 int:17 bool:17
+vararg|eleg:29 synthes:19
+vari|octal:25 substr:20 varieti:18 greater:18 emoji:18 hexadecim:17 dramat:17
+variabl|global:32 var:29 environ:27 set:25 config:23 unset:23 shadow:22 overrid:21
 variad|ban:23 jit:21 preprocessor:18
-varianc|median:20 datapoint:18 deviat:18 distanc:17
-variant|attach:24 preview:22 video:18 imag:18 analyz:18 blob:17
+varianc|median:18 datapoint:18 deviat:17 distanc:17
+variant|attach:25 preview:22 video:18 imag:18 analyz:18 blob:17
 variat|stylist:25 evolv:20
-varieti|audienc:25 aris:18 handi:18 unusu:17 mixin:17 opinion:17 invent:17 testsuit:17
-variou|coupl:19 throughout:18
-vast|overwhelm:35 semver:20 dramat:19 admit:19 drawback:19 backlog:18
-vastli|greatli:24 drastic:21 dramat:20 pursu:20
-vec|mut:21 semaphor:20 slab:20 taint:20 std:20 arc:19 primit:19 kib:17
-vector|instant:47 sampl:31 histogram:31 float:31 selector:30 clamp:29 smooth:28 rate:28
-vendor|gem:33 webpack:32 rail:32 npm:27 golang:27 yarn:26 depend:25 bump:25
-verb|rout:24 articl:21 router:20 uncount:18 capit:18 imper:18 noun:18 plural:18
-verbatim|delimit:21 liter:20 monospac:18 markdown:18 bracket:18 enclos:17 placehold:17
-verbiag|accommod:18 contextu:17
-verbos|har:24 quiet:22 output:22 loglevel:22 log:22 dry:21 stderr:19 diagnost:19
+varieti|audienc:25 aris:19 vari:18 handi:18 influenc:17 mixin:17 unusu:17 testsuit:17
+variou|coupl:20 throughout:18
+vast|overwhelm:29 dramat:24 neglig:21 consider:20 drawback:20 settl:19 nine:19 substanti:19
+vec|mut:21 semaphor:20 slab:20 taint:20 std:19 arc:19 primit:19 kib:17
+vector|instant:45 selector:32 sampl:31 float:31 histogram:31 clamp:29 smooth:29 rate:28
+vendor|gem:33 webpack:32 rail:32 golang:27 npm:27 yarn:26 rubi:26 jqueri:25
+verb|rout:25 articl:22 router:20 imper:19 uncount:18 noun:18 capit:18 plural:18
+verbatim|delimit:21 liter:19 monospac:18 markdown:18 bracket:18 enclos:18 markup:18 placehold:18
+verbiag|accommod:17
+verbos|har:24 quiet:22 loglevel:22 log:22 output:21 dry:21 stderr:21 debug:19
 verif|verifi:33 sign:26 certif:25 gpg:23 cryptograph:23 certifi:22 ssl:22 pem:21
-verifi|verif:33 sign:25 certif:24 pgp:24 gpg:23 cipher:22 signatur:22 encrypt:21
-versa|vice:70 wherev:21 neg:18
-version|latest:34 rubi:33 bundler:32 newer:30 semver:29 ubuntu:27 older:27 instal:27
-versu|medium:18 object:17
-vertic|horizont:39 pane:35 scroll:28 screen:25 scrollbar:25 mous:23 widget:23 width:22
-vet|slate:30 clippi:22 contamin:21 ineffect:20 overzeal:20 joe:19 uncov:18 incident:18
-viabl|fragil:26 oversight:20 sensibl:20 pursu:20 invas:19 unmaintain:19 judg:17
-vice|versa:70 wherev:22 neg:18
-video|audio:55 analyz:29 preview:27 imag:27 avatar:25 analysi:22 height:22 pdf:22
-view|layout:33 control:33 html:33 action:30 render:30 app:28 mailer:28 articl:26
+verifi|verif:33 sign:25 pgp:24 certif:23 gpg:23 cipher:22 signatur:21 encrypt:20
+versa|vice:71 wherev:21 neg:18
+version|latest:34 rubi:32 bundler:32 newer:31 semver:29 ubuntu:27 older:26 instal:26
+versu|medium:18 bitfield:18 object:17
+vertic|horizont:39 pane:35 scroll:28 screen:25 scrollbar:24 widget:23 pad:23 mous:23
+vet|slate:30 clippi:22 contamin:21 ineffect:20 somedai:19 overzeal:19 joe:19 uncov:18
+viabl|fragil:25 oversight:20 sensibl:20 pursu:20 invas:19 unmaintain:18 experi:17
+vice|versa:71 wherev:22 neg:18
+video|audio:55 analyz:29 preview:27 imag:27 avatar:25 analysi:22 pdf:22 height:22
+view|layout:34 html:33 control:33 render:30 action:29 app:29 mailer:28 articl:26
 viewport|sidebar:21 desktop:20 mobil:20 devic:18 nav:18
-vim|emac:22 grew:18 dens:18 prose:17
-violat|enforc:25 inappropri:17
-virtual|dumper:19 infin:18
-visibl|mous:20 bottom:19 widget:19 scrollbar:19 focu:18 scroll:18 font:17
-visit|visitor:26 ast:22 travers:22 bind:18
-visitor|ast:30 visit:26 adapt:24 retryabl:24 statement:22 bind:21 journei:21 ibm:20
-visual|studio:48 toolchain:25 msvc:25 cmake:24 xcode:22 build:22 clang:21 microsoft:20
-vite|plugin:36 react:36 vue:35 ecosystem:34 dep:34 rollup:31 esbuild:30 babel:26
-vitest|ipython:26 faker:26 panda:23 chrome:21 framework:21 rollup:21 dotenv:20 devtool:20
-void|const:44 char:36 int:33 pointer:32 werror:29 unsign:29 ctx:28 struct:27
-volatil|ttl:26 lru:22 evict:22 expiri:21 decrement:19 expir:19 avg:18
+vim|emac:22 tent:17 prose:17
+violat|enforc:26 inappropri:17
+virtual|dumper:18 infin:18 name:17
+visibl|bottom:20 mous:20 widget:19 focu:19 font:18 scrollbar:18 scroll:18
+visit|visitor:27 ast:23 travers:21 bind:18
+visitor|ast:30 visit:27 adapt:24 retryabl:23 statement:22 bind:21 journei:21 ibm:20
+visual|studio:47 toolchain:25 msvc:25 cmake:23 build:22 xcode:22 clang:21 microsoft:21
+vite|react:36 plugin:36 ecosystem:35 vue:35 dep:34 rollup:31 esbuild:30 babel:26
+vitest|ipython:27 faker:27 panda:23 framework:21 rollup:21 chrome:21 dotenv:20 devtool:20
+void|const:44 char:35 int:33 pointer:32 werror:29 ctx:28 unsign:28 struct:27
+volatil|ttl:26 lru:23 evict:23 expiri:21 decrement:19 expir:19
 volum|devcontain:29 folder:20 smoke:18 network:18 dockerfil:18 mount:17
-volunt|appreci:30 excit:29 coordin:23 illumo:22 ecosystem:21 heard:19 septemb:19 approv:19
-vote|reboot:31 elect:26 failov:26 reconfigur:24 leader:23 pong:22 consensu:20 promot:20
-vscode|xenial:25 workspac:25 rubi:23 trunk:22 devcontain:21 dockerfil:21 gem:19 setup:19
-vue|react:47 prettier:46 eslint:42 plugin:40 sass:39 vite:35 typescript:34 dispatch:33
-vulner|exploit:31 attack:30 malici:27 xss:26 cve:25 secur:25 hole:23 research:20
-wai|solut:26 thing:23
-wait|shutdown:36 process:33 kill:31 timeout:30 sleep:30 hang:29 thread:28 busi:26
-waiter|acquir:36 notifi:29 semaphor:28 wake:28 intrus:25 sender:22 unlock:20 mutex:19
+volunt|appreci:30 excit:29 illumo:23 coordin:23 ecosystem:21 septemb:19 heard:19 approv:19
+vote|reboot:31 elect:26 failov:26 reconfigur:24 leader:23 pong:22 consensu:22 promot:20
+vscode|xenial:25 workspac:24 rubi:22 trunk:22 devcontain:21 dockerfil:21 gem:20 psql:19
+vue|react:47 prettier:46 eslint:42 plugin:40 sass:39 vite:35 typescript:35 dispatch:33
+vulner|exploit:32 attack:29 malici:28 xss:26 cve:25 secur:25 hole:23 believ:20
+wai|solut:26 thing:24
+wait|shutdown:36 process:33 kill:31 timeout:30 sleep:30 hang:29 thread:27 signal:26
+waiter|acquir:37 notifi:29 semaphor:28 wake:27 intrus:25 sender:22 mutex:22 unlock:21
 waitpid|reap:29 epip:26 child:26 exit:25 sigpip:24 signal:24 abnorm:23 kill:21
-wake|unblock:30 poll:29 acquir:29 waiter:28 sleep:27 arc:27 cancel:25 shutdown:25
-walk|travers:49 reachabl:34 commit:28 rev:27 bitmap:24 parent:22 linear:22 list:21
-walker|transport:21 dumb:20 travers:20 rev:20 walk:20 smart:19 thin:19 reusabl:19
-wall|clock:28 gettim:26 monoton:19 millisecond:18 realtim:18 measur:18 linker:18 llvm:17
-want|wonder:27 interest:26 doubt:25 know:23 surpris:23 need:23 anybodi:22 convinc:21
-warm|calcul:36 memsiz:27 datetim:22 cast:22 dup:21 decim:21 ration:20 immut:19
+wake|poll:33 park:29 unblock:29 acquir:28 drain:27 waiter:27 shutdown:27 sleep:27
+walk|travers:49 reachabl:35 commit:28 rev:27 bitmap:24 parent:22 list:22 linear:21
+walker|transport:21 dumb:21 travers:20 rev:20 walk:20 smart:19 thin:19 reusabl:19
+wall|clock:28 gettim:26 inaccuraci:19 monoton:19 measur:19 realtim:18 millisecond:18 linker:17
+want|wonder:26 doubt:25 interest:25 know:23 need:22 anybodi:22 silli:21 tempt:21
+warm|calcul:35 memsiz:27 datetim:22 dup:22 cast:22 decim:21 immut:20 coerc:19
 warmup|memsiz:27 retain:22 precompil:19 old:19 warm:18 omg:18
-warn|silenc:30 error:25 suppress:23 redefinit:21 messag:21 advic:20 squelch:19 complain:18
-warrant|deserv:31
-wasm|transpil:25 vue:21 esm:20 commonj:20 react:20 nightli:19 rollup:19 esbuild:17
-wasn|wouldn:27 didn:26 weren:26 never:19 doesn:17
-wast|spend:25 overhead:23 signific:22 lot:22 worst:22 amount:21 churn:21 huge:21
-watch|watcher:27 event:22 listen:21 notifi:20 sender:20 notif:20 subscrib:19 broadcast:18
-watchdog|trap:26 sighup:22 wake:21 starvat:21 shutdown:20 grace:19 frequenc:19 cron:19
-watcher|watch:27 listen:25 spring:23 registr:23 fsevent:21 checkpoint:21 reload:20 autoload:20
-weak|weakref:26 strong:23 etag:22
-weakref|weak:26 dispos:25 unecessari:18 metaclass:18 pessimist:17
+warn|silenc:30 error:25 suppress:22 redefinit:21 messag:21 advic:20 complain:20 squelch:19
+warrant|deserv:33
+wasm|transpil:25 vue:21 esm:20 commonj:20 react:20 rollup:19 scss:18 night:17
+wasn|wouldn:29 didn:29 weren:24 doesn:18 couldn:18 late:18 uncov:17
+wast|worst:23 overhead:22 lot:22 churn:22 huge:21 incur:21 effici:21 amount:21
+watch|watcher:27 listen:21 event:21 notifi:21 sender:20 notif:20 subscrib:19 broadcast:19
+watchdog|trap:26 sighup:22 starvat:21 wake:21 shutdown:19 grace:19 cron:19 frequenc:18
+watcher|watch:27 listen:24 spring:23 registr:23 fsevent:21 checkpoint:21 autoload:20 reload:20
+weak|weakref:25 etag:21 strong:19
+weakref|dispos:25 weak:25 unecessari:18 metaclass:18 pessimist:17
 web|react:29 browser:25 applic:22 vue:22 dispatch:21 asset:20 serv:20 plugin:20
-webdav|webserv:29 musl:24 httpd:24 fedora:22 dumb:21 smart:20 brows:20 websocket:20
-webkit|ssd:30 firefox:27 android:25 headless:22 driven:22 five:18 chrome:18 chromium:17
-webpack|bun:41 yarn:35 rail:35 pnpm:33 precompil:32 plugin:32 spring:32 vendor:32
-webserv|httpd:29 webdav:29 apach:28 www:22 proxi:22 gatewai:22 commandlin:20 dumb:19
-websit|chat:23 discord:22 badg:21 link:20 solid:19 forum:18 sidebar:18 navig:18
-websocket|localhost:25 socket:23 conn:23 listen:23 ipc:22 server:22 hijack:22 subscrib:21
-wed|fri:72 tue:68 mon:66 sat:66 thu:63 sun:49 dec:31 date:28
-week|month:43 dai:41 year:41 ago:40 hour:37 quarter:35 yesterdai:33 prev:33
-weekdai|yesterdai:43 quarter:40 calendar:34 month:33 prev:28 week:26 dai:25 todai:23
-weekli|daili:36 mainten:26 cron:26 systemd:25 frequenc:24 schedul:24 hour:23 minut:22
+webdav|webserv:29 musl:24 httpd:24 fedora:22 dumb:21 smart:21 websocket:20 brows:19
+webkit|ssd:30 firefox:27 android:25 headless:22 five:18 chromium:18 chrome:17
+webpack|bun:41 yarn:36 rail:35 precompil:32 plugin:32 spring:32 pnpm:32 vendor:32
+webserv|httpd:29 webdav:29 apach:29 www:22 proxi:22 gatewai:22 commandlin:21 deploy:20
+websit|chat:23 discord:22 badg:20 link:20 irc:18 forum:18 solid:18 sidebar:18
+websocket|localhost:24 socket:22 conn:22 listen:22 ipc:22 server:22 subscrib:21 hijack:21
+wed|fri:75 mon:68 tue:67 sat:65 thu:62 sun:48 jun:31 dec:30
+week|hour:44 month:42 dai:41 ago:40 year:39 quarter:34 minut:33 yesterdai:32
+weekdai|yesterdai:43 quarter:39 calendar:33 month:32 prev:28 dai:25 week:24 counterpart:24
 weight|aforement:18
-weird|awkward:33 odd:30 strang:28 funni:26 fragil:26 arguabl:25 surpris:24 sensibl:24
-welcom|mailer:28 articl:27 invit:26 everyon:24 guid:22 deliv:22 scaffold:22 blog:21
-well|orm:26 meth:24 criteria:23 conjunct:22 polymorph:22 inherit:21 loader:21 claus:21
-went|gone:31 goe:26 gotten:26 unnot:24 far:22 somebodi:19 investig:19 necessarili:19
-weren|wasn:26 uncov:18 wild:18
-werkzeug|pip:30 wsgi:28 flask:28 dotenv:27 tox:25 errorhandl:25 ipython:22 faker:22
+weird|awkward:33 odd:29 strang:28 funni:27 fragil:25 subtl:24 arguabl:23 sensibl:23
+welcom|mailer:28 articl:27 invit:26 everyon:24 guid:22 scaffold:22 deliv:22 view:22
+well|orm:27 meth:24 criterion:24 conjunct:22 polymorph:22 loader:22 func:21 claus:21
+went|gone:31 goe:26 gotten:25 unnot:24 far:21 investig:19 somebodi:19 necessarili:18
+weren|wasn:24 uncov:19 wouldn:17
+werkzeug|pip:29 wsgi:27 flask:26 dotenv:26 tox:24 errorhandl:24 ipython:21 faker:21
 werror|const:31 void:29 pointer:26 unsign:26 int:24 char:24 sizeof:23 memchr:20
 wether|discern:18 redeclar:17
-whatsoev|anyon:25 ebook:24 biggest:19 impos:19
-wheel|pypi:28 artifact:21 pip:20 pin:20 setuptool:20 maco:19 llvm:19 attest:19
-whenev|optimist:18
-wherebi|meth:44 orm:41 conjunct:40 relationship:40 ticket:39 mapper:38 func:38 subqueri:36
-wherein|brute:19 hijack:19 refetch:19 unauthor:17
+whatsoev|anyon:24 ebook:24 biggest:18 impos:18
+wheel|pypi:29 pip:21 artifact:20 maco:20 setuptool:20 pin:20 llvm:19 attest:19
+whenev|optimist:19
+wherebi|meth:44 orm:42 relationship:40 conjunct:40 ticket:39 mapper:38 func:38 subqueri:37
+wherein|brute:19 refetch:19 hijack:19 unauthor:17
 wherev|vice:22 versa:21 consult:21 fullpath:20 gentli:19 underneath:18 freed:17
 whichev|lowest:21 gaug:18
-whilst|unreli:23 funki:19 paranoid:19 oop:18 exhibit:17
-whine|enospc:34 death:32 epip:25 demux:24 exit:22 nonblock:22 afford:22 fifo:21
-white|cyan:38 red:36 blue:34 yellow:34 green:32 whitespac:31 black:29 color:28
-whitelist|mass:19 glob:18
-whitespac|space:36 newlin:34 trail:33 white:31 line:30 strip:27 indent:26 blank:23
-whole|entir:25
-wide|wider:25 gitconfig:19 modern:18 narrow:18 toolchain:18
-widen|flesh:21 gib:21 reappli:20 bloat:19 narrow:17 crc:17
-wider|narrow:26 wide:25 fnmatch:18
+whilst|unreli:24 paranoid:21 sadli:19 oop:19
+whine|enospc:34 death:32 epip:25 demux:24 exit:22 nonblock:22 fifo:21 afford:21
+white|cyan:39 red:36 yellow:35 blue:34 green:32 whitespac:31 black:28 color:28
+whitelist|mass:18 glob:17
+whitespac|space:38 newlin:34 trail:33 white:31 line:30 strip:27 indent:27 blank:23
+whole|entir:24 plug:17
+wide|wider:25 gitconfig:20 modern:18 toolchain:18 narrow:17
+widen|flesh:21 gib:21 reappli:20 bloat:19
+wider|wide:25 narrow:25 fnmatch:17
 widespread|fallout:18 hei:17
-widget|pane:35 dialog:33 horizont:33 scroll:31 mous:30 font:29 button:29 theme:27
-width|height:35 pad:29 screen:29 center:24 length:23 align:23 vertic:22 alt:22
-wiki|terminolog:23 documen:20 readm:20 entireti:20 guid:19 markup:19 welcom:19 gist:19
+widget|pane:35 dialog:35 horizont:33 scroll:32 font:30 button:29 mous:29 theme:27
+width|height:34 pad:29 screen:28 center:24 align:22 length:22 vertic:22 pane:22
+wiki|terminolog:23 documen:20 readm:20 entireti:20 markup:19 guid:19 welcom:19 document:19
 wikipedia|coher:22 dropdown:18 gist:17
-wild|weren:18 occas:17
-wildcard|glob:34 pattern:27 match:26 asterisk:25 regexp:23 colon:23 backslash:22 liter:21
-win|speedup:20 downsid:20 conceiv:19 penalti:18 boost:17
-winapi|cryptographi:25 rtd:23 setuptool:21 idna:20 blurb:19 ini:18 sphinx:18 semver:17
-wind|ineffici:24 messi:24 feasibl:23 uncommon:21 costli:21 intric:20 dramat:20 tend:19
-window|cygwin:35 mac:27 mingw:27 gui:24 unix:22 menu:22 widget:21 platform:21
+wild|luckili:18 nevertheless:18 wonder:18 unnot:18 presum:18 accid:17 studi:17
+wildcard|glob:34 pattern:28 match:26 asterisk:26 regexp:24 colon:23 backslash:22 liter:21
+win|speedup:20 downsid:19 conceiv:19 penalti:18 benefit:17 bigger:17 boost:17
+winapi|cryptographi:25 rtd:22 setuptool:21 idna:20 blurb:19 ini:18 sphinx:17 semver:17
+wind|ineffici:25 messi:24 feasibl:23 uncommon:22 intric:21 dramat:20 annoi:20 wonder:19
+window|cygwin:34 mac:27 mingw:26 gui:24 unix:22 menu:22 platform:21 widget:21
 wip|overview:20 flesh:18 branch:18 show:17
-wipe|referr:19 revalid:18
-wire|pluggabl:20 mandatori:19 cmake:19 loos:18 advertis:18 freshen:17 reimplement:17
-wise|domin:17
-wish|launch:18 brows:18
-won|doesn:29 wouldn:21 shouldn:19 didn:18
-wonder|want:27 familiar:25 puzzl:25 hurt:24 meantim:23 realiz:23 anybodi:23 think:23
+wipe|referr:19 revalid:18 insuffici:17
+wire|pluggabl:22 mandatori:19 loos:19 cmake:18 reimplement:18 advertis:18 hoc:17 freshen:17
+wise|deliber:18
+wish|launch:18 brows:17
+won|doesn:29 wouldn:22 shouldn:20 didn:19 anyth:17
+wonder|want:26 familiar:25 puzzl:24 figur:24 hurt:24 realiz:23 meantim:23 anybodi:23
 wont|afterward:19 passiv:18 unittest:17
-word|sentenc:28 grammar:28 english:28 punctuat:25 capit:25 typo:23 quotat:21 phrase:20
-work|cwd:30 toplevel:29 chdir:27 subdirectori:25 directori:24 tree:23 worktre:23 dir:21
-workaround|maco:18
-workdir|directori:27 hardlink:25 mkdir:25 pwd:24 dir:23 bone:23 cwd:23 subdirectori:23
-worker|thread:31 task:26 parallel:26 shutdown:25 schedul:25 idl:23 wait:23 poll:22
-workflow|github:24 publish:22 artifact:20 ubuntu:19 travi:18 job:18 codeown:18 pipelin:18
-workspac|pnpm:37 bun:32 yarn:32 webpack:28 dockerfil:27 npm:27 devcontain:26 vscode:25
-worktre|checkout:29 directori:27 submodul:25 git:25 untrack:25 head:25 dir:24 spars:24
-world|hello:28 real:24 sched:17
-worri|bother:21 anywai:21 arguabl:21 complic:20 sinc:20 probabl:18 hurt:18 know:17
-wors|surpris:22 worst:22 hurt:22 downsid:21 slower:20 theori:20 importantli:20 harm:20
-worst|quadrat:24 surpris:23 wast:22 wors:22 odd:22 sensibl:21 arguabl:21 theori:20
-worth|matter:24 good:23 benefit:23 hurt:23 think:21 anybodi:20 best:20 wast:19
-worthwhil|oversight:26 overkil:25 hypothet:20 overlook:18 worth:18 sporad:17 cooper:17
-wouldn|doesn:29 didn:28 wasn:27 shouldn:22 won:21 nobodi:21 rare:20 actual:20
-wrap|insid:20 enclos:19 liter:18 surround:18
-wrapper|cpp:26 asan:21 function:19 malloc:19 cmd:17 interceptor:17
-writabl|perm:26 asap:25 nonblock:23 asynchron:20 eagain:20 write:20 forev:20 umask:19
-write|read:39 written:30 pipe:29 pack:28 index:24 die:24 descriptor:23 stdin:23
-writer|accessor:25 readonli:21 write:21 attr:21 method:19 eagerli:19 superclass:19 struct:19
-writev|syscal:26 infra:24 clip:23 litter:18 readdir:17
-written|write:30 mtime:21 read:20 pack:20 index:20 freshen:20 checksum:19 object:17
-wrong|incorrect:19 terribl:18 correct:18 undetect:18
-wrongli|erron:23 oversight:19 incorrectli:19 malform:18 prematur:18 bom:18 adjac:18 divid:18
-wrote|jul:36 feb:35 aug:34 oct:33 dec:30 mar:29 jan:26 jun:25
-wrt|loc:24 mysteri:21 tent:20 annoy:20 summar:20 misplac:19 symmetri:19 induc:18
-wsgi|errorhandl:32 werkzeug:28 fastcgi:25 flask:23 quickstart:22 jinja:22 dotenv:19 nginx:18
-www|scm:26 org:23 webserv:22 domain:22 ebook:21 pub:21 foundat:20 cdn:20
-xarg|uniq:26 cat:24 grep:23 dirnam:22 git:22 sed:21 destdir:20 rev:20
-xavier|ryan:42 carlo:40 eric:36 sean:34 mike:33 georg:33 pieter:33 matt:33
-xcode|clang:37 gcc:36 toolchain:34 osx:30 maco:30 mac:30 appl:28 msvc:28
-xdg|excludesfil:35 gitconfig:35 unread:24 file:22 set:21 config:21 configur:20 gitignor:20
-xenial|prod:37 ubuntu:30 vscode:25 xcode:25 osx:20 debian:20 fedora:20 microsoft:20
-xhr|xss:21 multipart:21 mime:20 mimetyp:19 junit:19 safari:19 metal:18 fullpath:17
-xhtml|stylesheet:29 html:25 png:24 mime:23 layout:22 css:22 mimetyp:22 media:21
-xml|json:27 mime:26 html:25 yaml:23 rss:22 multipart:20 markdown:19 serial:18
-xor|mov:28 omg:20 roundtrip:20 val:20 bitwis:19 strlen:19 uncompress:19 slice:18
-xsl|roff:34 asciidoc:25 asciidoctor:25 asterisk:22 man:20 backtick:19 callout:19 thereof:18
-xss|malici:35 denial:28 inject:27 exploit:27 vulner:26 attack:25 hole:24 site:22
+word|sentenc:28 english:28 grammar:27 punctuat:25 capit:25 typo:23 spell:21 quotat:20
+work|cwd:31 toplevel:29 chdir:27 subdirectori:26 worktre:25 tree:24 directori:24 dir:22
+workaround|maco:17
+workdir|directori:26 hardlink:25 mkdir:25 pwd:24 dir:23 bone:23 cwd:23 subdirectori:23
+worker|thread:31 task:27 parallel:27 shutdown:25 schedul:25 idl:23 concurr:23 poll:23
+workflow|github:24 publish:22 artifact:20 ubuntu:19 travi:19 codeown:18 job:18 pipelin:18
+workload|averag:17
+workspac|pnpm:36 bun:32 yarn:32 webpack:28 dockerfil:27 npm:26 devcontain:26 vscode:24
+worktre|checkout:29 directori:27 submodul:26 untrack:25 work:25 head:25 git:25 bare:24
+world|hello:28 real:23 sched:17
+worri|bother:21 arguabl:21 anywai:21 complic:21 sinc:20 probabl:18 hurt:18 obviou:18
+wors|worst:24 downsid:22 surpris:21 slower:21 hurt:21 tend:21 harm:20 feel:20
+worst|quadrat:24 wors:24 surpris:23 wast:23 sensibl:21 bet:21 intuit:21 arguabl:21
+worth|matter:24 benefit:24 good:23 hurt:22 best:19 figur:19 surpris:19 anybodi:19
+worthwhil|oversight:26 overkil:25 overzeal:23 hypothet:20 overlook:19 worth:17 sporad:17 cooper:17
+wouldn|wasn:29 didn:28 doesn:28 shouldn:22 won:22 rare:21 nobodi:21 actual:20
+wrap|insid:20 enclos:20 surround:18 liter:18
+wrapper|cpp:25 asan:21 function:19 malloc:18 cmd:17 interceptor:17
+writabl|perm:26 asap:25 nonblock:23 asynchron:20 eagain:20 forev:19 bidirect:19 umask:19
+write|read:38 pack:28 pipe:27 index:25 stdin:23 die:23 descriptor:22 fill:21
+writer|accessor:25 readonli:22 attr:21 method:19 superclass:19 write:19 privat:18 struct:18
+writev|syscal:27 infra:24 clip:22 litter:18 readdir:17
+wrong|undetect:19 terribl:18 sensibl:18 break:17
+wrt|loc:23 luckili:21 tent:20 exhibit:20 brittl:19 clarif:19 summar:19 misplac:19
+wsgi|errorhandl:32 werkzeug:27 fastcgi:25 flask:23 quickstart:22 jinja:22 dotenv:19 nginx:18
+www|scm:27 org:23 webserv:22 domain:21 ebook:21 pub:21 cdn:20 foundat:20
+xarg|uniq:26 cat:24 grep:23 sed:22 dirnam:22 git:22 rev:21 destdir:20
+xavier|ryan:42 carlo:40 eric:37 sean:34 georg:34 mike:33 pieter:33 matt:33
+xcode|clang:37 gcc:36 toolchain:34 osx:30 maco:30 mac:30 appl:28 crypto:28
+xdg|excludesfil:36 gitconfig:35 unread:24 file:22 set:21 config:21 gitignor:21 configur:20
+xenial|prod:35 ubuntu:30 vscode:25 xcode:24 osx:20 debian:20 fedora:20 microsoft:20
+xhr|xss:21 multipart:21 mime:21 mimetyp:19 junit:19 safari:19 metal:19 fullpath:18
+xhtml|stylesheet:29 html:25 png:24 mime:23 layout:22 mimetyp:22 css:22 media:22
+xml|json:29 mime:27 html:24 yaml:23 rss:22 multipart:20 markdown:19 doctyp:18
+xor|mov:28 omg:20 roundtrip:20 val:20 bitwis:19 uncompress:19 strlen:18 slice:18
+xsl|roff:33 asciidoc:29 asciidoctor:25 man:24 asterisk:21 knob:20 backtick:19 callout:19
+xss|malici:35 denial:29 exploit:27 inject:27 vulner:26 attack:25 hole:24 site:22
 xxx|mkdir:19 consult:17 git:17
-xxxx|reboot:20 demot:19 failov:18 formerli:18
-xyz|hexadecim:20 substr:17
-yaml|yml:33 json:30 marshal:28 serial:26 xml:23 coder:20 activ:19 workspac:18
-yarn|bun:46 npm:41 pnpm:40 webpack:35 workspac:32 devdepend:31 packag:30 instal:30
-year|ago:47 month:45 week:41 dai:38 hour:28 date:28 yesterdai:27 quarter:27
-yellow|green:50 cyan:47 red:44 blue:43 white:34 bold:34 color:31 black:31
-yesterdai|weekdai:43 quarter:36 prev:35 week:33 dai:32 januari:30 leap:30 month:30
-yield|idl:18 wake:17
-yml|yaml:33 enc:28 secret:25 applic:23 devcontain:23 docker:23 app:21 databas:21
-young|scari:23 glanc:18 companion:18
-zero|neg:33 nonzero:24 return:22 exit:19 null:19 valu:19 strlen:19 multipli:19
-zip|gzip:36 archiv:32 tar:28 tarbal:26 pdf:22 decompress:22 snapshot:22 uncompress:22
-zlib|inflat:38 deflat:35 decompress:26 gzip:25 stream:21 crc:21 compress:20 zip:20
-zone|utc:46 timezon:44 datetim:39 gmt:32 date:29 ration:27 jun:27 time:25
-zsh|bash:35 shell:24 complet:22 expans:20 powershel:20 command:18 offer:17 comp:17
+xxxx|demot:21 reboot:20 promot:18 failov:18
+xyz|hexadecim:19 substr:17 toplevel:17
+yaml|yml:33 json:30 marshal:27 serial:26 xml:23 coder:21 activ:20 workspac:18
+yarn|bun:47 npm:41 pnpm:39 webpack:36 workspac:32 devdepend:31 packag:31 instal:30
+year|ago:48 month:46 week:39 dai:38 date:28 quarter:28 hour:27 yesterdai:27
+yellow|green:49 cyan:48 red:44 blue:44 white:35 bold:33 color:32 black:32
+yesterdai|weekdai:43 quarter:36 prev:35 dai:33 week:32 januari:30 leap:30 calendar:30
+yield|worker:18 wake:18 idl:18 thread:17
+yml|yaml:33 enc:29 secret:25 devcontain:23 applic:23 docker:23 app:22 databas:21
+young|scari:23 companion:19 glanc:18
+zero|neg:33 nonzero:24 return:22 exit:19 null:19 valu:19 count:19 strlen:19
+zip|gzip:36 archiv:33 tar:28 tarbal:27 decompress:23 uncompress:22 pdf:22 compress:21
+zlib|inflat:38 deflat:36 decompress:26 gzip:25 stream:22 crc:21 glibc:21 zip:21
+zone|utc:46 timezon:45 datetim:38 gmt:32 date:29 ration:27 time:26 jun:26
+zsh|bash:39 shell:25 complet:21 powershel:20 expans:20 command:18 portabl:18 comp:17
 `;
