@@ -335,3 +335,25 @@ describe('term index', () => {
     });
   });
 });
+
+describe('common words (lexical.ts COMMON_SHARE, COMMON_MIN_MEMORIES)', () => {
+  // 1,200 memories that all say "We chose ...", one of them about sqlite.
+  const rows = new Map<number, Memory>();
+  for (let i = 1; i <= 1200; i++) rows.set(i, memory(`decision number ${i}`, i === 700 ? 'We chose sqlite for the cache.' : `We chose option ${i} over the others.`));
+  const { index } = build(rows);
+
+  it('order the matches of the other words and bring in none', () => {
+    expect(search(index, 'why did we choose sqlite')).toEqual(['decision number 700']);
+    // No memory holds "zorblax": the ones that merely say "chose" are not what was asked.
+    expect(search(index, 'why did we choose zorblax')).toEqual([]);
+  });
+
+  it('are searched as any word when the query has no other', () => {
+    expect(search(index, 'chose').length).toBeGreaterThan(0);
+  });
+
+  it('count as any word in a collection under the minimum', () => {
+    const few = new Map([...rows].slice(0, 900));
+    expect(search(build(few).index, 'why did we choose zorblax').length).toBeGreaterThan(0);
+  });
+});

@@ -41,7 +41,7 @@ export const PLAIN_LEXICAL: LexicalOptions = {};
  */
 export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions = {}): Float64Array {
   const score = bm25fScorer(source, options);
-  const scores = score(query.groups);
+  const scores = scoreCommonLast(score, source, query.groups);
   const feedback = options.feedback;
   if (!feedback) return scores;
   const top = bestDocuments(scores, score.matched(), accept, feedback.docs, source.compareCreation?.bind(source));
@@ -58,6 +58,34 @@ export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept
   // bring in others was no better on the fixture: checking recall@10 0.501 vs 0.504.)
   // So only their postings entries are scored, into the same array.
   return score(expansion, scores, true);
+}
+
+/** A query word in more than this share of the memories is common: it orders the matches of the others and brings in none. */
+export const COMMON_SHARE = 0.5;
+/**
+ * ... in a collection of at least this many: below it, scoring every memory for a word costs
+ * little, and a word in half of a few memories still tells them apart (its IDF is far from 0).
+ */
+export const COMMON_MIN_MEMORIES = 1000;
+
+/**
+ * The query's groups scored, a common word's (in more than COMMON_SHARE of
+ * COMMON_MIN_MEMORIES or more: "chose" where most memories are "We chose X because ...")
+ * only over the memories the other words matched: it says little about
+ * which memory is meant (its IDF is near 0) and, at 100,000 memories,
+ * scoring every memory for it cost a prompt's recall 40 ms and returned
+ * memories matched by it alone at near-zero scores, which the relative floor
+ * keeps. When the other words match nothing (a word no memory holds: "why
+ * did we choose sqlite" where none is about sqlite), nothing is found: the
+ * memories that merely say "chose" are not what was asked. A query of
+ * common words alone is scored as any.
+ */
+function scoreCommonLast(score: ReturnType<typeof bm25fScorer>, source: LexicalSource, groups: LexicalQuery['groups']): Float64Array {
+  const total = source.memoryCount ?? source.docCount;
+  if (total < COMMON_MIN_MEMORIES) return score(groups);
+  const common = groups.filter((g) => source.docFrequency(g.term) > COMMON_SHARE * total);
+  if (common.length === 0 || common.length === groups.length) return score(groups);
+  return score(common, score(groups.filter((g) => !common.includes(g))), true);
 }
 
 /**

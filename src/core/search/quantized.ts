@@ -23,6 +23,13 @@ export const EXACT_SCAN_MAX = 20_000;
 /** The same for the hooks, where a few milliseconds count more than the last near-tie. */
 export const HOOK_EXACT_SCAN_MAX = 2_000;
 
+/** 0, 1, ..., n - 1. A loop: `Int32Array.from` with a map function costs a fresh process 2.5 ms for 100,000. */
+export function upTo(n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) out[i] = i;
+  return out;
+}
+
 /** How many candidates the sign-bit pass keeps for exact scoring, for a ranking of `limit`. */
 export function prefilterDepth(limit: number): number {
   return Math.max(2000, limit * 40);
@@ -147,7 +154,7 @@ export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Ar
   for (let i = 0; i < query.length; i++) qq += query[i]! * query[i]!;
   const qNorm = Math.sqrt(qq);
   if (qNorm === 0) return [];
-  const chosen = rows.length <= exactMax ? Int32Array.from(rows.keys()) : closestBySigns(query, block, rows, prefilterDepth(limit));
+  const chosen = rows.length <= exactMax ? upTo(rows.length) : closestBySigns(query, block, rows, prefilterDepth(limit));
   const coarse = new Float64Array(chosen.length);
   for (let i = 0; i < chosen.length; i++) coarse[i] = rowCosine(query, qNorm, block, rows[chosen[i]!]!);
   const kept = bestOf(coarse, rescoreDepth(limit));
@@ -161,7 +168,7 @@ export function scanBlock(query: Float32Array, block: VectorBlock, rows: Int32Ar
 
 /** Indexes of the `keep` largest scores (at the cut, earlier first), in index order. */
 function bestOf(scores: Float64Array, keep: number): Int32Array {
-  if (scores.length <= keep) return Int32Array.from(scores.keys());
+  if (scores.length <= keep) return upTo(scores.length);
   const cut = Float64Array.from(scores).sort()[scores.length - keep]!;
   let above = 0;
   for (let i = 0; i < scores.length; i++) if (scores[i]! > cut) above++;
@@ -181,7 +188,7 @@ function bestOf(scores: Float64Array, keep: number): Int32Array {
 
 /** Indexes into `rows` of the `keep` rows whose sign bits differ least from the query's (ties: earlier first), in `rows` order. */
 export function closestBySigns(query: Float32Array, block: VectorBlock, rows: Int32Array, keep: number): Int32Array {
-  if (rows.length <= keep) return Int32Array.from(rows.keys());
+  if (rows.length <= keep) return upTo(rows.length);
   const words = bitWords(block.dim);
   const qb = signBits(query);
   const distance = new Uint16Array(rows.length);

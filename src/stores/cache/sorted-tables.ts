@@ -16,6 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../../io/atomic-write.ts';
+import { mapFile } from '../../io/map-file.ts';
 import type { MemDir, MemFile } from './mem-dir.ts';
 
 const NL = 0x0a;
@@ -163,7 +164,7 @@ export class SortedTablesFile {
   /** The file's tables, or null (none yet, damaged, or written by another version). */
   read(): SortedTables | null {
     try {
-      return SortedTables.parse(fs.readFileSync(this.dir.file(this.name)), this.version);
+      return SortedTables.parse(mapFile(this.dir.file(this.name)), this.version);
     } catch {
       return null; // None yet, or unreadable: the caller makes it again.
     }

@@ -23,9 +23,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { bitWords, dequantize, fineCosine, quantize, scanBlock, type VectorBlock } from '../../../core/search/quantized.ts';
+import { bitWords, dequantize, fineCosine, quantize, scanBlock, upTo, type VectorBlock } from '../../../core/search/quantized.ts';
 import { acquireLock } from '../../cache/lock.ts';
 import { writeFileAtomic } from '../../../io/atomic-write.ts';
+import { mapFile } from '../../../io/map-file.ts';
 import { headedFile, readHeadedFile } from '../../headed-file.ts';
 
 /**
@@ -212,7 +213,7 @@ export class StoredVectors {
    * Above `exactMax` rows, sign bits choose whom to score (core/search/quantized.ts).
    */
   rankStored(query: Float32Array, limit: number, exactMax?: number): Array<{ key: string; hash: string; score: number }> {
-    const rows = Int32Array.from({ length: this.rows.count }, (_, i) => i);
+    const rows = upTo(this.rows.count);
     return scanBlock(query, this.block, rows, limit, exactMax).map((s) => ({ ...this.rows.at(s.at), score: s.score }));
   }
 
@@ -323,7 +324,7 @@ export class VectorStore {
   private read(model: string): StoredVectors {
     let bytes: Uint8Array;
     try {
-      bytes = readBytes(this.file);
+      bytes = mapFile(this.file);
     } catch {
       return StoredVectors.empty(model);
     }
@@ -377,15 +378,4 @@ export class VectorStore {
   async count(model: string): Promise<number> {
     return (await this.vectors(model)).size;
   }
-}
-
-/** The file's bytes: memory-mapped under Bun (the compiled binary: nothing is copied until read), else read. */
-function readBytes(file: string): Uint8Array {
-  const bun = (globalThis as { Bun?: { mmap?: (path: string) => Uint8Array } }).Bun;
-  if (bun?.mmap) {
-    // mmap of an empty file fails; a missing one throws as readFileSync would.
-    if (fs.statSync(file).size === 0) return new Uint8Array(0);
-    return bun.mmap(file);
-  }
-  return fs.readFileSync(file);
 }
