@@ -345,6 +345,8 @@ interface Report {
   suggest: ReturnType<typeof tierOf>;
   top100: number;
   ns: number;
+  /** Namespace right of the kept passages at the suggest tier (what the bench reports on the checking half). */
+  nsTP: number;
 }
 
 /** Calibrates the out-of-fold keep scores and reads every figure the round compares. */
@@ -362,12 +364,13 @@ function report(scores: ArrayLike<number>, ns: ArrayLike<number>, examples: read
     suggest: tierOf(p, y, 0.7),
     top100: top.filter((i) => y[i]).length / 100,
     ns: kept.filter(({ e, i }) => ns[i] === e.ns).length / kept.length,
+    nsTP: kept.filter(({ e, i }) => p[i]! >= 0.7 && ns[i] === e.ns).length / Math.max(1, kept.filter(({ i }) => p[i]! >= 0.7).length),
   };
 }
 
 function show(name: string, r: Report): void {
   const f = (x: number) => x.toFixed(3);
-  console.log(`${name.padEnd(34)} AUC ${f(r.auc)}  logloss ${r.logLoss.toFixed(4)}  top100 ${r.top100.toFixed(2)}  auto ${f(r.auto.p)}/${f(r.auto.r)} (${r.auto.n})  suggest ${f(r.suggest.p)}/${f(r.suggest.r)} F1 ${f(r.suggest.f1)}  ns ${f(r.ns)}`);
+  console.log(`${name.padEnd(34)} AUC ${f(r.auc)}  logloss ${r.logLoss.toFixed(4)}  top100 ${r.top100.toFixed(2)}  auto ${f(r.auto.p)}/${f(r.auto.r)} (${r.auto.n})  suggest ${f(r.suggest.p)}/${f(r.suggest.r)} F1 ${f(r.suggest.f1)}  ns ${f(r.ns)} (of TP ${f(r.nsTP)})`);
 }
 
 const argmax = (z: ArrayLike<number>, from = 0) => {
@@ -382,9 +385,10 @@ function shareOf(group: string): number {
 }
 
 /** Out of fold: the linear recipe's keep logits and namespace guesses, training on `share` of each fold's training groups. */
-function linearOOF(examples: readonly Ex[], buckets: number, share = 1, nsOpts?: { balanced?: boolean; ovr?: boolean; lambda?: number }, keepOnly = false): { keep: Float64Array; ns: Int32Array } {
+function linearOOF(examples: readonly Ex[], buckets: number, share = 1, nsOpts?: { balanced?: boolean; ovr?: boolean; lambda?: number }, keepOnly = false): { keep: Float64Array; ns: Int32Array; nsp: Float64Array[] } {
   const keep = new Float64Array(examples.length);
   const ns = new Int32Array(examples.length).fill(-1);
+  const nsp = examples.map(() => new Float64Array(MODEL_NAMESPACES.length));
   for (let f = 0; f < FOLDS; f++) {
     const trainSet = examples.filter((e) => e.fold !== f && shareOf(e.group) < share);
     const k = trainLinear(trainSet, LAMBDA, 1, keepTarget, { prior: priors, buckets });
@@ -398,13 +402,24 @@ function linearOOF(examples: readonly Ex[], buckets: number, share = 1, nsOpts?:
     examples.forEach((e, i) => {
       if (e.fold !== f) return;
       keep[i] = dot(k.w[0]!, e) + k.b[0]!;
-      if (n) ns[i] = argmax(n.w.map((row, c) => dot(row, e) + n.b[c]!));
+      if (!n) return;
+      const z = n.w.map((row, c) => dot(row, e) + n.b[c]!);
+      ns[i] = argmax(z);
+      nsp[i] = probs(z, nsOpts?.ovr === true);
     });
   }
-  return { keep, ns };
+  return { keep, ns, nsp };
 }
 
-function fastTextOOF(examples: readonly Ex[], buckets: number, share = 1): { keep: Float64Array; ns: Int32Array } {
+/** Namespace probabilities from logits: softmax, or one-vs-rest sigmoids normalised to sum 1. */
+function probs(z: readonly number[], ovr: boolean): Float64Array {
+  const top = Math.max(...z);
+  const p = Float64Array.from(z, (x) => (ovr ? sig(x) : Math.exp(x - top)));
+  const sum = p.reduce((a, x) => a + x, 0);
+  return p.map((x) => x / sum);
+}
+
+function fastTextOOF(examples: readonly Ex[], buckets: number, share = 1): { keep: Float64Array; ns: Int32Array; nsp: Float64Array[] } {
   const seeds = Number(process.env.FT_SEEDS ?? 1);
   const keep = new Float64Array(examples.length);
   const nsz = Array.from({ length: examples.length }, () => new Float64Array(6));
@@ -420,7 +435,47 @@ function fastTextOOF(examples: readonly Ex[], buckets: number, share = 1): { kee
       });
     }
   }
-  return { keep, ns: Int32Array.from(nsz.map((z) => argmax(z, 1) - 1)) };
+  return { keep, ns: Int32Array.from(nsz.map((z) => argmax(z, 1) - 1)), nsp: nsz.map((z) => probs([...z.subarray(1)], false)) };
+}
+
+/** Namespace by (complement) naive Bayes over the same buckets, binary: out of fold, trained on the kept passages of the other folds. */
+function naiveBayesNsOOF(examples: readonly Ex[], buckets: number, alpha: number, complement: boolean): Int32Array {
+  const ns = new Int32Array(examples.length).fill(-1);
+  const C = MODEL_NAMESPACES.length;
+  for (let f = 0; f < FOLDS; f++) {
+    const trainSet = examples.filter((e) => e.fold !== f && e.ns >= 0);
+    const counts = Array.from({ length: C }, () => new Float64Array(buckets));
+    const totals = new Float64Array(C);
+    const docs = new Float64Array(C);
+    for (const e of trainSet) {
+      docs[e.ns]!++;
+      for (const j of e.idx) {
+        counts[e.ns]![j]!++;
+        totals[e.ns]!++;
+      }
+    }
+    const all = new Float64Array(buckets);
+    for (const row of counts) for (let j = 0; j < buckets; j++) all[j]! += row[j]!;
+    const allTotal = totals.reduce((a, x) => a + x, 0);
+    const logp = counts.map((row, c) => {
+      const out = new Float64Array(buckets);
+      for (let j = 0; j < buckets; j++) {
+        if (complement) out[j] = -Math.log((all[j]! - row[j]! + alpha) / (allTotal - totals[c]! + alpha * buckets));
+        else out[j] = Math.log((row[j]! + alpha) / (totals[c]! + alpha * buckets));
+      }
+      return out;
+    });
+    examples.forEach((e, i) => {
+      if (e.fold !== f) return;
+      const z = logp.map((row, c) => {
+        let s = complement ? 0 : Math.log(docs[c]! / trainSet.length);
+        for (const j of e.idx) s += row[j]!;
+        return s;
+      });
+      ns[i] = argmax(z);
+    });
+  }
+  return ns;
 }
 
 function main(): void {
@@ -477,12 +532,60 @@ function main(): void {
     }
     show('  (linear keep, fastText ns)', report(linear.keep, ft.ns, words));
   }
+  if (what.has('combo')) {
+    // Keep: linear, fastText (d16: with the linear rows under 1 MB), their mean; namespace: softmax, one-vs-rest, fastText, their means.
+    const lin = linearOOF(words, FEATURE_BUCKETS);
+    const ovr = linearOOF(words, FEATURE_BUCKETS, 1, { ovr: true });
+    const ex = tuning.map((p) => exampleOf(p, false, 15));
+    const ftm = fastTextOOF(ex, 1 << 15);
+    const y = words.map((e) => e.keep);
+    const [cl, cf] = [platt(lin.keep, y), platt(ftm.keep, y)];
+    const mean = lin.keep.map((x, i) => 0.5 * (cl.a * x + cl.b) + 0.5 * (cf.a * ftm.keep[i]! + cf.b));
+    const avg = (...ps: Float64Array[][]) => Int32Array.from(words.map((_, i) => argmax(MODEL_NAMESPACES.map((__, c) => ps.reduce((a, q) => a + q[i]![c]!, 0)))));
+    show('linear keep, softmax ns', report(lin.keep, lin.ns, words));
+    show('linear keep, one-vs-rest ns', report(lin.keep, ovr.ns, words));
+    show('fastText keep, fastText ns', report(ftm.keep, ftm.ns, words));
+    show('mean keep, softmax+ovr ns', report(mean, avg(lin.nsp, ovr.nsp), words));
+    show('mean keep, softmax+ovr+fastText ns', report(mean, avg(lin.nsp, ovr.nsp, ftm.nsp), words));
+    show('mean keep, ovr+fastText ns', report(mean, avg(ovr.nsp, ftm.nsp), words));
+    // What is noise: a paired bootstrap over source groups of the candidate's gain over the linear recipe.
+    const groups = [...new Set(words.map((e) => e.group))];
+    const byGroup = new Map(groups.map((g) => [g, [] as number[]]));
+    words.forEach((e, i) => byGroup.get(e.group)!.push(i));
+    const r = rng(4);
+    const gains = { auc: [] as number[], f1: [] as number[], ns: [] as number[] };
+    const ovrAvg = avg(lin.nsp, ovr.nsp);
+    for (let b = 0; b < 200; b++) {
+      const pick = groups.flatMap(() => byGroup.get(groups[Math.floor(r() * groups.length)]!)!);
+      const sub = pick.map((i) => words[i]!);
+      const base = report(pick.map((i) => lin.keep[i]!), pick.map((i) => lin.ns[i]!), sub);
+      const cand = report(pick.map((i) => mean[i]!), pick.map((i) => ovrAvg[i]!), sub);
+      gains.auc.push(cand.auc - base.auc);
+      gains.f1.push(cand.suggest.f1 - base.suggest.f1);
+      gains.ns.push(cand.ns - base.ns);
+    }
+    for (const [k, xs] of Object.entries(gains)) {
+      xs.sort((a, b) => a - b);
+      console.log(`  bootstrap over groups, candidate - linear, ${k}: median ${xs[100]!.toFixed(4)}, 90 % interval ${xs[10]!.toFixed(4)} .. ${xs[189]!.toFixed(4)}`);
+    }
+    console.log(`  [${lap()}]`);
+  }
+  if (what.has('nb')) {
+    for (const alpha of [0.1, 0.3, 1]) {
+      show(`ns: naive Bayes alpha ${alpha}`, report(words.map(() => 0), naiveBayesNsOOF(words, FEATURE_BUCKETS, alpha, false), words));
+      show(`ns: complement NB alpha ${alpha}`, report(words.map(() => 0), naiveBayesNsOOF(words, FEATURE_BUCKETS, alpha, true), words));
+    }
+  }
   if (what.has('ns')) {
     const base = linearOOF(words, FEATURE_BUCKETS, 1, undefined);
     show('ns: shipped softmax', report(base.keep, base.ns, words));
     for (const lambda of [1e-5, 1e-4, 3e-4]) show(`ns: softmax L2 ${lambda}`, report(base.keep, linearOOF(words, FEATURE_BUCKETS, 1, { lambda }).ns, words));
     show('ns: softmax, balanced classes', report(base.keep, linearOOF(words, FEATURE_BUCKETS, 1, { balanced: true }).ns, words));
     show('ns: one-vs-rest rows', report(base.keep, linearOOF(words, FEATURE_BUCKETS, 1, { ovr: true }).ns, words));
+    for (const alpha of [0.1, 0.5, 1]) {
+      show(`ns: naive Bayes alpha ${alpha}`, report(base.keep, naiveBayesNsOOF(words, FEATURE_BUCKETS, alpha, false), words));
+      show(`ns: complement NB alpha ${alpha}`, report(base.keep, naiveBayesNsOOF(words, FEATURE_BUCKETS, alpha, true), words));
+    }
     const ex = tuning.map((p) => exampleOf(p, true));
     show('ns: softmax + char 3-5-grams', report(base.keep, linearOOF(ex, FEATURE_BUCKETS + (1 << CHAR_BITS), 1, {}).ns, ex));
     console.log(`  [${lap()}]`);
