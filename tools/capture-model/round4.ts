@@ -79,8 +79,11 @@ function exampleOf(p: Passage, chars: boolean, bucketBits = 16): Ex {
       val.push(cn);
     }
   }
-  return { idx: Uint32Array.from(idx), val: Float64Array.from(val), keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group, fold: foldOf(p.group, FOLDS) };
+  return { idx: Uint32Array.from(idx), val: Float64Array.from(val), keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group, fold: TRAIN_ONLY.has(p.file) ? -1 : foldOf(p.group, FOLDS) };
 }
+
+/** EXTRA=file.jsonl,...: passages of these files are in every fold's training set and never scored (what new data adds, judged on the rest). */
+const TRAIN_ONLY = new Set((process.env.EXTRA ?? '').split(',').filter(Boolean));
 
 const sig = (z: number) => 1 / (1 + Math.exp(-z));
 
@@ -350,7 +353,12 @@ interface Report {
 }
 
 /** Calibrates the out-of-fold keep scores and reads every figure the round compares. */
-function report(scores: ArrayLike<number>, ns: ArrayLike<number>, examples: readonly Ex[]): Report {
+function report(allScores: ArrayLike<number>, allNs: ArrayLike<number>, everyExample: readonly Ex[]): Report {
+  // Train-only passages (EXTRA) were never scored.
+  const scored = everyExample.flatMap((e, i) => (e.fold >= 0 ? [i] : []));
+  const examples = scored.map((i) => everyExample[i]!);
+  const scores = scored.map((i) => allScores[i]!);
+  const ns = scored.map((i) => allNs[i]!);
   const y = examples.map((e) => e.keep);
   const cal = platt(scores, y);
   const p = y.map((_, i) => sig(cal.a * scores[i]! + cal.b));
