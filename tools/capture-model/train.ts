@@ -13,7 +13,9 @@
  * of its statements, core/statements.ts), and the namespace confusion.
  * Tried and left out, for no gain in that cross-validation: character 3- and
  * 4-grams, NBSVM scaling, other length normalisations, class weights, training
- * on the prose alone, scoring sentences alone (docs/capture.md).
+ * on the prose alone, scoring sentences alone; in round 4 (round4.ts) a
+ * fastText-style model, its mean with this one, character n-grams again, and
+ * other namespace heads (docs/capture.md, "Fourth round").
  *
  * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS, NS_OVR=1,
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
