@@ -14,6 +14,10 @@
  *              namespace heads (FT_DIM, FT_HIDDEN, FT_EPOCHS, FT_BUCKET_BITS,
  *              FT_SEEDS: several seeds averaged).
  * - ensemble:  the linear and the fastText keep logits averaged (weights 0.5).
+ * - w2v:       word vectors learned without labels (skip-gram with negative
+ *              sampling) from public commit messages, W2V_TEXT=files (text,
+ *              messages split by \x1e); each passage's mean vector appended
+ *              to the linear model as W2V_DIM dense features (W2V_SCALE).
  * - ns:        namespace heads alone: the shipped softmax; balanced classes;
  *              one-vs-rest logistic rows; with character n-grams; L2 sweep.
  *
@@ -23,6 +27,8 @@
 import { createHash } from 'node:crypto';
 import { bucketOf, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES } from '../../src/core/capture-model.ts';
+import fs from 'node:fs';
+import { porterStem } from '../../src/core/search/stem.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
 
 const FOLDS = 5;
@@ -486,6 +492,133 @@ function naiveBayesNsOOF(examples: readonly Ex[], buckets: number, alpha: number
   return ns;
 }
 
+// ---------------------------------------------------------------- word vectors
+
+/** Lowercase stemmed words, as capture-features reads them (placeholders for code, links, paths, numbers). */
+function tokens(text: string): string[] {
+  const t = text
+    .replace(/`[^`\n]{1,200}`/g, ' qcode ')
+    .replace(/\bhttps?:\/\/\S+/g, ' qurl ')
+    .replace(/(?:^|\s)(?:\.{0,2}\/)?[\w.-]+\/[\w./-]+/g, ' qpath ')
+    .replace(/\b[0-9a-f]{7,40}\b/g, ' qhash ')
+    .replace(/\bv?\d+(?:\.\d+)+\b/g, ' qversion ')
+    .replace(/\b\d+\b/g, ' qnum ')
+    .toLowerCase();
+  const out: string[] = [];
+  for (const m of t.matchAll(/[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu)) out.push(/^[a-z]+$/.test(m[0]) && m[0].length > 2 ? porterStem(m[0]) : m[0]);
+  return out;
+}
+
+const W2V_DIM = Number(process.env.W2V_DIM ?? 64);
+
+/** Skip-gram with negative sampling (window 5, 5 negatives, frequent words subsampled), one pass; deterministic. */
+function wordVectors(files: readonly string[]): Map<string, Float32Array> {
+  const cache = `/tmp/capture-w2v-${W2V_DIM}.json`;
+  if (fs.existsSync(cache)) return new Map(Object.entries(JSON.parse(fs.readFileSync(cache, 'utf8')) as Record<string, number[]>).map(([w, v]) => [w, Float32Array.from(v)]));
+  const docs: string[][] = [];
+  for (const f of files) {
+    for (const msg of fs.readFileSync(f, 'utf8').split('\x1e')) {
+      const body = msg.split('\n').filter((l) => !/^\s*[\w-]+-by:/i.test(l)).join('\n');
+      const ws = tokens(body);
+      if (ws.length > 2) docs.push(ws);
+    }
+  }
+  const counts = new Map<string, number>();
+  for (const d of docs) for (const w of d) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const vocab = [...counts].filter(([, c]) => c >= 5).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 40_000);
+  const id = new Map(vocab.map(([w], i) => [w, i]));
+  const total = vocab.reduce((a, [, c]) => a + c, 0);
+  const V = vocab.length;
+  const d = W2V_DIM;
+  const r = rng(64);
+  const inp = new Float32Array(V * d).map(() => (r() - 0.5) / d);
+  const out = new Float32Array(V * d);
+  // Negatives drawn from counts^0.75.
+  const table = new Int32Array(5_000_000);
+  {
+    const pw = vocab.map(([, c]) => c ** 0.75);
+    const sum = pw.reduce((a, x) => a + x, 0);
+    let i = 0;
+    let acc = pw[0]! / sum;
+    for (let k = 0; k < table.length; k++) {
+      table[k] = i;
+      if (k / table.length > acc && i < V - 1) acc += pw[++i]! / sum;
+    }
+  }
+  const seqs = docs.map((ws) => Int32Array.from(ws.map((w) => id.get(w) ?? -1).filter((x) => x >= 0 && r() < Math.sqrt(1e-4 / (vocab[x]![1] / total)) + 1e-4 / (vocab[x]![1] / total))));
+  const steps = seqs.reduce((a, s) => a + s.length, 0);
+  let done = 0;
+  const grad = new Float32Array(d);
+  for (const seq of seqs) {
+    for (let i = 0; i < seq.length; i++) {
+      const lr = Math.max(0.0001, 0.025 * (1 - done++ / steps));
+      const b = 1 + Math.floor(r() * 5);
+      for (let j = Math.max(0, i - b); j < Math.min(seq.length, i + b + 1); j++) {
+        if (j === i) continue;
+        const ctx = seq[j]! * d;
+        grad.fill(0);
+        for (let n = 0; n < 6; n++) {
+          const target = n === 0 ? seq[i]! : table[Math.floor(r() * table.length)]!;
+          if (n > 0 && target === seq[i]) continue;
+          const o = target * d;
+          let z = 0;
+          for (let q = 0; q < d; q++) z += inp[ctx + q]! * out[o + q]!;
+          const g = lr * ((n === 0 ? 1 : 0) - sig(z));
+          for (let q = 0; q < d; q++) {
+            grad[q]! += g * out[o + q]!;
+            out[o + q]! += g * inp[ctx + q]!;
+          }
+        }
+        for (let q = 0; q < d; q++) inp[ctx + q]! += grad[q]!;
+      }
+    }
+  }
+  const vectors = new Map(vocab.map(([w], i) => [w, inp.slice(i * d, (i + 1) * d)]));
+  fs.writeFileSync(cache, JSON.stringify(Object.fromEntries([...vectors].map(([w, v]) => [w, [...v].map((x) => Number(x.toFixed(5)))]))));
+  console.log(`word vectors: ${V} words from ${docs.length} messages, ${steps} tokens after subsampling`);
+  return vectors;
+}
+
+/** The passage's mean word vector, unit length, as dense features after the hashed buckets. */
+function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, scale: number): Ex {
+  const sum = new Float64Array(W2V_DIM);
+  let n = 0;
+  for (const w of tokens(text)) {
+    const v = vectors.get(w);
+    if (!v) continue;
+    n++;
+    for (let q = 0; q < W2V_DIM; q++) sum[q]! += v[q]!;
+  }
+  const norm = Math.sqrt(sum.reduce((a, x) => a + x * x, 0)) || 1;
+  const idx = Uint32Array.from([...e.idx, ...Array.from({ length: W2V_DIM }, (_, q) => FEATURE_BUCKETS + q)]);
+  const val = Float64Array.from([...e.val, ...Array.from(sum, (x) => (n ? (scale * x) / norm : 0))]);
+  return { ...e, idx, val };
+}
+
+/** What is noise: a paired bootstrap over source groups (200 draws) of a candidate's gain over a base, out of fold. */
+function bootstrap(words: readonly Ex[], base: { keep: ArrayLike<number>; ns: ArrayLike<number> }, cand: { keep: ArrayLike<number>; ns: ArrayLike<number> }): void {
+  const scored = words.flatMap((e, i) => (e.fold >= 0 ? [i] : []));
+  const groups = [...new Set(scored.map((i) => words[i]!.group))];
+  const byGroup = new Map(groups.map((g) => [g, [] as number[]]));
+  for (const i of scored) byGroup.get(words[i]!.group)!.push(i);
+  const r = rng(4);
+  const gains = { auc: [] as number[], logLoss: [] as number[], f1: [] as number[], ns: [] as number[] };
+  for (let b = 0; b < 200; b++) {
+    const pick = groups.flatMap(() => byGroup.get(groups[Math.floor(r() * groups.length)]!)!);
+    const sub = pick.map((i) => words[i]!);
+    const x = report(pick.map((i) => base.keep[i]!), pick.map((i) => base.ns[i]!), sub);
+    const y = report(pick.map((i) => cand.keep[i]!), pick.map((i) => cand.ns[i]!), sub);
+    gains.auc.push(y.auc - x.auc);
+    gains.logLoss.push(y.logLoss - x.logLoss);
+    gains.f1.push(y.suggest.f1 - x.suggest.f1);
+    gains.ns.push(y.ns - x.ns);
+  }
+  for (const [k, xs] of Object.entries(gains)) {
+    xs.sort((a, b) => a - b);
+    console.log(`  bootstrap over groups, candidate - base, ${k}: median ${xs[100]!.toFixed(4)}, 90 % interval ${xs[10]!.toFixed(4)} .. ${xs[189]!.toFixed(4)}`);
+  }
+}
+
 function main(): void {
   const what = new Set(process.argv.slice(2));
   const { tuning } = split(loadCorpus());
@@ -556,25 +689,19 @@ function main(): void {
     show('mean keep, softmax+ovr ns', report(mean, avg(lin.nsp, ovr.nsp), words));
     show('mean keep, softmax+ovr+fastText ns', report(mean, avg(lin.nsp, ovr.nsp, ftm.nsp), words));
     show('mean keep, ovr+fastText ns', report(mean, avg(ovr.nsp, ftm.nsp), words));
-    // What is noise: a paired bootstrap over source groups of the candidate's gain over the linear recipe.
-    const groups = [...new Set(words.map((e) => e.group))];
-    const byGroup = new Map(groups.map((g) => [g, [] as number[]]));
-    words.forEach((e, i) => byGroup.get(e.group)!.push(i));
-    const r = rng(4);
-    const gains = { auc: [] as number[], f1: [] as number[], ns: [] as number[] };
-    const ovrAvg = avg(lin.nsp, ovr.nsp);
-    for (let b = 0; b < 200; b++) {
-      const pick = groups.flatMap(() => byGroup.get(groups[Math.floor(r() * groups.length)]!)!);
-      const sub = pick.map((i) => words[i]!);
-      const base = report(pick.map((i) => lin.keep[i]!), pick.map((i) => lin.ns[i]!), sub);
-      const cand = report(pick.map((i) => mean[i]!), pick.map((i) => ovrAvg[i]!), sub);
-      gains.auc.push(cand.auc - base.auc);
-      gains.f1.push(cand.suggest.f1 - base.suggest.f1);
-      gains.ns.push(cand.ns - base.ns);
-    }
-    for (const [k, xs] of Object.entries(gains)) {
-      xs.sort((a, b) => a - b);
-      console.log(`  bootstrap over groups, candidate - linear, ${k}: median ${xs[100]!.toFixed(4)}, 90 % interval ${xs[10]!.toFixed(4)} .. ${xs[189]!.toFixed(4)}`);
+    bootstrap(words, lin, { keep: mean, ns: avg(lin.nsp, ovr.nsp) });
+    console.log(`  [${lap()}]`);
+  }
+  if (what.has('w2v')) {
+    const vectors = wordVectors((process.env.W2V_TEXT ?? '').split(',').filter(Boolean));
+    console.log(`  [${lap()}] ${vectors.size} word vectors`);
+    const base = linearOOF(words, FEATURE_BUCKETS);
+    show('linear (the shipped recipe)', report(base.keep, base.ns, words));
+    for (const scale of (process.env.W2V_SCALE ?? '0.5,1,2').split(',').map(Number)) {
+      const ex = words.map((e, i) => withVectors(e, tuning[i]!.text, vectors, scale));
+      const r = linearOOF(ex, FEATURE_BUCKETS + W2V_DIM);
+      show(`linear + word vectors x${scale}`, report(r.keep, r.ns, ex));
+      bootstrap(ex, base, r);
     }
     console.log(`  [${lap()}]`);
   }
