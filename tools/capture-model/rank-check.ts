@@ -11,16 +11,8 @@ import { CaptureModel, MODEL_NAMESPACES, type WeightsTable } from '../../src/cor
 import { CAPTURE_WEIGHTS } from '../../src/core/capture-weights.ts';
 import { statementsOf } from '../../src/core/statements.ts';
 import { loadCorpus, split } from './corpus.ts';
+import { auc } from './metrics.ts';
 
-function auc(scores: readonly number[], y: readonly number[]): number {
-  const order = [...y.keys()].sort((i, j) => scores[i]! - scores[j]!);
-  let rankSum = 0;
-  order.forEach((i, r) => {
-    if (y[i]) rankSum += r + 1;
-  });
-  const pos = y.filter(Boolean).length;
-  return (rankSum - (pos * (pos + 1)) / 2) / (pos * (y.length - pos));
-}
 
 async function main(): Promise<void> {
   const other = (await import(path.resolve(process.argv[2]!))) as { CAPTURE_WEIGHTS: WeightsTable };

@@ -30,6 +30,8 @@ import { MODEL_NAMESPACES } from '../../src/core/capture-model.ts';
 import fs from 'node:fs';
 import { porterStem } from '../../src/core/search/stem.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
+import { prng } from '../../test/helpers/prng.ts';
+import { auc, platt as plattScores, sig } from './metrics.ts';
 
 const FOLDS = 5;
 const STEPS = Number(process.env.STEPS ?? 300);
@@ -91,7 +93,6 @@ function exampleOf(p: Passage, chars: boolean, bucketBits = 16): Ex {
 /** EXTRA=file.jsonl,...: passages of these files are in every fold's training set and never scored (what new data adds, judged on the rest). */
 const TRAIN_ONLY = new Set((process.env.EXTRA ?? '').split(',').filter(Boolean));
 
-const sig = (z: number) => 1 / (1 + Math.exp(-z));
 
 function dot(w: Float64Array, e: Ex): number {
   let z = 0;
@@ -155,17 +156,6 @@ function trainLinear(examples: readonly Ex[], lambda: number, classes: number, t
 const keepTarget = (e: Ex) => [e.keep];
 const nsTarget = (e: Ex) => (e.ns < 0 ? null : MODEL_NAMESPACES.map((_, i) => (i === e.ns ? 1 : 0)));
 
-/** A deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface FastText {
   E: Float32Array;
@@ -187,7 +177,7 @@ const FT_L2 = Number(process.env.FT_L2 ?? 1e-6);
 /** fastText-style: x = Σ val·E[idx] (val as the linear model's: 1/√n for words), h = ReLU(Wx + b1), keep = V0·h + c0, namespaces = V1..5·h + c1..5. SGD one example at a time, learning rate falling linearly to 0. */
 function trainFastText(examples: readonly Ex[], buckets: number, seed: number): FastText {
   const [d, H] = [FT_DIM, FT_HIDDEN];
-  const r = rng(seed);
+  const r = prng(seed);
   const E = new Float32Array(buckets * d).map(() => (r() * 2 - 1) / d);
   const W = new Float32Array(H * d).map(() => ((r() * 2 - 1) * Math.sqrt(6 / (d + H))));
   const b1 = new Float32Array(H);
@@ -295,47 +285,11 @@ function platt(raw: ArrayLike<number>, labels: readonly number[]): { a: number; 
   for (let i = 0; i < labels.length; i++) sd += (raw[i]! - mean) ** 2 / labels.length;
   sd = Math.sqrt(sd) || 1;
   const scores = Array.from({ length: labels.length }, (_, i) => (raw[i]! - mean) / sd);
-  const fit = plattStandard(scores, labels);
+  const fit = plattScores(scores, labels);
   return { a: fit.a / sd, b: fit.b - (fit.a * mean) / sd };
 }
 
-function plattStandard(scores: ArrayLike<number>, labels: readonly number[]): { a: number; b: number } {
-  const pos = labels.filter((y) => y === 1).length;
-  const neg = labels.length - pos;
-  const t = labels.map((y) => (y === 1 ? (pos + 1) / (pos + 2) : 1 / (neg + 2)));
-  let [a, b] = [1, 0];
-  for (let it = 0; it < 100; it++) {
-    let [ga, gb, haa, hab, hbb] = [0, 0, 1e-9, 0, 1e-9];
-    for (let i = 0; i < labels.length; i++) {
-      const z = scores[i]!;
-      const p = sig(a * z + b);
-      const dd = p - t[i]!;
-      const hh = p * (1 - p);
-      ga += dd * z;
-      gb += dd;
-      haa += hh * z * z;
-      hab += hh * z;
-      hbb += hh;
-    }
-    const det = haa * hbb - hab * hab;
-    const da = (hbb * ga - hab * gb) / det;
-    const db = (haa * gb - hab * ga) / det;
-    a -= da;
-    b -= db;
-    if (Math.abs(da) + Math.abs(db) < 1e-9) break;
-  }
-  return { a, b };
-}
 
-function auc(scores: ArrayLike<number>, y: readonly number[]): number {
-  const order = [...y.keys()].sort((i, j) => scores[i]! - scores[j]!);
-  let rankSum = 0;
-  order.forEach((i, r) => {
-    if (y[i]) rankSum += r + 1;
-  });
-  const pos = y.filter(Boolean).length;
-  return (rankSum - (pos * (pos + 1)) / 2) / (pos * (y.length - pos));
-}
 
 function tierOf(p: readonly number[], y: readonly number[], t: number): { p: number; r: number; f1: number; n: number } {
   let [tp, fp] = [0, 0];
@@ -530,7 +484,7 @@ function wordVectors(files: readonly string[]): Map<string, Float32Array> {
   const total = vocab.reduce((a, [, c]) => a + c, 0);
   const V = vocab.length;
   const d = W2V_DIM;
-  const r = rng(64);
+  const r = prng(64);
   const inp = new Float32Array(V * d).map(() => (r() - 0.5) / d);
   const out = new Float32Array(V * d);
   // Negatives drawn from counts^0.75.
@@ -601,7 +555,7 @@ function bootstrap(words: readonly Ex[], base: { keep: ArrayLike<number>; ns: Ar
   const groups = [...new Set(scored.map((i) => words[i]!.group))];
   const byGroup = new Map(groups.map((g) => [g, [] as number[]]));
   for (const i of scored) byGroup.get(words[i]!.group)!.push(i);
-  const r = rng(4);
+  const r = prng(4);
   const gains = { auc: [] as number[], logLoss: [] as number[], f1: [] as number[], ns: [] as number[] };
   for (let b = 0; b < 200; b++) {
     const pick = groups.flatMap(() => byGroup.get(groups[Math.floor(r() * groups.length)]!)!);

@@ -29,6 +29,7 @@ import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeigh
 import { MODEL_NAMESPACES, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { sentencesOf, statementsOf } from '../../src/core/statements.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
+import { auc, platt, sig } from './metrics.ts';
 
 const FOLDS = 5;
 const LAMBDAS = process.env.LAMBDAS ? process.env.LAMBDAS.split(',').map(Number) : [1e-5, 3e-5, 1e-4, 3e-4];
@@ -95,7 +96,6 @@ function exampleOf(text: string, p: Passage): Example {
   return { idx, val, keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group, statements: [] };
 }
 
-const sig = (z: number) => 1 / (1 + Math.exp(-z));
 
 function dot(w: Float64Array, e: Example): number {
   let z = 0;
@@ -188,46 +188,7 @@ function crossValidate(examples: readonly Example[], lambda: number): { scores: 
   return { scores, detected, ns };
 }
 
-/** Platt scaling: a, b minimising the log loss of sigmoid(a z + b) (Newton's method, with Platt's target smoothing). */
-function platt(scores: Float64Array, labels: readonly number[]): { a: number; b: number } {
-  const pos = labels.filter((y) => y === 1).length;
-  const neg = labels.length - pos;
-  const t = labels.map((y) => (y === 1 ? (pos + 1) / (pos + 2) : 1 / (neg + 2)));
-  let a = 1;
-  let b = 0;
-  for (let it = 0; it < 100; it++) {
-    let [ga, gb, haa, hab, hbb] = [0, 0, 1e-9, 0, 1e-9];
-    scores.forEach((z, i) => {
-      const p = sig(a * z + b);
-      const d = p - t[i]!;
-      const h = p * (1 - p);
-      ga += d * z;
-      gb += d;
-      haa += h * z * z;
-      hab += h * z;
-      hbb += h;
-    });
-    const det = haa * hbb - hab * hab;
-    const da = (hbb * ga - hab * gb) / det;
-    const db = (haa * gb - hab * ga) / det;
-    a -= da;
-    b -= db;
-    if (Math.abs(da) + Math.abs(db) < 1e-9) break;
-  }
-  return { a, b };
-}
 
-/** Area under the ROC curve: how well the scores order kept passages above the rest. */
-function auc(scores: ArrayLike<number>, y: readonly number[]): number {
-  const order = [...y.keys()].sort((i, j) => scores[i]! - scores[j]!);
-  let rankSum = 0;
-  order.forEach((i, r) => {
-    if (y[i]) rankSum += r + 1;
-  });
-  const pos = y.filter(Boolean).length;
-  const neg = y.length - pos;
-  return (rankSum - (pos * (pos + 1)) / 2) / (pos * neg);
-}
 
 function logLoss(p: readonly number[], y: readonly number[]): number {
   return -p.reduce((s, x, i) => s + (y[i] ? Math.log(Math.max(x, 1e-12)) : Math.log(Math.max(1 - x, 1e-12))), 0) / p.length;
