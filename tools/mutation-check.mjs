@@ -34,6 +34,7 @@ const MUTATIONS = [
   { id: 'sorted-tables.key-matches-text', file: 'src/stores/cache/sorted-tables.ts', find: 'if (hit > tab && hit', replace: 'if (hit', tests: UNIT('sorted-tables') },
   { id: 'lexical.common-words-bring-memories', file: 'src/core/search/lexical.ts', find: 'return score(common, score(groups.filter((g) => !common.includes(g))), true);', replace: 'return score(groups);', tests: UNIT('term-index') },
   { id: 'lexical.common-words-in-small-collections', file: 'src/core/search/lexical.ts', find: 'if (total < COMMON_MIN_MEMORIES) return score(groups);', replace: 'if (total < 0) return score(groups);', tests: UNIT('term-index') },
+  { id: 'lexical.joined-word-counts-as-typed', file: 'src/core/search/lexical.ts', find: '!groups.some((g) => !g.joined && !common.includes(g))', replace: '!groups.some((g) => !common.includes(g))', tests: UNIT('term-index') },
   { id: 'merge.tombstones-never-win', file: 'src/core/merge.ts', find: 'currentRevision(memories.map(rev), tombstones.map(rev))', replace: 'currentRevision(memories.map(rev), [])', tests: UNIT('merge-properties') },
   { id: 'merge.canonical-order-reversed', file: 'src/core/merge.ts', find: 'sortTime(x) - sortTime(y)', replace: 'sortTime(y) - sortTime(x)', tests: UNIT('merge-properties') },
   { id: 'merge.hand-written-text-dropped', file: 'src/core/merge.ts', find: 'if (d.leading) for (const p of d.raw.trim().split(/\\n[ \\t]*\\n/)) paragraphs.add(p.trim());', replace: 'if (d.leading) continue;', tests: UNIT('merge-properties') },

@@ -348,8 +348,9 @@ describe('common words (lexical.ts COMMON_SHARE, COMMON_MIN_MEMORIES)', () => {
     expect(search(index, 'why did we choose zorblax')).toEqual([]);
   });
 
-  it('are searched as any word when the query has no other', () => {
+  it('are searched as any word when the query has no other, the two written together (choseoption) being no word of it', () => {
     expect(search(index, 'chose').length).toBeGreaterThan(0);
+    expect(search(index, 'chose option').length).toBeGreaterThan(0);
   });
 
   it('count as any word in a collection under the minimum', () => {

@@ -83,8 +83,9 @@ export const COMMON_MIN_MEMORIES = 1000;
 function scoreCommonLast(score: ReturnType<typeof bm25fScorer>, source: LexicalSource, groups: LexicalQuery['groups']): Float64Array {
   const total = source.memoryCount ?? source.docCount;
   if (total < COMMON_MIN_MEMORIES) return score(groups);
-  const common = groups.filter((g) => source.docFrequency(g.term) > COMMON_SHARE * total);
-  if (common.length === 0 || common.length === groups.length) return score(groups);
+  const common = groups.filter((g) => !g.joined && source.docFrequency(g.term) > COMMON_SHARE * total);
+  // Only a typed word that is not common decides: a joined one ("rebase hook": rebasehook) is no word of the query's.
+  if (common.length === 0 || !groups.some((g) => !g.joined && !common.includes(g))) return score(groups);
   return score(common, score(groups.filter((g) => !common.includes(g))), true);
 }
 

@@ -50,6 +50,8 @@ export interface TermGroup {
   weight?: number;
   /** A word added by pseudo-relevance feedback (core/search/feedback.ts), not typed: said so by an explanation. */
   feedback?: boolean;
+  /** Two adjacent typed words joined (compounds: "lock file" → lockfile), not typed itself. */
+  joined?: boolean;
 }
 
 export interface LexicalQuery {
@@ -163,7 +165,7 @@ export function buildLexicalQuery(
       if (taken.has(term)) continue;
       taken.add(term);
       const synonyms = synonymsOf(word).filter((t) => !taken.has(t));
-      const group: TermGroup = { term };
+      const group: TermGroup = { term, joined: true };
       if (compounds.weight !== 1) group.weight = compounds.weight;
       if (synonyms.length) group.synonyms = synonyms;
       groups.push(group);
