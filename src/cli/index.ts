@@ -1,11 +1,15 @@
-/** The yargs root: declares every command; handlers call services and render. */
-import yargs from 'yargs';
+/**
+ * The command line: read from the command's declaration without yargs where
+ * it is plain (cli/fast-args.ts), else by yargs, which declares every command
+ * and gives the errors; handlers call services and render.
+ */
 import type { AppContext } from '../context.ts';
 import { UsageError } from '../core/errors.ts';
 import { VERSION } from '../version.ts';
 import { commandModules, GLOBAL_OPTIONS, ROOT_DESCRIPTION, ROOT_EPILOGUE, SCRIPT_NAME } from './registry.ts';
 import type { SteppedCommand } from './command.ts';
-import { type AnyCommand, commandSpec } from './spec.ts';
+import { argsBySpec } from './fast-args.ts';
+import { type AnyCommand, commandSpec, optionSpec } from './spec.ts';
 
 /** yargs reads a lone `-` as a positional; keep `--file -` (stdin) attached to its flag (`import -`: markLiterals). */
 function attachStdinDash(argv: readonly string[]): string[] {
@@ -79,8 +83,20 @@ function missingPositionals(command: AnyCommand, message: string | undefined): s
   return `missing ${list}: git mem ${usage}`;
 }
 
-/** The yargs parser for these words, with `dispatch` in place of the chosen command's handler. */
-function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (command: AnyCommand, args: Record<string, unknown>) => void) {
+/** The command these words name and yargs' arguments for it, when the line is plain enough to read without yargs (cli/fast-args.ts). */
+function plainCommandLine(argv: readonly string[], ctx: AppContext): { command: AnyCommand; args: Record<string, unknown> } | undefined {
+  const first = argv[0];
+  if (!first || first.startsWith('-')) return undefined;
+  const chosen = commandModules(ctx).filter((c) => namesOf(c).includes(first));
+  if (chosen.length !== 1) return undefined;
+  const globals = Object.entries(GLOBAL_OPTIONS).map(([name, o]) => optionSpec(name, o));
+  const args = argsBySpec(argv, commandSpec(chosen[0]!), globals, SCRIPT_NAME);
+  return args ? { command: chosen[0]!, args } : undefined;
+}
+
+/** The yargs parser for these words, with `dispatch` in place of the chosen command's handler. yargs is loaded only here. */
+async function commandLineParser(argv: readonly string[], ctx: AppContext, dispatch: (command: AnyCommand, args: Record<string, unknown>) => void) {
+  const { default: yargs } = await import('yargs');
   // Commands are listed in registry.ts, which the help, man page and completions read too.
   // Register only the command being run when it is known: yargs renders (and caches) help for
   // every registered command before a handler runs, which costs tens of milliseconds for all.
@@ -127,11 +143,16 @@ function skipHelpCache(parser: unknown): void {
 }
 
 export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
+  const plain = plainCommandLine(argv, ctx);
+  if (plain) {
+    await plain.command.handler(plain.args as never);
+    return;
+  }
   // Each handler runs outside yargs' sight, awaited below: given a handler's promise, yargs renders
   // and caches the command's help text at once, in case the promise rejects (15-25 ms of wrapping
   // text on every run), and our errors are reported by main.ts, not by yargs.
   let running: Promise<unknown> = Promise.resolve();
-  const parser = commandLineParser(argv, ctx, (command, args) => {
+  const parser = await commandLineParser(argv, ctx, (command, args) => {
     running = Promise.resolve(command.handler(args as never));
     // Awaited below: not an unhandled rejection meanwhile.
     running.catch(() => {});
@@ -146,11 +167,16 @@ export async function runCli(argv: string[], ctx: AppContext): Promise<void> {
  * Every command has a parse step (test/unit/cli-argv.test.ts holds them to it);
  * one without would give yargs' arguments.
  */
-export async function parseCommandLine(argv: string[], ctx: AppContext): Promise<{ command: string; options: unknown }> {
+export async function parseCommandLine(argv: string[], ctx: AppContext, by: 'any' | 'yargs' = 'any'): Promise<{ command: string; options: unknown }> {
+  const step = (command: AnyCommand, args: Record<string, unknown>) => {
+    const parse = (command as Partial<SteppedCommand<unknown, unknown>>).parse;
+    return Promise.resolve(parse ? parse(args) : args).then((options) => ({ command: namesOf(command)[0]!, options }));
+  };
+  const plain = by === 'any' ? plainCommandLine(argv, ctx) : undefined;
+  if (plain) return step(plain.command, plain.args);
   let parsed: Promise<{ command: string; options: unknown }> | undefined;
-  const parser = commandLineParser(argv, ctx, (command, args) => {
-    const step = (command as Partial<SteppedCommand<unknown, unknown>>).parse;
-    parsed = Promise.resolve(step ? step(args) : args).then((options) => ({ command: namesOf(command)[0]!, options }));
+  const parser = await commandLineParser(argv, ctx, (command, args) => {
+    parsed = step(command, args);
     parsed.catch(() => {});
   });
   await parser.parseAsync();

@@ -12,7 +12,10 @@ import path from 'node:path';
 import { Chalk } from 'chalk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../../src/cli/index.ts';
-import { commandModules } from '../../src/cli/registry.ts';
+import { argsBySpec } from '../../src/cli/fast-args.ts';
+import { buildCliSpec, commandModules } from '../../src/cli/registry.ts';
+import type { CommandSpec, OptionSpec } from '../../src/cli/spec.ts';
+import { prng } from '../helpers/prng.ts';
 import { AppContext } from '../../src/context.ts';
 import type { Io } from '../../src/io/io.ts';
 
@@ -109,6 +112,64 @@ describe('argv → options', () => {
     expect(parsed.command).toBe(command);
     // Keys the parse step leaves undefined say nothing: compared as JSON would carry them.
     expect(JSON.parse(JSON.stringify(parsed.options))).toEqual(options);
+  });
+
+  it.each(rows)('%j: read without yargs, the same options as yargs gives', async (argv) => {
+    expect(await parse(argv)).toEqual(await parseCommandLine(argv, ctx, 'yargs'));
+  });
+});
+
+/**
+ * Lines made from each command's declaration (cli/spec.ts): its positionals, then options in a
+ * random order and form (long, short, --x=v, --no-x), sometimes an array option's several words,
+ * a word too many or `--`. Whatever the line, the command read without yargs (cli/fast-args.ts)
+ * gives the options yargs gives, or the same error, or leaves the line to yargs.
+ */
+describe('argv read without yargs, against yargs', () => {
+  const spec = buildCliSpec();
+  const someValue = (o: OptionSpec, rand: () => number): string =>
+    o.choices ? o.choices[Math.floor(rand() * o.choices.length)]! : o.type === 'number' ? String(Math.floor(rand() * 50) + 1) : ['x', 'a1', 'HEAD', '7d', 'src/a.ts', 'decisions'][Math.floor(rand() * 6)]!;
+  const lineFor = (c: CommandSpec, rand: () => number): string[] => {
+    const line = [c.name];
+    for (const p of c.positionals) {
+      if (!p.required && rand() < 0.4) continue;
+      line.push(p.choices ? p.choices[Math.floor(rand() * p.choices.length)]! : p.name === 'namespace' ? 'decisions' : `w${Math.floor(rand() * 9)}`);
+      if (p.variadic && rand() < 0.5) line.push('more', 'words');
+    }
+    for (const o of [...c.options, ...spec.globalOptions].filter((o) => !o.hidden && rand() < 0.3)) {
+      const names = [o.name, ...o.aliases];
+      const name = names[Math.floor(rand() * names.length)]!;
+      const flag = name.length === 1 ? `-${name}` : `--${name}`;
+      if (o.type === 'boolean') line.push(rand() < 0.2 && name.length > 1 ? `--no-${name}` : flag);
+      else if (o.type === 'count') line.push(flag, flag);
+      else if (rand() < 0.2 && name.length > 1) line.push(`${flag}=${someValue(o, rand)}`);
+      else {
+        line.push(flag, someValue(o, rand));
+        if (o.array && rand() < 0.4) line.push(someValue(o, rand));
+      }
+    }
+    if (rand() < 0.1) line.push('extra');
+    if (rand() < 0.1) line.push('--', '-dash');
+    return line;
+  };
+  const outcome = (p: Promise<{ command: string; options: unknown }>) =>
+    p.then(
+      (r) => ({ ok: JSON.parse(JSON.stringify(r)) }),
+      (e: Error) => ({ error: e.message }),
+    );
+  it('give the same options or the same error, on 600 lines over every command', async () => {
+    const rand = prng(29);
+    let read = 0;
+    for (let n = 0; n < 600; n++) {
+      const c = spec.commands[n % spec.commands.length]!;
+      const line = lineFor(c, rand);
+      const fast = await outcome(parseCommandLine(line, ctx));
+      const slow = await outcome(parseCommandLine(line, ctx, 'yargs'));
+      expect({ line, ...fast }).toEqual({ line, ...slow });
+      if (argsBySpec(line, c, spec.globalOptions, spec.scriptName)) read++;
+    }
+    // Most of them are read without yargs: the comparison is not of yargs with itself.
+    expect(read).toBeGreaterThan(300);
   });
 });
 
