@@ -67,4 +67,22 @@ describe('File context from the file\'s history', () => {
     git(repo, box.env, ['checkout', '-q', 'v1']);
     expect(await read('at-v1')).toEqual(['Inline small stylesheets']);
   });
+
+  it('finds the commits of files whose names quote, escape or contain another\'s (the cache is searched as bytes)', async () => {
+    const { box, repo, write } = pythonProject();
+    const names = ['src/a"b.py', 'src/é.py', 'src/x\\y.py', 'src/"c.py"', 'src/c.py', 'lib/src/c.py', 'src/[1,"d"].py', 'src/tab\there.py'];
+    for (const [i, name] of names.entries()) {
+      write(name, `A = ${i}\n`);
+      const date = `2024-0${(i % 9) + 1}-01T10:00:00Z`;
+      const env = { ...box.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+      git(repo, env, ['add', '.']);
+      git(repo, env, ['commit', '-qm', `Add file ${i}`]);
+      memOk(repo, box.env, ['capture', 'decisions', `Rule number ${i} for its file`]);
+    }
+    for (const [i, name] of names.entries()) {
+      const file = path.join(repo, name);
+      const got = summaries(context(await hook(repo, box.env, 'PreToolUse', { ...payload(repo, 'PreToolUse', { tool_name: 'Read', tool_input: { file_path: file }, tool_use_id: `toolu_${i}` }), session_id: `s${i}` })));
+      expect(got[0], name).toBe(`Rule number ${i} for its file`);
+    }
+  });
 });

@@ -42,6 +42,18 @@ describe('English forms before the stemmer', () => {
   it('keeps comparatives and other words as they are', () => {
     for (const word of ['faster', 'latest', 'user', 'server', 'timer']) expect(englishForm(word)).toBe(word);
   });
+
+  // Review of stop 29: SPELLINGS' plural rule (word less its last letter) also takes -r and -d
+  // endings, so programmer becomes programr (programmers stays programm: analyzer 2 gave both
+  // programm), catalogued catalogd (catalogue: catalog) and centred centerd (centre: center):
+  // words that met under analyzer 2 no longer do. The fix (only -s, and -d after an American form in
+  // e) changes the terms, so related-words.ts (which holds programr) must be rebuilt with it:
+  // not done in the review.
+  it.fails('keeps a British spelling\'s -er and -ed forms with their word (programmer, catalogued, centred)', () => {
+    expect(termOf('programmer')).toBe(termOf('programmers'));
+    expect(termOf('catalogued')).toBe(termOf('catalogue'));
+    expect(termOf('centred')).toBe(termOf('centre'));
+  });
 });
 
 describe('query words', () => {

@@ -63,4 +63,31 @@ describe('sorted tables', () => {
     expect(SortedTables.parse(Buffer.from('not json\n'), 2)).toBeNull();
     expect(SortedTables.parse(Buffer.alloc(0), 2)).toBeNull();
   });
+
+  it('finds a text in the value of a row whose key holds it too', () => {
+    const t = SortedTables.parse(encodeSortedTables(1, {}, [['t', new Map([['"a"', ['a']], ['b', ['a']]])]]), 1)!.table<string[]>('t');
+    expect([...t.containing(JSON.stringify('a'))].map(([k]) => k)).toEqual(['"a"', 'b']);
+  });
+
+  it('reads a damaged row as absent and the others as written, never throwing (a JsonFile reads damage as nothing)', () => {
+    const rows = new Map([['a', [1]], ['b', [2]], ['c', [3]], ['d', [4]]]);
+    const good = encodeSortedTables(1, {}, [['t', rows], ['u', rows]]);
+    // Same length, so the header still matches: a value that is no JSON, and a line without its tab.
+    const text = good.toString('latin1');
+    const damaged = Buffer.from(text.replace('b\t[2]', 'b\tx2]').replace('c\t[3]', 'c [3]'), 'latin1');
+    expect(damaged.length).toBe(good.length);
+    const read = SortedTables.parse(damaged, 1)!;
+    const t = read.table<number[]>('t');
+    expect(t.get('a')).toEqual([1]);
+    expect(t.get('b')).toBeUndefined();
+    expect(t.get('c')).toBeUndefined();
+    expect(t.get('d')).toEqual([4]);
+    expect([...t.entries()].map(([k]) => k)).toEqual(['a', 'd']);
+    expect([...t.keys()]).toEqual(['a', 'b', 'd']);
+    expect([...t.containing('2')]).toEqual([]);
+    expect([...read.table('u').entries()].map(([k]) => k)).toEqual(['a', 'b', 'c', 'd']);
+    // A table whose last line lost its newline: read as nothing, not walked past its end.
+    expect(SortedTables.parse(Buffer.from(text.replace(/\n$/, ' '), 'latin1'), 1)).toBeNull();
+    expect(SortedTables.parse(Buffer.from(text.replace('d\t[4]\na', 'd\t[4] a'), 'latin1'), 1)).toBeNull();
+  });
 });

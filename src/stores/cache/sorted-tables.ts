@@ -62,12 +62,14 @@ export class SortedTables {
     }
     if (!header || typeof header !== 'object' || header.version !== version || !Array.isArray(header.tables)) return null;
     const tables = header.tables as TableIndex;
-    let total = 0;
+    let total = nl + 1;
     for (const t of tables) {
       if (!Array.isArray(t) || typeof t[0] !== 'string' || !Number.isInteger(t[1]) || !Number.isInteger(t[2]) || t[2] < 0) return null;
       total += t[2];
+      // Each table's last line ends in its span: a walk of its lines never runs past it.
+      if (t[2] > 0 && buf[total - 1] !== NL) return null;
     }
-    if (nl + 1 + total !== buf.length) return null;
+    if (total !== buf.length) return null;
     return new SortedTables(buf, header, tables, nl + 1);
   }
 
@@ -75,7 +77,15 @@ export class SortedTables {
   table<V>(name: string): Table<V> {
     const span = this.spans.get(name) ?? { start: 0, end: 0, rows: 0 };
     const { buf } = this;
-    const value = (tab: number, end: number) => JSON.parse(buf.toString('utf8', tab + 1, end)) as V;
+    // A damaged row (no tab, or a value that is no JSON) reads as absent, as a damaged JsonFile does: its place is made again.
+    const value = (tab: number, end: number): V | undefined => {
+      if (tab < 0 || tab >= end) return undefined;
+      try {
+        return JSON.parse(buf.toString('utf8', tab + 1, end)) as V;
+      } catch {
+        return undefined;
+      }
+    };
     return {
       size: span.rows,
       get: (key) => {
@@ -86,12 +96,18 @@ export class SortedTables {
         for (let s = span.start; s < span.end; ) {
           const end = buf.indexOf(NL, s);
           const tab = buf.indexOf(TAB, s);
-          yield [buf.toString('utf8', s, tab), value(tab, end)];
+          const v = value(tab, end);
+          if (v !== undefined) yield [buf.toString('utf8', s, tab), v];
           s = end + 1;
         }
       },
       *keys() {
-        for (let s = span.start; s < span.end; s = buf.indexOf(NL, s) + 1) yield buf.toString('utf8', s, buf.indexOf(TAB, s));
+        for (let s = span.start; s < span.end; ) {
+          const end = buf.indexOf(NL, s);
+          const tab = buf.indexOf(TAB, s);
+          if (tab >= 0 && tab < end) yield buf.toString('utf8', s, tab);
+          s = end + 1;
+        }
       },
       *containing(text) {
         const needle = Buffer.from(text, 'utf8');
@@ -102,7 +118,13 @@ export class SortedTables {
           const s = buf.lastIndexOf(NL, hit - 1) + 1;
           const end = buf.indexOf(NL, hit);
           const tab = buf.indexOf(TAB, s);
-          if (hit > tab && hit + needle.length <= end) yield [buf.toString('utf8', s, tab), value(tab, end)];
+          // Found in the key: the value may still hold it.
+          if (hit < tab && tab < end) {
+            pos = tab + 1;
+            continue;
+          }
+          const v = hit > tab && hit + needle.length <= end ? value(tab, end) : undefined;
+          if (v !== undefined) yield [buf.toString('utf8', s, tab), v];
           pos = end + 1;
         }
       },
@@ -123,7 +145,8 @@ function findLine(buf: Buffer, start: number, end: number, key: Buffer): { tab: 
     const mid = (lo + hi) >>> 1;
     const s = mid === lo ? lo : buf.lastIndexOf(NL, mid - 1) + 1;
     const e = buf.indexOf(NL, s);
-    const tab = buf.indexOf(TAB, s);
+    let tab = buf.indexOf(TAB, s);
+    if (tab < 0 || tab > e) tab = e; // A damaged line (no tab): its key read as the whole line.
     const cmp = buf.compare(key, 0, key.length, s, tab);
     if (cmp === 0) return { tab, end: e };
     if (cmp < 0) lo = e + 1;
