@@ -49,10 +49,13 @@ describe('English forms before the stemmer', () => {
   // words that met under analyzer 2 no longer do. The fix (only -s, and -d after an American form in
   // e) changes the terms, so related-words.ts (which holds programr) must be rebuilt with it:
   // not done in the review.
-  it.fails('keeps a British spelling\'s -er and -ed forms with their word (programmer, catalogued, centred)', () => {
+  it('keeps a British spelling\'s -er and -ed forms with their word (programmer, catalogued, centred)', () => {
     expect(termOf('programmer')).toBe(termOf('programmers'));
     expect(termOf('catalogued')).toBe(termOf('catalogue'));
     expect(termOf('centred')).toBe(termOf('centre'));
+    expect(termOf('centred')).toBe(termOf('centered'));
+    expect(termOf('licenced')).toBe(termOf('licensed'));
+    expect(termOf('programmes')).toBe(termOf('programs'));
   });
 });
 

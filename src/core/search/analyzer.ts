@@ -24,7 +24,7 @@ whether which while who whom whose why will with within without would yet you yo
 );
 
 /** Bump when analyzeText, tokenize or termOf changes what text becomes: a term index written otherwise is rebuilt. */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 /** Terms beyond this many are dropped: a pasted paragraph is not a better query. */
 export const MAX_TERMS = 32;

@@ -85,13 +85,27 @@ appendix:appendices criterion:criteria half:halves`;
   return map;
 })();
 
+/**
+ * The American form of a British spelling of SPELLINGS, its plural (centres: centers) or its past
+ * (centred: centered, licenced: licensed), or null. Other endings keep the word: programmer is
+ * not programme + r.
+ */
+function spellingOf(word: string): string | null {
+  const whole = SPELLINGS.get(word);
+  if (whole !== undefined) return whole;
+  const end = word.at(-1);
+  const base = end === 's' || end === 'd' ? SPELLINGS.get(word.slice(0, -1)) : undefined;
+  if (base === undefined) return null;
+  return end === 's' ? `${base}s` : base.endsWith('e') ? `${base}d` : `${base}ed`;
+}
+
 /** The form of a lowercase ASCII word that the stemmer should see (the word itself when no rule applies). */
 export function englishForm(word: string): string {
   const irregular = IRREGULAR.get(word);
   if (irregular !== undefined) return irregular;
   if (word.length < 4) return word;
-  const spelled = SPELLINGS.get(word) ?? SPELLINGS.get(word.slice(0, -1)) ?? null;
-  if (spelled !== null) return SPELLINGS.has(word) ? spelled : spelled + word.at(-1);
+  const spelled = spellingOf(word);
+  if (spelled !== null) return spelled;
   const last = word.charCodeAt(word.length - 1);
   // y: -ly; otherwise the -our, -ise and -yse families.
   if (last === 121 /* y */) {

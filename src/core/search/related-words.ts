@@ -3,7 +3,7 @@
  * Related developer words, one line per index term (Porter stem): the term and a bar, then up to 8 terms
  * used in the same contexts in public commit messages and documentation, each with the cosine of
  * their context vectors ×100 (17-100). Weak evidence, read by core/search/query.ts as a low-weight expansion.
- * 4064 terms. Lines are sorted, and a lookup is a search for "\n<term>|" (a bar, not a space: the
+ * 4063 terms. Lines are sorted, and a lookup is a search for "\n<term>|" (a bar, not a space: the
  * secret redactor reads "password <word>" as a password).
  */
 export const RELATED_WORDS = `
@@ -27,7 +27,7 @@ access|store:21 password:19 authent:19 permiss:18 accessor:17 protect:17
 accessor|setter:37 method:36 subclass:32 class:31 superclass:31 attribut:31 deleg:30 defin:29
 accid|oversight:26 silli:25 unrel:24 disappear:23 convolut:23 pointless:23 sudden:21 unnot:21
 accident|mistak:22 inadvert:20 subtl:17 unintend:17 loss:17 surpris:17 unwant:17 oversight:17
-accommod|orm:34 meth:33 cte:32 subqueri:32 secondari:32 column:31 conjunct:31 claus:31
+accommod|orm:34 meth:33 cte:32 column:32 subqueri:32 secondari:32 conjunct:31 claus:31
 accomod|accommod:23 albeit:19 liber:17 resort:17 mixin:17 insur:17
 accompani|lengthi:18
 accomplish|mind:20 achiev:20 straightforward:19 fragil:19 complic:18 hacki:18 clever:18 summar:18
@@ -38,7 +38,7 @@ accur|inquiri:19 spirit:18 distanc:17
 accuraci|clariti:20 simplic:20 monoton:17
 achiev|accomplish:20
 ack|repl:25 advertis:24 negoti:24 band:23 acknowledg:22 client:21 send:21 ping:21
-acknowledg|ack:22 disconnect:21 roff:20 remind:20 experienc:19 till:18 onlin:18 repl:18
+acknowledg|ack:22 disconnect:21 roff:20 remind:20 till:18 experienc:18 onlin:18 repl:18
 acl|permiss:26 deni:25 umask:19 auth:18 proactiv:18 command:18 writabl:17 chmod:17
 acquir|waiter:37 unlock:33 semaphor:30 wake:28 lock:28 mutex:28 concurr:26 deadlock:24
 acronym|camel:27 letter:24 lowercas:23 downcas:23 snake:22 camelcas:20 coher:19 multibyt:17
@@ -47,7 +47,7 @@ action|control:34 mailer:32 view:29 pypa:25 dispatch:24 html:24 github:24 middle
 activ|record:46 lib:32 adapt:28 purg:27 model:26 enqueu:25 instrument:25 finder:24
 actual|expect:25 doesn:23 didn:23 anyth:22 bother:22 realli:21 theori:21 even:20
 adam|chri:42 carlo:38 martin:37 jonathan:37 peter:36 ben:35 scott:35 paul:32
-adapt|connect:38 postgresql:38 abstract:37 databas:33 statement:33 oracl:33 mysql:31 schema:29
+adapt|postgresql:38 connect:38 abstract:37 databas:33 statement:33 oracl:33 mysql:31 schema:29
 add|skip:24 caveat:20 miss:19 mention:19 typo:19 introduc:19 updat:18 brief:18
 addit|extra:17
 addition|subqueri:22 accommod:22 claus:21 conjunct:20 cte:19 orm:18 lambda:18 sql:18
@@ -77,7 +77,7 @@ afterward|stash:22 pointless:20 uncommit:20 wont:19 pop:18 reappli:18 need:18 ov
 agent|fingerprint:17
 agg|calc:24 coerc:20 subtyp:20 partit:18 nonetheless:18 metaclass:18 getitem:17
 aggreg|averag:29 sum:29 vector:28 histogram:26 instant:26 sampl:26 arithmet:26 float:26
-aggress|kick:23 odd:23 unreferenc:22 suboptim:21 ineffici:21 unusu:21 awkward:21 dubiou:21
+aggress|kick:23 odd:23 unreferenc:22 suboptim:21 ineffici:21 awkward:21 dubiou:21 liber:20
 agnost|pluggabl:23 specif:21 interoper:21 postgresql:21 affin:20 algo:18 abstract:18 hex:17
 ago|year:48 month:45 week:40 dai:34 hour:34 minut:28 quarter:27 utc:25
 agre|encourag:22 unclear:21 consensu:20 moreov:19 folk:19 appreci:18 remind:18 amend:17
@@ -93,15 +93,15 @@ alarm|leakag:22 anytim:19
 albeit|accomod:19 boilerpl:17
 alert|rule:38 filepath:36 healthi:33 subpath:32 handler:32 feder:32 metric:30 durat:29
 alex|ben:43 eric:40 martin:38 carlo:38 daniel:36 pieter:36 mike:35 sean:34
-algo|oid:33 hex:33 hash:32 sha:29 instead:27 pointer:24 algorithm:24 constant:23
-algorithm|sha:25 algo:24 oid:20 hash:20 comput:17
+algo|oid:34 hex:33 hash:32 sha:29 instead:27 pointer:24 algorithm:24 constant:23
+algorithm|sha:25 algo:24 oid:21 hash:20 comput:17
 alia|alias:28 join:20 method:20 finder:19 polymorph:19 select:19 class:18 column:18
 alias|column:34 polymorph:33 subqueri:33 select:31 criterion:31 join:31 claus:31 cte:31
 alic|bob:36 proj:29 git:23 remot:23 joe:22 david:21 fetch:21 imagin:20
 align|pad:28 width:22 space:18 consist:18 radiu:17 indent:17
 alik|fuzzi:22 cardin:19 resync:18
 aliv|keepal:30 tcp:30 idl:28 probe:24 forev:23 hang:22 poll:21 timeout:21
-allevi|sidestep:30 hypothet:22 aris:20 newcom:18 road:18 casual:17 experienc:17
+allevi|sidestep:30 hypothet:22 aris:20 newcom:18 road:18 casual:17
 alloc|memori:39 realloc:36 heap:35 freed:31 free:31 mem:28 malloc:28 buffer:28
 allow|abil:21 specifi:21 explicit:17
 allowlist|mass:18 implic:18 blacklist:17
@@ -113,7 +113,7 @@ alphanumer|underscor:27 upper:23 hyphen:22 ascii:22 printabl:21 latin:20 upperca
 alpin|musl:29 glibc:25 libc:24 osx:23 ubuntu:22 apt:21 linux:20 distro:20
 alreadi|exist:19 didn:18 doesn:17 hasn:17
 alt|img:35 logo:30 height:29 href:26 center:26 svg:22 width:22 screen:21
-alter|deferr:28 schema:27 reflect:26 mysql:25 constraint:24 partit:24 postgr:24 tabl:24
+alter|schema:28 deferr:28 reflect:26 mysql:25 constraint:24 partit:24 postgr:24 tabl:24
 altern|loos:22 object:18 borrow:18 pluggabl:18
 although|practic:20 doesn:18 intuit:18
 altogeth|entir:22 pointless:19 bonu:19 likewis:19 duplic:19 unwant:19 needless:19 redefinit:18
@@ -136,7 +136,7 @@ andi|chri:36 brian:35 ben:32 martin:31 ryan:31 mike:30 eric:30 paul:30
 andrew|carlo:31 martin:27 eric:25 andi:25 michael:25 daniel:25 xavier:24 jan:23
 android|webkit:25 headless:21 firefox:20 chromium:19 unam:18 crucial:18 safari:17
 angl|quotat:29 bracket:26 curli:21 parenthes:20 squar:20 enclos:20 french:18 backtick:18
-anim|databas:23 dog:23 pariti:20 migrat:20 env:18 shard:18 product:17 model:17
+anim|databas:23 dog:23 pariti:20 migrat:20 env:18 shard:18 schema:17 product:17
 annoi|tricki:26 ugli:25 problemat:23 surpris:23 noisi:22 annoy:22 troubl:21 odd:21
 annot|orm:20 mapper:17 pep:17 declar:17
 announc|octob:24 releas:24 vite:23 team:23 offici:23 ecosystem:21 excit:21 sponsor:20
@@ -160,7 +160,7 @@ apart|two:20 unrel:18 sudden:18 preemptiv:17 overlook:17 seper:17 fragil:17
 api|subpath:41 healthi:39 favicon:38 filepath:38 handler:38 feder:36 http:34 bucket:33
 apostroph|curli:26 quot:24 markup:24 doubl:22 enclos:22 asterisk:22 backtick:20 unescap:20
 app|applic:45 rail:37 asset:35 scaffold:33 view:29 folder:28 product:27 webpack:26
-appar|presum:19 tend:18 experienc:17
+appar|presum:19 tend:18
 appeas|happi:18 xcode:17
 append|sampl:19 histogram:18 counter:17 gaug:17 strip:17
 appl|osx:36 mac:31 clang:29 xcode:28 crypto:27 maco:27 gcc:23 msvc:21
@@ -230,7 +230,7 @@ atom|rss:23
 attach|blob:29 preview:29 variant:25 rich:23 imag:23 storag:22 upload:22 video:21
 attack|malici:33 vulner:29 exploit:26 secur:26 xss:25 authent:21 site:20 inject:19
 attempt|try:18 retri:18
-attent|pai:29 troubl:18 funni:17
+attent|pai:28 troubl:17
 attest|pypa:25 wheel:19 setuptool:19 pypi:18 artifact:17
 attr|attribut:37 accessor:26 class:25 superclass:24 orm:22 method:22 properti:22 writer:21
 attribut|attr:37 class:31 accessor:31 subclass:30 model:30 mapper:30 superclass:30 polymorph:29
@@ -336,7 +336,7 @@ besid|repetit:24 bonu:24 hurt:23 complic:22 clearer:21 ugli:21 terribl:21 clutte
 best|good:23 worth:19 sensibl:18
 bet|worst:21 overwhelm:19 ssd:18
 beta|alpha:34 prereleas:28 typescript:25 prettier:24 version:23 webpack:23 releas:22 npm:21
-better|improv:23 clearer:22 good:20 cleaner:19
+better|improv:23 clearer:22 good:20 cleaner:19 readabl:17
 beyond|exce:19 nul:18 lifetim:17
 bidirect|nonblock:23 backref:21 eagain:20 assoc:20 changeset:19 intermediari:19 writabl:19 polymorph:19
 big|huge:29 larg:27 bigger:26 signific:24 larger:23 endian:20 small:20 smaller:20
@@ -346,7 +346,7 @@ bigint|nullabl:31 column:29 coerc:28 datatyp:28 collat:27 postgr:27 uuid:27 ora:
 bignum|getitem:19 coerc:18 ration:18 numer:17 decim:17
 bin|usr:36 rail:30 instal:28 libexec:27 exec:25 shebang:24 script:24 lib:23
 binari|cmake:24 instal:20 pdb:19 jpg:18
-bind|claus:29 sql:25 statement:25 queri:23 tupl:22 row:22 meth:22 cte:21
+bind|claus:29 sql:25 statement:25 queri:23 tupl:22 row:22 meth:22 postgresql:21
 bindir|libexec:41 cmake:31 dir:26 pwd:25 pdb:25 foreach:22 hardlink:21 shebang:20
 bio|sleep:21 process:20 shut:19 spawn:19 drain:19 idl:18 libc:18 busi:18
 bisect|subcommand:25 reimplement:24 builtin:22 cmd:22 git:20 stash:20 retir:19 bad:19
@@ -384,7 +384,7 @@ book|model:28 post:27 articl:26 associ:26 composit:25 categor:24 primari:24 reco
 bookkeep|lift:18 tight:18
 bookmark|ephemer:29 branch:22 born:21 remind:19 confer:19 modal:19 upstream:18 mercuri:18
 bool|boolean:25 val:22 coerc:22 unsign:22 valu:22 enum:21 pars:20 negat:20
-boolean|valu:32 datatyp:29 decim:27 truthi:27 true:26 cast:26 numer:26 fals:26
+boolean|valu:32 datatyp:29 decim:27 truthi:27 cast:26 true:26 numer:26 fals:26
 boost|modest:33 reduct:24 speedup:24 slowdown:20 impact:20 benefit:19 penalti:19 insight:18
 boot|applic:27 spring:26 autoload:22 rail:22 load:22 reload:21 dockerfil:21 devcontain:20
 bootstrap|rail:25 spring:24 esbuild:22 css:20 javascript:20 applic:19 stylesheet:19 gem:19
@@ -429,14 +429,14 @@ buck|bomb:22 encod:19 codepoint:17
 bucket|inf:73 sum:62 handler:60 second:55 durat:55 http:49 filepath:47 histogram:45
 buf|len:36 buffer:30 nul:30 int:29 ptr:28 pointer:27 ret:27 char:26
 buffer|buf:30 size:28 alloc:28 len:24 byte:23 exce:22 memori:22 nul:21
-bug|issu:34 problem:34 regress:31 breakag:28 failur:20 race:19 corner:17
+bug|issu:34 problem:33 regress:31 breakag:28 failur:20 race:19 corner:17
 bugfix|backport:24 incid:24 reaction:23 engag:23 particip:22 modal:21 slack:20 changelog:20
 buggi|quirk:22 hurt:22 fragil:22 accid:21 worst:21 awkward:20 downsid:20 outcom:20
 bui|matter:21 doubt:20 massiv:20 huge:18 evid:18 hurt:18 bore:18 terribl:17
 build|instal:35 clang:31 travi:29 toolchain:29 compil:28 makefil:27 packag:26 studio:26
 builder|singular:21 predic:21 finder:20 rick:19 mini:19 relat:19 instanti:18 reactor:18
 builtin|git:51 cmd:39 teach:32 oss:30 subcommand:30 fuzz:26 gentli:24 submodul:23
-bulk|checkin:31 insert:23 postpon:22 transact:18 meth:18 rowcount:18 orm:18 repli:17
+bulk|checkin:31 insert:23 postpon:22 transact:18 meth:18 rowcount:18 orm:18 column:18
 bullet|paragraph:22 consecut:20 sentenc:20 markup:20 reformat:20 indent:19 bracket:18 emphas:18
 bump|depend:67 type:39 dispatch:33 github:32 googl:31 eslint:30 src:29 com:27
 bun|yarn:47 webpack:41 terser:35 npm:34 workspac:32 bundler:32 pnpm:31 devdepend:29
@@ -477,13 +477,13 @@ caption|markdown:19 polish:18
 captur|silenc:21 stderr:18 stdout:18 logger:17
 card|dashboard:27
 cardin|matcher:22 instant:20 unbound:20 ingest:19 spike:19 ratio:19 alik:19 sampl:18
-care|matter:27 wonder:21 want:21 bother:20 anybodi:20 hurt:20 hatch:19 doubt:19
+care|matter:27 wonder:21 want:21 anybodi:20 hurt:20 bother:20 know:19 hatch:19
 carefulli|crazi:22 deliber:20 picki:20 harm:18 remaind:17 wors:17
 cargo|rustfmt:29 rust:26 crate:24 cfg:23 pnpm:22 night:21 toml:21 readm:21
 carlo|ben:53 sean:51 martin:51 georg:50 eric:49 daniel:48 ryan:47 pieter:46
 cascad|relationship:39 autoflush:30 referenti:30 mapper:29 backref:28 wherebi:28 passiv:27 lazyload:24
 case|scenario:24 corner:23 lowercas:22 insensit:20 truli:19
-cast|valu:33 decim:31 coerc:30 integ:30 type:29 serial:29 int:28 precis:28
+cast|valu:33 decim:32 coerc:31 integ:30 serial:30 type:29 int:28 precis:28
 casual|newcom:35 glanc:24 odditi:24 curiou:23 offend:22 foot:22 documen:22 expert:21
 cat|echo:28 xarg:24 rev:24 sed:21 txt:20 grep:19 stdout:19 tenth:19
 catalog|endpoint:23 rpc:23 servic:20 durat:19 exponenti:18 uniform:18 partit:17 discoveri:17
@@ -550,7 +550,7 @@ chromium|headless:26 playwright:25 devtool:23 chrome:23 safari:21 homepag:19 and
 chronolog|ascend:18
 chunk|seri:33 sampl:26 compact:26 gaug:23 histogram:22 total:22 byte:22 mmap:21
 churn|footprint:24 clutter:23 wast:22 bloat:21 overhead:21 dramat:19 traffic:19 movement:19
-cidr|pton:30 monei:28 inet:26 postgresql:24 dumper:24 compli:22 subtyp:22 postgr:21
+cidr|pton:30 monei:28 inet:27 postgresql:25 dumper:24 compli:22 subtyp:22 postgr:21
 cipher|salt:33 secret:28 encrypt:25 rotat:24 ssl:24 enc:23 cert:23 cooki:23
 circl|yellow:22 blue:19 bold:18 geo:18
 circleci|rbx:32 appveyor:30 devcontain:25 codeown:24 compos:23 travi:23 dockerfil:23 dependabot:21
@@ -563,7 +563,7 @@ citi|phone:20 street:20 john:17
 clamp|vector:29 floor:29 min:25 rang:25 float:25 avg:24 aggreg:24 sampl:23
 clang|gcc:48 xcode:37 msvc:33 osx:32 compil:32 build:31 studio:31 maco:29
 clarif|nit:32 typo:31 blurb:29 rephras:26 grammat:25 grammar:24 aesthet:23 punctuat:23
-clarifi|mention:27 typo:25 explain:25 clearer:24 sentenc:23 clariti:23 section:23 reword:23
+clarifi|mention:27 typo:25 clearer:24 explain:24 sentenc:23 clariti:23 section:23 reword:23
 clariti|rephras:36 readabl:28 sentenc:27 grammar:27 grammat:26 descript:25 reword:25 clearer:25
 clash|pollut:25 nameerror:23 collid:23 unintend:22 collis:22 nuke:22 overwritten:21 singular:20
 class|subclass:50 superclass:37 mapper:37 orm:37 meth:36 inherit:36 column:35 polymorph:33
@@ -571,7 +571,7 @@ classic|feder:40 bucket:33 filepath:33 subpath:30 sum:30 inf:30 histogram:29 han
 classif|precomput:23 launch:19 invok:19 sneak:19 death:19 spawn:17
 classifi|snake:22 singular:19 camelcas:18 infer:17 sweep:17 proven:17
 classmethod|record:26 assoc:25 finder:25 activ:23 model:23 introspect:22 unload:22 clarif:21
-claus|subqueri:45 cte:40 sql:37 column:36 meth:36 statement:36 express:36 select:36
+claus|subqueri:45 cte:40 sql:37 column:37 meth:36 statement:36 express:36 select:36
 clean|cleanup:21 exit:18 work:18 unclean:18 stash:18 leftov:17
 cleaner|simpler:27 nicer:26 clearer:22 messi:22 restructur:21 nois:20 eleg:20 awkward:20
 cleanup|clean:21 tweak:20 polish:18 refactor:18
@@ -594,7 +594,7 @@ closer|bring:28 codebas:25 toward:20 idiomat:18 goal:17
 closest|first:17
 closur|mut:21 lifetim:20 executor:20 reactor:18
 cloud|snap:41 azur:34 googl:30 golang:28 org:27 sdk:27 amazon:26 sentri:25
-clue|terribl:21 scari:20 unrecogn:19 accid:18 tailor:18 wonder:17 experienc:17
+clue|terribl:21 scari:20 unrecogn:19 accid:18 tailor:18 wonder:17
 cluster|sentinel:36 slave:33 node:32 redi:31 replica:31 pong:28 failov:28 ping:28
 clutter|pollut:24 churn:23 distract:22 tempt:21 besid:21 noisi:20 nois:20 straightforward:19
 cmake|msvc:32 bindir:31 studio:30 gen:27 pdb:25 usr:25 binari:24 visual:23
@@ -612,7 +612,7 @@ codeql|pypa:37 ipython:36 faker:36 panda:31 dessant:30 ruff:30 plane:26 href:25
 coder|marshal:30 deseri:29 serializ:29 serial:24 typeerror:21 yaml:21 hybrid:20 json:20
 codespel|spellcheck:23 luca:23 correct:20 ruff:20 grammat:19
 codifi|subt:23 unintuit:21 interfer:18 sadli:18
-coerc|numer:35 coercion:33 datatyp:32 valu:32 decim:31 cast:30 column:29 bigint:28
+coerc|numer:35 coercion:33 datatyp:32 valu:32 decim:31 cast:31 column:29 bigint:28
 coercion|coerc:33 datatyp:23 correl:21 typeerror:20 boolean:20 column:20 unnam:19 numer:19
 coher|wikipedia:22 ters:20 tricki:19 acronym:19 throughout:19 bleed:18 friendlier:18 clearer:17
 coincid|luck:19 instant:17
@@ -621,14 +621,14 @@ col|column:42 subqueri:34 select:31 claus:31 meth:30 func:29 orm:28 entiti:28
 cold|tast:28 scientif:26 hot:19
 collabor|ecosystem:30 contributor:28 team:26 stori:24 qualiti:24 feedback:22 thank:22 excit:21
 collaps|vertic:20 adjac:20 indent:18 consecut:18 scroll:18 asterisk:17
-collat|schema:28 column:28 bigint:27 dialect:27 datatyp:27 postgresql:26 sqlite:26 charset:26
+collat|schema:29 column:28 bigint:27 dialect:27 datatyp:27 postgresql:26 sqlite:26 charset:26
 collect|relationship:24 mapper:24 cascad:22 associ:22 composit:21 backref:21 meth:21 attribut:20
 collector|telemetri:29 faker:20 ipython:20 processor:20 unprepar:19 toolkit:19 cacheabl:18 unload:18
 collid|collis:31 clash:23 ambigu:19 conflict:19 intact:19 unresolv:18 opposit:17
 collis|collid:31 cryptograph:23 clash:22 checksum:20 ambigu:19 quadrat:19 circumv:18 race:18
 colon|asterisk:32 backslash:31 semicolon:30 comma:29 trail:28 slash:28 delimit:27 dot:27
 color|green:34 cyan:32 yellow:32 bold:31 red:30 dark:29 blue:28 white:28
-column|tabl:46 primari:42 col:42 subqueri:40 polymorph:38 sql:37 postgresql:37 foreign:37
+column|tabl:47 primari:42 col:42 subqueri:40 polymorph:38 sql:37 foreign:37 sqlite:37
 com|github:52 org:33 golang:32 googl:32 bump:27 sdk:24 depend:24 protobuf:24
 combin|diff:18
 combo|mov:28 strlen:19 addr:19 troublesom:18 leaf:18 ret:18
@@ -647,7 +647,7 @@ compact|feder:28 gaug:28 chunk:26 subpath:25 healthi:23 sched:23 heap:23 filepat
 compani|evan:26 lab:22 depart:22 belong:21 patient:21 employe:21 pictur:20 collabor:20
 companion|glanc:27 strang:22 nail:19 young:19 easiest:18 unrel:18 terribl:18 suspici:18
 compar|comparison:28 equal:21 coerc:17
-comparison|compar:28 valu:21 coerc:20 aggreg:19 arithmet:19 integ:18 numer:18 equal:18
+comparison|compar:28 valu:21 coerc:20 aggreg:19 arithmet:19 integ:18 numer:18 cast:18
 compat|mingw:23 backward:21 emul:21 defin:18 librari:18 older:18 gnu:17
 compens|typecast:20 necessit:19 subtract:17
 compet|stall:27 laptop:19 dessant:18 multiplex:17
@@ -655,7 +655,7 @@ compil|gcc:35 clang:32 build:28 msvc:27 macro:23 asan:22 toolchain:22 linux:22
 complain|warn:20 gcc:19 complaint:19 clang:18 happi:17 glibc:17 bother:17
 complaint|complain:19
 complement|inspector:21 startswith:19 partit:19 invert:19 cte:18 composit:17 postgresql:17
-complet|bash:27 zsh:21 fish:19 ism:18 subcommand:17
+complet|bash:27 zsh:21 fish:19 ism:18
 complex|complic:30 overhead:21 benefit:20 rare:20 signific:20 confus:19 slow:19 wast:19
 compli|complianc:29 adher:26 pton:24 compliant:24 cidr:22 subt:20 accord:19 conform:19
 complianc|compliant:32 compli:29 conform:22 accord:20 obsolet:17
@@ -708,12 +708,12 @@ const|void:44 char:44 pointer:33 int:33 unsign:32 werror:31 struct:29 argv:27
 constant|algo:23 const:22 hash:22 hex:22 symbol:21 autoload:20 string:19 nameerror:18
 constitut|disregard:24 behalf:22 bryan:20 breakpoint:17 conceiv:17
 constrain|inspector:19 invert:19
-constraint|foreign:46 reflect:35 tabl:34 column:33 schema:31 deferr:30 postgresql:30 primari:29
+constraint|foreign:46 reflect:35 tabl:34 column:33 schema:31 postgresql:31 deferr:30 primari:29
 construct|sql:40 meth:37 subqueri:37 func:35 orm:35 claus:34 statement:33 express:33
 constructor|class:26 hybrid:23 instanti:22 factori:22 construct:22 kwarg:21 method:21 dictionari:21
 consult|wherev:21 underneath:20 shorthand:19 examin:19 git:19 cheaper:19 administr:19 set:18
 consum|broadcast:22 stream:22 channel:19 subscrib:19 notif:18 consumpt:18 wast:18 inflat:17
-consumpt|readabl:23 drastic:21 footprint:21 dramat:20 consum:18 human:18 scale:18 suitabl:18
+consumpt|readabl:22 drastic:21 footprint:21 dramat:20 consum:18 human:18 scale:18 suitabl:18
 contact|coordin:21 capabl:20 bob:20 inspir:20 advertis:20 negoti:19 transport:19 nick:18
 contain|charact:30 separ:24 delimit:23 misinterpret:22 trail:22 backslash:22 ascii:21 match:21
 contamin|vet:21 assur:19 clash:19 nasti:19 exot:18
@@ -729,12 +729,12 @@ contrib|git:19 makefil:18 howto:17 perl:17 libexec:17
 contribut|contributor:36 review:29 readm:24 licens:24 philosophi:23 intro:22 everyon:21 guid:21
 contributor|contribut:36 team:35 collabor:28 maintain:26 review:25 feedback:24 commun:23 discuss:22
 contriv|reproduct:22 insan:21 cite:21 unintuit:19 intric:18 patholog:17 curiou:17 fragil:17
-control|action:34 view:33 rout:31 mailer:30 metal:30 flash:28 scaffold:25 html:23
+control|action:34 view:33 rout:31 mailer:30 metal:29 flash:28 scaffold:25 html:23
 convei|idempot:19 subt:18
 conveni|handi:21
 convent|guidelin:27 style:24 lowercas:19 conduct:19 snake:18 terminolog:17 rest:17
 convers|convert:23 datetim:18 crlf:18 represent:17
-convert|convers:23 hex:21 char:20 oid:20 represent:19 unsign:18 function:17 pointer:17
+convert|convers:23 hex:21 oid:20 char:20 represent:19 unsign:18 function:17 pointer:17
 convinc|craft:23 denial:22 examin:21 want:20 imagin:20 bob:19 unclear:19 dig:19
 convolut|cryptic:32 unclear:27 fragil:24 vagu:23 rearrang:23 intric:23 accid:23 awkward:22
 cooki|encrypt:32 secret:31 jar:31 session:30 salt:27 serial:25 rotat:24 sign:23
@@ -755,7 +755,7 @@ corrupt|overflow:21 crash:20 unexpect:19 failur:19 malici:19 malform:19 inflat:1
 cosmet|aesthet:40 stylist:25 luck:24 rephras:24 grammar:24 testabl:24 tini:23 changelog:22
 cost|overhead:36 penalti:32 signific:27 speed:24 incur:23 amount:23 perform:21 faster:20
 couldn|didn:19 wouldn:19 difficult:19 sensibl:19 wasn:18 arguabl:18 shouldn:18 anybodi:18
-count|sum:38 bucket:36 total:33 inf:31 rate:27 durat:27 subpath:27 second:27
+count|sum:37 bucket:36 total:33 inf:30 durat:27 rate:27 subpath:27 second:27
 counter|total:34 histogram:28 gaug:27 sampl:27 count:24 rate:24 scrape:23 sum:22
 counterpart|weekdai:24 reassign:20 cur:20 quarter:19 yesterdai:18
 countri|street:26 multivalu:18
@@ -825,7 +825,7 @@ daemon|process:30 kill:28 listen:27 socket:25 hang:25 pid:24 server:24 sighup:24
 dai|date:42 month:42 week:41 year:38 ago:34 yesterdai:33 time:32 hour:31
 daili|schedul:28 mainten:27 systemd:27 cron:25 hour:24 minut:22 week:22 frequenc:22
 danc|elid:26 dupe:25 smell:19 bloat:19 churn:18 cow:18 nonblock:17
-danger|theori:19 safer:19 unusu:18 surpris:18 tricki:17 awkward:17 sensibl:17
+danger|theori:19 safer:19 surpris:18 unusu:18 tricki:17 awkward:17 sensibl:17
 dangl|unreach:24 reachabl:24 unreferenc:23 prune:23 untouch:21 dereferenc:21 object:21 ish:21
 daniel|carlo:48 eric:43 pieter:42 ben:42 mike:42 martin:41 sean:41 georg:40
 dark|light:35 theme:35 green:29 color:29 grai:27 background:25 yellow:25 jpg:25
@@ -833,11 +833,11 @@ darwin|maco:30 mac:29 clang:28 osx:27 netbsd:24 bsd:24 platform:24 gnu:23
 dash|hyphen:28 dot:24 backtick:23 charact:23 backslash:23 dollar:22 asterisk:20 doubl:20
 dashboard|incid:27 card:27 engag:24 modal:23 chart:22 timelin:20 slack:20 panel:19
 data|inflat:21 pack:21 deflat:20 object:20 stream:19 compress:19 unpack:17 payload:17
-databas|schema:37 adapt:33 mysql:31 connect:31 postgresql:30 postgr:29 abstract:26 primari:26
+databas|schema:38 adapt:33 mysql:31 connect:31 postgresql:30 postgr:29 abstract:26 primari:26
 datacent|meta:26 robot:25 pod:24 marathon:24 oci:22 relabel:21 endpoint:21 role:21
 datapoint|geo:21 benchmark:19 varianc:18
 dataset|rdb:22 asap:22 proport:21 rehash:20 synthes:19 dramat:18 benchmark:18 accumul:18
-datatyp|dialect:36 mysql:34 oracl:34 decim:33 coerc:32 numer:32 postgresql:32 column:32
+datatyp|dialect:36 mysql:34 oracl:34 decim:33 coerc:32 postgresql:32 column:32 numer:32
 date|dai:42 datetim:31 week:30 utc:30 yesterdai:29 time:29 zone:29 year:28
 datetim|zone:38 utc:38 precis:37 time:36 numer:36 timezon:35 fraction:35 ration:34
 david|eric:32 daniel:31 carlo:29 king:29 martin:26 mike:26 michael:25 ryan:25
@@ -857,11 +857,11 @@ decai|arena:18 extent:18
 decemb|septemb:36 april:35 februari:29 leap:27 month:26 evan:25 juli:24 march:24
 decent|systemat:21 enorm:20 dramat:19 figur:19 good:18
 decid|revisit:17
-decim|numer:40 float:39 precis:38 integ:37 datetim:34 datatyp:33 cast:31 coerc:31
+decim|numer:40 float:39 precis:38 integ:37 datetim:34 datatyp:33 cast:32 coerc:31
 decis|choic:18
 declar|class:28 mapper:28 mixin:27 subclass:26 polymorph:25 inherit:24 orm:24 relationship:24
 declin|hook:18 hot:18 push:18 paranoid:17
-decod|encod:35 json:21 ascii:21 compress:20 unicod:20 multipart:19 utf:19 latin:19
+decod|encod:35 json:22 ascii:21 compress:20 unicod:20 multipart:19 utf:19 latin:19
 decompos|readdir:27 multibyt:24 latin:22 insensit:20 codepoint:19 fuse:18 emerg:18 invis:18
 decompress|uncompress:38 gzip:30 brotli:30 compress:30 inflat:29 deflat:28 zlib:26 crc:23
 decoupl|abstract:19 leverag:18 middlewar:18 reusabl:17
@@ -916,10 +916,10 @@ depth|maximum:21 recurs:19 size:19 length:18 delta:18 travers:18 number:18 walk:
 deref|derefer:27 pass:25 dereferenc:25 ref:21 oid:20 passiv:18 unambigu:18 segfault:18
 derefer|dereferenc:42 segfault:30 deref:27 pointer:26 null:24 freed:23 dangl:21 uniniti:20
 dereferenc|derefer:42 segfault:26 freed:25 deref:25 null:23 algo:23 pointer:21 dangl:21
-deriv|infer:25 kei:25 column:20 composit:20 primari:20 polymorph:19 claus:19 secret:19
+deriv|infer:25 kei:25 column:21 composit:20 primari:20 polymorph:19 claus:19 secret:19
 desc|asc:37 ascend:21 mem:19 secondari:18
 descend|ancestor:25 commit:22 parent:19 travers:19 discrimin:19 base:19 disjoint:19 tree:18
-describ|descript:25 mention:24 document:21 explain:21 intro:20 brief:19 reword:19 clarifi:18
+describ|descript:25 mention:24 document:21 explain:20 intro:20 brief:19 reword:19 clarifi:18
 descript|document:28 intro:28 rephras:27 sentenc:26 clariti:25 explan:25 describ:25 section:24
 descriptor|pipe:28 write:22 stdin:22 stdout:22 read:22 stderr:19 close:19 tempfil:18
 deseri|serial:42 serializ:40 marshal:32 coder:29 typecast:26 typeerror:24 hybrid:23 pickl:22
@@ -951,11 +951,11 @@ diagnos|diagnost:24 spot:23 reproduc:21 unexpect:20 recov:20 unnot:20 distinguis
 diagnosi|pave:30 mysteri:28 sporad:27 iron:26 loud:22 messag:22 diagnost:19 friendlier:19
 diagnost|diagnos:24 messag:23 har:23 output:22 print:22 spew:20 statist:19 fprintf:19
 diagram|epub:24 jpg:21 logo:21 overview:19 intro:18 svg:17
-dialect|datatyp:36 oracl:35 postgresql:34 mysql:34 sqlite:33 reflect:33 sqlalchemi:32 sql:31
+dialect|datatyp:36 postgresql:35 oracl:35 mysql:34 sqlite:33 reflect:33 sqlalchemi:32 sql:31
 dialog|widget:35 menu:33 button:31 press:26 modal:24 pane:24 font:24 popup:24
 dict|rehash:45 dictionari:33 shrink:25 resiz:23 cron:21 slot:20 threshold:18 hashmap:17
 dictat|afford:20 tackl:19 preset:18 ordinari:17 new:17 dummi:17 reiniti:17
-dictionari|dict:33 wherebi:25 callabl:25 orm:23 backref:23 meth:23 rehash:23 tupl:22
+dictionari|dict:33 wherebi:25 callabl:25 orm:23 backref:23 meth:23 rehash:23 column:23
 didn|doesn:35 wasn:29 wouldn:28 nobodi:24 actual:23 never:23 even:22 anyth:22
 die|error:30 exit:30 epip:29 errno:25 death:24 bail:24 einval:24 write:23
 diff|show:27 blame:24 output:24 log:21 line:20 hunk:20 rev:20 stage:20
@@ -1024,7 +1024,7 @@ doctyp|render:25 html:22 stylesheet:20 xml:18 roff:17
 documen|breadcrumb:26 curiou:25 pessimist:25 dive:22 casual:22 marc:20 wiki:20 gender:20
 document|doc:44 section:33 tutori:32 grammat:29 mention:29 readm:29 intro:28 grammar:28
 doesn|didn:35 anyth:31 shouldn:30 won:29 wouldn:28 practic:26 anybodi:26 realli:25
-doesnt|cpython:26 sqlite:26 oracl:22 postgresql:22 none:21 databas:21 col:21 referenti:21
+doesnt|cpython:26 sqlite:26 postgresql:22 oracl:22 none:21 databas:21 col:21 referenti:21
 dog|readonli:24 anim:23 model:21 employe:20 post:20 primari:20 book:20 databas:20
 dollar|hyphen:24 backslash:24 unquot:23 dash:22 charact:20 enclos:20 quot:19 latin:19
 dom|dsl:26 router:24 rich:23 sass:21 prettier:21 greet:20 mailer:19 welcom:19
@@ -1067,8 +1067,8 @@ duck|ariti:26 serializ:24 sym:20 stringifi:19 respond:18 mime:18 addr:18 oauthli
 due|caus:35 fix:21 failur:19 catch:19 unnot:19 demonstr:19 undetect:18
 dumb|smart:36 transport:34 fetch:26 stateless:26 protocol:25 http:24 push:23 advertis:22
 dummi|rail:27 webpack:27 applic:26 gener:26 app:24 spring:23 bin:22 framework:22
-dump|schema:34 dumper:25 postgresql:23 serial:21 marshal:20 deseri:20 column:19 databas:18
-dumper|schema:36 deferr:26 infin:26 column:25 bigint:25 introspect:25 dump:25 cidr:24
+dump|schema:32 dumper:25 serial:21 postgresql:21 marshal:21 deseri:20 databas:19 column:18
+dumper|schema:36 deferr:26 infin:26 column:25 dump:25 bigint:25 introspect:25 cidr:24
 dup|deep:31 freez:29 dupe:29 mutat:26 immut:25 hash:25 stringifi:24 string:23
 dupe|dup:29 freez:26 duplic:26 explict:26 danc:25 stringifi:22 column:22 cte:22
 duplic|dupe:26 vagari:22 repetit:21 redund:19 altogeth:19 unnecessari:18
@@ -1084,7 +1084,7 @@ earlier|previou:27 subsequ:18 deliber:17 recent:17
 earliest|tagnam:28 prereleas:23 beta:20 longest:18 suffix:17
 eas|aid:24 flight:21 facilit:20 plan:19 doubli:19 streamlin:18 anticip:18 assist:18
 easi|easili:20 difficult:19 harder:19 subtl:18
-easier|simpler:31 harder:29 clearer:28 shorter:23 difficult:23 obviou:21 readabl:21 hard:20
+easier|simpler:31 harder:29 clearer:28 shorter:23 difficult:23 obviou:21 readabl:20 hard:20
 easiest|fastest:28 overkil:27 eleg:25 insan:23 simplest:23 stupid:22 fragil:21 straightforward:21
 easili|easi:20 easier:17
 eat|remaind:23 strai:22 line:20 fget:19 neglect:19 newlin:19 unpars:19 unquot:18
@@ -1094,7 +1094,7 @@ ecosystem|vite:35 team:33 collabor:30 feedback:23 stori:22 rollup:22 contributor
 edit|fixup:27 editor:27 reword:26 todo:25 pick:24 rebas:24 squash:23 decrypt:23
 editor|pager:29 edit:27 launch:25 interact:22 todo:18 rebas:17
 effect|side:17
-effici|simpler:26 shorter:24 incur:22 fewer:21 slower:21 wast:21 less:20 reduct:20
+effici|simpler:26 shorter:24 incur:22 fewer:21 slower:21 wast:21 reduct:20 less:20
 effort|overhead:21 contributor:19 relianc:19 reduc:19 ongo:18 leakag:18
 egg|idna:26 excludesfil:23 sidestep:23 rexml:21 rbx:20 webpack:19 bun:18 symptom:18
 eight|seven:29 leap:23 white:23 four:20 indent:19 substr:19 pad:18 horizont:18
@@ -1153,7 +1153,7 @@ entireti|einval:21 wiki:20 untouch:19 mysteri:19
 entiti|orm:39 subqueri:36 func:35 conjunct:34 polymorph:34 join:32 claus:32 mapper:32
 entri|index:30 tree:27 file:25 untrack:22 directori:22 prime:22 struct:21 spars:21
 entrypoint|dockerfil:20 devcontain:19 yarn:18
-enum|datatyp:27 cast:27 boolean:24 qualifi:23 serial:23 mysql:23 valu:22 column:22
+enum|cast:27 datatyp:27 boolean:24 qualifi:23 serial:23 mysql:23 valu:22 uuid:22
 enumer|arrai:19 ext:18 subtyp:17 finder:17 serializ:17
 env|environ:36 app:26 var:21 secret:19 rail:19 flask:19 config:19 dev:19
 envelop|bcc:28 recipi:28 smoother:24 smtp:19 send:18 sender:18 plaintext:18 email:18
@@ -1183,7 +1183,7 @@ escal|modal:35 incid:31 particip:27 slack:24 button:22 timelin:22 reactiv:21 eph
 escap|backslash:40 quot:34 unescap:33 charact:33 liter:33 doubl:29 asciidoc:28 backtick:25
 eslint|prettier:53 vue:42 typescript:40 react:39 sass:38 ipython:35 faker:35 plugin:35
 esm|rollup:40 typescript:36 esbuild:34 transpil:33 commonj:32 polyfil:31 import:26 react:26
-especi|tend:23 slight:22 huge:21 quit:20 lot:20 less:20 extrem:19 littl:18
+especi|tend:23 slight:22 huge:21 quit:20 lot:20 less:19 extrem:19 littl:18
 establish|connect:30 asyncio:22 databas:21 mixin:21 conn:21 pool:21 listen:20 adapt:20
 estim|approxim:24 huge:23 averag:23 fraction:21 float:20 measur:20 exponenti:20 rough:20
 etag|metal:31 sendfil:24 fresh:21 weak:21 csp:20 revalid:20 analog:19 header:17
@@ -1193,7 +1193,7 @@ evan|compani:26 decemb:25 lab:21 beta:21 bolt:20 excit:19 februari:18 onward:17
 even|matter:22 didn:22 anyth:21 sinc:21 actual:20 doesn:19 anybodi:19 anywai:18
 event|notif:29 subscrib:27 instrument:23 fire:23 listen:22 watch:21 poll:20 channel:19
 everybodi|everyon:21 love:20 anyon:19 writabl:19
-everyon|welcom:24 contributor:22 contribut:21 everybodi:21 experienc:20 collabor:20 familiar:19 invit:18
+everyon|welcom:24 contributor:22 contribut:21 everybodi:21 collabor:20 experienc:19 familiar:19 invit:18
 everyth|need:24 clickabl:24 turn:22 checkbox:20 appli:18 submit:17 check:17
 everytim|cyclic:18 upsert:18
 everywher|throughout:20 suffer:18
@@ -1231,13 +1231,13 @@ expans|expand:28 shell:24 zsh:20 unquot:19 substitut:18 enclos:18 quot:18 liter:
 expect|actual:25 success:24 nonzero:24 return:20 cmp:20 discern:19 unsuccess:19 unexpect:18
 expens|wast:19 slower:19 speed:18 slow:18 overhead:18 cost:18 signific:18 faster:17
 experi|encourag:22 ecosystem:20 substanti:20 team:19 great:19 feedback:18 modest:18 maintain:18
-experienc|symptom:26 occasion:25 puzzl:23 silli:23 suffer:22 programr:22 hatch:21 wonder:20
+experienc|symptom:24 occasion:23 puzzl:21 silli:21 suffer:21 hatch:19 wonder:19 everyon:19
 experiment|unstabl:19 featur:19 ecosystem:18 mandatori:17
-expert|newbi:23 familiar:22 remind:22 casual:21 experienc:19 wonder:19 favorit:19 appreci:19
+expert|newbi:23 familiar:22 remind:22 casual:21 wonder:19 favorit:19 appreci:19 experienc:18
 expir|evict:30 expiri:26 del:25 ttl:25 prune:22 period:20 kei:19 replic:19
 expiri|expir:26 oauth:24 volatil:21 store:21 oldest:20 ttl:19 secret:19 salt:18
-explain|mention:27 section:25 clarifi:25 explan:24 brief:22 document:21 describ:21 see:20
-explan|descript:25 explain:24 sentenc:24 clariti:24 section:23 rephras:22 paragraph:21 intro:21
+explain|mention:27 section:25 clarifi:24 explan:24 brief:21 document:20 describ:20 see:20
+explan|descript:25 sentenc:24 explain:24 clariti:24 section:23 rephras:22 paragraph:21 intro:21
 explanatori|straightforward:22 clearer:22 introductori:19 disrupt:19 realist:17
 explicit|implicit:23 default:20 option:19 set:19 true:19 commandlin:18 hatch:18 typecast:17
 explict|dupe:26 unintention:18 disambigu:18 explicit:17
@@ -1262,7 +1262,7 @@ extran|strai:29 semicolon:28 spuriou:24 surround:24 errant:23 leftov:22 needless
 extrapol|exponenti:24 rate:23 ingest:22 interv:22 exceed:21 histogram:21 count:21 averag:21
 extrem|quit:24 huge:23 incred:22 tend:22 thousand:22 hundr:22 ineffici:21 larg:19
 facad|trait:23 primit:20 searcher:20 polish:19 unmaintain:19 std:19 sink:19 await:19
-face|sight:19 inde:19 great:18 nicer:17
+face|sight:19 experienc:19 inde:18 great:17
 facil|subcommand:19 techniqu:18 git:17 option:17
 facilit|eas:20 assist:20 queu:19 introspect:19 unmark:19 errant:18 skeleton:18 reusabl:18
 facto|rustfmt:18
@@ -1270,7 +1270,7 @@ factor|threshold:18
 factori|inspector:25 nonetheless:24 finder:23 hybrid:23 instanti:22 constructor:22 method:22 assoc:21
 fail|failur:43 succe:30 enoent:25 abort:24 success:23 die:22 error:22 succeed:21
 failov|sentinel:43 slave:43 elect:35 ping:33 replica:31 reboot:30 master:28 repl:28
-failur|fail:43 error:28 crash:24 enoent:24 breakag:23 problem:21 success:21 exit:21
+failur|fail:43 error:28 crash:24 enoent:24 breakag:23 success:21 problem:21 exit:21
 fair|quit:21 worth:19 extrem:18 practic:18 pretti:18
 faker|ipython:100 panda:86 ruff:61 sentri:59 dessant:54 oauthlib:53 cryptographi:49 pypa:48
 fall|fallback:21 back:19
@@ -1291,8 +1291,8 @@ fast|import:20 forward:17 warm:17 frontend:17
 fastcgi|lighttpd:33 nginx:33 wsgi:25 sean:24 fcgi:23 cgi:22 breakpoint:21 conf:21
 faster|slower:29 speed:27 signific:23 cost:20 effici:19 bigger:18 shorter:17 speedup:17
 fastest|easiest:28 eleg:25 tenth:22 consensu:21 unord:21 musl:20 naiv:20 ascend:19
-fat|arrow:19 finger:18 experienc:17 train:17
-fatal|error:28 head:22 git:22 die:21 messag:21 unabl:20 baz:20 advic:19
+fat|arrow:19 finger:18 train:17
+fatal|error:28 head:22 git:22 die:21 messag:20 unabl:20 baz:20 advic:19
 fault|segfault:21 intermitt:18
 faulti|howto:23 document:19 merg:18 unwant:18 decad:18 technic:17 amend:17 unintent:17
 favicon|subpath:63 healthi:59 filepath:58 handler:47 feder:44 svg:42 http:41 bucket:39
@@ -1324,7 +1324,7 @@ filenam|file:22 charact:21 pathnam:18 basenam:17
 filepath|subpath:69 healthi:63 favicon:58 handler:55 feder:47 bucket:47 http:45 inf:45
 filesystem|readdir:18 ctime:18 inod:18 devic:17
 filetyp|inabl:19
-fill|write:21 read:20 struct:19 store:19 oid:18 object:18 travers:18 shrink:18
+fill|write:21 read:20 struct:19 store:19 oid:19 object:18 travers:18 shrink:18
 filter|reachabl:17 exclud:17 unfilt:17
 find|first:17
 finder|relat:35 associ:34 record:32 composit:27 invers:27 upsert:26 scope:25 uniq:25
@@ -1434,7 +1434,7 @@ func|orm:53 meth:45 conjunct:42 subqueri:40 mapper:39 loader:38 wherebi:38 relat
 function|struct:25 void:23 logic:22 const:22 prototyp:22 hashmap:22 reusabl:21 ctx:20
 fund|sponsor:30 npm:24 pnpm:23 crawl:22 codeql:21 collabor:21 href:21 excit:21
 fundament|exhibit:22 aka:21 subt:19 urandom:18 upcom:17
-funki|hatch:22 unusu:20 weird:20 cryptic:20 dubiou:20 fallout:19 strang:19 experienc:19
+funki|hatch:22 weird:20 cryptic:20 dubiou:20 fallout:19 unusu:19 strang:19 fragil:19
 funni|weird:27 unusu:26 odd:23 strang:21 unquot:20 annoi:19 subtl:19 tricki:19
 furthermor|ala:20 bunch:19 theori:18 callsit:18
 fuse|skew:20 decompos:18 neighbor:18
@@ -1479,7 +1479,7 @@ gigant|craft:20 bloat:19 denial:19 exploit:17 malici:17
 gist|elabor:21 twitter:21 blurb:20 contrari:19 wiki:19 summar:19 see:19 marc:18
 git|builtin:51 cmd:38 repo:31 head:30 teach:29 submodul:29 bare:28 proj:28
 gitattribut|gitignor:26 crlf:26 file:24 unspecifi:24 eol:23 directori:22 subdir:22 excludesfil:21
-gitconfig|xdg:35 excludesfil:32 config:25 configur:23 honor:21 locat:20 gitattribut:20 set:20
+gitconfig|xdg:35 excludesfil:32 config:25 configur:23 honor:21 gitattribut:20 locat:20 set:20
 github|com:52 bump:32 azur:31 golang:28 googl:27 depend:26 artifact:25 src:25
 gitignor|directori:28 file:27 exclud:27 gitattribut:26 subdir:25 dir:25 subdirectori:23 untrack:21
 gitlab|azur:27 runner:26 travi:25 ubuntu:25 artifact:24 distro:23 docker:22 travisci:22
@@ -1518,7 +1518,7 @@ grandpar|sight:24 commit:19 parent:19 unpars:19 rev:18
 grant|agreement:31 softwar:23 born:22 deni:21 recipi:21 copyright:21 licens:17
 granular|grain:24 fraction:22 millisecond:21 prohibit:21 monoton:20 microsecond:20 gid:19 januari:19
 graph|bitmap:23 horizont:21 commit:21 groundwork:21 walk:20 vertic:19 blame:19 pack:18
-great|experi:19 dramat:18 face:18 especi:17 simpler:17
+great|experi:19 dramat:18 face:17 especi:17 simpler:17
 greater|exce:26 exceed:24 neg:24 decrement:23 maximum:23 minimum:20 max:20 limit:19
 greatest|coercion:19 passiv:17
 greedi|plenti:20 chop:17 quadrat:17 beat:17
@@ -1570,7 +1570,7 @@ hash|sha:32 algo:32 oid:26 dup:25 hex:24 symbol:24 deep:23 constant:22
 hashmap|pointer:28 struct:26 mem:24 dealloc:24 ptr:23 arrai:22 function:22 free:21
 hashset|submodul:23 struggl:22 dubiou:21 spars:21 directori:21 rec:20 asterisk:18 substr:18
 hasn|presum:26 haven:23 nobodi:21 bother:20 unnot:19 rare:19 never:18 implic:18
-hatch|funki:22 experienc:21 necessit:21 doubt:20 reenabl:19 care:19 remind:18 explicit:18
+hatch|funki:22 necessit:21 doubt:20 experienc:19 reenabl:19 care:19 remind:18 explicit:18
 hate|favorit:26 want:20
 haven|hasn:23 presum:19 never:19 nobodi:19 didn:19 gotten:18 rare:17 plenti:17
 hdr|werror:19 analyz:18 median:18 gen:18 proto:17
@@ -1591,10 +1591,10 @@ help|contribut:19 contributor:18 confus:18
 helper|html:19 view:19 scaffold:19 gener:19 form:18 stub:18 app:18 action:18
 helpfulli|resort:18 oop:17 typographi:17
 hex|hexadecim:42 algo:33 nul:28 string:26 oid:25 ptr:25 sha:25 digit:24
-hexadecim|hex:42 digit:34 octal:31 abbrevi:29 substr:23 delimit:21 shortest:21 alphabet:20
+hexadecim|hex:42 digit:34 octal:31 abbrevi:29 substr:23 delimit:21 shortest:20 alphabet:20
 hide|button:21 dropdown:19 checkbox:19 radio:18
 hierarch|oddli:23 shorthand:18 lexicograph:18 remot:17
-hierarchi|inherit:29 subclass:29 concret:28 class:26 superclass:25 conjunct:24 mapper:24 discrimin:22
+hierarchi|inherit:29 subclass:29 concret:28 class:27 superclass:25 conjunct:24 mapper:24 discrimin:22
 high|low:33 higher:25 signific:21 small:17
 higher|low:27 high:25 lower:23 lowest:20 highest:18 minimum:18
 highest|lowest:46 gaug:22 prioriti:21 lower:19 higher:18 lexicograph:18 neg:18 maxim:18
@@ -1626,7 +1626,7 @@ hotkei|rebal:19 keyboard:19 sigint:19 mset:18
 hour|minut:48 week:44 month:38 ago:34 time:33 dai:31 utc:31 year:27
 housekeep|mainten:21 foreground:19 knowledg:18
 hover|mous:20 titl:20 panel:18 picker:18 ital:18 chart:18 timelin:17
-howev|simplest:30 complic:27 quick:24 becom:22 practic:19 unfortun:18
+howev|simplest:30 complic:27 quick:24 becom:22 practic:18 unfortun:18
 howto|faulti:23 tutori:22 glossari:22 document:21 txt:20 snip:20 technic:19 doc:18
 href|logo:28 alt:26 codeql:25 img:24 stylesheet:22 div:21 fund:21 sponsor:20
 html|render:34 view:33 guid:29 stylesheet:28 layout:28 xhtml:25 applic:24 xml:24
@@ -1638,7 +1638,7 @@ hundr|ten:36 thousand:35 million:27 extrem:22 patholog:19 shave:19 nearli:18
 hunk|line:22 diff:20 stage:18 click:18
 hup|trap:28 sigint:23 interrupt:17
 hurt|doubt:28 anybodi:28 matter:27 harm:25 wonder:24 anyth:23 somebodi:23 besid:23
-hybrid|orm:30 properti:30 conjunct:29 func:28 mapper:28 mutabl:27 wherebi:27 column:26
+hybrid|orm:30 properti:30 conjunct:29 func:28 mapper:28 mutabl:27 wherebi:27 column:27
 hyper|ssd:33 laptop:22 ram:22 macosx:18
 hyperlink|banner:17
 hyphen|dash:28 backtick:25 dollar:24 markup:24 backslash:23 charact:23 underscor:23 dot:22
@@ -1707,7 +1707,7 @@ increas|decreas:30 reduc:28 averag:22 signific:22 speed:22 larger:22 smaller:20 
 incred|ergonom:22 extrem:22 wind:17 riski:17
 increment|decrement:25 geometr:19 counter:17
 incur|neglig:35 overhead:30 pai:28 penalti:26 fewer:25 slower:24 footprint:24 downsid:23
-inde|face:19 intuit:18 lone:17
+inde|face:18 intuit:18 lone:17
 indefinit|forev:27 fifo:23 reconnect:19 infinit:19 unblock:18 replica:18 mysteri:17 shutdown:17
 indent|whitespac:27 tab:25 space:25 line:25 markup:25 white:24 backtick:23 paragraph:22
 independ|proof:18 collabor:18
@@ -1719,7 +1719,7 @@ induc|wrt:18
 ineffect|endless:20 uncov:20 afford:20 vet:20 horizon:19 redefinit:19 interop:18 swallow:18
 ineffici|wind:25 huge:24 slow:21 aggress:21 extrem:21 messi:20 uncommon:20 straightforward:20
 inequ|operand:18
-inet|cidr:26 pton:25 mingw:17
+inet|cidr:27 pton:27 mingw:18 stdio:17
 inevit|hood:17
 inexact|irrelev:32 basenam:26 precomput:22 renam:21 preliminari:20 halfwai:19 candid:18 destin:18
 inf|bucket:73 handler:58 sum:55 second:52 durat:49 http:47 filepath:45 subpath:42
@@ -1735,7 +1735,7 @@ infrequ|fight:19 stem:18
 ing|call:20 overhead:18 therebi:17 fork:17
 ingest|scrape:33 sampl:32 feder:32 histogram:29 gaug:28 cumul:26 classic:26 metric:26
 inher|biggest:18
-inherit|subclass:50 polymorph:45 mapper:42 relationship:38 conjunct:36 class:36 orm:34 superclass:34
+inherit|subclass:50 polymorph:45 mapper:42 relationship:38 class:36 conjunct:36 orm:34 superclass:34
 inhibit|postprocess:21 prettifi:19 ters:18
 ini|tox:33 pytest:29 mypi:25 rtd:24 uninstal:24 cfg:23 pypi:21 idna:20
 init|repo:26 initi:25 git:22 clone:22 struct:21 repositori:21 mkdir:19 reiniti:18
@@ -1756,20 +1756,20 @@ insid|outsid:28 enclos:26 surround:23 parenthes:20 nest:20 wrap:20 root:19 backt
 insight|modest:20 backup:19 boost:18 valuabl:18
 insist|barf:22 remaind:21 nick:21 fed:21 intact:19 stdin:18 white:18 forbid:18
 inspect|zone:18 ration:18
-inspector|schema:30 factori:25 journei:25 reflect:24 dumper:24 tabl:23 alter:23 partit:22
+inspector|schema:31 factori:25 journei:25 reflect:24 dumper:24 tabl:23 alter:23 partit:22
 inspir|mozilla:28 guidelin:22 contact:20 conduct:19 adher:19 submiss:18 faq:18 contribut:17
 instal|packag:40 build:35 fedora:32 usr:30 yarn:30 debian:30 gem:29 bin:28
 instanc|method:24 accessor:23 superclass:22 deleg:21 attribut:20 meta:19 class:19 singleton:19
 instant|vector:45 float:29 sampl:28 smooth:28 histogram:28 selector:28 interv:27 aggreg:26
 instanti|associ:27 lazili:23 destroi:23 readonli:23 memoiz:22 class:22 constructor:22 record:22
-instead|algo:27 pass:25 const:21 substitut:21 arrai:21 function:20 pointer:20 hex:20
+instead|algo:27 pass:25 const:21 substitut:21 arrai:21 oid:21 function:20 pointer:20
 instruct|fedora:23 readm:22 instal:19 ubuntu:19 debian:18 docker:18
 instrument|subscrib:30 notif:25 activ:25 event:23 mailer:22 action:22 deliveri:21 enqueu:21
 insuffici|inaccess:19 bust:18 naiv:18 readili:18 deni:17 wipe:17
 insur|passiv:25 nullabl:23 attributeerror:22 myclass:19 nonetheless:19 wherebi:19 getter:19 typecast:18
 int|unsign:49 char:37 const:33 void:33 integ:31 val:30 len:29 buf:29
 intact|untouch:45 unmodifi:27 unchang:27 unpars:22 stage:21 unreferenc:21 alon:20 undocu:20
-integ|unsign:38 decim:37 numer:36 valu:35 float:34 int:31 precis:31 neg:30
+integ|unsign:38 decim:37 numer:36 valu:35 float:34 int:31 precis:31 cast:30
 integr|rail:20 router:19 test:19 superus:19
 intellig|saner:18
 intend|meant:23
@@ -1863,7 +1863,7 @@ journei|router:29 rout:28 inspector:25 scanner:24 dsl:23 ast:22 lexer:21 visitor
 jpeg|png:33 jpg:32 favicon:26 mimetyp:26 imag:24 csv:22 mime:21 icon:21
 jpg|csv:34 jpeg:32 mimetyp:28 img:28 dark:25 imag:25 png:25 light:24
 jqueri|sass:38 dotenv:30 webpack:30 eslint:29 prettier:28 vue:27 prototyp:25 vendor:25
-json|serial:32 yaml:30 xml:29 marshal:24 decod:21 respond:20 coder:20 cast:20
+json|serial:33 yaml:30 xml:27 marshal:24 decod:22 respond:20 coder:20 mime:20
 jsonpath|faker:39 ipython:39 panda:33 getitem:29 sentri:25 ghsa:24 ruff:24 dessant:23
 judg|unawar:19 actual:19 glanc:19 rapid:18 suspici:18 expect:17
 judgment|ttl:19 evict:19 averag:18
@@ -1889,7 +1889,7 @@ kill|process:38 shutdown:34 exit:34 sigterm:33 wait:31 signal:30 pid:29 child:29
 king|jeff:70 jonathan:38 brian:30 paul:30 mike:29 david:29 thank:27 eric:26
 kit|plane:26 telemetri:23 ruff:21 codeql:21 rapid:19 memchr:19 toolkit:19 codeown:18
 knob|autoconf:26 mak:25 cflag:22 unam:22 xsl:20 gitconfig:20 roff:20 asciidoc:20
-know|want:23 tell:22 wonder:19 bother:18 care:18 realli:18 sinc:17 sure:17
+know|want:23 tell:22 care:19 wonder:19 bother:18 realli:18 sinc:17 sure:17
 knowledg|emploi:20 invent:19 familiar:19 guess:18 housekeep:18 cheap:18 indirect:18 handi:17
 kwarg|keyword:25 superclass:22 constructor:21 setter:21 tupl:20 argument:20 semicolon:20 subclass:20
 lab|bolt:25 compani:22 evan:21 rollup:19 sponsor:19 ben:18 team:18
@@ -1943,7 +1943,7 @@ len|buf:36 char:31 ptr:30 int:29 nul:27 length:26 sizeof:26 strlen:26
 length|len:26 max:24 number:24 limit:23 size:23 maximum:23 shortest:23 hex:22
 lengthi|brief:23 matthew:22 bear:20 unecessari:19 neglect:19 errant:19 looser:19 accompani:18
 lenient|stricter:22 overzeal:22 liber:22 sloppi:20 trickier:19
-less|quit:25 slight:23 littl:22 somewhat:22 shorter:21 effici:20 especi:20 lot:19
+less|quit:25 slight:22 littl:22 somewhat:22 shorter:21 effici:20 especi:19 lot:18
 lest|repars:18 insist:17
 letter|lowercas:27 acronym:24 underscor:23 charact:23 uppercas:22 alphabet:20 capit:20 commentari:20
 level|layer:17 prelud:17
@@ -1985,7 +1985,7 @@ list|unsort:29 rev:25 item:22 walk:22 pars:18 arrai:18 sort:17
 listen|socket:34 tcp:31 daemon:27 port:27 conn:26 watcher:24 net:23 ipc:23
 liter|escap:33 backslash:27 asciidoc:27 delimit:27 regex:25 quot:23 string:23 interpret:23
 litter|linger:19 writev:18 callout:17 disrupt:17
-littl|slight:34 bit:29 simpler:22 less:22 quit:22 approach:21 lot:21 shorter:20
+littl|slight:34 bit:29 simpler:22 quit:22 less:22 approach:21 lot:21 shorter:20
 live|subpath:24 healthi:23 bucket:21 filepath:21 respons:20 second:20 byte:20 handler:20
 llm|legal:20 qualiti:19
 llvm|asan:31 pedant:28 xcode:27 osx:25 clang:24 fullpath:24 inc:23 interceptor:22
@@ -2021,7 +2021,7 @@ lose|loss:25 clobber:20 refus:17
 loss|lose:25 undesir:24 downsid:19 worst:18 race:18 tend:18 cheaper:18 undetect:18
 lot|quit:23 signific:22 wast:22 slight:21 littl:21 amount:20 especi:20 huge:20
 loud|diagnosi:22 spew:21 nonsens:21 death:20 messag:20 diagnost:19 fprintf:19 fragil:18
-love|everybodi:20 silli:18 appreci:18 morn:18 experienc:17 volunt:17
+love|everybodi:20 silli:18 appreci:18 morn:18 volunt:17
 low|high:33 higher:27 reduc:22 signific:19 increas:18 rare:18
 lower|upper:35 higher:23 max:20 highest:19 min:18 maximum:18 float:17 lowercas:17
 lowercas|uppercas:43 downcas:36 capit:28 letter:27 insensit:26 underscor:25 camel:24 snake:24
@@ -2070,7 +2070,7 @@ mark|russian:20 unmark:19
 markdown|markup:37 monospac:26 backtick:26 snippet:25 doc:24 rich:23 guid:23 asciidoc:23
 marker|conflict:20 delimit:18 line:18
 markup|backtick:37 markdown:37 monospac:34 asciidoc:30 asciidoctor:28 callout:27 render:26 surround:25
-marshal|serial:37 deseri:32 coder:30 yaml:27 serializ:26 json:24 pickl:22 dump:20
+marshal|serial:37 deseri:32 coder:30 yaml:27 serializ:26 json:24 pickl:22 dump:21
 martin|carlo:51 ben:44 eric:44 daniel:41 mike:41 michael:40 alex:38 brian:38
 mass|readonli:25 attribut:22 finder:22 assoc:20 composit:20 nullifi:20 assign:20 unload:20
 massag|shebang:32 imit:21 liner:21 seper:20 mung:20 cope:19 exot:19 quirk:19
@@ -2114,7 +2114,7 @@ memoiz|immut:25 mutat:25 attribut:23 dup:23 instanti:22 accessor:22 deseri:21 re
 memori|alloc:39 heap:32 signific:25 size:25 cpu:24 mem:24 free:24 realloc:23
 memsiz|retain:42 warmup:27 warm:27 calcul:20 dup:19 taint:17 human:17
 mental|conceiv:30 resist:20
-mention|section:31 document:29 explain:27 clarifi:27 describ:24 typo:23 overview:22 tutori:22
+mention|section:31 document:29 clarifi:27 explain:27 describ:24 typo:23 overview:22 tutori:22
 menu|click:37 dialog:33 icon:33 gui:30 button:28 press:28 keyboard:27 popup:27
 mercuri|unc:23 diverg:21 current:20 pave:20 workdir:18 bookmark:18 pain:18 inaccess:17
 merg|rebas:34 cherri:31 conflict:29 commit:27 branch:27 pick:27 ancestor:26 squash:26
@@ -2125,7 +2125,7 @@ messi|awkward:25 tricki:24 straightforward:24 wind:24 hacki:22 cleaner:22 invas:
 meta|discoveri:33 endpoint:29 pod:28 label:28 datacent:26 port:26 servic:26 serverless:23
 metaclass|accessor:22 defin:22 singleton:21 constructor:19 agg:18 weakref:18 introspect:18 cookiejar:17
 metadata|feder:30 subpath:29 filepath:28 healthi:28 handler:27 discoveri:25 favicon:25 bucket:25
-metal|middlewar:32 etag:31 flash:30 control:30 rack:25 cor:24 router:24 sendfil:23
+metal|middlewar:32 etag:31 flash:30 control:29 rack:25 cor:24 router:24 sendfil:23
 meth|orm:51 func:45 wherebi:44 conjunct:42 subqueri:40 ticket:40 sql:39 construct:37
 method|accessor:36 deleg:36 privat:28 defin:26 superclass:25 class:25 setter:25 scope:25
 metric|scrape:38 sum:34 feder:33 label:32 histogram:32 bucket:31 sampl:30 handler:30
@@ -2203,7 +2203,7 @@ modular|ergonom:24 framework:18 throughout:17 reusabl:17
 modulo|divis:17
 moment|prettier:21 ipython:20 faker:20 eslint:18
 mon|fri:71 wed:68 sat:66 tue:62 thu:61 sun:45 utc:20 subject:20
-monei|cidr:28 subtyp:22 dumper:22 meaningless:20 postgresql:19 consider:19 schema:18 typecast:18
+monei|cidr:28 subtyp:22 dumper:22 meaningless:20 postgresql:19 consider:19 schema:19 typecast:18
 monitor|synchron:27 reboot:21 awar:21 concurr:20 disconnect:20 reconnect:19 replica:19 cluster:19
 monkei|ext:21 nameerror:20 obsolet:19 unneed:19 biggest:17 untangl:17
 monkeypatch|jinja:22 interop:22 idna:18 lazi:18
@@ -2245,9 +2245,9 @@ mutex|acquir:28 semaphor:27 lock:26 sync:24 thread:23 concurr:23 impl:23 waiter:
 mutual|mandatori:23 repetit:20 exclus:19 prog:18 deref:18 gentli:17
 myclass|insur:19 orm:18 hybrid:18 java:17
 mypi|pytest:34 tox:30 asyncio:25 ini:25 sphinx:25 pypi:24 pyproject:22 setuptool:21
-mysql|postgresql:45 sqlite:43 oracl:41 postgr:41 schema:36 dialect:34 datatyp:34 column:33
-mysteri|diagnosi:28 occasion:21 unexpect:20 intervent:19 fruit:19 illumo:19 experienc:19 entireti:19
-nail|programr:20 absorb:20 companion:19 unconvert:19 doubt:19 clash:19
+mysql|postgresql:46 sqlite:43 oracl:41 postgr:41 schema:37 dialect:34 datatyp:34 column:33
+mysteri|diagnosi:28 occasion:21 unexpect:20 intervent:19 fruit:19 illumo:19 entireti:19 wrt:19
+nail|absorb:20 companion:19 unconvert:19 doubt:19 clash:19
 naiv|unawar:23 easiest:21 tailor:20 fastest:20 interim:19 downsid:19 settl:19 okai:18
 name|namespac:22 snake:22 belong:21 underscor:21 tabl:20 camel:20 lowercas:20 model:20
 nameerror|keyerror:29 typeerror:26 breakpoint:25 rerais:24 clash:23 attributeerror:23 memcach:22 runtimeerror:22
@@ -2260,7 +2260,7 @@ nativ|histogram:34 float:24 datatyp:22 classic:21 ingest:21 sampl:19 smooth:18 s
 natur|awkward:17
 nav|navig:31 sidebar:30 bottom:24 scroll:24 navbar:23 vertic:22 mobil:22 pane:21
 navbar|nav:23 mobil:19 greet:18
-navig|nav:31 layout:25 breadcrumb:23 scroll:23 mobil:23 press:23 button:23 sidebar:21
+navig|nav:31 layout:25 breadcrumb:23 scroll:23 mobil:23 button:23 press:23 sidebar:21
 nbsp|esc:23 foobar:22 chop:19
 near|pad:19 promin:18
 nearbi|headlin:24 stanza:22 idiom:19 multilin:18 misplac:18 followup:18 stylist:17 loc:17
@@ -2303,7 +2303,7 @@ nice|someon:20 sensibl:19 nicer:19 trick:19 modest:17
 nicer|cleaner:26 intuit:26 ugli:24 friendlier:23 awkward:23 sensibl:22 clearer:22 tricki:21
 nick|insist:21 contact:18 andi:18
 night|rustc:24 sphinx:22 toml:22 cargo:21 version:21 clippi:21 devcontain:20 npm:19
-nil|truthi:30 valu:29 null:24 boolean:23 nullabl:21 return:21 column:20 true:20
+nil|truthi:30 valu:29 null:24 boolean:23 nullabl:21 return:21 cast:20 column:20
 nine|seven:29 ten:28 month:26 govern:22 week:22 six:20 yesterdai:20 next:19
 nit|clarif:32 comment:25 typo:24 grammar:23 glitch:23 minor:22 grammat:22 fixup:22
 nix|usr:23 musl:23 main:22 libc:21 librari:17
@@ -2325,7 +2325,7 @@ norm|formal:18 unblock:17
 normal|canonic:22
 nose|setuptool:23 mypi:20 asyncio:20 appveyor:20 pytest:20 tox:19 pyproject:17
 notabl|bsd:19 ubuntu:18
-notat|symmetr:21 digit:21 hexadecim:19 substr:18 syntax:17 substitut:17
+notat|symmetr:22 digit:22 hexadecim:20 substr:18 syntax:18 substitut:17 decim:17 octal:17
 note|advisori:21 changelog:19 skip:18 minor:17
 noth|doesn:18
 notic|thank:31 suggest:30 courtesi:28 report:24 hansen:18
@@ -2352,14 +2352,14 @@ oauthlib|ipython:53 faker:53 panda:46 ruff:33 sentri:32 dessant:29 protobuf:27 p
 obei|honor:21 commandlin:20 superus:18 overrid:18
 obfusc|eleg:21 familiar:19 messi:19 privaci:19 postfix:17
 obj|oid:18
-object|loos:40 pack:37 unreach:33 freshen:30 blob:28 prune:28 unpack:28 oid:27
+object|loos:40 pack:37 unreach:33 freshen:30 blob:28 prune:28 oid:28 unpack:28
 obscur|unintent:30 rare:25 arguabl:21 subtl:21 fragil:20 silli:19 buggi:19 surfac:19
 observ|histogram:24 bucket:21 fraction:20 float:20 rate:18 rpc:17 exponenti:17 durat:17
 obsolet|outdat:27 unus:20 monkei:19 unecessari:18 complianc:17 unneed:17 redund:17
 obtain|shallow:19 store:19 retriev:19 consult:18 acquir:17
 obviou|subtl:23 confus:23 clearer:23 fragil:22 easier:21 surpris:21 weird:20 simpler:20
 obvious|somebodi:21 arguabl:20 perfect:19 gone:19 sound:18 harm:17 realli:17
-occasion|intermitt:29 reproduc:27 experienc:25 raci:24 unnot:23 investig:22 troubl:21 sudden:21
+occasion|intermitt:29 reproduc:27 raci:24 experienc:23 unnot:23 investig:22 troubl:21 sudden:21
 occupi|bloat:21 unalign:21 approxim:20 reclaim:19 grid:19 nth:19 tini:18 exce:17
 occur|caus:24 meth:22 trigger:21 ticket:21 rais:20 catch:19 orm:18 wherebi:18
 occurr|substr:20 pattern:18 line:17
@@ -2379,7 +2379,7 @@ offlin|sooner:18
 offload|paranoid:19 reclaim:19 purg:18
 offset|integ:22 repl:22 timezon:22 size:21 timestamp:21 subtract:20 backlog:20 maximum:20
 often|frequent:20 sometim:20 rare:19 unlik:18 lot:18 especi:17 probabl:17 even:17
-oid|algo:33 object:27 hash:26 hex:25 lookup:24 struct:23 pointer:22 sha:22
+oid|algo:34 object:28 hash:26 hex:25 lookup:24 struct:24 pointer:22 sha:22
 okai|glanc:20 overkil:20 irrelev:20 harm:19 liner:19 opposit:19 intuit:19 fine:19
 old|warmup:19
 older|newer:32 version:26 debian:26 ancient:25 maco:24 ubuntu:22 osx:21 recent:21
@@ -2398,7 +2398,7 @@ opcod|crc:24 preambl:21 rdb:20 rewind:19 reboot:17 asap:17
 open|close:27 write:18 descriptor:18 errno:17
 openbsd|netbsd:44 freebsd:31 bsd:30 osx:26 ism:26 linux:25 solari:24 mac:24
 openssl|ssl:33 libcurl:24 crypto:24 cipher:22 hmac:21 xcode:20 osx:20 ctx:20
-oper|express:20 unari:18
+oper|express:19 unari:18
 operand|symmetr:23 arithmet:22 ternari:22 inequ:18 subtract:17
 opinion|hood:19 excit:18 appreci:17
 opportun|rearrang:21 downsid:19 advantag:19 impress:19 aim:19 clever:19 clariti:19 motiv:18
@@ -2407,7 +2407,7 @@ opt|option:27 flag:23 int:23 pars:23 struct:21 argv:21 passthru:20 bitfield:19
 optimist|pessimist:25 associ:22 belong:21 finder:20 classmethod:20 record:20 readonli:20 touch:19
 option|argument:27 flag:27 opt:27 passthru:24 subcommand:24 teach:24 pars:23 minifi:22
 ora|bigint:26 fist:25 ibm:21 oci:20 iron:19 odbc:19 typograph:19 passiv:19
-oracl|sqlite:47 mysql:41 postgresql:41 dialect:35 datatyp:34 adapt:33 sql:30 postgr:28
+oracl|sqlite:47 postgresql:41 mysql:41 dialect:35 datatyp:34 adapt:33 sql:30 postgr:28
 order|sort:36 revers:23 asc:19 nth:19 topolog:17
 ordin|divis:23 subtract:21 infin:21 numer:20 datetim:20 lstrip:18 fraction:18 quarter:18
 ordinari|symmetr:19 dictat:17 diff:17 intact:17
@@ -2433,7 +2433,7 @@ outright|segfault:18
 outsid|insid:28 directori:24 toplevel:23 chdir:21 work:21 subdirectori:20 path:20 spars:20
 outstand|tactic:23 remind:23 spin:23 shutdown:19 drain:18 ephemer:17
 overal|signific:33 dramat:30 slight:25 overhead:24 speed:23 huge:23 cpu:21 substanti:21
-overflow|size:28 unsign:25 truncat:24 underflow:24 subtract:24 integ:24 maximum:22 int:22
+overflow|size:28 unsign:25 underflow:24 truncat:24 subtract:24 integ:24 maximum:22 int:22
 overhaul|assort:19 lazyload:18 insur:17
 overhead|cost:36 penalti:32 incur:30 signific:27 amount:25 footprint:25 overal:24 slower:24
 overkil|easiest:27 insan:26 worthwhil:25 oversight:24 intuit:23 deserv:21 straightforward:21 arguabl:20
@@ -2459,7 +2459,7 @@ pad|width:29 align:28 pane:24 tab:24 border:24 space:23 vertic:23 buf:22
 page|link:24 sidebar:23 html:23 view:23 layout:21 guid:20 titl:20 readm:20
 pager|editor:29 child:26 subprocess:24 process:23 launch:21 pagin:20 unset:20 exit:20
 pagin|pager:20 dens:18
-pai|attent:29 incur:28 neglig:27 proport:18 strlen:17 slower:17 cpu:17
+pai|attent:28 incur:28 neglig:27 proport:18 strlen:17 slower:17 cpu:17
 pain|handi:24 troubl:21 annoi:21 tricki:19 invas:18 exchang:18 harm:18 dubiou:18
 paint|green:30 blue:24 cyan:24 cutoff:23 ancestor:22 yellow:21 maxim:21 red:21
 pair|nul:19 bracket:18 curli:18 quot:18 enclos:18 delimit:17
@@ -2564,7 +2564,7 @@ pitfal|freshen:21 misunderstand:21 destruct:18
 pkg|dep:22 proto:21 dockerfil:20 packag:19 yarn:19 bun:19 workspac:19 plane:18
 placehold|backtick:34 monospac:27 surround:26 keyword:25 format:24 markup:24 bracket:24 ital:24
 placement|unbalanc:22 whine:19 parenthesi:17 unimport:17
-plain|mime:23 markdown:20 render:19 text:19 content:19 xml:17
+plain|mime:23 markdown:20 render:19 text:19 content:19 xml:18
 plaintext|insecur:28 auth:25 authent:24 smtp:24 imap:24 gmail:22 inbound:21 password:20
 plan|late:19 eas:19 ecosystem:19 anticip:17
 plane|toolkit:47 ruff:39 snappi:34 faker:29 sdk:29 ipython:29 telemetri:28 codeql:26
@@ -2610,8 +2610,8 @@ possibl|potenti:18
 post|articl:29 categor:27 book:27 author:25 categori:25 join:22 asc:22 blog:22
 postcss|playground:31 commonj:30 typescript:28 faker:27 ipython:27 sass:27 scss:27 prettier:27
 postfix|inbound:30 unshar:24 fullpath:23 enospc:21 unpars:21 disregard:20 relai:19 plaintext:19
-postgr|postgresql:43 mysql:41 schema:35 datatyp:31 sqlite:30 databas:29 tabl:29 dialect:28
-postgresql|schema:47 mysql:45 postgr:43 sqlite:42 oracl:41 adapt:38 column:37 dialect:34
+postgr|postgresql:44 mysql:41 schema:36 datatyp:31 sqlite:30 databas:29 tabl:29 dialect:28
+postgresql|mysql:46 schema:46 postgr:44 sqlite:42 oracl:41 adapt:38 column:36 dialect:35
 postpon|bulk:22 asap:20 hardwar:18 pend:17
 postprocess|recomput:22 simplif:21 inhibit:21 unsurpris:19 machineri:18 two:18
 potenti|caus:27 prevent:24 avoid:23 lead:19 vulner:18 seriou:18 risk:18 possibl:18
@@ -2635,7 +2635,7 @@ preemptiv|apart:17
 prefac|dollar:19 predat:18 brief:17 garbl:17
 prefer|backquot:24
 prefetch|refetch:22 demand:19 examin:19 backfil:18
-prefix|prepend:24 slash:23 path:23 match:21 basenam:21 absolut:20 suffix:19 colon:19
+prefix|prepend:24 slash:24 path:24 match:22 basenam:21 absolut:20 suffix:20 colon:19
 preliminari|inexact:20
 preload|associ:27 invers:23 finder:22 relat:22 assoc:22 nullifi:21 eager:21 belong:21
 prelud|spring:23 rubi:19 bundler:18 level:17 tzinfo:17
@@ -2681,7 +2681,7 @@ pro|con:24 resist:20 giant:18 februari:18 studio:18 ryan:17 pdb:17
 proactiv|challeng:32 redact:27 cred:27 usernam:26 libcurl:24 salt:23 signifi:22 basic:22
 probabl|seem:32 practic:30 think:30 realli:26 unlik:23 arguabl:23 anywai:23 doubt:21
 probe|stateless:24 aliv:24 keepal:21 curl:21 smart:21 uniform:21 libcurl:19 arriv:18
-problem|bug:34 issu:31 breakag:21 failur:21 regress:20 race:19 situat:19 segfault:18
+problem|bug:33 issu:31 breakag:21 failur:21 regress:20 race:19 situat:18 segfault:18
 problemat|annoi:23 difficult:22 complic:21 surpris:21 nicer:20 troublesom:20 awkward:20 obviou:19
 proc|lambda:25 ariti:24 callabl:20 respond:19 shareabl:19
 proce|succeed:20 queu:18
@@ -2695,9 +2695,8 @@ product|app:27 develop:26 view:25 applic:23 asset:20 inventori:20 scaffold:20 mo
 profil|aaa:33 test:21 misc:21
 prog|libexec:26 cmake:21 foreach:20 dir:20 unsort:20 prepend:19 commandlin:19 bindir:19
 program|shell:22 cmake:21 command:20 bindir:20 git:19 subprocess:19 launch:18 tool:18
-programm|cryptic:18
+programm|experienc:19 scari:18
 programmat|ergonom:26 fish:18 new:17
-programr|experienc:22 nail:20
 progress|output:18 throughput:18 stdout:18
 prohibit|granular:21
 proj|alic:29 git:28 pub:26 joe:23 mine:22 org:22 kernel:22 scm:22
@@ -2723,12 +2722,12 @@ prototyp|jqueri:25 ajax:25 thoma:23 pton:22 function:22 const:20 safari:19 werro
 prove|tap:20 har:19 forbidden:18 valgrind:18 occasion:17
 proven|intention:18 bryan:18 tarbal:17 classifi:17
 provid|give:23 gain:18 offer:18
-proxi|ssl:25 host:24 usernam:23 webserv:22 smtp:22 ssh:20 libcurl:20 authent:19
+proxi|ssl:26 host:24 usernam:23 webserv:23 smtp:23 ssh:20 libcurl:20 authent:19
 prune|unreach:41 unreferenc:30 loos:28 object:28 pack:27 cruft:26 ref:25 reachabl:25
 pseudo|bitmap:36 reachabl:26 pack:22 travers:21 tip:21 nth:20 geometr:20 lexicograph:19
 psql|postgr:23 superus:22 schema:19 devcontain:19 vscode:19 mysql:18 adapt:17
 pthread|mingw:23 malloc:23 msvc:23 cygwin:22 cond:22 ipc:22 cpp:21 epol:21
-pton|cidr:30 inet:25 compli:24 prototyp:22 sock:20 addr:19 mingw:18 sam:18
+pton|cidr:30 inet:27 compli:24 prototyp:22 sock:20 addr:19 mingw:18 sam:18
 ptr|ret:30 len:30 pointer:30 buf:28 char:26 sizeof:26 const:26 hex:25
 pub|scm:35 org:26 proj:26 kernel:23 git:23 www:21 ssh:20 pong:20
 public|privat:30 accessor:21 method:20 expos:19 intern:18 oci:18
@@ -2740,7 +2739,7 @@ purg|activ:27 arena:23 persist:22 record:21 enqueu:20 solid:20 attach:19 analyz:
 purpos|intent:18
 pursu|tast:30 scientif:28 revisit:22 invas:22 drawback:21 subtleti:20 viabl:20 disadvantag:19
 push|fetch:45 remot:39 transport:29 clone:28 branch:27 stateless:26 advertis:26 receiv:25
-puzzl|cryptic:33 discern:27 distract:27 wonder:24 mislead:24 invas:23 experienc:23 curiou:22
+puzzl|cryptic:33 discern:27 distract:27 wonder:24 mislead:24 invas:23 curiou:22 vagu:21
 pwd|path:32 absolut:31 chdir:31 cwd:31 directori:28 getcwd:28 toplevel:27 subdirectori:26
 pypa|dessant:50 ipython:48 faker:48 cryptographi:46 panda:42 codeql:37 ruff:31 pypi:30
 pypi|dessant:35 pip:32 pypa:30 setuptool:29 wheel:29 artifact:28 idna:28 mypi:24
@@ -2750,7 +2749,7 @@ pytest|tox:38 mypi:34 sqlalchemi:31 ini:29 pip:27 pyproject:27 coverag:26 setupt
 python|sqlalchemi:29 setuptool:27 pypa:25 pytest:24 pypi:24 tox:24 oauthlib:24 packag:23
 qemu|dessant:26 ipython:23 faker:22 unshar:21 pypa:20 panda:19 brotli:17
 quadrat|linear:28 unsort:24 worst:24 amort:23 growth:22 penalti:20 exponenti:19 domin:19
-qualifi|column:26 const:23 enum:23 schema:22 collat:21 tabl:20 sql:20 char:19
+qualifi|column:26 const:23 enum:23 schema:22 collat:21 tabl:20 sql:20 cast:19
 qualiti|collabor:24 llm:19 guidanc:18 philosophi:17 contributor:17 percentil:17
 quantiti|averag:19
 quarantin|tempdir:19
@@ -2798,7 +2797,7 @@ reaction|timelin:25 tactic:24 bugfix:23 ephemer:21 slack:19 incid:18 particip:18
 reactiv|engag:32 particip:22 escal:21 role:21 ephemer:21 incid:19 flow:19 modal:18
 reactor|executor:29 wake:24 shutdown:24 timer:24 spawn:23 schedul:23 thread:22 driver:22
 read|write:38 descriptor:22 unpack:21 index:21 stdin:20 fill:20 deflat:19 gentli:19
-readabl|clariti:28 clearer:26 consumpt:23 slight:22 shorter:21 easier:21 friendli:20 rephras:20
+readabl|clariti:28 clearer:26 consumpt:22 slight:22 shorter:21 easier:20 friendli:20 rephras:20
 readdir|decompos:27 fstat:24 filesystem:18 writev:17
 readi|snap:30 poll:27 handler:24 healthi:24 api:24 notif:23 subpath:22 notifi:22
 readili|recycl:21 insuffici:18 oversight:17
@@ -2806,7 +2805,7 @@ readlin|instanti:20
 readm|doc:32 guid:30 changelog:29 skip:29 document:29 overview:28 quickstart:27 intro:27
 readonli|composit:28 owner:27 associ:27 destroi:26 accessor:26 record:25 mass:25 unsav:24
 real|world:23
-realist|straightforward:22 tricki:21 imagin:20 pointless:20 downsid:19 unusu:18 recov:18 fragil:18
+realist|straightforward:22 tricki:21 imagin:20 pointless:20 downsid:19 recov:18 fragil:18 thorough:18
 realiti|unawar:19 doesn:19 ala:18 actual:18 quirk:17 vagu:17 beef:17
 realiz|wonder:23 troubl:22 complic:20 figur:20 somebodi:19 wors:19 recov:19 didn:19
 realli|practic:27 probabl:26 think:26 anyth:25 doesn:25 matter:24 feel:24 quit:22
@@ -2869,7 +2868,7 @@ referenti|relationship:31 foreign:31 cascad:30 wherebi:29 composit:27 tabl:26 po
 referr|cor:24 polici:21 dsl:20 cross:20 permit:19 wipe:19 csp:19 fullpath:18
 refetch|recalcul:22 prefetch:22 rebuild:20 remot:20 resync:19 branch:19 clone:19 wherein:19
 refin|reorgan:22 rework:22 cte:21 streamlin:19 wherebi:19 meth:19 intuit:19 hoc:18
-reflect|tabl:36 constraint:35 foreign:33 column:33 postgresql:33 dialect:33 schema:31 composit:31
+reflect|tabl:36 constraint:35 postgresql:34 foreign:33 column:33 dialect:33 schema:31 composit:31
 reformat|markup:23 emphas:22 aesthet:22 footer:22 outlin:21 reorgan:21 introductori:21 conform:20
 refrain|behalf:28 unlock:18 cousin:17 unwant:17
 refresh|dirti:20 backref:19 autoflush:19 orm:18 unload:18 bake:18 session:18 lazi:18
@@ -2936,7 +2935,7 @@ repr|cte:30 unnam:30 coerc:27 datatyp:27 reflect:24 dialect:24 sortabl:22 sql:21
 repres|coerc:22 represent:21 integ:20 numer:19 unsign:19 precis:18
 represent|decim:21 numer:21 coerc:21 repres:21 digit:20 convert:19 hexadecim:19 hex:18
 reprocess|unblock:25 asap:20 introspect:18 untangl:18 resp:18
-reproduc|occasion:27 demonstr:24 reproduct:23 caus:21 recov:21 diagnos:21 valgrind:21 experienc:20
+reproduc|occasion:27 demonstr:24 reproduct:23 caus:21 recov:21 diagnos:21 valgrind:21 intermitt:19
 reproduct|reproduc:23 contriv:22 straightforward:18
 req|deliv:23 deliveri:19 forum:18 dist:18
 request|http:48 respons:42 handler:41 bucket:36 durat:35 inf:34 subpath:34 pull:32
@@ -2956,7 +2955,7 @@ resiz|shrink:32 rehash:30 cron:26 dict:23 lru:20 realloc:18 expand:18 horizont:1
 resolut|resolv:23
 resolv|unresolv:23 resolut:23 bundler:20 conflict:19 typescript:18
 resort|helpfulli:18 accomod:17 april:17
-resourc|rout:31 singular:21 scaffold:20 control:20 model:19
+resourc|rout:31 singular:21 scaffold:20 control:19 model:19
 resp|lax:25 explod:21 unblock:20 skeleton:18 webdav:18 proto:18 reprocess:18 treatment:17
 respect|option:20 set:19 honor:17 excludesfil:17 default:17
 respond|metal:23 method:23 ariti:22 mime:21 singleton:20 json:20 serializ:20 proc:19
@@ -3021,7 +3020,7 @@ rotat|salt:31 encrypt:27 secret:26 cooki:24 cipher:24 decrypt:21 digest:21 jar:2
 rough|approxim:23 dramat:20 decreas:20 estim:20 domin:19 margin:18 reduct:18 largest:17
 round|precis:26 trip:26 fraction:23 float:22 ration:20 microsecond:20 number:19 subsecond:19
 roundtrip|trip:22 xor:20 beforehand:19 mov:18
-rout|router:37 control:31 mount:31 resourc:31 journei:28 verb:25 namespac:24 action:23
+rout|router:37 mount:31 control:31 resourc:31 journei:28 verb:25 namespac:24 action:23
 router|rout:37 eslint:31 prettier:29 journei:29 dispatch:28 sass:26 metal:24 dom:24
 routin|earli:18
 row|column:31 insert:27 meth:26 claus:26 secondari:26 tabl:26 conjunct:26 subqueri:25
@@ -3081,7 +3080,7 @@ scenario|situat:26 case:24 circumst:19 conjunct:17
 scene|motiv:21 priv:18 pdf:17
 sched|paus:49 subpath:35 second:30 healthi:30 filepath:30 bucket:30 inf:29 cumul:28
 schedul|task:41 mainten:33 timer:31 daili:28 queue:26 wake:25 worker:25 thread:25
-schema|postgresql:47 tabl:39 databas:37 mysql:36 dumper:36 postgr:35 column:34 dump:34
+schema|postgresql:46 tabl:39 databas:38 mysql:37 dumper:36 postgr:36 column:33 dump:32
 scheme|usernam:22 authent:20 dark:20 uri:19 hostnam:19 salt:19 credenti:18 auth:18
 scientif|tast:37 pursu:28 cold:26 harmon:20
 scm|pub:35 www:27 kernel:25 org:24 git:23 proj:22 marc:21 foundat:19
@@ -3092,7 +3091,7 @@ scrape|target:41 discoveri:38 metric:38 feder:36 ingest:33 bucket:32 total:32 ga
 scratch|object:17
 screen|width:28 pane:27 horizont:27 vertic:25 scroll:25 widget:24 scrollbar:23 font:21
 screenshot|otoh:21 pdf:19 headless:18 jpg:17 flash:17 asset:17 consol:17
-screw|hell:20 ton:18 unusu:18 ala:17 corner:17 behalf:17
+screw|hell:20 ton:18 ala:17 unusu:17 corner:17 behalf:17
 script|shebang:29 shell:26 perl:24 bin:24 run:21 command:20 ism:20 eval:19
 scroll|pane:45 mous:36 widget:32 horizont:30 scrollbar:30 vertic:28 click:26 screen:25
 scrollbar|scroll:30 mous:28 pane:25 horizont:24 mobil:24 vertic:24 screen:23 widget:21
@@ -3117,7 +3116,7 @@ seem|think:32 probabl:32 feel:25 practic:20 look:19 perhap:19 realli:19 reason:1
 seen|topic:17
 segfault|derefer:30 dereferenc:26 unexpect:25 crash:25 breakag:22 sigsegv:22 uniniti:21 fault:21
 segv|abnorm:22 sigsegv:21 intermitt:20 iron:19
-select|subqueri:44 claus:36 cte:34 join:33 alias:31 conjunct:31 column:31 construct:31
+select|subqueri:44 claus:36 cte:34 join:33 alias:31 column:31 conjunct:31 construct:31
 selector|vector:32 instant:28 label:26 rate:25 smooth:24 anchor:24 rang:24 matrix:24
 self|inherit:23 polymorph:22 mapper:21 subclass:20 relationship:19 eager:18 alias:18 referenti:17
 semant|behavior:19
@@ -3141,9 +3140,9 @@ seq|domin:17
 sequenc|ansi:26 escap:23 pick:22 charact:21 cherri:20 rebas:18 unicod:17 todo:17
 sequenti|simultan:26 parallel:22 interleav:22 checkout:20 asynchron:19 streamlin:18 concurr:18 executor:18
 seri|sampl:35 chunk:33 histogram:30 metric:27 total:23 sum:23 ingest:23 gaug:22
-serial|deseri:42 marshal:37 serializ:36 json:32 cast:29 valu:27 deleg:27 yaml:26
+serial|deseri:42 marshal:37 serializ:36 json:33 cast:30 valu:27 deleg:27 yaml:26
 serializ|deseri:40 serial:36 typecast:29 coder:29 marshal:26 valu:25 subtyp:25 duck:24
-seriou|surfac:26 unnot:21 nasti:21 led:20 experienc:19 occasion:19 sidestep:19 solv:19
+seriou|surfac:26 unnot:21 nasti:21 led:20 occasion:19 sidestep:19 solv:19 uncov:19
 serious|doctor:18
 serv|asset:28 app:22 cdn:20 web:20 stylesheet:20 server:20 css:19 applic:19
 server|client:34 protocol:29 send:25 daemon:24 socket:23 ssl:23 apach:22 port:22
@@ -3153,7 +3152,7 @@ session|cooki:30 meth:24 autoflush:23 cascad:22 orm:21 asyncio:20 collect:19 cal
 set|default:34 unset:33 config:32 configur:29 overrid:27 specifi:26 variabl:25 valu:24
 setenv|cmake:18 pidfil:18 pwd:18
 setter|accessor:37 getter:30 typecast:26 method:25 singleton:25 attribut:24 deleg:24 readonli:21
-settl|fragil:22 interim:21 abandon:19 vast:19 naiv:19 eleg:18 invas:18 experienc:18
+settl|fragil:22 interim:21 abandon:19 vast:19 naiv:19 eleg:18 invas:18 substanti:18
 setup|pytest:24 rubi:21 yarn:20 lib:20 pyproject:20 bundler:19 run:19 vscode:19
 setuptool|cfg:30 pypi:29 pyproject:28 python:27 sqlalchemi:26 pytest:26 rtd:25 tox:25
 seven|eight:29 nine:29 six:27 ten:27 month:22 four:21 leap:21 five:21
@@ -3178,7 +3177,7 @@ shortcom|flaw:21 downsid:17 disadvantag:17
 shortcut|menu:25 desktop:23 icon:22 gui:22 ctrl:21 acceler:19 window:19 dialog:19
 shorten|shorter:28 abbrevi:27 short:24 chop:21 ambigu:20 shortest:19 strlen:19 hexadecim:19
 shorter|simpler:32 shorten:28 clearer:26 slight:25 effici:24 strlen:23 easier:23 repetit:23
-shortest|longest:25 length:23 abbrevi:21 hexadecim:21 unambigu:20 shorten:19 short:18 substr:17
+shortest|longest:25 length:23 abbrevi:21 hexadecim:20 unambigu:20 shorten:19 short:18 substr:17
 shorthand|head:22 remot:22 ref:21 ish:20 consult:19 symmetr:19 namespac:18 singular:18
 shortli|reindent:23 gentli:21 caveat:18 followup:18 upcom:17 prep:17 assur:17 winapi:17
 shot|subprocess:21 undeclar:19 variabl:18 val:17 cond:17
@@ -3210,7 +3209,7 @@ sigsegv|crash:22 segfault:22 segv:21 dereferenc:20 die:18 watchdog:18 derefer:17
 sigterm|sigint:36 sighup:35 kill:33 shutdown:31 ctrl:29 unclean:28 trap:26 asap:25
 silenc|warn:30 squelch:28 suppress:26 stderr:22 captur:21 useless:19 fprintf:19 requir:19
 silent|simpli:21 gracefulli:21 encount:20 unexpect:20 error:18 errno:18
-silli|accid:25 odd:24 terribl:24 tricki:23 insan:23 experienc:23 stupid:23 hei:22
+silli|accid:25 odd:24 terribl:24 tricki:23 insan:23 stupid:23 hei:22 pointless:22
 simon|pieter:50 ben:44 michael:38 eric:32 daniel:31 sean:29 georg:29 carlo:27
 simpl|straightforward:19 trivial:18
 simpler|shorter:32 easier:31 clearer:27 cleaner:27 effici:26 slight:26 safer:23 bonu:23
@@ -3228,7 +3227,7 @@ singular|plural:46 uncount:32 associ:30 infer:28 model:28 assoc:26 invers:26 com
 sink|trait:34 unpin:27 printer:24 codec:22 std:22 matcher:22 park:21 impl:20
 sit|stick:18 disagre:17
 site|xss:22 secur:21 attack:20 malici:18 protect:18 vulner:17 exploit:17
-situat|scenario:26 problem:19 circumst:18
+situat|scenario:26 problem:18 circumst:18
 six|seven:27 five:24 ago:23 week:23 januari:22 four:22 yesterdai:21 nine:20
 size|byte:44 bucket:35 maximum:33 larger:33 durat:32 handler:32 sum:30 inf:30
 sizeof|unsign:29 pointer:28 val:28 strlen:27 len:26 ptr:26 int:26 char:25
@@ -3244,7 +3243,7 @@ slave|replica:53 replic:45 sentinel:44 failov:43 master:41 ping:40 repl:38 clust
 sleep|wait:30 timeout:29 timer:28 wake:27 millisecond:25 busi:25 unblock:24 paus:24
 slice|gaug:23 instant:22 inf:22 alloc:21 compact:21 bucket:21 sampl:21 arrai:20
 slide|mib:20 fetcher:19 largest:17
-slight|littl:34 signific:29 simpler:26 bit:25 overal:25 shorter:25 less:23 readabl:22
+slight|littl:34 signific:29 simpler:26 bit:25 overal:25 shorter:25 readabl:22 less:22
 slim|ipython:18 faker:18 arm:18
 slip|uncov:23 fortun:21 incident:20 born:18 triag:17
 slop|chop:20 hmac:19 cert:19 nonc:18 push:17
@@ -3328,9 +3327,9 @@ spring|webpack:32 rail:30 autoload:27 boot:26 bundler:26 applic:25 bootstrap:24 
 sprinkl|scatter:36 codebas:18
 sprintf|callsit:21 strlen:21 realloc:20 flex:19 fprintf:19 fget:18 undeclar:17
 spuriou|strai:28 errant:27 redefinit:26 superflu:25 extran:24 leftov:22 erron:22 unwant:21
-sql|statement:42 construct:40 meth:39 cte:37 express:37 column:37 claus:37 orm:34
+sql|statement:42 construct:40 meth:39 cte:37 column:37 express:37 claus:37 orm:34
 sqlalchemi|dialect:32 asyncio:31 pytest:31 meth:30 python:29 orm:28 conjunct:27 pyproject:27
-sqlite|oracl:47 mysql:43 cpython:42 postgresql:42 column:36 dialect:33 datatyp:31 postgr:30
+sqlite|oracl:47 mysql:43 postgresql:42 cpython:42 column:37 dialect:33 datatyp:31 postgr:30
 squar|unbalanc:27 curli:25 parenthes:24 bracket:21 angl:20 enclos:19 underlin:19 textual:18
 squash|fixup:43 amend:37 rebas:31 todo:30 commit:29 pick:28 reword:28 merg:26
 squeez|excerpt:20 matt:17
@@ -3339,7 +3338,7 @@ src|dispatch:36 vue:31 bump:29 static:27 eslint:26 home:26 react:26 lib:25
 srv|marathon:24 joe:21 health:21 serverless:21 pod:21 host:21 spew:20 datacent:20
 ssd|hyper:33 webkit:30 machin:23 rpm:22 five:20 laptop:20 bsd:19 bet:18
 ssh|gpg:26 host:23 dumb:21 smtp:21 protocol:21 push:21 imap:21 url:20
-ssl|smtp:34 cert:34 certif:33 openssl:33 insecur:26 authent:26 imap:25 libcurl:25
+ssl|smtp:34 cert:34 certif:33 openssl:33 insecur:26 proxi:26 authent:26 imap:25
 stabil|futur:21 upcom:20 collabor:20 unstabl:20 await:19 trait:19 ecosystem:19 concis:19
 stabl|snap:30 backport:25 releas:23 ubuntu:19 org:19 freebsd:18 stabil:18 readi:17
 stack|heap:22 alloc:20
@@ -3415,7 +3414,7 @@ stuck|hang:20 misbehav:19 mandatori:19 intention:18 mistaken:17 eat:17
 studi|juli:23 assist:20 wild:17 fourth:17
 studio|visual:47 msvc:32 clang:31 cmake:30 toolchain:30 gcc:26 build:26 microsoft:22
 stumbl|halfwai:19 unintuit:18 spread:17 specul:17 errant:17
-stupid|silli:23 easiest:22 wonder:20 straightforward:20 unresolv:19 experienc:18 trivial:18 insan:17
+stupid|silli:23 easiest:22 wonder:20 straightforward:20 unresolv:19 trivial:18 insan:17 experienc:17
 style|convent:24 rest:18 css:17
 stylesheet|asset:42 css:36 javascript:31 img:30 scss:30 xhtml:29 precompil:28 media:28
 stylist|variat:25 cosmet:25 nit:21 grammar:18 blurb:18 clariti:18 nearbi:17
@@ -3433,7 +3432,7 @@ submodul|recurs:32 git:29 foreach:28 absorb:27 worktre:26 untrack:25 directori:2
 suboptim|aggress:21 reconstruct:20 largest:20 nth:19 cheap:19 merg:19 undesir:18 recomput:18
 subpath|healthi:71 filepath:69 favicon:63 feder:52 handler:52 http:45 bucket:44 inf:42
 subprocess|pager:24 command:23 toplevel:23 foreach:22 shot:21 exec:21 enorm:20 invoc:20
-subqueri|claus:45 conjunct:45 select:44 cte:44 meth:40 func:40 join:40 orm:40
+subqueri|claus:45 conjunct:45 select:44 cte:44 meth:40 func:40 join:40 column:40
 subscrib|notif:32 broadcast:30 instrument:30 channel:29 event:27 notifi:25 subscript:23 deliv:23
 subscript|subscrib:23 channel:22 broadcast:21 collat:18 fire:18 shut:18 websocket:18 notifi:18
 subsecond|usec:35 microsecond:34 ration:32 travel:31 precis:30 nanosecond:27 fraction:27 datetim:26
@@ -3449,7 +3448,7 @@ subtl|fragil:28 surpris:27 weird:24 obviou:23 incident:23 straightforward:23 hop
 subtleti|oversight:21 pursu:20 gotcha:19 sloppi:19 aforement:18 tradeoff:18 thorough:18
 subtract|arithmet:29 underflow:29 divis:27 strlen:26 divid:24 cutoff:24 overflow:24 largest:23
 subtre|subdirectori:24 merg:21 directori:20 squash:19 recurs:19 tree:18 toplevel:17
-subtyp|serializ:25 monei:22 cidr:22 type:22 column:22 datatyp:21 typecast:21 agg:20
+subtyp|serializ:25 monei:22 cidr:22 type:22 column:22 datatyp:21 typecast:21 cast:20
 succe|fail:30 succeed:27 successfulli:25 success:23 enoent:20 bail:18 nonzero:18
 succeed|succe:27 fail:21 proce:20 enoent:20 occasion:20 outcom:19 bail:19 success:18
 success|expect:24 exit:24 enoent:24 fail:23 nonzero:23 succe:23 failur:21 unexpect:20
@@ -3458,10 +3457,10 @@ succinct|hoc:21 cacheabl:20 unnam:19 easiest:19 exot:18 nonetheless:17
 suck|toc:17 overzeal:17
 sudden|disappear:25 intermitt:21 accid:21 occasion:21 unrel:20 troubl:19 backport:19 inadvert:19
 sudo|passwd:20 musl:19 gid:19 administr:18 instal:17 yarn:17
-suffer|experienc:22 suspect:19 seriou:18 aris:18 hurt:18 everywher:18 road:17 pleasant:17
+suffer|experienc:21 suspect:19 seriou:18 aris:18 hurt:18 everywher:18 road:17 pleasant:17
 suffic|disappear:21 lexicograph:20 ascend:19 circumv:19 oldest:19 debat:18 otoh:18 modest:18
 suffici|enough:18 plug:18
-suffix|tagnam:28 prereleas:24 longest:21 slash:20 prefix:19 earliest:17 string:17
+suffix|tagnam:28 prereleas:24 longest:21 slash:20 prefix:20 earliest:17 string:17
 suggest|thank:32 courtesi:31 notic:30 propos:23 review:21 jeff:21 king:20 pull:19
 suit|test:25 leak:19 har:18 testsuit:17
 suitabl|consumpt:18
@@ -3481,7 +3480,7 @@ suppli|pass:21 specifi:19
 support|activ:23 mysql:23 requir:21 sqlalchemi:21 postgr:20 postgresql:20 version:19 ext:19
 suppress|silenc:26 warn:22 squelch:22 spit:20 quiet:20 print:20 stderr:19 fprintf:18
 supress|condens:28 symmetri:22 show:20 spit:19 redefinit:17 unind:17
-sure|thing:20 bother:18 care:18 ensur:18 actual:17 matter:17 sinc:17 know:17
+sure|thing:20 bother:18 ensur:18 care:18 actual:17 matter:17 sinc:17 cours:17
 surfac|seriou:26 demonstr:21 suscept:21 burden:21 likelihood:21 investig:20 fragil:20 harmless:19
 surpris|subtl:27 confus:25 fragil:25 sensibl:24 worst:23 annoi:23 unfortun:23 weird:23
 surround|enclos:40 bracket:37 backtick:28 brace:28 backslash:27 parenthes:27 placehold:26 markup:25
@@ -3498,14 +3497,14 @@ switch|checkout:17
 sym|stringifi:24 duck:20 taint:20 typecast:19 dereferenc:19 dup:19 typeerror:19 freez:19
 symbol|hash:24 constant:21 nil:19 valu:18 sym:18 stringifi:18 dup:18 def:18
 symlink|directori:31 getcwd:24 path:24 dir:23 worktre:22 absolut:22 libexec:22 file:21
-symmetr|operand:23 notat:21 simplif:20 skew:20 ordinari:19 disjoint:19 shorthand:19 disagre:18
+symmetr|operand:23 notat:22 simplif:20 skew:20 ordinari:19 disjoint:19 shorthand:19 disagre:18
 symmetri|supress:22 buri:20 imo:19 wrt:18 disagre:18 unpopul:17
-symptom|uncov:27 experienc:26 lame:22 sidestep:21 doctest:21 vagu:18 egg:18 sporad:18
+symptom|uncov:27 experienc:24 lame:22 sidestep:21 doctest:21 vagu:18 egg:18 sporad:18
 sync|synchron:27 mutex:24 exceed:22 replic:21 resync:21 scrape:21 repl:20 timeout:20
 synchron|concurr:28 monitor:27 sync:27 asynchron:24 barrier:23 replic:20 resync:20 disconnect:20
-synonym|hybrid:26 mapper:22 properti:22 conjunct:22 orm:21 func:21 class:20 meth:18
+synonym|hybrid:26 mapper:22 properti:22 conjunct:22 orm:21 func:21 class:21 meth:18
 syntact|liber:17 snippet:17
-syntax|snippet:20 notat:17 highlight:17
+syntax|snippet:20 notat:18 highlight:17
 syntaxerror|scrub:28 unfilt:26 swallow:20 rerais:20 rescu:19 shareabl:19 cleaner:19 postcss:18
 synthes|incr:21 vararg:19 dataset:19 del:18 fullnam:18 unimpl:17 compris:17 evict:17
 synthet|defect:18 exist:17 diverg:17 thousand:17 disjoint:17
@@ -3516,7 +3515,7 @@ system|linux:28 maco:25 platform:23 mac:22 libc:22 darwin:22 bsd:21 solari:21
 systemat|decent:21 otoh:21 sloppi:20 loc:18
 systemd|frequenc:27 daili:27 mainten:26 schedul:24 cron:24 supervis:24 run:20 timer:20
 tab|space:33 indent:25 pad:24 whitespac:22 scroll:19 horizont:19 unquot:19 newlin:18
-tabl|column:46 schema:39 foreign:39 primari:39 join:39 reflect:36 constraint:34 polymorph:32
+tabl|column:47 schema:39 foreign:39 primari:39 join:39 reflect:36 constraint:34 polymorph:32
 tack|sendfil:24 seper:19 metal:19 postfix:19 lax:18
 tackl|sidestep:23 morn:20 dictat:19 introductori:18 geometr:17 deeper:17
 tactic|modal:27 particip:27 ephemer:24 reaction:24 incid:24 outstand:23 remind:22 slack:21
@@ -3535,7 +3534,7 @@ tarbal|archiv:29 tar:27 zip:27 artifact:25 dist:25 pdf:21 npm:21 fedora:20
 target|scrape:41 discoveri:34 feder:29 metric:28 label:28 relabel:27 endpoint:27 handler:27
 task|schedul:41 mainten:27 worker:27 wake:26 timer:25 thread:24 spawn:23 shutdown:23
 tast|scientif:37 pursu:30 cold:28 invas:26 approach:20 littl:19 strike:17
-tcl|runtest:20 cygwin:20 redi:19 window:18 gui:17 kill:17
+tcl|runtest:20 cygwin:19 redi:18 window:18 kill:17 gui:17
 tcp|keepal:39 socket:36 listen:31 aliv:30 conn:29 port:27 localhost:24 smtp:23
 teach|builtin:32 git:29 quiet:24 option:24 fetch:22 rev:21 learn:21 machineri:21
 team|contributor:35 ecosystem:33 particip:29 collabor:26 vite:24 coordin:24 leader:24 announc:23
@@ -3550,14 +3549,14 @@ tell|know:22 ask:19 curiou:18 want:18 wonder:18
 temp|temporari:32 tempfil:28 lockfil:26 file:25 unlink:25 mkdir:20 tmp:18 trash:17
 tempdir|tmpdir:29 temporari:21 tempfil:21 lockfil:20 file:20 benign:20 unlink:20 quarantin:19
 tempfil|lockfil:37 temp:28 temporari:27 unlink:25 file:22 tempdir:21 hold:20 clobber:20
-templat|layout:26 app:25 view:25 render:23 rail:22 mailer:22 control:22 scaffold:21
+templat|layout:26 app:25 view:25 render:23 rail:22 mailer:22 scaffold:21 control:21
 tempor|cumul:19
 temporari|temp:32 tempfil:27 file:23 lockfil:22 tempdir:21 idx:21 tmp:20 creat:19
 temporarili|outermost:17
 tempt|clutter:21 want:21 insan:19 meantim:19 punt:19 liner:18 awkward:17 resurrect:17
 ten|hundr:36 nine:28 seven:27 thousand:27 month:25 nearli:23 hour:23 million:23
 tenant|subdomain:22 tld:18 aid:17 blog:17
-tend|especi:23 huge:23 slower:22 presum:22 larger:22 extrem:22 fewer:22 slow:21
+tend|especi:23 huge:23 slower:22 presum:22 larger:22 fewer:22 extrem:22 slow:21
 tens|descript:23 debat:22 capit:22 phrase:22 mood:20 grammat:20 rephras:20 matthew:20
 tent|unmatch:22 anytim:20 wrt:20 loc:19 dens:19 offend:18 suboptim:18 ala:18
 tenth|fifth:34 fourth:34 fastest:22 shave:20 unord:20 third:19 cat:19 deadlin:19
@@ -3583,7 +3582,7 @@ theori|hope:22 anybodi:21 actual:21 worst:20 harmless:20 tricki:20 wors:20 sensi
 therebi|ing:17 wherebi:17 rehash:17
 thereof|doubli:21 xsl:17
 thin|pack:25 advertis:24 capabl:23 band:23 shallow:21 object:21 fly:20 fetch:20
-thing|wai:24 strang:22 someth:22 realli:22 arguabl:22 think:21 feel:21 look:21
+thing|wai:24 strang:22 realli:22 someth:22 arguabl:22 think:21 feel:21 look:21
 think|seem:32 probabl:30 realli:26 feel:25 believ:25 wonder:22 arguabl:22 perhap:22
 third|parti:50 fourth:31 fifth:26 tenth:19
 thoma|paul:28 brian:25 prototyp:23 john:22 ajax:21 safari:20 jonathan:20 josh:19
@@ -3644,7 +3643,7 @@ touch|destroi:20 optimist:19 dirti:17 record:17
 toward|goal:21 closer:20
 tox|pytest:38 pyproject:37 ini:33 toml:31 mypi:30 cryptographi:28 pip:27 sqlalchemi:26
 traceback|runtimeerror:20 stacktrac:19 valueerror:18 backtrac:18 changeset:18 syntaxerror:17 rerais:17
-track|branch:30 head:26 upstream:26 remot:26 current:22 local:20 push:20 submodul:20
+track|branch:30 head:26 upstream:26 remot:26 current:22 local:20 push:20 detach:20
 tracker|irc:17
 trade|tradeoff:37 compromis:27 justifi:27 balanc:21 drastic:20 incur:19 consider:18 troubl:18
 tradeoff|trade:37 compromis:34 measur:24 reduct:22 drastic:21 strike:21 sake:19 margin:19
@@ -3689,7 +3688,7 @@ troubleshoot|intro:20 blurb:20 faq:18 bottleneck:18 philosophi:17 homepag:17
 troublesom|problemat:20 combo:18
 true|fals:45 boolean:26 falsi:23 set:23 truthi:23 valu:22 nullabl:21 default:21
 truli|aforement:23 uncommit:21 ton:20 simplif:19 case:19 examin:19 moreov:18 doesn:18
-truncat|precis:25 overflow:24 fraction:23 integ:22 unsign:20 length:19 max:18 microsecond:18
+truncat|precis:25 overflow:24 fraction:22 integ:22 unsign:20 length:18 max:18 microsecond:18
 trunk|git:26 branch:24 rubi:24 head:23 version:22 vscode:22 lib:22 bundler:21
 trust|certif:23 verif:20 cert:20 untrust:20 owner:18 gpg:18 verifi:17 signatur:17
 truth|authorit:25
@@ -3709,7 +3708,7 @@ twitter|discord:23 forum:22 gist:21 chat:20 credit:18 outlin:18
 two|three:38 four:21 apart:20 unrel:18 differ:18 symmetr:18 five:18 postprocess:18
 txt|document:27 git:27 technic:21 howto:20 hello:20 builtin:20 file:20 cat:20
 type|depend:41 bump:39 cast:29 datatyp:28 subtyp:22 coerc:20 googl:20 enum:20
-typecast|serializ:29 upsert:27 infin:27 coerc:27 setter:26 deseri:26 uuid:25 serial:24
+typecast|serializ:29 upsert:27 infin:27 coerc:27 setter:26 deseri:26 uuid:25 cast:25
 typecheck|condition:19 intrins:19 uniti:18 pragma:18 cflag:18
 typeerror|attributeerror:29 keyerror:28 rais:27 nameerror:26 except:26 rerais:25 deseri:24 callabl:23
 typemap|unsurpris:20
@@ -3790,12 +3789,12 @@ unintend|unintent:32 undesir:28 unwant:27 clash:22 subtl:20 intermitt:20 benefic
 unintent|unintend:32 obscur:30 unwant:26 undesir:21 inadvert:20 disrupt:20 admit:19 restructur:18
 unintention|unwant:22 subtyp:18 contract:18 unecessari:18 explict:18 getter:17 mutabl:17
 unintuit|struggl:24 spread:23 discern:23 assess:22 intric:22 codifi:21 vagu:21 cryptic:20
-union|subqueri:38 cte:35 claus:34 correl:33 conjunct:33 column:30 orm:30 construct:30
+union|subqueri:38 cte:35 claus:34 correl:33 conjunct:33 column:31 orm:30 construct:30
 uniq|xarg:26 finder:25 concat:21 upsert:20 flatten:19 intersect:19 asc:19 readonli:19
 uniqu|foreign:26 constraint:25 kei:22 deferr:22 column:21 primari:21 composit:19 postgresql:19
 unit|test:23
 uniti|bitwis:25 uniniti:20 typecheck:18
-unittest|referenti:24 errorhandl:21 quickstart:21 sqlalchemi:21 reflect:20 intro:20 column:19 philosophi:19
+unittest|referenti:24 errorhandl:21 quickstart:21 sqlalchemi:21 reflect:20 intro:20 column:20 philosophi:19
 univers|doctor:27 proceed:25 xcode:21 appl:19
 unix|posix:25 socket:25 ipc:24 darwin:23 mingw:22 window:22 cygwin:21 maco:20
 unknown|unrecogn:29 malform:19 pars:19 unsupport:18 invalid:18
@@ -3856,7 +3855,7 @@ untouch|intact:45 unmodifi:35 unchang:26 alon:23 emphas:22 unpars:22 dangl:21 un
 untrack|dirti:29 directori:29 subdir:28 file:28 tree:28 modif:27 index:26 submodul:25
 untrust|malici:21 trust:20 ssh:18 pgp:18 nonc:17 cryptograph:17 moreov:17
 unus|unneed:27 const:25 redefinit:23 dead:23 useless:22 paramet:22 redefin:20 obsolet:20
-unusu|funni:26 awkward:24 weird:22 odd:21 tricki:21 aggress:21 straightforward:20 funki:20
+unusu|funni:26 awkward:23 weird:21 tricki:20 odd:20 straightforward:20 aggress:20 imagin:20
 unwant|inadvert:28 unintend:27 unintent:26 needless:22 unecessari:22 unintention:22 spuriou:21 strai:21
 unwind|gate:27 panick:18
 unwrap|arc:19
@@ -3885,7 +3884,7 @@ usr|bin:36 libexec:30 instal:30 cmake:25 lib:23 nix:23 homebrew:23 home:23
 utc|zone:46 datetim:38 timezon:37 ration:32 time:32 hour:31 date:30 gmt:29
 utf|encod:36 unicod:33 ascii:31 latin:27 iso:26 codepoint:25 bom:24 charset:23
 util|mod:20
-uuid|bigint:27 schema:26 postgresql:25 typecast:25 column:24 nullabl:24 datatyp:24 mysql:22
+uuid|bigint:27 typecast:25 nullabl:24 datatyp:24 schema:24 column:23 postgresql:23 mysql:22
 vagari|typographi:41 punctuat:41 typograph:28 duplic:22 apostroph:19 origin:18
 vagu|cryptic:31 mislead:24 unclear:24 convolut:23 sound:22 puzzl:21 ters:21 unintuit:21
 val|int:30 sizeof:28 ptr:23 const:23 ret:23 mov:23 var:22 char:22
@@ -3894,7 +3893,7 @@ valid|associ:21 finder:19 presenc:19 constraint:19 primari:19 foreign:18 owner:1
 valu|integ:35 cast:33 boolean:32 coerc:32 return:31 nullabl:31 nil:29 infin:29
 valuabl|handi:21 modest:20 remind:19 incorpor:18 insight:18 unregist:18 reconfigur:17 realist:17
 valueerror|rais:24 exc:23 typeerror:22 attributeerror:21 nameerror:21 keyerror:21 rescu:20 runtimeerror:19
-vanilla|router:20 gatewai:20 unusu:19 typescript:19
+vanilla|router:20 gatewai:20 typescript:19 unusu:18
 vanish|hardlink:18 underneath:18
 var|variabl:29 val:22 env:21 shell:20 void:19 int:17 bool:17
 vararg|eleg:29 synthes:19
@@ -3904,7 +3903,7 @@ variad|ban:23 jit:21 preprocessor:18
 varianc|median:18 datapoint:18 deviat:17 distanc:17
 variant|attach:25 preview:22 video:18 imag:18 analyz:18 blob:17
 variat|stylist:25 evolv:20
-varieti|audienc:25 aris:19 vari:18 handi:18 influenc:17 mixin:17 unusu:17 testsuit:17
+varieti|audienc:25 aris:19 vari:18 handi:18 influenc:17 mixin:17 testsuit:17 invent:17
 variou|coupl:20 throughout:18
 vast|overwhelm:29 dramat:24 neglig:21 consider:20 drawback:20 settl:19 nine:19 substanti:19
 vec|mut:21 semaphor:20 slab:20 taint:20 std:19 arc:19 primit:19 kib:17
@@ -3968,7 +3967,7 @@ web|react:29 browser:25 applic:22 vue:22 dispatch:21 asset:20 serv:20 plugin:20
 webdav|webserv:29 musl:24 httpd:24 fedora:22 dumb:21 smart:21 websocket:20 brows:19
 webkit|ssd:30 firefox:27 android:25 headless:22 five:18 chromium:18 chrome:17
 webpack|bun:41 yarn:36 rail:35 precompil:32 plugin:32 spring:32 pnpm:32 vendor:32
-webserv|httpd:29 webdav:29 apach:29 www:22 proxi:22 gatewai:22 commandlin:21 deploy:20
+webserv|httpd:29 webdav:29 apach:29 proxi:23 www:22 gatewai:22 commandlin:21 deploy:20
 websit|chat:23 discord:22 badg:20 link:20 irc:18 forum:18 solid:18 sidebar:18
 websocket|localhost:24 socket:22 conn:22 listen:22 ipc:22 server:22 subscrib:21 hijack:21
 wed|fri:75 mon:68 tue:67 sat:65 thu:62 sun:48 jun:31 dec:30
@@ -3977,7 +3976,7 @@ weekdai|yesterdai:43 quarter:39 calendar:33 month:32 prev:28 dai:25 week:24 coun
 weight|aforement:18
 weird|awkward:33 odd:29 strang:28 funni:27 fragil:25 subtl:24 arguabl:23 sensibl:23
 welcom|mailer:28 articl:27 invit:26 everyon:24 guid:22 scaffold:22 deliv:22 view:22
-well|orm:27 meth:24 criterion:24 conjunct:22 polymorph:22 loader:22 func:21 claus:21
+well|orm:26 meth:24 criterion:24 conjunct:22 polymorph:22 loader:21 func:21 claus:21
 went|gone:31 goe:26 gotten:25 unnot:24 far:21 investig:19 somebodi:19 necessarili:18
 weren|wasn:24 uncov:19 wouldn:17
 werkzeug|pip:29 wsgi:27 flask:26 dotenv:26 tox:24 errorhandl:24 ipython:21 faker:21
@@ -4018,7 +4017,7 @@ wish|launch:18 brows:17
 won|doesn:29 wouldn:22 shouldn:20 didn:19 anyth:17
 wonder|want:26 familiar:25 puzzl:24 figur:24 hurt:24 realiz:23 meantim:23 anybodi:23
 wont|afterward:19 passiv:18 unittest:17
-word|sentenc:28 english:28 grammar:27 punctuat:25 capit:25 typo:23 spell:21 quotat:20
+word|sentenc:28 english:28 grammar:27 punctuat:25 capit:24 typo:23 spell:21 quotat:20
 work|cwd:31 toplevel:29 chdir:27 subdirectori:26 worktre:25 tree:24 directori:24 dir:22
 workaround|maco:17
 workdir|directori:26 hardlink:25 mkdir:25 pwd:24 dir:23 bone:23 cwd:23 subdirectori:23
@@ -4051,7 +4050,7 @@ xdg|excludesfil:36 gitconfig:35 unread:24 file:22 set:21 config:21 gitignor:21 c
 xenial|prod:35 ubuntu:30 vscode:25 xcode:24 osx:20 debian:20 fedora:20 microsoft:20
 xhr|xss:21 multipart:21 mime:21 mimetyp:19 junit:19 safari:19 metal:19 fullpath:18
 xhtml|stylesheet:29 html:25 png:24 mime:23 layout:22 mimetyp:22 css:22 media:22
-xml|json:29 mime:27 html:24 yaml:23 rss:22 multipart:20 markdown:19 doctyp:18
+xml|json:27 mime:27 html:24 yaml:23 rss:22 multipart:20 markdown:19 doctyp:18
 xor|mov:28 omg:20 roundtrip:20 val:20 bitwis:19 uncompress:19 strlen:18 slice:18
 xsl|roff:33 asciidoc:29 asciidoctor:25 man:24 asterisk:21 knob:20 backtick:19 callout:19
 xss|malici:35 denial:29 exploit:27 inject:27 vulner:26 attack:25 hole:24 site:22
