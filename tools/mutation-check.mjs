@@ -31,7 +31,7 @@ const MUTATIONS = [
   // Merge: per id the newest revision wins (updated, then tie-break); a tombstone at least as new hides it; canonical order.
   { id: 'sorted-tables.search-direction', file: 'src/stores/cache/sorted-tables.ts', find: 'if (cmp < 0) lo = e + 1;', replace: 'if (cmp > 0) lo = e + 1;', tests: UNIT('sorted-tables') },
   { id: 'sorted-tables.utf16-order', file: 'src/stores/cache/sorted-tables.ts', find: 'lines.sort(Buffer.compare);', replace: 'lines.sort();', tests: UNIT('sorted-tables') },
-  { id: 'sorted-tables.key-matches-text', file: 'src/stores/cache/sorted-tables.ts', find: 'if (hit > tab && hit', replace: 'if (hit', tests: UNIT('sorted-tables') },
+  { id: 'sorted-tables.key-hit-skips-row', file: 'src/stores/cache/sorted-tables.ts', find: 'if (hit < tab && tab < end) {', replace: 'if (false) {', tests: UNIT('sorted-tables') },
   { id: 'lexical.common-words-bring-memories', file: 'src/core/search/lexical.ts', find: 'return score(common, score(groups.filter((g) => !common.includes(g))), true);', replace: 'return score(groups);', tests: UNIT('term-index') },
   { id: 'lexical.common-words-in-small-collections', file: 'src/core/search/lexical.ts', find: 'if (total < COMMON_MIN_MEMORIES) return score(groups);', replace: 'if (total < 0) return score(groups);', tests: UNIT('term-index') },
   { id: 'lexical.joined-word-counts-as-typed', file: 'src/core/search/lexical.ts', find: '!groups.some((g) => !g.joined && !common.includes(g))', replace: '!groups.some((g) => !common.includes(g))', tests: UNIT('term-index') },
@@ -78,7 +78,7 @@ const MUTATIONS = [
   { id: 'signals.model-floor-off', file: 'src/core/signals.ts', find: 'if (confidence < SUGGEST_THRESHOLD) continue;', replace: '', tests: UNIT('signals') },
   { id: 'statements.code-fences-read', file: 'src/core/statements.ts', find: 'inFence = !inFence;', replace: 'inFence = false;', tests: UNIT('capture-model', 'signals') },
   { id: 'statements.tables-read', file: 'src/core/statements.ts', find: 'if (TABLE.test(line) || QUOTE.test(line)', replace: 'if (QUOTE.test(line)', tests: UNIT('capture-model', 'signals') },
-  { id: 'statements.lead-in-alone', file: 'src/core/statements.ts', find: "if (joined.trimEnd().endsWith(':') && i + 1 < blocks.length) {", replace: 'if (false) {', tests: UNIT('capture-model') },
+  { id: 'statements.lead-in-alone', file: 'src/core/statements.ts', find: "const leadIn = joined.trimEnd().endsWith(':');", replace: 'const leadIn = false;', tests: UNIT('capture-model') },
   { id: 'capture-model.digest-unchecked', file: 'src/core/capture-model.ts', find: 'if (weightsDigest(new Uint8Array(this.weights.buffer), table) !== table.sha256) {', replace: 'if (false) {', tests: UNIT('capture-model') },
 
   // A body never opens a document; documents without an id (the Python system's) are read as they are.
@@ -95,7 +95,7 @@ const MUTATIONS = [
   // Staleness: a memory's own files, changed since its commit.
   { id: 'staleness.any-file-counts', file: 'src/core/history/staleness.ts', find: 'if (!mine.has(c.path)) continue;', replace: '', tests: UNIT('staleness') },
   { id: 'staleness.deletion-missed', file: 'src/core/history/staleness.ts', find: "if (c.status === 'D') deleted.push(c.path);", replace: '', tests: UNIT('staleness') },
-  { id: 'staleness.window-not-flagged', file: 'src/core/history/staleness.ts', find: 'const atLeast = touching.length >= MAX_TOUCHING &&', replace: 'const atLeast = touching.length > MAX_TOUCHING &&', tests: UNIT('staleness') },
+  { id: 'staleness.window-not-flagged', file: 'src/core/history/staleness.ts', find: 'const atLeast = window.size >= MAX_TOUCHING &&', replace: 'const atLeast = window.size > MAX_TOUCHING &&', tests: UNIT('staleness') },
 
   // Postings: the term index's lists, and documents removed from them by an edit or a forget.
   { id: 'postings.gap-off-by-one', file: 'src/stores/index/terms/codec.ts', find: 'writeVarint(pairs[i]! - previous - 1, out);', replace: 'writeVarint(pairs[i]! - previous, out);', tests: UNIT('postings-codec') },
@@ -111,9 +111,9 @@ const MUTATIONS = [
   { id: 'hooks.failure-escapes', file: 'src/hooks/index.ts', find: '  } catch (err) {\n    io.err(`git-mem hook ${event}: ', replace: '  } catch (err) {\n    if (err) throw err;\n    io.err(`git-mem hook ${event}: ', tests: E2E('hooks'), only: 'exits 0 with one line on stderr' },
 
   // Context budget: by memory count, never above 9,500 characters, memory text escaped.
-  { id: 'context.budget-not-capped', file: 'src/core/memory-context.ts', find: 'Math.min(CONTEXT_MAX_CHARS - 600, tokenBudget(input.total) * CHARS_PER_TOKEN)', replace: 'tokenBudget(input.total) * CHARS_PER_TOKEN', tests: UNIT('hooks-pure') },
+  { id: 'context.budget-not-capped', file: 'src/core/memory-context.ts', find: 'Math.min(hard, tokenBudget(input.total) * CHARS_PER_TOKEN - GUIDANCE.length)', replace: 'tokenBudget(input.total) * CHARS_PER_TOKEN - GUIDANCE.length', tests: UNIT('hooks-pure') },
   { id: 'context.small-repo-budget', file: 'src/core/memory-context.ts', find: 'if (total < 10) return 500;', replace: 'if (total < 10) return 1000;', tests: UNIT('hooks-pure') },
-  { id: 'context.entries-past-budget', file: 'src/core/memory-context.ts', find: 'if (used + entry.length + 1 > budget) break;', replace: '', tests: UNIT('hooks-pure') },
+  { id: 'context.entries-past-budget', file: 'src/core/memory-context.ts', find: 'if (used + size > budget) break;', replace: '', tests: UNIT('hooks-pure') },
   { id: 'context.angle-bracket-unescaped', file: 'src/core/memory-context.ts', find: '.replace(/[&<>"\']/g,', replace: '.replace(/[&>"\']/g,', tests: UNIT('hooks-pure') },
   { id: 'context.text-angle-bracket-unescaped', file: 'src/core/memory-context.ts', find: ".replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);", replace: ".replace(/[&>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!);", tests: UNIT('hooks-pure') },
 
@@ -143,9 +143,9 @@ const MUTATIONS = [
   { id: 'terminal.c1-controls-sent', file: 'src/core/terminal-text.ts', find: '\\u007f-\\u009f]|\\r(?!\\n)/g', replace: '\\u007f]|\\r(?!\\n)/g', tests: UNIT('terminal-text') },
   { id: 'terminal.lone-cr-sent', file: 'src/core/terminal-text.ts', find: '\\u007f-\\u009f]|\\r(?!\\n)/g', replace: '\\u007f-\\u009f]/g', tests: UNIT('terminal-text') },
   { id: 'terminal.list-line-raw', file: 'src/render/render.ts', find: '${visible(m.summary)}${status}', replace: '${m.summary}${status}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
-  { id: 'terminal.log-summary-raw', file: 'src/cli/commands/log.ts', find: '${visible(m.summary)}`', replace: '${m.summary}`', tests: E2E('hardening-cli'), only: 'terminal escapes' },
+  { id: 'terminal.log-summary-raw', file: 'src/cli/commands/log.ts', find: '${visible(m.summary)}${m.status', replace: '${m.summary}${m.status', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.log-subject-raw', file: 'src/cli/commands/log.ts', find: '${visible(e.subject)}', replace: '${e.subject}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
-  { id: 'terminal.import-line-raw', file: 'src/cli/commands/transfer.ts', find: '${visible(m.summary)}', replace: '${m.summary}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
+  { id: 'terminal.import-line-raw', file: 'src/cli/commands/transfer.ts', find: '${visible(x.summary)}', replace: '${x.summary}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.related-line-raw', file: 'src/render/lifecycle.ts', find: '${visible(m.summary)}${note}', replace: '${m.summary}${note}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
   { id: 'terminal.consolidate-heading-raw', file: 'src/render/lifecycle.ts', find: '${visible(x.memory.summary)}', replace: '${x.memory.summary}', tests: E2E('hardening-cli'), only: 'terminal escapes' },
 
