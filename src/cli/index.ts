@@ -83,11 +83,15 @@ function missingPositionals(command: AnyCommand, message: string | undefined): s
   return `missing ${list}: git mem ${usage}`;
 }
 
+/** The commands the first word names (one, or none when it is an option or no command's name). */
+function commandsNamed(all: readonly AnyCommand[], argv: readonly string[]): AnyCommand[] {
+  const first = argv[0];
+  return first && !first.startsWith('-') ? all.filter((c) => namesOf(c).includes(first)) : [];
+}
+
 /** The command these words name and yargs' arguments for it, when the line is plain enough to read without yargs (cli/fast-args.ts). */
 function plainCommandLine(argv: readonly string[], ctx: AppContext): { command: AnyCommand; args: Record<string, unknown> } | undefined {
-  const first = argv[0];
-  if (!first || first.startsWith('-')) return undefined;
-  const chosen = commandModules(ctx).filter((c) => namesOf(c).includes(first));
+  const chosen = commandsNamed(commandModules(ctx), argv);
   if (chosen.length !== 1) return undefined;
   const globals = Object.entries(GLOBAL_OPTIONS).map(([name, o]) => optionSpec(name, o));
   const args = argsBySpec(argv, commandSpec(chosen[0]!), globals, SCRIPT_NAME);
@@ -101,8 +105,7 @@ async function commandLineParser(argv: readonly string[], ctx: AppContext, dispa
   // Register only the command being run when it is known: yargs renders (and caches) help for
   // every registered command before a handler runs, which costs tens of milliseconds for all.
   const all = commandModules(ctx);
-  const first = argv[0] && !argv[0].startsWith('-') ? argv[0] : undefined;
-  const chosen = first ? all.filter((c) => namesOf(c).includes(first)) : [];
+  const chosen = commandsNamed(all, argv);
   const dashPositional = chosen.length === 1 && (chosen[0] as Partial<SteppedCommand<unknown, unknown>>).dashPositional === true;
   const parser = yargs(markLiterals(attachStdinDash(argv), valueOptions(chosen[0]), dashPositional))
     .scriptName(SCRIPT_NAME)

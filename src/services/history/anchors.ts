@@ -17,7 +17,7 @@ import { knownCommits } from './file-history.ts';
 /** [reach, committer time]. */
 type Place = [string, number];
 /** object → place: a table of the file (looked up, not decoded whole), or this process's map. */
-type Places = Pick<Table<Place>, 'get' | 'entries' | 'size'>;
+type Places = Pick<Table<Place>, 'get' | 'entries'>;
 
 interface PlaceRecord {
   refs: string;
@@ -208,11 +208,6 @@ function carriedOver(repo: Repo, cache: PlacementCache): Places | null {
     get: (o) => atHead(from.get(o)),
     *entries() {
       for (const e of from.entries()) if (atHead(e[1])) yield e;
-    },
-    get size() {
-      let n = 0;
-      for (const _ of this.entries()) n++;
-      return n;
     },
   };
 }

@@ -93,21 +93,13 @@ export class SortedTables {
         return found ? value(found.tab, found.end) : undefined;
       },
       *entries() {
-        for (let s = span.start; s < span.end; ) {
-          const end = buf.indexOf(NL, s);
-          const tab = buf.indexOf(TAB, s);
+        for (const { s, tab, end } of lines(buf, span)) {
           const v = value(tab, end);
           if (v !== undefined) yield [buf.toString('utf8', s, tab), v];
-          s = end + 1;
         }
       },
       *keys() {
-        for (let s = span.start; s < span.end; ) {
-          const end = buf.indexOf(NL, s);
-          const tab = buf.indexOf(TAB, s);
-          if (tab >= 0 && tab < end) yield buf.toString('utf8', s, tab);
-          s = end + 1;
-        }
+        for (const { s, tab, end } of lines(buf, span)) if (tab >= 0 && tab < end) yield buf.toString('utf8', s, tab);
       },
       *containing(text) {
         const needle = Buffer.from(text, 'utf8');
@@ -129,6 +121,15 @@ export class SortedTables {
         }
       },
     };
+  }
+}
+
+/** Each line of a table's span: where it starts, its tab (-1 or past its end when it has none) and its newline. */
+function* lines(buf: Buffer, span: { start: number; end: number }): IterableIterator<{ s: number; tab: number; end: number }> {
+  for (let s = span.start; s < span.end; ) {
+    const end = buf.indexOf(NL, s);
+    yield { s, tab: buf.indexOf(TAB, s), end };
+    s = end + 1;
   }
 }
 
