@@ -25,24 +25,29 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeText, STOP_WORDS, termOf } from '../../src/core/search/analyzer.ts';
 
-const WINDOW = 4;
-const MIN_DF = 20;
-const TARGETS = 12_000;
-const CONTEXTS = 4_000;
-const TOP_CONTEXTS = 150;
-const MIN_COSINE = 0.17;
-const PER_TERM = 8;
-const ALPHA = 0.75;
-const MIN_SOURCES = 3;
-
 const here = import.meta.dirname;
 const out = path.resolve(here, '../../src/core/search/related-words.ts');
-const { values: opts } = parseArgs({ options: { 'git-dirs': { type: 'string' }, check: { type: 'boolean', default: false }, cache: { type: 'string' } } });
+const { values: opts } = parseArgs({
+  options: {
+    'git-dirs': { type: 'string' },
+    check: { type: 'boolean', default: false },
+    cache: { type: 'string' },
+    // For trying settings: a JSON object overriding the constants below by name ({"MIN_SOURCES":4}).
+    settings: { type: 'string', default: '{}' },
+    // For trying sources: another file in the form of sources.json.
+    sources: { type: 'string' },
+    // Where to write the table instead of src/core/search/related-words.ts.
+    out: { type: 'string' },
+  },
+});
+const settings = { WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 8, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
+const { WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
+
 if (!opts['git-dirs'] && !opts.cache) {
   console.error('build.ts: --git-dirs DIR is required (a git directory per source: DIR/<owner>+<name>/repo or DIR/<owner>+<name>.git)');
   process.exit(2);
 }
-const sources = JSON.parse(fs.readFileSync(path.join(here, 'sources.json'), 'utf8')) as { repositories: Array<{ repo: string; commit: string }> };
+const sources = JSON.parse(fs.readFileSync(opts.sources ?? path.join(here, 'sources.json'), 'utf8')) as { repositories: Array<{ repo: string; commit: string }> };
 
 function git(dir: string, args: string[]): string {
   const r = spawnSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -94,9 +99,11 @@ function idOf(token: string): number {
   return id;
 }
 
-// Sentences as term-id arrays, and the sources each term is seen in (a bit per source).
+// Sentences as term-id arrays, and how many of the sources each term is seen in (the sources are
+// read one after the other, so the last source a term was seen in tells whether it is a new one).
 const sentences: Int32Array[] = [];
 const seenIn: number[] = [];
+const lastSource: number[] = [];
 const cacheFile = opts.cache;
 if (cacheFile && fs.existsSync(cacheFile)) {
   // A cache of this step (--cache, for trying settings): terms, then a sentence of term ids per line.
@@ -112,7 +119,11 @@ if (cacheFile && fs.existsSync(cacheFile)) {
         const ids = analyzeText(sentence).map(idOf).filter((id) => id >= 0);
         if (ids.length < 2) continue;
         sentences.push(Int32Array.from(ids));
-        for (const id of ids) seenIn[id] = (seenIn[id] ?? 0) | (1 << n);
+        for (const id of ids) {
+          if (lastSource[id] === n) continue;
+          lastSource[id] = n;
+          seenIn[id] = (seenIn[id] ?? 0) + 1;
+        }
         count++;
       }
     }
@@ -120,12 +131,7 @@ if (cacheFile && fs.existsSync(cacheFile)) {
   });
   if (cacheFile) fs.writeFileSync(cacheFile, `${termNames.join(' ')}\n${termNames.map((_, i) => seenIn[i] ?? 0).join(' ')}\n${sentences.map((s) => s.join(' ')).join('\n')}\n`);
 }
-const sourceCount = (id: number) => {
-  let bits = seenIn[id] ?? 0;
-  let n = 0;
-  for (; bits; bits &= bits - 1) n++;
-  return n;
-};
+const sourceCount = (id: number) => seenIn[id] ?? 0;
 
 const df = new Uint32Array(termNames.length);
 for (const s of sentences) for (const id of new Set(s)) df[id]!++;
@@ -228,5 +234,5 @@ if (opts.check) {
   console.error(same ? 'related-words.ts is up to date' : 'related-words.ts differs from what the sources give');
   process.exit(same ? 0 : 1);
 }
-fs.writeFileSync(out, file);
+fs.writeFileSync(opts.out ?? out, file);
 console.error(`${lines.length} terms, ${file.length} bytes, from ${sentences.length} sentences (${positions} context counts)`);
