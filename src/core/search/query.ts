@@ -21,6 +21,13 @@ export const RELATED_WEIGHT = 1.5;
 export const RELATED_COUNT = 8;
 
 /**
+ * The similarity a general-English synonym in the related-words table (WordNet's, listed after a term's
+ * neighbours without a similarity of its own) counts as: its match weighs RELATED_WEIGHT times this.
+ * They are not counted in RELATED_COUNT. Chosen on the fixture's tuning half (docs/search.md).
+ */
+export const GENERAL_SIMILARITY = 0.35;
+
+/**
  * A word the query capitalises where no sentence starts (a person, a product, a place: "what did
  * Nora do", "blank on Safari") weighs this much more than the others: the memory asked about is one
  * that names it, however many memories do (its IDF is then low). Chosen on the fixture's tuning half
@@ -32,6 +39,8 @@ export const NAME_WEIGHT = 2;
 export interface RelatedOptions {
   weight: number;
   count: number;
+  /** The similarity of a general-English synonym (GENERAL_SIMILARITY unless given; 0: none). */
+  general?: number;
 }
 
 /**
@@ -70,17 +79,18 @@ export function synonymsOf(word: string): string[] {
 }
 
 /**
- * The index terms related to `term` (an index term) in core/search/related-words.ts, strongest
- * first, each with its similarity (the cosine of their context vectors, 0-1). A search in the table's text, no parse:
- * a cold process pays only for the words it asks about.
+ * The index terms related to `term` (an index term) in core/search/related-words.ts: its neighbours
+ * in developer text, strongest first, each with its similarity (the cosine of their context
+ * vectors, 0-1), then its general-English synonyms, each with similarity `general`. A search in
+ * the table's text, no parse: a cold process pays only for the words it asks about.
  */
-export function relatedTerms(term: string): Array<[string, number]> {
+export function relatedTerms(term: string, general = GENERAL_SIMILARITY): Array<[string, number]> {
   const at = RELATED_WORDS.indexOf(`\n${term}|`);
   if (at < 0) return [];
   const line = RELATED_WORDS.slice(at + term.length + 2, RELATED_WORDS.indexOf('\n', at + 1));
-  return line.split(' ').map((entry) => {
-    const colon = entry.lastIndexOf(':');
-    return [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100] as [string, number];
+  return line.split(' ').map((entry): [string, number] => {
+    const colon = entry.indexOf(':');
+    return colon < 0 ? [entry, general] : [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100];
   });
 }
 
@@ -147,10 +157,12 @@ export function buildLexicalQuery(
     if (synonyms.length) group.synonyms = synonyms;
     if (related) {
       const taken = new Set([...own, ...synonyms]);
-      const list = relatedTerms(term)
-        .filter(([t]) => !taken.has(t))
-        .slice(0, related.count)
-        .map(([t, strength]): [string, number] => [t, related.weight * strength]);
+      const all = relatedTerms(term, -1).filter(([t]) => !taken.has(t));
+      // The neighbours, at most `count`, then the general-English synonyms (similarity -1 here).
+      const general = related.general ?? GENERAL_SIMILARITY;
+      const list = [...all.filter(([, s]) => s >= 0).slice(0, related.count), ...(general > 0 ? all.filter(([, s]) => s < 0).map(([t]): [string, number] => [t, general]) : [])].map(
+        ([t, strength]): [string, number] => [t, related.weight * strength],
+      );
       if (list.length) group.related = list;
     }
     return group;
