@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { termOf } from '../../src/core/search/analyzer.ts';
 import { bm25f, packFrequencies, type PostingsSource, RELATED_MAX_SHARE } from '../../src/core/search/bm25f.ts';
 import { matchText } from '../../src/core/search/explain.ts';
-import { buildLexicalQuery, RELATED_COUNT, RELATED_WEIGHT, relatedTerms, SYNONYM_WEIGHT } from '../../src/core/search/query.ts';
+import { buildLexicalQuery, GENERAL_SIMILARITY, RELATED_COUNT, RELATED_WEIGHT, relatedTerms, SYNONYM_WEIGHT } from '../../src/core/search/query.ts';
 import { RELATED_WORDS } from '../../src/core/search/related-words.ts';
 
 describe('related words', () => {
-  it('is a compact table of sorted, distinct index terms with similarities', () => {
+  it('is a compact table of sorted, distinct index terms: neighbours with similarities, then general synonyms without', () => {
     expect(RELATED_WORDS.length).toBeLessThanOrEqual(300 * 1024);
     const lines = RELATED_WORDS.split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(1000);
@@ -18,15 +18,22 @@ describe('related words', () => {
       const pairs = rest!.split(' ');
       expect(head).toMatch(/^[a-z]{3,}$/);
       expect(pairs.length).toBeGreaterThan(0);
-      for (const p of pairs) expect(p).toMatch(/^[a-z]{3,}:\d{2,3}$/);
+      for (const p of pairs) expect(p).toMatch(/^[a-z]{3,}(:\d{2,3})?$/);
+      // Those with a similarity first.
+      const general = pairs.findIndex((p) => !p.includes(':'));
+      if (general >= 0) for (const p of pairs.slice(general)) expect(p).not.toContain(':');
     }
   });
 
-  it('finds a term’s neighbours, strongest first, and nothing for an unknown term', () => {
+  it('finds a term’s neighbours, strongest first, then its general synonyms, and nothing for an unknown term', () => {
     const crash = relatedTerms(termOf('crash'));
     expect(crash.map((r) => r[0])).toContain(termOf('segfault'));
     for (const [, s] of crash) expect(s).toBeGreaterThan(0.1), expect(s).toBeLessThanOrEqual(1);
-    expect(crash.map((r) => r[1])).toEqual([...crash.map((r) => r[1])].sort((a, b) => b - a));
+    const neighbours = relatedTerms(termOf('crash'), -1).filter(([, s]) => s >= 0);
+    expect(neighbours.map((r) => r[1])).toEqual([...neighbours.map((r) => r[1])].sort((a, b) => b - a));
+    // WordNet: relocate is move, which developer text alone did not say.
+    expect(relatedTerms(termOf('relocate'))).toContainEqual([termOf('move'), GENERAL_SIMILARITY]);
+    expect(relatedTerms(termOf('relocate'), 0.5)).toContainEqual([termOf('move'), 0.5]);
     expect(relatedTerms('zzqxv')).toEqual([]);
     // A prefix of a listed term is not that term.
     expect(relatedTerms(termOf('crash').slice(0, 3))).not.toEqual(crash);
@@ -35,14 +42,19 @@ describe('related words', () => {
   it('adds them to the word’s group at RELATED_WEIGHT × similarity, never a query word or synonym, and only with synonyms', () => {
     const group = buildLexicalQuery('crash report')!.groups[0]!;
     expect(group.term).toBe(termOf('crash'));
-    expect(group.related!.length).toBeLessThanOrEqual(RELATED_COUNT);
+    const general = relatedTerms(termOf('crash'), -1).filter(([, s]) => s < 0).length;
+    expect(group.related!.length).toBeLessThanOrEqual(RELATED_COUNT + general);
     const table = new Map(relatedTerms(termOf('crash')));
     for (const [t, w] of group.related!) expect(w).toBeCloseTo(RELATED_WEIGHT * table.get(t)!, 10);
     const withNeighbour = buildLexicalQuery('crash segfault')!;
     expect((withNeighbour.groups[0]!.related ?? []).map((r) => r[0])).not.toContain(termOf('segfault'));
     expect(buildLexicalQuery('crash', { synonyms: false })!.groups[0]!.related).toBeUndefined();
     expect(buildLexicalQuery('crash', { related: false })!.groups[0]!.related).toBeUndefined();
-    expect(buildLexicalQuery('crash', { related: { weight: 1, count: 1 } })!.groups[0]!.related).toHaveLength(1);
+    expect(buildLexicalQuery('crash', { related: { weight: 1, count: 1, general: 0 } })!.groups[0]!.related).toHaveLength(1);
+    // General synonyms are not counted in `count`, and weigh `weight` × `general`.
+    const relocate = buildLexicalQuery('relocate', { related: { weight: 2, count: 0, general: 0.25 } })!.groups[0]!.related!;
+    expect(relocate).toContainEqual([termOf('move'), 0.5]);
+    expect(relocate.every(([, w]) => w === 0.5)).toBe(true);
   });
 
   it('scores a related word’s match at its weight, a group as its best match, and says so when explaining', () => {
