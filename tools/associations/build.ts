@@ -44,8 +44,8 @@ const { values: opts } = parseArgs({
     out: { type: 'string' },
   },
 });
-const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WORDNET_MAX_SENSES: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
-const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WORDNET_MAX_SENSES, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
+const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WORDNET_MAX_SENSES: 0, WORDNET_DERIVED: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
+const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WORDNET_MAX_SENSES, WORDNET_DERIVED, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
 
 if (!opts['git-dirs'] && !opts.cache) {
   console.error('build.ts: --git-dirs DIR is required (a git directory per source: DIR/<owner>+<name>/repo or DIR/<owner>+<name>.git)');
@@ -81,6 +81,8 @@ function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, S
   const dict = path.join(pkg, 'dict');
   const synsetWords = new Map<string, string[]>();
   const hypernyms = new Map<string, string[]>();
+  // Derivationally related forms (relocate: relocation), a lexical pointer: [from word, synset, to word].
+  const derived = new Map<string, Array<[number, string, number]>>();
   const posName: Record<string, string> = { n: 'noun', v: 'verb', a: 'adj', s: 'adj', r: 'adv' };
   for (const pos of ['noun', 'verb', 'adj', 'adv']) {
     for (const line of fs.readFileSync(path.join(dict, `data.${pos}`), 'utf8').split('\n')) {
@@ -95,6 +97,12 @@ function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, S
       for (let i = 0; i < pointers; i++) {
         const at = 5 + 2 * count + 4 * i;
         if (f[at] === '@' || f[at] === '@i') up.push(`${posName[f[at + 2]!]}:${f[at + 1]}`);
+        if (f[at] === '+') {
+          const key = `${pos}:${f[0]}`;
+          const list = derived.get(key) ?? [];
+          list.push([Number.parseInt(f[at + 3]!.slice(0, 2), 16), `${posName[f[at + 2]!]}:${f[at + 1]}`, Number.parseInt(f[at + 3]!.slice(2), 16)]);
+          derived.set(key, list);
+        }
       }
       if (up.length) hypernyms.set(`${pos}:${f[0]}`, up);
     }
@@ -114,8 +122,17 @@ function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, S
       const offsets = f.slice(f.length - synsetCount).slice(0, senses);
       // (With WORDNET_HYPERNYMS, also the words of each sense's direct hypernyms.)
       const synsets = offsets.flatMap((o) => [`${pos}:${o}`, ...(WORDNET_HYPERNYMS > 0 ? (hypernyms.get(`${pos}:${o}`) ?? []) : [])]);
-      for (const synset of synsets) {
-        for (const word of synsetWords.get(synset) ?? []) {
+      // (With WORDNET_DERIVED, also the word's derivationally related forms in those senses.)
+      const forms: string[] = [];
+      if (WORDNET_DERIVED > 0) {
+        for (const o of offsets) {
+          const key = `${pos}:${o}`;
+          const own = (synsetWords.get(key) ?? []).indexOf(lemma) + 1;
+          for (const [from, to, word] of derived.get(key) ?? []) if (from === own) forms.push(synsetWords.get(to)?.[word - 1] ?? '');
+        }
+      }
+      for (const words of [...synsets.map((k) => synsetWords.get(k) ?? []), forms]) {
+        for (const word of words) {
           if (!PLAIN.test(word)) continue;
           const other = termOf(word);
           if (other === term || !vocabulary.has(other)) continue;
