@@ -44,8 +44,8 @@ const { values: opts } = parseArgs({
     out: { type: 'string' },
   },
 });
-const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WORDNET_MAX_SENSES: 0, WORDNET_DERIVED: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
-const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WORDNET_MAX_SENSES, WORDNET_DERIVED, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
+const settings = { WORDNET: 1, WORDNET_SENSES: 3, WORDNET_PER_TERM: 4, WORDNET_DF: 0, WORDNET_HYPERNYMS: 0, WORDNET_MAX_SENSES: 0, WORDNET_DERIVED: 0, WORDNET_MIN_COSINE: 0, WINDOW: 4, MIN_DF: 20, TARGETS: 12_000, CONTEXTS: 4_000, TOP_CONTEXTS: 150, MIN_COSINE: 0.17, PER_TERM: 7, ALPHA: 0.75, MIN_SOURCES: 3, ...(JSON.parse(opts.settings!) as Record<string, number>) };
+const { WORDNET, WORDNET_SENSES, WORDNET_PER_TERM, WORDNET_DF, WORDNET_HYPERNYMS, WORDNET_MAX_SENSES, WORDNET_DERIVED, WORDNET_MIN_COSINE, WINDOW, MIN_DF, TARGETS, CONTEXTS, TOP_CONTEXTS, MIN_COSINE, PER_TERM, ALPHA, MIN_SOURCES } = settings;
 
 if (!opts['git-dirs'] && !opts.cache) {
   console.error('build.ts: --git-dirs DIR is required (a git directory per source: DIR/<owner>+<name>/repo or DIR/<owner>+<name>.git)');
@@ -299,6 +299,14 @@ for (let t = 0; t < T; t++) {
 // WORDNET_SENSES most frequent senses, that are targets too: at most WORDNET_PER_TERM, after its
 // neighbours and without a similarity (query.ts gives them one weight).
 const general = new Map<string, string[]>();
+const targetIndex = new Map(targets.map((id, t) => [termNames[id]!, t]));
+/** The cosine of two targets' context vectors, 0 for a word that is not a target. */
+function cosine(a: string, b: string): number {
+  const [x, y] = [targetIndex.get(a), targetIndex.get(b)];
+  if (x === undefined || y === undefined) return 0;
+  const other = new Map(vectors[y]!);
+  return vectors[x]!.reduce((sum, [c, v]) => sum + v * (other.get(c) ?? 0), 0);
+}
 if (WORDNET > 0) {
   // (With WORDNET_DF, also the terms seen in that many sentences, in any number of sources.)
   const vocabulary = new Set(targets.map((id) => termNames[id]!));
@@ -306,7 +314,9 @@ if (WORDNET > 0) {
   let added = 0;
   for (const [term, synonyms] of wordnetSynonyms(WORDNET_SENSES, vocabulary)) {
     const have = new Set((neighbours.get(term) ?? []).map(([t]) => t));
-    const extra = [...synonyms].filter((t) => !have.has(t)).slice(0, WORDNET_PER_TERM);
+    // (With WORDNET_MIN_COSINE, only a synonym used alike in the sources too, at that cosine or more:
+    // the sense developer text has.)
+    const extra = [...synonyms].filter((t) => !have.has(t) && (WORDNET_MIN_COSINE <= 0 || cosine(term, t) >= WORDNET_MIN_COSINE)).slice(0, WORDNET_PER_TERM);
     if (!extra.length) continue;
     added += extra.length;
     general.set(term, extra);
