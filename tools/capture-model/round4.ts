@@ -465,9 +465,9 @@ function tokens(text: string): string[] {
 
 const W2V_DIM = Number(process.env.W2V_DIM ?? 64);
 
-/** Skip-gram with negative sampling (window 5, 5 negatives, frequent words subsampled), one pass; deterministic. */
+/** Skip-gram with negative sampling (window 5, 5 negatives, frequent words subsampled), W2V_EPOCHS passes (1); deterministic. */
 function wordVectors(files: readonly string[]): Map<string, Float32Array> {
-  const cache = `/tmp/capture-w2v-${W2V_DIM}.json`;
+  const cache = process.env.W2V_CACHE ?? `/tmp/capture-w2v-${W2V_DIM}.json`;
   if (fs.existsSync(cache)) return new Map(Object.entries(JSON.parse(fs.readFileSync(cache, 'utf8')) as Record<string, number[]>).map(([w, v]) => [w, Float32Array.from(v)]));
   const docs: string[][] = [];
   for (const f of files) {
@@ -500,10 +500,11 @@ function wordVectors(files: readonly string[]): Map<string, Float32Array> {
     }
   }
   const seqs = docs.map((ws) => Int32Array.from(ws.map((w) => id.get(w) ?? -1).filter((x) => x >= 0 && r() < Math.sqrt(1e-4 / (vocab[x]![1] / total)) + 1e-4 / (vocab[x]![1] / total))));
-  const steps = seqs.reduce((a, s) => a + s.length, 0);
+  const epochs = Number(process.env.W2V_EPOCHS ?? 1);
+  const steps = epochs * seqs.reduce((a, s) => a + s.length, 0);
   let done = 0;
   const grad = new Float32Array(d);
-  for (const seq of seqs) {
+  for (let epoch = 0; epoch < epochs; epoch++) for (const seq of seqs) {
     for (let i = 0; i < seq.length; i++) {
       const lr = Math.max(0.0001, 0.025 * (1 - done++ / steps));
       const b = 1 + Math.floor(r() * 5);
@@ -533,19 +534,46 @@ function wordVectors(files: readonly string[]): Map<string, Float32Array> {
   return vectors;
 }
 
-/** The passage's mean word vector, unit length, as dense features after the hashed buckets. */
-function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, scale: number): Ex {
+/**
+ * W2V_POOL: which dense features a passage gets from its word vectors (each part unit length):
+ * mean (the mean vector), meanmax (mean, then the largest value of each dimension), meanfirst (mean,
+ * then the first sentence's mean), meanlast (mean, then the last sentence's mean).
+ */
+const W2V_POOL = process.env.W2V_POOL ?? 'mean';
+const poolParts = W2V_POOL === 'mean' ? 1 : 2;
+
+function meanOf(ws: readonly string[], vectors: Map<string, Float32Array>): Float64Array {
   const sum = new Float64Array(W2V_DIM);
-  let n = 0;
-  for (const w of tokens(text)) {
+  for (const w of ws) {
     const v = vectors.get(w);
-    if (!v) continue;
-    n++;
-    for (let q = 0; q < W2V_DIM; q++) sum[q]! += v[q]!;
+    if (v) for (let q = 0; q < W2V_DIM; q++) sum[q]! += v[q]!;
   }
   const norm = Math.sqrt(sum.reduce((a, x) => a + x * x, 0)) || 1;
-  const idx = Uint32Array.from([...e.idx, ...Array.from({ length: W2V_DIM }, (_, q) => FEATURE_BUCKETS + q)]);
-  const val = Float64Array.from([...e.val, ...Array.from(sum, (x) => (n ? (scale * x) / norm : 0))]);
+  return sum.map((x) => x / norm);
+}
+
+/** The passage's pooled word vectors as dense features after the hashed buckets. */
+function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, scale: number): Ex {
+  const parts = [meanOf(tokens(text), vectors)];
+  if (W2V_POOL === 'meanmax') {
+    const max = new Float64Array(W2V_DIM).fill(-Infinity);
+    let any = false;
+    for (const w of tokens(text)) {
+      const v = vectors.get(w);
+      if (!v) continue;
+      any = true;
+      for (let q = 0; q < W2V_DIM; q++) max[q] = Math.max(max[q]!, v[q]!);
+    }
+    const m = any ? max : new Float64Array(W2V_DIM);
+    const norm = Math.sqrt(m.reduce((a, x) => a + x * x, 0)) || 1;
+    parts.push(m.map((x) => x / norm));
+  } else if (W2V_POOL === 'meanfirst' || W2V_POOL === 'meanlast') {
+    const sentences = text.split(/(?<=[.!?])\s+|\n\s*\n/).filter((x) => tokens(x).length > 0);
+    parts.push(meanOf(tokens((W2V_POOL === 'meanfirst' ? sentences[0] : sentences.at(-1)) ?? ''), vectors));
+  }
+  const dense = parts.flatMap((x) => [...x]);
+  const idx = Uint32Array.from([...e.idx, ...dense.map((_, q) => FEATURE_BUCKETS + q)]);
+  const val = Float64Array.from([...e.val, ...dense.map((x) => scale * x)]);
   return { ...e, idx, val };
 }
 
@@ -653,7 +681,8 @@ function main(): void {
     show('linear (the shipped recipe)', report(base.keep, base.ns, words));
     for (const scale of (process.env.W2V_SCALE ?? '0.5,1,2').split(',').map(Number)) {
       const ex = words.map((e, i) => withVectors(e, tuning[i]!.text, vectors, scale));
-      const r = linearOOF(ex, FEATURE_BUCKETS + W2V_DIM);
+      const r = linearOOF(ex, FEATURE_BUCKETS + poolParts * W2V_DIM);
+      show(`  (pool ${W2V_POOL}, dim ${W2V_DIM})`, report(r.keep, r.ns, ex));
       show(`linear + word vectors x${scale}`, report(r.keep, r.ns, ex));
       bootstrap(ex, base, r);
     }
