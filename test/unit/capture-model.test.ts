@@ -4,7 +4,8 @@
  * + - * / only); and the statements it is given are prose, not code or logs.
  */
 import { describe, expect, it } from 'vitest';
-import { CaptureModel, captureModel, exactExp, sigmoid } from '../../src/core/capture-model.ts';
+import { VECTOR_BITS } from '../../src/core/capture-features.ts';
+import { CaptureModel, captureModel, exactExp, MODEL_ROWS, pooledVector, sigmoid, type VectorPool, type WeightsTable, weightsDigest } from '../../src/core/capture-model.ts';
 import { CAPTURE_WEIGHTS } from '../../src/core/capture-weights.ts';
 import { statementsOf, summaryLine } from '../../src/core/statements.ts';
 import { prng } from '../helpers/prng.ts';
@@ -26,6 +27,65 @@ describe('the weights', () => {
     // Numbers that score with the weights are covered by the checksum too.
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, bias: CAPTURE_WEIGHTS.bias.map((b, r) => (r === 0 ? b + 0.5 : b)) })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...CAPTURE_WEIGHTS, calibration: { a: CAPTURE_WEIGHTS.calibration.a, b: 3 } })).toThrow(/damaged/);
+  });
+});
+
+/** The shipped table with word vectors: its own if it has them, else random ones (and the digest that fits them). */
+function withVectors(pool: VectorPool = 'mean+max'): WeightsTable {
+  const shipped = CAPTURE_WEIGHTS as WeightsTable;
+  if (shipped.vectors?.pool === pool) return shipped;
+  const rand = prng(3);
+  const dim = 8;
+  const table = Int8Array.from({ length: (1 << VECTOR_BITS) * dim }, () => Math.round((rand() - 0.5) * 254));
+  const width = pool === 'mean+max' ? 2 * dim : dim;
+  const weights = MODEL_ROWS.map(() => Array.from({ length: width }, () => (rand() - 0.5) * 4));
+  const { vectors: _, sha256: __, ...base } = shipped;
+  const bytes = Buffer.concat([Buffer.from(base.weights.join(''), 'base64'), Buffer.from(table.buffer)]);
+  const vectors = { bits: VECTOR_BITS, dim, pool, weights, table: Buffer.from(table.buffer).toString('base64').match(/.{1,1000}/g)! };
+  return { ...base, vectors, sha256: weightsDigest(new Uint8Array(bytes), { ...base, vectors }) };
+}
+
+describe('word vectors', () => {
+  it('a table with word vectors passes its checksum, and they move the scores', () => {
+    const text = 'We switched the cache to LRU because the working set no longer fits in memory.';
+    for (const pool of ['mean', 'mean+max'] as const) {
+      const t = withVectors(pool);
+      const { vectors: _, ...plain } = t;
+      const without = new CaptureModel({ ...plain, sha256: weightsDigest(new Uint8Array(Buffer.from(plain.weights.join(''), 'base64')), plain) });
+      expect(new CaptureModel(t).score(text).score).not.toBe(without.score(text).score);
+    }
+  });
+
+  it('a damaged vector table or vector weight is an error', () => {
+    const t = withVectors();
+    const v = t.vectors!;
+    const lines = [...v.table];
+    const i = lines.length >> 1;
+    const line = lines[i]!;
+    lines[i] = `${line.slice(0, 10)}${line[10] === 'A' ? 'B' : 'A'}${line.slice(11)}`;
+    expect(() => new CaptureModel({ ...t, vectors: { ...v, table: lines } })).toThrow(/damaged/);
+    expect(() => new CaptureModel({ ...t, vectors: { ...v, table: v.table.slice(1) } })).toThrow(/damaged/);
+    expect(() => new CaptureModel({ ...t, vectors: { ...v, weights: v.weights.map((row, r) => (r === 1 ? row.map((x, q) => (q === 0 ? x + 0.25 : x)) : row)) } })).toThrow(/damaged/);
+    expect(() => new CaptureModel({ ...t, vectors: { ...v, pool: v.pool === 'mean' ? 'mean+max' : 'mean' } })).toThrow(/damaged/);
+    // Vectors dropped altogether: the digest covered them.
+    const { vectors: _, ...plain } = t;
+    expect(() => new CaptureModel(plain)).toThrow(/damaged/);
+  });
+
+  it('the pooled vector is exact: the same words in any order give the same numbers, unit length', () => {
+    const rand = prng(5);
+    const dim = 4;
+    const table = Int8Array.from({ length: 16 * dim }, () => Math.round((rand() - 0.5) * 254));
+    table.fill(0, 0, dim); // bucket 0: no word owns it
+    const words = Uint32Array.from({ length: 200 }, () => Math.floor(rand() * 16));
+    const reversed = words.slice().reverse();
+    const a = pooledVector(words, table, dim, 'mean+max')!;
+    expect([...pooledVector(reversed, table, dim, 'mean+max')!]).toEqual([...a]);
+    expect(Math.abs(a.subarray(0, dim).reduce((s, x) => s + x * x, 0) - 1)).toBeLessThan(1e-12);
+    expect(pooledVector(Uint32Array.of(0, 0), table, dim, 'mean')).toBeNull();
+    // The maximum of one word is that word's vector.
+    const one = pooledVector(Uint32Array.of(3), table, dim, 'mean+max')!;
+    expect([...one.subarray(dim)]).toEqual([...one.subarray(0, dim)]);
   });
 });
 

@@ -25,7 +25,7 @@
  * calibrated on its own out-of-fold scores before the tiers are read.
  */
 import { createHash } from 'node:crypto';
-import { bucketOf, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
+import { bucketOf, FEATURE_BUCKETS, featuresOf, PHRASES, statementWords, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES } from '../../src/core/capture-model.ts';
 import fs from 'node:fs';
 import { porterStem } from '../../src/core/search/stem.ts';
@@ -450,6 +450,8 @@ function naiveBayesNsOOF(examples: readonly Ex[], buckets: number, alpha: number
 
 /** Lowercase stemmed words, as capture-features reads them (placeholders for code, links, paths, numbers). */
 function tokens(text: string): string[] {
+  // W2V_TOKENS=shipped: the words the shipped features read (capture-features.ts), as the binary would.
+  if (process.env.W2V_TOKENS === 'shipped') return statementWords(text);
   const t = text
     .replace(/`[^`\n]{1,200}`/g, ' qcode ')
     .replace(/\bhttps?:\/\/\S+/g, ' qurl ')
@@ -577,6 +579,31 @@ function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, sc
   return { ...e, idx, val };
 }
 
+/**
+ * W2V_HASH_BITS=n: the vectors as the binary would hold them: 2^n buckets by a hash of the word, the
+ * most frequent word of a bucket holding it, int8 with one scale; a word of no bucket's owner reads
+ * its bucket's vector (as the binary cannot tell). Returned as a map over every word the tuning
+ * half has, so the rest of the code reads it as before.
+ */
+function hashedVectors(vectors: Map<string, Float32Array>, bits: number): Map<string, Float32Array> {
+  const mask = (1 << bits) - 1;
+  const base = fnv(FNV_OFFSET, 'v:');
+  const bucket = (w: string) => (fnv(base, w) >>> 0) & mask;
+  const rows = new Map<number, Float32Array>();
+  // The cache keeps the vocabulary's order (most frequent first).
+  for (const [w, v] of vectors) if (!rows.has(bucket(w))) rows.set(bucket(w), v);
+  let max = 0;
+  for (const v of rows.values()) for (const x of v) max = Math.max(max, Math.abs(x));
+  const q = new Map([...rows].map(([b, v]) => [b, Float32Array.from(v, (x) => Math.round((x / max) * 127))]));
+  const out = new Map<string, Float32Array>();
+  for (const p of split(loadCorpus()).tuning) for (const w of tokens(p.text)) {
+    const v = q.get(bucket(w));
+    if (v) out.set(w, v);
+  }
+  console.log(`hashed: ${rows.size} of ${1 << bits} buckets hold a vector (${vectors.size} words)`);
+  return out;
+}
+
 /** What is noise: a paired bootstrap over source groups (200 draws) of a candidate's gain over a base, out of fold. */
 function bootstrap(words: readonly Ex[], base: { keep: ArrayLike<number>; ns: ArrayLike<number> }, cand: { keep: ArrayLike<number>; ns: ArrayLike<number> }): void {
   const scored = words.flatMap((e, i) => (e.fold >= 0 ? [i] : []));
@@ -675,7 +702,8 @@ function main(): void {
     console.log(`  [${lap()}]`);
   }
   if (what.has('w2v')) {
-    const vectors = wordVectors((process.env.W2V_TEXT ?? '').split(',').filter(Boolean));
+    let vectors = wordVectors((process.env.W2V_TEXT ?? '').split(',').filter(Boolean));
+    if (process.env.W2V_HASH_BITS) vectors = hashedVectors(vectors, Number(process.env.W2V_HASH_BITS));
     console.log(`  [${lap()}] ${vectors.size} word vectors`);
     const base = linearOOF(words, FEATURE_BUCKETS);
     show('linear (the shipped recipe)', report(base.keep, base.ns, words));
