@@ -12,20 +12,13 @@ export const FEATURE_BITS = 16;
 export const FEATURE_BUCKETS = 1 << FEATURE_BITS;
 const MASK = FEATURE_BUCKETS - 1;
 
-/**
- * log2 of the number of hashed buckets of the word vectors learned without
- * labels (docs/capture.md, "Fifth round"): a word's vector is its bucket's.
- */
-export const VECTOR_BITS = 14;
-const VECTOR_MASK = (1 << VECTOR_BITS) - 1;
-
 /** A feature vector: distinct buckets, and one weight for every word feature (shape features weigh 1). */
 export interface Features {
   /** Buckets of word features (unigrams, bigrams, lead words), each counted once. */
   words: Uint32Array;
   /** Buckets of shape and phrase features. */
   shapes: Uint32Array;
-  /** The word-vector bucket of every word, in order, repeats kept (the mean vector counts each use). */
+  /** The word-vector hash of every word, in order, repeats kept (the mean vector counts each use). */
   vectors: Uint32Array;
 }
 
@@ -44,9 +37,9 @@ export function bucketOf(feature: string): number {
 
 const VECTOR_OFFSET = fnv(FNV_OFFSET, 'v:');
 
-/** A word's word-vector bucket ("v:<word>", FNV-1a). */
-export function vectorBucketOf(word: string): number {
-  return (fnv(VECTOR_OFFSET, word) >>> 0) & VECTOR_MASK;
+/** A word's hash for the word vectors learned without labels ("v:<word>", FNV-1a, 32 bits; core/capture-model.ts places it). */
+export function vectorHashOf(word: string): number {
+  return fnv(VECTOR_OFFSET, word) >>> 0;
 }
 
 /** Placeholders for what varies without changing what a statement is: code, links, paths, numbers. */
@@ -151,5 +144,5 @@ export function featuresOf(text: string): Features {
   if (words.length) word.add(bucketOf(`first:${words[0]}`));
   if (words.length > 1) word.add(bucketOf(`first2:${words[0]} ${words[1]}`));
   const shapes = new Set(shapeFeatures(text, words.length).map((s) => bucketOf(`s:${s}`)));
-  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes), vectors: Uint32Array.from(words, vectorBucketOf) };
+  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes), vectors: Uint32Array.from(words, vectorHashOf) };
 }

@@ -10,7 +10,7 @@
  * A damaged weights table throws: never a silent fallback to no model.
  */
 import { sha256Hex } from './hash.ts';
-import { FEATURE_BUCKETS, FEATURE_BITS, type Features, featuresOf, VECTOR_BITS, wordWeight } from './capture-features.ts';
+import { FEATURE_BUCKETS, FEATURE_BITS, type Features, featuresOf, wordWeight } from './capture-features.ts';
 import { CAPTURE_WEIGHTS } from './capture-weights.ts';
 
 /** The model's rows: "worth keeping", then one per namespace it can choose. */
@@ -32,7 +32,7 @@ export interface WeightsTable {
   weights: readonly string[];
   /** Word vectors learned without labels (docs/capture.md, "Fifth round"), when the model has them. */
   vectors?: VectorTable;
-  /** SHA-256 of the decoded weights (then the vector table's) and the numbers above (weightsDigest). */
+  /** SHA-256 of the decoded weights (then the vector table's and its fingerprints) and the numbers above (weightsDigest). */
   sha256: string;
 }
 
@@ -47,6 +47,21 @@ export interface VectorTable {
   weights: ReadonlyArray<readonly number[]>;
   /** 2^bits × dim int8, base64, in chunks. */
   table: readonly string[];
+  /** 2^bits 16-bit fingerprints (little-endian, 0 for a bucket no word holds), base64, in chunks. */
+  fingerprints: readonly string[];
+}
+
+/**
+ * Where a word's vector may be (docs/capture.md, "Fifth round"): one of two
+ * buckets, the one whose fingerprint is the word's; a word with neither has
+ * no vector. The fingerprint is never 0 (an empty bucket).
+ */
+export function vectorPlaces(hash: number, bits: number): { first: number; second: number; fingerprint: number } {
+  const mask = (1 << bits) - 1;
+  const first = hash & mask;
+  const fingerprint = hash >>> 16 || 1;
+  const second = (first ^ (Math.imul(fingerprint, 0x9e3779b1) >>> (32 - bits))) & mask;
+  return { first, second, fingerprint };
 }
 
 export interface Verdict {
@@ -83,7 +98,7 @@ export function sigmoid(z: number): number {
 }
 
 /** The digest a weights table carries: its int8 weights and every number that scores with them. */
-export function weightsDigest(bytes: Uint8Array, t: Pick<WeightsTable, 'version' | 'bits' | 'rows' | 'bias' | 'scale' | 'calibration'> & { vectors?: Omit<VectorTable, 'table'> }): string {
+export function weightsDigest(bytes: Uint8Array, t: Pick<WeightsTable, 'version' | 'bits' | 'rows' | 'bias' | 'scale' | 'calibration'> & { vectors?: Omit<VectorTable, 'table' | 'fingerprints'> }): string {
   const vectors = t.vectors ? { vectors: { bits: t.vectors.bits, dim: t.vectors.dim, pool: t.vectors.pool, weights: t.vectors.weights } } : {};
   const header = JSON.stringify({ version: t.version, bits: t.bits, rows: t.rows, bias: t.bias, scale: t.scale, calibration: t.calibration, ...vectors });
   const all = new Uint8Array(header.length + bytes.length);
@@ -98,25 +113,25 @@ export function weightsDigest(bytes: Uint8Array, t: Pick<WeightsTable, 'version'
  * word has a vector). The int8 rows are summed and compared as integers,
  * exactly, so the int8 scale cancels out.
  */
-export function pooledVector(buckets: Uint32Array, table: Int8Array, dim: number, pool: VectorPool): Float64Array | null {
+export function pooledVector(hashes: Uint32Array, v: { bits: number; dim: number; pool: VectorPool; table: Int8Array; fingerprints: Uint16Array }): Float64Array | null {
+  const { dim, table, fingerprints } = v;
   const sum = new Int32Array(dim);
   const max = new Int32Array(dim).fill(-128);
   let seen = 0;
-  for (let i = 0; i < buckets.length; i++) {
-    const o = buckets[i]! * dim;
-    let any = false;
+  for (let i = 0; i < hashes.length; i++) {
+    const at = vectorPlaces(hashes[i]!, v.bits);
+    const bucket = fingerprints[at.first] === at.fingerprint ? at.first : fingerprints[at.second] === at.fingerprint ? at.second : -1;
+    if (bucket < 0) continue;
+    seen++;
+    const o = bucket * dim;
     for (let q = 0; q < dim; q++) {
       const x = table[o + q]!;
       sum[q]! += x;
-      if (x !== 0) any = true;
+      if (x > max[q]!) max[q] = x;
     }
-    // A bucket no word owns is all zeros: no vector, so no maximum.
-    if (!any) continue;
-    seen++;
-    if (pool === 'mean+max') for (let q = 0; q < dim; q++) if (table[o + q]! > max[q]!) max[q] = table[o + q]!;
   }
   if (seen === 0) return null;
-  const parts = pool === 'mean+max' ? [sum, max] : [sum];
+  const parts = v.pool === 'mean+max' ? [sum, max] : [sum];
   const out = new Float64Array(dim * parts.length);
   parts.forEach((part, k) => {
     let squares = 0;
@@ -129,7 +144,7 @@ export function pooledVector(buckets: Uint32Array, table: Int8Array, dim: number
 
 export class CaptureModel {
   private readonly weights: Int8Array;
-  private readonly vectors: Int8Array | null = null;
+  private readonly vectors: { bits: number; dim: number; pool: VectorPool; table: Int8Array; fingerprints: Uint16Array } | null = null;
 
   constructor(private readonly table: WeightsTable) {
     if (table.bits !== FEATURE_BITS || table.rows.join(',') !== MODEL_ROWS.join(',')) throw new Error('capture model: its weights were trained for other features; rebuild them (tools/capture-model)');
@@ -140,16 +155,20 @@ export class CaptureModel {
     let all = new Uint8Array(this.weights.buffer, this.weights.byteOffset, this.weights.length);
     const v = table.vectors;
     if (v) {
-      if (v.bits !== VECTOR_BITS) throw new Error('capture model: its word vectors were built for other features; rebuild them (tools/capture-model)');
       const vb = Buffer.from(v.table.join(''), 'base64');
+      const fb = Buffer.from(v.fingerprints.join(''), 'base64');
       const width = v.pool === 'mean+max' ? 2 * v.dim : v.dim;
-      if (vb.length !== (1 << v.bits) * v.dim || v.weights.length !== MODEL_ROWS.length || v.weights.some((row) => row.length !== width)) {
+      if (!(v.bits >= 8 && v.bits <= 20) || vb.length !== (1 << v.bits) * v.dim || fb.length !== 2 << v.bits || v.weights.length !== MODEL_ROWS.length || v.weights.some((row) => row.length !== width)) {
         throw new Error('capture model: its weights are damaged (wrong size); rebuild them (tools/capture-model)');
       }
-      this.vectors = new Int8Array(vb.buffer, vb.byteOffset, vb.length);
-      const joined = new Uint8Array(all.length + vb.length);
+      // Fingerprints little-endian on every platform: read byte by byte.
+      const fingerprints = new Uint16Array(1 << v.bits);
+      for (let i = 0; i < fingerprints.length; i++) fingerprints[i] = fb[2 * i]! | (fb[2 * i + 1]! << 8);
+      this.vectors = { bits: v.bits, dim: v.dim, pool: v.pool, table: new Int8Array(vb.buffer, vb.byteOffset, vb.length), fingerprints };
+      const joined = new Uint8Array(all.length + vb.length + fb.length);
       joined.set(all, 0);
       joined.set(vb, all.length);
+      joined.set(fb, all.length + vb.length);
       all = joined;
     }
     if (weightsDigest(all, table) !== table.sha256) {
@@ -161,7 +180,7 @@ export class CaptureModel {
   rowScores(f: Features): number[] {
     const norm = wordWeight(f.words.length);
     const v = this.table.vectors;
-    const mean = v && this.vectors ? pooledVector(f.vectors, this.vectors, v.dim, v.pool) : null;
+    const mean = this.vectors ? pooledVector(f.vectors, this.vectors) : null;
     const out: number[] = [];
     for (let r = 0; r < MODEL_ROWS.length; r++) {
       const base = r * FEATURE_BUCKETS;

@@ -588,19 +588,38 @@ function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, sc
 function hashedVectors(vectors: Map<string, Float32Array>, bits: number): Map<string, Float32Array> {
   const mask = (1 << bits) - 1;
   const base = fnv(FNV_OFFSET, 'v:');
-  const bucket = (w: string) => (fnv(base, w) >>> 0) & mask;
-  const rows = new Map<number, Float32Array>();
+  // W2V_FP=1: a 16-bit fingerprint per bucket and two buckets a word may take (the first free one,
+  // most frequent words first): a word reads a vector only where its fingerprint is.
+  const withFp = process.env.W2V_FP === '1';
+  const places = (w: string): { b: number[]; fp: number } => {
+    const h = fnv(base, w) >>> 0;
+    const b1 = h & mask;
+    const fp = h >>> 16;
+    const b2 = (b1 ^ (Math.imul(fp, 0x9e3779b1) >>> (32 - bits))) & mask;
+    return { b: withFp ? [b1, b2] : [b1], fp };
+  };
+  const rows = new Map<number, { v: Float32Array; fp: number }>();
   // The cache keeps the vocabulary's order (most frequent first).
-  for (const [w, v] of vectors) if (!rows.has(bucket(w))) rows.set(bucket(w), v);
+  for (const [w, v] of vectors) {
+    const { b, fp } = places(w);
+    const free = b.find((x) => !rows.has(x));
+    if (free !== undefined) rows.set(free, { v, fp });
+  }
   let max = 0;
-  for (const v of rows.values()) for (const x of v) max = Math.max(max, Math.abs(x));
-  const q = new Map([...rows].map(([b, v]) => [b, Float32Array.from(v, (x) => Math.round((x / max) * 127))]));
+  for (const { v } of rows.values()) for (const x of v) max = Math.max(max, Math.abs(x));
+  const q = new Map([...rows].map(([b, { v, fp }]) => [b, { v: Float32Array.from(v, (x) => Math.round((x / max) * 127)), fp }]));
   const out = new Map<string, Float32Array>();
   for (const p of split(loadCorpus()).tuning) for (const w of tokens(p.text)) {
-    const v = q.get(bucket(w));
-    if (v) out.set(w, v);
+    const { b, fp } = places(w);
+    for (const x of b) {
+      const row = q.get(x);
+      if (row && (!withFp || row.fp === fp)) {
+        out.set(w, row.v);
+        break;
+      }
+    }
   }
-  console.log(`hashed: ${rows.size} of ${1 << bits} buckets hold a vector (${vectors.size} words)`);
+  console.log(`hashed${withFp ? ' with fingerprints, two choices' : ''}: ${rows.size} of ${1 << bits} buckets hold a vector (${vectors.size} words); ${out.size} words of the tuning half read one`);
   return out;
 }
 

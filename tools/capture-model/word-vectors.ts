@@ -11,7 +11,8 @@
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
-import { statementWords, vectorBucketOf, VECTOR_BITS } from '../../src/core/capture-features.ts';
+import { statementWords, vectorHashOf } from '../../src/core/capture-features.ts';
+import { vectorPlaces } from '../../src/core/capture-model.ts';
 import { prng } from '../../test/helpers/prng.ts';
 import { sig } from './metrics.ts';
 
@@ -98,22 +99,38 @@ export function trainWordVectors(docs: readonly string[][], dim: number, epochs:
 }
 
 /**
- * The vectors as the binary holds them: 2^VECTOR_BITS buckets by a hash of
- * the word, the most frequent word of a bucket owning it, int8 with one scale
- * (which the unit-length mean cancels). Other words read their bucket's
- * vector: the binary keeps no vocabulary.
+ * The vectors as the binary holds them (core/capture-model.ts, vectorPlaces):
+ * 2^bits buckets, each word, most frequent first, in the first free of its two
+ * buckets with its fingerprint (a word finding both taken has none), int8 with
+ * one scale (which the unit-length pooling cancels).
  */
-export function vectorTable(v: WordVectors): { bytes: Int8Array; owned: number } {
-  const rows = new Map<number, number>();
+export function vectorTable(v: WordVectors, bits: number): { table: Int8Array; fingerprints: Uint16Array; owned: number } {
+  const owner = new Int32Array(1 << bits).fill(-1);
+  const fingerprints = new Uint16Array(1 << bits);
   v.words.forEach((w, i) => {
-    const b = vectorBucketOf(w);
-    if (!rows.has(b)) rows.set(b, i);
+    const at = vectorPlaces(vectorHashOf(w), bits);
+    const free = owner[at.first] === -1 ? at.first : owner[at.second] === -1 ? at.second : -1;
+    if (free < 0) return;
+    owner[free] = i;
+    fingerprints[free] = at.fingerprint;
   });
   let max = 0;
-  for (const i of rows.values()) for (let q = 0; q < v.dim; q++) max = Math.max(max, Math.abs(v.vectors[i * v.dim + q]!));
-  const bytes = new Int8Array((1 << VECTOR_BITS) * v.dim);
-  for (const [b, i] of rows) for (let q = 0; q < v.dim; q++) bytes[b * v.dim + q] = Math.round((v.vectors[i * v.dim + q]! / max) * 127);
-  return { bytes, owned: rows.size };
+  for (const i of owner) if (i >= 0) for (let q = 0; q < v.dim; q++) max = Math.max(max, Math.abs(v.vectors[i * v.dim + q]!));
+  const table = new Int8Array((1 << bits) * v.dim);
+  owner.forEach((i, b) => {
+    if (i >= 0) for (let q = 0; q < v.dim; q++) table[b * v.dim + q] = Math.round((v.vectors[i * v.dim + q]! / max) * 127);
+  });
+  return { table, fingerprints, owned: owner.filter((i) => i >= 0).length };
+}
+
+/** Fingerprints as bytes, little-endian, as the binary reads them. */
+export function fingerprintBytes(fingerprints: Uint16Array): Uint8Array {
+  const out = new Uint8Array(2 * fingerprints.length);
+  fingerprints.forEach((x, i) => {
+    out[2 * i] = x & 0xff;
+    out[2 * i + 1] = x >>> 8;
+  });
+  return out;
 }
 
 export function saveVectors(v: WordVectors, file: string): void {
