@@ -115,23 +115,28 @@ export function weightsDigest(bytes: Uint8Array, t: Pick<WeightsTable, 'version'
  */
 export function pooledVector(hashes: Uint32Array, v: { bits: number; dim: number; pool: VectorPool; table: Int8Array; fingerprints: Uint16Array }): Float64Array | null {
   const { dim, table, fingerprints } = v;
+  const mask = (1 << v.bits) - 1;
+  const withMax = v.pool === 'mean+max';
   const sum = new Int32Array(dim);
-  const max = new Int32Array(dim).fill(-128);
+  const max = new Int32Array(withMax ? dim : 0).fill(-128);
   let seen = 0;
   for (let i = 0; i < hashes.length; i++) {
-    const at = vectorPlaces(hashes[i]!, v.bits);
-    const bucket = fingerprints[at.first] === at.fingerprint ? at.first : fingerprints[at.second] === at.fingerprint ? at.second : -1;
-    if (bucket < 0) continue;
+    // vectorPlaces, inline (no object a word).
+    const hash = hashes[i]!;
+    const first = hash & mask;
+    const fingerprint = hash >>> 16 || 1;
+    let bucket = first;
+    if (fingerprints[first] !== fingerprint) {
+      bucket = (first ^ (Math.imul(fingerprint, 0x9e3779b1) >>> (32 - v.bits))) & mask;
+      if (fingerprints[bucket] !== fingerprint) continue;
+    }
     seen++;
     const o = bucket * dim;
-    for (let q = 0; q < dim; q++) {
-      const x = table[o + q]!;
-      sum[q]! += x;
-      if (x > max[q]!) max[q] = x;
-    }
+    for (let q = 0; q < dim; q++) sum[q]! += table[o + q]!;
+    if (withMax) for (let q = 0; q < dim; q++) if (table[o + q]! > max[q]!) max[q] = table[o + q]!;
   }
   if (seen === 0) return null;
-  const parts = v.pool === 'mean+max' ? [sum, max] : [sum];
+  const parts = withMax ? [sum, max] : [sum];
   const out = new Float64Array(dim * parts.length);
   parts.forEach((part, k) => {
     let squares = 0;
