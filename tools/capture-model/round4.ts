@@ -18,6 +18,10 @@
  *              sampling) from public commit messages, W2V_TEXT=files (text,
  *              messages split by \x1e); each passage's mean vector appended
  *              to the linear model as W2V_DIM dense features (W2V_SCALE).
+ *              Round 5 (docs/capture.md, "Fifth round"): W2V_TEXT from
+ *              w2v-text.ts, W2V_EPOCHS passes, W2V_POOL (mean, meanmax,
+ *              meanfirst, meanlast), W2V_TOKENS=shipped (the features' words),
+ *              W2V_HASH_BITS with W2V_FP=1 (the binary's table), W2V_CACHE.
  * - ns:        namespace heads alone: the shipped softmax; balanced classes;
  *              one-vs-rest logistic rows; with character n-grams; L2 sweep.
  *

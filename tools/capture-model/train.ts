@@ -68,7 +68,7 @@ const VECTOR_SCALE = Number(process.env.VECTOR_SCALE ?? 1);
 const VECTOR_POOL = (process.env.VECTOR_POOL ?? 'mean') as VectorPool;
 const vectors = process.env.VECTORS ? loadVectors(process.env.VECTORS) : null;
 /** log2 of the word-vector buckets. */
-const VECTOR_BITS = Number(process.env.VECTOR_BITS ?? 14);
+const VECTOR_BITS = Number(process.env.VECTOR_BITS ?? 13);
 const table = vectors ? vectorTable(vectors, VECTOR_BITS) : null;
 const pooling = vectors && table ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, table: table.table, fingerprints: table.fingerprints } : null;
 if (vectors && table) console.log(`word vectors: ${vectors.words.length} words, ${vectors.dim} dimensions, ${VECTOR_POOL}; ${table.owned} of ${1 << VECTOR_BITS} buckets hold one`);

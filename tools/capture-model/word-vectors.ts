@@ -133,16 +133,15 @@ export function fingerprintBytes(fingerprints: Uint16Array): Uint8Array {
   return out;
 }
 
+/** One word a line, most frequent first (JSON object keys would put words like "1" first). */
 export function saveVectors(v: WordVectors, file: string): void {
-  const rows = v.words.map((w, i) => `${JSON.stringify(w)}: [${[...v.vectors.subarray(i * v.dim, (i + 1) * v.dim)].map((x) => Number(x.toFixed(5))).join(',')}]`);
-  fs.writeFileSync(file, `{"dim": ${v.dim}, "vectors": {\n${rows.join(',\n')}\n}}\n`);
+  const rows = v.words.map((w, i) => `[${JSON.stringify(w)}, ${[...v.vectors.subarray(i * v.dim, (i + 1) * v.dim)].map((x) => Number(x.toFixed(5))).join(', ')}]`);
+  fs.writeFileSync(file, `{"dim": ${v.dim}, "words": [\n${rows.join(',\n')}\n]}\n`);
 }
 
 export function loadVectors(file: string): WordVectors {
-  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { dim: number; vectors: Record<string, number[]> };
-  // Object keys that look like array indexes would come first in any order: the words are never such (numbers are placeholders).
-  const words = Object.keys(j.vectors);
-  return { dim: j.dim, words, vectors: Float32Array.from(words.flatMap((w) => j.vectors[w]!)) };
+  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { dim: number; words: Array<[string, ...number[]]> };
+  return { dim: j.dim, words: j.words.map((row) => row[0]), vectors: Float32Array.from(j.words.flatMap((row) => row.slice(1) as number[])) };
 }
 
 if (import.meta.main) {
