@@ -21,10 +21,17 @@
  *   "Fifth round"): hashed into the int8 table the binary holds, each passage's
  *   mean vector (VECTOR_POOL=mean+max: and its maximum; unit length, times
  *   VECTOR_SCALE) is a dense feature of every row.
+ * - CALIBRATE=conversation (docs/capture.md, "Fifth round, calibration"): the
+ *   Platt calibration fitted on the out-of-fold scores of the tuning half's
+ *   threads and assistant-voice batches only (not repos*.jsonl: commit
+ *   messages, ADRs), the register the hooks score; the rows are trained as
+ *   before. Either way the script prints, out of fold, where the suggest tier
+ *   falls on those passages under each calibration set (each fold calibrated
+ *   on the other four).
  * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS, NS_OVR=1,
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
  * seconds instead of minutes), PROSE=1, SENTENCES=1, CAPTURE_DATA
- * (another corpus folder), and DUMP=file.jsonl (every tuning passage with its
+ * (another corpus folder), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
  * out-of-fold probability).
  */
 import fs from 'node:fs';
@@ -63,6 +70,12 @@ const NS_OVR = process.env.NS_OVR === '1';
 const PHRASE_PRIOR = Number(process.env.PHRASE_PRIOR ?? 1.5);
 const PHRASE_STRENGTH = Number(process.env.PHRASE_STRENGTH ?? 0.01);
 const priors = new Map(PHRASES.map(([name, sign]) => [bucketOf(`s:phrase:${name}`), sign === '+' ? PHRASE_PRIOR : -PHRASE_PRIOR]));
+
+/** Which out-of-fold scores the calibration is fitted on: every passage of the tuning half, or its conversation (threads, assistant batches). */
+const CALIBRATE = (process.env.CALIBRATE ?? 'all') as 'all' | 'conversation';
+if (CALIBRATE !== 'all' && CALIBRATE !== 'conversation') throw new Error(`CALIBRATE must be all or conversation, not ${CALIBRATE}`);
+/** A passage of a conversation (an issue or pull-request thread, a reply in an agent's voice), not of a repository's history or documents. */
+const conversational = (p: Passage) => !p.file.startsWith('repos');
 
 const VECTOR_SCALE = Number(process.env.VECTOR_SCALE ?? 1);
 const VECTOR_POOL = (process.env.VECTOR_POOL ?? 'mean') as VectorPool;
@@ -253,11 +266,33 @@ function main(): void {
     console.log(`  L2 ${lambda}: cross-validated log loss ${loss.toFixed(4)}, AUC ${auc(cv.scores, labels).toFixed(3)}, namespace ${(examples.filter((e, i) => e.keep && cv.ns[i] === e.ns).length / labels.filter(Boolean).length).toFixed(3)}`);
     if (!best || loss < best.loss) best = { lambda, loss, ...cv };
   }
-  const cal = platt(best!.scores, labels);
+  const talk = tuning.map(conversational);
+  const calIdx = [...examples.keys()].filter((i) => CALIBRATE === 'all' || talk[i]);
+  const cal = platt(calIdx.map((i) => best!.scores[i]!), calIdx.map((i) => labels[i]!));
   const p = [...best!.scores].map((z) => sig(cal.a * z + cal.b));
+  // Where the tiers fall under each calibration set, out of fold: each fold's
+  // passages calibrated on the other four folds' out-of-fold scores.
+  console.log(`calibration sets, out of fold (each fold calibrated on the other four; ${talk.filter(Boolean).length} passages of threads and assistant batches, ${labels.filter((y, i) => y && talk[i]).length} worth keeping):`);
+  for (const set of ['all', 'conversation'] as const) {
+    const folds = examples.map((e) => foldOf(e.group, FOLDS));
+    const pp = new Array<number>(examples.length);
+    const pd = new Array<number>(examples.length);
+    for (let f = 0; f < FOLDS; f++) {
+      const fit = [...examples.keys()].filter((i) => folds[i] !== f && (set === 'all' || talk[i]));
+      const c = platt(fit.map((i) => best!.scores[i]!), fit.map((i) => labels[i]!));
+      for (const i of examples.keys()) if (folds[i] === f) [pp[i], pd[i]] = [sig(c.a * best!.scores[i]! + c.b), sig(c.a * best!.detected[i]! + c.b)];
+    }
+    const whole = platt(set === 'all' ? best!.scores : calIdx.map((i) => best!.scores[i]!), set === 'all' ? labels : calIdx.map((i) => labels[i]!));
+    const sub = (xs: number[]) => xs.filter((_, i) => talk[i]);
+    const ys = sub(labels);
+    console.log(`  fitted on ${set === 'all' ? 'every passage' : 'the conversation'} (on all folds: a ${whole.a.toFixed(3)}, b ${whole.b.toFixed(3)}):`);
+    console.log(`    conversation, passage score:  auto ${tier(sub(pp), ys, 0.95)}; suggest ${tier(sub(pp), ys, 0.7)}; log loss ${logLoss(sub(pp), ys).toFixed(4)}`);
+    console.log(`    conversation, as detected:    auto ${tier(sub(pd), ys, 0.95)}; suggest ${tier(sub(pd), ys, 0.7)}`);
+    console.log(`    every passage, as detected:   auto ${tier(pd, labels, 0.95)}; suggest ${tier(pd, labels, 0.7)}`);
+  }
   const kept = examples.map((e, i) => ({ e, i })).filter(({ e }) => e.keep);
   const nsRight = kept.filter(({ e, i }) => best!.ns[i] === e.ns).length;
-  console.log(`chosen L2 ${best!.lambda}; out-of-fold, calibrated (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
+  console.log(`chosen L2 ${best!.lambda}; out-of-fold, calibrated on ${CALIBRATE === 'all' ? 'every passage' : 'the conversation'} (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
   console.log(`  auto (>= 0.95):    ${tier(p, labels, 0.95)}`);
   console.log(`  suggest (>= 0.70): ${tier(p, labels, 0.7)}`);
   console.log(`  namespace right on ${(nsRight / kept.length).toFixed(3)} of kept passages`);
@@ -311,7 +346,7 @@ function main(): void {
   all.set(vectorBytes, bytes.length);
   all.set(fpBytes, bytes.length + vectorBytes.length);
   const sha256 = weightsDigest(all, { ...header, vectors: vectorPart });
-  const out = path.join(import.meta.dirname, '../../src/core/capture-weights.ts');
+  const out = process.env.OUT ? path.resolve(process.env.OUT) : path.join(import.meta.dirname, '../../src/core/capture-weights.ts');
   const base64 = Buffer.from(bytes).toString('base64');
   // Lines of 1,000 characters: tools that read source line by line (import scanners, editors) read them all.
   const lines = base64.match(/.{1,1000}/g)!;
