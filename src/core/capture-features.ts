@@ -18,6 +18,8 @@ export interface Features {
   words: Uint32Array;
   /** Buckets of shape and phrase features. */
   shapes: Uint32Array;
+  /** The word-vector hash of every word, in order, repeats kept (the mean vector counts each use). */
+  vectors: Uint32Array;
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -31,6 +33,13 @@ function fnv(h: number, text: string): number {
 /** A feature's bucket (FNV-1a, 32 bits): the same on every platform. */
 export function bucketOf(feature: string): number {
   return (fnv(FNV_OFFSET, feature) >>> 0) & MASK;
+}
+
+const VECTOR_OFFSET = fnv(FNV_OFFSET, 'v:');
+
+/** A word's hash for the word vectors learned without labels ("v:<word>", FNV-1a, 32 bits; core/capture-model.ts places it). */
+export function vectorHashOf(word: string): number {
+  return fnv(VECTOR_OFFSET, word) >>> 0;
 }
 
 /** Placeholders for what varies without changing what a statement is: code, links, paths, numbers. */
@@ -60,7 +69,7 @@ function stemOf(w: string): string {
 }
 
 /** Lowercase words of a text, each stemmed when it is plain ASCII; contractions kept whole ("don't", "can't"). */
-function statementWords(text: string): string[] {
+export function statementWords(text: string): string[] {
   const out: string[] = [];
   for (const m of normalize(text).toLowerCase().matchAll(WORD)) out.push(stemOf(m[0]));
   return out;
@@ -135,5 +144,5 @@ export function featuresOf(text: string): Features {
   if (words.length) word.add(bucketOf(`first:${words[0]}`));
   if (words.length > 1) word.add(bucketOf(`first2:${words[0]} ${words[1]}`));
   const shapes = new Set(shapeFeatures(text, words.length).map((s) => bucketOf(`s:${s}`)));
-  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes) };
+  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes), vectors: Uint32Array.from(words, vectorHashOf) };
 }

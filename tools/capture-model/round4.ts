@@ -18,6 +18,10 @@
  *              sampling) from public commit messages, W2V_TEXT=files (text,
  *              messages split by \x1e); each passage's mean vector appended
  *              to the linear model as W2V_DIM dense features (W2V_SCALE).
+ *              Round 5 (docs/capture.md, "Fifth round"): W2V_TEXT from
+ *              w2v-text.ts, W2V_EPOCHS passes, W2V_POOL (mean, meanmax,
+ *              meanfirst, meanlast), W2V_TOKENS=shipped (the features' words),
+ *              W2V_HASH_BITS with W2V_FP=1 (the binary's table), W2V_CACHE.
  * - ns:        namespace heads alone: the shipped softmax; balanced classes;
  *              one-vs-rest logistic rows; with character n-grams; L2 sweep.
  *
@@ -25,7 +29,7 @@
  * calibrated on its own out-of-fold scores before the tiers are read.
  */
 import { createHash } from 'node:crypto';
-import { bucketOf, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
+import { bucketOf, FEATURE_BUCKETS, featuresOf, PHRASES, statementWords, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES } from '../../src/core/capture-model.ts';
 import fs from 'node:fs';
 import { porterStem } from '../../src/core/search/stem.ts';
@@ -450,6 +454,8 @@ function naiveBayesNsOOF(examples: readonly Ex[], buckets: number, alpha: number
 
 /** Lowercase stemmed words, as capture-features reads them (placeholders for code, links, paths, numbers). */
 function tokens(text: string): string[] {
+  // W2V_TOKENS=shipped: the words the shipped features read (capture-features.ts), as the binary would.
+  if (process.env.W2V_TOKENS === 'shipped') return statementWords(text);
   const t = text
     .replace(/`[^`\n]{1,200}`/g, ' qcode ')
     .replace(/\bhttps?:\/\/\S+/g, ' qurl ')
@@ -465,9 +471,9 @@ function tokens(text: string): string[] {
 
 const W2V_DIM = Number(process.env.W2V_DIM ?? 64);
 
-/** Skip-gram with negative sampling (window 5, 5 negatives, frequent words subsampled), one pass; deterministic. */
+/** Skip-gram with negative sampling (window 5, 5 negatives, frequent words subsampled), W2V_EPOCHS passes (1); deterministic. */
 function wordVectors(files: readonly string[]): Map<string, Float32Array> {
-  const cache = `/tmp/capture-w2v-${W2V_DIM}.json`;
+  const cache = process.env.W2V_CACHE ?? `/tmp/capture-w2v-${W2V_DIM}.json`;
   if (fs.existsSync(cache)) return new Map(Object.entries(JSON.parse(fs.readFileSync(cache, 'utf8')) as Record<string, number[]>).map(([w, v]) => [w, Float32Array.from(v)]));
   const docs: string[][] = [];
   for (const f of files) {
@@ -500,10 +506,11 @@ function wordVectors(files: readonly string[]): Map<string, Float32Array> {
     }
   }
   const seqs = docs.map((ws) => Int32Array.from(ws.map((w) => id.get(w) ?? -1).filter((x) => x >= 0 && r() < Math.sqrt(1e-4 / (vocab[x]![1] / total)) + 1e-4 / (vocab[x]![1] / total))));
-  const steps = seqs.reduce((a, s) => a + s.length, 0);
+  const epochs = Number(process.env.W2V_EPOCHS ?? 1);
+  const steps = epochs * seqs.reduce((a, s) => a + s.length, 0);
   let done = 0;
   const grad = new Float32Array(d);
-  for (const seq of seqs) {
+  for (let epoch = 0; epoch < epochs; epoch++) for (const seq of seqs) {
     for (let i = 0; i < seq.length; i++) {
       const lr = Math.max(0.0001, 0.025 * (1 - done++ / steps));
       const b = 1 + Math.floor(r() * 5);
@@ -533,20 +540,91 @@ function wordVectors(files: readonly string[]): Map<string, Float32Array> {
   return vectors;
 }
 
-/** The passage's mean word vector, unit length, as dense features after the hashed buckets. */
-function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, scale: number): Ex {
+/**
+ * W2V_POOL: which dense features a passage gets from its word vectors (each part unit length):
+ * mean (the mean vector), meanmax (mean, then the largest value of each dimension), meanfirst (mean,
+ * then the first sentence's mean), meanlast (mean, then the last sentence's mean).
+ */
+const W2V_POOL = process.env.W2V_POOL ?? 'mean';
+const poolParts = W2V_POOL === 'mean' ? 1 : 2;
+
+function meanOf(ws: readonly string[], vectors: Map<string, Float32Array>): Float64Array {
   const sum = new Float64Array(W2V_DIM);
-  let n = 0;
-  for (const w of tokens(text)) {
+  for (const w of ws) {
     const v = vectors.get(w);
-    if (!v) continue;
-    n++;
-    for (let q = 0; q < W2V_DIM; q++) sum[q]! += v[q]!;
+    if (v) for (let q = 0; q < W2V_DIM; q++) sum[q]! += v[q]!;
   }
   const norm = Math.sqrt(sum.reduce((a, x) => a + x * x, 0)) || 1;
-  const idx = Uint32Array.from([...e.idx, ...Array.from({ length: W2V_DIM }, (_, q) => FEATURE_BUCKETS + q)]);
-  const val = Float64Array.from([...e.val, ...Array.from(sum, (x) => (n ? (scale * x) / norm : 0))]);
+  return sum.map((x) => x / norm);
+}
+
+/** The passage's pooled word vectors as dense features after the hashed buckets. */
+function withVectors(e: Ex, text: string, vectors: Map<string, Float32Array>, scale: number): Ex {
+  const parts = [meanOf(tokens(text), vectors)];
+  if (W2V_POOL === 'meanmax') {
+    const max = new Float64Array(W2V_DIM).fill(-Infinity);
+    let any = false;
+    for (const w of tokens(text)) {
+      const v = vectors.get(w);
+      if (!v) continue;
+      any = true;
+      for (let q = 0; q < W2V_DIM; q++) max[q] = Math.max(max[q]!, v[q]!);
+    }
+    const m = any ? max : new Float64Array(W2V_DIM);
+    const norm = Math.sqrt(m.reduce((a, x) => a + x * x, 0)) || 1;
+    parts.push(m.map((x) => x / norm));
+  } else if (W2V_POOL === 'meanfirst' || W2V_POOL === 'meanlast') {
+    const sentences = text.split(/(?<=[.!?])\s+|\n\s*\n/).filter((x) => tokens(x).length > 0);
+    parts.push(meanOf(tokens((W2V_POOL === 'meanfirst' ? sentences[0] : sentences.at(-1)) ?? ''), vectors));
+  }
+  const dense = parts.flatMap((x) => [...x]);
+  const idx = Uint32Array.from([...e.idx, ...dense.map((_, q) => FEATURE_BUCKETS + q)]);
+  const val = Float64Array.from([...e.val, ...dense.map((x) => scale * x)]);
   return { ...e, idx, val };
+}
+
+/**
+ * W2V_HASH_BITS=n: the vectors as the binary would hold them: 2^n buckets by a hash of the word, the
+ * most frequent word of a bucket holding it, int8 with one scale; a word of no bucket's owner reads
+ * its bucket's vector (as the binary cannot tell). Returned as a map over every word the tuning
+ * half has, so the rest of the code reads it as before.
+ */
+function hashedVectors(vectors: Map<string, Float32Array>, bits: number): Map<string, Float32Array> {
+  const mask = (1 << bits) - 1;
+  const base = fnv(FNV_OFFSET, 'v:');
+  // W2V_FP=1: a 16-bit fingerprint per bucket and two buckets a word may take (the first free one,
+  // most frequent words first): a word reads a vector only where its fingerprint is.
+  const withFp = process.env.W2V_FP === '1';
+  const places = (w: string): { b: number[]; fp: number } => {
+    const h = fnv(base, w) >>> 0;
+    const b1 = h & mask;
+    const fp = h >>> 16;
+    const b2 = (b1 ^ (Math.imul(fp, 0x9e3779b1) >>> (32 - bits))) & mask;
+    return { b: withFp ? [b1, b2] : [b1], fp };
+  };
+  const rows = new Map<number, { v: Float32Array; fp: number }>();
+  // The cache keeps the vocabulary's order (most frequent first).
+  for (const [w, v] of vectors) {
+    const { b, fp } = places(w);
+    const free = b.find((x) => !rows.has(x));
+    if (free !== undefined) rows.set(free, { v, fp });
+  }
+  let max = 0;
+  for (const { v } of rows.values()) for (const x of v) max = Math.max(max, Math.abs(x));
+  const q = new Map([...rows].map(([b, { v, fp }]) => [b, { v: Float32Array.from(v, (x) => Math.round((x / max) * 127)), fp }]));
+  const out = new Map<string, Float32Array>();
+  for (const p of split(loadCorpus()).tuning) for (const w of tokens(p.text)) {
+    const { b, fp } = places(w);
+    for (const x of b) {
+      const row = q.get(x);
+      if (row && (!withFp || row.fp === fp)) {
+        out.set(w, row.v);
+        break;
+      }
+    }
+  }
+  console.log(`hashed${withFp ? ' with fingerprints, two choices' : ''}: ${rows.size} of ${1 << bits} buckets hold a vector (${vectors.size} words); ${out.size} words of the tuning half read one`);
+  return out;
 }
 
 /** What is noise: a paired bootstrap over source groups (200 draws) of a candidate's gain over a base, out of fold. */
@@ -647,13 +725,15 @@ function main(): void {
     console.log(`  [${lap()}]`);
   }
   if (what.has('w2v')) {
-    const vectors = wordVectors((process.env.W2V_TEXT ?? '').split(',').filter(Boolean));
+    let vectors = wordVectors((process.env.W2V_TEXT ?? '').split(',').filter(Boolean));
+    if (process.env.W2V_HASH_BITS) vectors = hashedVectors(vectors, Number(process.env.W2V_HASH_BITS));
     console.log(`  [${lap()}] ${vectors.size} word vectors`);
     const base = linearOOF(words, FEATURE_BUCKETS);
     show('linear (the shipped recipe)', report(base.keep, base.ns, words));
     for (const scale of (process.env.W2V_SCALE ?? '0.5,1,2').split(',').map(Number)) {
       const ex = words.map((e, i) => withVectors(e, tuning[i]!.text, vectors, scale));
-      const r = linearOOF(ex, FEATURE_BUCKETS + W2V_DIM);
+      const r = linearOOF(ex, FEATURE_BUCKETS + poolParts * W2V_DIM);
+      show(`  (pool ${W2V_POOL}, dim ${W2V_DIM})`, report(r.keep, r.ns, ex));
       show(`linear + word vectors x${scale}`, report(r.keep, r.ns, ex));
       bootstrap(ex, base, r);
     }

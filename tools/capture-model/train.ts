@@ -17,19 +17,31 @@
  * fastText-style model, its mean with this one, character n-grams again, and
  * other namespace heads (docs/capture.md, "Fourth round").
  *
+ * - word vectors (VECTORS=file.json from word-vectors.ts, docs/capture.md,
+ *   "Fifth round"): hashed into the int8 table the binary holds, each passage's
+ *   mean vector (VECTOR_POOL=mean+max: and its maximum; unit length, times
+ *   VECTOR_SCALE) is a dense feature of every row.
+ * - CALIBRATE=conversation (docs/capture.md, "Fifth round, calibration"): the
+ *   Platt calibration fitted on the out-of-fold scores of the tuning half's
+ *   threads and assistant-voice batches only (not repos*.jsonl: commit
+ *   messages, ADRs), the register the hooks score; the rows are trained as
+ *   before. Either way the script prints, out of fold, where the suggest tier
+ *   falls on those passages under each calibration set (each fold calibrated
+ *   on the other four).
  * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS, NS_OVR=1,
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
  * seconds instead of minutes), PROSE=1, SENTENCES=1, CAPTURE_DATA
- * (another corpus folder), and DUMP=file.jsonl (every tuning passage with its
+ * (another corpus folder), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
  * out-of-fold probability).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
-import { MODEL_NAMESPACES, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
+import { MODEL_NAMESPACES, pooledVector, type VectorPool, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { sentencesOf, statementsOf } from '../../src/core/statements.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
 import { auc, platt, sig } from './metrics.ts';
+import { fingerprintBytes, loadVectors, vectorTable } from './word-vectors.ts';
 
 const FOLDS = 5;
 const LAMBDAS = process.env.LAMBDAS ? process.env.LAMBDAS.split(',').map(Number) : [1e-5, 3e-5, 1e-4, 3e-4];
@@ -59,6 +71,23 @@ const PHRASE_PRIOR = Number(process.env.PHRASE_PRIOR ?? 1.5);
 const PHRASE_STRENGTH = Number(process.env.PHRASE_STRENGTH ?? 0.01);
 const priors = new Map(PHRASES.map(([name, sign]) => [bucketOf(`s:phrase:${name}`), sign === '+' ? PHRASE_PRIOR : -PHRASE_PRIOR]));
 
+/** Which out-of-fold scores the calibration is fitted on: every passage of the tuning half, or its conversation (threads, assistant batches). */
+const CALIBRATE = (process.env.CALIBRATE ?? 'all') as 'all' | 'conversation';
+if (CALIBRATE !== 'all' && CALIBRATE !== 'conversation') throw new Error(`CALIBRATE must be all or conversation, not ${CALIBRATE}`);
+/** A passage of a conversation (an issue or pull-request thread, a reply in an agent's voice), not of a repository's history or documents. */
+const conversational = (p: Passage) => !p.file.startsWith('repos');
+
+const VECTOR_SCALE = Number(process.env.VECTOR_SCALE ?? 1);
+const VECTOR_POOL = (process.env.VECTOR_POOL ?? 'mean') as VectorPool;
+const vectors = process.env.VECTORS ? loadVectors(process.env.VECTORS) : null;
+/** log2 of the word-vector buckets. */
+const VECTOR_BITS = Number(process.env.VECTOR_BITS ?? 13);
+const table = vectors ? vectorTable(vectors, VECTOR_BITS) : null;
+const pooling = vectors && table ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, table: table.table, fingerprints: table.fingerprints } : null;
+if (vectors && table) console.log(`word vectors: ${vectors.words.length} words, ${vectors.dim} dimensions, ${VECTOR_POOL}; ${table.owned} of ${1 << VECTOR_BITS} buckets hold one`);
+/** Rows' width: the hashed buckets, then the mean vector's dimensions. */
+const WIDTH = FEATURE_BUCKETS + (vectors?.dim ?? 0) * (VECTOR_POOL === 'mean+max' ? 2 : 1);
+
 /** A passage as training sees it: active buckets with their values. */
 interface Example {
   idx: Uint32Array;
@@ -87,12 +116,18 @@ function example(p: Passage): Example {
 function exampleOf(text: string, p: Passage): Example {
   const f = featuresOf(text);
   const norm = wordWeight(f.words.length);
-  const idx = new Uint32Array(f.words.length + f.shapes.length);
+  const mean = pooling ? pooledVector(f.vectors, pooling) : null;
+  const dense = mean?.length ?? 0;
+  const idx = new Uint32Array(f.words.length + f.shapes.length + dense);
   const val = new Float64Array(idx.length);
   idx.set(f.words, 0);
   idx.set(f.shapes, f.words.length);
   val.fill(norm, 0, f.words.length);
   val.fill(1, f.words.length);
+  for (let q = 0; q < dense; q++) {
+    idx[f.words.length + f.shapes.length + q] = FEATURE_BUCKETS + q;
+    val[f.words.length + f.shapes.length + q] = VECTOR_SCALE * mean![q]!;
+  }
   return { idx, val, keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group, statements: [] };
 }
 
@@ -106,15 +141,15 @@ function dot(w: Float64Array, e: Example): number {
 /** Full-batch Adam over sparse gradients; returns weights (buckets) and bias for each of `classes` rows. */
 function train(examples: readonly Example[], lambda: number, classes: number, target: (e: Example) => number[] | null, prior?: Map<number, number>): { w: Float64Array[]; b: number[] } {
   const used = examples.filter((e) => target(e) !== null);
-  const w = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const w = Array.from({ length: classes }, () => new Float64Array(WIDTH));
   const b = new Array<number>(classes).fill(0);
-  const m = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
-  const v = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const m = Array.from({ length: classes }, () => new Float64Array(WIDTH));
+  const v = Array.from({ length: classes }, () => new Float64Array(WIDTH));
   const mb = new Array<number>(classes).fill(0);
   const vb = new Array<number>(classes).fill(0);
   const lr = 0.05;
   const [b1, b2, eps] = [0.9, 0.999, 1e-8];
-  const g = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const g = Array.from({ length: classes }, () => new Float64Array(WIDTH));
   // Buckets no example holds keep weight 0: only the others are stepped.
   const active = [...new Set(used.flatMap((e) => [...e.idx]))];
   for (let step = 1; step <= STEPS; step++) {
@@ -231,11 +266,33 @@ function main(): void {
     console.log(`  L2 ${lambda}: cross-validated log loss ${loss.toFixed(4)}, AUC ${auc(cv.scores, labels).toFixed(3)}, namespace ${(examples.filter((e, i) => e.keep && cv.ns[i] === e.ns).length / labels.filter(Boolean).length).toFixed(3)}`);
     if (!best || loss < best.loss) best = { lambda, loss, ...cv };
   }
-  const cal = platt(best!.scores, labels);
+  const talk = tuning.map(conversational);
+  const calIdx = [...examples.keys()].filter((i) => CALIBRATE === 'all' || talk[i]);
+  const cal = platt(calIdx.map((i) => best!.scores[i]!), calIdx.map((i) => labels[i]!));
   const p = [...best!.scores].map((z) => sig(cal.a * z + cal.b));
+  // Where the tiers fall under each calibration set, out of fold: each fold's
+  // passages calibrated on the other four folds' out-of-fold scores.
+  console.log(`calibration sets, out of fold (each fold calibrated on the other four; ${talk.filter(Boolean).length} passages of threads and assistant batches, ${labels.filter((y, i) => y && talk[i]).length} worth keeping):`);
+  for (const set of ['all', 'conversation'] as const) {
+    const folds = examples.map((e) => foldOf(e.group, FOLDS));
+    const pp = new Array<number>(examples.length);
+    const pd = new Array<number>(examples.length);
+    for (let f = 0; f < FOLDS; f++) {
+      const fit = [...examples.keys()].filter((i) => folds[i] !== f && (set === 'all' || talk[i]));
+      const c = platt(fit.map((i) => best!.scores[i]!), fit.map((i) => labels[i]!));
+      for (const i of examples.keys()) if (folds[i] === f) [pp[i], pd[i]] = [sig(c.a * best!.scores[i]! + c.b), sig(c.a * best!.detected[i]! + c.b)];
+    }
+    const whole = platt(set === 'all' ? best!.scores : calIdx.map((i) => best!.scores[i]!), set === 'all' ? labels : calIdx.map((i) => labels[i]!));
+    const sub = (xs: number[]) => xs.filter((_, i) => talk[i]);
+    const ys = sub(labels);
+    console.log(`  fitted on ${set === 'all' ? 'every passage' : 'the conversation'} (on all folds: a ${whole.a.toFixed(3)}, b ${whole.b.toFixed(3)}):`);
+    console.log(`    conversation, passage score:  auto ${tier(sub(pp), ys, 0.95)}; suggest ${tier(sub(pp), ys, 0.7)}; log loss ${logLoss(sub(pp), ys).toFixed(4)}`);
+    console.log(`    conversation, as detected:    auto ${tier(sub(pd), ys, 0.95)}; suggest ${tier(sub(pd), ys, 0.7)}`);
+    console.log(`    every passage, as detected:   auto ${tier(pd, labels, 0.95)}; suggest ${tier(pd, labels, 0.7)}`);
+  }
   const kept = examples.map((e, i) => ({ e, i })).filter(({ e }) => e.keep);
   const nsRight = kept.filter(({ e, i }) => best!.ns[i] === e.ns).length;
-  console.log(`chosen L2 ${best!.lambda}; out-of-fold, calibrated (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
+  console.log(`chosen L2 ${best!.lambda}; out-of-fold, calibrated on ${CALIBRATE === 'all' ? 'every passage' : 'the conversation'} (a ${cal.a.toFixed(3)}, b ${cal.b.toFixed(3)}):`);
   console.log(`  auto (>= 0.95):    ${tier(p, labels, 0.95)}`);
   console.log(`  suggest (>= 0.70): ${tier(p, labels, 0.7)}`);
   console.log(`  namespace right on ${(nsRight / kept.length).toFixed(3)} of kept passages`);
@@ -269,11 +326,12 @@ function main(): void {
 
   const keep = train(examples, best!.lambda, 1, keepTarget, priors);
   const nsModel = train(examples, best!.lambda, MODEL_NAMESPACES.length, nsTarget);
-  const rows = [keep.w[0]!, ...nsModel.w].map(quantize);
+  const rows = [keep.w[0]!, ...nsModel.w].map((w) => quantize(w.subarray(0, FEATURE_BUCKETS)));
   const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
   rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer), i * FEATURE_BUCKETS));
   const round = (x: number) => Number(x.toPrecision(9));
-  const table: Omit<WeightsTable, 'weights' | 'sha256'> = {
+  const vectorPart = vectors && table ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, weights: [keep.w[0]!, ...nsModel.w].map((w) => [...w.subarray(FEATURE_BUCKETS)].map((x) => round(x * VECTOR_SCALE))) } : undefined;
+  const header: Omit<WeightsTable, 'weights' | 'sha256' | 'vectors'> = {
     version: 1,
     bits: FEATURE_BITS,
     rows: [...MODEL_ROWS],
@@ -281,19 +339,31 @@ function main(): void {
     scale: rows.map((r) => round(r.scale)),
     calibration: { a: round(cal.a), b: round(cal.b) },
   };
-  const sha256 = weightsDigest(bytes, table);
-  const out = path.join(import.meta.dirname, '../../src/core/capture-weights.ts');
+  const vectorBytes = table ? new Uint8Array(table.table.buffer) : new Uint8Array(0);
+  const fpBytes = table ? fingerprintBytes(table.fingerprints) : new Uint8Array(0);
+  const all = new Uint8Array(bytes.length + vectorBytes.length + fpBytes.length);
+  all.set(bytes, 0);
+  all.set(vectorBytes, bytes.length);
+  all.set(fpBytes, bytes.length + vectorBytes.length);
+  const sha256 = weightsDigest(all, { ...header, vectors: vectorPart });
+  const out = process.env.OUT ? path.resolve(process.env.OUT) : path.join(import.meta.dirname, '../../src/core/capture-weights.ts');
   const base64 = Buffer.from(bytes).toString('base64');
   // Lines of 1,000 characters: tools that read source line by line (import scanners, editors) read them all.
   const lines = base64.match(/.{1,1000}/g)!;
+  const vectorLines = vectorPart ? Buffer.from(vectorBytes).toString('base64').match(/.{1,1000}/g)! : [];
+  const fpLines = vectorPart ? Buffer.from(fpBytes).toString('base64').match(/.{1,1000}/g)! : [];
   fs.writeFileSync(
     out,
     `/** Generated by tools/capture-model/train.ts from the tuning half of tools/capture-model/data; do not edit (see docs/capture.md). */\n` +
       `export const CAPTURE_WEIGHTS = {\n` +
-      Object.entries({ ...table, sha256 }).map(([k, v]) => `  ${k}: ${JSON.stringify(v)},\n`).join('') +
-      `  weights: [\n${lines.map((l) => `    '${l}',\n`).join('')}  ],\n};\n`,
+      Object.entries({ ...header, sha256 }).map(([k, v]) => `  ${k}: ${JSON.stringify(v)},\n`).join('') +
+      `  weights: [\n${lines.map((l) => `    '${l}',\n`).join('')}  ],\n` +
+      (vectorPart
+        ? `  vectors: {\n    bits: ${vectorPart.bits},\n    dim: ${vectorPart.dim},\n    pool: '${vectorPart.pool}' as const,\n    weights: ${JSON.stringify(vectorPart.weights)},\n    table: [\n${vectorLines.map((l) => `      '${l}',\n`).join('')}    ],\n    fingerprints: [\n${fpLines.map((l) => `      '${l}',\n`).join('')}    ],\n  },\n`
+        : '') +
+      `};\n`,
   );
-  console.log(`wrote ${path.relative(process.cwd(), out)}: ${bytes.length} weights, ${[...bytes].filter((x) => x !== 0).length} not 0, ${(base64.length / 1024).toFixed(0)} KB as base64`);
+  console.log(`wrote ${path.relative(process.cwd(), out)}: ${bytes.length} weights, ${[...bytes].filter((x) => x !== 0).length} not 0, ${(base64.length / 1024).toFixed(0)} KB as base64; ${vectorBytes.length + fpBytes.length} vector and fingerprint bytes (${((vectorLines.join('').length + fpLines.join('').length) / 1024).toFixed(0)} KB as base64)`);
 }
 
 main();
