@@ -47,9 +47,17 @@ export function luhn(digits: string): boolean {
 export function cardNumber(s: string): boolean {
   const d = s.replace(/\D/g, '');
   if (!/^[2-6]/.test(d) || !luhn(d)) return false;
+  // A time stamp `YYYYMMDDhhmmss` (Go pseudo-versions in go.sum, backup names): one in ten passes Luhn.
+  if (timestamp14(d)) return false;
   if (d === s) return true;
   const groups = s.split(/[ -]/).map((g) => g.length).join('-');
   return /^4-4-4-(?:4|4-3|1|2|3)$|^4-6-(?:4|5)$/.test(groups);
+}
+
+/** 14 digits that read as a date and time, 1970 to 2099: `20190131123155`. */
+function timestamp14(d: string): boolean {
+  const m = /^(19[7-9]\d|20\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])([01]\d|2[0-3])([0-5]\d)([0-5]\d)$/.exec(d);
+  return m !== null;
 }
 
 /**
@@ -153,6 +161,8 @@ export function isPlaceholder(value: string): boolean {
   if (/^\[.*\]$|^\(.*\)$|^<.*>$/.test(v)) return true;
   if (/^(?:your|enter|insert|put|replace|paste|fill|add|example|sample|dummy|fake|placeholder|my)(?:[-_ .]|$)/i.test(v) && !/\d{3}/.test(v)) return true;
   if (/[-_ ](?:here|goes[-_ ]here)$/i.test(v)) return true;
+  // `CHANGE_ME_IN_PRODUCTION_12345`, `replace-me-with-a-real-key`: templates say so in the value.
+  if (/(?:^|[^a-z])(?:change|replace|update|set)[-_ ]?me(?:$|[^a-z])/i.test(v) && !lower.split(/[-_ .:/]+/).some((p) => p.length >= 16 && looksRandom(p, 16))) return true;
   // `sk-your-key`, `api_key_example_1`, `token-placeholder`: a word that no real secret contains.
   const parts = lower.split(/[-_ .:/]+/);
   if (parts.some((p) => PLACEHOLDER_WORDS.has(p)) && !parts.some((p) => p.length >= 16 && looksRandom(p, 16))) return true;
@@ -172,6 +182,8 @@ export function isReference(value: string, yaml = false): boolean {
   if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;
   // Environment look-ups, also when quotes inside cut them short (`"os.environ["DB_PASSWORD"]"`).
   if (/^(?:os\.environ|os\.getenv|process\.env|System\.getenv|getenv|ENV\[|env\(|Deno\.env)/.test(v)) return true;
+  // A Sealed Secrets ciphertext (Bitnami): the RSA-wrapped key's length (0x02 0x00) leads, encoded `Ag…`; made to be committed.
+  if (/^Ag[A-D][A-Za-z0-9+/]{300,}={0,2}$/.test(v)) return true;
   if (/^(?:ENC\[|vault:|op:\/\/|arn:|ssm:|sm:\/\/|secretsmanager:|secretref:|env:|file:|keyring:|keychain:|akv:|ref\+|gcpsm:|awssm:)/i.test(v)) return true;
   return false;
 }
@@ -208,12 +220,21 @@ const ARTICLES = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'our', 'your'
 /** Lower-case words of an identifier: `dbPassword` → db, password; `AWS_SECRET_ACCESS_KEY` → aws, secret, access, key. */
 export function nameWords(name: string): string[] {
   return name
+    // Letters with accents fold to ASCII: `contraseña` → contrasena.
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 }
+
+/**
+ * "Password" in other languages, as identifiers write it (ASCII folded): `mot_de_passe` (its last word),
+ * `contrasena`, `senha`.
+ */
+export const PASSWORD_NAMES_INTL = ['passe', 'contrasena', 'senha'];
 
 /** How much a name says that its value is a secret. */
 export const Strength = {
@@ -227,7 +248,7 @@ export const Strength = {
 } as const;
 export type Strength = (typeof Strength)[keyof typeof Strength];
 
-const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pw', 'pass', 'credentials', 'credential', 'creds']);
+const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pw', 'pass', 'credentials', 'credential', 'creds', ...PASSWORD_NAMES_INTL]);
 /** Compound words written without separators (`PGPASSWORD`, `apikey`, `accesstoken`, `clientsecret`). */
 const COMPOUND = /(password|passwd|passphrase|secret|token|key)$/;
 const SUFFIXES = new Set(['value', 'base', 'b64', 'base64', 'raw', 'plain', 'plaintext', 'str', 'string', 'hex', 'enc', 'literal']);
@@ -255,6 +276,8 @@ const PLAIN_KEYS = new Set([
   'metadata', 'query', 'search', 'sorting', 'item', 'node', 'element', 'component', 'local', 'global', 'custom', 'menu', 'table',
   'type', 'event', 'mapping', 'natural', 'surrogate', 'shard', 'routing', 'parent', 'child', 'next', 'prev', 'last', 'first', 'start', 'end',
   'publishable', 'site', 'recaptcha', 'turnstile', 'anon', 'order', 'tracking', 'id',
+  // `Sec-WebSocket-Key`: a handshake nonce.
+  'socket',
 ]);
 
 /** Classifies a variable, field, header or flag name by its last word (`DB_PASSWORD`, `x-api-key`, `clientSecret`). */
@@ -269,6 +292,12 @@ export function nameStrength(name: string): Strength {
   let prev = words[words.length - 2] ?? '';
   // A PAT is a personal access token.
   if (last === 'pat') return Strength.Medium;
+  // Session ids are bearer credentials while the session lives: `session_id`, `PHPSESSID`, `JSESSIONID`, `ASP.NET_SessionId`.
+  if ((last === 'id' && (prev === 'session' || prev === 'sess')) || /^(?:php|j|asp)?sess(?:ion)?id$/.test(last)) return Strength.Weak;
+  // Java keystores: `-storepass`, `-keypass`, `-srcstorepass`.
+  if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return Strength.Strong;
+  // `mot_de_passe`: `passe` alone is a French word.
+  if (last === 'passe' && prev !== 'de') return Strength.None;
   if (!STRONG_WORDS.has(last) && !['secret', 'token', 'key', 'auth', 'authorization', 'signature', 'sig', 'session', 'sessionid', 'cookie'].includes(last)) {
     const m = COMPOUND.exec(last);
     if (!m) return Strength.None;
@@ -317,13 +346,16 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
   if (v.length >= 12 && base64OfCredentials(v)) return true;
   if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v) || isPasswordHash(v)) return false;
+  // A reverse-DNS identifier (an app key, a bundle id): `com.github.integration.fusion-test`.
+  if (/^(?:com|org|net|io|dev|app|me|co|de|uk|fr)\.[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)+$/.test(v)) return false;
   // Cut short for display: `sk_test_...`, `ghp_…`.
   if (/^(?:\.{2,}|…)/.test(after)) return false;
   if (/\s/.test(v.trim()) && (strength < Strength.Strong || isSentence(v))) return false;
   if (!quoted) {
     if (isCode(v)) return false;
     // A bare identifier followed by `;`, `,` or `)` is a variable: `password = pwd;`.
-    if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || wordiness(v) >= 0.6)) return false;
+    // (Not one with digits all through it: `l902yr7irs4sr5h4srooveyt;` is a session id in a Cookie header.)
+    if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || (wordiness(v) >= 0.6 && (v.match(/\d+/g)?.length ?? 0) < 3))) return false;
     // `password: string`, `token: Token`, `secret: SecretStr`: a type.
     if (/^(?:[A-Z][a-z]+)+$/.test(v) && !/\d/.test(v)) return false;
     // Prose: `password: must be …`.

@@ -101,11 +101,21 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
   // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
   if (cacheKey(s)) return false;
+  // Ciphertexts made to be committed (a Sealed Secrets value).
+  if (isReference(s)) return false;
   if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;
   const input = m.input;
   const lineStart = input.lastIndexOf('\n', m.index) + 1;
   const before = input.slice(Math.max(lineStart, m.index - 80), m.index);
   if (HIGH_ENTROPY_SKIP_BEFORE.test(before)) return false;
+  // A path of words (`/AdoptOpenJDK/openjdk8-binaries/releases/tag/…`), or a file's name (`backups/cases-…-LfgkHWYu.json`).
+  if (s.includes('/') && (pathOfWords(s) || /^\.[A-Za-z][A-Za-z0-9]{0,4}\b/.test(input.slice(m.index + s.length, m.index + s.length + 6)))) return false;
+  const lineEnd = input.indexOf('\n', m.index);
+  const line = input.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  // A JSON Web Key's public members (the RSA modulus `n`, an EC point `x`, `y`): published in a JWKS.
+  if (/"kty"/.test(line) && /["']?\b(?:n|e|x|y|x5c|x5t|x5t#S256|kid)["']?[ \t]*:[ \t]*\[?["']?$/.test(before)) return false;
+  // Base58 of 32 bytes on a line that names what it is on a chain (a Solana address, a program id, a mint): public.
+  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s) && CHAIN_WORDS.test(line) && !/secret|priv|passw|seed|mnemonic|keypair/i.test(line)) return false;
   // The path of a URL (`ipfs://Qm…`), and values of names that say what they are (`next_token`, `cache_key`, `etag`).
   if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
   const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
@@ -125,6 +135,28 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   return true;
 }
 
+/** "Password" in other languages, as names and in prose (fr `mot de passe`, es `contraseña`, pt `senha`). */
+const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha`;
+
+/** Words that say a base58 string is an on-chain address, not a key. */
+const CHAIN_WORDS = /address|wallet|\b(?:program(?:[ _-]?id)?|mint|pubkey|public[ _-]?key|account|pda|solana|devnet|mainnet|testnet|contract|lamports|spl|anchor|on-?chain|explorer)\b/i;
+
+/** A path whose segments are words, dates or versions: not one random token. */
+function pathOfWords(s: string): boolean {
+  const segs = s.split('/').filter(Boolean);
+  if (segs.length < 2) return false;
+  let words = 0;
+  for (const g of segs) {
+    if (wordiness(g) >= 0.5) words++;
+    // Not base64 either way: standard base64 has `/` but no `-` or `_` (`jdk8u-2020-01-09`, `v1.2_rc`).
+    else if (!/[._-]/.test(g) && !(g.length <= 12 && /^[A-Za-z]+\d*[A-Za-z]*$/.test(g))) return false;
+  }
+  return words >= 2;
+}
+
+/** `is` and `was` in prose, also in the languages of PASSWORD_WORDS_INTL (fr `est`, es `es`, pt `é`, it `è`). */
+const PROSE_IS = String.raw`is|was|est|es|é|è`;
+
 /** Words that make a two-word name in prose and labels: `API key: …`, `client secret: …`, `Bot User OAuth Token: …`. */
 const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|refresh|personal|oauth|master|admin|root|signing|encryption|deploy|service|webhook|session|security|db|database|user|account)`;
 // Assignment of a value to a secret-sounding name, in the syntaxes developers write it:
@@ -132,7 +164,7 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 // (`api_key = '…'`, `password := "…"`, `token => '…'`), HTTP headers (`X-API-Key: …`),
 // and prose (`the password is …`). The name must end with the keyword (`password_hash`
 // is not a password); nameStrength() decides how much the name vouches for the value.
-const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie|pat|PAT`;
+const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|sessid|cookie|pat|PAT|${PASSWORD_WORDS_INTL}`;
 const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 // A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
@@ -141,10 +173,10 @@ const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'
 const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
-const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?))`;
+const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?|(?:src|dest)?(?:store|key)pass))`;
 
 /** The words a secret's name ends in (KEYWORD's stems), for the generic rules' `lines`. */
-const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|session|cookie|pat/gi;
+const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|sess|cookie|pat|senha|contrase/gi;
 /** The same as whole words, for the rules that read prose (`the API key …`, `… is the admin password`). */
 const SECRET_NOUNS = /\b(?:pass(?:word|phrase)|secret|token|key|pat)\b/gi;
 
@@ -372,6 +404,23 @@ export const SECRET_RULES: readonly SecretRule[] = [
     },
   },
   { type: 'age_secret_key', keywords: ['age-secret-key-1'], pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+  {
+    // A JSON Web Key's private members: `d` (RSA, EC, OKP), the RSA primes and exponents, a symmetric key `k`.
+    type: 'private_key',
+    keywords: ['kty'],
+    lines: /"kty"/g,
+    pattern: /"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"([A-Za-z0-9_-]{20,})"/dg,
+    group: 1,
+    validate: (s) => looksRandom(s, 20, 3.5),
+  },
+  {
+    // A line of an htpasswd or shadow file: a user and the hash of its password (crackable offline, so not kept).
+    type: 'password_hash',
+    keywords: ['$apr1$', '$2', '$1$', '$5$', '$6$', '$y$', '{sha}', '{ssha}'],
+    validate: (s) => entropy(s.replace(/^\$[^$]*\$(?:\d\d\$)?/, '')) > 3.0,
+    pattern: /^[ \t]*[A-Za-z_][\w.@-]{0,63}:((?:\$(?:apr1|1|5|6)\$[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}|\$y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{43}|\{S?SHA\}[A-Za-z0-9+/]{27,}={0,2}))(?=:|[ \t]*$)/dgm,
+    group: 1,
+  },
 
   // --- Webhook URLs whose path is the credential.
   { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
@@ -705,8 +754,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     type: 'password',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
+    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient', '7z', 'zip', 'rabbitmqctl'],
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+|7za?[ \t]+[axu]\b[^\n]*?[ \t]-p(?=\S)|(?:un)?zip\b[^\n]*?[ \t]-P[ \t]*|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
@@ -806,10 +855,59 @@ export const SECRET_RULES: readonly SecretRule[] = [
     typeOf: byName(2),
   },
   {
+    // fish and Windows shells: `set -gx API_KEY …`, `setx API_KEY "…"`, `set API_KEY …`.
+    type: 'password',
+    keywords: ['set'],
+    lines: SECRET_WORDS,
+    // A command of its own: at the start of a line or after `;`, `&&`, `|`, a prompt (`$ `, `> `); the value not a flag.
+    pattern: /(?:^|[;&|({]|[$>][ \t])[ \t]*(?:set(?:[ \t]+-{1,2}[A-Za-z-]+)*|setx)[ \t]+([A-Za-z_][\w]{1,64})[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';|&-][^\s"';|&]*))/dgm,
+    group: [2, 3, 4],
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
+    typeOf: byName(1),
+  },
+  {
+    // A value stored under a subscript: `os.environ["API_KEY"] = "…"`, `headers['X-Api-Key'] = '…'`,
+    // `config[:api_secret] = "…"`, also with its quotes escaped inside a JSON string (a notebook's cell).
+    type: 'password',
+    keywords: [']'],
+    lines: SECRET_WORDS,
+    pattern: /\[[ \t]*(?:(\\?["'])([\w.-]{2,64})\1|:(\w{2,64}))[ \t]*\][ \t]*=[ \t]*(\\?["'])([^"'\\\n]{3,256})\4/dg,
+    group: 5,
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? m[3] ?? ''), true),
+    typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
+  },
+  {
+    // A password set to a value in a sentence: `I reset the root password on the bastion to … for now`.
+    type: 'password',
+    keywords: ['pass', 'pw'],
+    lines: /pass|pw/gi,
+    pattern: new RegExp(String.raw`\b(?:reset|set|changed?|updated?|rotated?)\b[^\n]{0,40}?\b(pass(?:word|phrase|code)|pwd?|${PASSWORD_WORDS_INTL})\b[^\n]{0,40}?[ \t](?:to|into)[ \t]+["'\x60]?([^\s"'\x60,;]*[^\s"'\x60,;.])`, 'dgi'),
+    group: 2,
+    validate: (s, m) => /\d|[^A-Za-z0-9]/.test(s) && /[A-Za-z]/.test(s) && secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
+  },
+  {
+    // A login given as user / password: `Login with admin / …`, `sign in as ops / …`, `creds: deploy / …`.
+    type: 'password',
+    keywords: ['log', 'sign', 'cred'],
+    lines: /log[ \t]?in|sign[ \t]?in|cred/gi,
+    pattern: /\b(?:log[ \t]?in|sign[ \t]?in|credentials?|creds)\b[^\n]{0,30}?(?:[ \t]|:)["'\x60]?([\w.@+-]{2,40})["'\x60]?[ \t]+\/[ \t]+["'\x60]?([^\s"'\x60]{4,64}[^\s"'\x60.,;])/dgi,
+    group: 2,
+    validate: (s) => /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s) && !/\//.test(s),
+  },
+  {
+    // `user:password` after words that name a login: `creds for the test tenant: ops:…`.
+    type: 'password',
+    keywords: ['cred', 'login'],
+    lines: /cred|login/gi,
+    pattern: /\b(?:credentials?|creds|login)\b[^\n:]{0,40}:[ \t]+["'\x60]?([\w.@+-]{1,64}):([^\s"'\x60]{4,128})["'\x60]?(?=[\s,;)]|$)/dgi,
+    group: 2,
+    validate: (s, m) => s !== m[1] && /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && !/^\d+$/.test(s) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s) && !/^\/\//.test(s),
+  },
+  {
     // Prose with words between the name and the value: `the root password for db1 is …`.
     type: 'password',
-    keywords: ['pass', 'pwd'],
-    pattern: /\b(pass(?:word|phrase|code))\b((?:[ \t]+(?!is\b|was\b)[\w.@-]+){1,5}?)[ \t]+(?:is|was)[ \t]+["'`]?([^\s"'`,;]*[^\s"'`,;.])/dgi,
+    keywords: ['pass', 'pw', 'contrase', 'senha'],
+    pattern: new RegExp(String.raw`(?<![\w-])(pass(?:word|phrase|code)|pwd?|mot de passe|${PASSWORD_WORDS_INTL})(?![\w-])((?:[ \t]+(?!(?:${PROSE_IS})(?![\w-]))[^\s]+){0,6}?)[ \t]+(?:${PROSE_IS})[ \t]+["'\x60]?([^\s"'\x60,;]*[^\s"'\x60,;.])`, 'dgi'),
     group: 3,
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
   },
