@@ -140,7 +140,7 @@ const WORD_VALUES = new Set(
     'set unset hidden masked redacted encrypted hashed plain plaintext string str text bytes number int integer bool boolean ' +
     'object array any unknown void env environment prompt stdin ask interactive keyring keychain vault file disabled enabled ' +
     'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
-    'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key ' +
+    'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key nothing ' +
     'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
     '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt ' +
     // fetch()'s credentials modes, cookie SameSite values.
@@ -150,6 +150,15 @@ const WORD_VALUES = new Set(
 
 const PLACEHOLDER_WORDS = new Set(['your', 'yours', 'example', 'placeholder', 'dummy', 'sample', 'fake', 'changeme', 'here', 'replace', 'insert', 'redacted', 'xxx', 'todo', 'tbd']);
 
+/** Whether `v` alternates letters and digits, and the letters (a, b, c, …) and the digits (1, 2, 3, …) each run in order. */
+function countsUp(v: string): boolean {
+  if (!/^(?:(?:[A-Za-z]\d){3,}[A-Za-z]?|(?:\d[A-Za-z]){3,}\d?)$/.test(v)) return false;
+  const letters = v.toLowerCase().replace(/[^a-z]/g, '');
+  const digits = v.replace(/\D/g, '');
+  const run = (x: string) => [...x].every((c, i) => i === 0 || c.charCodeAt(0) === x.charCodeAt(i - 1) + 1);
+  return letters.length >= 3 && digits.length >= 3 && run(letters) && run(digits);
+}
+
 /** Values that stand in for a secret: `xxxx`, `****`, `<your-token>`, `your_api_key_here`, `changeme`, `…`. */
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
@@ -157,6 +166,8 @@ export function isPlaceholder(value: string): boolean {
   if (v.length < 2) return true;
   if (WORD_VALUES.has(lower)) return true;
   if (/^(.)\1+$/.test(v)) return true;
+  // Letters and digits taking turns, each counting up: `a1B2c3D4e5F6`, `1a2b3c4d`.
+  if (countsUp(v)) return true;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|#{4,}|\.{3,}|…|_{4,}|0{8,}/.test(v)) return true;
   if (/^\[.*\]$|^\(.*\)$|^<.*>$/.test(v)) return true;
   if (/^(?:your|enter|insert|put|replace|paste|fill|add|example|sample|dummy|fake|placeholder|my)(?:[-_ .]|$)/i.test(v) && !/\d{3}/.test(v)) return true;
@@ -223,6 +234,8 @@ export function nameWords(name: string): string[] {
     // Letters with accents fold to ASCII: `contraseña` → contrasena.
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')
+    .replace(/ł/g, 'l')
+    .replace(/Ł/g, 'L')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()
@@ -234,7 +247,7 @@ export function nameWords(name: string): string[] {
  * "Password" in other languages, as identifiers write it (ASCII folded): `mot_de_passe` (its last word),
  * `contrasena`, `senha`.
  */
-export const PASSWORD_NAMES_INTL = ['passe', 'contrasena', 'senha'];
+export const PASSWORD_NAMES_INTL = ['passe', 'contrasena', 'senha', 'passwort', 'kennwort', 'wachtwoord', 'losenord', 'passord', 'adgangskode', 'salasana', 'haslo', 'heslo', 'jelszo', 'parola', 'sifre', 'sifresi', 'parol'];
 
 /** How much a name says that its value is a secret. */
 export const Strength = {

@@ -120,6 +120,9 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
   const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
   if (name && /(?:token|key|cursor|hash|digest|checksum|etag|nonce|id|sha|signature|integrity)$/i.test(name) && nameStrength(name) === 0) return false;
+  // Public material by its name (a truststore, a certificate, a CA bundle), and the parts of a sops value (`ENC[AES256_GCM,data:…,iv:…`).
+  if (name && /(?:trust_?store|cert(?:ificate)?s?|ca_?bundle|ca_?cert|public_?key|pub_?key)$/i.test(name)) return false;
+  if (/ENC\[[A-Z0-9_]+,[^\]]*$/.test(before)) return false;
   // In a URL without credentials (document ids, cache-busting hashes): URLs have rules of their own.
   if (/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*$/i.test(before)) return false;
   // Public key material: certificates and public keys are published on purpose.
@@ -136,7 +139,7 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
 }
 
 /** "Password" in other languages, as names and in prose (fr `mot de passe`, es `contraseña`, pt `senha`). */
-const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha`;
+const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha|passwort|kennwort|wachtwoord|l(?:ö|o)senord(?:et)?|passord(?:et)?|adgangskode|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|parola|(?:ş|s)ifre(?:si)?|parol|пароль|密码|密碼|口令|パスワード|비밀번호|mật khẩu|kata sandi|κωδικός`;
 
 /** Words that say a base58 string is an on-chain address, not a key. */
 const CHAIN_WORDS = /address|wallet|\b(?:program(?:[ _-]?id)?|mint|pubkey|public[ _-]?key|account|pda|solana|devnet|mainnet|testnet|contract|lamports|spl|anchor|on-?chain|explorer)\b/i;
@@ -155,7 +158,7 @@ function pathOfWords(s: string): boolean {
 }
 
 /** `is` and `was` in prose, also in the languages of PASSWORD_WORDS_INTL (fr `est`, es `es`, pt `é`, it `è`). */
-const PROSE_IS = String.raw`is|was|est|es|é|è`;
+const PROSE_IS = String.raw`is|was|est|es|é|è|ist|är|er|jest|je|это`;
 
 /** Words that make a two-word name in prose and labels: `API key: …`, `client secret: …`, `Bot User OAuth Token: …`. */
 const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|refresh|personal|oauth|master|admin|root|signing|encryption|deploy|service|webhook|session|security|db|database|user|account)`;
@@ -176,7 +179,7 @@ const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(
 const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?|(?:src|dest)?(?:store|key)pass))`;
 
 /** The words a secret's name ends in (KEYWORD's stems), for the generic rules' `lines`. */
-const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|sess|cookie|pat|senha|contrase/gi;
+const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|sess|cookie|pat|senha|contrase|kennwort|wachtwoord|senord|adgangskode|salasana|has[lł]o|heslo|jelsz|parol|[sş]ifre|пароль|密码|密碼|パスワード|비밀번호/gi;
 /** The same as whole words, for the rules that read prose (`the API key …`, `… is the admin password`). */
 const SECRET_NOUNS = /\b(?:pass(?:word|phrase)|secret|token|key|pat)\b/gi;
 
@@ -185,6 +188,18 @@ const byName =
   (group: number) =>
   (m: RegExpExecArray): string =>
     nameStrength(m[group] ?? '') === Strength.Strong ? 'password' : 'secret';
+
+/** Base64 of public material (a certificate, a public key) or of a placeholder (`my-secret-token`): nothing to hide. */
+function publicOrPlaceholderBase64(s: string): boolean {
+  let text: string;
+  try {
+    text = atob(s.length % 4 === 0 ? s : s + '='.repeat(4 - (s.length % 4)));
+  } catch {
+    return false;
+  }
+  if (/-----BEGIN (?:CERTIFICATE|PUBLIC KEY|PGP PUBLIC KEY BLOCK|RSA PUBLIC KEY|X509 CRL|SSH2 PUBLIC KEY)/.test(text.slice(0, 64))) return true;
+  return /^[\x20-\x7e]+\n?$/.test(text) && isPlaceholder(text.trim());
+}
 
 /** Whether the line at `at` is a value under `data:` (or `stringData:`) of a document with `kind: Secret`. */
 function kubernetesSecretData(input: string, at: number): boolean {
@@ -403,6 +418,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
       }
     },
   },
+  // Django's `startproject` secret key: `django-insecure-` and 50 characters of its alphabet.
+  { type: 'django_secret_key', keywords: ['django-insecure-'], pattern: /\bdjango-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}/g, validate: (s) => !filler(s.slice(16)) },
   { type: 'age_secret_key', keywords: ['age-secret-key-1'], pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
   {
     // A JSON Web Key's private members: `d` (RSA, EC, OKP), the RSA primes and exponents, a symmetric key `k`.
@@ -677,6 +694,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: opaqueToken,
   },
   {
+    // Go's MySQL driver: `user:password@tcp(host:3306)/db`.
+    type: 'url_credentials',
+    keywords: ['@tcp(', '@unix(', '@udp('],
+    pattern: /(?<![\w.-])[\w.-]{1,64}:([^\s"'/]{3,128}?)@(?:tcp|unix|udp)\(/dg,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
     // Oracle style: `scott/tiger@//db.example.com:1521/ORCL`.
     type: 'url_credentials',
     keywords: ['@'],
@@ -724,6 +749,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /^([ \t]+[\w.-]+:[ \t]*)([A-Za-z0-9+/]{4,}={0,2})[ \t]*$/dgm,
     group: 2,
     validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s),
+    // Base64 of a certificate, a public key or a placeholder: left, and claimed so that no generic rule takes it.
+    lookAlike: publicOrPlaceholderBase64,
   },
   {
     // A setter or builder given the secret: `ds.setPassword("…")`, `.withApiKey('…')`, `set_token("…")`.
@@ -754,8 +781,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     type: 'password',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient', '7z', 'zip', 'rabbitmqctl'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+|7za?[ \t]+[axu]\b[^\n]*?[ \t]-p(?=\S)|(?:un)?zip\b[^\n]*?[ \t]-P[ \t]*|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
+    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient', '7z', 'zip', 'rabbitmqctl', 'ldap', 'freerdp', 'rdesktop'],
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+|7za?[ \t]+[axu]\b[^\n]*?[ \t]-p(?=\S)|(?:un)?zip\b[^\n]*?[ \t]-P[ \t]*|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\b[^\n]*?[ \t]-w[ \t]+|(?:[xw]freerdp|sdl-freerdp)\b[^\n]*?[ \t][/+]p:|rdesktop\b[^\n]*?[ \t]-p[ \t]*|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
@@ -877,6 +904,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
     typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
   },
   {
+    // "Password" in other languages, then a colon (also the full-width one) or `is`, then the value:
+    // `пароль от базы: …`, `数据库密码：…`, `Das Passwort für die Staging-DB ist …`, `hasło do bazy: …`.
+    type: 'password',
+    keywords: ['passwort', 'kennwort', 'wachtwoord', 'senord', 'passord', 'adgangskode', 'salasana', 'has', 'heslo', 'jelsz', 'parol', 'ifre', 'senha', 'contrase', 'passe', 'пароль', '密码', '密碼', '口令', 'パスワード', '비밀번호', 'khẩu', 'sandi', 'κωδικός'],
+    lines: new RegExp(PASSWORD_WORDS_INTL, 'gi'),
+    pattern: new RegExp(String.raw`(${PASSWORD_WORDS_INTL})(?:[^\S\n]+[^\s:：=]{1,30}){0,4}?(?:[ \t]*[:：=][ \t]*|[ \t]+(?:${PROSE_IS})[ \t]+)["'\x60「]?([^\s"'\x60」，。、]{4,128}[^\s"'\x60」，。、.,;:!?])`, 'dgi'),
+    group: 2,
+    validate: (s) => /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && secretValue(s, Strength.Strong, false, true),
+  },
+  {
     // A password set to a value in a sentence: `I reset the root password on the bastion to … for now`.
     type: 'password',
     keywords: ['pass', 'pw'],
@@ -941,7 +978,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['('],
     lines: SECRET_NOUNS,
-    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n.;()]{0,50}?\([ \t]*["'`]?([^\s"'`()]{8,}[^\s"'`().,;:])["'`]?[ \t]*\)/dgi,
+    // (Not a markdown link's target: `[…key…](#2-4-kms-key)`.)
+    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n.;()]{0,50}?(?<!\])\([ \t]*["'`]?([^\s"'`()#]{8,}[^\s"'`().,;:])["'`]?[ \t]*\)/dgi,
     group: 3,
     // Brackets in prose also hold names (`a secret (aws_access_key)`): the value must not read as words.
     validate: (s, m) => {
@@ -1013,7 +1051,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /(?<![\w.@/=:#+-])(?:\+\d{1,3}[ .-]?)?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}(?![\w.-])/g,
     // `version 202.405.1234`, `bump from 100.200.3000`: a version, not a number to call.
     // 555 numbers are the ones films and documentation use (NANP reserves 555-0100 to 555-0199).
-    validate: (s, m) => !/(?:^|\D)555[ .-]\d{4}$/.test(s) && (!/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index))),
+    // North American numbers: neither the area code nor the exchange starts with 0 or 1 (`123-123-1234`, `918-000-0000` are fake).
+    validate: (s, m) => !/(?:^|[^\d+])[01]\d\d\)?[ .-]\d{3}[ .-]\d{4}$|\d{3}\)?[ .-][01]\d\d[ .-]\d{4}$/.test(s.replace(/^\+1[ .-]?/, '')) && !/(?:^|\D)555[ .-]\d{4}$/.test(s) && (!/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index))),
   },
 
   // --- Last: anything long and random that nothing above claimed.
