@@ -230,12 +230,9 @@ const ARTICLES = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'our', 'your'
 
 /** Lower-case words of an identifier: `dbPassword` → db, password; `AWS_SECRET_ACCESS_KEY` → aws, secret, access, key. */
 export function nameWords(name: string): string[] {
+  // Letters with accents fold to ASCII: `contraseña` → contrasena.
+  if (/[^\x00-\x7f]/.test(name)) name = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L');
   return name
-    // Letters with accents fold to ASCII: `contraseña` → contrasena.
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/ł/g, 'l')
-    .replace(/Ł/g, 'L')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .toLowerCase()

@@ -882,12 +882,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
     typeOf: byName(2),
   },
   {
-    // fish and Windows shells: `set -gx API_KEY …`, `setx API_KEY "…"`, `set API_KEY …`.
+    // fish and Windows shells: `set -gx API_KEY …`, `setx API_KEY "…"`.
     type: 'password',
-    keywords: ['set'],
-    lines: SECRET_WORDS,
+    keywords: ['set -', 'setx'],
+    lines: /set(?:x|[ \t]+-)/gi,
     // A command of its own: at the start of a line or after `;`, `&&`, `|`, a prompt (`$ `, `> `); the value not a flag.
-    pattern: /(?:^|[;&|({]|[$>][ \t])[ \t]*(?:set(?:[ \t]+-{1,2}[A-Za-z-]+)*|setx)[ \t]+([A-Za-z_][\w]{1,64})[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';|&-][^\s"';|&]*))/dgm,
+    pattern: /(?:^|[;&|({]|[$>][ \t])[ \t]*(?:set(?:[ \t]+-{1,2}[A-Za-z-]+)+|setx)[ \t]+([A-Za-z_][\w]{1,64})[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';|&-][^\s"';|&]*))/dgm,
     group: [2, 3, 4],
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
     typeOf: byName(1),
@@ -896,7 +896,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // A value stored under a subscript: `os.environ["API_KEY"] = "…"`, `headers['X-Api-Key'] = '…'`,
     // `config[:api_secret] = "…"`, also with its quotes escaped inside a JSON string (a notebook's cell).
     type: 'password',
-    keywords: [']'],
+    keywords: ['] =', ']='],
     lines: SECRET_WORDS,
     pattern: /\[[ \t]*(?:(\\?["'])([\w.-]{2,64})\1|:(\w{2,64}))[ \t]*\][ \t]*=[ \t]*(\\?["'])([^"'\\\n]{3,256})\4/dg,
     group: 5,
@@ -907,8 +907,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // "Password" in other languages, then a colon (also the full-width one) or `is`, then the value:
     // `пароль от базы: …`, `数据库密码：…`, `Das Passwort für die Staging-DB ist …`, `hasło do bazy: …`.
     type: 'password',
-    keywords: ['passwort', 'kennwort', 'wachtwoord', 'senord', 'passord', 'adgangskode', 'salasana', 'has', 'heslo', 'jelsz', 'parol', 'ifre', 'senha', 'contrase', 'passe', 'пароль', '密码', '密碼', '口令', 'パスワード', '비밀번호', 'khẩu', 'sandi', 'κωδικός'],
-    lines: new RegExp(PASSWORD_WORDS_INTL, 'gi'),
+    keywords: ['passwort', 'kennwort', 'wachtwoord', 'senord', 'passord', 'adgangskode', 'salasana', 'haslo', 'hasło', 'heslo', 'jelsz', 'parol', 'ifre', 'senha', 'contrase', 'de passe', 'de_passe', 'пароль', '密码', '密碼', '口令', 'パスワード', '비밀번호', 'khẩu', 'sandi', 'κωδικός'],
+    // A cheap superset of PASSWORD_WORDS_INTL: their stems, or a letter of the scripts they are written in.
+    lines: /[\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|wort|wacht|senord|passord|adgang|salasana|has[lł]o|heslo|jelsz|parol|[sş]ifre|senha|contrase|passe|sandi|khẩu/gi,
     pattern: new RegExp(String.raw`(${PASSWORD_WORDS_INTL})(?:[^\S\n]+[^\s:：=]{1,30}){0,4}?(?:[ \t]*[:：=][ \t]*|[ \t]+(?:${PROSE_IS})[ \t]+)["'\x60「]?([^\s"'\x60」，。、]{4,128}[^\s"'\x60」，。、.,;:!?])`, 'dgi'),
     group: 2,
     validate: (s) => /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && secretValue(s, Strength.Strong, false, true),
@@ -943,8 +944,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     // Prose with words between the name and the value: `the root password for db1 is …`.
     type: 'password',
-    keywords: ['pass', 'pw', 'contrase', 'senha'],
-    pattern: new RegExp(String.raw`(?<![\w-])(pass(?:word|phrase|code)|pwd?|mot de passe|${PASSWORD_WORDS_INTL})(?![\w-])((?:[ \t]+(?!(?:${PROSE_IS})(?![\w-]))[^\s]+){0,6}?)[ \t]+(?:${PROSE_IS})[ \t]+["'\x60]?([^\s"'\x60,;]*[^\s"'\x60,;.])`, 'dgi'),
+    keywords: ['pass', 'pw'],
+    pattern: new RegExp(String.raw`\b(pass(?:word|phrase|code)|pwd?)\b((?:[ \t]+(?!(?:${PROSE_IS})\b)[\w.@-]+){1,6}?)[ \t]+(?:${PROSE_IS})[ \t]+["'\x60]?([^\s"'\x60,;]*[^\s"'\x60,;.])`, 'dgi'),
     group: 3,
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
   },
