@@ -22,6 +22,7 @@ const EXTRA = [
   'WECOM_HOOK=https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=' + '3c9e1f52-7a4b-4d08-9b6e-' + '5f20a8c71d94',
   'net use Z: \\\\fs01\\share /user:CORP\\svc_backup ' + 'Gr4nite_77215!',
   // A third corpus (secrets3): a JSON Web Key's private exponent.
+  'paid with card ' + '4111 1111 ' + '1111 1111' + ' last week',
   'dsn := "svc_orders:' + 'Tq7#wLm29xPz' + '@tcp(10.4.2.9:3306)/orders"',
   '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"' + 'jpsQnnGQmL-YBIffH1136cspYG6' + '-0iY7X1fCE9-E9LI"}',
 ];

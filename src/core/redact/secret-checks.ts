@@ -47,6 +47,9 @@ export function luhn(digits: string): boolean {
 export function cardNumber(s: string): boolean {
   const d = s.replace(/\D/g, '');
   if (!/^[2-6]/.test(d) || !luhn(d)) return false;
+  // Written without groups, only an issuer's prefix with its length (Visa 13/16, Mastercard 16, Amex 15, Diners 14,
+  // JCB, Discover and UnionPay 16): a 17-19 digit number is an id or a hash (`"rustc":8891013984288978370`).
+  if (d === s && !/^(?:4(?:\d{12}|\d{15})|(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01])|35|6(?:011|4[4-9]|5|2))\d{14}|3[47]\d{13}|3(?:0[0-5]|[68])\d{12})$/.test(d)) return false;
   // A time stamp `YYYYMMDDhhmmss` (Go pseudo-versions in go.sum, backup names): one in ten passes Luhn.
   if (timestamp14(d)) return false;
   if (d === s) return true;
@@ -141,6 +144,7 @@ const WORD_VALUES = new Set(
     'object array any unknown void env environment prompt stdin ask interactive keyring keychain vault file disabled enabled ' +
     'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
     'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key nothing ' +
+    'username user login email base64 base32 base58 base64url hex utf8 utf-8 ascii latin1 sha1 sha256 sha512 md5 aes128 aes256 hs256 rs256 es256 pbkdf2 argon2 bcrypt scrypt ' +
     'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
     '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt ' +
     // fetch()'s credentials modes, cookie SameSite values.
@@ -193,6 +197,8 @@ export function isReference(value: string, yaml = false): boolean {
   if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;
   // Environment look-ups, also when quotes inside cut them short (`"os.environ["DB_PASSWORD"]"`).
   if (/^(?:os\.environ|os\.getenv|process\.env|System\.getenv|getenv|ENV\[|env\(|Deno\.env)/.test(v)) return true;
+  // A Bitwarden cipher string (`2.<iv>|<data>|<mac>`): encrypted on the client, stored as it is.
+  if (/^[0-6]\.[A-Za-z0-9+/]{16,}={0,2}\|[A-Za-z0-9+/]{16,}={0,2}(?:\|[A-Za-z0-9+/]{16,}={0,2})?$/.test(v)) return true;
   // A Sealed Secrets ciphertext (Bitnami): the RSA-wrapped key's length (0x02 0x00) leads, encoded `Ag…`; made to be committed.
   if (/^Ag[A-D][A-Za-z0-9+/]{300,}={0,2}$/.test(v)) return true;
   if (/^(?:ENC\[|vault:|op:\/\/|arn:|ssm:|sm:\/\/|secretsmanager:|secretref:|env:|file:|keyring:|keychain:|akv:|ref\+|gcpsm:|awssm:)/i.test(v)) return true;
@@ -356,6 +362,10 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
   if (v.length >= 12 && base64OfCredentials(v)) return true;
   if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v) || isPasswordHash(v)) return false;
+  // A regular expression (`(?:%25|%)…`), an SQL type (`VARCHAR(255)`), a protocol (`HTTP/1.1`), a file name (`.passphrase`).
+  if (/\(\?[:=!<]|\\[dwsbDWS]|\[\^/.test(v) || /^(?:N?VARCHAR|CHAR|TEXT|INTEGER|INT|BIGINT|UUID|BOOLEAN|BYTEA|BLOB|(?:VAR)?BINARY|TIMESTAMP)(?:\(\d+\))?$/i.test(v) || /^[A-Z]{2,}\/\d(?:\.\d)*$/.test(v) || /^\.[a-z][\w.-]*$/.test(v)) return false;
+  // A dotted identifier (a Python entry point, a module, a setting's name): `dispatch.plugins.core:HeaderAuthPlugin`.
+  if (/^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?::[A-Za-z_]\w*)?$/.test(v) && !/\d/.test(v) && wordiness(v) >= 0.5) return false;
   // A reverse-DNS identifier (an app key, a bundle id): `com.github.integration.fusion-test`.
   if (/^(?:com|org|net|io|dev|app|me|co|de|uk|fr)\.[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)+$/.test(v)) return false;
   // Cut short for display: `sk_test_...`, `ghp_…`.
@@ -383,6 +393,8 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
       // A word, or words joined (`github_webhook`, `same-origin`): a name or an enum value.
       if (/^[A-Za-z]+$/.test(v) && !looksRandom(v, 16, 3.5)) return false;
       if (/^[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(v) && wordiness(v) >= 0.6) return false;
+      // Words joined with a short number among them (`RBAC_4_levels`), or three or more words (`iap-oauth-client-id`).
+      if (/^[A-Za-z]+(?:[_-](?:[A-Za-z]+|\d{1,3}))+$/.test(v) && (wordiness(v) >= 0.6 || (v.split(/[_-]/).length >= 3 && wordiness(v) >= 0.5))) return false;
       return v.length >= 8 || (v.length >= 5 && hasDigit && hasLetter);
     default:
       if (isUuid(v)) return false;

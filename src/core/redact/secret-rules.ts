@@ -97,8 +97,11 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
   // Alphabets (`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef…`, `0123456789…`), written out in code.
   if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
-  // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`).
-  if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
+  // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`), also with a hex
+  // nonce among upper-case words (a heredoc's delimiter `GH_AW_PROMPT_ee6a84c273424ae8_EOF`).
+  if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s) || /^(?:[A-Z][A-Z0-9]*_)+[0-9a-f]{8,40}(?:_[A-Z][A-Z0-9]*)*$/.test(s)) return false;
+  // Files in base64 (JPEG, PNG, GIF, PDF, zip, gzip) and lines of a base64 block that began as one, or as a certificate.
+  if (FILE_MAGIC.test(s) || encodedFileLine(m.input, m.index)) return false;
   // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
   if (cacheKey(s)) return false;
   // Ciphertexts made to be committed (a Sealed Secrets value).
@@ -114,8 +117,9 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   const line = input.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
   // A JSON Web Key's public members (the RSA modulus `n`, an EC point `x`, `y`): published in a JWKS.
   if (/"kty"/.test(line) && /["']?\b(?:n|e|x|y|x5c|x5t|x5t#S256|kid)["']?[ \t]*:[ \t]*\[?["']?$/.test(before)) return false;
-  // Base58 of 32 bytes on a line that names what it is on a chain (a Solana address, a program id, a mint): public.
-  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s) && CHAIN_WORDS.test(line) && !/secret|priv|passw|seed|mnemonic|keypair/i.test(line)) return false;
+  // Base58 of 32 bytes near words that say what it is on a chain (a Solana address, a program id, a mint): public.
+  // (A Solana secret key is 64 bytes: 87-88 characters.)
+  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s) && !/secret|priv|passw|seed|mnemonic|keypair/i.test(line) && CHAIN_WORDS.test(input.slice(Math.max(0, m.index - 2000), m.index + 200))) return false;
   // The path of a URL (`ipfs://Qm…`), and values of names that say what they are (`next_token`, `cache_key`, `etag`).
   if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
   const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
@@ -140,6 +144,26 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
 
 /** "Password" in other languages, as names and in prose (fr `mot de passe`, es `contraseña`, pt `senha`). */
 const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha|passwort|kennwort|wachtwoord|l(?:ö|o)senord(?:et)?|passord(?:et)?|adgangskode|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|parola|(?:ş|s)ifre(?:si)?|parol|пароль|密码|密碼|口令|パスワード|비밀번호|mật khẩu|kata sandi|κωδικός`;
+
+/** The first characters of files in base64: JPEG, PNG, GIF, PDF, zip, gzip, WebP/RIFF, and an X.509 certificate's DER. */
+const FILE_MAGIC = /^(?:\/9j\/|iVBORw0KGgo|R0lGOD[lh]|JVBERi0|UEsDB|H4sI|UklGR|MII[A-Za-z0-9+/]{1,3}CCA[A-Za-z0-9+/]{2,3}gAwIBAgI)/;
+
+/**
+ * Whether the line at `at` is inside a block of base64 lines (40+ characters each) whose first line begins
+ * a file or a certificate: a picture in a fixture, a certificate in a test, not a key.
+ */
+function encodedFileLine(input: string, at: number): boolean {
+  let start = input.lastIndexOf('\n', at - 1) + 1;
+  for (let n = 0; n < 400 && start > 0; n++) {
+    const prev = input.lastIndexOf('\n', start - 2) + 1;
+    const line = input.slice(prev, start - 1).trim().replace(/^["'`]|["'`]?[ \t]*\+?[,;]?$/g, '');
+    if (!/^[A-Za-z0-9+/]{40,}={0,2}$/.test(line)) break;
+    start = prev;
+  }
+  if (start === input.lastIndexOf('\n', at - 1) + 1) return false;
+  const first = input.slice(start, input.indexOf('\n', start) < 0 ? undefined : input.indexOf('\n', start)).trim().replace(/^["'`]/, '');
+  return FILE_MAGIC.test(first.replace(/^[\w.-]+:[ \t]*[|>]?[ \t]*/, ''));
+}
 
 /** Words that say a base58 string is an on-chain address, not a key. */
 const CHAIN_WORDS = /address|wallet|\b(?:program(?:[ _-]?id)?|mint|pubkey|public[ _-]?key|account|pda|solana|devnet|mainnet|testnet|contract|lamports|spl|anchor|on-?chain|explorer)\b/i;
@@ -171,7 +195,7 @@ const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|
 const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 // A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
-const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
+const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:(?!:))(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
 const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
@@ -876,7 +900,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
     lines: SECRET_WORDS,
-    pattern: /(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
+    // The first argument of a call or an initializer (`(` or `{` before it), not an element of a list (`['password', 'passcode']`).
+    pattern: /(?<=[({][ \t]*)(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
     group: 4,
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
     typeOf: byName(2),
@@ -1039,6 +1064,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) =>
       !/\btype[ \t]+$/.test(m.input.slice(Math.max(0, m.index - 8), m.index)) &&
       !/^["'\x60]?[ \t]*\|/.test(after(m)) &&
+      // `rails credentials:edit`, `scope secret:read`: a command or a scope, not a value.
+      !(m[3] === ':' && m[7] !== undefined && /^[a-z]+(?:[-_][a-z]+)*$/.test(s)) &&
       secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
     typeOf: byName(2),
   },
