@@ -102,6 +102,8 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s) || /^(?:[A-Z][A-Z0-9]*_)+[0-9a-f]{8,40}(?:_[A-Z][A-Z0-9]*)*$/.test(s)) return false;
   // Files in base64 (JPEG, PNG, GIF, PDF, zip, gzip) and lines of a base64 block that began as one, or as a certificate.
   if (FILE_MAGIC.test(s) || encodedFileLine(m.input, m.index)) return false;
+  // An identifier in CamelCase (`_BeautifulSoupHtml5LibFrameParser`), an Ethereum address with its case checksum (EIP-55).
+  if (camelIdentifier(s) || /^0x[0-9a-fA-F]{40}$/.test(s)) return false;
   // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
   if (cacheKey(s)) return false;
   // Ciphertexts made to be committed (a Sealed Secrets value).
@@ -123,7 +125,9 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   // The path of a URL (`ipfs://Qm…`), and values of names that say what they are (`next_token`, `cache_key`, `etag`).
   if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
   const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
-  if (name && /(?:token|key|cursor|hash|digest|checksum|etag|nonce|id|sha|signature|integrity)$/i.test(name) && nameStrength(name) === 0) return false;
+  if (name && /(?:token|key|cursor|hash|digest|checksum|etag|nonce|id|sha|signature|integrity|seq|sequence|rev|revision|checkpoint|offset|marker)$/i.test(name) && nameStrength(name) === 0) return false;
+  // The parts of a cipher string (Bitwarden's `2.<iv>|<data>|<mac>`): encrypted data.
+  if (/\b[0-6]\.[A-Za-z0-9+/]{16,}={0,2}\|(?:[A-Za-z0-9+/]{16,}={0,2}\|)?$/.test(before)) return false;
   // Public material by its name (a truststore, a certificate, a CA bundle), and the parts of a sops value (`ENC[AES256_GCM,data:…,iv:…`).
   if (name && /(?:trust_?store|cert(?:ificate)?s?|ca_?bundle|ca_?cert|public_?key|pub_?key)$/i.test(name)) return false;
   if (/ENC\[[A-Z0-9_]+,[^\]]*$/.test(before)) return false;
@@ -145,8 +149,8 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
 /** "Password" in other languages, as names and in prose (fr `mot de passe`, es `contraseña`, pt `senha`). */
 const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha|passwort|kennwort|wachtwoord|l(?:ö|o)senord(?:et)?|passord(?:et)?|adgangskode|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|parola|(?:ş|s)ifre(?:si)?|parol|пароль|密码|密碼|口令|パスワード|비밀번호|mật khẩu|kata sandi|κωδικός`;
 
-/** The first characters of files in base64: JPEG, PNG, GIF, PDF, zip, gzip, WebP/RIFF, and an X.509 certificate's DER. */
-const FILE_MAGIC = /^(?:\/9j\/|iVBORw0KGgo|R0lGOD[lh]|JVBERi0|UEsDB|H4sI|UklGR|MII[A-Za-z0-9+/]{1,3}CCA[A-Za-z0-9+/]{2,3}gAwIBAgI)/;
+/** The first characters of files in base64: JPEG, PNG, GIF, PDF, zip, gzip, WebP/RIFF, an X.509 certificate's DER, an SSH public key. */
+const FILE_MAGIC = /^(?:\/9j\/|iVBORw0KGgo|R0lGOD[lh]|JVBERi0|UEsDB|H4sI|UklGR|MII[A-Za-z0-9+/]{1,3}CCA[A-Za-z0-9+/]{2,3}gAwIBAgI|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh))/;
 
 /**
  * Whether the line at `at` is inside a block of base64 lines (40+ characters each) whose first line begins
@@ -163,6 +167,14 @@ function encodedFileLine(input: string, at: number): boolean {
   if (start === input.lastIndexOf('\n', at - 1) + 1) return false;
   const first = input.slice(start, input.indexOf('\n', start) < 0 ? undefined : input.indexOf('\n', start)).trim().replace(/^["'`]/, '');
   return FILE_MAGIC.test(first.replace(/^[\w.-]+:[ \t]*[|>]?[ \t]*/, ''));
+}
+
+/** Four or more capitalised words make most of it: a class or function name. */
+function camelIdentifier(s: string): boolean {
+  const t = s.replace(/^_+/, '');
+  if (!/^[A-Za-z0-9_]+$/.test(t)) return false;
+  const words = t.match(/[A-Z][a-z]{2,}/g) ?? [];
+  return words.length >= 4 && words.join('').length / t.length >= 0.75;
 }
 
 /** Words that say a base58 string is an on-chain address, not a key. */
