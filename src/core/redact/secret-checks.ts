@@ -147,6 +147,7 @@ const WORD_VALUES = new Set(
     'object array any unknown void env environment prompt stdin ask interactive keyring keychain vault file disabled enabled ' +
     'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
     'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key nothing ' +
+    'options option flags flag argument arguments parameter parameters field fields instead only also ' +
     'username user login email base64 base32 base58 base64url hex utf8 utf-8 ascii latin1 sha1 sha256 sha512 md5 aes128 aes256 hs256 rs256 es256 pbkdf2 argon2 bcrypt scrypt ' +
     'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
     '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt ' +
@@ -172,6 +173,8 @@ export function isPlaceholder(value: string): boolean {
   const lower = v.toLowerCase();
   if (v.length < 2) return true;
   if (WORD_VALUES.has(lower)) return true;
+  // Several such words: `bcrypt/argon2`, `base64|hex`.
+  if (/[/|,]/.test(lower) && lower.split(/[/|,]/).every((p) => WORD_VALUES.has(p.trim()))) return true;
   if (/^(.)\1+$/.test(v)) return true;
   // Letters and digits taking turns, each counting up: `a1B2c3D4e5F6`, `1a2b3c4d`.
   if (countsUp(v)) return true;
@@ -211,7 +214,7 @@ export function isReference(value: string, yaml = false): boolean {
 /** Source code in place of a value: calls, indexing, member chains (`os.environ["X"]`, `config.secret`, `getpass()`). */
 export function isCode(value: string): boolean {
   const v = value.trim();
-  if (/[([]|->|::/.test(v)) return true;
+  if (/[([]|->|::|\{\}?$/.test(v)) return true;
   // Member chains: `settings.SECRET_KEY`, `this.token`, `process.env.API_KEY`, `user?.password`.
   // (Not a random token that has a dot in it: `t.coOAwAkbb79xx7aJcn`.)
   if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v) && (wordiness(v) >= 0.5 || !/\d/.test(v))) return true;
@@ -368,7 +371,9 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   // A regular expression (`(?:%25|%)…`), an SQL type (`VARCHAR(255)`), a protocol (`HTTP/1.1`), a file name (`.passphrase`).
   if (/\(\?[:=!<]|\\[dwsbDWS]|\[\^/.test(v) || /^(?:N?VARCHAR|CHAR|TEXT|INTEGER|INT|BIGINT|UUID|BOOLEAN|BYTEA|BLOB|(?:VAR)?BINARY|TIMESTAMP)(?:\(\d+\))?$/i.test(v) || /^[A-Z]{2,}\/\d(?:\.\d)*$/.test(v) || /^\.[a-z][\w.-]*$/.test(v)) return false;
   // A dotted identifier (a Python entry point, a module, a setting's name): `dispatch.plugins.core:HeaderAuthPlugin`.
-  if (/^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?::[A-Za-z_]\w*)?$/.test(v) && !/\d/.test(v) && wordiness(v) >= 0.5) return false;
+  if (/^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?::[A-Za-z_]\w*)?$/.test(v) && ((!/\d/.test(v) && wordiness(v) >= 0.5) || wordiness(v) >= 0.7)) return false;
+  // A Python dunder name (`__root__`).
+  if (/^__[A-Za-z]\w*__$/.test(v)) return false;
   // A reverse-DNS identifier (an app key, a bundle id): `com.github.integration.fusion-test`.
   if (/^(?:com|org|net|io|dev|app|me|co|de|uk|fr)\.[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)+$/.test(v)) return false;
   // Cut short for display: `sk_test_...`, `ghp_…`.
@@ -381,10 +386,15 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
     if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || (wordiness(v) >= 0.6 && (v.match(/\d+/g)?.length ?? 0) < 3))) return false;
     // `password: string`, `token: Token`, `secret: SecretStr`: a type.
     if (/^(?:[A-Z][a-z]+)+$/.test(v) && !/\d/.test(v)) return false;
-    // Prose: `password: must be …`.
+    // Prose: `password: must be …`, `**Authorization**: 6-tier security clearance matrix`.
     if (/^[a-z]+$/.test(v) && /^ +[A-Za-z]/.test(after)) return false;
+    if (strength < Strength.Strong && /^ +[a-z]{2,} +[a-z]{2,}/.test(after) && wordiness(v) >= 0.5) return false;
+    // A placeholder in brackets with spaces in it, cut at the first: `<keep it safe>`, `[your key here]`.
+    if (/^[<[][^>\]]*$/.test(v) && /^[^<>[\]]*[>\]]/.test(after)) return false;
   }
   if (quoted && /^[A-Z][a-z]+(?: [A-Z]?[a-z]+)*$/.test(v)) return false; // a label: "Password", "Mot de passe"
+  // A label translated (`"Password": "Hasło"`, `"API Key": "API-nøkkel"`): letters of another language, no digit.
+  if (quoted && /[^\x00-\x7f]/.test(v) && /^\p{L}+(?:[ -]\p{L}+)*$/u.test(v)) return false;
   const hasDigit = /\d/.test(v);
   const hasLetter = /[A-Za-z]/.test(v);
   const hasSymbol = /[^A-Za-z0-9]/.test(v);
