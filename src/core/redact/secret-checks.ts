@@ -217,7 +217,9 @@ export function isCode(value: string): boolean {
   if (/[([]|->|::|\{\}?$/.test(v)) return true;
   // Member chains: `settings.SECRET_KEY`, `this.token`, `process.env.API_KEY`, `user?.password`.
   // (Not a random token that has a dot in it: `t.coOAwAkbb79xx7aJcn`.)
-  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v) && (wordiness(v) >= 0.5 || !/\d/.test(v))) return true;
+  // (Also ending a Python condition: `if token is self.prop:`.)
+  const chain = v.replace(/:$/, '');
+  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(chain) && (wordiness(chain) >= 0.5 || !/\d/.test(chain))) return true;
   return false;
 }
 
@@ -360,8 +362,8 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   const v = value;
   if (strength === Strength.None || v.trim().length < 3) return false;
   if (v.startsWith('[REDACTED')) return false;
-  // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`.
-  if (/^(?:0x[0-9a-f]+|\d+\.\d+)$/i.test(v)) return false;
+  // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`, `pricePerToken: 1_000_000n`.
+  if (/^(?:0x[0-9a-f]+|\d+\.\d+|\d{1,3}(?:_\d{3})+n?|\d+n)$/i.test(v)) return false;
   // Stripe publishable keys are public by design.
   if (/^pk_(?:live|test)_/.test(v)) return false;
   if (shortProviderToken(v) || cacheKey(v)) return false;
@@ -386,6 +388,8 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
     if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || (wordiness(v) >= 0.6 && (v.match(/\d+/g)?.length ?? 0) < 3))) return false;
     // `password: string`, `token: Token`, `secret: SecretStr`: a type.
     if (/^(?:[A-Z][a-z]+)+$/.test(v) && !/\d/.test(v)) return false;
+    // `secretKey: Uint8Array`, `key: Int32Array`: a type with a number in its name.
+    if (/^(?:[A-Z][a-z]+)+\d+(?:[A-Z][a-z]+)+$/.test(v) && wordiness(v) >= 0.6) return false;
     // Prose: `password: must be …`, `**Authorization**: 6-tier security clearance matrix`.
     if (/^[a-z]+$/.test(v) && /^ +[A-Za-z]/.test(after)) return false;
     if (strength < Strength.Strong && /^ +[a-z]{2,} +[a-z]{2,}/.test(after) && wordiness(v) >= 0.5) return false;
@@ -407,7 +411,7 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
       if (/^[A-Za-z]+$/.test(v) && !looksRandom(v, 16, 3.5)) return false;
       if (/^[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(v) && wordiness(v) >= 0.6) return false;
       // Words joined with a short number among them (`RBAC_4_levels`), or three or more words (`iap-oauth-client-id`).
-      if (/^[A-Za-z]+(?:[_-](?:[A-Za-z]+|\d{1,3}))+$/.test(v) && (wordiness(v) >= 0.6 || (v.split(/[_-]/).length >= 3 && wordiness(v) >= 0.5))) return false;
+      if (/^_*[A-Za-z]+(?:[_-](?:[A-Za-z]+|\d{1,3}))+$/.test(v) && (wordiness(v) >= 0.6 || (v.split(/[_-]+/).filter(Boolean).length >= 3 && wordiness(v) >= 0.5))) return false;
       return v.length >= 8 || (v.length >= 5 && hasDigit && hasLetter);
     default:
       if (isUuid(v)) return false;

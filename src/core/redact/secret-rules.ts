@@ -102,8 +102,9 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s) || /^(?:[A-Z][A-Z0-9]*_)+[0-9a-f]{8,40}(?:_[A-Z][A-Z0-9]*)*$/.test(s)) return false;
   // Files in base64 (JPEG, PNG, GIF, PDF, zip, gzip) and lines of a base64 block that began as one, or as a certificate.
   if (FILE_MAGIC.test(s) || encodedFileLine(m.input, m.index)) return false;
-  // An identifier in CamelCase (`_BeautifulSoupHtml5LibFrameParser`), an Ethereum address with its case checksum (EIP-55).
-  if (camelIdentifier(s) || /^0x[0-9a-fA-F]{40}$/.test(s)) return false;
+  // An identifier in CamelCase (`_BeautifulSoupHtml5LibFrameParser`), an Ethereum address with its case checksum (EIP-55),
+  // an IPFS content id (CIDv0), binary data with runs of zero bytes (a serialised transaction: `AgAAAAcAAAAD…`).
+  if (camelIdentifier(s) || /^0x[0-9a-fA-F]{40}$/.test(s) || /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/.test(s) || /A{10,}/.test(s)) return false;
   // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
   if (cacheKey(s)) return false;
   // Ciphertexts made to be committed (a Sealed Secrets value).
@@ -119,9 +120,9 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   const line = input.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
   // A JSON Web Key's public members (the RSA modulus `n`, an EC point `x`, `y`): published in a JWKS.
   if (/"kty"/.test(line) && /["']?\b(?:n|e|x|y|x5c|x5t|x5t#S256|kid)["']?[ \t]*:[ \t]*\[?["']?$/.test(before)) return false;
-  // Base58 of 32 bytes near words that say what it is on a chain (a Solana address, a program id, a mint): public.
+  // Base58 of 32 bytes (up to 48 characters: Polkadot's SS58) near words that say what it is on a chain (a Solana address, a program id, a mint): public.
   // (A Solana secret key is 64 bytes: 87-88 characters.)
-  if (/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(s) && !/secret|priv|passw|seed|mnemonic|keypair/i.test(line) && CHAIN_WORDS.test(input.slice(Math.max(0, m.index - 2000), m.index + 200))) return false;
+  if (/^[1-9A-HJ-NP-Za-km-z]{32,48}$/.test(s) && !/secret|priv|passw|seed|mnemonic|keypair/i.test(line) && CHAIN_WORDS.test(input.slice(Math.max(0, m.index - 2000), m.index + 200))) return false;
   // The path of a URL (`ipfs://Qm…`), and values of names that say what they are (`next_token`, `cache_key`, `etag`).
   if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
   const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
@@ -150,7 +151,7 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
 const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha|passwort|kennwort|wachtwoord|l(?:ö|o)senord(?:et)?|passord(?:et)?|adgangskode|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|parola|(?:ş|s)ifre(?:si)?|parol|пароль|密码|密碼|口令|パスワード|비밀번호|mật khẩu|kata sandi|κωδικός`;
 
 /** The first characters of files in base64: JPEG, PNG, GIF, PDF, zip, gzip, WebP/RIFF, an X.509 certificate's DER, an SSH public key. */
-const FILE_MAGIC = /^(?:\/9j\/|iVBORw0KGgo|R0lGOD[lh]|JVBERi0|UEsDB|H4sI|UklGR|MII[A-Za-z0-9+/]{1,3}CCA[A-Za-z0-9+/]{2,3}gAwIBAgI|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh))/;
+const FILE_MAGIC = /^(?:\/9j\/|iVBORw0KGgo|R0lGOD[lh]|JVBERi0|UEsDB|H4sI|eJ[w-z]|UklGR|MII[A-Za-z0-9+/]{1,3}CCA[A-Za-z0-9+/]{2,3}gAwIBAgI|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh))/;
 
 /**
  * Whether the line at `at` is inside a block of base64 lines (40+ characters each) whose first line begins
@@ -209,7 +210,8 @@ const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_
 // A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
 const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:(?!:))(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
-const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
+// The name does not start inside a word, a path or base64 (`…/vr9qhOPG9Buj2HatrPw==` is not `…Pw == …`).
+const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$/+-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
 const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?|(?:src|dest)?(?:store|key)pass))`;
@@ -784,7 +786,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: ['kind: secret'],
     pattern: /^([ \t]+[\w.-]+:[ \t]*)([A-Za-z0-9+/]{4,}={0,2})[ \t]*$/dgm,
     group: 2,
-    validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s),
+    validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s),
     // Base64 of a certificate, a public key or a placeholder: left, and claimed so that no generic rule takes it.
     lookAlike: publicOrPlaceholderBase64,
   },
@@ -830,7 +832,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
     typeOf: byName(1),
   },
-  { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  // netrc: `login <user> password <pw>` (not prose: `the user and password from the container`).
+  { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) && !/^[a-z]{2,8}$/.test(s) },
   {
     // PowerShell: `ConvertTo-SecureString 'pw' -AsPlainText -Force`.
     type: 'password',
@@ -890,7 +893,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? m[3] ?? ''), true),
     typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
   },
-  { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  // Redis: a directive at the start of a line, or `CONFIG SET` (`# The requirepass is not …` is a comment).
+  { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /(?:^[ \t]*|\bconfig[ \t]+set[ \t]+)(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dgim, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
   {
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
@@ -1076,6 +1080,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) =>
       !/\btype[ \t]+$/.test(m.input.slice(Math.max(0, m.index - 8), m.index)) &&
       !/^["'\x60]?[ \t]*\|/.test(after(m)) &&
+      // A value that repeats its name (`AppInsights_InstrumentationKey="AppInsightsInstrumentationKey"`): a placeholder.
+      s.replace(/[^A-Za-z0-9]/g, '').toLowerCase() !== (m[2] ?? '').replace(/[^A-Za-z0-9]/g, '').toLowerCase() &&
       // `rails credentials:edit`, `scope secret:read`: a command or a scope, not a value.
       !(m[3] === ':' && m[7] !== undefined && /^[a-z]+(?:[-_][a-z]+)*$/.test(s)) &&
       secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
