@@ -23,6 +23,9 @@ const EXTRA = [
   'net use Z: \\\\fs01\\share /user:CORP\\svc_backup ' + 'Gr4nite_77215!',
   // A third corpus (secrets3): a JSON Web Key's private exponent.
   'paid with card ' + '4111 1111 ' + '1111 1111' + ' last week',
+  'mvn sonar:sonar -Dsonar.login=' + '7f3c9a1e5b2d8f4a6c0e' + '9b7d5f3a1c8e6b4d2f0a',
+  'Access Token      00D5g000004' + 'XyZa!AQ' + 'kAQHc7Lr2mVx9pT4sWqE1nBdG6yKj8ZfR3uLoP5iMaC0vXwN7tYbS2hJeD4gQ9rUlF6oIk1zVcW8mPxT3nRy5sA0dEqB',
+  'sender.Credentials = new NetworkCredential("builds@acme.io", "' + 'vq7Lm2Xr9Tz4' + '");',
   'dsn := "svc_orders:' + 'Tq7#wLm29xPz' + '@tcp(10.4.2.9:3306)/orders"',
   '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"' + 'jpsQnnGQmL-YBIffH1136cspYG6' + '-0iY7X1fCE9-E9LI"}',
 ];

@@ -179,7 +179,7 @@ export function isPlaceholder(value: string): boolean {
   // Letters and digits taking turns, each counting up: `a1B2c3D4e5F6`, `1a2b3c4d`.
   if (countsUp(v)) return true;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|#{4,}|\.{3,}|…|_{4,}|0{8,}/.test(v)) return true;
-  if (/^\[.*\]$|^\(.*\)$|^<.*>$/.test(v)) return true;
+  if (/^\[.*\]$|^\(.*\)$|^<.*>$|^&lt;.*&gt;$/.test(v)) return true;
   if (/^(?:your|enter|insert|put|replace|paste|fill|add|example|sample|dummy|fake|placeholder|my)(?:[-_ .]|$)/i.test(v) && !/\d{3}/.test(v)) return true;
   if (/[-_ ](?:here|goes[-_ ]here)$/i.test(v)) return true;
   // `CHANGE_ME_IN_PRODUCTION_12345`, `replace-me-with-a-real-key`: templates say so in the value.
@@ -362,6 +362,8 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   const v = value;
   if (strength === Strength.None || v.trim().length < 3) return false;
   if (v.startsWith('[REDACTED')) return false;
+  // A fragment of code around a string, not a value: `"Password:",rememberMe…`, `"+new Buffer(`.
+  if (/^[,;:)\]}+]/.test(v)) return false;
   // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`, `pricePerToken: 1_000_000n`.
   if (/^(?:0x[0-9a-f]+|\d+\.\d+|\d{1,3}(?:_\d{3})+n?|\d+n)$/i.test(v)) return false;
   // Stripe publishable keys are public by design.
@@ -402,10 +404,10 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   const hasDigit = /\d/.test(v);
   const hasLetter = /[A-Za-z]/.test(v);
   const hasSymbol = /[^A-Za-z0-9]/.test(v);
-  if (prose && !(hasDigit || hasSymbol) && !looksRandom(v, 12)) return false;
+  if (prose && !quoted && !(hasDigit || hasSymbol) && !looksRandom(v, 12)) return false;
   switch (strength) {
     case Strength.Strong:
-      return v.length >= 4 && !(prose && v.length < 6);
+      return v.length >= 4 && !(prose && !quoted && v.length < 6);
     case Strength.Medium:
       // A word, or words joined (`github_webhook`, `same-origin`): a name or an enum value.
       if (/^[A-Za-z]+$/.test(v) && !looksRandom(v, 16, 3.5)) return false;

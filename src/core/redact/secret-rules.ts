@@ -208,10 +208,9 @@ const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|
 const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 // A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
-const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:(?!:))(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
+const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|!==?|===?|=|:(?!:))(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
-// The name does not start inside a word, a path or base64 (`…/vr9qhOPG9Buj2HatrPw==` is not `…Pw == …`).
-const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$/+-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
+const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
 const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?|(?:src|dest)?(?:store|key)pass))`;
@@ -398,6 +397,8 @@ const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], sour
   ['rapidapi_key', ['rapidapi'], String.raw`[A-Za-z0-9_-]{50}`],
   ['cohere_key', ['co_api', 'cohere'], String.raw`[A-Za-z0-9]{40}`],
   ['mistral_key', ['mistral'], String.raw`[A-Za-z0-9]{32}`],
+  // SonarQube's legacy token, given as the `sonar.login` property.
+  ['sonar_token', ['sonar.login', 'sonarlogin', 'sonar_login'], String.raw`[a-f0-9]{40}`],
 ];
 
 /** A WEAK format as a rule: standalone, random enough, with its provider named on the line. */
@@ -676,7 +677,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'mailgun_key', pattern: /\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b/g, entropy: 3.2 },
   { type: 'facebook_token', keywords: ['eaa'], pattern: /\bEAA[A-Za-z0-9]{90,}\b/g },
   { type: 'twitter_token', keywords: ['aaaaaaaaaaaaaaaaaaaa'], pattern: /\bA{20,}[A-Za-z0-9%]{30,}/g },
-  { type: 'mapbox_token', keywords: ['sk.eyj'], pattern: /\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/g },
+  // Secret (`sk.`) and temporary (`tk.`) tokens; `pk.` ones are public by design.
+  { type: 'mapbox_token', keywords: ['sk.eyj', 'tk.eyj'], pattern: /\b[st]k\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/g },
+  // Salesforce: the organisation id, `!`, the opaque token.
+  { type: 'salesforce_token', keywords: ['!'], pattern: /\b00[A-Za-z0-9]{13}![A-Za-z0-9._]{80,}/g, validate: (s) => looksRandom(s.slice(s.indexOf('!') + 1), 40, 4.0) },
 
   // --- AI providers.
   { type: 'anthropic_key', keywords: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g, validate: notFiller(7) },
@@ -858,7 +862,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['pass', 'secret', 'token', 'key', 'auth', 'cred'],
     // Found from the `:` that ends the line (rare before a line holding one long token), then the name is read back.
-    pattern: /:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
+    // (A blank line may come between: Jenkins prints `…password to proceed to installation:`, a blank line, the password.)
+    pattern: /:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
     group: 1,
     validate: (s, m) => {
       const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 80), m.index);
@@ -921,6 +926,16 @@ export const SECRET_RULES: readonly SecretRule[] = [
     group: 4,
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
     typeOf: byName(2),
+  },
+  {
+    // A user and a password passed to a credential's constructor or a login call: `new NetworkCredential("u", "…")`,
+    // `HTTPBasicAuth('u', '…')`, `auth=('u', '…')`, `smtp.login("u", "…")`, `new DirectoryEntry("LDAP://…", "u", "…")`.
+    type: 'password',
+    keywords: ['credential', 'auth', 'login', 'directoryentry'],
+    lines: /credential|auth|login|directoryentry/gi,
+    pattern: /\b(?:NetworkCredential|PasswordAuthentication|HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|UsernamePasswordCredentials|UsernamePasswordAuthenticationToken|DirectoryEntry|login|auth|basic_auth|http_basic_authenticate_with|withCredentials)[ \t]*(?:=[ \t]*)?\(\s*(?:(["'])[^"'\n]*\1\s*,\s*)?(["'])([^"'\n]{1,128})\2\s*,\s*(["'])([^"'\n]{3,128})\4/dgi,
+    group: 5,
+    validate: (s, m) => s !== m[3] && secretValue(s, Strength.Strong, true),
   },
   {
     // fish and Windows shells: `set -gx API_KEY …`, `setx API_KEY "…"`.
@@ -986,9 +1001,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // Prose with words between the name and the value: `the root password for db1 is …`.
     type: 'password',
     keywords: ['pass', 'pw'],
-    pattern: new RegExp(String.raw`\b(pass(?:word|phrase|code)|pwd?)\b((?:[ \t]+(?!(?:${PROSE_IS})\b)[\w.@-]+){1,6}?)[ \t]+(?:${PROSE_IS})[ \t]+["'\x60]?([^\s"'\x60,;]*[^\s"'\x60,;.])`, 'dgi'),
-    group: 3,
-    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
+    pattern: new RegExp(String.raw`\b(pass(?:word|phrase|code)|pwd?)\b((?:[ \t]+(?!(?:${PROSE_IS})\b)[\w.@'"\x60-]+){1,6}?)[ \t]+(?:${PROSE_IS})[ \t]+(?:(["'\x60])([^"'\x60\n]{1,64})\3|([^\s"'\x60,;]*[^\s"'\x60,;.]))`, 'dgi'),
+    group: [4, 5],
+    // A value in quotes is one (`the default password is 'blooberry'`), even a word.
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] !== undefined, true, after(m)),
   },
   {
     // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
@@ -1080,6 +1096,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) =>
       !/\btype[ \t]+$/.test(m.input.slice(Math.max(0, m.index - 8), m.index)) &&
       !/^["'\x60]?[ \t]*\|/.test(after(m)) &&
+      // Base64 and its padding, not a name and `==` (`…/vr9qhOPG9Buj2HatrPw==`).
+      !(/[/+]/.test(m.input[m.index - 1] ?? '') && /^=+$/.test(m[3] ?? '')) &&
       // A value that repeats its name (`AppInsights_InstrumentationKey="AppInsightsInstrumentationKey"`): a placeholder.
       s.replace(/[^A-Za-z0-9]/g, '').toLowerCase() !== (m[2] ?? '').replace(/[^A-Za-z0-9]/g, '').toLowerCase() &&
       // `rails credentials:edit`, `scope secret:read`: a command or a scope, not a value.
