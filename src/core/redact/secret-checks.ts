@@ -405,6 +405,8 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   const hasLetter = /[A-Za-z]/.test(v);
   const hasSymbol = /[^A-Za-z0-9]/.test(v);
   if (prose && !quoted && !(hasDigit || hasSymbol) && !looksRandom(v, 12)) return false;
+  // Words joined in prose: `the password is auto-generated`.
+  if (prose && !quoted && /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(v)) return false;
   switch (strength) {
     case Strength.Strong:
       return v.length >= 4 && !(prose && !quoted && v.length < 6);

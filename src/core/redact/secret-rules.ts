@@ -1003,8 +1003,11 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: ['pass', 'pw'],
     pattern: new RegExp(String.raw`\b(pass(?:word|phrase|code)|pwd?)\b((?:[ \t]+(?!(?:${PROSE_IS})\b)[\w.@'"\x60-]+){1,6}?)[ \t]+(?:${PROSE_IS})[ \t]+(?:(["'\x60])([^"'\x60\n]{1,64})\3|([^\s"'\x60,;]*[^\s"'\x60,;.]))`, 'dgi'),
     group: [4, 5],
-    // A value in quotes is one (`the default password is 'blooberry'`), even a word.
-    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] !== undefined, true, after(m)),
+    // A value in quotes is one (`the default password is 'blooberry'`), even a word; not when the words between
+    // begin another clause (`… a hashed password and returns whether the hash is "stale"`).
+    validate: (s, m) =>
+      !/\b(?:and|or|but|whether|if|when|which|that|it|this|hash|hashed|digest|salt)\b/i.test(m[2] ?? '') &&
+      secretValue(s, nameStrength(m[1] ?? ''), m[4] !== undefined, true, after(m)),
   },
   {
     // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
