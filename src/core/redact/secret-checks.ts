@@ -363,7 +363,7 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   if (strength === Strength.None || v.trim().length < 3) return false;
   if (v.startsWith('[REDACTED')) return false;
   // A fragment of code around a string, not a value: `"Password:",rememberMe…`, `"+new Buffer(`.
-  if (/^[,;:)\]}+]/.test(v)) return false;
+  if (/^[,;:)\]}]/.test(v) || /^\+[ \t]*[A-Za-z_$][\w$.]*(?:[ \t]|\(|$)/.test(v)) return false;
   // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`, `pricePerToken: 1_000_000n`.
   if (/^(?:0x[0-9a-f]+|\d+\.\d+|\d{1,3}(?:_\d{3})+n?|\d+n)$/i.test(v)) return false;
   // Stripe publishable keys are public by design.
