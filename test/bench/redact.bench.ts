@@ -1,8 +1,9 @@
-// Redaction: quality on the corpora (test/fixtures/secrets, test/fixtures/secrets2) and speed on 10 KB and 1 MB.
+// Redaction: quality on the corpora (test/fixtures/secrets, secrets2, secrets3) and speed on 10 KB and 1 MB.
 // Targets (issue 18): recall >= 0.97 and FPR <= 0.01 on the provider corpus; 10 KB <= 2 ms; a 1 MB transcript <= 100 ms.
 // Run with bun: node_modules/.bin/bun test/bench/redact.bench.ts
-// Baselines, measured in the same run on the same texts: one keyword regex scan, and the redactor as it was
-// before issue 18 (src/core at BASELINE_COMMIT, read with git show into a temporary directory).
+// Baselines, measured in the same run on the same texts: one keyword regex scan, the redactor as it was
+// before issue 18 (src/core at BASELINE_COMMIT), and as it was before the third corpus's changes
+// (PREVIOUS_COMMIT); each read with git show into a temporary directory.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,21 +13,28 @@ import { ordinaryLines, secretCases } from '../fixtures/secrets/corpus.ts';
 import { evaluate } from '../fixtures/secrets/evaluate.ts';
 import { negativeCases, providerCases } from '../fixtures/secrets/kinds.ts';
 import { figures2 } from '../fixtures/secrets2/evaluate.ts';
+import { figures3 } from '../fixtures/secrets3/evaluate.ts';
 import { median } from './median.ts';
 
 const BASELINE_COMMIT = '276646f';
+/** The last commit before the third corpus (test/fixtures/secrets3) changed the rules. */
+const PREVIOUS_COMMIT = 'ba4fd46';
 type Redact = (text: string) => { text: string };
 
-/** The redactor at BASELINE_COMMIT, or null when git or the commit is not at hand. */
-async function baselineRedactor(): Promise<Redact | null> {
+/** The redactor at `commit` (src/core/redact/ or, earlier, src/core/), or null when git or the commit is not at hand. */
+async function redactorAt(commit: string): Promise<Redact | null> {
   const root = path.resolve(import.meta.dirname, '../..');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'redact-baseline-'));
   try {
-    fs.mkdirSync(path.join(dir, 'src/core'), { recursive: true });
-    for (const f of ['redact.ts', 'secret-rules.ts', 'secret-checks.ts', 'hash.ts']) {
-      fs.writeFileSync(path.join(dir, 'src/core', f), execFileSync('git', ['show', `${BASELINE_COMMIT}:src/core/${f}`], { cwd: root }));
+    const files = execFileSync('git', ['ls-tree', '-r', '--name-only', commit, 'src/core/redact', 'src/core/redact.ts', 'src/core/secret-rules.ts', 'src/core/secret-checks.ts', 'src/core/hash.ts'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    for (const f of files) {
+      fs.mkdirSync(path.join(dir, path.dirname(f)), { recursive: true });
+      fs.writeFileSync(path.join(dir, f), execFileSync('git', ['show', `${commit}:${f}`], { cwd: root }));
     }
-    const mod = await import(path.join(dir, 'src/core/redact/redact.ts'));
+    const entry = files.includes('src/core/redact/redact.ts') ? 'src/core/redact/redact.ts' : 'src/core/redact.ts';
+    const mod = await import(path.join(dir, entry));
     return mod.redact as Redact;
   } catch {
     return null;
@@ -72,9 +80,15 @@ function quality(name: string, r: Redact) {
     return `recall ${f2.recall.toFixed(4)} FPR ${f2.fpr.toFixed(4)}`;
   };
   console.log(`  ${''.padEnd(22)} second corpus (issue 34): tuning ${two('tuning')} | checking ${two('checking')}`);
+  const three = (half: 'tuning' | 'checking') => {
+    const f3 = figures3(half, (t) => r(t).text);
+    return `recall ${f3.recall.toFixed(4)} FPR ${f3.fpr.toFixed(4)} real-text FP ${f3.real.falsePositives.length}/${f3.real.hardLines}`;
+  };
+  console.log(`  ${''.padEnd(22)} third corpus: tuning ${three('tuning')} | checking ${three('checking')}`);
 }
 
-const baseline = await baselineRedactor();
+const baseline = await redactorAt(BASELINE_COMMIT);
+const previous = await redactorAt(PREVIOUS_COMMIT);
 const TEN_KB = 10 * 1024;
 const ONE_MB = 1024 * 1024;
 const coldText = sample(TEN_KB, 12);
@@ -84,6 +98,8 @@ const coldMs = performance.now() - cold0;
 
 console.log(`redaction quality (provider corpus: ${positives.length} secrets, ${negatives.length} negatives; issue-5 corpus: ${cases.length} secrets, ${ordinary.length} ordinary lines)`);
 quality('now', redact);
+if (previous) quality(`previous (${PREVIOUS_COMMIT})`, previous);
+else console.log(`  previous (${PREVIOUS_COMMIT}): not available (no git or no such commit)`);
 if (baseline) quality(`before (${BASELINE_COMMIT})`, baseline);
 else console.log(`  before (${BASELINE_COMMIT}): not available (no git or no such commit)`);
 
@@ -114,9 +130,10 @@ const fmt = ([med, min]: [number, number]) => `${med.toFixed(2).padStart(7)} (${
 for (const [name, text, target, runs] of texts) {
   const one = median(runs, () => void text.match(baselineRe), 2);
   const now = timed(runs, () => void redact(text));
+  const prev = previous ? timed(runs, () => void previous(text)) : ([NaN, NaN] as [number, number]);
   const old = baseline ? timed(runs, () => void baseline(text)) : ([NaN, NaN] as [number, number]);
   console.log(
     `  ${name.padEnd(34)} redact ${fmt(now)}  target <= ${target}${now[0] <= target ? '' : now[1] <= target ? ' (median over: load)' : ' MISS'}` +
-      `   before ${fmt(old)} ratio ${(now[0] / old[0]).toFixed(2)}x   one regex ${one.toFixed(3)} ms ratio ${(now[0] / one).toFixed(0)}x`,
+      `   previous ${fmt(prev)} ratio ${(now[0] / prev[0]).toFixed(2)}x   before ${fmt(old)} ratio ${(now[0] / old[0]).toFixed(2)}x   one regex ${one.toFixed(3)} ms ratio ${(now[0] / one).toFixed(0)}x`,
   );
 }

@@ -10,6 +10,7 @@ import { secretCases } from '../fixtures/secrets/corpus.ts';
 import { providerCases } from '../fixtures/secrets/kinds.ts';
 import { unseenCases } from '../fixtures/secrets/unseen.ts';
 import { positives2 } from '../fixtures/secrets2/corpus.ts';
+import { positives3 } from '../fixtures/secrets3/corpus.ts';
 
 // Fake values, assembled from parts.
 const EXTRA = [
@@ -20,9 +21,16 @@ const EXTRA = [
   // Issue 34: forms the tuning half of secrets2 does not hold.
   'WECOM_HOOK=https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=' + '3c9e1f52-7a4b-4d08-9b6e-' + '5f20a8c71d94',
   'net use Z: \\\\fs01\\share /user:CORP\\svc_backup ' + 'Gr4nite_77215!',
+  // A third corpus (secrets3): a JSON Web Key's private exponent.
+  'paid with card ' + '4111 1111 ' + '1111 1111' + ' last week',
+  'mvn sonar:sonar -Dsonar.login=' + '7f3c9a1e5b2d8f4a6c0e' + '9b7d5f3a1c8e6b4d2f0a',
+  'Access Token      00D5g000004' + 'XyZa!AQ' + 'kAQHc7Lr2mVx9pT4sWqE1nBdG6yKj8ZfR3uLoP5iMaC0vXwN7tYbS2hJeD4gQ9rUlF6oIk1zVcW8mPxT3nRy5sA0dEqB',
+  'sender.Credentials = new NetworkCredential("builds@acme.io", "' + 'vq7Lm2Xr9Tz4' + '");',
+  'dsn := "svc_orders:' + 'Tq7#wLm29xPz' + '@tcp(10.4.2.9:3306)/orders"',
+  '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"' + 'jpsQnnGQmL-YBIffH1136cspYG6' + '-0iY7X1fCE9-E9LI"}',
 ];
 
-const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...positives2().filter((c) => c.half === 'tuning').map((c) => c.text), ...EXTRA];
+const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...positives2().filter((c) => c.half === 'tuning').map((c) => c.text), ...positives3().filter((c) => c.half === 'tuning').map((c) => c.text), ...EXTRA];
 
 /** The part of `input` that `output` replaced with one marker. */
 function replaced(input: string, output: string): [number, number] {

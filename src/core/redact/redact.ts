@@ -116,6 +116,25 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
   if (text.includes('[REDACTED:')) {
     for (const m of text.matchAll(/\[REDACTED:[a-z0-9_]+\]/g)) claim({ start: m.index, end: m.index + m[0].length, rule: -1, type: '', allowed: true });
   }
+  // The lines that hold a rule's words, found once per set of words: several rules share theirs (SECRET_WORDS).
+  const lineSpans = new Map<string, number[]>();
+  const linesOf = (words: RegExp): number[] => {
+    const key = `${words.source}/${words.flags}`;
+    let spans = lineSpans.get(key);
+    if (!spans) {
+      spans = [];
+      words.lastIndex = 0;
+      for (let w = words.exec(text); w; w = words.exec(text)) {
+        const from = text.lastIndexOf('\n', w.index) + 1;
+        let to = text.indexOf('\n', w.index);
+        if (to < 0) to = text.length;
+        spans.push(from, to);
+        words.lastIndex = to;
+      }
+      lineSpans.set(key, spans);
+    }
+    return spans;
+  };
   const rules = options.rules ?? SECRET_RULES;
   for (let r = 0; r < rules.length; r++) {
     const rule = rules[r]!;
@@ -125,14 +144,11 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       continue;
     }
     // Only the lines that hold one of the rule's words: a 1 MB transcript is mostly other lines.
-    const words = rule.lines;
-    words.lastIndex = 0;
-    for (let w = words.exec(text); w; w = words.exec(text)) {
-      const from = text.lastIndexOf('\n', w.index) + 1;
-      let to = text.indexOf('\n', w.index);
-      if (to < 0) to = text.length;
+    const spans = linesOf(rule.lines);
+    for (let i = 0; i < spans.length; i += 2) {
+      const from = spans[i]!;
+      const to = spans[i + 1]!;
       scan(rule, r, from === 0 && to === text.length ? text : text.slice(from, to), from);
-      words.lastIndex = to;
     }
   }
 

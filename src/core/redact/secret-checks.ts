@@ -47,9 +47,20 @@ export function luhn(digits: string): boolean {
 export function cardNumber(s: string): boolean {
   const d = s.replace(/\D/g, '');
   if (!/^[2-6]/.test(d) || !luhn(d)) return false;
+  // Written without groups, only an issuer's prefix with its length (Visa 13/16, Mastercard 16, Amex 15, Diners 14,
+  // JCB, Discover and UnionPay 16): a 17-19 digit number is an id or a hash (`"rustc":8891013984288978370`).
+  if (d === s && !/^(?:4(?:\d{12}|\d{15})|(?:5[1-5]|2(?:2[2-9]|[3-6]\d|7[01])|35|6(?:011|4[4-9]|5|2))\d{14}|3[47]\d{13}|3(?:0[0-5]|[68])\d{12})$/.test(d)) return false;
+  // A time stamp `YYYYMMDDhhmmss` (Go pseudo-versions in go.sum, backup names): one in ten passes Luhn.
+  if (timestamp14(d)) return false;
   if (d === s) return true;
   const groups = s.split(/[ -]/).map((g) => g.length).join('-');
   return /^4-4-4-(?:4|4-3|1|2|3)$|^4-6-(?:4|5)$/.test(groups);
+}
+
+/** 14 digits that read as a date and time, 1970 to 2099: `20190131123155`. */
+function timestamp14(d: string): boolean {
+  const m = /^(19[7-9]\d|20\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])([01]\d|2[0-3])([0-5]\d)([0-5]\d)$/.exec(d);
+  return m !== null;
 }
 
 /**
@@ -85,11 +96,14 @@ export function base64OfText(s: string): boolean {
   const bytes = base64Bytes(s);
   if (bytes === null || bytes.length < 6) return false;
   let printable = 0;
+  let high = 0;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes.charCodeAt(i);
     if ((c >= 0x20 && c < 0x7f) || c === 9 || c === 10 || c === 13) printable++;
+    else if (c >= 0x80) high++;
   }
-  return printable / bytes.length >= 0.95;
+  // Text in UTF-8 (`✓`, accents) has bytes above 0x7f but almost no control bytes; random bytes have one in nine.
+  return printable / bytes.length >= 0.95 || (bytes.length >= 24 && (bytes.length - printable - high) / bytes.length <= 0.02 && high / bytes.length <= 0.25);
 }
 
 /** Base64 of `user:password`, as in `Authorization: Basic …`. */
@@ -132,7 +146,9 @@ const WORD_VALUES = new Set(
     'set unset hidden masked redacted encrypted hashed plain plaintext string str text bytes number int integer bool boolean ' +
     'object array any unknown void env environment prompt stdin ask interactive keyring keychain vault file disabled enabled ' +
     'bearer basic oauth oauth2 jwt header cookie query body form inherit inherited sensitive secure insecure mandatory ' +
-    'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key ' +
+    'changeme changeit change_me change-me replaceme replace_me password passwd pass secret secrets token tokens apikey api_key nothing ' +
+    'options option flags flag argument arguments parameter parameters field fields instead only also ' +
+    'username user login email base64 base32 base58 base64url hex utf8 utf-8 ascii latin1 sha1 sha256 sha512 md5 aes128 aes256 hs256 rs256 es256 pbkdf2 argon2 bcrypt scrypt ' +
     'key value test testing example sample dummy fake placeholder todo tbd fixme foo bar baz qux foobar abc abc123 ' +
     '123 1234 12345 123456 1234567 12345678 123456789 qwerty xxx opaque generic files compat salt ' +
     // fetch()'s credentials modes, cookie SameSite values.
@@ -142,17 +158,32 @@ const WORD_VALUES = new Set(
 
 const PLACEHOLDER_WORDS = new Set(['your', 'yours', 'example', 'placeholder', 'dummy', 'sample', 'fake', 'changeme', 'here', 'replace', 'insert', 'redacted', 'xxx', 'todo', 'tbd']);
 
+/** Whether `v` alternates letters and digits, and the letters (a, b, c, …) and the digits (1, 2, 3, …) each run in order. */
+function countsUp(v: string): boolean {
+  if (!/^(?:(?:[A-Za-z]\d){3,}[A-Za-z]?|(?:\d[A-Za-z]){3,}\d?)$/.test(v)) return false;
+  const letters = v.toLowerCase().replace(/[^a-z]/g, '');
+  const digits = v.replace(/\D/g, '');
+  const run = (x: string) => [...x].every((c, i) => i === 0 || c.charCodeAt(0) === x.charCodeAt(i - 1) + 1);
+  return letters.length >= 3 && digits.length >= 3 && run(letters) && run(digits);
+}
+
 /** Values that stand in for a secret: `xxxx`, `****`, `<your-token>`, `your_api_key_here`, `changeme`, `…`. */
 export function isPlaceholder(value: string): boolean {
   const v = value.trim();
   const lower = v.toLowerCase();
   if (v.length < 2) return true;
   if (WORD_VALUES.has(lower)) return true;
+  // Several such words: `bcrypt/argon2`, `base64|hex`.
+  if (/[/|,]/.test(lower) && lower.split(/[/|,]/).every((p) => WORD_VALUES.has(p.trim()))) return true;
   if (/^(.)\1+$/.test(v)) return true;
+  // Letters and digits taking turns, each counting up: `a1B2c3D4e5F6`, `1a2b3c4d`.
+  if (countsUp(v)) return true;
   if (/x{4,}|X{4,}|\*{3,}|•{3,}|#{4,}|\.{3,}|…|_{4,}|0{8,}/.test(v)) return true;
-  if (/^\[.*\]$|^\(.*\)$|^<.*>$/.test(v)) return true;
+  if (/^\[.*\]$|^\(.*\)$|^<.*>$|^&lt;.*&gt;$/.test(v)) return true;
   if (/^(?:your|enter|insert|put|replace|paste|fill|add|example|sample|dummy|fake|placeholder|my)(?:[-_ .]|$)/i.test(v) && !/\d{3}/.test(v)) return true;
   if (/[-_ ](?:here|goes[-_ ]here)$/i.test(v)) return true;
+  // `CHANGE_ME_IN_PRODUCTION_12345`, `replace-me-with-a-real-key`: templates say so in the value.
+  if (/(?:^|[^a-z])(?:change|replace|update|set)[-_ ]?me(?:$|[^a-z])/i.test(v) && !lower.split(/[-_ .:/]+/).some((p) => p.length >= 16 && looksRandom(p, 16))) return true;
   // `sk-your-key`, `api_key_example_1`, `token-placeholder`: a word that no real secret contains.
   const parts = lower.split(/[-_ .:/]+/);
   if (parts.some((p) => PLACEHOLDER_WORDS.has(p)) && !parts.some((p) => p.length >= 16 && looksRandom(p, 16))) return true;
@@ -172,6 +203,10 @@ export function isReference(value: string, yaml = false): boolean {
   if (/\$\{|\{\{|\$\(|%\(|%s\b|<%|\{\d*\}|\{[A-Za-z_][\w.]*\}/.test(v)) return true;
   // Environment look-ups, also when quotes inside cut them short (`"os.environ["DB_PASSWORD"]"`).
   if (/^(?:os\.environ|os\.getenv|process\.env|System\.getenv|getenv|ENV\[|env\(|Deno\.env)/.test(v)) return true;
+  // A Bitwarden cipher string (`2.<iv>|<data>|<mac>`): encrypted on the client, stored as it is.
+  if (/^[0-6]\.[A-Za-z0-9+/]{16,}={0,2}\|[A-Za-z0-9+/]{16,}={0,2}(?:\|[A-Za-z0-9+/]{16,}={0,2})?$/.test(v)) return true;
+  // A Sealed Secrets ciphertext (Bitnami): the RSA-wrapped key's length (0x02 0x00) leads, encoded `Ag…`; made to be committed.
+  if (/^Ag[A-D][A-Za-z0-9+/]{300,}={0,2}$/.test(v)) return true;
   if (/^(?:ENC\[|vault:|op:\/\/|arn:|ssm:|sm:\/\/|secretsmanager:|secretref:|env:|file:|keyring:|keychain:|akv:|ref\+|gcpsm:|awssm:)/i.test(v)) return true;
   return false;
 }
@@ -179,10 +214,12 @@ export function isReference(value: string, yaml = false): boolean {
 /** Source code in place of a value: calls, indexing, member chains (`os.environ["X"]`, `config.secret`, `getpass()`). */
 export function isCode(value: string): boolean {
   const v = value.trim();
-  if (/[([]|->|::/.test(v)) return true;
+  if (/[([]|->|::|\{\}?$/.test(v)) return true;
   // Member chains: `settings.SECRET_KEY`, `this.token`, `process.env.API_KEY`, `user?.password`.
   // (Not a random token that has a dot in it: `t.coOAwAkbb79xx7aJcn`.)
-  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v) && (wordiness(v) >= 0.5 || !/\d/.test(v))) return true;
+  // (Also ending a Python condition: `if token is self.prop:`.)
+  const chain = v.replace(/:$/, '');
+  if (/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(chain) && (wordiness(chain) >= 0.5 || !/\d/.test(chain))) return true;
   return false;
 }
 
@@ -207,6 +244,8 @@ const ARTICLES = new Set(['the', 'a', 'an', 'this', 'that', 'its', 'our', 'your'
 
 /** Lower-case words of an identifier: `dbPassword` → db, password; `AWS_SECRET_ACCESS_KEY` → aws, secret, access, key. */
 export function nameWords(name: string): string[] {
+  // Letters with accents fold to ASCII: `contraseña` → contrasena.
+  if (/[^\x00-\x7f]/.test(name)) name = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/ł/g, 'l').replace(/Ł/g, 'L');
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -214,6 +253,12 @@ export function nameWords(name: string): string[] {
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 }
+
+/**
+ * "Password" in other languages, as identifiers write it (ASCII folded): `mot_de_passe` (its last word),
+ * `contrasena`, `senha`.
+ */
+export const PASSWORD_NAMES_INTL = ['passe', 'contrasena', 'senha', 'passwort', 'kennwort', 'wachtwoord', 'losenord', 'passord', 'adgangskode', 'salasana', 'haslo', 'heslo', 'jelszo', 'parola', 'sifre', 'sifresi', 'parol'];
 
 /** How much a name says that its value is a secret. */
 export const Strength = {
@@ -227,7 +272,7 @@ export const Strength = {
 } as const;
 export type Strength = (typeof Strength)[keyof typeof Strength];
 
-const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pw', 'pass', 'credentials', 'credential', 'creds']);
+const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'passcode', 'pwd', 'pw', 'pass', 'credentials', 'credential', 'creds', ...PASSWORD_NAMES_INTL]);
 /** Compound words written without separators (`PGPASSWORD`, `apikey`, `accesstoken`, `clientsecret`). */
 const COMPOUND = /(password|passwd|passphrase|secret|token|key)$/;
 const SUFFIXES = new Set(['value', 'base', 'b64', 'base64', 'raw', 'plain', 'plaintext', 'str', 'string', 'hex', 'enc', 'literal']);
@@ -255,6 +300,8 @@ const PLAIN_KEYS = new Set([
   'metadata', 'query', 'search', 'sorting', 'item', 'node', 'element', 'component', 'local', 'global', 'custom', 'menu', 'table',
   'type', 'event', 'mapping', 'natural', 'surrogate', 'shard', 'routing', 'parent', 'child', 'next', 'prev', 'last', 'first', 'start', 'end',
   'publishable', 'site', 'recaptcha', 'turnstile', 'anon', 'order', 'tracking', 'id',
+  // `Sec-WebSocket-Key`: a handshake nonce.
+  'socket',
 ]);
 
 /** Classifies a variable, field, header or flag name by its last word (`DB_PASSWORD`, `x-api-key`, `clientSecret`). */
@@ -269,6 +316,12 @@ export function nameStrength(name: string): Strength {
   let prev = words[words.length - 2] ?? '';
   // A PAT is a personal access token.
   if (last === 'pat') return Strength.Medium;
+  // Session ids are bearer credentials while the session lives: `session_id`, `PHPSESSID`, `JSESSIONID`, `ASP.NET_SessionId`.
+  if ((last === 'id' && (prev === 'session' || prev === 'sess')) || /^(?:php|j|asp)?sess(?:ion)?id$/.test(last)) return Strength.Weak;
+  // Java keystores: `-storepass`, `-keypass`, `-srcstorepass`.
+  if (/^(?:src|dest)?(?:store|key)pass$/.test(last)) return Strength.Strong;
+  // `mot_de_passe`: `passe` alone is a French word.
+  if (last === 'passe' && prev !== 'de') return Strength.None;
   if (!STRONG_WORDS.has(last) && !['secret', 'token', 'key', 'auth', 'authorization', 'signature', 'sig', 'session', 'sessionid', 'cookie'].includes(last)) {
     const m = COMPOUND.exec(last);
     if (!m) return Strength.None;
@@ -309,38 +362,60 @@ export function secretValue(value: string, strength: Strength, quoted: boolean, 
   const v = value;
   if (strength === Strength.None || v.trim().length < 3) return false;
   if (v.startsWith('[REDACTED')) return false;
-  // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`.
-  if (/^(?:0x[0-9a-f]+|\d+\.\d+)$/i.test(v)) return false;
+  // A fragment of code around a string, not a value: `"Password:",rememberMe…`, `"+new Buffer(`.
+  if (/^[,;:)\]}]/.test(v) || /^\+[ \t]*[A-Za-z_$][\w$.]*(?:[ \t]|\(|$)/.test(v)) return false;
+  // A number in code: `STENCIL_PASS_DEPTH_PASS: 0x0B96`, `max_tokens: 4096.5`, `pricePerToken: 1_000_000n`.
+  if (/^(?:0x[0-9a-f]+|\d+\.\d+|\d{1,3}(?:_\d{3})+n?|\d+n)$/i.test(v)) return false;
   // Stripe publishable keys are public by design.
   if (/^pk_(?:live|test)_/.test(v)) return false;
   if (shortProviderToken(v) || cacheKey(v)) return false;
   // `"auth": "<base64 of user:password>"` (docker config.json, .npmrc `_auth`).
   if (v.length >= 12 && base64OfCredentials(v)) return true;
   if (isReference(v, !quoted) || isPlaceholder(v) || isPathOrUrl(v) || isPasswordHash(v)) return false;
+  // A regular expression (`(?:%25|%)…`), an SQL type (`VARCHAR(255)`), a protocol (`HTTP/1.1`), a file name (`.passphrase`).
+  if (/\(\?[:=!<]|\\[dwsbDWS]|\[\^/.test(v) || /^(?:N?VARCHAR|CHAR|TEXT|INTEGER|INT|BIGINT|UUID|BOOLEAN|BYTEA|BLOB|(?:VAR)?BINARY|TIMESTAMP)(?:\(\d+\))?$/i.test(v) || /^[A-Z]{2,}\/\d(?:\.\d)*$/.test(v) || /^\.[a-z][\w.-]*$/.test(v)) return false;
+  // A dotted identifier (a Python entry point, a module, a setting's name): `dispatch.plugins.core:HeaderAuthPlugin`.
+  if (/^[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}(?::[A-Za-z_]\w*)?$/.test(v) && ((!/\d/.test(v) && wordiness(v) >= 0.5) || wordiness(v) >= 0.7)) return false;
+  // A Python dunder name (`__root__`).
+  if (/^__[A-Za-z]\w*__$/.test(v)) return false;
+  // A reverse-DNS identifier (an app key, a bundle id): `com.github.integration.fusion-test`.
+  if (/^(?:com|org|net|io|dev|app|me|co|de|uk|fr)\.[a-z][a-z0-9-]*(?:\.[a-z][a-z0-9-]*)+$/.test(v)) return false;
   // Cut short for display: `sk_test_...`, `ghp_…`.
   if (/^(?:\.{2,}|…)/.test(after)) return false;
   if (/\s/.test(v.trim()) && (strength < Strength.Strong || isSentence(v))) return false;
   if (!quoted) {
     if (isCode(v)) return false;
     // A bare identifier followed by `;`, `,` or `)` is a variable: `password = pwd;`.
-    if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || wordiness(v) >= 0.6)) return false;
+    // (Not one with digits all through it: `l902yr7irs4sr5h4srooveyt;` is a session id in a Cookie header.)
+    if (/^[A-Za-z_$][\w$]*$/.test(v) && /^\s*[;,)]/.test(after) && (!/\d/.test(v) || (wordiness(v) >= 0.6 && (v.match(/\d+/g)?.length ?? 0) < 3))) return false;
     // `password: string`, `token: Token`, `secret: SecretStr`: a type.
     if (/^(?:[A-Z][a-z]+)+$/.test(v) && !/\d/.test(v)) return false;
-    // Prose: `password: must be …`.
+    // `secretKey: Uint8Array`, `key: Int32Array`: a type with a number in its name.
+    if (/^(?:[A-Z][a-z]+)+\d+(?:[A-Z][a-z]+)+$/.test(v) && wordiness(v) >= 0.6) return false;
+    // Prose: `password: must be …`, `**Authorization**: 6-tier security clearance matrix`.
     if (/^[a-z]+$/.test(v) && /^ +[A-Za-z]/.test(after)) return false;
+    if (strength < Strength.Strong && /^ +[a-z]{2,} +[a-z]{2,}/.test(after) && wordiness(v) >= 0.5) return false;
+    // A placeholder in brackets with spaces in it, cut at the first: `<keep it safe>`, `[your key here]`.
+    if (/^[<[][^>\]]*$/.test(v) && /^[^<>[\]]*[>\]]/.test(after)) return false;
   }
   if (quoted && /^[A-Z][a-z]+(?: [A-Z]?[a-z]+)*$/.test(v)) return false; // a label: "Password", "Mot de passe"
+  // A label translated (`"Password": "Hasło"`, `"API Key": "API-nøkkel"`): letters of another language, no digit.
+  if (quoted && /[^\x00-\x7f]/.test(v) && /^\p{L}+(?:[ -]\p{L}+)*$/u.test(v)) return false;
   const hasDigit = /\d/.test(v);
   const hasLetter = /[A-Za-z]/.test(v);
   const hasSymbol = /[^A-Za-z0-9]/.test(v);
-  if (prose && !(hasDigit || hasSymbol) && !looksRandom(v, 12)) return false;
+  if (prose && !quoted && !(hasDigit || hasSymbol) && !looksRandom(v, 12)) return false;
+  // Words joined in prose: `the password is auto-generated`.
+  if (prose && !quoted && /^[A-Za-z]+(?:-[A-Za-z]+)+$/.test(v)) return false;
   switch (strength) {
     case Strength.Strong:
-      return v.length >= 4 && !(prose && v.length < 6);
+      return v.length >= 4 && !(prose && !quoted && v.length < 6);
     case Strength.Medium:
       // A word, or words joined (`github_webhook`, `same-origin`): a name or an enum value.
       if (/^[A-Za-z]+$/.test(v) && !looksRandom(v, 16, 3.5)) return false;
       if (/^[A-Za-z]+(?:[_-][A-Za-z]+)+$/.test(v) && wordiness(v) >= 0.6) return false;
+      // Words joined with a short number among them (`RBAC_4_levels`), or three or more words (`iap-oauth-client-id`).
+      if (/^_*[A-Za-z]+(?:[_-](?:[A-Za-z]+|\d{1,3}))+$/.test(v) && (wordiness(v) >= 0.6 || (v.split(/[_-]+/).filter(Boolean).length >= 3 && wordiness(v) >= 0.5))) return false;
       return v.length >= 8 || (v.length >= 5 && hasDigit && hasLetter);
     default:
       if (isUuid(v)) return false;

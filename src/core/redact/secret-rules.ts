@@ -97,19 +97,41 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
   // Alphabets (`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef…`, `0123456789…`), written out in code.
   if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
-  // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`).
-  if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s)) return false;
+  // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`), also with a hex
+  // nonce among upper-case words (a heredoc's delimiter `GH_AW_PROMPT_ee6a84c273424ae8_EOF`).
+  if (/^[A-Za-z0-9]{1,12}(?:[_-][A-Za-z0-9]{1,12}){3,}$/.test(s) || /^(?:[A-Z][A-Z0-9]*_)+[0-9a-f]{8,40}(?:_[A-Z][A-Z0-9]*)*$/.test(s)) return false;
+  // Files in base64 (JPEG, PNG, GIF, PDF, zip, gzip) and lines of a base64 block that began as one, or as a certificate.
+  if (FILE_MAGIC.test(s) || encodedFileLine(m.input, m.index)) return false;
+  // An identifier in CamelCase (`_BeautifulSoupHtml5LibFrameParser`), an Ethereum address with its case checksum (EIP-55),
+  // an IPFS content id (CIDv0), binary data with runs of zero bytes (a serialised transaction: `AgAAAAcAAAAD…`).
+  if (camelIdentifier(s) || /^0x[0-9a-fA-F]{40}$/.test(s) || /^Qm[1-9A-HJ-NP-Za-km-z]{44}$/.test(s) || /A{10,}/.test(s)) return false;
   // Cache keys: readable parts, then a digest (`node-cache-Linux-x64-npm-<sha256>`).
   if (cacheKey(s)) return false;
+  // Ciphertexts made to be committed (a Sealed Secrets value).
+  if (isReference(s)) return false;
   if (!looksRandom(s, 32, 4.0) || base64OfText(s.replace(/=+$/, ''))) return false;
   const input = m.input;
   const lineStart = input.lastIndexOf('\n', m.index) + 1;
   const before = input.slice(Math.max(lineStart, m.index - 80), m.index);
   if (HIGH_ENTROPY_SKIP_BEFORE.test(before)) return false;
+  // A path of words (`/AdoptOpenJDK/openjdk8-binaries/releases/tag/…`), or a file's name (`backups/cases-…-LfgkHWYu.json`).
+  if (s.includes('/') && (pathOfWords(s) || /^\.[A-Za-z][A-Za-z0-9]{0,4}\b/.test(input.slice(m.index + s.length, m.index + s.length + 6)))) return false;
+  const lineEnd = input.indexOf('\n', m.index);
+  const line = input.slice(lineStart, lineEnd < 0 ? undefined : lineEnd);
+  // A JSON Web Key's public members (the RSA modulus `n`, an EC point `x`, `y`): published in a JWKS.
+  if (/"kty"/.test(line) && /["']?\b(?:n|e|x|y|x5c|x5t|x5t#S256|kid)["']?[ \t]*:[ \t]*\[?["']?$/.test(before)) return false;
+  // Base58 of 32 bytes (up to 48 characters: Polkadot's SS58) near words that say what it is on a chain (a Solana address, a program id, a mint): public.
+  // (A Solana secret key is 64 bytes: 87-88 characters.)
+  if (/^[1-9A-HJ-NP-Za-km-z]{32,48}$/.test(s) && !/secret|priv|passw|seed|mnemonic|keypair/i.test(line) && CHAIN_WORDS.test(input.slice(Math.max(0, m.index - 2000), m.index + 200))) return false;
   // The path of a URL (`ipfs://Qm…`), and values of names that say what they are (`next_token`, `cache_key`, `etag`).
   if (s.startsWith('//') && /[a-z]:$/i.test(before)) return false;
   const name = /([A-Za-z_][\w.-]*)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?$/.exec(before)?.[1];
-  if (name && /(?:token|key|cursor|hash|digest|checksum|etag|nonce|id|sha|signature|integrity)$/i.test(name) && nameStrength(name) === 0) return false;
+  if (name && /(?:token|key|cursor|hash|digest|checksum|etag|nonce|id|sha|signature|integrity|seq|sequence|rev|revision|checkpoint|offset|marker)$/i.test(name) && nameStrength(name) === 0) return false;
+  // The parts of a cipher string (Bitwarden's `2.<iv>|<data>|<mac>`): encrypted data.
+  if (/\b[0-6]\.[A-Za-z0-9+/]{16,}={0,2}\|(?:[A-Za-z0-9+/]{16,}={0,2}\|)?$/.test(before)) return false;
+  // Public material by its name (a truststore, a certificate, a CA bundle), and the parts of a sops value (`ENC[AES256_GCM,data:…,iv:…`).
+  if (name && /(?:trust_?store|cert(?:ificate)?s?|ca_?bundle|ca_?cert|public_?key|pub_?key)$/i.test(name)) return false;
+  if (/ENC\[[A-Z0-9_]+,[^\]]*$/.test(before)) return false;
   // In a URL without credentials (document ids, cache-busting hashes): URLs have rules of their own.
   if (/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]*$/i.test(before)) return false;
   // Public key material: certificates and public keys are published on purpose.
@@ -125,6 +147,56 @@ function highEntropy(s: string, m: RegExpExecArray): boolean {
   return true;
 }
 
+/** "Password" in other languages, as names and in prose (fr `mot de passe`, es `contraseña`, pt `senha`). */
+const PASSWORD_WORDS_INTL = String.raw`passe|contrase(?:ñ|n)a|senha|passwort|kennwort|wachtwoord|l(?:ö|o)senord(?:et)?|passord(?:et)?|adgangskode|salasana|has(?:ł|l)o|heslo|jelsz(?:ó|o)|parola|(?:ş|s)ifre(?:si)?|parol|пароль|密码|密碼|口令|パスワード|비밀번호|mật khẩu|kata sandi|κωδικός`;
+
+/** The first characters of files in base64: JPEG, PNG, GIF, PDF, zip, gzip, WebP/RIFF, an X.509 certificate's DER, an SSH public key. */
+const FILE_MAGIC = /^(?:\/9j\/|iVBORw0KGgo|R0lGOD[lh]|JVBERi0|UEsDB|H4sI|eJ[w-z]|UklGR|MII[A-Za-z0-9+/]{1,3}CCA[A-Za-z0-9+/]{2,3}gAwIBAgI|AAAA(?:B3NzaC1|C3NzaC1|E2VjZHNh))/;
+
+/**
+ * Whether the line at `at` is inside a block of base64 lines (40+ characters each) whose first line begins
+ * a file or a certificate: a picture in a fixture, a certificate in a test, not a key.
+ */
+function encodedFileLine(input: string, at: number): boolean {
+  let start = input.lastIndexOf('\n', at - 1) + 1;
+  for (let n = 0; n < 400 && start > 0; n++) {
+    const prev = input.lastIndexOf('\n', start - 2) + 1;
+    const line = input.slice(prev, start - 1).trim().replace(/^["'`]|["'`]?[ \t]*\+?[,;]?$/g, '');
+    if (!/^[A-Za-z0-9+/]{40,}={0,2}$/.test(line)) break;
+    start = prev;
+  }
+  if (start === input.lastIndexOf('\n', at - 1) + 1) return false;
+  const first = input.slice(start, input.indexOf('\n', start) < 0 ? undefined : input.indexOf('\n', start)).trim().replace(/^["'`]/, '');
+  return FILE_MAGIC.test(first.replace(/^[\w.-]+:[ \t]*[|>]?[ \t]*/, ''));
+}
+
+/** Four or more capitalised words make most of it: a class or function name. */
+function camelIdentifier(s: string): boolean {
+  const t = s.replace(/^_+/, '');
+  if (!/^[A-Za-z0-9_]+$/.test(t)) return false;
+  const words = t.match(/[A-Z][a-z]{2,}/g) ?? [];
+  return words.length >= 4 && words.join('').length / t.length >= 0.75;
+}
+
+/** Words that say a base58 string is an on-chain address, not a key. */
+const CHAIN_WORDS = /address|wallet|\b(?:program(?:[ _-]?id)?|mint|pubkey|public[ _-]?key|account|pda|solana|devnet|mainnet|testnet|contract|lamports|spl|anchor|on-?chain|explorer)\b/i;
+
+/** A path whose segments are words, dates or versions: not one random token. */
+function pathOfWords(s: string): boolean {
+  const segs = s.split('/').filter(Boolean);
+  if (segs.length < 2) return false;
+  let words = 0;
+  for (const g of segs) {
+    if (wordiness(g) >= 0.5) words++;
+    // Not base64 either way: standard base64 has `/` but no `-` or `_` (`jdk8u-2020-01-09`, `v1.2_rc`).
+    else if (!/[._-]/.test(g) && !(g.length <= 12 && /^[A-Za-z]+\d*[A-Za-z]*$/.test(g))) return false;
+  }
+  return words >= 2;
+}
+
+/** `is` and `was` in prose, also in the languages of PASSWORD_WORDS_INTL (fr `est`, es `es`, pt `é`, it `è`). */
+const PROSE_IS = String.raw`is|was|est|es|é|è|ist|är|er|jest|je|это`;
+
 /** Words that make a two-word name in prose and labels: `API key: …`, `client secret: …`, `Bot User OAuth Token: …`. */
 const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|refresh|personal|oauth|master|admin|root|signing|encryption|deploy|service|webhook|session|security|db|database|user|account)`;
 // Assignment of a value to a secret-sounding name, in the syntaxes developers write it:
@@ -132,19 +204,19 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 // (`api_key = '…'`, `password := "…"`, `token => '…'`), HTTP headers (`X-API-Key: …`),
 // and prose (`the password is …`). The name must end with the keyword (`password_hash`
 // is not a password); nameStrength() decides how much the name vouches for the value.
-const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|cookie|pat|PAT`;
+const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|sessid|cookie|pat|PAT|${PASSWORD_WORDS_INTL}`;
 const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 // A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
-const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|==|=|:)(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
+const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|!==?|===?|=|:(?!:))(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
 const VALUE = String.raw`(?:"([^"\n]*)"|'([^'\n]*)'|\x60([^\x60\n]*)\x60|([^\s"'\x60,;)}\]]*[^\s"'\x60,;)}\].]))`;
 const ASSIGNMENT = new RegExp(String.raw`(?<![A-Za-z0-9_.$-]|[A-Za-z0-9]:|\$\{)(["'\x60]?)${NAME}\1${SEPARATOR}${VALUE}`, 'gid');
 
 // Command-line flags: `--password hunter2`, `--api-key=…`, `--client-secret '…'`.
-const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?))`;
+const FLAG = String.raw`(--?(?:[A-Za-z0-9]+-)*(?:password|passwd|passphrase|pass|pwd|secret|token|key|apikey|auth|credentials?|(?:src|dest)?(?:store|key)pass))`;
 
 /** The words a secret's name ends in (KEYWORD's stems), for the generic rules' `lines`. */
-const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|session|cookie|pat/gi;
+const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|sess|cookie|pat|senha|contrase|kennwort|wachtwoord|senord|adgangskode|salasana|has[lł]o|heslo|jelsz|parol|[sş]ifre|пароль|密码|密碼|パスワード|비밀번호/gi;
 /** The same as whole words, for the rules that read prose (`the API key …`, `… is the admin password`). */
 const SECRET_NOUNS = /\b(?:pass(?:word|phrase)|secret|token|key|pat)\b/gi;
 
@@ -153,6 +225,18 @@ const byName =
   (group: number) =>
   (m: RegExpExecArray): string =>
     nameStrength(m[group] ?? '') === Strength.Strong ? 'password' : 'secret';
+
+/** Base64 of public material (a certificate, a public key) or of a placeholder (`my-secret-token`): nothing to hide. */
+function publicOrPlaceholderBase64(s: string): boolean {
+  let text: string;
+  try {
+    text = atob(s.length % 4 === 0 ? s : s + '='.repeat(4 - (s.length % 4)));
+  } catch {
+    return false;
+  }
+  if (/-----BEGIN (?:CERTIFICATE|PUBLIC KEY|PGP PUBLIC KEY BLOCK|RSA PUBLIC KEY|X509 CRL|SSH2 PUBLIC KEY)/.test(text.slice(0, 64))) return true;
+  return /^[\x20-\x7e]+\n?$/.test(text) && isPlaceholder(text.trim());
+}
 
 /** Whether the line at `at` is a value under `data:` (or `stringData:`) of a document with `kind: Secret`. */
 function kubernetesSecretData(input: string, at: number): boolean {
@@ -313,6 +397,8 @@ const WEAK: ReadonlyArray<readonly [type: string, words: readonly string[], sour
   ['rapidapi_key', ['rapidapi'], String.raw`[A-Za-z0-9_-]{50}`],
   ['cohere_key', ['co_api', 'cohere'], String.raw`[A-Za-z0-9]{40}`],
   ['mistral_key', ['mistral'], String.raw`[A-Za-z0-9]{32}`],
+  // SonarQube's legacy token, given as the `sonar.login` property.
+  ['sonar_token', ['sonar.login', 'sonarlogin', 'sonar_login'], String.raw`[a-f0-9]{40}`],
 ];
 
 /** A WEAK format as a rule: standalone, random enough, with its provider named on the line. */
@@ -371,7 +457,26 @@ export const SECRET_RULES: readonly SecretRule[] = [
       }
     },
   },
+  // Django's `startproject` secret key: `django-insecure-` and 50 characters of its alphabet.
+  { type: 'django_secret_key', keywords: ['django-insecure-'], pattern: /\bdjango-insecure-[a-z0-9!@#$%^&*(\-_=+)]{40,60}/g, validate: (s) => !filler(s.slice(16)) },
   { type: 'age_secret_key', keywords: ['age-secret-key-1'], pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b/g },
+  {
+    // A JSON Web Key's private members: `d` (RSA, EC, OKP), the RSA primes and exponents, a symmetric key `k`.
+    type: 'private_key',
+    keywords: ['kty'],
+    lines: /"kty"/g,
+    pattern: /"(?:d|p|q|dp|dq|qi|k)"[ \t]*:[ \t]*"([A-Za-z0-9_-]{20,})"/dg,
+    group: 1,
+    validate: (s) => looksRandom(s, 20, 3.5),
+  },
+  {
+    // A line of an htpasswd or shadow file: a user and the hash of its password (crackable offline, so not kept).
+    type: 'password_hash',
+    keywords: ['$apr1$', '$2', '$1$', '$5$', '$6$', '$y$', '{sha}', '{ssha}'],
+    validate: (s) => entropy(s.replace(/^\$[^$]*\$(?:\d\d\$)?/, '')) > 3.0,
+    pattern: /^[ \t]*[A-Za-z_][\w.@-]{0,63}:((?:\$(?:apr1|1|5|6)\$[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{22,86}|\$2[abxy]?\$\d\d\$[./A-Za-z0-9]{53}|\$y\$[./A-Za-z0-9]+\$[./A-Za-z0-9]+\$[./A-Za-z0-9]{43}|\{S?SHA\}[A-Za-z0-9+/]{27,}={0,2}))(?=:|[ \t]*$)/dgm,
+    group: 1,
+  },
 
   // --- Webhook URLs whose path is the credential.
   { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
@@ -572,7 +677,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   { type: 'mailgun_key', pattern: /\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b/g, entropy: 3.2 },
   { type: 'facebook_token', keywords: ['eaa'], pattern: /\bEAA[A-Za-z0-9]{90,}\b/g },
   { type: 'twitter_token', keywords: ['aaaaaaaaaaaaaaaaaaaa'], pattern: /\bA{20,}[A-Za-z0-9%]{30,}/g },
-  { type: 'mapbox_token', keywords: ['sk.eyj'], pattern: /\bsk\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/g },
+  // Secret (`sk.`) and temporary (`tk.`) tokens; `pk.` ones are public by design.
+  { type: 'mapbox_token', keywords: ['sk.eyj', 'tk.eyj'], pattern: /\b[st]k\.eyJ[A-Za-z0-9_-]{50,}\.[A-Za-z0-9_-]{20,}/g },
+  // Salesforce: the organisation id, `!`, the opaque token.
+  { type: 'salesforce_token', keywords: ['!'], pattern: /\b00[A-Za-z0-9]{13}![A-Za-z0-9._]{80,}/g, validate: (s) => looksRandom(s.slice(s.indexOf('!') + 1), 40, 4.0) },
 
   // --- AI providers.
   { type: 'anthropic_key', keywords: ['sk-ant-'], pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}(?![A-Za-z0-9_-])/g, validate: notFiller(7) },
@@ -628,6 +736,14 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: opaqueToken,
   },
   {
+    // Go's MySQL driver: `user:password@tcp(host:3306)/db`.
+    type: 'url_credentials',
+    keywords: ['@tcp(', '@unix(', '@udp('],
+    pattern: /(?<![\w.-])[\w.-]{1,64}:([^\s"'/]{3,128}?)@(?:tcp|unix|udp)\(/dg,
+    group: 1,
+    validate: (s) => !isPlaceholder(s) && !isReference(s),
+  },
+  {
     // Oracle style: `scott/tiger@//db.example.com:1521/ORCL`.
     type: 'url_credentials',
     keywords: ['@'],
@@ -674,7 +790,9 @@ export const SECRET_RULES: readonly SecretRule[] = [
     keywords: ['kind: secret'],
     pattern: /^([ \t]+[\w.-]+:[ \t]*)([A-Za-z0-9+/]{4,}={0,2})[ \t]*$/dgm,
     group: 2,
-    validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s),
+    validate: (s, m) => kubernetesSecretData(m.input, m.index) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s),
+    // Base64 of a certificate, a public key or a placeholder: left, and claimed so that no generic rule takes it.
+    lookAlike: publicOrPlaceholderBase64,
   },
   {
     // A setter or builder given the secret: `ds.setPassword("…")`, `.withApiKey('…')`, `set_token("…")`.
@@ -705,8 +823,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
   {
     type: 'password',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient'],
-    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd[ \t]+-b\w*[ \t]+\S+[ \t]+\S+[ \t]+|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
+    keywords: ['mysql', 'mariadb', 'sshpass', 'docker', 'redis-cli', 'mongo', 'sqlcmd', 'bcp', 'htpasswd', 'pass:', 'lftp', 'smbclient', '7z', 'zip', 'rabbitmqctl', 'ldap', 'freerdp', 'rdesktop'],
+    pattern: /\b(?:(?:mysql|mysqldump|mysqladmin|mariadb)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p(?=\S)|sshpass[ \t]+-p[ \t]*|docker[ \t]+login\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|redis-cli\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-a[ \t]+|(?:mongo|mongosh|mongodump|mongorestore|mongoexport|mongoimport)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-p[ \t]+|(?:sqlcmd|bcp)\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t]-P[ \t]*|htpasswd(?:[ \t]+-[A-Za-z]+)*?[ \t]+-[A-Za-z]*b[A-Za-z]*(?:[ \t]+-[A-Za-z]+)*[ \t]+\S+[ \t]+\S+[ \t]+|7za?[ \t]+[axu]\b[^\n]*?[ \t]-p(?=\S)|(?:un)?zip\b[^\n]*?[ \t]-P[ \t]*|rabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+\S+[ \t]+|ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn)\b[^\n]*?[ \t]-w[ \t]+|(?:[xw]freerdp|sdl-freerdp)\b[^\n]*?[ \t][/+]p:|rdesktop\b[^\n]*?[ \t]-p[ \t]*|-pass(?:in|out)?[ \t]+pass:|lftp\b[^\n]*?[ \t]-u[ \t]+[^\s,]+,|smbclient\b[^\n]*?[ \t]-U[ \t]+["']?[^\s%"']+%)(["']?)([^\s"']+)\1/dg,
     group: 2,
     validate: (s) => s.length >= 3 && !isPlaceholder(s) && !isReference(s),
   },
@@ -718,7 +836,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
     typeOf: byName(1),
   },
-  { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  // netrc: `login <user> password <pw>` (not prose: `the user and password from the container`).
+  { type: 'password', keywords: ['password'], pattern: /\b(?:login|user)[ \t]+\S+\s+password[ \t]+(\S+)/dg, group: 1, validate: (s) => !isPlaceholder(s) && !isReference(s) && !/^[a-z]{2,8}$/.test(s) },
   {
     // PowerShell: `ConvertTo-SecureString 'pw' -AsPlainText -Force`.
     type: 'password',
@@ -743,7 +862,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['pass', 'secret', 'token', 'key', 'auth', 'cred'],
     // Found from the `:` that ends the line (rare before a line holding one long token), then the name is read back.
-    pattern: /:[ \t]*\r?\n[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
+    // (A blank line may come between: Jenkins prints `…password to proceed to installation:`, a blank line, the password.)
+    pattern: /:[ \t]*\r?\n(?:[ \t]*\r?\n)?[ \t]*["'\x60]?([A-Za-z0-9+/_~=.-]{16,}?)["'\x60]?[ \t]*(?=\r?\n|$)/dg,
     group: 1,
     validate: (s, m) => {
       const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 80), m.index);
@@ -778,7 +898,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? m[3] ?? ''), true),
     typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
   },
-  { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /\b(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dg, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
+  // Redis: a directive at the start of a line, or `CONFIG SET` (`# The requirepass is not …` is a comment).
+  { type: 'password', keywords: ['requirepass', 'masterauth'], pattern: /(?:^[ \t]*|\bconfig[ \t]+set[ \t]+)(?:requirepass|masterauth)[ \t]+(["']?)([^\s"']+)\1/dgim, group: 2, validate: (s) => !isPlaceholder(s) && !isReference(s) },
   {
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
@@ -800,18 +921,93 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
     lines: SECRET_WORDS,
-    pattern: /(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
+    // The first argument of a call or an initializer (`(` or `{` before it), not an element of a list (`['password', 'passcode']`).
+    pattern: /(?<=[({][ \t]*)(["'])([A-Za-z0-9_.-]{2,64})\1[ \t]*,[ \t]*(["'])([^"'\n]{3,512})\3/dg,
     group: 4,
     validate: (s, m) => secretValue(s, nameStrength(m[2] ?? ''), true),
     typeOf: byName(2),
   },
   {
+    // A user and a password passed to a credential's constructor or a login call: `new NetworkCredential("u", "…")`,
+    // `HTTPBasicAuth('u', '…')`, `auth=('u', '…')`, `smtp.login("u", "…")`, `new DirectoryEntry("LDAP://…", "u", "…")`.
+    type: 'password',
+    keywords: ['credential', 'auth', 'login', 'directoryentry'],
+    lines: /credential|auth|login|directoryentry/gi,
+    pattern: /\b(?:NetworkCredential|PasswordAuthentication|HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|UsernamePasswordCredentials|UsernamePasswordAuthenticationToken|DirectoryEntry|login|auth|basic_auth|http_basic_authenticate_with|withCredentials)[ \t]*(?:=[ \t]*)?\(\s*(?:(["'])[^"'\n]*\1\s*,\s*)?(["'])([^"'\n]{1,128})\2\s*,\s*(["'])([^"'\n]{3,128})\4/dgi,
+    group: 5,
+    validate: (s, m) => s !== m[3] && secretValue(s, Strength.Strong, true),
+  },
+  {
+    // fish and Windows shells: `set -gx API_KEY …`, `setx API_KEY "…"`.
+    type: 'password',
+    keywords: ['set -', 'setx'],
+    lines: /set(?:x|[ \t]+-)/gi,
+    // A command of its own: at the start of a line or after `;`, `&&`, `|`, a prompt (`$ `, `> `); the value not a flag.
+    pattern: /(?:^|[;&|({]|[$>][ \t])[ \t]*(?:set(?:[ \t]+-{1,2}[A-Za-z-]+)+|setx)[ \t]+([A-Za-z_][\w]{1,64})[ \t]+(?:"([^"\n]*)"|'([^'\n]*)'|([^\s"';|&-][^\s"';|&]*))/dgm,
+    group: [2, 3, 4],
+    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), m[4] === undefined, false, after(m)),
+    typeOf: byName(1),
+  },
+  {
+    // A value stored under a subscript: `os.environ["API_KEY"] = "…"`, `headers['X-Api-Key'] = '…'`,
+    // `config[:api_secret] = "…"`, also with its quotes escaped inside a JSON string (a notebook's cell).
+    type: 'password',
+    keywords: ['] =', ']='],
+    lines: SECRET_WORDS,
+    pattern: /\[[ \t]*(?:(\\?["'])([\w.-]{2,64})\1|:(\w{2,64}))[ \t]*\][ \t]*=[ \t]*(\\?["'])([^"'\\\n]{3,256})\4/dg,
+    group: 5,
+    validate: (s, m) => secretValue(s, nameStrength(m[2] ?? m[3] ?? ''), true),
+    typeOf: (m) => (nameStrength(m[2] ?? m[3] ?? '') === Strength.Strong ? 'password' : 'secret'),
+  },
+  {
+    // "Password" in other languages, then a colon (also the full-width one) or `is`, then the value:
+    // `пароль от базы: …`, `数据库密码：…`, `Das Passwort für die Staging-DB ist …`, `hasło do bazy: …`.
+    type: 'password',
+    keywords: ['passwort', 'kennwort', 'wachtwoord', 'senord', 'passord', 'adgangskode', 'salasana', 'haslo', 'hasło', 'heslo', 'jelsz', 'parol', 'ifre', 'senha', 'contrase', 'de passe', 'de_passe', 'пароль', '密码', '密碼', '口令', 'パスワード', '비밀번호', 'khẩu', 'sandi', 'κωδικός'],
+    // A cheap superset of PASSWORD_WORDS_INTL: their stems, or a letter of the scripts they are written in.
+    lines: /[\u0370-\u03ff\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]|wort|wacht|senord|passord|adgang|salasana|has[lł]o|heslo|jelsz|parol|[sş]ifre|senha|contrase|passe|sandi|khẩu/gi,
+    pattern: new RegExp(String.raw`(${PASSWORD_WORDS_INTL})(?:[^\S\n]+[^\s:：=]{1,30}){0,4}?(?:[ \t]*[:：=][ \t]*|[ \t]+(?:${PROSE_IS})[ \t]+)["'\x60「]?([^\s"'\x60」，。、]{4,128}[^\s"'\x60」，。、.,;:!?])`, 'dgi'),
+    group: 2,
+    validate: (s) => /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && secretValue(s, Strength.Strong, false, true),
+  },
+  {
+    // A password set to a value in a sentence: `I reset the root password on the bastion to … for now`.
+    type: 'password',
+    keywords: ['pass', 'pw'],
+    lines: /pass|pw/gi,
+    pattern: new RegExp(String.raw`\b(?:reset|set|changed?|updated?|rotated?)\b[^\n]{0,40}?\b(pass(?:word|phrase|code)|pwd?|${PASSWORD_WORDS_INTL})\b[^\n]{0,40}?[ \t](?:to|into)[ \t]+["'\x60]?([^\s"'\x60,;]*[^\s"'\x60,;.])`, 'dgi'),
+    group: 2,
+    validate: (s, m) => /\d|[^A-Za-z0-9]/.test(s) && /[A-Za-z]/.test(s) && secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
+  },
+  {
+    // A login given as user / password: `Login with admin / …`, `sign in as ops / …`, `creds: deploy / …`.
+    type: 'password',
+    keywords: ['log', 'sign', 'cred'],
+    lines: /log[ \t]?in|sign[ \t]?in|cred/gi,
+    pattern: /\b(?:log[ \t]?in|sign[ \t]?in|credentials?|creds)\b[^\n]{0,30}?(?:[ \t]|:)["'\x60]?([\w.@+-]{2,40})["'\x60]?[ \t]+\/[ \t]+["'\x60]?([^\s"'\x60]{4,64}[^\s"'\x60.,;])/dgi,
+    group: 2,
+    validate: (s) => /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s) && !/\//.test(s),
+  },
+  {
+    // `user:password` after words that name a login: `creds for the test tenant: ops:…`.
+    type: 'password',
+    keywords: ['cred', 'login'],
+    lines: /cred|login/gi,
+    pattern: /\b(?:credentials?|creds|login)\b[^\n:]{0,40}:[ \t]+["'\x60]?([\w.@+-]{1,64}):([^\s"'\x60]{4,128})["'\x60]?(?=[\s,;)]|$)/dgi,
+    group: 2,
+    validate: (s, m) => s !== m[1] && /[A-Za-z]/.test(s) && (/\d/.test(s) || /[^A-Za-z0-9]/.test(s)) && !/^\d+$/.test(s) && !isPlaceholder(s) && !isReference(s) && !isPathOrUrl(s) && !/^\/\//.test(s),
+  },
+  {
     // Prose with words between the name and the value: `the root password for db1 is …`.
     type: 'password',
-    keywords: ['pass', 'pwd'],
-    pattern: /\b(pass(?:word|phrase|code))\b((?:[ \t]+(?!is\b|was\b)[\w.@-]+){1,5}?)[ \t]+(?:is|was)[ \t]+["'`]?([^\s"'`,;]*[^\s"'`,;.])/dgi,
-    group: 3,
-    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), false, true, after(m)),
+    keywords: ['pass', 'pw'],
+    pattern: new RegExp(String.raw`\b(pass(?:word|phrase|code)|pwd?)\b((?:[ \t]+(?!(?:${PROSE_IS})\b)[\w.@'"\x60-]+){1,6}?)[ \t]+(?:${PROSE_IS})[ \t]+(?:(["'\x60])([^"'\x60\n]{1,64})\3|([^\s"'\x60,;]*[^\s"'\x60,;.]))`, 'dgi'),
+    group: [4, 5],
+    // A value in quotes is one (`the default password is 'blooberry'`), even a word; not when the words between
+    // begin another clause (`… a hashed password and returns whether the hash is "stale"`).
+    validate: (s, m) =>
+      !/\b(?:and|or|but|whether|if|when|which|that|it|this|hash|hashed|digest|salt)\b/i.test(m[2] ?? '') &&
+      secretValue(s, nameStrength(m[1] ?? ''), m[4] !== undefined, true, after(m)),
   },
   {
     // A name, a space, and a random token: `token LQMf…`, `the API key 8f2k…`.
@@ -843,7 +1039,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['('],
     lines: SECRET_NOUNS,
-    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n.;()]{0,50}?\([ \t]*["'`]?([^\s"'`()]{8,}[^\s"'`().,;:])["'`]?[ \t]*\)/dgi,
+    // (Not a markdown link's target: `[…key…](#2-4-kms-key)`.)
+    pattern: /\b([A-Za-z][\w-]{1,30}[ \t]+)?(pass(?:word|phrase)|secret|token|key|pat)\b[^\n.;()]{0,50}?(?<!\])\([ \t]*["'`]?([^\s"'`()#]{8,}[^\s"'`().,;:])["'`]?[ \t]*\)/dgi,
     group: 3,
     // Brackets in prose also hold names (`a secret (aws_access_key)`): the value must not read as words.
     validate: (s, m) => {
@@ -902,6 +1099,12 @@ export const SECRET_RULES: readonly SecretRule[] = [
     validate: (s, m) =>
       !/\btype[ \t]+$/.test(m.input.slice(Math.max(0, m.index - 8), m.index)) &&
       !/^["'\x60]?[ \t]*\|/.test(after(m)) &&
+      // Base64 and its padding, not a name and `==` (`…/vr9qhOPG9Buj2HatrPw==`).
+      !(/[/+]/.test(m.input[m.index - 1] ?? '') && /^=+$/.test(m[3] ?? '')) &&
+      // A value that repeats its name (`AppInsights_InstrumentationKey="AppInsightsInstrumentationKey"`): a placeholder.
+      s.replace(/[^A-Za-z0-9]/g, '').toLowerCase() !== (m[2] ?? '').replace(/[^A-Za-z0-9]/g, '').toLowerCase() &&
+      // `rails credentials:edit`, `scope secret:read`: a command or a scope, not a value.
+      !(m[3] === ':' && m[7] !== undefined && /^[a-z]+(?:[-_][a-z]+)*$/.test(s)) &&
       secretValue(s, nameStrength(m[2] ?? ''), m[7] === undefined, /[a-z]/i.test(m[3] ?? ''), after(m)),
     typeOf: byName(2),
   },
@@ -915,7 +1118,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /(?<![\w.@/=:#+-])(?:\+\d{1,3}[ .-]?)?\(?\d{3}\)?[ .-]\d{3}[ .-]\d{4}(?![\w.-])/g,
     // `version 202.405.1234`, `bump from 100.200.3000`: a version, not a number to call.
     // 555 numbers are the ones films and documentation use (NANP reserves 555-0100 to 555-0199).
-    validate: (s, m) => !/(?:^|\D)555[ .-]\d{4}$/.test(s) && (!/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index))),
+    // North American numbers: neither the area code nor the exchange starts with 0 or 1 (`123-123-1234`, `918-000-0000` are fake).
+    validate: (s, m) => !/(?:^|[^\d+])[01]\d\d\)?[ .-]\d{3}[ .-]\d{4}$|\d{3}\)?[ .-][01]\d\d[ .-]\d{4}$/.test(s.replace(/^\+1[ .-]?/, '')) && !/(?:^|\D)555[ .-]\d{4}$/.test(s) && (!/^\d+\.\d+\.\d+$/.test(s) || !/(?:version|ver|v|release|build|rev|revision|tag|update|upgrade|bump|bumped|from|to|@|==|>=|<=|~|\^)[ \t]*[:=]?[ \t]*$/i.test(m.input.slice(Math.max(0, m.index - 30), m.index))),
   },
 
   // --- Last: anything long and random that nothing above claimed.
