@@ -181,11 +181,12 @@ export class CaptureModel {
     }
   }
 
-  /** Each row's score for some features. */
+  /** Each row's score for some features (with their vector hashes when this model has word vectors: featuresOf(text, true)). */
   rowScores(f: Features): number[] {
     const norm = wordWeight(f.words.length);
     const v = this.table.vectors;
-    const mean = this.vectors ? pooledVector(f.vectors, this.vectors) : null;
+    if (this.vectors && !f.vectors) throw new Error('capture model: it has word vectors and the features have no vector hashes (featuresOf(text, true))');
+    const mean = this.vectors ? pooledVector(f.vectors!, this.vectors) : null;
     const out: number[] = [];
     for (let r = 0; r < MODEL_ROWS.length; r++) {
       const base = r * FEATURE_BUCKETS;
@@ -204,7 +205,7 @@ export class CaptureModel {
   }
 
   score(text: string): Verdict {
-    const [keep, ...ns] = this.rowScores(featuresOf(text));
+    const [keep, ...ns] = this.rowScores(featuresOf(text, this.vectors !== null));
     const { a, b } = this.table.calibration;
     let best = 0;
     for (let i = 1; i < ns.length; i++) if (ns[i]! > ns[best]!) best = i;

@@ -114,9 +114,9 @@ function example(p: Passage): Example {
 }
 
 function exampleOf(text: string, p: Passage): Example {
-  const f = featuresOf(text);
+  const f = featuresOf(text, pooling !== null);
   const norm = wordWeight(f.words.length);
-  const mean = pooling ? pooledVector(f.vectors, pooling) : null;
+  const mean = pooling ? pooledVector(f.vectors!, pooling) : null;
   const dense = mean?.length ?? 0;
   const idx = new Uint32Array(f.words.length + f.shapes.length + dense);
   const val = new Float64Array(idx.length);
