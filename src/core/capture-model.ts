@@ -163,7 +163,7 @@ export class CaptureModel {
       const vb = Buffer.from(v.table.join(''), 'base64');
       const fb = Buffer.from(v.fingerprints.join(''), 'base64');
       const width = v.pool === 'mean+max' ? 2 * v.dim : v.dim;
-      if (!(v.bits >= 8 && v.bits <= 20) || vb.length !== (1 << v.bits) * v.dim || fb.length !== 2 << v.bits || v.weights.length !== MODEL_ROWS.length || v.weights.some((row) => row.length !== width)) {
+      if ((v.pool !== 'mean' && v.pool !== 'mean+max') || !Number.isInteger(v.bits) || !(v.bits >= 8 && v.bits <= 20) || !Number.isInteger(v.dim) || !(v.dim > 0) || vb.length !== (1 << v.bits) * v.dim || fb.length !== 2 << v.bits || v.weights.length !== MODEL_ROWS.length || v.weights.some((row) => row.length !== width)) {
         throw new Error('capture model: its weights are damaged (wrong size); rebuild them (tools/capture-model)');
       }
       // Fingerprints little-endian on every platform: read byte by byte.

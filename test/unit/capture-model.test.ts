@@ -80,6 +80,11 @@ describe('word vectors', () => {
     expect(() => new CaptureModel({ ...t, vectors: { ...v, fingerprints: fps } })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...t, vectors: { ...v, weights: v.weights.map((row, r) => (r === 1 ? row.map((x, q) => (q === 0 ? x + 0.25 : x)) : row)) } })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...t, vectors: { ...v, pool: v.pool === 'mean' ? 'mean+max' : 'mean' } })).toThrow(/damaged/);
+    // A pooling it does not know, even with a digest that fits it, is not read as the mean.
+    const mean = withVectors('mean');
+    const { sha256: _digest, ...unsigned } = { ...mean, vectors: { ...mean.vectors!, pool: 'max' as VectorPool } };
+    const bytes = Buffer.concat([Buffer.from(mean.weights.join(''), 'base64'), Buffer.from(mean.vectors!.table.join(''), 'base64'), Buffer.from(mean.vectors!.fingerprints.join(''), 'base64')]);
+    expect(() => new CaptureModel({ ...unsigned, sha256: weightsDigest(new Uint8Array(bytes), unsigned) })).toThrow(/damaged/);
     // Vectors dropped altogether: the digest covered them.
     const { vectors: _, ...plain } = t;
     expect(() => new CaptureModel(plain)).toThrow(/damaged/);
