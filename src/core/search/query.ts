@@ -94,6 +94,11 @@ export function relatedTerms(term: string, general = GENERAL_SIMILARITY): Array<
   });
 }
 
+/** Whether `related` is among `term`'s general-English synonyms in the table (listed without a similarity), not its neighbours. */
+export function isGeneralSynonym(term: string, related: string): boolean {
+  return relatedTerms(term, -1).some(([t, s]) => t === related && s < 0);
+}
+
 /**
  * Query words that were typed only inside a longer identifier (`commonJSWhitelist` gives common,
  * js and whitelist), each with the weight its group gets: 1 / (the identifier's part count + 1), so
