@@ -79,6 +79,7 @@ const conversational = (p: Passage) => !p.file.startsWith('repos');
 
 const VECTOR_SCALE = Number(process.env.VECTOR_SCALE ?? 1);
 const VECTOR_POOL = (process.env.VECTOR_POOL ?? 'mean') as VectorPool;
+if (VECTOR_POOL !== 'mean' && VECTOR_POOL !== 'mean+max') throw new Error(`VECTOR_POOL must be mean or mean+max, not ${VECTOR_POOL}`);
 const vectors = process.env.VECTORS ? loadVectors(process.env.VECTORS) : null;
 /** log2 of the word-vector buckets. */
 const VECTOR_BITS = Number(process.env.VECTOR_BITS ?? 13);
