@@ -22,6 +22,10 @@ describe('related words', () => {
       // Those with a similarity first.
       const general = pairs.findIndex((p) => !p.includes(':'));
       if (general >= 0) for (const p of pairs.slice(general)) expect(p).not.toContain(':');
+      // No word in both lists, twice in one, or as its own relation.
+      const words = pairs.map((p) => p.split(':')[0]!);
+      expect(new Set(words).size).toBe(words.length);
+      expect(words).not.toContain(head);
     }
   });
 
