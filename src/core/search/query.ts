@@ -1,6 +1,7 @@
 /**
  * How a query becomes term groups, pure: each word its index term, its
- * synonyms (core/search/synonyms.ts) and, for the last word, a prefix;
+ * synonyms (core/search/synonyms.ts), its related words (core/search/related-words.ts:
+ * neighbours in developer text, then general-English synonyms) and, for the last word, a prefix;
  * identifier parts weigh less than words typed on their own, names more; two
  * adjacent words also as the word written together.
  */
