@@ -18,8 +18,11 @@ export interface Features {
   words: Uint32Array;
   /** Buckets of shape and phrase features. */
   shapes: Uint32Array;
-  /** The word-vector hash of every word, in order, repeats kept (the mean vector counts each use). */
-  vectors: Uint32Array;
+  /**
+   * The word-vector hash of every word, in order, repeats kept (the mean vector counts each use):
+   * only when asked for (a model with word vectors; the shipped one has none).
+   */
+  vectors?: Uint32Array;
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -129,8 +132,8 @@ export function wordWeight(n: number): number {
   return n ? 1 / Math.sqrt(n) : 0;
 }
 
-/** The features of one statement. */
-export function featuresOf(text: string): Features {
+/** The features of one statement; with `withVectors`, also its words' vector hashes. */
+export function featuresOf(text: string, withVectors = false): Features {
   const words = statementWords(text);
   const word = new Set<number>();
   const unigram = fnv(FNV_OFFSET, 'w:');
@@ -144,5 +147,7 @@ export function featuresOf(text: string): Features {
   if (words.length) word.add(bucketOf(`first:${words[0]}`));
   if (words.length > 1) word.add(bucketOf(`first2:${words[0]} ${words[1]}`));
   const shapes = new Set(shapeFeatures(text, words.length).map((s) => bucketOf(`s:${s}`)));
-  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes), vectors: Uint32Array.from(words, vectorHashOf) };
+  const f: Features = { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes) };
+  if (withVectors) f.vectors = Uint32Array.from(words, vectorHashOf);
+  return f;
 }

@@ -163,7 +163,7 @@ export class CaptureModel {
       const vb = Buffer.from(v.table.join(''), 'base64');
       const fb = Buffer.from(v.fingerprints.join(''), 'base64');
       const width = v.pool === 'mean+max' ? 2 * v.dim : v.dim;
-      if (!(v.bits >= 8 && v.bits <= 20) || vb.length !== (1 << v.bits) * v.dim || fb.length !== 2 << v.bits || v.weights.length !== MODEL_ROWS.length || v.weights.some((row) => row.length !== width)) {
+      if ((v.pool !== 'mean' && v.pool !== 'mean+max') || !Number.isInteger(v.bits) || !(v.bits >= 8 && v.bits <= 20) || !Number.isInteger(v.dim) || !(v.dim > 0) || vb.length !== (1 << v.bits) * v.dim || fb.length !== 2 << v.bits || v.weights.length !== MODEL_ROWS.length || v.weights.some((row) => row.length !== width)) {
         throw new Error('capture model: its weights are damaged (wrong size); rebuild them (tools/capture-model)');
       }
       // Fingerprints little-endian on every platform: read byte by byte.
@@ -181,11 +181,12 @@ export class CaptureModel {
     }
   }
 
-  /** Each row's score for some features. */
+  /** Each row's score for some features (with their vector hashes when this model has word vectors: featuresOf(text, true)). */
   rowScores(f: Features): number[] {
     const norm = wordWeight(f.words.length);
     const v = this.table.vectors;
-    const mean = this.vectors ? pooledVector(f.vectors, this.vectors) : null;
+    if (this.vectors && !f.vectors) throw new Error('capture model: it has word vectors and the features have no vector hashes (featuresOf(text, true))');
+    const mean = this.vectors ? pooledVector(f.vectors!, this.vectors) : null;
     const out: number[] = [];
     for (let r = 0; r < MODEL_ROWS.length; r++) {
       const base = r * FEATURE_BUCKETS;
@@ -204,7 +205,7 @@ export class CaptureModel {
   }
 
   score(text: string): Verdict {
-    const [keep, ...ns] = this.rowScores(featuresOf(text));
+    const [keep, ...ns] = this.rowScores(featuresOf(text, this.vectors !== null));
     const { a, b } = this.table.calibration;
     let best = 0;
     for (let i = 1; i < ns.length; i++) if (ns[i]! > ns[best]!) best = i;

@@ -6,6 +6,7 @@ import { makeRepo, mem, memHook, memOk, sandbox } from './helpers.ts';
 interface Match {
   word: string;
   kind: 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
+  general?: true;
   terms: string[];
   fields: Record<string, { tf: number; part: number }>;
   idf: number;
@@ -129,7 +130,27 @@ describe('git mem recall --explain', () => {
     expect(related).toMatchObject({ word: 'crash', kind: 'related', terms: ['segfault'], fields: { summary: { tf: 1 } } });
     expect(related.weight).toBeGreaterThan(0);
     expect(related.weight).toBeLessThan(0.8);
+    // A neighbour in developer text, not a general synonym.
+    expect(related.general).toBeUndefined();
     expect(hits[0]!.explain.matches[0]).toMatchObject({ word: 'crash', kind: 'term' });
     expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'crash'])).toMatch(/\n {4}crash → segfault \(related word\) ×0\.\d+: summary tf 1 /);
+  });
+
+  it('finds a memory by a general-English synonym (WordNet) at its fixed weight, and says it is one', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    // "move" is one of "relocate"'s WordNet synonyms in the related-words table, listed without a similarity.
+    memOk(repo, box.env, ['capture', 'decisions', 'Move the build cache to the shared volume', '-m', 'The runners fill their own disks.']);
+    memOk(repo, box.env, ['capture', 'decisions', 'Relocate the build cache to the shared volume']);
+    for (let i = 0; i < 6; i++) memOk(repo, box.env, ['capture', 'progress', `Unrelated note ${i} about the release calendar`]);
+    const hits = explained(repo, box.env, ['relocate']);
+    expect(hits.map((h) => h.summary)).toEqual(['Relocate the build cache to the shared volume', 'Move the build cache to the shared volume']);
+    expect(hits[0]!.explain.matches[0]).toMatchObject({ word: 'reloc', kind: 'term' });
+    expect(hits[0]!.explain.matches[0]!.general).toBeUndefined();
+    // RELATED_WEIGHT 1.5 × GENERAL_SIMILARITY 0.35 of the word's own.
+    expect(hits[1]!.explain.matches[0]).toMatchObject({ word: 'reloc', kind: 'related', general: true, terms: ['move'], weight: 0.525, fields: { summary: { tf: 1 } } });
+    // What it added is part of the sum (feedback words from the first hit add the rest).
+    expect(hits[1]!.explain.matches.reduce((sum, m) => sum + m.score, 0)).toBeCloseTo(hits[1]!.explain.bm25f, 3);
+    expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'relocate'])).toMatch(/\n {4}reloc → move \(general synonym\) ×0\.525: summary tf 1 /);
   });
 });

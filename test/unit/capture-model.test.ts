@@ -3,6 +3,7 @@
  * scores are the same on every build (integer sums, a logistic function with
  * + - * / only); and the statements it is given are prose, not code or logs.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { vectorHashOf } from '../../src/core/capture-features.ts';
 import { CaptureModel, captureModel, exactExp, MODEL_ROWS, pooledVector, sigmoid, vectorPlaces, type VectorPool, type WeightsTable, weightsDigest } from '../../src/core/capture-model.ts';
@@ -13,6 +14,14 @@ import { prng } from '../helpers/prng.ts';
 describe('the weights', () => {
   it('the shipped table decodes and passes its checksum', () => {
     expect(() => new CaptureModel(CAPTURE_WEIGHTS)).not.toThrow();
+  });
+
+  it('a table without word vectors is digested as before they existed: the numbers, then the weights', () => {
+    const t = CAPTURE_WEIGHTS as WeightsTable;
+    expect(t.vectors).toBeUndefined();
+    const header = JSON.stringify({ version: t.version, bits: t.bits, rows: t.rows, bias: t.bias, scale: t.scale, calibration: t.calibration });
+    const digest = createHash('sha256').update(header).update(Buffer.from(t.weights.join(''), 'base64')).digest('hex');
+    expect(digest).toBe(t.sha256);
   });
 
   it('a damaged table is an error, never a model that scores otherwise', () => {
@@ -80,6 +89,11 @@ describe('word vectors', () => {
     expect(() => new CaptureModel({ ...t, vectors: { ...v, fingerprints: fps } })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...t, vectors: { ...v, weights: v.weights.map((row, r) => (r === 1 ? row.map((x, q) => (q === 0 ? x + 0.25 : x)) : row)) } })).toThrow(/damaged/);
     expect(() => new CaptureModel({ ...t, vectors: { ...v, pool: v.pool === 'mean' ? 'mean+max' : 'mean' } })).toThrow(/damaged/);
+    // A pooling it does not know, even with a digest that fits it, is not read as the mean.
+    const mean = withVectors('mean');
+    const { sha256: _digest, ...unsigned } = { ...mean, vectors: { ...mean.vectors!, pool: 'max' as VectorPool } };
+    const bytes = Buffer.concat([Buffer.from(mean.weights.join(''), 'base64'), Buffer.from(mean.vectors!.table.join(''), 'base64'), Buffer.from(mean.vectors!.fingerprints.join(''), 'base64')]);
+    expect(() => new CaptureModel({ ...unsigned, sha256: weightsDigest(new Uint8Array(bytes), unsigned) })).toThrow(/damaged/);
     // Vectors dropped altogether: the digest covered them.
     const { vectors: _, ...plain } = t;
     expect(() => new CaptureModel(plain)).toThrow(/damaged/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { termOf } from '../../src/core/search/analyzer.ts';
 import { bm25f, packFrequencies, type PostingsSource, RELATED_MAX_SHARE } from '../../src/core/search/bm25f.ts';
 import { matchText } from '../../src/core/search/explain.ts';
-import { buildLexicalQuery, GENERAL_SIMILARITY, RELATED_COUNT, RELATED_WEIGHT, relatedTerms, SYNONYM_WEIGHT } from '../../src/core/search/query.ts';
+import { buildLexicalQuery, GENERAL_SIMILARITY, isGeneralSynonym, RELATED_COUNT, RELATED_WEIGHT, relatedTerms, SYNONYM_WEIGHT } from '../../src/core/search/query.ts';
 import { RELATED_WORDS } from '../../src/core/search/related-words.ts';
 
 describe('related words', () => {
@@ -22,6 +22,10 @@ describe('related words', () => {
       // Those with a similarity first.
       const general = pairs.findIndex((p) => !p.includes(':'));
       if (general >= 0) for (const p of pairs.slice(general)) expect(p).not.toContain(':');
+      // No word in both lists, twice in one, or as its own relation.
+      const words = pairs.map((p) => p.split(':')[0]!);
+      expect(new Set(words).size).toBe(words.length);
+      expect(words).not.toContain(head);
     }
   });
 
@@ -35,6 +39,10 @@ describe('related words', () => {
     expect(relatedTerms(termOf('relocate'))).toContainEqual([termOf('move'), GENERAL_SIMILARITY]);
     expect(relatedTerms(termOf('relocate'), 0.5)).toContainEqual([termOf('move'), 0.5]);
     expect(relatedTerms('zzqxv')).toEqual([]);
+    // Which list a word is in: explain labels a general synonym as one.
+    expect(isGeneralSynonym(termOf('relocate'), termOf('move'))).toBe(true);
+    expect(isGeneralSynonym(termOf('crash'), termOf('segfault'))).toBe(false);
+    expect(isGeneralSynonym('zzqxv', termOf('move'))).toBe(false);
     // A prefix of a listed term is not that term.
     expect(relatedTerms(termOf('crash').slice(0, 3))).not.toEqual(crash);
   });

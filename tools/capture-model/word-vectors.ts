@@ -7,7 +7,7 @@
  *
  *   bun tools/capture-model/word-vectors.ts --text FILE --out FILE.json [--dim 32] [--epochs 1]
  *
- * train.ts --vectors FILE.json hashes them into the int8 table the binary holds (vectorTable).
+ * VECTORS=FILE.json bun tools/capture-model/train.ts hashes them into the int8 table the binary holds (vectorTable).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';

@@ -5,6 +5,7 @@
  * Nothing here scores: it only says what the scorer and recall recorded. Pure.
  */
 import { FIELDS, type TermMatch } from './bm25f.ts';
+import { isGeneralSynonym } from './query.ts';
 
 export interface Explanation {
   /** The BM25F score: the sum of the matches' scores. */
@@ -27,10 +28,18 @@ export interface Explanation {
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** One match as words: `db → database (synonym ×0.8): summary tf 1 (1.52), idf 1.87 = 1.23`. */
+/**
+ * A related word's match that came from the table's general-English synonyms (WordNet) rather than
+ * the word's neighbours in developer text: the scorer records both as `related`, and the table
+ * says which (core/search/query.ts relatedTerms).
+ */
+const isGeneral = (m: TermMatch) => m.kind === 'related' && m.terms.length === 1 && isGeneralSynonym(m.word, m.terms[0]!);
+
+/** One match as words: `db → databas (synonym) ×0.8: summary tf 1 (1.52); idf 1.87 = 1.23`. */
 export function matchText(m: TermMatch): string {
+  const related = isGeneral(m) ? 'general synonym' : 'related word';
   const how =
-    m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : m.kind === 'related' ? ` → ${m.terms.join(', ')} (related word)` : ' (feedback)';
+    m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : m.kind === 'related' ? ` → ${m.terms.join(', ')} (${related})` : ' (feedback)';
   const fields = FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [`${f} tf ${m.frequencies[i]} (${round(m.fields[i]!, 2)})`] : [])).join(', ');
   const weight = m.weight !== 1 ? ` ×${round(m.weight)}` : '';
   return `${m.word}${how}${weight}: ${fields}; idf ${round(m.idf, 2)} = ${round(m.score)}`;
@@ -59,6 +68,8 @@ export function matchJson(m: TermMatch): Record<string, unknown> {
   return {
     word: m.word,
     kind: m.kind,
+    // A related word from the general-English synonyms (WordNet), not the developer-text neighbours.
+    ...(isGeneral(m) ? { general: true } : {}),
     terms: m.terms,
     fields: Object.fromEntries(FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [[f, { tf: m.frequencies[i], part: round(m.fields[i]!, 4) }]] : []))),
     idf: round(m.idf, 4),

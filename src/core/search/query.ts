@@ -1,6 +1,7 @@
 /**
  * How a query becomes term groups, pure: each word its index term, its
- * synonyms (core/search/synonyms.ts) and, for the last word, a prefix;
+ * synonyms (core/search/synonyms.ts), its related words (core/search/related-words.ts:
+ * neighbours in developer text, then general-English synonyms) and, for the last word, a prefix;
  * identifier parts weigh less than words typed on their own, names more; two
  * adjacent words also as the word written together.
  */
@@ -15,7 +16,8 @@ export const SYNONYM_WEIGHT = 0.8;
  * Related words (core/search/related-words.ts, built from public developer text) are weak
  * evidence: a match counts RELATED_WEIGHT times the pair's similarity (a cosine, 0.17 to about
  * 0.6) of the word's own, so about 0.25 to 0.9, below a synonym's for all but the closest pairs;
- * at most RELATED_COUNT per word. Chosen on the fixture's tuning half (docs/search.md).
+ * at most RELATED_COUNT neighbours per word (the table lists up to 7), then its general-English
+ * synonyms (GENERAL_SIMILARITY). Chosen on the fixture's tuning half (docs/search.md).
  */
 export const RELATED_WEIGHT = 1.5;
 export const RELATED_COUNT = 8;
@@ -37,9 +39,11 @@ export const NAME_WEIGHT = 2;
 
 /** How related words expand a query: off with `false`. */
 export interface RelatedOptions {
+  /** A match weighs this × the similarity. */
   weight: number;
+  /** At most this many neighbours (general-English synonyms are not counted). */
   count: number;
-  /** The similarity of a general-English synonym (GENERAL_SIMILARITY unless given; 0: none). */
+  /** The similarity of a general-English synonym (GENERAL_SIMILARITY unless given; 0 or less: none). */
   general?: number;
 }
 
@@ -92,6 +96,11 @@ export function relatedTerms(term: string, general = GENERAL_SIMILARITY): Array<
     const colon = entry.indexOf(':');
     return colon < 0 ? [entry, general] : [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100];
   });
+}
+
+/** Whether `related` is among `term`'s general-English synonyms in the table (listed without a similarity), not its neighbours. */
+export function isGeneralSynonym(term: string, related: string): boolean {
+  return relatedTerms(term, -1).some(([t, s]) => t === related && s < 0);
 }
 
 /**
@@ -157,12 +166,12 @@ export function buildLexicalQuery(
     if (synonyms.length) group.synonyms = synonyms;
     if (related) {
       const taken = new Set([...own, ...synonyms]);
+      // The neighbours, at most `count`, then the general-English synonyms (read with similarity -1 to tell them apart).
       const all = relatedTerms(term, -1).filter(([t]) => !taken.has(t));
-      // The neighbours, at most `count`, then the general-English synonyms (similarity -1 here).
       const general = related.general ?? GENERAL_SIMILARITY;
-      const list = [...all.filter(([, s]) => s >= 0).slice(0, related.count), ...(general > 0 ? all.filter(([, s]) => s < 0).map(([t]): [string, number] => [t, general]) : [])].map(
-        ([t, strength]): [string, number] => [t, related.weight * strength],
-      );
+      const neighbours = all.filter(([, s]) => s >= 0).slice(0, related.count);
+      const generalSynonyms = general > 0 ? all.filter(([, s]) => s < 0).map(([t]): [string, number] => [t, general]) : [];
+      const list = [...neighbours, ...generalSynonyms].map(([t, strength]): [string, number] => [t, related.weight * strength]);
       if (list.length) group.related = list;
     }
     return group;
