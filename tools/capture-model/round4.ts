@@ -36,6 +36,7 @@ import { porterStem } from '../../src/core/search/stem.ts';
 import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
 import { prng } from '../../test/helpers/prng.ts';
 import { auc, platt as plattScores, sig } from './metrics.ts';
+import { trainWordVectors } from './word-vectors.ts';
 
 const FOLDS = 5;
 const STEPS = Number(process.env.STEPS ?? 300);
@@ -483,60 +484,11 @@ function wordVectors(files: readonly string[]): Map<string, Float32Array> {
       if (ws.length > 2) docs.push(ws);
     }
   }
-  const counts = new Map<string, number>();
-  for (const d of docs) for (const w of d) counts.set(w, (counts.get(w) ?? 0) + 1);
-  const vocab = [...counts].filter(([, c]) => c >= 5).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 40_000);
-  const id = new Map(vocab.map(([w], i) => [w, i]));
-  const total = vocab.reduce((a, [, c]) => a + c, 0);
-  const V = vocab.length;
-  const d = W2V_DIM;
-  const r = prng(64);
-  const inp = new Float32Array(V * d).map(() => (r() - 0.5) / d);
-  const out = new Float32Array(V * d);
-  // Negatives drawn from counts^0.75.
-  const table = new Int32Array(5_000_000);
-  {
-    const pw = vocab.map(([, c]) => c ** 0.75);
-    const sum = pw.reduce((a, x) => a + x, 0);
-    let i = 0;
-    let acc = pw[0]! / sum;
-    for (let k = 0; k < table.length; k++) {
-      table[k] = i;
-      if (k / table.length > acc && i < V - 1) acc += pw[++i]! / sum;
-    }
-  }
-  const seqs = docs.map((ws) => Int32Array.from(ws.map((w) => id.get(w) ?? -1).filter((x) => x >= 0 && r() < Math.sqrt(1e-4 / (vocab[x]![1] / total)) + 1e-4 / (vocab[x]![1] / total))));
   const epochs = Number(process.env.W2V_EPOCHS ?? 1);
-  const steps = epochs * seqs.reduce((a, s) => a + s.length, 0);
-  let done = 0;
-  const grad = new Float32Array(d);
-  for (let epoch = 0; epoch < epochs; epoch++) for (const seq of seqs) {
-    for (let i = 0; i < seq.length; i++) {
-      const lr = Math.max(0.0001, 0.025 * (1 - done++ / steps));
-      const b = 1 + Math.floor(r() * 5);
-      for (let j = Math.max(0, i - b); j < Math.min(seq.length, i + b + 1); j++) {
-        if (j === i) continue;
-        const ctx = seq[j]! * d;
-        grad.fill(0);
-        for (let n = 0; n < 6; n++) {
-          const target = n === 0 ? seq[i]! : table[Math.floor(r() * table.length)]!;
-          if (n > 0 && target === seq[i]) continue;
-          const o = target * d;
-          let z = 0;
-          for (let q = 0; q < d; q++) z += inp[ctx + q]! * out[o + q]!;
-          const g = lr * ((n === 0 ? 1 : 0) - sig(z));
-          for (let q = 0; q < d; q++) {
-            grad[q]! += g * out[o + q]!;
-            out[o + q]! += g * inp[ctx + q]!;
-          }
-        }
-        for (let q = 0; q < d; q++) inp[ctx + q]! += grad[q]!;
-      }
-    }
-  }
-  const vectors = new Map(vocab.map(([w], i) => [w, inp.slice(i * d, (i + 1) * d)]));
+  const trained = trainWordVectors(docs, W2V_DIM, epochs);
+  const d = trained.dim;
+  const vectors = new Map(trained.words.map((w, i) => [w, trained.vectors.slice(i * d, (i + 1) * d)]));
   fs.writeFileSync(cache, JSON.stringify(Object.fromEntries([...vectors].map(([w, v]) => [w, [...v].map((x) => Number(x.toFixed(5)))]))));
-  console.log(`word vectors: ${V} words from ${docs.length} messages, ${steps} tokens after subsampling`);
   return vectors;
 }
 
