@@ -60,6 +60,19 @@ export function encodePostings(pairs: Uint32Array, pairOffsets: Uint32Array): { 
   return { bytes: bytes.slice(0, size), byteOffsets };
 }
 
+/**
+ * One term's pairs (`pairs`: doc, packed, doc, packed...) encoded after a list whose last
+ * document was `previous` (-1 for none), pushed onto `out`: the bytes encodePostings would
+ * write for them at the end of that list.
+ */
+export function appendPostings(pairs: ArrayLike<number>, previous: number, out: number[]): void {
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    writeVarint(pairs[i]! - previous - 1, out);
+    previous = pairs[i]!;
+    frequencyBytes(pairs[i + 1]!, out);
+  }
+}
+
 /** The packed frequencies of each one-byte frequency varint (its value halved: 0-63). */
 const SMALL_FREQUENCIES = Uint32Array.from({ length: 64 }, (_, f) => (((f & 3) << 24) | (((f >>> 2) & 3) << 16) | (f >>> 4)) >>> 0);
 
