@@ -8,7 +8,7 @@
  * without copies pays nothing.
  */
 import { type Placement, pickAnchor, REACHES } from '../../core/history/anchor.ts';
-import { SortedTablesFile, type Table } from '../../stores/cache/sorted-tables.ts';
+import { SortedTablesFile, type Table, type TableSource } from '../../stores/cache/sorted-tables.ts';
 import { isAncestor } from '../../stores/git/history.ts';
 import { type ObjectFacts, type PlaceOf, placeObjects, refsState } from '../../stores/git/reachability.ts';
 import type { Repo } from '../../stores/git/repo.ts';
@@ -16,8 +16,37 @@ import { knownCommits } from './file-history.ts';
 
 /** [reach, committer time]. */
 type Place = [string, number];
-/** object → place: a table of the file (looked up, not decoded whole), or this process's map. */
-type Places = Pick<Table<Place>, 'get' | 'entries'>;
+/**
+ * object → place: a table of the file (looked up, not decoded whole), a view of one (`table`, the
+ * lines `keep` takes), or this process's map.
+ */
+type Places = Pick<Table<Place>, 'get' | 'entries'> & { table?: Table<Place>; keep?: (value: Buffer) => boolean };
+
+/** The places as a table to write: a table of the file is copied line by line (less those `keep` refuses), with `added`. */
+function placesSource(places: Places | undefined, added: Iterable<readonly [string, Place]> = []): TableSource {
+  const table = places && 'lines' in places ? (places as Table<Place>) : places?.table;
+  if (table) return { base: table, rows: added, ...(places?.keep ? { keep: places.keep } : {}) };
+  const rows = new Map(places?.entries() ?? []);
+  for (const [o, p] of added) rows.set(o, p);
+  return rows;
+}
+
+/** Facts as read: what placeObjects adds is recorded, so that a write copies the file's lines and adds those. */
+class Facts extends Map<string, ObjectFacts> {
+  readonly added = new Map<string, ObjectFacts>();
+  cleared = false;
+
+  override set(key: string, value: ObjectFacts): this {
+    // (Unset while the constructor fills the map with the file's rows.)
+    this.added?.set(key, value);
+    return super.set(key, value);
+  }
+
+  override clear(): void {
+    this.cleared = true;
+    super.clear();
+  }
+}
 
 interface PlaceRecord {
   refs: string;
@@ -44,24 +73,30 @@ function cacheFile(repo: Repo): SortedTablesFile {
   return new SortedTablesFile(repo.mem, 'anchors', 2, 'anchors.json');
 }
 
-type Facts = Pick<Table<[string, number]>, 'entries'>;
+type FactRows = Table<[string, number]>;
 
 /**
  * The cache as this process last read or wrote it, with its facts as a map made when first asked
  * for: a command asks for placements several times (recall's order, the reach shown, staleness),
  * and the file is read once.
  */
-const read = new WeakMap<Repo, { cache: PlacementCache; facts: () => Map<string, ObjectFacts> }>();
+const read = new WeakMap<Repo, { cache: PlacementCache; facts: () => Map<string, ObjectFacts>; factRows?: FactRows | null }>();
 
 /** The facts as a map, made when first asked for (a command that only looks places up never does). */
-function factsOf(rows: Facts | null, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
+function factsOf(rows: FactRows | null, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
   let facts = made;
-  return () => (facts ??= new Map<string, ObjectFacts>(Array.from(rows?.entries() ?? [], ([o, [type, time]]) => [o, { type, time }])));
+  return () => (facts ??= new Facts(Array.from(rows?.entries() ?? [], ([o, [type, time]]) => [o, { type, time }])));
+}
+
+/** The facts as a table to write: the file's lines copied with what this process added, when it knows them apart. */
+function factsSource(facts: ReadonlyMap<string, ObjectFacts>, rows: FactRows | null | undefined): TableSource {
+  const encode = (entries: Iterable<[string, ObjectFacts]>) => Array.from(entries, ([o, f]) => [o, [f.type, f.time]] as const);
+  return rows && facts instanceof Facts && !facts.cleared ? { base: rows, rows: encode(facts.added) } : encode(facts);
 }
 
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
 
-function readCache(repo: Repo): { cache: PlacementCache; facts: () => Map<string, ObjectFacts> } {
+function readCache(repo: Repo): { cache: PlacementCache; facts: () => Map<string, ObjectFacts>; factRows?: FactRows | null } {
   let kept = read.get(repo);
   if (!kept) {
     const file = cacheFile(repo).read(); // None yet, or unreadable: placed anew.
@@ -72,7 +107,8 @@ function readCache(repo: Repo): { cache: PlacementCache; facts: () => Map<string
       const p = h.previous;
       if (p && typeof p.refs === 'string') cache.previous = record(p.refs, p.head, p.offHead, file.table<Place>('previousPlaces'));
     }
-    read.set(repo, (kept = { cache, facts: factsOf(file?.table<[string, number]>('facts') ?? null) }));
+    const factRows = file?.table<[string, number]>('facts') ?? null;
+    read.set(repo, (kept = { cache, facts: factsOf(factRows), factRows }));
   }
   return kept;
 }
@@ -82,7 +118,8 @@ function record(refs: string, head: unknown, offHead: unknown, places: Places): 
   return { refs, ...(typeof head === 'string' ? { head } : {}), places, ...(off ? { offHead: off } : {}) };
 }
 
-function writeCache(repo: Repo, cache: PlacementCache, facts: ReadonlyMap<string, ObjectFacts>): void {
+/** `places`: how the cache's places are written (placesSource). */
+function writeCache(repo: Repo, cache: PlacementCache, places: TableSource, facts: TableSource): void {
   const { previous } = cache;
   const header = {
     refs: cache.refs,
@@ -91,9 +128,9 @@ function writeCache(repo: Repo, cache: PlacementCache, facts: ReadonlyMap<string
     ...(previous ? { previous: { refs: previous.refs, ...(previous.head ? { head: previous.head } : {}), ...(previous.offHead ? { offHead: previous.offHead } : {}) } } : {}),
   };
   cacheFile(repo).write(header, [
-    ['places', cache.places?.entries() ?? []],
-    ['facts', Array.from(facts, ([o, f]) => [o, [f.type, f.time]] as const)],
-    ['previousPlaces', previous?.places.entries() ?? []],
+    ['places', places],
+    ['facts', facts],
+    ['previousPlaces', placesSource(previous?.places)],
   ]);
 }
 
@@ -120,7 +157,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
   const refs = refsState(repo);
-  const { cache, facts: factsNow } = readCache(repo);
+  const { cache, facts: factsNow, factRows } = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
   const carried = same ? null : carriedOver(repo, cache);
@@ -137,7 +174,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
   // are large), and the next command carries them again from the HEAD the file names.
   if (open.length === 0 && carried !== null && holdsAny(carried)) {
-    read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts: factsNow });
+    read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts: factsNow, factRows });
   } else if (open.length || cache.refs !== refs) {
     // Something to place, or the refs moved: every known place is taken, the new ones added, and the file written.
     const all = new Map<string, Placement>();
@@ -174,11 +211,17 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
           : {}),
     };
     const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
-    if (changed) writeCache(repo, next, facts);
+    // The places known copied as the file holds them, with those placed now (missing objects left out, as above).
+    const placedNow = Array.from(fresh, ([o, p]) => [o, [p.reach, p.time]] as [string, Place]).filter(([, [reach]]) => reach !== 'missing');
+    if (changed) writeCache(repo, next, placesSource(known ?? undefined, placedNow), factsSource(facts, factRows));
     read.set(repo, { cache: next, facts: factsOf(null, facts) });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
+
+/** Whether a line's value (its JSON) is a place at HEAD, as atHead() reads it. */
+const HEAD_PLACE = Buffer.from('["head",');
+const headLine = (value: Buffer) => value.subarray(0, HEAD_PLACE.length).equals(HEAD_PLACE);
 
 /** A week (s): HEAD committed within it after the cached one is near. */
 const NEAR = 7 * 24 * 3600;
@@ -204,7 +247,9 @@ function carriedOver(repo: Repo, cache: PlacementCache): Places | null {
   const from = cache.places;
   if (!from || !cache.head || !repo.head || !isAncestor(repo, cache.head, repo.head, NEAR)) return null;
   const atHead = (p: Place | undefined) => (p?.[0] === 'head' ? p : undefined);
+  const table = 'lines' in from ? (from as Table<Place>) : from.table;
   return {
+    ...(table ? { table, keep: headLine } : {}),
     get: (o) => atHead(from.get(o)),
     *entries() {
       for (const e of from.entries()) if (atHead(e[1])) yield e;

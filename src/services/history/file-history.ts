@@ -51,8 +51,9 @@ class CommitFilesCache {
     yield* this.added;
   }
 
+  /** The rows read copied as they are (never decoded), with those added. */
   write(repo: Repo): void {
-    cacheFile(repo).write({}, [['commits', this.entries()]]);
+    cacheFile(repo).write({}, [['commits', { base: this.rows, rows: this.added }]]);
   }
 }
 
