@@ -28,6 +28,8 @@ function cacheFile(repo: Repo): SortedTablesFile {
 /** The file's rows and what this process added to them. */
 class CommitFilesCache {
   readonly added = new Map<string, Entry>();
+  /** knownCommits() as last made, and how many rows had been added then: `git mem index` asks twice. */
+  known?: { added: number; commits: Map<string, number> };
 
   constructor(private readonly rows: Table<Entry> | null) {}
 
@@ -67,10 +69,14 @@ function readCache(repo: Repo): CommitFilesCache {
 }
 
 /** commit → committer time of the commits the cache knows (every current memory's, once `git mem index` or a hook has filled it). */
-export function knownCommits(repo: Repo): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [c, entry] of readCache(repo).entries()) if (entry[0] > 0) out.set(c, entry[0]);
-  return out;
+export function knownCommits(repo: Repo): ReadonlyMap<string, number> {
+  const cache = readCache(repo);
+  if (cache.known?.added !== cache.added.size) {
+    const commits = new Map<string, number>();
+    for (const [c, entry] of cache.entries()) if (entry[0] > 0) commits.set(c, entry[0]);
+    cache.known = { added: cache.added.size, commits };
+  }
+  return cache.known.commits;
 }
 
 /** A commit that changed the file, with every file it changed (a scope when they are few: core/history/scope.ts commitScope). */
