@@ -31,20 +31,57 @@ function placesSource(places: Places | undefined, added: Iterable<readonly [stri
   return rows;
 }
 
-/** Facts as read: what placeObjects adds is recorded, so that a write copies the file's lines and adds those. */
+/**
+ * Facts of objects (true whatever the refs): the file's rows looked up as they are asked for (a
+ * command asks about a few, `git mem index` about its new commits: decoding every row took 15 ms
+ * at 10,000 memories), and what placeObjects adds recorded, so that a write copies the file's
+ * lines and adds those.
+ */
 class Facts extends Map<string, ObjectFacts> {
   readonly added = new Map<string, ObjectFacts>();
+  /** Cleared by placeObjects (a kept fact went stale): the file's rows no longer count. */
   cleared = false;
 
+  constructor(readonly rows: FactRows | null) {
+    super();
+  }
+
+  override get(key: string): ObjectFacts | undefined {
+    const known = super.get(key);
+    if (known || this.cleared || !this.rows) return known;
+    const row = this.rows.get(key);
+    if (!Array.isArray(row)) return undefined;
+    const facts = { type: String(row[0]), time: Number(row[1]) };
+    super.set(key, facts);
+    return facts;
+  }
+
+  override has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
   override set(key: string, value: ObjectFacts): this {
-    // (Unset while the constructor fills the map with the file's rows.)
-    this.added?.set(key, value);
+    this.added.set(key, value);
     return super.set(key, value);
   }
 
   override clear(): void {
     this.cleared = true;
+    this.added.clear();
     super.clear();
+  }
+
+  /** Every fact: the file's rows and those added. */
+  all(): Map<string, ObjectFacts> {
+    const out = new Map<string, ObjectFacts>(this.cleared ? [] : Array.from(this.rows?.entries() ?? [], ([o, [type, time]]) => [o, { type, time }]));
+    for (const [o, f] of this.cleared ? super.entries() : this.added) out.set(o, f);
+    return out;
+  }
+
+  /** As a table to write: the file's lines copied, with those added. */
+  source(): TableSource {
+    const encode = (entries: Iterable<[string, ObjectFacts]>) => Array.from(entries, ([o, f]) => [o, [f.type, f.time]] as const);
+    return this.cleared ? encode(super.entries()) : { base: this.rows, rows: encode(this.added) };
   }
 }
 
@@ -80,23 +117,11 @@ type FactRows = Table<[string, number]>;
  * for: a command asks for placements several times (recall's order, the reach shown, staleness),
  * and the file is read once.
  */
-const read = new WeakMap<Repo, { cache: PlacementCache; facts: () => Map<string, ObjectFacts>; factRows?: FactRows | null }>();
-
-/** The facts as a map, made when first asked for (a command that only looks places up never does). */
-function factsOf(rows: FactRows | null, made?: Map<string, ObjectFacts>): () => Map<string, ObjectFacts> {
-  let facts = made;
-  return () => (facts ??= new Facts(Array.from(rows?.entries() ?? [], ([o, [type, time]]) => [o, { type, time }])));
-}
-
-/** The facts as a table to write: the file's lines copied with what this process added, when it knows them apart. */
-function factsSource(facts: ReadonlyMap<string, ObjectFacts>, rows: FactRows | null | undefined): TableSource {
-  const encode = (entries: Iterable<[string, ObjectFacts]>) => Array.from(entries, ([o, f]) => [o, [f.type, f.time]] as const);
-  return rows && facts instanceof Facts && !facts.cleared ? { base: rows, rows: encode(facts.added) } : encode(facts);
-}
+const read = new WeakMap<Repo, { cache: PlacementCache; facts: Facts }>();
 
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : undefined);
 
-function readCache(repo: Repo): { cache: PlacementCache; facts: () => Map<string, ObjectFacts>; factRows?: FactRows | null } {
+function readCache(repo: Repo): { cache: PlacementCache; facts: Facts } {
   let kept = read.get(repo);
   if (!kept) {
     const file = cacheFile(repo).read(); // None yet, or unreadable: placed anew.
@@ -107,8 +132,7 @@ function readCache(repo: Repo): { cache: PlacementCache; facts: () => Map<string
       const p = h.previous;
       if (p && typeof p.refs === 'string') cache.previous = record(p.refs, p.head, p.offHead, file.table<Place>('previousPlaces'));
     }
-    const factRows = file?.table<[string, number]>('facts') ?? null;
-    read.set(repo, (kept = { cache, facts: factsOf(factRows), factRows }));
+    read.set(repo, (kept = { cache, facts: new Facts(file?.table<[string, number]>('facts') ?? null) }));
   }
   return kept;
 }
@@ -157,7 +181,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   const placed = new Map<string, Placement>();
   if (wanted.length === 0) return placed;
   const refs = refsState(repo);
-  const { cache, facts: factsNow, factRows } = readCache(repo);
+  const { cache, facts } = readCache(repo);
   // Under these refs, or the ones before (a switch back), or carried over from a near HEAD.
   const same = cache.refs === refs ? cache : cache.previous?.refs === refs ? cache.previous : null;
   const carried = same ? null : carriedOver(repo, cache);
@@ -177,7 +201,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   // Only carried to a HEAD further on, nothing placed: not written (the places of every memory
   // are large), and the next command carries them again from the HEAD the file names.
   if (open.length === 0 && carried !== null && holdsAny(carried)) {
-    read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts: factsNow, factRows });
+    read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts });
   } else if (open.length || cache.refs !== refs) {
     // Something to place, or the refs moved: every known place is taken, the new ones added, and the file written.
     const all = new Map<string, Placement>();
@@ -185,8 +209,8 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
       const p = placementOf(o, place);
       if (p) all.set(o, p);
     }
-    const facts = factsNow();
-    const factCount = facts.size;
+    const factCount = facts.added.size;
+    const cleared = facts.cleared;
     const offHeadCount = offHead.size;
     // What this run places first, then what the cache already knew.
     // Every memory's commit not placed yet rides on HEAD's step when it makes a walk (as a new
@@ -213,11 +237,11 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
           ? { previous: cache.previous }
           : {}),
     };
-    const changed = fresh.size || facts.size !== factCount || offHead.size !== offHeadCount || cache.refs !== refs;
+    const changed = fresh.size || facts.added.size !== factCount || facts.cleared !== cleared || offHead.size !== offHeadCount || cache.refs !== refs;
     // The places known copied as the file holds them, with those placed now (missing objects left out, as above).
     const placedNow = Array.from(fresh, ([o, p]) => [o, [p.reach, p.time]] as [string, Place]).filter(([, [reach]]) => reach !== 'missing');
-    if (changed) writeCache(repo, next, placesSource(looked ?? undefined, placedNow), factsSource(facts, factRows));
-    read.set(repo, { cache: next, facts: factsOf(null, facts) });
+    if (changed) writeCache(repo, next, placesSource(looked ?? undefined, placedNow), facts.source());
+    read.set(repo, { cache: next, facts });
   }
   return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
 }
@@ -238,7 +262,7 @@ const NEAR = 7 * 24 * 3600;
  * pruned them; they were not merely never fetched.
  */
 export function commitsSeen(repo: Repo): Set<string> {
-  const facts = readCache(repo).facts();
+  const facts = readCache(repo).facts.all();
   return new Set([...facts].flatMap(([o, f]) => (f.type === 'commit' ? [o] : [])));
 }
 

@@ -8,7 +8,7 @@ import { type Memory, STATUSES } from '../../../core/memory.ts';
 import { analyzeText, ANALYZER_VERSION, termOf } from '../../../core/search/analyzer.ts';
 import { FIELDS, packFrequencies } from '../../../core/search/bm25f.ts';
 import { DOC_BLOCK, encodeBlocks } from './blocks.ts';
-import { appendPostings, decodePostings, encodePostings } from './codec.ts';
+import { appendPostings, encodePostings, lastDocument } from './codec.ts';
 import { INDEX_VERSION } from '../revisions/schema.ts';
 import { align8, compareBytes, type Header, keyHashesOf, keyPrefixOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './format.ts';
 import type { TermIndex } from './reader.ts';
@@ -366,10 +366,8 @@ function mergeEncoded(
     let previous = -1;
     if (lo < b.count && compareBytes(baseTerm(lo), a.term) === 0) {
       shared[i] = 1;
-      const count = b.postingOffsets[lo + 1]! - b.postingOffsets[lo]!;
-      const list = new Uint32Array(2 * count);
-      if (decodePostings(b.postings.subarray(b.postingBytes[lo]!, b.postingBytes[lo + 1]!), count, list) !== count) throw new Error('a postings list does not decode');
-      previous = count ? list[2 * count - 2]! : -1;
+      previous = lastDocument(b.postings.subarray(b.postingBytes[lo]!, b.postingBytes[lo + 1]!), b.postingOffsets[lo + 1]! - b.postingOffsets[lo]!);
+      if (Number.isNaN(previous)) throw new Error('a postings list does not decode');
       if (previous >= docCount) throw new Error('a postings list names documents the index does not hold');
       next = lo + 1;
     } else {
