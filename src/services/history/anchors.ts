@@ -189,7 +189,8 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
   // Looked up one by one: the cache holds every memory's commit, a command wants a few. Asked for
   // many (`git mem index` asks for every memory's commit), read whole once: a binary search of the
   // file per commit took 30 ms at 10,000 memories. (How they are written is decided by `looked`.)
-  const known: Places | null = looked && wanted.length >= READ_WHOLE ? new Map(looked.entries()) : looked;
+  const whole = looked && wanted.length >= READ_WHOLE ? new Map(looked.entries()) : null;
+  const known: Places | null = whole ?? looked;
   const knownPlace = (o: string) => placed.get(o) ?? placementOf(o, known?.get(o));
   for (const o of wanted) {
     const p = knownPlace(o);
@@ -204,11 +205,9 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     read.set(repo, { cache: { ...cache, refs, ...(repo.head ? { head: repo.head } : {}), places: carried, offHead: [] }, facts });
   } else if (open.length || cache.refs !== refs) {
     // Something to place, or the refs moved: every known place is taken, the new ones added, and the file written.
-    const all = new Map<string, Placement>();
-    for (const [o, place] of known?.entries() ?? []) {
-      const p = placementOf(o, place);
-      if (p) all.set(o, p);
-    }
+    // Every known place, as kept ([reach, time]); those placed now are added below. The next reader's places.
+    const places = whole ?? new Map(known?.entries() ?? []);
+    const placeIn = (o: string) => placementOf(o, places.get(o));
     const factCount = facts.added.size;
     const cleared = facts.cleared;
     const offHeadCount = offHead.size;
@@ -216,17 +215,23 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     // Every memory's commit not placed yet rides on HEAD's step when it makes a walk (as a new
     // question's commits do): the next question, after the next commit too, finds them placed.
     const alongHead = new Map<string, number>();
-    if (open.length) for (const [c, time] of knownCommits(repo)) if (!all.has(c) && !offHead.has(c)) alongHead.set(c, time);
-    const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? all.get(x))) });
-    for (const [o, p] of fresh) all.set(o, p);
-    for (const o of wanted) if (!placed.has(o) && all.has(o)) placed.set(o, all.get(o)!);
+    if (open.length) for (const [c, time] of knownCommits(repo)) if (!placeIn(c) && !offHead.has(c)) alongHead.set(c, time);
+    const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placeIn(x))) });
+    for (const o of wanted) {
+      const p = placed.has(o) ? undefined : (fresh.get(o) ?? placeIn(o));
+      if (p) placed.set(o, p);
+    }
+    // Missing objects may arrive with the next fetch: their place is not kept.
+    for (const [o, p] of fresh) {
+      if (p.reach === 'missing') places.delete(o);
+      else places.set(o, [p.reach, p.time]);
+    }
     // Left out by placeObjects: asked after its HEAD step, so HEAD does not reach them.
     for (const o of open) if (!fresh.has(o) && facts.get(o)?.type === 'commit') offHead.add(o);
     const next: PlacementCache = {
       refs,
       ...(repo.head ? { head: repo.head } : {}),
-      // Missing objects may arrive with the next fetch: their place is not kept.
-      places: new Map(Array.from(all, ([o, p]) => [o, [p.reach, p.time]] as [string, Place]).filter(([, [reach]]) => reach !== 'missing')),
+      places,
       offHead: [...offHead],
       // The refs before are kept one step, as they were: a switch back costs nothing. HEAD a commit
       // further on keeps the ones before those (a switch back to HEAD's parent is rare, and the
@@ -243,7 +248,12 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     if (changed) writeCache(repo, next, placesSource(looked ?? undefined, placedNow), facts.source());
     read.set(repo, { cache: next, facts });
   }
-  return new Map(wanted.flatMap((o) => (placed.has(o) ? [[o, placed.get(o)!] as const] : [])));
+  const out = new Map<string, Placement>();
+  for (const o of wanted) {
+    const p = placed.get(o);
+    if (p) out.set(o, p);
+  }
+  return out;
 }
 
 /** Commits asked for at once from which the places known are read whole rather than looked up. */
