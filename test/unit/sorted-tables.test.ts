@@ -21,6 +21,10 @@ describe('sorted tables', () => {
       for (const [k, v] of added) expected.set(k, v);
       const merged = encodeSortedTables(1, { h: 1 }, [['t', { base, rows: added, ...(keep ? { keep } : {}) }]]);
       expect(merged.equals(encodeSortedTables(1, { h: 1 }, [['t', expected]]))).toBe(true);
+      // Raw rows: every key with its value's JSON, in key order, as entries() decodes them.
+      const raw: Array<[string, unknown]> = [];
+      SortedTables.parse(merged, 1)!.table('t').forEachRaw((k, v) => raw.push([k, JSON.parse(v.toString())]));
+      expect(raw).toEqual([...SortedTables.parse(merged, 1)!.table('t').entries()]);
       // No base (none read yet): the rows alone.
       expect(encodeSortedTables(1, {}, [['t', { base: null, rows: added }]]).equals(encodeSortedTables(1, {}, [['t', added]]))).toBe(true);
     }

@@ -208,6 +208,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     // Every known place, as kept ([reach, time]); those placed now are added below. The next reader's places.
     const places = whole ?? new Map(known?.entries() ?? []);
     const placeIn = (o: string) => placementOf(o, places.get(o));
+    const isPlaced = (o: string) => isReach(places.get(o)?.[0]);
     const factCount = facts.added.size;
     const cleared = facts.cleared;
     const offHeadCount = offHead.size;
@@ -215,7 +216,7 @@ export function placementsOf(repo: Repo, objects: Iterable<string>, settled?: (o
     // Every memory's commit not placed yet rides on HEAD's step when it makes a walk (as a new
     // question's commits do): the next question, after the next commit too, finds them placed.
     const alongHead = new Map<string, number>();
-    if (open.length) for (const [c, time] of knownCommits(repo)) if (!placeIn(c) && !offHead.has(c)) alongHead.set(c, time);
+    if (open.length) for (const [c, time] of knownCommits(repo)) if (!isPlaced(c) && !offHead.has(c)) alongHead.set(c, time);
     const fresh = placeObjects(repo, open, { facts, alongHead, settled: settled && ((o, placeOf) => settled(o, (x) => placeOf(x) ?? placeIn(x))) });
     for (const o of wanted) {
       const p = placed.has(o) ? undefined : (fresh.get(o) ?? placeIn(o));

@@ -31,7 +31,7 @@ class CommitFilesCache {
   /** knownCommits() as last made, and how many rows had been added then: `git mem index` asks twice. */
   known?: { added: number; commits: Map<string, number> };
 
-  constructor(private readonly rows: Table<Entry> | null) {}
+  constructor(readonly rows: Table<Entry> | null) {}
 
   get(commit: string): Entry | undefined {
     return this.added.get(commit) ?? this.rows?.get(commit);
@@ -73,10 +73,34 @@ export function knownCommits(repo: Repo): ReadonlyMap<string, number> {
   const cache = readCache(repo);
   if (cache.known?.added !== cache.added.size) {
     const commits = new Map<string, number>();
-    for (const [c, entry] of cache.entries()) if (entry[0] > 0) commits.set(c, entry[0]);
+    // The time alone read from each row of the file (the digits after its `[`), not the whole row.
+    cache.rows?.forEachRaw((c, value) => {
+      const time = leadingNumber(value) ?? timeOf(value);
+      if (time > 0) commits.set(c, time);
+    });
+    for (const [c, entry] of cache.added) if (entry[0] > 0) commits.set(c, entry[0]);
     cache.known = { added: cache.added.size, commits };
   }
   return cache.known.commits;
+}
+
+/** The whole number a row's value starts with (`[1700000000,...`), or undefined when it does not start so. */
+function leadingNumber(value: Buffer): number | undefined {
+  if (value[0] !== 0x5b) return undefined;
+  let n = 0;
+  let i = 1;
+  for (; i < value.length && value[i]! >= 0x30 && value[i]! <= 0x39; i++) n = n * 10 + value[i]! - 0x30;
+  return i > 1 && i < 17 && (value[i] === 0x2c || value[i] === 0x5d) ? n : undefined;
+}
+
+/** A row's time decoded from its whole value; 0 for a damaged row (as entries() skips it). */
+function timeOf(value: Buffer): number {
+  try {
+    const entry = JSON.parse(value.toString('utf8')) as unknown;
+    return Array.isArray(entry) && typeof entry[0] === 'number' ? entry[0] : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** A commit that changed the file, with every file it changed (a scope when they are few: core/history/scope.ts commitScope). */

@@ -32,6 +32,8 @@ export interface Table<V> {
   keys(): IterableIterator<string>;
   /** The rows whose value, as JSON, holds `text`: a scan of the bytes that decodes only those rows. */
   containing(text: string): IterableIterator<[string, V]>;
+  /** Each row's key and its value as stored (JSON, as bytes), in key order: for a reader that wants a part of every value without decoding them. */
+  forEachRaw(fn: (key: string, value: Buffer) => void): void;
   /** @internal Its lines as stored (sorted by key, each ending in a newline): a write copies those it keeps (TableSource). */
   lines(): Buffer;
 }
@@ -112,6 +114,14 @@ export class SortedTables {
         for (const { s, tab, end } of lines(buf, span)) if (tab >= 0 && tab < end) yield buf.toString('utf8', s, tab);
       },
       lines: () => buf.subarray(span.start, span.end),
+      forEachRaw: (fn) => {
+        for (let s = span.start; s < span.end; ) {
+          const end = buf.indexOf(NL, s);
+          const tab = buf.indexOf(TAB, s);
+          if (tab >= 0 && tab < end) fn(buf.toString('utf8', s, tab), buf.subarray(tab + 1, end));
+          s = end + 1;
+        }
+      },
       *containing(text) {
         const needle = Buffer.from(text, 'utf8');
         for (let pos = span.start; pos < span.end; ) {
