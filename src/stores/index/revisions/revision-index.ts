@@ -79,6 +79,18 @@ function hexBytes(hex: string): Uint8Array {
 }
 
 /** A creation time in ms, as the term index keeps it; an unreadable one sorts oldest. */
+/** Rows by memory (memoryKey, as markCurrent's keys are), each memory's in the order given. */
+function groupByMemory(rows: Row[]): Map<string, Row[]> {
+  const out = new Map<string, Row[]>();
+  for (const r of rows) {
+    const id = memoryKey(String(r.ns), String(r.key));
+    const list = out.get(id);
+    if (list) list.push(r);
+    else out.set(id, [r]);
+  }
+  return out;
+}
+
 /**
  * Keys with more than one row, whatever their namespace (a superset of those with more than one
  * per namespace, narrowed by the caller): a walk of the key index, where grouping by namespace and
@@ -340,25 +352,30 @@ export class RevisionIndex {
   /** One current revision per memory (namespace and key, memoryKey): the newest, unless a tombstone hides it. */
   private markCurrent(keys: Set<string>): void {
     // In object order: identical revisions on several commits (a rewrite's copies) tie, and the first wins, the same in every clone and after a rebuild.
-    // By key: left to choose, SQLite takes the (ns, object) index for `ns = ?` and reads every row of the namespace for each key (issue 31).
-    const revisions = this.db.prepare('SELECT id, updated, lower(hex(tiebreak)) AS tiebreak FROM memories INDEXED BY memories_key WHERE ns = ? AND key = ? ORDER BY object');
-    const tombs = this.db.prepare('SELECT updated FROM tombstones INDEXED BY tombstones_key WHERE ns = ? AND key = ?');
+    // By key (the key index): left to choose, SQLite takes the (ns, object) index for `ns = ?` and reads every row of the namespace for each key (issue 31).
+    // The keys' rows asked for in chunks, not two queries per key: 100 new memories took 15 ms in queries alone.
     const set = this.db.prepare('UPDATE memories SET current = ? WHERE id = ?');
-    for (const id of keys) {
-      const key = id.split('\x01') as [string, string];
-      const rows = this.collect(revisions, key);
-      if (rows.length === 1 && this.collect(tombs, key).length === 0) {
-        set.run([1, rows[0]!.id!]);
-        continue;
+    const all = [...keys];
+    for (let i = 0; i < all.length; i += 400) {
+      const chunk = all.slice(i, i + 400);
+      const names = [...new Set(chunk.map((id) => id.split('\x01')[1]!))];
+      const marks = names.map(() => '?').join(',');
+      const revisions = groupByMemory(this.all(`SELECT id, ns, key, updated, lower(hex(tiebreak)) AS tiebreak FROM memories INDEXED BY memories_key WHERE key IN (${marks}) ORDER BY object, id`, names));
+      const tombs = groupByMemory(this.all(`SELECT ns, key, updated FROM tombstones INDEXED BY tombstones_key WHERE key IN (${marks})`, names));
+      for (const id of chunk) {
+        const rows = revisions.get(id) ?? [];
+        const tombstones = tombs.get(id) ?? [];
+        if (rows.length === 1 && tombstones.length === 0) {
+          set.run([1, rows[0]!.id!]);
+          continue;
+        }
+        const winner = currentRevision(
+          rows.map((r) => ({ updated: String(r.updated), tiebreak: String(r.tiebreak) })),
+          tombstones.map((r) => ({ updated: String(r.updated) })),
+        );
+        rows.forEach((r, i) => set.run([i === winner ? 1 : 0, r.id!]));
       }
-      const winner = currentRevision(
-        rows.map((r) => ({ updated: String(r.updated), tiebreak: String(r.tiebreak) })),
-        this.collect(tombs, key).map((r) => ({ updated: String(r.updated) })),
-      );
-      rows.forEach((r, i) => set.run([i === winner ? 1 : 0, r.id!]));
     }
-    revisions.free();
-    tombs.free();
     set.free();
   }
 
