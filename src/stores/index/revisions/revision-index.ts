@@ -436,14 +436,20 @@ export class RevisionIndex {
     // (created_ms holds whole milliseconds, which its text gives exactly.)
     const list = this.db.exec("SELECT group_concat(id || char(2) || created_ms, char(1)) FROM memories WHERE current = 1")[0]?.values[0]?.[0];
     const rowids = inCreationOrder(list ? String(list) : '');
-    const copies = Object.fromEntries(this.copies());
+    // Most indexes hold no key twice (no copies, no merged revisions): one walk of the key index says so.
+    const repeated = Number(this.db.exec(`SELECT count(*) FROM (${REPEATED_KEYS})`)[0]?.values[0]?.[0] ?? 1) > 0;
+    const copies = repeated ? Object.fromEntries(this.copies()) : {};
     // Every key the notes hold, so that an update adding only new keys can be told apart (terms/catch-up.ts).
     // Joined by a character no key holds (a hand-written id may hold a space or a comma). Repeats are
     // left to keyHashesOf (sorted, each once): a UNION sorted every key first.
     const keys = this.db.exec('SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories INDEXED BY memories_key UNION ALL SELECT key FROM tombstones)')[0]?.values[0]?.[0];
     const keyHashes = keyHashesOf(keys ? String(keys).split('\x01') : []);
     // Keys with more than their current memory stored: an edit or a forget of any other changes one document (terms/catch-up.ts).
-    const multi = this.db.exec(`SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories WHERE key IN (${REPEATED_KEYS}) GROUP BY ns, key HAVING count(*) > 1 UNION SELECT key FROM tombstones)`)[0]?.values[0]?.[0];
+    const multi = this.db.exec(
+      repeated
+        ? `SELECT group_concat(key, char(1)) FROM (SELECT key FROM memories WHERE key IN (${REPEATED_KEYS}) GROUP BY ns, key HAVING count(*) > 1 UNION SELECT key FROM tombstones)`
+        : 'SELECT group_concat(key, char(1)) FROM tombstones',
+    )[0]?.values[0]?.[0];
     const multiKeys = keyHashesOf(multi ? String(multi).split('\x01') : []);
     const bytes = buildTermIndex({ tips, generation: this.meta('generation') ?? '', copies, keyHashes, multiKeys }, rowids, previous, (ids) => this.memoriesOfRows(ids));
     previous?.close();
