@@ -1,5 +1,6 @@
 /** `git mem index`: bring the index up to date now (or rebuild it from the notes) and say what it holds. */
 import { GitMemError } from '../core/errors.ts';
+import { tracePhase } from '../io/trace.ts';
 import { lockFileFor } from '../stores/cache/lock.ts';
 import { placementsOf } from './history/anchors.ts';
 import { commitFiles, knownCommits } from './history/file-history.ts';
@@ -33,9 +34,11 @@ export async function refreshIndex(ctx: ReindexDeps, options: { rebuild?: boolea
   if (!stats.written) throw new GitMemError(`the index was not written: another process held ${lockFileFor(ctx.indexFile)} for 5 s`, 'try again; git mem doctor reports a lock left by a process that is gone');
   // What the memories' commits changed, for the hooks' file context (services/history/file-history.ts): paid here, not by the first hook.
   commitFiles(ctx.repo, await ctx.index.current());
+  tracePhase('commit files');
   // Where each of those commits stands (services/history/anchors.ts): one walk of the history for
   // all, carried to each new commit, where a new question would walk it for the first commit it asks about.
   placementsOf(ctx.repo, knownCommits(ctx.repo).keys());
+  tracePhase('commits placed');
   return {
     file: ctx.indexFile,
     rebuilt: Boolean(options.rebuild),

@@ -95,8 +95,8 @@ for (const size of sizes) {
     rows.push({ name: `git grep notes ref @${size} (baseline)`, ...grep });
   }
   const baseline = naive ? { name: 'naive reader', ...naive } : grep ? { name: 'git grep', ...grep } : undefined;
+  const other = `${repo}-against`;
   if (opts.against) {
-    const other = `${repo}-against`;
     fs.cpSync(repo, other, { recursive: true });
     fs.rmSync(path.join(other, '.git/mem'), { recursive: true, force: true });
     sh(other, env, opts.against, ['index']);
@@ -129,17 +129,28 @@ for (const size of sizes) {
 
   if (size === 10_000) {
     // Each run adds 100 notes through git (untimed), then times the update that catches up with them.
+    // With --against, the other build updates its copy of the repository, given the same notes, in
+    // the same runs (its update first, then this build's).
     let start = 1_000_000;
     const incremental = [];
+    const theirs = [];
     for (let i = 0; i < Math.min(RUNS, 9); i++) {
       addMemories(repo, env, { count: 100, start });
+      if (opts.against) {
+        addMemories(other, env, { count: 100, start });
+        const t = performance.now();
+        sh(other, env, opts.against, ['index']);
+        theirs.push(performance.now() - t);
+      }
       start += 100;
       const t = performance.now();
       sh(repo, env, BIN, ['index']);
       incremental.push(performance.now() - t);
     }
-    incremental.sort((a, b) => a - b);
-    rows.push({ name: `index update after 100 notes @${size}`, median: incremental[incremental.length >> 1], p95: incremental.at(-1), target: 200 });
+    const median = (times) => times.sort((a, b) => a - b)[times.length >> 1];
+    const before = opts.against ? { name: 'the other build', median: median(theirs), p95: theirs.at(-1), runs: theirs.length } : undefined;
+    if (before) rows.push({ ...before, name: `index update after 100 notes @${size}, other build` });
+    rows.push({ name: `index update after 100 notes @${size}`, median: median(incremental), p95: incremental.at(-1), target: 200, ...(before ? { baseline: before } : {}) });
     const rebuild = timeRuns(3, () => sh(repo, env, BIN, ['index', '--rebuild']));
     rows.push({ name: `full rebuild @${size}`, ...rebuild, target: 5000 });
   }

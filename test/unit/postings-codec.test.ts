@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packFrequencies } from '../../src/core/search/bm25f.ts';
-import { decodePostings, encodePostings } from '../../src/stores/index/terms/codec.ts';
+import { appendPostings, decodePostings, encodePostings, lastDocument } from '../../src/stores/index/terms/codec.ts';
 
 describe('postings codec', () => {
   let r = 11;
@@ -22,6 +22,24 @@ describe('postings codec', () => {
     }
     return { pairs: Uint32Array.from(pairs), offsets: Uint32Array.from(offsets) };
   }
+
+  it('reads each list\'s last document without decoding it, and appends pairs as the whole list encoded would hold them', () => {
+    const { pairs, offsets } = lists(300);
+    const { bytes, byteOffsets } = encodePostings(pairs, offsets);
+    for (let t = 0; t < 300; t++) {
+      const count = offsets[t + 1]! - offsets[t]!;
+      const list = bytes.subarray(byteOffsets[t]!, byteOffsets[t + 1]!);
+      expect(lastDocument(list, count)).toBe(count ? pairs[2 * offsets[t + 1]! - 2]! : -1);
+      // Cut short: no document.
+      if (list.length) expect(lastDocument(list.subarray(0, list.length - 1), count)).toBeNaN();
+      // The list split anywhere: its head encoded, the rest appended after the head's last document.
+      const cut = offsets[t]! + Math.floor(count / 2);
+      const head = encodePostings(pairs.subarray(2 * offsets[t]!, 2 * cut), Uint32Array.from([0, cut - offsets[t]!]));
+      const out: number[] = [];
+      appendPostings(pairs.subarray(2 * cut, 2 * offsets[t + 1]!), cut > offsets[t]! ? pairs[2 * cut - 2]! : -1, out);
+      expect(Buffer.concat([head.bytes, Uint8Array.from(out)]).equals(Buffer.from(list))).toBe(true);
+    }
+  });
 
   it('decodes every list as it was, in about a quarter of the bytes', () => {
     const { pairs, offsets } = lists(300);

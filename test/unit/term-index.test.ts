@@ -204,6 +204,32 @@ describe('term index', () => {
       expect(appended.mayHoldKey('ffffffff00000000')).toBe(false);
     });
 
+    it('an update copies unchanged postings lists as stored; a damaged list it must extend makes it build without the previous index', () => {
+      const all = [...rows.keys()];
+      const load = (ids: number[]) => ids.map((rowid) => ({ rowid, memory: rows.get(rowid)! }));
+      const whole = buildTermIndex(source, all, null, load);
+      const firstBytes = buildTermIndex(source, all.slice(0, 35), null, load);
+      const headerLength = new DataView(firstBytes.buffer).getUint32(8, true);
+      const header = JSON.parse(new TextDecoder().decode(firstBytes.subarray(12, 12 + headerLength)));
+      const postingsAt = Math.ceil((12 + headerLength) / 8) * 8 + header.sections.postings[0];
+      // Every list's bytes overwritten: the terms the new documents share cannot be extended.
+      const damaged = firstBytes.slice();
+      damaged.fill(0xff, postingsAt, postingsAt + header.sections.postings[1]);
+      let loaded = 0;
+      const stepped = buildTermIndex(source, all, TermIndex.fromBytes(damaged), (ids) => ((loaded = ids.length), load(ids)));
+      expect(loaded).toBe(all.length);
+      expect(Buffer.from(stepped).equals(Buffer.from(whole))).toBe(true);
+      // A list no new document extends is copied as it is stored: readers stop at it, as at any damaged list.
+      const fresh = memory('zzzunique', 'zzzother');
+      const asked: number[] = [];
+      const copied = TermIndex.fromBytes(
+        buildTermIndex(source, [...all.slice(0, 35), 1000], TermIndex.fromBytes(damaged), (ids) => (asked.push(...ids), ids.map((rowid) => ({ rowid, memory: rowid === 1000 ? fresh : rows.get(rowid)! })))),
+      );
+      expect(asked).toEqual([1000]);
+      expect(search(copied, 'zzzunique')).toEqual(['zzzunique']);
+      expect(() => search(copied, 'cache')).toThrow(/damaged/);
+    });
+
     it('a main index layered with an overlay of the rest answers as the index built at once', () => {
       const all = [...rows.keys()];
       const main = build(new Map(all.slice(0, 40).map((id) => [id, rows.get(id)!]))).index;

@@ -28,8 +28,10 @@ function cacheFile(repo: Repo): SortedTablesFile {
 /** The file's rows and what this process added to them. */
 class CommitFilesCache {
   readonly added = new Map<string, Entry>();
+  /** knownCommits() as last made, and how many rows had been added then: `git mem index` asks twice. */
+  known?: { added: number; commits: Map<string, number> };
 
-  constructor(private readonly rows: Table<Entry> | null) {}
+  constructor(readonly rows: Table<Entry> | null) {}
 
   get(commit: string): Entry | undefined {
     return this.added.get(commit) ?? this.rows?.get(commit);
@@ -51,8 +53,9 @@ class CommitFilesCache {
     yield* this.added;
   }
 
+  /** The rows read copied as they are (never decoded), with those added. */
   write(repo: Repo): void {
-    cacheFile(repo).write({}, [['commits', this.entries()]]);
+    cacheFile(repo).write({}, [['commits', { base: this.rows, rows: this.added }]]);
   }
 }
 
@@ -66,10 +69,38 @@ function readCache(repo: Repo): CommitFilesCache {
 }
 
 /** commit → committer time of the commits the cache knows (every current memory's, once `git mem index` or a hook has filled it). */
-export function knownCommits(repo: Repo): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const [c, entry] of readCache(repo).entries()) if (entry[0] > 0) out.set(c, entry[0]);
-  return out;
+export function knownCommits(repo: Repo): ReadonlyMap<string, number> {
+  const cache = readCache(repo);
+  if (cache.known?.added !== cache.added.size) {
+    const commits = new Map<string, number>();
+    // The time alone read from each row of the file (the digits after its `[`), not the whole row.
+    cache.rows?.forEachRaw((c, value) => {
+      const time = leadingNumber(value) ?? timeOf(value);
+      if (time > 0) commits.set(c, time);
+    });
+    for (const [c, entry] of cache.added) if (entry[0] > 0) commits.set(c, entry[0]);
+    cache.known = { added: cache.added.size, commits };
+  }
+  return cache.known.commits;
+}
+
+/** The whole number a row's value starts with (`[1700000000,...`), or undefined when it does not start so. */
+function leadingNumber(value: Buffer): number | undefined {
+  if (value[0] !== 0x5b) return undefined;
+  let n = 0;
+  let i = 1;
+  for (; i < value.length && value[i]! >= 0x30 && value[i]! <= 0x39; i++) n = n * 10 + value[i]! - 0x30;
+  return i > 1 && i < 17 && (value[i] === 0x2c || value[i] === 0x5d) ? n : undefined;
+}
+
+/** A row's time decoded from its whole value; 0 for a damaged row (as entries() skips it). */
+function timeOf(value: Buffer): number {
+  try {
+    const entry = JSON.parse(value.toString('utf8')) as unknown;
+    return Array.isArray(entry) && typeof entry[0] === 'number' ? entry[0] : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /** A commit that changed the file, with every file it changed (a scope when they are few: core/history/scope.ts commitScope). */

@@ -8,7 +8,7 @@ import { type Memory, STATUSES } from '../../../core/memory.ts';
 import { analyzeText, ANALYZER_VERSION, termOf } from '../../../core/search/analyzer.ts';
 import { FIELDS, packFrequencies } from '../../../core/search/bm25f.ts';
 import { DOC_BLOCK, encodeBlocks } from './blocks.ts';
-import { encodePostings } from './codec.ts';
+import { appendPostings, encodePostings, lastDocument } from './codec.ts';
 import { INDEX_VERSION } from '../revisions/schema.ts';
 import { align8, compareBytes, type Header, keyHashesOf, keyPrefixOf, MAGIC, objectKey, type Section, SECTIONS, TERM_INDEX_FORMAT } from './format.ts';
 import type { TermIndex } from './reader.ts';
@@ -207,9 +207,11 @@ function encode(source: TermIndexSource, base: TermIndex | null, keep: readonly 
   const totals = whole ? base.averageLengths.map((a) => Math.round(a * base.docCount)) : new Array<number>(fields).fill(0);
   for (let i = whole ? old * fields : 0; i < lengths.length; i++) totals[i % fields]! += lengths[i]!;
 
-  const dictionary = mergeTerms(base ? baseTerms(base, keep) : null, addedTerms(postings));
+  // Every base document kept in its place (the usual update): the base's postings lists are copied
+  // as stored, the added documents' pairs encoded after them. Else renumbered, merged and encoded again.
+  const inPlace = base !== null && old === base.docCount && keep.every((d, j) => d === j);
+  const { dictionary, encoded } = inPlace ? mergeEncoded(base.rawEncoded(), addedTerms(postings), base.docCount) : mergeDecoded(base, keep, postings);
   postings.clear();
-  const encoded = encodePostings(dictionary.postings, dictionary.postingOffsets);
   const parts: Record<Section, Uint8Array> = {
     rowids: bytesOf(rowidsOut),
     lengths: bytesOf(lengths),
@@ -319,6 +321,118 @@ function baseTerms(base: TermIndex, keep: readonly number[]): Dictionary {
   termOffsets[count] = bytes;
   postingOffsets[count] = pairs;
   return { count, termBytes: termBytes.subarray(0, bytes), termOffsets: termOffsets.subarray(0, count + 1), postingOffsets: postingOffsets.subarray(0, count + 1), postings: postings.subarray(0, 2 * pairs) };
+}
+
+/** Dictionary and postings, every term's list decoded, merged and encoded again (documents dropped or renumbered). */
+function mergeDecoded(base: TermIndex | null, keep: readonly number[], postings: AddedPostings): { dictionary: Dictionary; encoded: { bytes: Uint8Array; byteOffsets: Uint32Array } } {
+  const dictionary = mergeTerms(base ? baseTerms(base, keep) : null, addedTerms(postings));
+  return { dictionary, encoded: encodePostings(dictionary.postings, dictionary.postingOffsets) };
+}
+
+type EncodedDictionary = ReturnType<TermIndex['rawEncoded']>;
+
+/**
+ * The base dictionary, every document of the base kept in its place, with the added terms merged
+ * in: runs of base terms are copied as blocks (their offsets shifted), postings lists as the bytes
+ * stored. Only the lists of terms the added documents share with the base are decoded (for their
+ * last document, which the first added pair's gap counts from); the file is the one
+ * mergeDecoded() would write, byte for byte. A list that does not decode throws (the caller builds
+ * without the base); the others are checked by readers, as any list is (terms/reader.ts).
+ */
+function mergeEncoded(
+  b: EncodedDictionary,
+  added: ReadonlyArray<{ term: Uint8Array; postings: number[] }>,
+  docCount: number,
+): { dictionary: Pick<Dictionary, 'count' | 'termBytes' | 'termOffsets' | 'postingOffsets'>; encoded: { bytes: Uint8Array; byteOffsets: Uint32Array } } {
+  const baseTerm = (t: number) => b.termBytes.subarray(b.termOffsets[t]!, b.termOffsets[t + 1]!);
+  // Where each added term goes among the base's, whether the base has it, and its pairs encoded.
+  const at = new Int32Array(added.length);
+  const shared = new Uint8Array(added.length);
+  const lists: Uint8Array[] = [];
+  let newTerms = 0;
+  let newTermBytes = 0;
+  let listBytes = 0;
+  let next = 0;
+  const out: number[] = [];
+  added.forEach((a, i) => {
+    let lo = next;
+    let hi = b.count;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareBytes(baseTerm(mid), a.term) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    at[i] = lo;
+    let previous = -1;
+    if (lo < b.count && compareBytes(baseTerm(lo), a.term) === 0) {
+      shared[i] = 1;
+      previous = lastDocument(b.postings.subarray(b.postingBytes[lo]!, b.postingBytes[lo + 1]!), b.postingOffsets[lo + 1]! - b.postingOffsets[lo]!);
+      if (Number.isNaN(previous)) throw new Error('a postings list does not decode');
+      if (previous >= docCount) throw new Error('a postings list names documents the index does not hold');
+      next = lo + 1;
+    } else {
+      newTerms++;
+      newTermBytes += a.term.length;
+      next = lo;
+    }
+    out.length = 0;
+    appendPostings(a.postings, previous, out);
+    const bytes = Uint8Array.from(out);
+    lists.push(bytes);
+    listBytes += bytes.length;
+  });
+  const terms = b.count + newTerms;
+  const termBytes = new Uint8Array(b.termBytes.length + newTermBytes);
+  const termOffsets = new Uint32Array(terms + 1);
+  const postingOffsets = new Uint32Array(terms + 1);
+  const byteOffsets = new Uint32Array(terms + 1);
+  const bytes = new Uint8Array(b.postings.length + listBytes);
+  let count = 0;
+  let termAt = 0;
+  let pairs = 0;
+  let size = 0;
+  const copyBase = (from: number, to: number) => {
+    if (to <= from) return;
+    const termShift = termAt - b.termOffsets[from]!;
+    const pairShift = pairs - b.postingOffsets[from]!;
+    const byteShift = size - b.postingBytes[from]!;
+    for (let t = from; t < to; t++) {
+      termOffsets[count] = b.termOffsets[t]! + termShift;
+      postingOffsets[count] = b.postingOffsets[t]! + pairShift;
+      byteOffsets[count] = b.postingBytes[t]! + byteShift;
+      count++;
+    }
+    termBytes.set(b.termBytes.subarray(b.termOffsets[from]!, b.termOffsets[to]!), termAt);
+    termAt += b.termOffsets[to]! - b.termOffsets[from]!;
+    bytes.set(b.postings.subarray(b.postingBytes[from]!, b.postingBytes[to]!), size);
+    size += b.postingBytes[to]! - b.postingBytes[from]!;
+    pairs += b.postingOffsets[to]! - b.postingOffsets[from]!;
+  };
+  next = 0;
+  added.forEach((a, i) => {
+    copyBase(next, at[i]!);
+    next = at[i]!;
+    if (shared[i]) {
+      // The base's list first, then the added documents' pairs (numbered after every base document).
+      copyBase(next, next + 1);
+      next++;
+    } else {
+      termOffsets[count] = termAt;
+      postingOffsets[count] = pairs;
+      byteOffsets[count] = size;
+      count++;
+      termBytes.set(a.term, termAt);
+      termAt += a.term.length;
+    }
+    bytes.set(lists[i]!, size);
+    size += lists[i]!.length;
+    pairs += a.postings.length / 2;
+  });
+  copyBase(next, b.count);
+  termOffsets[count] = termAt;
+  postingOffsets[count] = pairs;
+  byteOffsets[count] = size;
+  return { dictionary: { count, termBytes, termOffsets, postingOffsets }, encoded: { bytes, byteOffsets } };
 }
 
 /** The added documents' terms, in byte order, each with its postings. */

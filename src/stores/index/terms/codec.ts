@@ -60,6 +60,50 @@ export function encodePostings(pairs: Uint32Array, pairOffsets: Uint32Array): { 
   return { bytes: bytes.slice(0, size), byteOffsets };
 }
 
+/**
+ * One term's pairs (`pairs`: doc, packed, doc, packed...) encoded after a list whose last
+ * document was `previous` (-1 for none), pushed onto `out`: the bytes encodePostings would
+ * write for them at the end of that list.
+ */
+export function appendPostings(pairs: ArrayLike<number>, previous: number, out: number[]): void {
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    writeVarint(pairs[i]! - previous - 1, out);
+    previous = pairs[i]!;
+    frequencyBytes(pairs[i + 1]!, out);
+  }
+}
+
+/**
+ * The last document of a list of `count` pairs (`bytes`: that list's bytes), read without
+ * decoding its frequencies: -1 for an empty list, NaN when the bytes end or are damaged before.
+ */
+export function lastDocument(bytes: Uint8Array, count: number): number {
+  const end = bytes.length;
+  let p = 0;
+  let doc = -1;
+  const varint = (): number => {
+    let b = bytes[p++]!;
+    let v = b & 0x7f;
+    for (let scale = 0x80; b >= 0x80; scale *= 0x80) {
+      if (p >= end || scale > 2 ** 28) return Number.NaN;
+      b = bytes[p++]!;
+      v += (b & 0x7f) * scale;
+    }
+    return v;
+  };
+  for (let n = 0; n < count; n++) {
+    if (p >= end) return Number.NaN;
+    doc += varint() + 1;
+    if (!(doc <= 0xffffffff) || p >= end) return Number.NaN;
+    // The frequencies: one even varint, or 1 and three varints (as decodePostings reads them).
+    if (bytes[p] === 1) {
+      p++;
+      for (let i = 0; i < 3; i++) if (p >= end || Number.isNaN(varint())) return Number.NaN;
+    } else if (varint() % 2 !== 0) return Number.NaN;
+  }
+  return doc;
+}
+
 /** The packed frequencies of each one-byte frequency varint (its value halved: 0-63). */
 const SMALL_FREQUENCIES = Uint32Array.from({ length: 64 }, (_, f) => (((f & 3) << 24) | (((f >>> 2) & 3) << 16) | (f >>> 4)) >>> 0);
 

@@ -307,6 +307,14 @@ export class TermIndex implements LexicalSource {
     return { count: this.header.termCount, termBytes: this.terms, termOffsets: this.termOffsets, postingOffsets: this.postingOffsets, postings: this.allPostings };
   }
 
+  /**
+   * @internal The dictionary with every postings list as stored (varints, terms/codec.ts): an
+   * update that keeps every document copies the lists it adds nothing to as bytes.
+   */
+  rawEncoded(): { count: number; termBytes: Uint8Array; termOffsets: Uint32Array; postingOffsets: Uint32Array; postingBytes: Uint32Array; postings: Uint8Array } {
+    return { count: this.header.termCount, termBytes: this.terms, termOffsets: this.termOffsets, postingOffsets: this.postingOffsets, postingBytes: this.postingBytes, postings: new Uint8Array(this.buffer('postings', 1)) };
+  }
+
   /** Terms in the file (an overlay's are counted too, those in both twice). */
   get termCount(): number {
     return this.header.termCount + (this.overlay?.termCount ?? 0);
