@@ -103,7 +103,7 @@ const MUTATIONS = [
   { id: 'staleness.window-not-flagged', file: 'src/core/history/staleness.ts', find: 'const atLeast = window.size >= MAX_TOUCHING &&', replace: 'const atLeast = window.size > MAX_TOUCHING &&', tests: UNIT('staleness') },
 
   // Postings: the term index's lists, and documents removed from them by an edit or a forget.
-  { id: 'postings.gap-off-by-one', file: 'src/stores/index/terms/codec.ts', find: 'writeVarint(pairs[i]! - previous - 1, out);', replace: 'writeVarint(pairs[i]! - previous, out);', tests: UNIT('postings-codec') },
+  { id: 'postings.gap-off-by-one', file: 'src/stores/index/terms/codec.ts', find: 'writeVarint(doc - previous - 1, out);', replace: 'writeVarint(doc - previous, out);', tests: UNIT('postings-codec') },
   { id: 'postings.small-frequency-overflow', file: 'src/stores/index/terms/codec.ts', find: 'if (summary < 4 && tags < 4) writeVarint', replace: 'if (summary < 8 && tags < 4) writeVarint', tests: UNIT('postings-codec') },
   { id: 'postings.small-tags-overflow', file: 'src/stores/index/terms/codec.ts', find: 'if (summary < 4 && tags < 4) writeVarint', replace: 'if (summary < 4 && tags < 8) writeVarint', tests: UNIT('postings-codec') },
   { id: 'postings.removed-document-kept', file: 'src/stores/index/terms/reader.ts', find: 'for (let i = 0; i < list.length; i += 2) if (!gone[list[i]!]) n += 2;', replace: 'for (let i = 0; i < list.length; i += 2) n += 2;', tests: UNIT('term-index') },

@@ -45,9 +45,8 @@ export function encodePostings(pairs: Uint32Array, pairOffsets: Uint32Array): { 
     let previous = -1;
     for (let i = 2 * pairOffsets[t]!; i < 2 * pairOffsets[t + 1]!; i += 2) {
       out.length = 0;
-      writeVarint(pairs[i]! - previous - 1, out);
+      pairBytes(pairs[i]!, pairs[i + 1]!, previous, out);
       previous = pairs[i]!;
-      frequencyBytes(pairs[i + 1]!, out);
       if (size + out.length > bytes.length) {
         const grown = new Uint8Array(bytes.length * 2 + out.length);
         grown.set(bytes.subarray(0, size));
@@ -67,10 +66,15 @@ export function encodePostings(pairs: Uint32Array, pairOffsets: Uint32Array): { 
  */
 export function appendPostings(pairs: ArrayLike<number>, previous: number, out: number[]): void {
   for (let i = 0; i + 1 < pairs.length; i += 2) {
-    writeVarint(pairs[i]! - previous - 1, out);
+    pairBytes(pairs[i]!, pairs[i + 1]!, previous, out);
     previous = pairs[i]!;
-    frequencyBytes(pairs[i + 1]!, out);
   }
+}
+
+/** One pair's bytes: the gap from the previous document, then the packed frequencies. */
+function pairBytes(doc: number, packed: number, previous: number, out: number[]): void {
+  writeVarint(doc - previous - 1, out);
+  frequencyBytes(packed, out);
 }
 
 /**
