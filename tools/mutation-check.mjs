@@ -31,6 +31,7 @@ const MUTATIONS = [
   // Merge: per id the newest revision wins (updated, then tie-break); a tombstone at least as new hides it; canonical order.
   { id: 'sorted-tables.search-direction', file: 'src/stores/cache/sorted-tables.ts', find: 'if (cmp < 0) lo = e + 1;', replace: 'if (cmp > 0) lo = e + 1;', tests: UNIT('sorted-tables') },
   { id: 'sorted-tables.utf16-order', file: 'src/stores/cache/sorted-tables.ts', find: 'lines.sort(Buffer.compare);', replace: 'lines.sort();', tests: UNIT('sorted-tables') },
+  { id: 'sorted-tables.update-keeps-replaced-row', file: 'src/stores/cache/sorted-tables.ts', find: 'const replaced = next < added.length && cmp === 0;', replace: 'const replaced = false;', tests: UNIT('sorted-tables') },
   { id: 'sorted-tables.key-hit-skips-row', file: 'src/stores/cache/sorted-tables.ts', find: 'if (hit < tab && tab < end) {', replace: 'if (false) {', tests: UNIT('sorted-tables') },
   { id: 'lexical.common-words-bring-memories', file: 'src/core/search/lexical.ts', find: 'return score(common, score(groups.filter((g) => !common.includes(g))), true);', replace: 'return score(groups);', tests: UNIT('term-index') },
   { id: 'lexical.common-words-in-small-collections', file: 'src/core/search/lexical.ts', find: 'if (total < COMMON_MIN_MEMORIES) return score(groups);', replace: 'if (total < 0) return score(groups);', tests: UNIT('term-index') },
@@ -106,6 +107,7 @@ const MUTATIONS = [
   { id: 'postings.gap-off-by-one', file: 'src/stores/index/terms/codec.ts', find: 'writeVarint(doc - previous - 1, out);', replace: 'writeVarint(doc - previous, out);', tests: UNIT('postings-codec') },
   { id: 'postings.small-frequency-overflow', file: 'src/stores/index/terms/codec.ts', find: 'if (summary < 4 && tags < 4) writeVarint', replace: 'if (summary < 8 && tags < 4) writeVarint', tests: UNIT('postings-codec') },
   { id: 'postings.small-tags-overflow', file: 'src/stores/index/terms/codec.ts', find: 'if (summary < 4 && tags < 4) writeVarint', replace: 'if (summary < 4 && tags < 8) writeVarint', tests: UNIT('postings-codec') },
+  { id: 'postings.update-append-ignores-list-end', file: 'src/stores/index/terms/build.ts', find: 'appendPostings(a.postings, previous, out);', replace: 'appendPostings(a.postings, -1, out);', tests: UNIT('term-index') },
   { id: 'postings.removed-document-kept', file: 'src/stores/index/terms/reader.ts', find: 'for (let i = 0; i < list.length; i += 2) if (!gone[list[i]!]) n += 2;', replace: 'for (let i = 0; i < list.length; i += 2) n += 2;', tests: UNIT('term-index') },
 
   // Hook output: only documented fields, the event named.
