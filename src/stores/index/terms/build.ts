@@ -355,13 +355,7 @@ function mergeEncoded(
   let next = 0;
   const out: number[] = [];
   added.forEach((a, i) => {
-    let lo = next;
-    let hi = b.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareBytes(baseTerm(mid), a.term) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = firstNotBelow(baseTerm, next, b.count, a.term);
     at[i] = lo;
     let previous = -1;
     if (lo < b.count && compareBytes(baseTerm(lo), a.term) === 0) {
@@ -435,6 +429,18 @@ function mergeEncoded(
   return { dictionary: { count, termBytes, termOffsets, postingOffsets }, encoded: { bytes, byteOffsets } };
 }
 
+/** The first of the sorted terms [from, to) (`termAt` reads one) that is not below `term`: `to` when none. */
+function firstNotBelow(termAt: (t: number) => Uint8Array, from: number, to: number, term: Uint8Array): number {
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareBytes(termAt(mid), term) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The added documents' terms, in byte order, each with its postings. */
 function addedTerms(postings: AddedPostings): Array<{ term: Uint8Array; postings: number[] }> {
   return [...postings].map(([term, list]) => ({ term: encoder.encode(term), postings: list })).sort((a, b) => compareBytes(a.term, b.term));
@@ -473,14 +479,8 @@ function mergeTerms(base: Dictionary | null, added: ReadonlyArray<{ term: Uint8A
   const baseTerm = (t: number) => b.termBytes.subarray(b.termOffsets[t]!, b.termOffsets[t + 1]!);
   let next = 0;
   for (const a of added) {
-    // The first base term not below this one (added terms are sorted: the search starts where the last ended).
-    let lo = next;
-    let hi = b.count;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareBytes(baseTerm(mid), a.term) < 0) lo = mid + 1;
-      else hi = mid;
-    }
+    // Added terms are sorted: the search starts where the last ended.
+    const lo = firstNotBelow(baseTerm, next, b.count, a.term);
     copyBase(next, lo);
     next = lo;
     const same = lo < b.count && compareBytes(baseTerm(lo), a.term) === 0;
