@@ -37,7 +37,7 @@ const MUTATIONS = [
   { id: 'lexical.common-words-in-small-collections', file: 'src/core/search/lexical.ts', find: 'if (total < COMMON_MIN_MEMORIES) return score(groups);', replace: 'if (total < 0) return score(groups);', tests: UNIT('term-index') },
   { id: 'lexical.joined-word-counts-as-typed', file: 'src/core/search/lexical.ts', find: '!groups.some((g) => !g.joined && !common.includes(g))', replace: '!groups.some((g) => !common.includes(g))', tests: UNIT('term-index') },
   // Related words: a general synonym (WordNet, listed without a similarity) is neither a neighbour nor shown as one.
-  { id: 'query.general-synonym-as-neighbour', file: 'src/core/search/query.ts', find: 'return colon < 0 ? [entry, general]', replace: 'return colon < 0 ? [entry, 0.5]', tests: UNIT('related-words') },
+  { id: 'query.general-synonym-as-neighbour', file: 'src/core/search/query.ts', find: 'if (colon < 0) general.push(entry);', replace: 'if (colon < 0) neighbours.push([entry, 0.5]);', tests: UNIT('related-words') },
   { id: 'explain.general-synonym-unlabelled', file: 'src/core/search/explain.ts', find: "const related = isGeneral(m) ? 'general synonym' : 'related word';", replace: "const related = 'related word';", tests: E2E('recall-explain'), only: 'general-English synonym' },
   { id: 'merge.tombstones-never-win', file: 'src/core/merge.ts', find: 'currentRevision(memories.map(rev), tombstones.map(rev))', replace: 'currentRevision(memories.map(rev), [])', tests: UNIT('merge-properties') },
   { id: 'merge.canonical-order-reversed', file: 'src/core/merge.ts', find: 'sortTime(x) - sortTime(y)', replace: 'sortTime(y) - sortTime(x)', tests: UNIT('merge-properties') },

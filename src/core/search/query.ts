@@ -83,24 +83,28 @@ export function synonymsOf(word: string): string[] {
 }
 
 /**
- * The index terms related to `term` (an index term) in core/search/related-words.ts: its neighbours
- * in developer text, strongest first, each with its similarity (the cosine of their context
- * vectors, 0-1), then its general-English synonyms, each with similarity `general`. A search in
- * the table's text, no parse: a cold process pays only for the words it asks about.
+ * The index terms related to `term` (an index term) in core/search/related-words.ts: its
+ * `neighbours` in developer text, strongest first, each with its similarity (the cosine of their
+ * context vectors, 0-1), and its `general` English synonyms (WordNet's, listed after them without a
+ * similarity). A search in the table's text, no parse: a cold process pays only for the words it asks about.
  */
-export function relatedTerms(term: string, general = GENERAL_SIMILARITY): Array<[string, number]> {
+export function relatedTerms(term: string): { neighbours: Array<[string, number]>; general: string[] } {
+  const neighbours: Array<[string, number]> = [];
+  const general: string[] = [];
   const at = RELATED_WORDS.indexOf(`\n${term}|`);
-  if (at < 0) return [];
+  if (at < 0) return { neighbours, general };
   const line = RELATED_WORDS.slice(at + term.length + 2, RELATED_WORDS.indexOf('\n', at + 1));
-  return line.split(' ').map((entry): [string, number] => {
+  for (const entry of line.split(' ')) {
     const colon = entry.indexOf(':');
-    return colon < 0 ? [entry, general] : [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100];
-  });
+    if (colon < 0) general.push(entry);
+    else neighbours.push([entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100]);
+  }
+  return { neighbours, general };
 }
 
-/** Whether `related` is among `term`'s general-English synonyms in the table (listed without a similarity), not its neighbours. */
+/** Whether `related` is among `term`'s general-English synonyms in the table, not its neighbours. */
 export function isGeneralSynonym(term: string, related: string): boolean {
-  return relatedTerms(term, -1).some(([t, s]) => t === related && s < 0);
+  return relatedTerms(term).general.includes(related);
 }
 
 /**
@@ -166,12 +170,12 @@ export function buildLexicalQuery(
     if (synonyms.length) group.synonyms = synonyms;
     if (related) {
       const taken = new Set([...own, ...synonyms]);
-      // The neighbours, at most `count`, then the general-English synonyms (read with similarity -1 to tell them apart).
-      const all = relatedTerms(term, -1).filter(([t]) => !taken.has(t));
-      const general = related.general ?? GENERAL_SIMILARITY;
-      const neighbours = all.filter(([, s]) => s >= 0).slice(0, related.count);
-      const generalSynonyms = general > 0 ? all.filter(([, s]) => s < 0).map(([t]): [string, number] => [t, general]) : [];
-      const list = [...neighbours, ...generalSynonyms].map(([t, strength]): [string, number] => [t, related.weight * strength]);
+      // The neighbours, at most `count`, then the general-English synonyms.
+      const table = relatedTerms(term);
+      const similarity = related.general ?? GENERAL_SIMILARITY;
+      const neighbours = table.neighbours.filter(([t]) => !taken.has(t)).slice(0, related.count);
+      const general = similarity > 0 ? table.general.filter((t) => !taken.has(t)).map((t): [string, number] => [t, similarity]) : [];
+      const list = [...neighbours, ...general].map(([t, strength]): [string, number] => [t, related.weight * strength]);
       if (list.length) group.related = list;
     }
     return group;
