@@ -57,12 +57,13 @@ export interface VectorTable {
  * no vector. The fingerprint is never 0 (an empty bucket).
  */
 export function vectorPlaces(hash: number, bits: number): { first: number; second: number; fingerprint: number } {
-  const mask = (1 << bits) - 1;
-  const first = hash & mask;
-  const fingerprint = hash >>> 16 || 1;
-  const second = (first ^ (Math.imul(fingerprint, 0x9e3779b1) >>> (32 - bits))) & mask;
-  return { first, second, fingerprint };
+  const first = hash & ((1 << bits) - 1);
+  const fingerprint = fingerprintOf(hash);
+  return { first, second: secondBucket(first, fingerprint, bits), fingerprint };
 }
+
+const fingerprintOf = (hash: number) => hash >>> 16 || 1;
+const secondBucket = (first: number, fingerprint: number, bits: number) => (first ^ (Math.imul(fingerprint, 0x9e3779b1) >>> (32 - bits))) & ((1 << bits) - 1);
 
 export interface Verdict {
   /** Calibrated probability that the statement is worth remembering. */
@@ -121,13 +122,11 @@ export function pooledVector(hashes: Uint32Array, v: { bits: number; dim: number
   const max = new Int32Array(withMax ? dim : 0).fill(-128);
   let seen = 0;
   for (let i = 0; i < hashes.length; i++) {
-    // vectorPlaces, inline (no object a word).
-    const hash = hashes[i]!;
-    const first = hash & mask;
-    const fingerprint = hash >>> 16 || 1;
-    let bucket = first;
-    if (fingerprints[first] !== fingerprint) {
-      bucket = (first ^ (Math.imul(fingerprint, 0x9e3779b1) >>> (32 - v.bits))) & mask;
+    // vectorPlaces, without an object a word.
+    const fingerprint = fingerprintOf(hashes[i]!);
+    let bucket = hashes[i]! & mask;
+    if (fingerprints[bucket] !== fingerprint) {
+      bucket = secondBucket(bucket, fingerprint, v.bits);
       if (fingerprints[bucket] !== fingerprint) continue;
     }
     seen++;
