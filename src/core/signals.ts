@@ -24,6 +24,14 @@ export const SIGNAL_NAMESPACE: Record<SignalType, string> = {
 export const AUTO_THRESHOLD = 0.95;
 /** At or above (and below AUTO): suggest the capture command. */
 export const SUGGEST_THRESHOLD = 0.7;
+/**
+ * With an external judge (mem.capture.with), statements from this confidence up go to it, not only
+ * the suggest tier's: the judge decides, so the model's job is recall. Chosen on the capture corpus's
+ * tuning half, with two second readings standing in for the judge (docs/capture.md, "How far a
+ * reader gets"): judged, 0.3 kept 0.79-0.82 of what is worth keeping at precision 0.84-0.86, against
+ * 0.37 at 0.7; 0.2 added 0.03 of recall for 13 % more candidates.
+ */
+export const JUDGE_FLOOR = 0.3;
 /** A bare lead-in ("The fix is:" before a code block) is suggested at most: what it introduces is not in it. */
 const BARE_LEAD_IN_MAX = 0.9;
 /**
@@ -170,6 +178,8 @@ export interface DetectOptions {
   namespaces?: readonly string[];
   /** The text is an agent's working note: the model's statements are suggested at most (markers score as ever). */
   working?: boolean;
+  /** The model's statements below this confidence are not returned: SUGGEST_THRESHOLD unless given (JUDGE_FLOOR for a judge). */
+  floor?: number;
 }
 
 function markerNamespace(name: string | undefined, options: DetectOptions): string {
@@ -268,13 +278,14 @@ export function detectSignals(input: string, options: DetectOptions = {}): Signa
     cover(m.index, m.index + statement.length);
   }
 
-  // Everything else is the model's: each statement it finds worth suggesting, at its calibrated confidence.
+  // Everything else is the model's: each statement it finds worth suggesting (or judging), at its calibrated confidence.
+  const floor = options.floor ?? SUGGEST_THRESHOLD;
   for (const st of statementsOf(text).slice(-MAX_STATEMENTS)) {
     if (covered.subarray(st.start, st.end).includes(1)) continue;
     const verdict = model.score(st.text);
     const cap = Math.min(st.bare ? BARE_LEAD_IN_MAX : 1, options.working ? WORKING_NOTE_MAX : 1);
     const confidence = Math.min(clamp(verdict.keep), cap);
-    if (confidence < SUGGEST_THRESHOLD) continue;
+    if (confidence < floor) continue;
     found.push({ type: TYPE_OF[verdict.namespace], namespace: verdict.namespace, confidence, summary: summaryOf(st.text, model), body: st.text, kind: 'model' });
   }
   return found.sort((a, b) => b.confidence - a.confidence);

@@ -11,7 +11,7 @@ import { editedLines } from '../core/history/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
 import { aboveFloor } from '../core/search/floor.ts';
 import { relatedMemories, xmlText } from '../core/memory-context.ts';
-import { detectSignals, forgetRequest, normalizeForNovelty, SCAN_MAX, type Signal, tierOf, wantsRecall } from '../core/signals.ts';
+import { detectSignals, forgetRequest, JUDGE_FLOOR, normalizeForNovelty, SCAN_MAX, type Signal, SUGGEST_THRESHOLD, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
 import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/session/hook-capture.ts';
@@ -58,10 +58,13 @@ function suggestionText(summary: string): string {
   return summary.replace(/^(?:\[[a-z:-]+\]\s*)+/i, '').trim();
 }
 
-/** The suggest-tier signals that say nothing an auto-captured one already does (compared without their markers). */
-function untakenSuggestions(signals: readonly Signal[], auto: readonly Signal[]): Signal[] {
+/**
+ * The signals below the auto tier, from `floor` up (the suggest tier unless given), that say nothing an
+ * auto-captured one already does (compared without their markers).
+ */
+function untakenSuggestions(signals: readonly Signal[], auto: readonly Signal[], floor = SUGGEST_THRESHOLD): Signal[] {
   const taken = new Set(auto.map((s) => normalizeForNovelty(suggestionText(s.summary))));
-  return signals.filter((s) => tierOf(s.confidence) === 'suggest' && !taken.has(normalizeForNovelty(suggestionText(s.summary))));
+  return signals.filter((s) => s.confidence >= floor && tierOf(s.confidence) !== 'auto' && !taken.has(normalizeForNovelty(suggestionText(s.summary))));
 }
 
 /** Signals strong enough to capture at once; settings (a git call) are read only when there are any. */
@@ -267,12 +270,14 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
   // introduces a tool call, not the next message): a marker written before a tool call is not in the last
   // message, which may not be in the transcript yet when Stop fires; an API error is nobody's words.
   const messages = input.transcript.turnMessages(input.lastAssistantMessage);
-  // Settings (a git call) are read only when the turn has a candidate; without mem.capture.with, only for a strong one.
-  const found = messages.flatMap((m) => detectSignals(m.text, { working: m.working }));
-  if (!found.some((s) => tierOf(s.confidence) === 'auto') && !(found.some((s) => tierOf(s.confidence) === 'suggest') && ctx.settings.captureWith)) return null;
+  // Settings (a git call) are read only when the turn has a candidate: one to capture at once, or one a judge
+  // (mem.capture.with) would be asked about, from JUDGE_FLOOR up.
+  const found = messages.flatMap((m) => detectSignals(m.text, { working: m.working, floor: JUDGE_FLOOR }));
+  if (!found.some((s) => tierOf(s.confidence) === 'auto') && !(found.length && ctx.settings.captureWith)) return null;
   if (!ctx.settings.autoCapture) return null;
   const namespaces = ctx.settings.namespaces.map((n) => n.name);
-  const signals = messages.flatMap((m) => detectSignals(m.text, { namespaces, working: m.working }));
+  const floor = ctx.settings.captureWith ? JUDGE_FLOOR : undefined;
+  const signals = messages.flatMap((m) => detectSignals(m.text, { namespaces, working: m.working, floor }));
   const auto = signals.filter((s) => tierOf(s.confidence) === 'auto');
   const judged = ctx.settings.captureWith ? await judgedSignals(ctx, input, signals, auto) : [];
   if (!auto.length && !judged.length) return null;
@@ -284,18 +289,18 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
 }
 
 /**
- * What the mem.capture.with command keeps of the turn's suggestions (not captured at once, nor
- * before): none when there are none, or when the command fails, runs too long or answers anything
+ * What the mem.capture.with command keeps of the turn's candidates (from JUDGE_FLOOR up, not captured
+ * at once, nor before): none when there are none, or when the command fails, runs too long or answers anything
  * but the contract, which is one line on stderr.
  */
 async function judgedSignals(ctx: AppContext, input: HookInput, signals: readonly Signal[], auto: readonly Signal[]): Promise<Signal[]> {
-  const suggested = untakenSuggestions(signals, auto);
+  const suggested = untakenSuggestions(signals, auto, JUDGE_FLOOR);
   const candidates = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested) : [];
   if (!candidates.length) return [];
   try {
     return judgeCandidates(ctx, input.event, candidates);
   } catch (err) {
-    const what = candidates.length === 1 ? "the turn's suggestion was" : `the turn's ${candidates.length} suggestions were`;
+    const what = candidates.length === 1 ? "the turn's candidate was" : `the turn's ${candidates.length} candidates were`;
     ctx.io.err(`git-mem: mem.capture.with ${errorMessage(err).split('\n')[0]}; ${what} not captured`);
     return [];
   }

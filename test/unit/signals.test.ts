@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUTO_THRESHOLD, detectSignals, normalizeForNovelty, SUGGEST_THRESHOLD, tierOf, wantsRecall } from '../../src/core/signals.ts';
+import { AUTO_THRESHOLD, detectSignals, JUDGE_FLOOR, normalizeForNovelty, SUGGEST_THRESHOLD, tierOf, wantsRecall } from '../../src/core/signals.ts';
 
 describe('detectSignals', () => {
   it('takes plain statements worth keeping, with their namespace, at a calibrated confidence', () => {
@@ -92,6 +92,19 @@ describe('detectSignals', () => {
     expect(detectSignals('Please refactor the parser and keep the API stable.')).toEqual([]);
     const text = 'We decided to keep the index in the git common dir because worktrees share it. We decided that after measuring both.';
     expect(detectSignals(text).length).toBeLessThanOrEqual(1);
+  });
+
+  it('returns statements from a lower floor when asked (for a judge), and the floor alone decides', () => {
+    const text = 'The flaky test was caused by the shared temp dir; each test now gets its own.\n\nI ran the tests.';
+    expect(detectSignals(text)).toEqual([]);
+    const judged = detectSignals(text, { floor: JUDGE_FLOOR });
+    expect(judged.map((s) => s.body)).toEqual(['The flaky test was caused by the shared temp dir; each test now gets its own.']);
+    expect(judged[0]!.confidence).toBeGreaterThanOrEqual(JUDGE_FLOOR);
+    expect(tierOf(judged[0]!.confidence)).toBe('skip');
+    // Lower still, the remark that says nothing comes too, below the judge's floor.
+    const all = detectSignals(text, { floor: 0 });
+    expect(all).toHaveLength(2);
+    expect(all[1]!.confidence).toBeLessThan(JUDGE_FLOOR);
   });
 
   it('tiers confidences', () => {

@@ -39,6 +39,11 @@ export function loadCorpus(dir = process.env.CAPTURE_DATA ?? DATA_DIR): Passage[
   return out;
 }
 
+/** A passage's name, by its text (loadCorpus reads a text once): what other files label passages by. */
+export function passageId(text: string): string {
+  return createHash('sha1').update(text.trim()).digest('hex').slice(0, 16);
+}
+
 /** Which half a source group is in: a hash of its name, so the split never depends on order or on the other groups. */
 export function halfOf(group: string): 'tuning' | 'checking' {
   return createHash('sha1').update(group).digest()[0]! % 2 === 0 ? 'tuning' : 'checking';

@@ -32,14 +32,14 @@
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
  * seconds instead of minutes), PROSE=1, SENTENCES=1, CAPTURE_DATA
  * (another corpus folder), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
- * out-of-fold probability).
+ * out-of-fold probability, of the passage and as detection scores it: second-reading.ts reads it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES, pooledVector, type VectorPool, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { sentencesOf, statementsOf } from '../../src/core/statements.ts';
-import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
+import { foldOf, loadCorpus, type Passage, passageId, split } from './corpus.ts';
 import { auc, platt, sig } from './metrics.ts';
 import { fingerprintBytes, loadVectors, vectorTable } from './word-vectors.ts';
 
@@ -320,7 +320,7 @@ function main(): void {
   }
   console.log(`  with the passage calibration: auto ${tier([...best!.detected].map((z) => sig(cal.a * z + cal.b)), labels, 0.95)}; suggest ${tier([...best!.detected].map((z) => sig(cal.a * z + cal.b)), labels, 0.7)}`);
   if (process.env.DUMP) {
-    const rows = tuning.map((t, i) => ({ p: p[i]!, detected: best!.detected[i]!, group: t.group, keep: t.keep, ns: t.namespace, hard: t.hard, text: t.text.replace(/\s+/g, ' ').slice(0, 160) }));
+    const rows = tuning.map((t, i) => ({ passage: passageId(t.text), p: p[i]!, detected: best!.detected[i]!, detectedP: sig(cal.a * best!.detected[i]! + cal.b), group: t.group, keep: t.keep, ns: t.namespace, nsGuess: best!.ns[i]! >= 0 ? MODEL_NAMESPACES[best!.ns[i]!]! : null, hard: t.hard, text: t.text.replace(/\s+/g, ' ').slice(0, 160) }));
     fs.writeFileSync(process.env.DUMP, rows.map((r) => JSON.stringify(r)).join('\n'));
   }
   if (dryRun) return;
