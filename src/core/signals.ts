@@ -32,6 +32,8 @@ export const SUGGEST_THRESHOLD = 0.7;
  * 0.37 at 0.7; 0.2 added 0.03 of recall for 13 % more candidates.
  */
 export const JUDGE_FLOOR = 0.3;
+/** At most this many candidates, the strongest, go to the judge in one turn: its prompt, and what it costs, stay bounded. */
+export const JUDGE_MAX_CANDIDATES = 20;
 /** A bare lead-in ("The fix is:" before a code block) is suggested at most: what it introduces is not in it. */
 const BARE_LEAD_IN_MAX = 0.9;
 /**

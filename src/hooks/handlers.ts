@@ -11,7 +11,7 @@ import { editedLines } from '../core/history/edit-lines.ts';
 import { errorMessage } from '../core/errors.ts';
 import { aboveFloor } from '../core/search/floor.ts';
 import { relatedMemories, xmlText } from '../core/memory-context.ts';
-import { detectSignals, forgetRequest, JUDGE_FLOOR, normalizeForNovelty, SCAN_MAX, type Signal, SUGGEST_THRESHOLD, tierOf, wantsRecall } from '../core/signals.ts';
+import { detectSignals, forgetRequest, JUDGE_FLOOR, JUDGE_MAX_CANDIDATES, normalizeForNovelty, SCAN_MAX, type Signal, SUGGEST_THRESHOLD, tierOf, wantsRecall } from '../core/signals.ts';
 import { formatId } from '../core/memory.ts';
 import type { AppContext } from '../context.ts';
 import { captureSignals, type HookCaptureResult, notCapturedYet } from '../services/session/hook-capture.ts';
@@ -295,7 +295,8 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
  */
 async function judgedSignals(ctx: AppContext, input: HookInput, signals: readonly Signal[], auto: readonly Signal[]): Promise<Signal[]> {
   const suggested = untakenSuggestions(signals, auto, JUDGE_FLOOR);
-  const candidates = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested) : [];
+  const fresh = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested) : [];
+  const candidates = fresh.sort((a, b) => b.confidence - a.confidence).slice(0, JUDGE_MAX_CANDIDATES);
   if (!candidates.length) return [];
   try {
     return judgeCandidates(ctx, input.event, candidates);

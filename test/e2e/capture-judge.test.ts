@@ -146,6 +146,22 @@ describe('mem.capture.with: an external judge at Stop', () => {
     expect(memories(repo, env).map((m) => [m.namespace, m.summary])).toEqual([['learnings', FLAKY]]);
   });
 
+  it('sends the judge at most 20 candidates in a turn, the strongest', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const tools = ['Redis', 'Postgres', 'SQLite', 'Kafka', 'NATS', 'RabbitMQ', 'Vitest', 'Jest', 'Biome', 'ESLint', 'Prettier', 'Bun', 'Deno', 'pnpm', 'Yarn', 'Terraform', 'Pulumi', 'Helm', 'Kustomize', 'Grafana', 'Prometheus', 'Sentry'];
+    const uses = tools.map((t, i) => `We use ${t} for the ${['cache', 'queue', 'tests', 'lint', 'deploys', 'metrics'][i % 6]} because the old setup kept failing in CI.`);
+    const { env, seen } = judge(box, 'many', `echo '{"keep":[]}'`);
+    expect(stop(repo, env, [FLAKY, ...uses].join('\n\n'))).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const sent = received(seen).candidates;
+    expect(sent).toHaveLength(20);
+    expect(sent.map((c) => c.id)).toEqual([...sent.keys()]);
+    for (let i = 1; i < sent.length; i++) expect(sent[i]!.confidence).toBeLessThanOrEqual(sent[i - 1]!.confidence);
+    // Every one of them scores above the weaker statement left out, which a turn of its own would send.
+    expect(sent.map((c) => c.body)).not.toContain(FLAKY);
+    expect(sent.every((c) => uses.includes(c.body))).toBe(true);
+  });
+
   it('a failing judge leaves the markers of the turn captured at once', () => {
     const box = sandbox();
     const repo = makeRepo(box);
