@@ -24,6 +24,7 @@ const TURN = ['Done: the index moved.', INDEX, MIGRATIONS, DEPLOYS, FLAKY, RAN].
 interface JudgeInput {
   version: number;
   event: string;
+  instructions: string;
   namespaces: string[];
   candidates: Array<{ id: number; namespace: string; summary: string; body: string; confidence: number }>;
 }
@@ -69,6 +70,10 @@ describe('mem.capture.with: an external judge at Stop', () => {
     const input = received(seen);
     expect(input).toMatchObject({ version: 1, event: 'Stop' });
     expect(input.namespaces).toContain('decisions');
+    // What to keep, how to answer: a general model CLI needs no prompt of its own.
+    for (const namespace of ['decisions', 'learnings', 'blockers', 'patterns', 'progress']) expect(input.instructions).toContain(`(${namespace})`);
+    expect(input.instructions).toContain('{"keep": [{"id": 0, "namespace": "decisions"}]}');
+    expect(Object.keys(input)).toEqual(['version', 'event', 'instructions', 'namespaces', 'candidates']);
     expect(input.candidates.map((c) => c.id)).toEqual([0, 1, 2, 3]);
     expect(input.candidates.map((c) => c.body).sort()).toEqual([INDEX, MIGRATIONS, DEPLOYS.replace(TOKEN, '[REDACTED:github_token]'), FLAKY].sort());
     for (const c of input.candidates) expect(c.confidence >= 0.3 && c.confidence < 0.95, String(c.confidence)).toBe(true);

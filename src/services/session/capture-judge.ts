@@ -6,7 +6,7 @@
  * every hook capture (duplicate and secret checks in front of the write).
  * Anything wrong with the answer is one error, so the caller keeps nothing of it.
  *
- * stdin:  {"version":1,"event":"Stop","namespaces":[...],"candidates":[{"id","namespace","summary","body","confidence"}]}
+ * stdin:  {"version":1,"event":"Stop","instructions":"...","namespaces":[...],"candidates":[{"id","namespace","summary","body","confidence"}]}
  * stdout: {"keep":[0, {"id":1,"namespace":"decisions","summary":"..."}]}
  */
 import { GitMemError } from '../../core/errors.ts';
@@ -20,6 +20,27 @@ export type CaptureJudgeDeps = Pick<Deps, 'cwd' | 'env' | 'settings'>;
 /** The contract's version: a judge may refuse an input it does not know. */
 const JUDGE_VERSION = 1;
 
+/**
+ * What a judge is asked, sent with the candidates so that a general model CLI (`claude -p`) needs no
+ * prompt of its own: the labelling guide the capture corpus was read with (tools/capture-model/data/
+ * GUIDELINES.md), shortly. Readers given that guide, standing in for the judge, are what chose
+ * JUDGE_FLOOR (docs/capture.md, "How far a reader gets").
+ */
+export const JUDGE_INSTRUCTIONS = [
+  'Each candidate is a statement from a coding session, with the detector\'s guess of its namespace and its confidence (0-1).',
+  'Keep those a senior engineer on the project would want the coding agent to know next month:',
+  'a decision or a choice not to do something, with or without its reason (decisions);',
+  'how something behaves, a gotcha, a root cause found, a fix explained (learnings);',
+  'something that prevents progress now and what it waits on (blockers);',
+  'a standing rule or convention to follow from now on (patterns);',
+  'the state of the work worth knowing later: what is done, what was removed or migrated (progress).',
+  'Leave out questions, proposals and speculation ("maybe we should", "what if"), statements that something was not decided,',
+  'quotes of others, requests and instructions, thanks and praise, logs and stack traces (even when they say blocked or failed),',
+  'code without a statement, struck-through or superseded text, and status chatter ("looking into it", "LGTM", "pushed a fix").',
+  'Give each kept candidate its namespace, one of the input\'s namespaces; a summary only to correct one that is not a clear line.',
+  'Answer with the JSON alone, no prose and no code fence: {"keep": [{"id": 0, "namespace": "decisions"}]}, or {"keep": []}.',
+].join(' ');
+
 /** What the judge is sent of one candidate. */
 interface JudgeCandidate {
   id: number;
@@ -30,11 +51,12 @@ interface JudgeCandidate {
 }
 
 /** The input, every text redacted whatever mem.secrets says: a judge may be a remote model. */
-function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidates: readonly Signal[]): { version: number; event: string; namespaces: string[]; candidates: JudgeCandidate[] } {
+function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidates: readonly Signal[]): { version: number; event: string; instructions: string; namespaces: string[]; candidates: JudgeCandidate[] } {
   const clean = (text: string) => redact(text, { allow: ctx.settings.secretsAllow }).text;
   return {
     version: JUDGE_VERSION,
     event,
+    instructions: JUDGE_INSTRUCTIONS,
     namespaces: ctx.settings.namespaces.map((n) => n.name),
     candidates: candidates.map((s, id) => ({ id, namespace: s.namespace, summary: clean(s.summary), body: clean(s.body), confidence: s.confidence })),
   };
