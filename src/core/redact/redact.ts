@@ -51,12 +51,9 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number, stri
 }
 
 
-/** A secret that is one run of token characters, so that its other copies are found as whole runs. */
-const RECURRING = /^[A-Za-z0-9+/_~=-][A-Za-z0-9+/_~=.-]*[A-Za-z0-9+/_~=-]$/;
-
 /** How far (in characters) a secret's copy may stand from where it was found, to be redacted with it. */
 const NEARBY = 400;
-const TOKEN_CHAR = /[A-Za-z0-9+/_~=.-]/;
+const TOKEN_CHAR = /[A-Za-z0-9+/_~=-]/;
 
 /** Below this many characters a text's trigrams are kept in a set rather than the bitmap. */
 const SMALL_TEXT = 4096;
@@ -167,42 +164,23 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
    * token characters, only when such a secret was found.
    */
   function recurrences(): void {
-    let values: Map<string, Finding[]> | null = null;
-    for (const f of findings) {
+    const randomness = new Map<string, boolean>();
+    for (const f of findings.slice()) {
       if (f.allowed || f.end - f.start < 16) continue;
       const v = text.slice(f.start, f.end);
-      if (!RECURRING.test(v)) continue;
-      values ??= new Map();
-      const list = values.get(v);
-      if (list) list.push(f);
-      else values.set(v, [f]);
-    }
-    if (!values) return;
-    // Only the text around those secrets is read: windows of NEARBY characters on each side, merged.
-    const spans = [...values.values()].flat().sort((a, b) => a.start - b.start);
-    const runs = /[A-Za-z0-9+/_~=.-]{16,}/g;
-    const randomness = new Map<string, boolean>();
-    let done = 0;
-    for (let i = 0; i < spans.length; ) {
-      let from = Math.max(done, spans[i]!.start - NEARBY);
-      let to = spans[i]!.end + NEARBY;
-      for (i++; i < spans.length && spans[i]!.start - NEARBY <= to; i++) to = Math.max(to, spans[i]!.end + NEARBY);
-      // From the start of a run, so that no run is read from its middle.
-      while (from > 0 && TOKEN_CHAR.test(text[from - 1]!)) from--;
-      runs.lastIndex = from;
-      for (let m = runs.exec(text); m && m.index < to; m = runs.exec(text)) {
-        // A sentence's full stop is not part of the token.
-        const v = m[0].replace(/\.+$/, '');
-        const at = m.index;
-        const f = values.get(v)?.find((x) => Math.abs(x.start - at) <= NEARBY);
-        if (!f || overlaps(at, at + v.length)) continue;
+      if (/\s/.test(v)) continue;
+      const from = Math.max(0, f.start - NEARBY - v.length);
+      const near = text.slice(from, Math.min(text.length, f.end + NEARBY + v.length));
+      for (let i = near.indexOf(v); i >= 0; i = near.indexOf(v, i + v.length)) {
+        const at = from + i;
+        // Whole: not a piece of a longer token (`x<value>`).
+        if (TOKEN_CHAR.test(text[at - 1] ?? ' ') || TOKEN_CHAR.test(text[at + v.length] ?? ' ') || overlaps(at, at + v.length)) continue;
         // Asked only of a value that does recur: a password of words is not taken again where it stands alone.
         let random = randomness.get(v);
         if (random === undefined) randomness.set(v, (random = looksRandom(v, 16, 3.3)));
-        if (!random) continue;
+        if (!random) break;
         claim({ start: at, end: at + v.length, rule: f.rule, type: f.type, allowed: false });
       }
-      done = Math.max(done, runs.lastIndex, to);
     }
   }
 

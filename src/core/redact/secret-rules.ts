@@ -920,7 +920,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
-    pattern: /<((?:[\w-]+:)?[A-Za-z_][\w.-]*)>([^<>\n]{3,256})<\/\1>/dg,
+    pattern: /<((?:[\w-]+:)?[A-Za-z_][\w.-]*)>([^<>\n]{3,1024})<\/\1>/dg,
     group: 2,
     // Words around the value (`<secret>{AQAAABAAA… 5422…}</secret>`, a Jenkins credential with a note): the element
     // is redacted whole when one of its words is a random token.
