@@ -229,6 +229,12 @@ describe('redact: forms from public scanners test cases', () => {
     expect(redact(`TOKEN=${V32} x${V32}`).text).toBe(`TOKEN=[REDACTED:secret] x${V32}`);
   });
 
+  it('redacts a long base32/base36 key in capitals with no name before it, but not a digest or an identifier in capitals', () => {
+    const key = 'I5SYNPRFZI41WHVQWWUT0GNX' + 'FMO104343E7CXFIISR01E2V8ETSMXMJFK1XN';
+    expect(redact(`gn.top_news(scraping_bee = '${key}')`).text).not.toContain(key);
+    for (const s of ['SHA256: E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855', 'CHANGELOG_ENTRY_20240101_FEATURE_FLAG_ROLLOUT_V2', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGH']) expect(redact(s).text).toBe(s);
+  });
+
   it('counts a numbered name as its name', () => {
     expect(nameStrength('token1')).toBe(nameStrength('token'));
     expect(nameStrength('API_KEY_2')).toBe(nameStrength('API_KEY'));

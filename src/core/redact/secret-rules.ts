@@ -89,12 +89,24 @@ function opaqueToken(s: string): boolean {
 
 const HIGH_ENTROPY_SKIP_BEFORE = /(?:\$[0-9a-z]{1,8}\$\S*|\b(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?|xxh64|sha3-\d+)(?:[-:=]|[:=][ \t]*["']?|:[ \t]+)|base64,|\bQm|(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)[ \t]+)$/i;
 
+/**
+ * A long key in one case of letters with digits all through it (base32 or base36, as some providers issue
+ * their API keys: 40+ characters of A-Z and 0-9): random enough that no name, hash or word reads so.
+ * Not hex (a digest), and not a run of words and numbers (`ABC123_DEF456`): one unbroken token.
+ */
+function upperCaseKey(s: string): boolean {
+  if (!/^[A-Z0-9]{40,}$/.test(s) || /^[A-F0-9]+$/.test(s)) return false;
+  const digits = s.replace(/[^0-9]/g, '').length;
+  const letters = s.length - digits;
+  return digits >= s.length / 8 && letters >= s.length / 3 && entropy(s) >= 4.6 && (s.match(/\d+/g)?.length ?? 0) >= 6;
+}
+
 /** Generic high-entropy tokens (no keyword, no known format): random, not text in base64, not in a URL, a hash or public key material. */
 function highEntropy(s: string, m: RegExpExecArray): boolean {
   // Subresource-integrity hashes (lockfiles) and Stripe publishable keys (public by design).
   if (/^(?:sha(?:1|256|384|512)|md5)-|^pk_(?:live|test)_/i.test(s)) return false;
   if (/^[0-9a-f]+$/i.test(s.replace(/[-_]/g, ''))) return false; // commit ids, digests, UUIDs
-  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return upperCaseKey(s);
   // Alphabets (`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef…`, `0123456789…`), written out in code.
   if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
   // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`), also with a hex
