@@ -63,11 +63,14 @@ describe.skipIf(!atHand)('redact: fourth corpus (public scanners test cases)', (
     expect(Math.abs(tuning!.positives - checking!.positives) / x.positives.length).toBeLessThan(0.15);
   });
 
-  it('keeps the recall it had when this corpus was first read, on each half', () => {
+  it('keeps the recall it has after the tuning half was read (README), on each half', () => {
     expect(tuning!.recall).toBeGreaterThanOrEqual(RECALL_FLOOR.tuning);
     expect(checking!.recall).toBeGreaterThanOrEqual(RECALL_FLOOR.checking);
   });
 });
 
-/** Floors: the figures of the redactor when the corpus was first read (README), rounded down. */
-const RECALL_FLOOR = { tuning: 0, checking: 0 };
+/**
+ * Floors: the figures after the tuning changes (README: tuning 0.8983, the second checking read 0.8806),
+ * rounded down. When the corpus was first read they were 0.7543 and 0.7213.
+ */
+const RECALL_FLOOR = { tuning: 0.89, checking: 0.88 };
