@@ -28,6 +28,8 @@ const EXTRA = [
   'sender.Credentials = new NetworkCredential("builds@acme.io", "' + 'vq7Lm2Xr9Tz4' + '");',
   'dsn := "svc_orders:' + 'Tq7#wLm29xPz' + '@tcp(10.4.2.9:3306)/orders"',
   '{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d":"' + 'jpsQnnGQmL-YBIffH1136cspYG6' + '-0iY7X1fCE9-E9LI"}',
+  // A fourth corpus (secrets4): a value on the line after its name, as Prettier breaks a long assignment.
+  'const weatherApiKey =\n  "' + 'Q7mZp2Lx9RtV4wKc8NbJ3yHd' + '";',
 ];
 
 const corpus = [...providerCases().map((c) => c.text), ...secretCases().map((c) => c.text), ...unseenCases().map((c) => c.text), ...positives2().filter((c) => c.half === 'tuning').map((c) => c.text), ...positives3().filter((c) => c.half === 'tuning').map((c) => c.text), ...EXTRA];

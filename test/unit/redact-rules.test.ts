@@ -192,3 +192,53 @@ describe('secret rules', () => {
     for (const v of ['hunter2', '%FJBep+fYIqdBpqM~4', '!VwAo_6TDYeVl']) expect(isReference(v), v).toBe(false);
   });
 });
+
+// Forms the fourth corpus's tuning half showed (test/fixtures/secrets4: public scanners' test cases): each
+// with a positive and the near miss that must stay.
+describe('redact: forms from public scanners test cases', () => {
+  const V32 = 'k255nuzmx8fz' + 'lkjfjz5unlrdbd658bon';
+  const cases: Array<[string, string, string]> = [
+    // [form, positive, near miss that stays]
+    ['a value listed twice, `|` between', `acme token = '${V32}' | '${V32}'`, `type Mode = 'include' | 'omit'`],
+    ['a value piped on', `export API_TOKEN=${V32} | base64`, 'grant_type=password | client_credentials'],
+    ['a numbered name', `phrase token1 = '${V32}'`, 'key1 = value'],
+    ['a numbered name, upper case', `OPENAI_API_KEY_2=sq9fj3kLm2Qx8Rt5Vw7Yz1Ab4`, 'STEP_2=install'],
+    ['a name, a dash, the value', `sinch token - '${V32}'`, 'step 2 - the token - see below'],
+    ['a value on the line after its name (Prettier)', `const weatherApiKey =\n  "${V32}";`, "const message =\n  'Please enter your password to continue';"],
+    ['a value on the line after its name (Black)', `API_KEY = (\n    "${V32}"\n)`, 'if (a ==\n  "x") {}'],
+    ['an XML secret with words around its value (a Jenkins credential)', `<secret>{acme AQAAABAAA ${V32}}</secret>`, `<description>configuration for production ${V32}</description>`],
+    ['an XML secret with words only', `<password>${V32}</password>`, '<token>see the wiki page</token>'],
+  ];
+  for (const [form, positive, negative] of cases) {
+    it(`redacts ${form}`, () => {
+      const out = redact(positive).text;
+      expect(out).toMatch(/\[REDACTED:[a-z_]+\]/);
+      expect(out).not.toContain(V32);
+      expect(out).not.toContain('sq9fj3kLm2Qx8Rt5Vw7Yz1Ab4');
+    });
+    it(`leaves its near miss: ${JSON.stringify(negative)}`, () => {
+      expect(redact(negative).text).toBe(negative);
+    });
+  }
+
+  it('redacts a copy close by, but not a copy far away (judged on its own) nor one inside a longer token', () => {
+    const near = `TOKEN=${V32}\necho ${V32}.`;
+    expect(redact(near).text).toBe('TOKEN=[REDACTED:secret]\necho [REDACTED:secret].');
+    const far = `TOKEN=${V32}\n${'an ordinary line of notes\n'.repeat(40)}seen again: ${V32}`;
+    expect(redact(far).text.endsWith(`seen again: ${V32}`)).toBe(true);
+    expect(redact(`TOKEN=${V32} x${V32}`).text).toBe(`TOKEN=[REDACTED:secret] x${V32}`);
+  });
+
+  it('redacts a long base32/base36 key in capitals with no name before it, but not a digest or an identifier in capitals', () => {
+    const key = 'I5SYNPRFZI41WHVQWWUT0GNX' + 'FMO104343E7CXFIISR01E2V8ETSMXMJFK1XN';
+    expect(redact(`gn.top_news(scraping_bee = '${key}')`).text).not.toContain(key);
+    for (const s of ['SHA256: E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855', 'CHANGELOG_ENTRY_20240101_FEATURE_FLAG_ROLLOUT_V2', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGH']) expect(redact(s).text).toBe(s);
+  });
+
+  it('counts a numbered name as its name', () => {
+    expect(nameStrength('token1')).toBe(nameStrength('token'));
+    expect(nameStrength('API_KEY_2')).toBe(nameStrength('API_KEY'));
+    expect(nameStrength('secretKey2')).toBe(nameStrength('secretKey'));
+    expect(nameStrength('step2')).toBe(Strength.None);
+  });
+});

@@ -1,5 +1,5 @@
 import { sha256Hex } from '../hash.ts';
-import { entropy, isDocumentationValue } from './secret-checks.ts';
+import { entropy, isDocumentationValue, looksRandom } from './secret-checks.ts';
 import { SECRET_RULES, type SecretRule } from './secret-rules.ts';
 
 /**
@@ -50,6 +50,10 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number, stri
   return null;
 }
 
+
+/** How far (in characters) a secret's copy may stand from where it was found, to be redacted with it. */
+const NEARBY = 400;
+const TOKEN_CHAR = /[A-Za-z0-9+/_~=-]/;
 
 /** Below this many characters a text's trigrams are kept in a set rather than the bitmap. */
 const SMALL_TEXT = 4096;
@@ -152,6 +156,34 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
     }
   }
 
+  /**
+   * A random-looking secret found once is a secret where it stands again close by, whole: pasted twice, the
+   * second time with nothing around it to say what it is (`token = '…' | '…'`, a key set, then echoed on the
+   * next line). Only nearby (NEARBY characters): a copy far away is judged on its own context, so that a value
+   * a rule took wrongly once does not take every copy in a document with it. One pass over the text's runs of
+   * token characters, only when such a secret was found.
+   */
+  function recurrences(): void {
+    const randomness = new Map<string, boolean>();
+    for (const f of findings.slice()) {
+      if (f.allowed || f.end - f.start < 16) continue;
+      const v = text.slice(f.start, f.end);
+      if (/\s/.test(v)) continue;
+      const from = Math.max(0, f.start - NEARBY - v.length);
+      const near = text.slice(from, Math.min(text.length, f.end + NEARBY + v.length));
+      for (let i = near.indexOf(v); i >= 0; i = near.indexOf(v, i + v.length)) {
+        const at = from + i;
+        // Whole: not a piece of a longer token (`x<value>`).
+        if (TOKEN_CHAR.test(text[at - 1] ?? ' ') || TOKEN_CHAR.test(text[at + v.length] ?? ' ') || overlaps(at, at + v.length)) continue;
+        // Asked only of a value that does recur: a password of words is not taken again where it stands alone.
+        let random = randomness.get(v);
+        if (random === undefined) randomness.set(v, (random = looksRandom(v, 16, 3.3)));
+        if (!random) break;
+        claim({ start: at, end: at + v.length, rule: f.rule, type: f.type, allowed: false });
+      }
+    }
+  }
+
   /** Runs one rule over `input`, which starts at `offset` in the text. */
   function scan(rule: SecretRule, r: number, input: string, offset: number): void {
     const re = rule.pattern;
@@ -192,6 +224,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       claim({ start, end, rule: r, type: rule.typeOf?.(m) ?? rule.type, allowed: allowed(secret) });
     }
   }
+  recurrences();
   const hits = findings.filter((f) => !f.allowed);
   if (hits.length === 0) return { text, found: [] };
   let out = '';

@@ -89,12 +89,24 @@ function opaqueToken(s: string): boolean {
 
 const HIGH_ENTROPY_SKIP_BEFORE = /(?:\$[0-9a-z]{1,8}\$\S*|\b(?:sha(?:1|224|256|384|512)|md5|h1|blake2b?|xxh64|sha3-\d+)(?:[-:=]|[:=][ \t]*["']?|:[ \t]+)|base64,|\bQm|(?:ssh-(?:rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)[ \t]+)$/i;
 
+/**
+ * A long key in one case of letters with digits all through it (base32 or base36, as some providers issue
+ * their API keys: 40+ characters of A-Z and 0-9): random enough that no name, hash or word reads so.
+ * Not hex (a digest), and not a run of words and numbers (`ABC123_DEF456`): one unbroken token.
+ */
+function upperCaseKey(s: string): boolean {
+  if (!/^[A-Z0-9]{40,}$/.test(s) || /^[A-F0-9]+$/.test(s)) return false;
+  const digits = s.replace(/[^0-9]/g, '').length;
+  const letters = s.length - digits;
+  return digits >= s.length / 8 && letters >= s.length / 3 && entropy(s) >= 4.6 && (s.match(/\d+/g)?.length ?? 0) >= 6;
+}
+
 /** Generic high-entropy tokens (no keyword, no known format): random, not text in base64, not in a URL, a hash or public key material. */
 function highEntropy(s: string, m: RegExpExecArray): boolean {
   // Subresource-integrity hashes (lockfiles) and Stripe publishable keys (public by design).
   if (/^(?:sha(?:1|256|384|512)|md5)-|^pk_(?:live|test)_/i.test(s)) return false;
   if (/^[0-9a-f]+$/i.test(s.replace(/[-_]/g, ''))) return false; // commit ids, digests, UUIDs
-  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return false;
+  if (!/[a-z]/.test(s) || !/[A-Z]/.test(s) || !/\d/.test(s)) return upperCaseKey(s);
   // Alphabets (`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef…`, `0123456789…`), written out in code.
   if (/abcdefgh|ABCDEFGH|0123456789/.test(s)) return false;
   // Identifiers of short parts (`COMPRESSED_SRGB8_ALPHA8_ASTC_10x10_KHR`, `get-user-by-id-v2`), also with a hex
@@ -205,7 +217,7 @@ const QUALIFIER = String.raw`(?:api|secret|access|private|auth|client|bot|app|re
 // and prose (`the password is …`). The name must end with the keyword (`password_hash`
 // is not a password); nameStrength() decides how much the name vouches for the value.
 const KEYWORD = String.raw`pass(?:word|wd|phrase|code)?|pwd|pw|secret|token|key|auth|authorization|credentials?|creds|session(?:[_.-]?id)?|sessid|cookie|pat|PAT|${PASSWORD_WORDS_INTL}`;
-const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?)`;
+const NAME = String.raw`((?:(?:${QUALIFIER}|[A-Z][A-Za-z0-9]*)[ \t])?[A-Za-z0-9_$.-]{0,60}?(?:${KEYWORD})(?:[_.-]?(?:value|base|b64|base64|raw|plain|plaintext|str|hex))?(?:[_.-]?\d{1,2}(?![\w$.-]))?)`;
 // Markdown emphasis may wrap the name: `**Password:** …`, `**API key**: …`.
 // A typed declaration (`ADMIN_PASSWORD: string = "…"`, Kotlin, Swift, Rust) counts as an assignment (issue 34).
 const SEPARATOR = String.raw`([ \t]*(?:\*\*|__)?(?::[ \t]*[A-Za-z_][\w.]*(?:<[^<>\n]{0,40}>)?\??[ \t]*=(?![=>])|=>|:=|\?=|\+=|!==?|===?|=|:(?!:))(?:\*\*|__)?[ \t]*|[ \t]+(?:is|was)[ \t]+)`;
@@ -880,6 +892,23 @@ export const SECRET_RULES: readonly SecretRule[] = [
     },
   },
   {
+    // A long value on the line after its name, as formatters break it (Prettier, Black, gofmt'd literals):
+    // `const scrapingBeeApiKey =\n  "…";`, `API_KEY = (\n    "…"\n)`, `token: string =\n  '…'`.
+    type: 'password',
+    keywords: ['=\n', '=\r', '= \n', '(\n'],
+    pattern: /(?<![=!<>])=[ \t]*\(?[ \t]*\r?\n[ \t]*(["'\x60])([^"'\x60\n]{3,512})\1/dg,
+    group: 2,
+    validate: (s, m) => {
+      const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 120), m.index);
+      const name = /(?<![\w$.])([A-Za-z_$][\w$.]{0,80})[ \t]*(?::[ \t]*[\w$.<>[\]| ]{1,40})?[ \t]*$/.exec(line)?.[1];
+      return !!name && secretValue(s, nameStrength(name), true);
+    },
+    typeOf: (m) => {
+      const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1), m.index);
+      return nameStrength(/([A-Za-z_$][\w$.]*)[^\w$.]*$/.exec(line)?.[1] ?? '') === Strength.Strong ? 'password' : 'secret';
+    },
+  },
+  {
     // Windows: `net use Z: \\\\fs01\\share /user:CORP\\svc pa55word` (`*` asks for it instead), on one line or continued with ^.
     type: 'password',
     keywords: ['net use'],
@@ -903,9 +932,13 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'password',
     keywords: ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'cred'],
-    pattern: /<((?:[\w-]+:)?[A-Za-z_][\w.-]*)>([^<>\n]{3,256})<\/\1>/dg,
+    pattern: /<((?:[\w-]+:)?[A-Za-z_][\w.-]*)>([^<>\n]{3,1024})<\/\1>/dg,
     group: 2,
-    validate: (s, m) => secretValue(s, nameStrength(m[1] ?? ''), true),
+    // Words around the value (`<secret>{AQAAABAAA… 5422…}</secret>`, a Jenkins credential with a note): the element
+    // is redacted whole when one of its words is a random token.
+    validate: (s, m) =>
+      secretValue(s, nameStrength(m[1] ?? ''), true) ||
+      (/\S\s+\S/.test(s) && nameStrength(m[1] ?? '') >= Strength.Weak && s.split(/[\s{}()[\]]+/).some((t) => looksRandom(t, 16, 3.3) && !isPlaceholder(t) && !isPathOrUrl(t))),
     typeOf: byName(1),
   },
   {
@@ -1014,7 +1047,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['pass', 'secret', 'token', 'key', 'pat'],
     lines: SECRET_NOUNS,
-    pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key|pat)[ \t]+["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
+    // (Also with a dash between, as lists and logs write it: `API key - 8f2k…`, `token – '…'`.)
+    pattern: /(?:\b([A-Za-z][\w-]{1,30})[ \t]+)?\b(pass(?:word|phrase)|secret|token|key|pat)[ \t]+(?:[-–—][ \t]+)?["'`]?([A-Za-z0-9+/_~=-]{16,}[A-Za-z0-9=])(?![A-Za-z0-9+/_~=.-]*[A-Za-z0-9])/dgi,
     group: 3,
     // A UUID or a SHA-1/SHA-256 digest only after a name that makes it a credential (`API key 550e8400-…`,
     // `Codecov token …`): `the key e3b0c442…`, `sort key 550e…` name ids and hashes in prose.
@@ -1098,7 +1132,8 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // Not a TypeScript type (`type RequestCredentials = "include" | "omit"`).
     validate: (s, m) =>
       !/\btype[ \t]+$/.test(m.input.slice(Math.max(0, m.index - 8), m.index)) &&
-      !/^["'\x60]?[ \t]*\|/.test(after(m)) &&
+      // A union's members are words (`"include" | "omit"`); a random token before `|` is a value (piped, or listed twice).
+      (!/^["'\x60]?[ \t]*\|/.test(after(m)) || looksRandom(s, 16, 3.3)) &&
       // Base64 and its padding, not a name and `==` (`…/vr9qhOPG9Buj2HatrPw==`).
       !(/[/+]/.test(m.input[m.index - 1] ?? '') && /^=+$/.test(m[3] ?? '')) &&
       // A value that repeats its name (`AppInsights_InstrumentationKey="AppInsightsInstrumentationKey"`): a placeholder.
