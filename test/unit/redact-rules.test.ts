@@ -208,6 +208,8 @@ describe('redact: forms from public scanners test cases', () => {
     ['a value on the line after its name (Black)', `API_KEY = (\n    "${V32}"\n)`, 'if (a ==\n  "x") {}'],
     ['an XML secret with words around its value (a Jenkins credential)', `<secret>{acme AQAAABAAA ${V32}}</secret>`, `<description>configuration for production ${V32}</description>`],
     ['an XML secret with words only', `<password>${V32}</password>`, '<token>see the wiki page</token>'],
+    ['curl with the password alone in quotes', `curl --user admin:'${V32}' https://api.example.com`, `curl --user admin:'$PASSWORD' https://api.example.com`],
+    ['a Slack webhook written with http', `http://hooks.slack.com/services/T024BE7LD/B0A1B2C3D/${V32}`, 'http://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
   ];
   for (const [form, positive, negative] of cases) {
     it(`redacts ${form}`, () => {

@@ -491,7 +491,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
   },
 
   // --- Webhook URLs whose path is the credential.
-  { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
+  { type: 'slack_webhook', keywords: ['hooks.slack.com'], pattern: /https?:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9+/_-]{20,}/g, validate: (s) => !filler(s.replace(/^.*?\/(?:services|workflows|triggers)\//, '')) },
   { type: 'discord_webhook', keywords: ['discord'], pattern: /https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/api\/webhooks\/\d+\/[A-Za-z0-9_-]{30,}/g },
   // IFTTT's Webhooks service key and Make's (Integromat's) hook id: the URL is the credential (issue 34).
   { type: 'ifttt_webhook', keywords: ['maker.ifttt.com'], pattern: /https?:\/\/maker\.ifttt\.com\/(?:trigger\/[^\s/]+\/(?:json\/)?with\/key|use)\/([A-Za-z0-9_-]{16,})/dg, group: 1, validate: notFiller(0) },
@@ -828,9 +828,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
   {
     type: 'password',
     keywords: ['curl'],
-    // Also on a continuation line of the command (`curl … \\` then `-u user:pass`).
-    pattern: /\bcurl\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t](?:-u|--user)(?:[ \t]*|=)(["']?)([^\s:"']+):([^\s"']+)\1/dg,
-    group: 3,
+    // Also on a continuation line of the command (`curl … \\` then `-u user:pass`), and with the password
+    // alone in quotes (`--user admin:'pa ss'` as a shell reads it: the quotes are not part of it).
+    pattern: /\bcurl\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t](?:-u|--user)(?:[ \t]*|=)(["']?)([^\s:"']+):(["']?)([^\s"']+)\3\1/dg,
+    group: 4,
     validate: (s) => !isPlaceholder(s) && !isReference(s),
   },
   {
