@@ -229,7 +229,7 @@ export const SETTINGS = {
     'mem.capture.with',
     'GIT_MEM_CAPTURE_WITH',
     '',
-    "A command (run by sh -c) that judges the Stop hook's suggestions: the turn's candidates as JSON on stdin, the ones to capture as JSON on stdout (docs/capture.md); off when unset",
+    "A command (run by sh -c) that judges the Stop hook's candidates (statements from confidence 0.3): they go as JSON on stdin with instructions, the ones to capture come back as JSON on stdout (docs/capture.md); off when unset",
   ),
   trust: listSetting(
     'mem.trust',
@@ -238,7 +238,7 @@ export const SETTINGS = {
     DEFAULT_TRUST.split(','),
   ),
   sign: textSetting('mem.sign', 'GIT_MEM_SIGN', '', "Sign the notes commits git-mem writes with your gpg or ssh key (true/false); unset follows git's commit.gpgSign"),
-  captureTimeout: numberSetting('mem.capture.timeout', 'GIT_MEM_CAPTURE_TIMEOUT', CAPTURE_TIMEOUT, 0.1, 25, "Seconds the mem.capture.with command may run before it is stopped, and none of the turn's suggestions is captured (the Stop hook has 30)"),
+  captureTimeout: numberSetting('mem.capture.timeout', 'GIT_MEM_CAPTURE_TIMEOUT', CAPTURE_TIMEOUT, 0.1, 25, "Seconds the mem.capture.with command may run before it is stopped, and none of the turn's candidates is captured (the Stop hook has 30)"),
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
