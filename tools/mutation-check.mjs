@@ -67,6 +67,9 @@ const MUTATIONS = [
   { id: 'redaction.unknown-fields-skipped', file: 'src/core/redact/memory-redaction.ts', find: 'if (memory.extra) out.extra = redactValue(memory.extra, redact, found) as Record<string, unknown>;', replace: '', tests: UNIT('memory-redaction') },
   { id: 'redaction.lists-in-unknown-fields-skipped', file: 'src/core/redact/memory-redaction.ts', find: 'if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, found));', replace: '', tests: UNIT('memory-redaction') },
   { id: 'redaction.summary-cut-before-redaction', file: 'src/core/redact/memory-redaction.ts', find: 'summary: fitSummary(text(memory.summary))', replace: 'summary: text(fitSummary(memory.summary))', tests: UNIT('memory-redaction') },
+  // The capture judge is asked from JUDGE_FLOOR (below the suggest tier), at most JUDGE_MAX_CANDIDATES, the strongest.
+  { id: 'judge.floor-is-suggest-tier', file: 'src/hooks/handlers.ts', find: 'const suggested = untakenSuggestions(signals, auto, JUDGE_FLOOR);', replace: 'const suggested = untakenSuggestions(signals, auto);', tests: E2E('capture-judge') },
+  { id: 'judge.no-cap', file: 'src/hooks/handlers.ts', find: '.slice(0, JUDGE_MAX_CANDIDATES);', replace: ';', tests: E2E('capture-judge'), only: 'at most 20' },
   { id: 'redaction.capture-path-unredacted', file: 'src/services/capture.ts', find: 'return redactMemory(memory, cleaner(ctx));', replace: 'return { memory, found: [] };', tests: E2E('crud'), only: 'redacts secrets before writing' },
   { id: 'redaction.allowlist-ignored', file: 'src/core/redact/redact.ts', find: 'allowed: allowed(secret) });', replace: 'allowed: false });', tests: UNIT('redact-rules') },
   { id: 'redaction.high-entropy-rule-off', file: 'src/core/redact/secret-rules.ts', find: 'validate: highEntropy },', replace: 'validate: () => false },', tests: UNIT('redact') },
@@ -79,7 +82,8 @@ const MUTATIONS = [
   { id: 'signals.auto-tier-exclusive', file: 'src/core/signals.ts', find: "return confidence >= AUTO_THRESHOLD ? 'auto'", replace: "return confidence > AUTO_THRESHOLD ? 'auto'", tests: UNIT('signals', 'hooks-pure') },
   { id: 'signals.suggest-tier-exclusive', file: 'src/core/signals.ts', find: "confidence >= SUGGEST_THRESHOLD ? 'suggest' : 'skip'", replace: "confidence > SUGGEST_THRESHOLD ? 'suggest' : 'skip'", tests: UNIT('signals', 'hooks-pure') },
   // The capture model: nothing below the suggest tier, prose only, a lead-in with its list, checked weights.
-  { id: 'signals.model-floor-off', file: 'src/core/signals.ts', find: 'if (confidence < SUGGEST_THRESHOLD) continue;', replace: '', tests: UNIT('signals') },
+  { id: 'signals.floor-ignored', file: 'src/core/signals.ts', find: 'const floor = options.floor ?? SUGGEST_THRESHOLD;', replace: 'const floor = SUGGEST_THRESHOLD;', tests: UNIT('signals') },
+  { id: 'signals.model-floor-off', file: 'src/core/signals.ts', find: 'if (confidence < floor) continue;', replace: '', tests: UNIT('signals') },
   { id: 'statements.code-fences-read', file: 'src/core/statements.ts', find: 'inFence = !inFence;', replace: 'inFence = false;', tests: UNIT('capture-model', 'signals') },
   { id: 'statements.tables-read', file: 'src/core/statements.ts', find: 'if (TABLE.test(line) || QUOTE.test(line)', replace: 'if (QUOTE.test(line)', tests: UNIT('capture-model', 'signals') },
   { id: 'statements.lead-in-alone', file: 'src/core/statements.ts', find: "const leadIn = joined.trimEnd().endsWith(':');", replace: 'const leadIn = false;', tests: UNIT('capture-model') },
