@@ -15,7 +15,9 @@
  *   With --half checking the candidates are the shipped detector's (core/signals.ts), scored here.
  *
  * A reading is data/second-reading/<half>/<reader>.jsonl, one line per sampled
- * passage: {"passage": passageId, "keep", "namespace", "confidence": "sure" | "likely" | "unsure", "hard"}.
+ * passage: {"passage": passageId, "keep", "namespace", "confidence": "sure" | "likely" | "unsure", "hard"};
+ * judge-*.jsonl are a helper's answers as the judge, given each passage as a candidate (the detector's
+ * namespace and confidence) and JUDGE_INSTRUCTIONS instead of the guide: {"passage", "keep", "namespace"}.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -33,8 +35,9 @@ interface Reading {
   passage: string;
   keep: boolean;
   namespace: string | null;
-  confidence: 'sure' | 'likely' | 'unsure';
-  hard: string | null;
+  /** A judge's answer (judge-*.jsonl: the candidates and JUDGE_INSTRUCTIONS, not the guide) says none. */
+  confidence?: 'sure' | 'likely' | 'unsure';
+  hard?: string | null;
 }
 
 /** The sample: a half's passages in the order of a seeded hash of their text, the first SAMPLE_SIZE. */
@@ -98,7 +101,7 @@ function main(): void {
   for (const [name, r] of readings) {
     console.log(`\n${name} against the labels, kappa ${kappa(r.map((x) => x.keep), drawn.map((p) => p.keep)).toFixed(3)}:`);
     console.log(`  kept:           ${measure(drawn, (_, i) => r[i]!.keep, (i) => r[i]!.namespace)}`);
-    console.log(`  kept, sure:     ${measure(drawn, (_, i) => r[i]!.keep && r[i]!.confidence === 'sure')}`);
+    if (r.some((x) => x.confidence)) console.log(`  kept, sure:     ${measure(drawn, (_, i) => r[i]!.keep && r[i]!.confidence === 'sure')}`);
     for (const origin of [...new Set(drawn.map((p) => p.origin))].sort()) {
       const at = [...drawn.keys()].filter((i) => drawn[i]!.origin === origin);
       console.log(`  ${origin.padEnd(15)} ${measure(at.map((i) => drawn[i]!), (_, j) => r[at[j]!]!.keep, (j) => r[at[j]!]!.namespace)}`);
