@@ -31,7 +31,7 @@
  * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS, NS_OVR=1,
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
  * seconds instead of minutes), PROSE=1, SENTENCES=1, CAPTURE_DATA
- * (another corpus folder), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
+ * (another corpus folder), TRAIN_ONLY=file.jsonl,... (train on, never score), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
  * out-of-fold probability, of the passage and as detection scores it: second-reading.ts reads it).
  */
 import fs from 'node:fs';
@@ -50,6 +50,12 @@ const STEPS = Number(process.env.STEPS ?? 300);
 const POS_WEIGHT = Number(process.env.POS_WEIGHT ?? 1);
 /** Cross-validate the keep row only (quicker, for experiments). */
 const KEEP_ONLY = process.env.KEEP_ONLY === '1';
+/**
+ * TRAIN_ONLY=file.jsonl,...: those files' passages train every fold and the weights, and are never
+ * scored nor calibrated on: what they add is judged on the rest, and the calibration stays fitted on
+ * the passages whose mix of kept and not kept is the checking half's (docs/capture.md, "Seventh round").
+ */
+const TRAIN_ONLY = new Set((process.env.TRAIN_ONLY ?? '').split(',').filter(Boolean));
 /**
  * NS_OVR=1: each namespace row a logistic regression of its own (one against
  * the rest) instead of one softmax over the five. Detection takes the highest
@@ -200,14 +206,14 @@ const nsTarget = (e: Example) => (e.ns < 0 ? null : MODEL_NAMESPACES.map((_, i) 
 let sentenceBest = new Float64Array(0);
 
 /** Out-of-fold keep scores and namespace guesses of the tuning half, for one L2 strength. */
-function crossValidate(examples: readonly Example[], lambda: number): { scores: Float64Array; detected: Float64Array; ns: Int32Array } {
+function crossValidate(examples: readonly Example[], lambda: number, extra: readonly Example[] = []): { scores: Float64Array; detected: Float64Array; ns: Int32Array } {
   const scores = new Float64Array(examples.length);
   const detected = new Float64Array(examples.length);
   const ns = new Int32Array(examples.length).fill(-1);
   sentenceBest = new Float64Array(examples.length);
   for (let f = 0; f < FOLDS; f++) {
     const inFold = (e: Example) => foldOf(e.group, FOLDS) === f;
-    const trainSet = examples.filter((e) => !inFold(e));
+    const trainSet = [...examples.filter((e) => !inFold(e)), ...extra];
     const keep = train(trainSet, lambda, 1, keepTarget, priors);
     const nsModel = KEEP_ONLY ? null : train(trainSet, lambda, MODEL_NAMESPACES.length, nsTarget);
     examples.forEach((e, i) => {
@@ -253,14 +259,18 @@ function quantize(w: Float64Array): { bytes: Int8Array; scale: number } {
 
 function main(): void {
   const dryRun = process.argv.includes('--dry-run');
-  const { tuning } = split(loadCorpus());
+  const { tuning: half } = split(loadCorpus());
+  // TRAIN_ONLY passages are in every fold's training set and in the weights, never scored nor calibrated on.
+  const tuning = half.filter((p) => !TRAIN_ONLY.has(p.file));
+  const extra = half.filter((p) => TRAIN_ONLY.has(p.file)).map(example);
+  if (extra.length) console.log(`train only (${[...TRAIN_ONLY].join(', ')}): ${extra.length} passages, ${extra.filter((e) => e.keep).length} worth keeping`);
   const examples = tuning.map(example);
   const labels = examples.map((e) => e.keep);
   console.log(`tuning half: ${examples.length} passages, ${labels.filter(Boolean).length} worth keeping, ${new Set(tuning.map((p) => p.group)).size} source groups`);
 
   let best: { lambda: number; loss: number; scores: Float64Array; ns: Int32Array } | undefined;
   for (const lambda of LAMBDAS) {
-    const cv = crossValidate(examples, lambda);
+    const cv = crossValidate(examples, lambda, extra);
     const cal = platt(cv.scores, labels);
     const p = [...cv.scores].map((z) => sig(cal.a * z + cal.b));
     const loss = logLoss(p, labels);
@@ -325,8 +335,8 @@ function main(): void {
   }
   if (dryRun) return;
 
-  const keep = train(examples, best!.lambda, 1, keepTarget, priors);
-  const nsModel = train(examples, best!.lambda, MODEL_NAMESPACES.length, nsTarget);
+  const keep = train([...examples, ...extra], best!.lambda, 1, keepTarget, priors);
+  const nsModel = train([...examples, ...extra], best!.lambda, MODEL_NAMESPACES.length, nsTarget);
   const rows = [keep.w[0]!, ...nsModel.w].map((w) => quantize(w.subarray(0, FEATURE_BUCKETS)));
   const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
   rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer), i * FEATURE_BUCKETS));
