@@ -294,9 +294,9 @@ async function stop(ctx: AppContext, input: Extract<HookInput, { event: 'Stop' }
  * but the contract, which is one line on stderr.
  */
 async function judgedSignals(ctx: AppContext, input: HookInput, signals: readonly Signal[], auto: readonly Signal[]): Promise<Signal[]> {
-  const suggested = untakenSuggestions(signals, auto, JUDGE_FLOOR);
-  const fresh = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested) : [];
-  const candidates = fresh.sort((a, b) => b.confidence - a.confidence).slice(0, JUDGE_MAX_CANDIDATES);
+  // The strongest first (each message's signals come sorted, the turn's several messages do not).
+  const suggested = untakenSuggestions(signals, auto, JUDGE_FLOOR).sort((a, b) => b.confidence - a.confidence);
+  const candidates = suggested.length ? await notCapturedYet(ctx, input.sessionId, suggested, JUDGE_MAX_CANDIDATES) : [];
   if (!candidates.length) return [];
   try {
     return judgeCandidates(ctx, input.event, candidates);

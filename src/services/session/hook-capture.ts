@@ -70,11 +70,16 @@ async function storedAs(ctx: HookCaptureDeps, signal: Signal): Promise<Memory | 
   }
 }
 
-/** Signals neither this session nor the stored memories hold yet: what a judge is worth asking about (capture checks again). */
-export async function notCapturedYet(ctx: HookCaptureDeps, sessionId: string, signals: readonly Signal[]): Promise<Signal[]> {
+/**
+ * Signals neither this session nor the stored memories hold yet, in their order, at most `limit`: what a
+ * judge is worth asking about (capture checks again). The stored memories are searched once a signal, so
+ * the limit bounds that too.
+ */
+export async function notCapturedYet(ctx: HookCaptureDeps, sessionId: string, signals: readonly Signal[], limit = Infinity): Promise<Signal[]> {
   const seen = new Set(readSession(ctx.repo.mem, sessionId).captured);
   const out: Signal[] = [];
   for (const signal of signals) {
+    if (out.length >= limit) break;
     const hash = capturedHash(signal);
     if (seen.has(hash)) continue;
     seen.add(hash);
