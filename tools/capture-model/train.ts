@@ -31,13 +31,14 @@
  * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS, NS_OVR=1,
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
  * seconds instead of minutes), PROSE=1, SENTENCES=1, CAPTURE_DATA
- * (another corpus folder), TRAIN_ONLY=file.jsonl,... (train on, never score), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
+ * (another corpus folder), TRAIN_ONLY=file.jsonl,... (train on, never score), KEEP_ROW=shipped (train the namespace rows only), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
  * out-of-fold probability, of the passage and as detection scores it: second-reading.ts reads it).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
 import { MODEL_NAMESPACES, pooledVector, type VectorPool, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
+import { CAPTURE_WEIGHTS } from '../../src/core/capture-weights.ts';
 import { sentencesOf, statementsOf } from '../../src/core/statements.ts';
 import { foldOf, loadCorpus, type Passage, passageId, split } from './corpus.ts';
 import { auc, platt, sig } from './metrics.ts';
@@ -56,6 +57,8 @@ const KEEP_ONLY = process.env.KEEP_ONLY === '1';
  * the passages whose mix of kept and not kept is the checking half's (docs/capture.md, "Seventh round").
  */
 const TRAIN_ONLY = new Set((process.env.TRAIN_ONLY ?? '').split(',').filter(Boolean));
+/** KEEP_ROW=shipped: keep the shipped keep row, its bias, scale and calibration as they are, and train the namespace rows only. */
+const KEEP_ROW_SHIPPED = process.env.KEEP_ROW === 'shipped';
 /**
  * NS_OVR=1: each namespace row a logistic regression of its own (one against
  * the rest) instead of one softmax over the five. Detection takes the highest
@@ -335,20 +338,32 @@ function main(): void {
   }
   if (dryRun) return;
 
-  const keep = train([...examples, ...extra], best!.lambda, 1, keepTarget, priors);
   const nsModel = train([...examples, ...extra], best!.lambda, MODEL_NAMESPACES.length, nsTarget);
-  const rows = [keep.w[0]!, ...nsModel.w].map((w) => quantize(w.subarray(0, FEATURE_BUCKETS)));
-  const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
-  rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer), i * FEATURE_BUCKETS));
   const round = (x: number) => Number(x.toPrecision(9));
+  let keep: { w: Float64Array[]; b: number[] };
+  let keepRow: { bytes: Int8Array; scale: number; bias: number; calibration: WeightsTable['calibration'] };
+  if (KEEP_ROW_SHIPPED) {
+    // The shipped keep row, its bias, scale and calibration, byte for byte: only the namespace rows are new.
+    const shipped = CAPTURE_WEIGHTS as WeightsTable;
+    if (shipped.vectors || vectors) throw new Error('KEEP_ROW=shipped: for tables without word vectors');
+    const old = Buffer.from(shipped.weights.join(''), 'base64');
+    keep = { w: [new Float64Array(WIDTH)], b: [shipped.bias[0]!] };
+    keepRow = { bytes: new Int8Array(old.buffer, old.byteOffset, FEATURE_BUCKETS), scale: shipped.scale[0]!, bias: shipped.bias[0]!, calibration: shipped.calibration };
+  } else {
+    keep = train([...examples, ...extra], best!.lambda, 1, keepTarget, priors);
+    keepRow = { ...quantize(keep.w[0]!.subarray(0, FEATURE_BUCKETS)), bias: round(keep.b[0]!), calibration: { a: round(cal.a), b: round(cal.b) } };
+  }
+  const rows = [keepRow, ...nsModel.w.map((w) => quantize(w.subarray(0, FEATURE_BUCKETS)))];
+  const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
+  rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, FEATURE_BUCKETS), i * FEATURE_BUCKETS));
   const vectorPart = vectors && table ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, weights: [keep.w[0]!, ...nsModel.w].map((w) => [...w.subarray(FEATURE_BUCKETS)].map((x) => round(x * VECTOR_SCALE))) } : undefined;
   const header: Omit<WeightsTable, 'weights' | 'sha256' | 'vectors'> = {
     version: 1,
     bits: FEATURE_BITS,
     rows: [...MODEL_ROWS],
-    bias: [keep.b[0]!, ...nsModel.b].map(round),
+    bias: [keepRow.bias, ...nsModel.b.map(round)],
     scale: rows.map((r) => round(r.scale)),
-    calibration: { a: round(cal.a), b: round(cal.b) },
+    calibration: keepRow.calibration,
   };
   const vectorBytes = table ? new Uint8Array(table.table.buffer) : new Uint8Array(0);
   const fpBytes = table ? fingerprintBytes(table.fingerprints) : new Uint8Array(0);
