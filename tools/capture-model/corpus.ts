@@ -22,19 +22,30 @@ export const DATA_DIR = path.join(import.meta.dirname, 'data');
 export const NAMESPACES = ['decisions', 'learnings', 'blockers', 'patterns', 'progress'];
 
 export function loadCorpus(dir = process.env.CAPTURE_DATA ?? DATA_DIR): Passage[] {
-  const out: Passage[] = [];
   const seen = new Set<string>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort()) {
-    for (const [i, line] of fs.readFileSync(path.join(dir, file), 'utf8').split('\n').entries()) {
-      if (!line.trim()) continue;
-      const p = JSON.parse(line) as Passage;
-      if (typeof p.text !== 'string' || typeof p.keep !== 'boolean' || !p.group) throw new Error(`${file}:${i + 1}: needs text, keep and group`);
-      if (p.keep && !NAMESPACES.includes(p.namespace ?? '')) throw new Error(`${file}:${i + 1}: a kept passage needs one of ${NAMESPACES.join(', ')}`);
-      const key = p.text.trim();
-      if (seen.has(key)) continue; // the same text twice (two queries found one comment): once
-      seen.add(key);
-      out.push({ ...p, file });
-    }
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.jsonl'))
+    .sort()
+    .flatMap((file) => loadFile(path.join(dir, file), seen));
+}
+
+/**
+ * One file's passages (named in `file` by its name in the data folder), less the texts `seen` already
+ * holds, which it then holds too: the same text twice (two queries found one comment) is read once.
+ */
+export function loadFile(filePath: string, seen = new Set<string>()): Passage[] {
+  const file = path.relative(DATA_DIR, filePath);
+  const out: Passage[] = [];
+  for (const [i, line] of fs.readFileSync(filePath, 'utf8').split('\n').entries()) {
+    if (!line.trim()) continue;
+    const p = JSON.parse(line) as Passage;
+    if (typeof p.text !== 'string' || typeof p.keep !== 'boolean' || !p.group) throw new Error(`${file}:${i + 1}: needs text, keep and group`);
+    if (p.keep && !NAMESPACES.includes(p.namespace ?? '')) throw new Error(`${file}:${i + 1}: a kept passage needs one of ${NAMESPACES.join(', ')}`);
+    const key = p.text.trim();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...p, file });
   }
   return out;
 }

@@ -31,7 +31,7 @@
  * For experiments: LAMBDAS (comma-separated L2 strengths to try), STEPS, NS_OVR=1,
  * PHRASE_PRIOR, PHRASE_STRENGTH, POS_WEIGHT, KEEP_ONLY=1 (the keep row alone:
  * seconds instead of minutes), PROSE=1, SENTENCES=1, CAPTURE_DATA
- * (another corpus folder), TRAIN_ONLY=file.jsonl,... (train on, never score), KEEP_ROW=shipped (train the namespace rows only), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
+ * (another corpus folder), TRAIN_ONLY=extra/file.jsonl,... (train on, never score), KEEP_ROW=shipped (train the namespace rows only), OUT=file.ts (write the weights there instead), and DUMP=file.jsonl (every tuning passage with its
  * out-of-fold probability, of the passage and as detection scores it: second-reading.ts reads it).
  */
 import fs from 'node:fs';
@@ -40,7 +40,7 @@ import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeigh
 import { MODEL_NAMESPACES, pooledVector, type VectorPool, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { CAPTURE_WEIGHTS } from '../../src/core/capture-weights.ts';
 import { sentencesOf, statementsOf } from '../../src/core/statements.ts';
-import { foldOf, loadCorpus, type Passage, passageId, split } from './corpus.ts';
+import { DATA_DIR, foldOf, halfOf, loadCorpus, loadFile, type Passage, passageId, split } from './corpus.ts';
 import { auc, platt, sig } from './metrics.ts';
 import { fingerprintBytes, loadVectors, vectorTable } from './word-vectors.ts';
 
@@ -52,9 +52,10 @@ const POS_WEIGHT = Number(process.env.POS_WEIGHT ?? 1);
 /** Cross-validate the keep row only (quicker, for experiments). */
 const KEEP_ONLY = process.env.KEEP_ONLY === '1';
 /**
- * TRAIN_ONLY=file.jsonl,...: those files' passages train every fold and the weights, and are never
- * scored nor calibrated on: what they add is judged on the rest, and the calibration stays fitted on
- * the passages whose mix of kept and not kept is the checking half's (docs/capture.md, "Seventh round").
+ * TRAIN_ONLY=extra/file.jsonl,... (paths in the data folder, outside the corpus: data/extra/): those
+ * passages train every fold and the weights, and are never scored nor calibrated on: what they add is
+ * judged on the corpus, and the calibration stays fitted on the passages whose mix of kept and not
+ * kept is the checking half's (docs/capture.md, "Seventh round"). They must all be in the tuning half.
  */
 const TRAIN_ONLY = new Set((process.env.TRAIN_ONLY ?? '').split(',').filter(Boolean));
 /** KEEP_ROW=shipped: keep the shipped keep row, its bias, scale and calibration as they are, and train the namespace rows only. */
@@ -262,10 +263,13 @@ function quantize(w: Float64Array): { bytes: Int8Array; scale: number } {
 
 function main(): void {
   const dryRun = process.argv.includes('--dry-run');
-  const { tuning: half } = split(loadCorpus());
+  const corpus = loadCorpus();
+  const { tuning } = split(corpus);
   // TRAIN_ONLY passages are in every fold's training set and in the weights, never scored nor calibrated on.
-  const tuning = half.filter((p) => !TRAIN_ONLY.has(p.file));
-  const extra = half.filter((p) => TRAIN_ONLY.has(p.file)).map(example);
+  const seen = new Set(corpus.map((p) => p.text.trim()));
+  const extraPassages = [...TRAIN_ONLY].flatMap((f) => loadFile(path.resolve(DATA_DIR, f), seen));
+  if (extraPassages.some((p) => halfOf(p.group) !== 'tuning')) throw new Error('TRAIN_ONLY: a passage of the checking half');
+  const extra = extraPassages.map(example);
   if (extra.length) console.log(`train only (${[...TRAIN_ONLY].join(', ')}): ${extra.length} passages, ${extra.filter((e) => e.keep).length} worth keeping`);
   const examples = tuning.map(example);
   const labels = examples.map((e) => e.keep);
