@@ -33,7 +33,8 @@ import { bucketOf, FEATURE_BUCKETS, featuresOf, PHRASES, statementWords, wordWei
 import { MODEL_NAMESPACES } from '../../src/core/capture-model.ts';
 import fs from 'node:fs';
 import { porterStem } from '../../src/core/search/stem.ts';
-import { foldOf, loadCorpus, type Passage, split } from './corpus.ts';
+import path from 'node:path';
+import { DATA_DIR, foldOf, loadCorpus, loadFile, type Passage, split } from './corpus.ts';
 import { prng } from '../../test/helpers/prng.ts';
 import { auc, platt as plattScores, sig } from './metrics.ts';
 import { trainWordVectors } from './word-vectors.ts';
@@ -95,7 +96,7 @@ function exampleOf(p: Passage, chars: boolean, bucketBits = 16): Ex {
   return { idx: Uint32Array.from(idx), val: Float64Array.from(val), keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group, fold: TRAIN_ONLY.has(p.file) ? -1 : foldOf(p.group, FOLDS) };
 }
 
-/** EXTRA=file.jsonl,...: passages of these files are in every fold's training set and never scored (what new data adds, judged on the rest). */
+/** EXTRA=file.jsonl,... (or extra/file.jsonl outside the corpus): passages of these files are in every fold's training set and never scored (what new data adds, judged on the rest). */
 const TRAIN_ONLY = new Set((process.env.EXTRA ?? '').split(',').filter(Boolean));
 
 
@@ -605,7 +606,10 @@ function bootstrap(words: readonly Ex[], base: { keep: ArrayLike<number>; ns: Ar
 
 function main(): void {
   const what = new Set(process.argv.slice(2));
-  const { tuning } = split(loadCorpus());
+  // EXTRA may also name files outside the corpus (extra/file.jsonl in the data folder): read them too, as train-only.
+  const corpus = loadCorpus();
+  const seen = new Set(corpus.map((p) => p.text.trim()));
+  const tuning = [...split(corpus).tuning, ...[...TRAIN_ONLY].filter((f) => f.includes('/')).flatMap((f) => loadFile(path.resolve(DATA_DIR, f), seen))];
   const words = tuning.map((p) => exampleOf(p, false));
   console.log(`tuning half: ${words.length} passages, ${words.filter((e) => e.keep).length} worth keeping, ${new Set(tuning.map((p) => p.group)).size} groups; 5 folds by group`);
   const t0 = performance.now();
