@@ -68,8 +68,10 @@ const MUTATIONS = [
   { id: 'redaction.lists-in-unknown-fields-skipped', file: 'src/core/redact/memory-redaction.ts', find: 'if (Array.isArray(value)) return value.map((v) => redactValue(v, redact, found));', replace: '', tests: UNIT('memory-redaction') },
   { id: 'redaction.summary-cut-before-redaction', file: 'src/core/redact/memory-redaction.ts', find: 'summary: fitSummary(text(memory.summary))', replace: 'summary: text(fitSummary(memory.summary))', tests: UNIT('memory-redaction') },
   // The capture judge is asked from JUDGE_FLOOR (below the suggest tier), at most JUDGE_MAX_CANDIDATES, the strongest.
-  { id: 'judge.floor-is-suggest-tier', file: 'src/hooks/handlers.ts', find: 'const suggested = untakenSuggestions(signals, auto, JUDGE_FLOOR);', replace: 'const suggested = untakenSuggestions(signals, auto);', tests: E2E('capture-judge') },
-  { id: 'judge.no-cap', file: 'src/services/session/hook-capture.ts', find: 'if (out.length >= limit) break;', replace: '', tests: E2E('capture-judge'), only: 'at most 20' },
+  { id: 'judge.floor-is-suggest-tier', file: 'src/hooks/handlers.ts', find: 'untakenSuggestions(signals, auto, JUDGE_FLOOR)', replace: 'untakenSuggestions(signals, auto)', tests: E2E('capture-judge') },
+  { id: 'judge.strongest-of-one-message-only', file: 'src/hooks/handlers.ts', find: 'untakenSuggestions(signals, auto, JUDGE_FLOOR).sort((a, b) => b.confidence - a.confidence)', replace: 'untakenSuggestions(signals, auto, JUDGE_FLOOR)', tests: E2E('capture-judge'), only: 'at most 20' },
+  { id: 'judge.no-cap', file: 'src/services/session/hook-capture.ts', find: 'if (out.length >= limit || searches >= 2 * limit) break;', replace: '', tests: E2E('capture-judge'), only: 'at most 20' },
+  { id: 'redaction.copies-not-carried', file: 'src/core/redact/memory-redaction.ts', find: 'if (copies.length === 0) return first;', replace: 'return first;', tests: E2E('crud'), only: 'repeats it bare' },
   { id: 'redaction.capture-path-unredacted', file: 'src/services/capture.ts', find: 'return redactMemory(memory, cleaner(ctx));', replace: 'return { memory, found: [] };', tests: E2E('crud'), only: 'redacts secrets before writing' },
   { id: 'redaction.allowlist-ignored', file: 'src/core/redact/redact.ts', find: 'allowed: allowed(secret) });', replace: 'allowed: false });', tests: UNIT('redact-rules') },
   { id: 'redaction.high-entropy-rule-off', file: 'src/core/redact/secret-rules.ts', find: 'validate: highEntropy },', replace: 'validate: () => false },', tests: UNIT('redact') },

@@ -96,7 +96,8 @@ export function newKey(): string {
 export function cleaner(ctx: Pick<Deps, 'settings'>): (text: string) => Redaction {
   const { secrets, secretsAllow } = ctx.settings;
   return (text) => {
-    const r = redact(text, { allow: secretsAllow });
+    // With the secrets whose copies the memory's other fields lose too (redactMemory).
+    const r = redact(text, { allow: secretsAllow, copies: true });
     if (r.found.length === 0 || secrets === 'redact') return r;
     if (secrets === 'block') {
       throw new UsageError(`refusing to store a secret (${[...new Set(r.found)].join(', ')}); remove it, or set mem.secrets to redact`);

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { base62, crc32 } from '../../src/core/redact/secret-checks.ts';
+import { SessionWriter, text } from '../fixtures/transcripts.ts';
 import { makeRepo, mem, memOk, type RunResult, type Sandbox, sandbox } from './helpers.ts';
 
 // Each scores at the suggest tier (0.70-0.95), never at once (checked below without a judge).
@@ -29,8 +30,8 @@ interface JudgeInput {
   candidates: Array<{ id: number; namespace: string; summary: string; body: string; confidence: number }>;
 }
 
-function stop(repo: string, env: NodeJS.ProcessEnv, message: string, session = 'sess-1'): RunResult {
-  const input = { session_id: session, transcript_path: path.join(repo, '..', 'missing.jsonl'), cwd: repo, hook_event_name: 'Stop', permission_mode: 'default', stop_hook_active: false, last_assistant_message: message };
+function stop(repo: string, env: NodeJS.ProcessEnv, message: string, session = 'sess-1', transcript = path.join(repo, '..', 'missing.jsonl')): RunResult {
+  const input = { session_id: session, transcript_path: transcript, cwd: repo, hook_event_name: 'Stop', permission_mode: 'default', stop_hook_active: false, last_assistant_message: message };
   return mem(repo, env, ['hook', 'Stop'], { input: JSON.stringify(input) });
 }
 
@@ -165,6 +166,16 @@ describe('mem.capture.with: an external judge at Stop', () => {
     // Every one of them scores above the weaker statement left out, which a turn of its own would send.
     expect(sent.map((c) => c.body)).not.toContain(FLAKY);
     expect(sent.every((c) => uses.includes(c.body))).toBe(true);
+
+    // The same when the weaker statement is in an earlier message of the turn: the strongest of the whole turn.
+    const transcript = path.join(box.root, 'turn.jsonl');
+    const last = uses.join('\n\n');
+    fs.writeFileSync(transcript, new SessionWriter('2.1.190').prompt('Set up the services.').reply([text(FLAKY)]).reply([text(last)]).jsonl());
+    fs.rmSync(seen);
+    expect(stop(repo, env, last, 'sess-2', transcript)).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    const turn = received(seen).candidates;
+    expect(turn).toHaveLength(20);
+    expect(turn.map((c) => c.body)).not.toContain(FLAKY);
   });
 
   it('a failing judge leaves the markers of the turn captured at once', () => {

@@ -79,6 +79,17 @@ describe('memory lifecycle through git mem', () => {
     expect(log).toEqual([`forget ${id}`, `edit ${id}`, `edit ${id}`, `capture ${id}`, `capture ${keep}`]);
   });
 
+  it("takes a secret named in the body out of the summary that repeats it bare, in the note git stores", () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    const value = 'Q7mZp2Lx9RtV4wKc';
+    const r = mem(repo, box.env, ['capture', 'decisions', `We decided to keep ${value} for the deploy job`, '-m', `The staging password is ${value}. We decided to keep it for the deploy job because prod is locked.`]);
+    expect(r.code, r.stderr).toBe(0);
+    const note = git(repo, box.env, ['notes', '--ref=refs/notes/mem/decisions', 'show', 'HEAD']);
+    expect(note).not.toContain(value);
+    expect(note).toContain('We decided to keep [REDACTED:password] for the deploy job');
+  });
+
   it('reads the body from --file and stdin, and redacts secrets before writing', () => {
     const box = sandbox();
     const repo = makeRepo(box);

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactMemory } from '../../src/core/redact/memory-redaction.ts';
 import type { Memory } from '../../src/core/memory.ts';
-import { redact } from '../../src/core/redact/redact.ts';
+import { redact, redactTogether } from '../../src/core/redact/redact.ts';
 import { base62, crc32 } from '../../src/core/redact/secret-checks.ts';
 
 // Assembled from parts so this file does not look like it leaks a token.
@@ -70,6 +70,21 @@ describe('redactMemory', () => {
       const text = planted.some(([at]) => at === field || at.startsWith(`${field}.`) || at.startsWith(`${field}[`));
       expect(text || NOT_TEXT.has(field) || ['confidence', 'reprieves'].includes(field), field).toBe(true);
     }
+  });
+
+  it("takes a secret named in the body out of the summary's bare copy too, and the judge's input alike", () => {
+    const value = 'Q7mZp2Lx9RtV4wKc';
+    const body = `The staging password is ${value}. We decided to keep ${value} for the deploy job because prod is locked.`;
+    const summary = `We decided to keep ${value} for the deploy job because prod is locked.`;
+    // Alone, the summary holds nothing a rule reads as a secret.
+    expect(redact(summary).text).toBe(summary);
+    const { memory } = redactMemory({ ...full(), summary, body }, (t) => redact(t, { copies: true }));
+    expect(memory.summary).toBe('We decided to keep [REDACTED:password] for the deploy job because prod is locked.');
+    expect(JSON.stringify(memory)).not.toContain(value);
+    expect(redactTogether([summary, body]).map((r) => r.text).join('\n')).not.toContain(value);
+    // A value of words, or a number, is not carried to the other fields.
+    const words = redactTogether(['the build id is 1234e56789012345', 'password: 1234e56789012345']);
+    expect(words[0]!.text).toBe('the build id is 1234e56789012345');
   });
 
   it('keeps what is not a secret as it was: identity, times, numbers, booleans, null, the text around a secret', () => {

@@ -121,7 +121,7 @@ describe('redact: secrets in the forms developers write them', () => {
 
 describe('redact: how findings combine', () => {
   it('names a token by its format, not by the variable it is assigned to', () => {
-    expect(redact(`GITHUB_TOKEN=${GHP}`)).toEqual({ text: 'GITHUB_TOKEN=[REDACTED:github_token]', found: ['github_token'] });
+    expect(redact(`GITHUB_TOKEN=${GHP}`)).toMatchObject({ text: 'GITHUB_TOKEN=[REDACTED:github_token]', found: ['github_token'] });
   });
 
   it('keeps the rest of an assignment or URL around the secret', () => {
@@ -210,6 +210,8 @@ describe('redact: forms from public scanners test cases', () => {
     ['an XML secret with words only', `<password>${V32}</password>`, '<token>see the wiki page</token>'],
     ['curl with the password alone in quotes', `curl --user admin:'${V32}' https://api.example.com`, `curl --user admin:'$PASSWORD' https://api.example.com`],
     ['a Slack webhook written with http', `http://hooks.slack.com/services/T024BE7LD/B0A1B2C3D/${V32}`, 'http://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX'],
+    ['an XML secret with words, beside a digest cited in words', `<key>rotated ${V32}</key>`, '<key>fixed in 3f2a9c1d8e7b6a5f4c3d2e1f0a9b8c7d6e5f4a3b</key>'],
+    ['a numbered name, beside a product with a digit', `token1 = "${V32}"`, 'AUTH0=dev-x8k2m9q4w7z1.us.auth0.com'],
   ];
   for (const [form, positive, negative] of cases) {
     it(`redacts ${form}`, () => {
@@ -235,6 +237,12 @@ describe('redact: forms from public scanners test cases', () => {
     const key = 'I5SYNPRFZI41WHVQWWUT0GNX' + 'FMO104343E7CXFIISR01E2V8ETSMXMJFK1XN';
     expect(redact(`gn.top_news(scraping_bee = '${key}')`).text).not.toContain(key);
     for (const s of ['SHA256: E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855', 'CHANGELOG_ENTRY_20240101_FEATURE_FLAG_ROLLOUT_V2', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789ABCDEFGH']) expect(redact(s).text).toBe(s);
+  });
+
+  it('reads the name before a value on the next line after a long line', () => {
+    const line = `const bytecode = "0x${'6080deadbeef'.repeat(20_000)}"; const password =\n  "Xk9mQ2vL7pR4tZ8wQ3aB";`;
+    // (Quadratic before: seconds at this size. Timed by test/bench/redact.bench.ts, "a 240 KB line before a value on the next".)
+    expect(redact(line).text.endsWith('const password =\n  "[REDACTED:password]";')).toBe(true);
   });
 
   it('counts a numbered name as its name', () => {

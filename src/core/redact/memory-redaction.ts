@@ -5,7 +5,7 @@
  * forgotten on one path. Applied just before a memory is written.
  */
 import type { Memory } from '../memory.ts';
-import type { Redaction } from './redact.ts';
+import { type Redaction, redactCopies } from './redact.ts';
 import { fitSummary } from '../validate.ts';
 
 type Redactor = (text: string) => Redaction;
@@ -23,8 +23,25 @@ function redactValue(value: unknown, redact: Redactor, found: string[]): unknown
   return value;
 }
 
-/** The memory with every text redacted, its summary then cut to size; and the types of what was found. */
+/**
+ * The memory with every text redacted, its summary then cut to size; and the types of what was found.
+ * A random-looking secret found in one field is taken out of every other field too, wherever it stands
+ * whole (the summary is often the body's sentence that holds its bare copy): a second pass, only when
+ * the first found such a secret.
+ */
 export function redactMemory(memory: Memory, redact: Redactor): { memory: Memory; found: string[] } {
+  const copies: Array<[string, string]> = [];
+  const first = redactFields(memory, (text) => {
+    const r = redact(text);
+    copies.push(...(r.copies ?? []));
+    return r;
+  });
+  if (copies.length === 0) return first;
+  const second = redactFields(first.memory, (text) => redactCopies(text, copies));
+  return { memory: second.memory, found: [...first.found, ...second.found] };
+}
+
+function redactFields(memory: Memory, redact: Redactor): { memory: Memory; found: string[] } {
   const found: string[] = [];
   const text = (s: string) => redactValue(s, redact, found) as string;
   const list = (l: readonly string[]) => l.map(text);

@@ -15,6 +15,47 @@ export interface Redaction {
   text: string;
   /** Types found, one entry per redaction. */
   found: string[];
+  /**
+   * The random-looking secrets removed (value, type), whose copies elsewhere in the same record are
+   * secrets too (redactCopies): a memory's summary is often the sentence of its body that holds the
+   * bare copy. Kept in memory only, never written.
+   */
+  copies?: Array<[string, string]>;
+}
+
+/** A secret's copy counts only when the value looks random: 16+ characters with letters, no spaces. */
+function copyable(v: string): boolean {
+  return v.length >= 16 && !/\s/.test(v) && (v.match(/[A-Za-z]/g)?.length ?? 0) >= 3 && looksRandom(v, 16, 3.3);
+}
+
+/** `text` with every whole occurrence of the given secrets (from another field's Redaction.copies) redacted. */
+export function redactCopies(text: string, copies: ReadonlyArray<readonly [string, string]>): Redaction {
+  const found: string[] = [];
+  let out = text;
+  for (const [value, type] of copies) {
+    let at = out.indexOf(value);
+    while (at >= 0) {
+      const whole = !TOKEN_CHAR.test(out[at - 1] ?? ' ') && !TOKEN_CHAR.test(out[at + value.length] ?? ' ');
+      if (whole) {
+        const marker = `[REDACTED:${type}]`;
+        out = out.slice(0, at) + marker + out.slice(at + value.length);
+        found.push(type);
+        at = out.indexOf(value, at + marker.length);
+      } else at = out.indexOf(value, at + value.length);
+    }
+  }
+  return { text: out, found };
+}
+
+/** Several texts of one record (a memory's summary and body) redacted, each also of the secrets the others held. */
+export function redactTogether(texts: readonly string[], options: RedactOptions = {}): Redaction[] {
+  const first = texts.map((t) => redact(t, { ...options, copies: true }));
+  const copies = first.flatMap((r) => r.copies ?? []);
+  if (copies.length === 0) return first;
+  return first.map((r) => {
+    const again = redactCopies(r.text, copies);
+    return { text: again.text, found: [...r.found, ...again.found], copies: r.copies };
+  });
 }
 
 export interface RedactOptions {
@@ -22,6 +63,8 @@ export interface RedactOptions {
   allow?: readonly string[];
   /** The rules to run, in order of precedence (default: all of SECRET_RULES); tests run one at a time. */
   rules?: readonly SecretRule[];
+  /** Return Redaction.copies, for a record whose other fields are redacted too (redactTogether, a memory's fields). */
+  copies?: boolean;
 }
 
 /** The digest users put in mem.secrets.allow for a value: `git mem` prints it in warnings. */
@@ -177,7 +220,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
         if (TOKEN_CHAR.test(text[at - 1] ?? ' ') || TOKEN_CHAR.test(text[at + v.length] ?? ' ') || overlaps(at, at + v.length)) continue;
         // Asked only of a value that does recur: a password of words is not taken again where it stands alone.
         let random = randomness.get(v);
-        if (random === undefined) randomness.set(v, (random = looksRandom(v, 16, 3.3)));
+        if (random === undefined) randomness.set(v, (random = copyable(v)));
         if (!random) break;
         claim({ start: at, end: at + v.length, rule: f.rule, type: f.type, allowed: false });
       }
@@ -227,6 +270,13 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
   recurrences();
   const hits = findings.filter((f) => !f.allowed);
   if (hits.length === 0) return { text, found: [] };
+  const copies = new Map<string, string>();
+  if (options.copies) {
+    for (const f of hits) {
+      const v = text.slice(f.start, f.end);
+      if (!copies.has(v) && copyable(v)) copies.set(v, f.type);
+    }
+  }
   let out = '';
   let at = 0;
   for (const f of [...hits].sort((a, b) => a.start - b.start)) {
@@ -236,5 +286,5 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
   out += text.slice(at);
   // One entry per redaction, in rule order, then in order of appearance.
   const found = hits.sort((a, b) => a.rule - b.rule || a.start - b.start).map((f) => f.type);
-  return { text: out, found };
+  return copies.size ? { text: out, found, copies: [...copies] } : { text: out, found };
 }

@@ -312,9 +312,10 @@ export function nameStrength(name: string): Strength {
   // git config `user.signingkey` names a key id (`3AA5C34371567BD2`), not a key.
   if (words[words.length - 1] === 'signingkey') return Strength.None;
   while (words.length > 1 && SUFFIXES.has(words[words.length - 1]!)) words.pop();
-  // A numbered name is its name: `token1`, `API_KEY_2`, `secretKey2` (a second key kept while the first rotates).
+  // A numbered name is its name: `token1`, `API_KEY_2`, `secretKey2` (a second key kept while the first rotates);
+  // not `auth0`, a product (an Auth0 tenant's domain is public).
   while (words.length > 1 && /^\d{1,2}$/.test(words[words.length - 1]!)) words.pop();
-  if (words.length && /^[a-z]{3,}\d{1,2}$/.test(words[words.length - 1]!)) words[words.length - 1] = words[words.length - 1]!.replace(/\d+$/, '');
+  if (words.length && /^[a-z]{3,}\d{1,2}$/.test(words[words.length - 1]!) && words[words.length - 1] !== 'auth0') words[words.length - 1] = words[words.length - 1]!.replace(/\d+$/, '');
   let last = words[words.length - 1] ?? '';
   let prev = words[words.length - 2] ?? '';
   // A PAT is a personal access token.

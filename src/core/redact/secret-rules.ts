@@ -232,6 +232,21 @@ const SECRET_WORDS = /pass|pwd|pw|secret|token|key|auth|cred|sess|cookie|pat|sen
 /** The same as whole words, for the rules that read prose (`the API key …`, `… is the admin password`). */
 const SECRET_NOUNS = /\b(?:pass(?:word|phrase)|secret|token|key|pat)\b/gi;
 
+/** A hex digest (a commit, `sha256:…`) or a UUID among words: what a note cites, not a secret. */
+function digestOrId(token: string): boolean {
+  const t = token.replace(/^sha\d*[:-]/i, '');
+  return /^[0-9a-f]+$/i.test(t) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(t);
+}
+
+/**
+ * The name a value on the next line was assigned to (`const apiKey =\n  "…"`): read from at most the 120
+ * characters before the `=`, so a long line before it (a hex literal) costs nothing more.
+ */
+function nameBeforeLineBreak(m: RegExpExecArray): string | undefined {
+  const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 120), m.index);
+  return /(?<![\w$.])([A-Za-z_$][\w$.]{0,80})[ \t]*(?::[ \t]*[\w$.<>[\]| ]{1,40})?[ \t]*$/.exec(line)?.[1];
+}
+
 /** Generic rules name what they removed by the name it was assigned to: a password, or some other secret. */
 const byName =
   (group: number) =>
@@ -829,7 +844,7 @@ export const SECRET_RULES: readonly SecretRule[] = [
     type: 'password',
     keywords: ['curl'],
     // Also on a continuation line of the command (`curl … \\` then `-u user:pass`), and with the password
-    // alone in quotes (`--user admin:'pa ss'` as a shell reads it: the quotes are not part of it).
+    // alone in quotes (`--user admin:'pw'`: the quotes are not part of it; a quoted password with spaces is not read).
     pattern: /\bcurl\b(?:[^\n\\^\x60]|[\\^\x60](?:\r?\n|.))*?[ \t](?:-u|--user)(?:[ \t]*|=)(["']?)([^\s:"']+):(["']?)([^\s"']+)\3\1/dg,
     group: 4,
     validate: (s) => !isPlaceholder(s) && !isReference(s),
@@ -900,14 +915,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     pattern: /(?<![=!<>])=[ \t]*\(?[ \t]*\r?\n[ \t]*(["'\x60])([^"'\x60\n]{3,512})\1/dg,
     group: 2,
     validate: (s, m) => {
-      const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1, m.index - 120), m.index);
-      const name = /(?<![\w$.])([A-Za-z_$][\w$.]{0,80})[ \t]*(?::[ \t]*[\w$.<>[\]| ]{1,40})?[ \t]*$/.exec(line)?.[1];
+      const name = nameBeforeLineBreak(m);
       return !!name && secretValue(s, nameStrength(name), true);
     },
-    typeOf: (m) => {
-      const line = m.input.slice(Math.max(0, m.input.lastIndexOf('\n', m.index - 1) + 1), m.index);
-      return nameStrength(/([A-Za-z_$][\w$.]*)[^\w$.]*$/.exec(line)?.[1] ?? '') === Strength.Strong ? 'password' : 'secret';
-    },
+    typeOf: (m) => (nameStrength(nameBeforeLineBreak(m) ?? '') === Strength.Strong ? 'password' : 'secret'),
   },
   {
     // Windows: `net use Z: \\\\fs01\\share /user:CORP\\svc pa55word` (`*` asks for it instead), on one line or continued with ^.
@@ -939,7 +950,10 @@ export const SECRET_RULES: readonly SecretRule[] = [
     // is redacted whole when one of its words is a random token.
     validate: (s, m) =>
       secretValue(s, nameStrength(m[1] ?? ''), true) ||
-      (/\S\s+\S/.test(s) && nameStrength(m[1] ?? '') >= Strength.Weak && s.split(/[\s{}()[\]]+/).some((t) => looksRandom(t, 16, 3.3) && !isPlaceholder(t) && !isPathOrUrl(t))),
+      (/\S\s+\S/.test(s) &&
+        nameStrength(m[1] ?? '') >= Strength.Weak &&
+        // Under a weak name (`<key>fixed in 3f2a9c1…</key>`) a hex digest or a UUID among words is cited, not kept secret.
+        s.split(/[\s{}()[\]]+/).some((t) => looksRandom(t, 16, 3.3) && !isPlaceholder(t) && !isPathOrUrl(t) && !(digestOrId(t) && nameStrength(m[1] ?? '') === Strength.Weak))),
     typeOf: byName(1),
   },
   {

@@ -10,7 +10,7 @@
  * stdout: {"keep":[0, {"id":1,"namespace":"decisions","summary":"..."}]}
  */
 import { GitMemError } from '../../core/errors.ts';
-import { redact } from '../../core/redact/redact.ts';
+import { redactTogether } from '../../core/redact/redact.ts';
 import type { Signal } from '../../core/signals.ts';
 import { commandName, runJsonCommand } from '../../io/external-command.ts';
 import type { Deps } from '../deps.ts';
@@ -55,13 +55,17 @@ interface JudgeCandidate {
 
 /** The input, every text redacted whatever mem.secrets says: a judge may be a remote model. */
 function judgeInput(ctx: Pick<Deps, 'settings'>, event: string, candidates: readonly Signal[]): { version: number; event: string; instructions: string; namespaces: string[]; candidates: JudgeCandidate[] } {
-  const clean = (text: string) => redact(text, { allow: ctx.settings.secretsAllow }).text;
+  // The summary and body together: a secret named in the body is taken out of the summary's bare copy too.
+  const clean = (s: Signal) => redactTogether([s.summary, s.body], { allow: ctx.settings.secretsAllow }).map((r) => r.text);
   return {
     version: JUDGE_VERSION,
     event,
     instructions: JUDGE_INSTRUCTIONS,
     namespaces: ctx.settings.namespaces.map((n) => n.name),
-    candidates: candidates.map((s, id) => ({ id, namespace: s.namespace, summary: clean(s.summary), body: clean(s.body), confidence: s.confidence })),
+    candidates: candidates.map((s, id) => {
+      const [summary, body] = clean(s);
+      return { id, namespace: s.namespace, summary: summary!, body: body!, confidence: s.confidence };
+    }),
   };
 }
 

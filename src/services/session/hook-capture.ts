@@ -72,17 +72,20 @@ async function storedAs(ctx: HookCaptureDeps, signal: Signal): Promise<Memory | 
 
 /**
  * Signals neither this session nor the stored memories hold yet, in their order, at most `limit`: what a
- * judge is worth asking about (capture checks again). The stored memories are searched once a signal, so
- * the limit bounds that too.
+ * judge is worth asking about (capture checks again). The stored memories are searched once a signal, at
+ * most twice `limit` times: a turn that restates what is stored stops there rather than search for each
+ * of its statements.
  */
 export async function notCapturedYet(ctx: HookCaptureDeps, sessionId: string, signals: readonly Signal[], limit = Infinity): Promise<Signal[]> {
   const seen = new Set(readSession(ctx.repo.mem, sessionId).captured);
   const out: Signal[] = [];
+  let searches = 0;
   for (const signal of signals) {
-    if (out.length >= limit) break;
+    if (out.length >= limit || searches >= 2 * limit) break;
     const hash = capturedHash(signal);
     if (seen.has(hash)) continue;
     seen.add(hash);
+    searches++;
     if (!(await storedAs(ctx, signal))) out.push(signal);
   }
   return out;
