@@ -35,8 +35,7 @@ export function redactCopies(text: string, copies: ReadonlyArray<readonly [strin
   for (const [value, type] of copies) {
     let at = out.indexOf(value);
     while (at >= 0) {
-      const whole = !TOKEN_CHAR.test(out[at - 1] ?? ' ') && !TOKEN_CHAR.test(out[at + value.length] ?? ' ');
-      if (whole) {
+      if (wholeAt(out, at, value.length)) {
         const marker = `[REDACTED:${type}]`;
         out = out.slice(0, at) + marker + out.slice(at + value.length);
         found.push(type);
@@ -97,6 +96,11 @@ function secretSpan(rule: SecretRule, m: RegExpExecArray): [number, number, stri
 /** How far (in characters) a secret's copy may stand from where it was found, to be redacted with it. */
 const NEARBY = 400;
 const TOKEN_CHAR = /[A-Za-z0-9+/_~=-]/;
+
+/** Whether the `length` characters at `at` stand whole: not a piece of a longer token (`x<value>`). */
+function wholeAt(text: string, at: number, length: number): boolean {
+  return !TOKEN_CHAR.test(text[at - 1] ?? ' ') && !TOKEN_CHAR.test(text[at + length] ?? ' ');
+}
 
 /** Below this many characters a text's trigrams are kept in a set rather than the bitmap. */
 const SMALL_TEXT = 4096;
@@ -216,8 +220,7 @@ export function redact(text: string, options: RedactOptions = {}): Redaction {
       const near = text.slice(from, Math.min(text.length, f.end + NEARBY + v.length));
       for (let i = near.indexOf(v); i >= 0; i = near.indexOf(v, i + v.length)) {
         const at = from + i;
-        // Whole: not a piece of a longer token (`x<value>`).
-        if (TOKEN_CHAR.test(text[at - 1] ?? ' ') || TOKEN_CHAR.test(text[at + v.length] ?? ' ') || overlaps(at, at + v.length)) continue;
+        if (!wholeAt(text, at, v.length) || overlaps(at, at + v.length)) continue;
         // Asked only of a value that does recur: a password of words is not taken again where it stands alone.
         let random = randomness.get(v);
         if (random === undefined) randomness.set(v, (random = copyable(v)));
