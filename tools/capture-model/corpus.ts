@@ -27,15 +27,16 @@ export function loadCorpus(dir = process.env.CAPTURE_DATA ?? DATA_DIR): Passage[
     .readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl'))
     .sort()
-    .flatMap((file) => loadFile(path.join(dir, file), seen));
+    .flatMap((file) => loadFile(path.join(dir, file), seen, dir));
 }
 
 /**
- * One file's passages (named in `file` by its name in the data folder), less the texts `seen` already
- * holds, which it then holds too: the same text twice (two queries found one comment) is read once.
+ * One file's passages (named in `file` by its path in the folder `base`: `threads.jsonl`,
+ * `extra/threads4.jsonl`), less the texts `seen` already holds, which it then holds too: the same
+ * text twice (two queries found one comment) is read once.
  */
-export function loadFile(filePath: string, seen = new Set<string>()): Passage[] {
-  const file = path.relative(DATA_DIR, filePath);
+export function loadFile(filePath: string, seen = new Set<string>(), base = DATA_DIR): Passage[] {
+  const file = path.relative(base, filePath);
   const out: Passage[] = [];
   for (const [i, line] of fs.readFileSync(filePath, 'utf8').split('\n').entries()) {
     if (!line.trim()) continue;
