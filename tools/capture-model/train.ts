@@ -344,23 +344,24 @@ function main(): void {
 
   const nsModel = train([...examples, ...extra], best!.lambda, MODEL_NAMESPACES.length, nsTarget);
   const round = (x: number) => Number(x.toPrecision(9));
-  let keep: { w: Float64Array[]; b: number[] };
+  // The keep row's real weights (null with KEEP_ROW=shipped, whose table has no word vectors to weigh) and its int8 row.
+  let keepWeights: Float64Array | null = null;
   let keepRow: { bytes: Int8Array; scale: number; bias: number; calibration: WeightsTable['calibration'] };
   if (KEEP_ROW_SHIPPED) {
     // The shipped keep row, its bias, scale and calibration, byte for byte: only the namespace rows are new.
     const shipped = CAPTURE_WEIGHTS as WeightsTable;
     if (shipped.vectors || vectors) throw new Error('KEEP_ROW=shipped: for tables without word vectors');
     const old = Buffer.from(shipped.weights.join(''), 'base64');
-    keep = { w: [new Float64Array(WIDTH)], b: [shipped.bias[0]!] };
     keepRow = { bytes: new Int8Array(old.buffer, old.byteOffset, FEATURE_BUCKETS), scale: shipped.scale[0]!, bias: shipped.bias[0]!, calibration: shipped.calibration };
   } else {
-    keep = train([...examples, ...extra], best!.lambda, 1, keepTarget, priors);
-    keepRow = { ...quantize(keep.w[0]!.subarray(0, FEATURE_BUCKETS)), bias: round(keep.b[0]!), calibration: { a: round(cal.a), b: round(cal.b) } };
+    const keep = train([...examples, ...extra], best!.lambda, 1, keepTarget, priors);
+    keepWeights = keep.w[0]!;
+    keepRow = { ...quantize(keepWeights.subarray(0, FEATURE_BUCKETS)), bias: round(keep.b[0]!), calibration: { a: round(cal.a), b: round(cal.b) } };
   }
   const rows = [keepRow, ...nsModel.w.map((w) => quantize(w.subarray(0, FEATURE_BUCKETS)))];
   const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
   rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, FEATURE_BUCKETS), i * FEATURE_BUCKETS));
-  const vectorPart = vectors && table ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, weights: [keep.w[0]!, ...nsModel.w].map((w) => [...w.subarray(FEATURE_BUCKETS)].map((x) => round(x * VECTOR_SCALE))) } : undefined;
+  const vectorPart = vectors && table && keepWeights ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, weights: [keepWeights, ...nsModel.w].map((w) => [...w.subarray(FEATURE_BUCKETS)].map((x) => round(x * VECTOR_SCALE))) } : undefined;
   const header: Omit<WeightsTable, 'weights' | 'sha256' | 'vectors'> = {
     version: 1,
     bits: FEATURE_BITS,
