@@ -1,4 +1,5 @@
-// Redaction: quality on the corpora (test/fixtures/secrets, secrets2, secrets3) and speed on 10 KB and 1 MB.
+// Redaction: quality on the corpora (test/fixtures/secrets, secrets2, secrets3, and secrets4 when the scanners'
+// snapshots are at hand) and speed on 10 KB and 1 MB.
 // Targets (issue 18): recall >= 0.97 and FPR <= 0.01 on the provider corpus; 10 KB <= 2 ms; a 1 MB transcript <= 100 ms.
 // Run with bun: node_modules/.bin/bun test/bench/redact.bench.ts
 // Baselines, measured in the same run on the same texts: one keyword regex scan, the redactor as it was
@@ -14,6 +15,8 @@ import { evaluate } from '../fixtures/secrets/evaluate.ts';
 import { negativeCases, providerCases } from '../fixtures/secrets/kinds.ts';
 import { figures2 } from '../fixtures/secrets2/evaluate.ts';
 import { figures3 } from '../fixtures/secrets3/evaluate.ts';
+import { figures4 } from '../fixtures/secrets4/evaluate.ts';
+import { snapshotsAtHand } from '../fixtures/secrets4/extract.ts';
 import { median } from './median.ts';
 
 const BASELINE_COMMIT = '276646f';
@@ -85,6 +88,14 @@ function quality(name: string, r: Redact) {
     return `recall ${f3.recall.toFixed(4)} FPR ${f3.fpr.toFixed(4)} real-text FP ${f3.real.falsePositives.length}/${f3.real.hardLines}`;
   };
   console.log(`  ${''.padEnd(22)} third corpus: tuning ${three('tuning')} | checking ${three('checking')}`);
+  // The fourth corpus is read from the scanners' snapshots, when they are at hand (not in CI).
+  if (snapshotsAtHand()) {
+    const four = (half: 'tuning' | 'checking') => {
+      const f4 = figures4(half, (t) => r(t).text);
+      return `recall ${f4.recall.toFixed(4)} scanner negatives changed ${f4.changed.length}/${f4.negatives}`;
+    };
+    console.log(`  ${''.padEnd(22)} fourth corpus (scanners' tests): tuning ${four('tuning')} | checking ${four('checking')}`);
+  }
 }
 
 const baseline = await redactorAt(BASELINE_COMMIT);
