@@ -38,7 +38,10 @@ const MUTATIONS = [
   { id: 'lexical.joined-word-counts-as-typed', file: 'src/core/search/lexical.ts', find: '!groups.some((g) => !g.joined && !common.includes(g))', replace: '!groups.some((g) => !common.includes(g))', tests: UNIT('term-index') },
   // Related words: a general synonym (WordNet, listed without a similarity) is neither a neighbour nor shown as one.
   { id: 'query.general-synonym-as-neighbour', file: 'src/core/search/query.ts', find: 'if (colon < 0) general.push(entry);', replace: 'if (colon < 0) neighbours.push([entry, 0.5]);', tests: UNIT('related-words') },
-  { id: 'explain.general-synonym-unlabelled', file: 'src/core/search/explain.ts', find: "const related = isGeneral(m) ? 'general synonym' : 'related word';", replace: "const related = 'related word';", tests: E2E('recall-explain'), only: 'general-English synonym' },
+  { id: 'explain.general-synonym-unlabelled', file: 'src/core/search/explain.ts', find: "const related = RELATED_NAMES[sourceOf(m) ?? 'developer'];", replace: "const related = 'related word';", tests: E2E('recall-explain'), only: 'general-English synonym' },
+  // Everyday neighbours (GloVe): weaker than a word's own, and said to be what they are.
+  { id: 'query.everyday-at-full-weight', file: 'src/core/search/query.ts', find: 'list.push([t, everyday.weight * cos]);', replace: 'list.push([t, cos]);', tests: UNIT('related-words') },
+  { id: 'explain.everyday-unmarked', file: 'src/core/search/explain.ts', find: ": sourceOf(m) === 'everyday' ? { everyday: true } : {}),", replace: ': {}),', tests: E2E('recall-explain'), only: 'everyday neighbour' },
   { id: 'merge.tombstones-never-win', file: 'src/core/merge.ts', find: 'currentRevision(memories.map(rev), tombstones.map(rev))', replace: 'currentRevision(memories.map(rev), [])', tests: UNIT('merge-properties') },
   { id: 'merge.canonical-order-reversed', file: 'src/core/merge.ts', find: 'sortTime(x) - sortTime(y)', replace: 'sortTime(y) - sortTime(x)', tests: UNIT('merge-properties') },
   { id: 'merge.hand-written-text-dropped', file: 'src/core/merge.ts', find: 'if (d.leading) for (const p of d.raw.trim().split(/\\n[ \\t]*\\n/)) paragraphs.add(p.trim());', replace: 'if (d.leading) continue;', tests: UNIT('merge-properties') },

@@ -7,6 +7,7 @@ interface Match {
   word: string;
   kind: 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
   general?: true;
+  everyday?: true;
   terms: string[];
   fields: Record<string, { tf: number; part: number }>;
   idf: number;
@@ -152,5 +153,25 @@ describe('git mem recall --explain', () => {
     // What it added is part of the sum (feedback words from the first hit add the rest).
     expect(hits[1]!.explain.matches.reduce((sum, m) => sum + m.score, 0)).toBeCloseTo(hits[1]!.explain.bm25f, 3);
     expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'relocate'])).toMatch(/\n {4}reloc → move \(general synonym\) ×0\.525: summary tf 1 /);
+  });
+
+  it('finds a memory by an everyday neighbour (GloVe) at its weight × cosine, and says it is one', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    // "denied" is among "refuses"' everyday neighbours (core/search/everyday-words.ts), not its related words.
+    memOk(repo, box.env, ['capture', 'blockers', 'The scanner crashes when camera permission is denied']);
+    memOk(repo, box.env, ['capture', 'blockers', 'The scanner crashes when the user refuses camera permission']);
+    for (let i = 0; i < 6; i++) memOk(repo, box.env, ['capture', 'progress', `Unrelated note ${i} about the release calendar`]);
+    const hits = explained(repo, box.env, ['refuses']);
+    expect(hits.map((h) => h.summary)).toEqual(['The scanner crashes when the user refuses camera permission', 'The scanner crashes when camera permission is denied']);
+    expect(hits[0]!.explain.matches[0]).toMatchObject({ word: 'refus', kind: 'term' });
+    const everyday = hits[1]!.explain.matches[0]!;
+    expect(everyday).toMatchObject({ word: 'refus', kind: 'related', everyday: true, terms: ['deni'], fields: { summary: { tf: 1 } } });
+    expect(everyday.general).toBeUndefined();
+    // EVERYDAY_WEIGHT 0.5 × a cosine of 0.65 or more.
+    expect(everyday.weight).toBeGreaterThanOrEqual(0.325);
+    expect(everyday.weight).toBeLessThanOrEqual(0.5);
+    expect(hits[1]!.explain.matches.reduce((sum, m) => sum + m.score, 0)).toBeCloseTo(hits[1]!.explain.bm25f, 3);
+    expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'refuses'])).toMatch(/\n {4}refus → deni \(everyday neighbour\) ×0\.\d+: summary tf 1 /);
   });
 });

@@ -5,7 +5,7 @@
  * Nothing here scores: it only says what the scorer and recall recorded. Pure.
  */
 import { FIELDS, type TermMatch } from './bm25f.ts';
-import { isGeneralSynonym } from './query.ts';
+import { relatedSource } from './query.ts';
 
 export interface Explanation {
   /** The BM25F score: the sum of the matches' scores. */
@@ -29,15 +29,16 @@ export interface Explanation {
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /**
- * A related word's match that came from the table's general-English synonyms (WordNet) rather than
- * the word's neighbours in developer text: the scorer records both as `related`, and the table
- * says which (core/search/query.ts relatedTerms).
+ * Where a related word's match came from: the word's neighbours in developer text, the general-English
+ * synonyms (WordNet) or the everyday neighbours (GloVe). The scorer records all as `related`, and the
+ * tables say which (core/search/query.ts relatedSource).
  */
-const isGeneral = (m: TermMatch) => m.kind === 'related' && m.terms.length === 1 && isGeneralSynonym(m.word, m.terms[0]!);
+const sourceOf = (m: TermMatch) => (m.kind === 'related' && m.terms.length === 1 ? relatedSource(m.word, m.terms[0]!) : null);
+const RELATED_NAMES = { developer: 'related word', general: 'general synonym', everyday: 'everyday neighbour' } as const;
 
 /** One match as words: `db → databas (synonym) ×0.8: summary tf 1 (1.52); idf 1.87 = 1.23`. */
 export function matchText(m: TermMatch): string {
-  const related = isGeneral(m) ? 'general synonym' : 'related word';
+  const related = RELATED_NAMES[sourceOf(m) ?? 'developer'];
   const how =
     m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : m.kind === 'related' ? ` → ${m.terms.join(', ')} (${related})` : ' (feedback)';
   const fields = FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [`${f} tf ${m.frequencies[i]} (${round(m.fields[i]!, 2)})`] : [])).join(', ');
@@ -68,8 +69,9 @@ export function matchJson(m: TermMatch): Record<string, unknown> {
   return {
     word: m.word,
     kind: m.kind,
-    // A related word from the general-English synonyms (WordNet), not the developer-text neighbours.
-    ...(isGeneral(m) ? { general: true } : {}),
+    // A related word from the general-English synonyms (WordNet) or the everyday neighbours (GloVe),
+    // not the developer-text neighbours.
+    ...(sourceOf(m) === 'general' ? { general: true } : sourceOf(m) === 'everyday' ? { everyday: true } : {}),
     terms: m.terms,
     fields: Object.fromEntries(FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [[f, { tf: m.frequencies[i], part: round(m.fields[i]!, 4) }]] : []))),
     idf: round(m.idf, 4),

@@ -1,11 +1,13 @@
 /**
  * How a query becomes term groups, pure: each word its index term, its
  * synonyms (core/search/synonyms.ts), its related words (core/search/related-words.ts:
- * neighbours in developer text, then general-English synonyms) and, for the last word, a prefix;
+ * neighbours in developer text, then general-English synonyms; core/search/everyday-words.ts:
+ * the developer words general English uses alike) and, for the last word, a prefix;
  * identifier parts weigh less than words typed on their own, names more; two
  * adjacent words also as the word written together.
  */
 import { analyzeText, MAX_TERMS, MIN_PREFIX, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
+import { EVERYDAY_WORDS } from './everyday-words.ts';
 import { RELATED_WORDS } from './related-words.ts';
 import { synonymTable } from './synonyms.ts';
 
@@ -30,6 +32,16 @@ export const RELATED_COUNT = 8;
 export const GENERAL_SIMILARITY = 0.35;
 
 /**
+ * Everyday neighbours (core/search/everyday-words.ts: developer terms that general English text uses
+ * alike, by the cosine of their GloVe vectors, 0.65 to about 0.9) are weaker evidence again, for the
+ * loose paraphrase a question makes (phones: mobile, refuses: denied): a match weighs
+ * EVERYDAY_WEIGHT times the cosine, so about 0.33 to 0.45 of the word's own; at most EVERYDAY_COUNT
+ * a word, after its related words. Chosen on the fixture's tuning half (docs/search.md).
+ */
+export const EVERYDAY_WEIGHT = 0.5;
+export const EVERYDAY_COUNT = 4;
+
+/**
  * A word the query capitalises where no sentence starts (a person, a product, a place: "what did
  * Nora do", "blank on Safari") weighs this much more than the others: the memory asked about is one
  * that names it, however many memories do (its IDF is then low). Chosen on the fixture's tuning half
@@ -45,6 +57,8 @@ export interface RelatedOptions {
   count: number;
   /** The similarity of a general-English synonym (GENERAL_SIMILARITY unless given; 0 or less: none). */
   general?: number;
+  /** Everyday neighbours: a match weighs `weight` × the cosine, at most `count` a word (EVERYDAY_WEIGHT, EVERYDAY_COUNT unless given; weight 0: none). */
+  everyday?: { weight: number; count: number };
 }
 
 /**
@@ -102,9 +116,29 @@ export function relatedTerms(term: string): { neighbours: Array<[string, number]
   return { neighbours, general };
 }
 
-/** Whether `related` is among `term`'s general-English synonyms in the table, not its neighbours. */
-export function isGeneralSynonym(term: string, related: string): boolean {
-  return relatedTerms(term).general.includes(related);
+/**
+ * The developer terms general English uses alike to `term` (core/search/everyday-words.ts), strongest
+ * first, each with the cosine of their word vectors (0-1). None of them is among `term`'s related words.
+ */
+export function everydayTerms(term: string): Array<[string, number]> {
+  const at = EVERYDAY_WORDS.indexOf(`\n${term}|`);
+  if (at < 0) return [];
+  const line = EVERYDAY_WORDS.slice(at + term.length + 2, EVERYDAY_WORDS.indexOf('\n', at + 1));
+  return line.split(' ').map((entry) => {
+    const colon = entry.indexOf(':');
+    return [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100];
+  });
+}
+
+/**
+ * Where a related word of `term` comes from: its neighbours in developer text, the general-English
+ * synonyms (WordNet) listed after them, or its everyday neighbours (GloVe). Null if it is none of them.
+ */
+export function relatedSource(term: string, related: string): 'developer' | 'general' | 'everyday' | null {
+  const table = relatedTerms(term);
+  if (table.neighbours.some(([t]) => t === related)) return 'developer';
+  if (table.general.includes(related)) return 'general';
+  return everydayTerms(term).some(([t]) => t === related) ? 'everyday' : null;
 }
 
 /**
@@ -176,6 +210,11 @@ export function buildLexicalQuery(
       const neighbours = table.neighbours.filter(([t]) => !taken.has(t)).slice(0, related.count);
       const general = similarity > 0 ? table.general.filter((t) => !taken.has(t)).map((t): [string, number] => [t, similarity]) : [];
       const list = [...neighbours, ...general].map(([t, strength]): [string, number] => [t, related.weight * strength]);
+      // Then the everyday neighbours, at their own weight (the table already leaves out the term's related words).
+      const everyday = related.everyday ?? { weight: EVERYDAY_WEIGHT, count: EVERYDAY_COUNT };
+      if (everyday.weight > 0) {
+        for (const [t, cos] of everydayTerms(term).filter(([t]) => !taken.has(t)).slice(0, everyday.count)) list.push([t, everyday.weight * cos]);
+      }
       if (list.length) group.related = list;
     }
     return group;
