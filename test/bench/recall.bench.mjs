@@ -11,7 +11,8 @@
 // memories match and must be scored).
 // --related-words: the vocabulary's words are instead the terms of the related-words table
 // (src/core/search/related-words.ts), in a fixed shuffled order, so that every query word brings
-// up to 8 related words whose postings are scored too (the made-up words have none).
+// up to 8 related words, and about half of them up to 4 everyday neighbours
+// (src/core/search/everyday-words.ts), whose postings are scored too (the made-up words have none).
 //
 // Baselines, timed in the same run: the naive reader of earlier tools (`git notes list`, then one
 // `git notes show` per note and a substring match) at 1,000 memories, and `git grep` over the notes
