@@ -178,7 +178,7 @@ complete -c git-mem -n '__git_mem_using_command recall' -l level -x -a 'summary 
 complete -c git-mem -n '__git_mem_using_command recall' -l mode -x -a 'hybrid lexical semantic' -d 'lexical (BM25), semantic (embeddings) or hybrid, both fused (default: mem.recall.mode, else hybrid)'
 complete -c git-mem -n '__git_mem_using_command recall' -l at -x -d 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically'
 complete -c git-mem -n '__git_mem_using_command recall' -l branch -d 'Only memories on HEAD\'s history (by default all rank, HEAD\'s history a little first)'
-complete -c git-mem -n '__git_mem_using_command recall' -l explain -d 'Say why each memory ranked: the words that matched in which field, synonyms, related words and feedback words, the BM25F parts, placement, and whether the hooks\' relevance floor keeps it'
+complete -c git-mem -n '__git_mem_using_command recall' -l explain -d 'Say why each memory ranked: the words that matched in which field, synonyms, related words, feedback words and phrases, the BM25F parts, placement, and whether the hooks\' relevance floor keeps it'
 complete -c git-mem -n '__git_mem_using_command recall' -l json -d 'Print JSON for tools'
 complete -c git-mem -n __git_mem_needs_command -a hydrate -d 'A memory in depth: with its commit (full), and the files that commit changed (files)'
 complete -c git-mem -n '__git_mem_using_command hydrate' -l level -x -a 'full files' -d 'full: memory and commit; files: also the changed files as they were at that commit'

@@ -103,7 +103,7 @@ export function memoryTools(cwd: string, env: NodeJS.ProcessEnv): Tool[] {
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'What you are looking for, in your own words' },
+          query: { type: 'string', description: 'What you are looking for, in your own words; words in double quotes are a phrase, whose memories rank first' },
           namespace: NAMESPACE,
           limit: { type: 'integer', minimum: 1, description: 'At most this many (default 10)' },
           mode: { type: 'string', enum: [...RECALL_MODES], description: 'lexical, semantic or hybrid (default: the repository setting)' },

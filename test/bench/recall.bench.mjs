@@ -8,7 +8,7 @@
 // The memories draw their words from a 5,000-word Zipf vocabulary, as prose does: a few words are
 // in most memories, most in few. Two queries per size: a selective one (three mid-frequency words,
 // what people usually ask) and a broad one (the four most common words, so that thousands of
-// memories match and must be scored).
+// memories match and must be scored); and a quoted phrase of the two commonest words.
 // --related-words: the vocabulary's words are instead the terms of the related-words table
 // (src/core/search/related-words.ts), in a fixed shuffled order, so that every query word brings
 // up to 8 related words, and about half of them up to 4 everyday neighbours
@@ -48,6 +48,9 @@ if (opts['related-words']) {
 }
 const selective = [vocabulary.words[400], vocabulary.words[900], vocabulary.words[1500]];
 const broad = vocabulary.words.slice(0, 4);
+// A quoted phrase of the two most common words: every memory matches, and the 50 best are read to
+// look for it (core/search/lexical.ts PHRASE_CANDIDATES). An older build reads the same two words unquoted.
+const phrase = [`"${broad[0]} ${broad[1]}"`];
 const TARGETS = { 10_000: 60, 100_000: 250 };
 
 const rows = [];
@@ -101,7 +104,7 @@ for (const size of sizes) {
     fs.cpSync(repo, other, { recursive: true });
     fs.rmSync(path.join(other, '.git/mem'), { recursive: true, force: true });
     sh(other, env, opts.against, ['index']);
-    for (const [label, words] of [['selective', selective], ['broad', broad]]) {
+    for (const [label, words] of [['selective', selective], ['broad', broad], ['phrase', phrase]]) {
       const mine = [];
       const theirs = [];
       for (let i = 0; i < RUNS; i++) {
@@ -121,7 +124,7 @@ for (const size of sizes) {
       rows.push({ name: `recall lexical @${size} (${label})`, ...stats(mine), target, baseline: before });
     }
   } else {
-    for (const [label, words] of [['selective', selective], ['broad', broad]]) {
+    for (const [label, words] of [['selective', selective], ['broad', broad], ['phrase', phrase]]) {
       const timing = timeRuns(RUNS, () => recall(repo, words));
       rows.push({ name: `recall lexical @${size} (${label})`, ...timing, target, baseline });
     }

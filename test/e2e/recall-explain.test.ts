@@ -5,7 +5,7 @@ import { makeRepo, mem, memHook, memOk, sandbox } from './helpers.ts';
 
 interface Match {
   word: string;
-  kind: 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
+  kind: 'term' | 'prefix' | 'synonym' | 'related' | 'feedback' | 'phrase';
   general?: true;
   everyday?: true;
   terms: string[];
@@ -173,5 +173,30 @@ describe('git mem recall --explain', () => {
     expect(everyday.weight).toBeLessThanOrEqual(0.5);
     expect(hits[1]!.explain.matches.reduce((sum, m) => sum + m.score, 0)).toBeCloseTo(hits[1]!.explain.bm25f, 3);
     expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', 'refuses'])).toMatch(/\n {4}refus → deni \(everyday neighbour\) ×0\.\d+: summary tf 1 /);
+  });
+
+  it('ranks a memory holding a quoted phrase above one holding its words apart, and says why', () => {
+    const box = sandbox();
+    const repo = makeRepo(box);
+    memOk(repo, box.env, ['capture', 'learnings', 'Connection drops when the worker pool restarts', '-m', 'The pool closes every connection it holds on restart.']);
+    memOk(repo, box.env, [
+      'capture',
+      'decisions',
+      'Raise the connection pool size to 50',
+      '-m',
+      'Under load the API waited on the database; the pool was the limit and the database had room for more clients, so the size went from 20 to 50.',
+    ]);
+    for (let i = 0; i < 6; i++) memOk(repo, box.env, ['capture', 'progress', `Unrelated note ${i} about the release calendar`]);
+    // Unquoted, the words' scores decide: the memory saying both twice comes first.
+    expect(explained(repo, box.env, ['connection', 'pool']).map((h) => h.summary)).toEqual(['Connection drops when the worker pool restarts', 'Raise the connection pool size to 50']);
+    const hits = explained(repo, box.env, ['"connection pool"']);
+    expect(hits.map((h) => h.summary)).toEqual(['Raise the connection pool size to 50', 'Connection drops when the worker pool restarts']);
+    const phrase = hits[0]!.explain.matches.find((m) => m.kind === 'phrase');
+    // What it adds is the best words-only score (the other memory's), so the sum is still the score.
+    expect(phrase).toMatchObject({ word: 'connection pool', kind: 'phrase', fields: { summary: { tf: 1 } } });
+    expect(phrase!.score).toBeCloseTo(hits[1]!.explain.bm25f, 3);
+    expect(hits[0]!.explain.matches.reduce((sum, m) => sum + m.score, 0)).toBeCloseTo(hits[0]!.explain.bm25f, 3);
+    expect(hits[1]!.explain.matches.some((m) => m.kind === 'phrase')).toBe(false);
+    expect(memOk(repo, box.env, ['recall', '--mode', 'lexical', '--explain', '"connection pool"'])).toMatch(/\n {4}"connection pool" \(phrase\): summary 1 = \d/);
   });
 });

@@ -43,7 +43,7 @@ export function recallCommand(ctx: AppContext) {
     describe: 'Search memories, best match first',
     builder: (y) =>
       y
-        .positional('query', { type: 'string', array: true, demandOption: true, describe: 'What to look for, in your own words' })
+        .positional('query', { type: 'string', array: true, demandOption: true, describe: 'What to look for, in your own words; words in double quotes are a phrase, whose memories rank first' })
         .option('namespace', { alias: 'n', type: 'string', array: true, describe: 'Only this namespace (repeatable)' })
         .option('tags', { alias: 't', type: 'string', describe: 'Only memories with all of these comma-separated tags' })
         .option('spec', { type: 'string', describe: 'Only memories of this spec' })
@@ -55,7 +55,7 @@ export function recallCommand(ctx: AppContext) {
         .option('mode', { type: 'string', choices: RECALL_MODES, describe: 'lexical (BM25), semantic (embeddings) or hybrid, both fused (default: mem.recall.mode, else hybrid)' })
         .option('at', { type: 'string', describe: 'What was known then: a commit or tag (its time), or a date; read from the notes refs\' history, searched lexically' })
         .option('branch', { type: 'boolean', default: false, describe: "Only memories on HEAD's history (by default all rank, HEAD's history a little first)" })
-        .option('explain', { type: 'boolean', default: false, describe: "Say why each memory ranked: the words that matched in which field, synonyms, related words and feedback words, the BM25F parts, placement, and whether the hooks' relevance floor keeps it" })
+        .option('explain', { type: 'boolean', default: false, describe: "Say why each memory ranked: the words that matched in which field, synonyms, related words, feedback words and phrases, the BM25F parts, placement, and whether the hooks' relevance floor keeps it" })
         .option('json', jsonOption) as never,
     parse: (argv: RecallArgs) => parseRecall(ctx, argv),
     run: (options) => runRecall(ctx, options),

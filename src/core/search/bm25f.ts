@@ -44,7 +44,7 @@ export interface Bm25Options {
 }
 
 /** How a query group matched a document. */
-export type MatchKind = 'term' | 'prefix' | 'synonym' | 'related' | 'feedback';
+export type MatchKind = 'term' | 'prefix' | 'synonym' | 'related' | 'feedback' | 'phrase';
 
 /**
  * One group's part of one document's BM25F score, recorded by the scorer as it scores (so it is

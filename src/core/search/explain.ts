@@ -38,12 +38,19 @@ const RELATED_NAMES = { developer: 'related word', general: 'general synonym', e
 
 /** One match as words: `db → databas (synonym) ×0.8: summary tf 1 (1.52); idf 1.87 = 1.23`. */
 export function matchText(m: TermMatch): string {
+  if (m.kind === 'phrase') return phraseText(m);
   const related = RELATED_NAMES[sourceOf(m) ?? 'developer'];
   const how =
     m.kind === 'term' ? '' : m.kind === 'prefix' ? ` (prefix: ${m.terms.join(', ')})` : m.kind === 'synonym' ? ` → ${m.terms.join(', ')} (synonym)` : m.kind === 'related' ? ` → ${m.terms.join(', ')} (${related})` : ' (feedback)';
   const fields = FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [`${f} tf ${m.frequencies[i]} (${round(m.fields[i]!, 2)})`] : [])).join(', ');
   const weight = m.weight !== 1 ? ` ×${round(m.weight)}` : '';
   return `${m.word}${how}${weight}: ${fields}; idf ${round(m.idf, 2)} = ${round(m.score)}`;
+}
+
+/** A quoted phrase the memory holds: `"connection pool" (phrase): summary 1, body 2 = 7.4` (the best match's score, added). */
+function phraseText(m: TermMatch): string {
+  const fields = FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [`${f} ${m.frequencies[i]}`] : [])).join(', ');
+  return `"${m.word}" (phrase): ${fields} = ${round(m.score)}`;
 }
 
 /** The explanation as lines (without indentation), the matches first. */
@@ -66,6 +73,10 @@ export function explanationLines(e: Explanation): string[] {
 
 /** A match for JSON: numbers rounded, names spelt out. */
 export function matchJson(m: TermMatch): Record<string, unknown> {
+  // A phrase has occurrences per field and what it added, no BM25F parts.
+  if (m.kind === 'phrase') {
+    return { word: m.word, kind: m.kind, terms: m.terms, fields: Object.fromEntries(FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [[f, { tf: m.frequencies[i] }]] : []))), score: round(m.score, 4) };
+  }
   return {
     word: m.word,
     kind: m.kind,

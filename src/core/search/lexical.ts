@@ -6,7 +6,8 @@
  * and what each was worth on the labeled fixture are in docs/search.md.
  */
 import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';
-import { type Bm25Options, bm25fScorer, type PostingsSource } from './bm25f.ts';
+import { type Bm25Options, bm25fScorer, FIELDS, type PostingsSource } from './bm25f.ts';
+import { phraseCount } from './phrases.ts';
 import type { LexicalQuery } from './query.ts';
 
 export interface LexicalSource extends PostingsSource {
@@ -41,7 +42,45 @@ export const PLAIN_LEXICAL: LexicalOptions = {};
  */
 export function lexicalScores(source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions = {}): Float64Array {
   const score = bm25fScorer(source, options);
-  const scores = scoreCommonLast(score, source, query.groups);
+  const scores = withFeedback(score, scoreCommonLast(score, source, query.groups), source, query, accept, options);
+  return query.phrases?.length ? withPhrases(scores, score.matched(), source, query, accept, options) : scores;
+}
+
+/** The memories to check for a quoted phrase: the best this many by score (the phrase's words are among the query's, so its memories score high). */
+export const PHRASE_CANDIDATES = 50;
+
+/**
+ * Quoted phrases (core/search/phrases.ts): among the PHRASE_CANDIDATES best matches, a memory
+ * holding a phrase (in any field) gains the best match's score once for each phrase it holds, so
+ * it ranks above every memory that holds the words apart, and memories holding more of the
+ * phrases above those holding fewer; the order within each stays the words' scores. A boost, not
+ * a filter: a memory saying it in other words is still found.
+ */
+function withPhrases(scores: Float64Array, matched: Int32Array | null, source: LexicalSource, query: LexicalQuery, accept: (doc: number) => boolean, options: LexicalOptions): Float64Array {
+  const candidates = bestDocuments(scores, matched, accept, PHRASE_CANDIDATES, source.compareCreation?.bind(source));
+  if (!candidates.length) return scores;
+  const best = scores[candidates[0]!]!;
+  for (const d of candidates) {
+    const texts = source.fieldTexts(d);
+    for (const phrase of query.phrases!) {
+      const frequencies = FIELDS.map((_, i) => phraseCount(texts[i] ?? '', phrase)) as [number, number, number];
+      if (frequencies.every((f) => f === 0)) continue;
+      scores[d]! += best;
+      if (options.explain?.wants(d)) options.explain.record(d, { word: phrase.text, kind: 'phrase', terms: phrase.terms, frequencies, fields: [0, 0, 0], idf: 0, weight: 1, score: best });
+    }
+  }
+  return scores;
+}
+
+/** Pseudo-relevance feedback over the first pass's scores, when asked. */
+function withFeedback(
+  score: ReturnType<typeof bm25fScorer>,
+  scores: Float64Array,
+  source: LexicalSource,
+  query: LexicalQuery,
+  accept: (doc: number) => boolean,
+  options: LexicalOptions,
+): Float64Array {
   const feedback = options.feedback;
   if (!feedback) return scores;
   const top = bestDocuments(scores, score.matched(), accept, feedback.docs, source.compareCreation?.bind(source));

@@ -8,6 +8,7 @@
  */
 import { analyzeText, MAX_TERMS, MIN_PREFIX, queryTerms, STOP_WORDS, termOf } from './analyzer.ts';
 import { EVERYDAY_WORDS } from './everyday-words.ts';
+import { type Phrase, quotedPhrases } from './phrases.ts';
 import { RELATED_WORDS } from './related-words.ts';
 import { synonymTable } from './synonyms.ts';
 
@@ -85,6 +86,8 @@ export interface LexicalQuery {
   /** The words searched for (stop words removed), as typed. */
   terms: string[];
   groups: TermGroup[];
+  /** Quoted phrases (core/search/phrases.ts): memories holding one rank above those holding its words apart. */
+  phrases?: Phrase[];
 }
 
 let synonyms: Map<string, string[]> | undefined;
@@ -235,7 +238,9 @@ export function buildLexicalQuery(
       groups.push(group);
     }
   }
-  return { terms, groups };
+  // Quoted phrases, for callers that search (not those comparing the words themselves).
+  const phrases = options.synonyms === false ? [] : quotedPhrases(text);
+  return phrases.length ? { terms, groups, phrases } : { terms, groups };
 }
 
 /**
