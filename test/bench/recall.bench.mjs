@@ -1,6 +1,6 @@
 // Issue 3 speed targets for lexical recall: whole-process wall time of the compiled binary, medians.
 //
-//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15] [--against OTHER_BIN] [--related-words]
+//   node test/bench/recall.bench.mjs [--sizes 1000,10000,100000] [--runs 15] [--against OTHER_BIN] [--related-words | --everyday-words]
 //
 // --against times another build (e.g. the commit before a ranking change) on a copy of each
 // repository, its runs interleaved with this build's, so both see the same machine load.
@@ -13,6 +13,8 @@
 // (src/core/search/related-words.ts), in a fixed shuffled order, so that every query word brings
 // up to 8 related words, and about a quarter of them up to 4 everyday neighbours
 // (src/core/search/everyday-words.ts), whose postings are scored too (the made-up words have none).
+// --everyday-words: the same with the terms of the everyday-neighbours table, keys and values, so
+// that query words have everyday neighbours (and most related words too) that memories hold.
 //
 // Baselines, timed in the same run: the naive reader of earlier tools (`git notes list`, then one
 // `git notes show` per note and a substring match) at 1,000 memories, and `git grep` over the notes
@@ -30,6 +32,7 @@ const { values: opts } = parseArgs({
     runs: { type: 'string', default: process.env.BENCH_RUNS ?? '15' },
     against: { type: 'string' },
     'related-words': { type: 'boolean', default: false },
+    'everyday-words': { type: 'boolean', default: false },
   },
 });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
@@ -38,9 +41,12 @@ const sizes = opts.sizes.split(',').map(Number);
 const root = tmpRoot('recall');
 const env = benchEnv(root);
 const vocabulary = zipfVocabulary(5000);
-if (opts['related-words']) {
-  const table = fs.readFileSync(path.resolve(import.meta.dirname, '../../src/core/search/related-words.ts'), 'utf8');
-  const heads = table.match(/RELATED_WORDS = `([^`]*)`/)[1].split('\n').filter(Boolean).map((l) => l.split('|')[0]);
+if (opts['related-words'] || opts['everyday-words']) {
+  const file = opts['everyday-words'] ? 'everyday-words' : 'related-words';
+  const table = fs.readFileSync(path.resolve(import.meta.dirname, `../../src/core/search/${file}.ts`), 'utf8');
+  const lines = table.match(/_WORDS = `([^`]*)`/)[1].split('\n').filter(Boolean);
+  // The table's terms: for the everyday table its values too, the words its neighbours are.
+  const heads = [...new Set(lines.flatMap((l) => [l.split('|')[0], ...(opts['everyday-words'] ? l.split('|')[1].split(' ').map((e) => e.split(':')[0]) : [])]))];
   // A fixed shuffle (an FNV-1a hash of each word), so the common words are not all early in the alphabet.
   const hash = (w) => [...w].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0, 2166136261);
   const real = heads.sort((a, b) => hash(a) - hash(b) || (a < b ? -1 : 1));
