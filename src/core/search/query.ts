@@ -108,10 +108,7 @@ export function synonymsOf(word: string): string[] {
 export function relatedTerms(term: string): { neighbours: Array<[string, number]>; general: string[] } {
   const neighbours: Array<[string, number]> = [];
   const general: string[] = [];
-  const at = RELATED_WORDS.indexOf(`\n${term}|`);
-  if (at < 0) return { neighbours, general };
-  const line = RELATED_WORDS.slice(at + term.length + 2, RELATED_WORDS.indexOf('\n', at + 1));
-  for (const entry of line.split(' ')) {
+  for (const entry of tableEntries(RELATED_WORDS, term)) {
     const colon = entry.indexOf(':');
     if (colon < 0) general.push(entry);
     else neighbours.push([entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100]);
@@ -124,13 +121,17 @@ export function relatedTerms(term: string): { neighbours: Array<[string, number]
  * first, each with the cosine of their word vectors (0-1). None of them is among `term`'s related words.
  */
 export function everydayTerms(term: string): Array<[string, number]> {
-  const at = EVERYDAY_WORDS.indexOf(`\n${term}|`);
-  if (at < 0) return [];
-  const line = EVERYDAY_WORDS.slice(at + term.length + 2, EVERYDAY_WORDS.indexOf('\n', at + 1));
-  return line.split(' ').map((entry) => {
+  return tableEntries(EVERYDAY_WORDS, term).map((entry) => {
     const colon = entry.indexOf(':');
     return [entry.slice(0, colon), Number(entry.slice(colon + 1)) / 100];
   });
+}
+
+/** The entries of `term`'s line in a generated table ("\n<term>|entry entry..."), none when it has no line. */
+function tableEntries(table: string, term: string): string[] {
+  const at = table.indexOf(`\n${term}|`);
+  if (at < 0) return [];
+  return table.slice(at + term.length + 2, table.indexOf('\n', at + 1)).split(' ');
 }
 
 /**
