@@ -4,7 +4,10 @@
 // The memories are written as git-mem notes through one git fast-import stream,
 // then every query runs through the compiled binary, as a user would run it.
 //
-//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic,hybrid:model,hybrid:static] [--fusion] [--fixture FILE] [--verbose] [--dump FILE]
+//   bun test/bench/ranking.bench.mjs [--mode lexical,hybrid,semantic,hybrid:model,hybrid:static] [--fusion] [--fixture FILE] [--queries FILE] [--verbose] [--dump FILE]
+//
+// --queries replaces the fixture's queries with another file's, over the same memories (for
+// test/fixtures/ranking-paraphrase.json: queries that share no content word with their memory).
 //
 // --dump writes each mode's top 10 per query (fixture indices) as JSON, to compare two builds
 // query by query (GIT_MEM_BIN=<other build> ... --dump other.json).
@@ -37,11 +40,13 @@ const { values: opts } = parseArgs({
     fusion: { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     dump: { type: 'string' },
+    queries: { type: 'string' },
   },
 });
 if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}; run npm run build`);
 const fixture = JSON.parse(fs.readFileSync(opts.fixture, 'utf8'));
-const { memories, queries } = fixture;
+const { memories } = fixture;
+const queries = opts.queries ? JSON.parse(fs.readFileSync(opts.queries, 'utf8')).queries : fixture.queries;
 
 /** A stable 16-hex key per fixture memory, distinct in the 10 digits ids show, so results map back to indices. */
 const keyOf = (i) => `${i.toString(16).padStart(6, '0')}f1f1a2a2b3`;
@@ -139,7 +144,7 @@ function run(mode) {
     }
     console.log('');
   }
-  console.log(`ranking (${mode}${mode === 'lexical' ? '' : `, model: ${model.name}`}): ${memories.length} memories, ${queries.length} queries from ${path.relative(process.cwd(), opts.fixture)}`);
+  console.log(`ranking (${mode}${mode === 'lexical' ? '' : `, model: ${model.name}`}): ${memories.length} memories, ${queries.length} queries from ${path.relative(process.cwd(), opts.queries ?? opts.fixture)}`);
   console.log('half        queries  recall@1 recall@5 recall@10   MRR   no relevant in top 10');
   for (const [name, half] of Object.entries(halvesOf(rows))) {
     const misses = half.filter((r) => r.rr === 0).length;

@@ -11,7 +11,7 @@
 // memories match and must be scored); and a quoted phrase of the two commonest words.
 // --related-words: the vocabulary's words are instead the terms of the related-words table
 // (src/core/search/related-words.ts), in a fixed shuffled order, so that every query word brings
-// up to 8 related words, and about a quarter of them up to 4 everyday neighbours
+// up to 8 related words, and about half of them up to 4 everyday neighbours
 // (src/core/search/everyday-words.ts), whose postings are scored too (the made-up words have none).
 // --everyday-words: the same with the terms of the everyday-neighbours table, keys and values, so
 // that query words have everyday neighbours (and most related words too) that memories hold.

