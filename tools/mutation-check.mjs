@@ -44,7 +44,7 @@ const MUTATIONS = [
   { id: 'explain.everyday-unmarked', file: 'src/core/search/explain.ts', find: ": sourceOf(m) === 'everyday' ? { everyday: true } : {}),", replace: ': {}),', tests: E2E('recall-explain'), only: 'everyday neighbour' },
   // Quoted phrases: a memory holding one ranks above those holding its words apart, and says so.
   { id: 'lexical.phrase-no-boost', file: 'src/core/search/lexical.ts', find: 'scores[d]! += best;', replace: '', tests: E2E('recall-explain'), only: 'quoted phrase' },
-  { id: 'phrases.any-order', file: 'src/core/search/phrases.ts', find: 'while (k < n && termOf(words[i + k]!) === phrase.terms[k]) k++;', replace: 'while (k < n && phrase.terms.includes(termOf(words[i + k]!))) k++;', tests: UNIT('phrases') },
+  { id: 'phrases.any-order', file: 'src/core/search/phrases.ts', find: 'while (k < n && terms[i + k] === phrase.terms[k]) k++;', replace: 'while (k < n && phrase.terms.includes(terms[i + k]!)) k++;', tests: UNIT('phrases') },
   { id: 'merge.tombstones-never-win', file: 'src/core/merge.ts', find: 'currentRevision(memories.map(rev), tombstones.map(rev))', replace: 'currentRevision(memories.map(rev), [])', tests: UNIT('merge-properties') },
   { id: 'merge.canonical-order-reversed', file: 'src/core/merge.ts', find: 'sortTime(x) - sortTime(y)', replace: 'sortTime(y) - sortTime(x)', tests: UNIT('merge-properties') },
   { id: 'merge.hand-written-text-dropped', file: 'src/core/merge.ts', find: 'if (d.leading) for (const p of d.raw.trim().split(/\\n[ \\t]*\\n/)) paragraphs.add(p.trim());', replace: 'if (d.leading) continue;', tests: UNIT('merge-properties') },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { termOf } from '../../src/core/search/analyzer.ts';
-import { MAX_PHRASES, phraseCount, quotedPhrases } from '../../src/core/search/phrases.ts';
+import { MAX_PHRASES, phraseCount, phraseTerms, quotedPhrases } from '../../src/core/search/phrases.ts';
 import { buildLexicalQuery } from '../../src/core/search/query.ts';
 
 describe('quoted phrases', () => {
@@ -17,12 +17,12 @@ describe('quoted phrases', () => {
 
   it('counts a phrase where its words are adjacent and in order, in any of their forms', () => {
     const [phrase] = quotedPhrases('"connection pool"');
-    expect(phraseCount('Raise the connection pool size; the connection pools were full', phrase!)).toBe(2);
-    expect(phraseCount('the pool of connections', phrase!)).toBe(0);
-    expect(phraseCount('connection to the pool', phrase!)).toBe(0);
+    expect(phraseCount(phraseTerms('Raise the connection pool size; the connection pools were full'), phrase!)).toBe(2);
+    expect(phraseCount(phraseTerms('the pool of connections'), phrase!)).toBe(0);
+    expect(phraseCount(phraseTerms('connection to the pool'), phrase!)).toBe(0);
     // Adjacent but in the other order.
-    expect(phraseCount('the pool connection was reset', phrase!)).toBe(0);
-    expect(phraseCount('', phrase!)).toBe(0);
+    expect(phraseCount(phraseTerms('the pool connection was reset'), phrase!)).toBe(0);
+    expect(phraseCount(phraseTerms(''), phrase!)).toBe(0);
   });
 
   it('goes with the query, except for callers that compare the words themselves', () => {

@@ -7,7 +7,7 @@
  */
 import { DEFAULT_FEEDBACK, type FeedbackOptions, feedbackTerms } from './feedback.ts';
 import { type Bm25Options, bm25fScorer, FIELDS, type PostingsSource } from './bm25f.ts';
-import { phraseCount } from './phrases.ts';
+import { phraseCount, phraseTerms } from './phrases.ts';
 import type { LexicalQuery } from './query.ts';
 
 export interface LexicalSource extends PostingsSource {
@@ -61,9 +61,9 @@ function withPhrases(scores: Float64Array, matched: Int32Array | null, source: L
   if (!candidates.length) return scores;
   const best = scores[candidates[0]!]!;
   for (const d of candidates) {
-    const texts = source.fieldTexts(d);
+    const fields = source.fieldTexts(d).map(phraseTerms);
     for (const phrase of query.phrases!) {
-      const frequencies = FIELDS.map((_, i) => phraseCount(texts[i] ?? '', phrase)) as [number, number, number];
+      const frequencies = FIELDS.map((_, i) => phraseCount(fields[i] ?? [], phrase)) as [number, number, number];
       if (frequencies.every((f) => f === 0)) continue;
       scores[d]! += best;
       if (options.explain?.wants(d)) options.explain.record(d, { word: phrase.text, kind: 'phrase', terms: phrase.terms, frequencies, fields: [0, 0, 0], idf: 0, weight: 1, score: best });

@@ -37,14 +37,18 @@ export function quotedPhrases(text: string): Phrase[] {
   return out;
 }
 
-/** How often `phrase` occurs in `text`: its terms adjacent and in order among the text's words. */
-export function phraseCount(text: string, phrase: Phrase): number {
-  const words = tokenize(text);
+/** A text's words as index terms, in order: what phraseCount reads (computed once per text, for all the phrases). */
+export function phraseTerms(text: string): string[] {
+  return tokenize(text).map(termOf);
+}
+
+/** How often `phrase` occurs in a text given as its phraseTerms: its terms adjacent and in order. */
+export function phraseCount(terms: readonly string[], phrase: Phrase): number {
   const n = phrase.terms.length;
   let count = 0;
-  for (let i = 0; i + n <= words.length; i++) {
+  for (let i = 0; i + n <= terms.length; i++) {
     let k = 0;
-    while (k < n && termOf(words[i + k]!) === phrase.terms[k]) k++;
+    while (k < n && terms[i + k] === phrase.terms[k]) k++;
     if (k === n) count++;
   }
   return count;
