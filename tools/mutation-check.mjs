@@ -96,7 +96,6 @@ const MUTATIONS = [
   { id: 'statements.tables-read', file: 'src/core/statements.ts', find: 'if (TABLE.test(line) || QUOTE.test(line)', replace: 'if (QUOTE.test(line)', tests: UNIT('capture-model', 'signals') },
   { id: 'statements.lead-in-alone', file: 'src/core/statements.ts', find: "const leadIn = joined.trimEnd().endsWith(':');", replace: 'const leadIn = false;', tests: UNIT('capture-model') },
   { id: 'capture-model.digest-unchecked', file: 'src/core/capture-model.ts', find: 'if (weightsDigest(all, table) !== table.sha256) {', replace: 'if (false) {', tests: UNIT('capture-model') },
-  { id: 'capture-model.vector-table-unchecked', file: 'src/core/capture-model.ts', find: 'joined.set(vb, all.length);', replace: '', tests: UNIT('capture-model') },
   { id: 'capture-model.fingerprint-unchecked', file: 'src/core/capture-model.ts', find: 'if (fingerprints[bucket] !== fingerprint) continue;', replace: '', tests: UNIT('capture-model') },
 
   // A body never opens a document; documents without an id (the Python system's) are read as they are.

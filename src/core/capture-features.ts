@@ -18,11 +18,6 @@ export interface Features {
   words: Uint32Array;
   /** Buckets of shape and phrase features. */
   shapes: Uint32Array;
-  /**
-   * The word-vector hash of every word, in order, repeats kept (the mean vector counts each use):
-   * only when asked for (a model with word vectors; the shipped one has none).
-   */
-  vectors?: Uint32Array;
 }
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -36,13 +31,6 @@ function fnv(h: number, text: string): number {
 /** A feature's bucket (FNV-1a, 32 bits): the same on every platform. */
 export function bucketOf(feature: string): number {
   return (fnv(FNV_OFFSET, feature) >>> 0) & MASK;
-}
-
-const VECTOR_OFFSET = fnv(FNV_OFFSET, 'v:');
-
-/** A word's hash for the word vectors learned without labels ("v:<word>", FNV-1a, 32 bits; core/capture-model.ts places it). */
-export function vectorHashOf(word: string): number {
-  return fnv(VECTOR_OFFSET, word) >>> 0;
 }
 
 /** Placeholders for what varies without changing what a statement is: code, links, paths, numbers. */
@@ -132,8 +120,8 @@ export function wordWeight(n: number): number {
   return n ? 1 / Math.sqrt(n) : 0;
 }
 
-/** The features of one statement; with `withVectors`, also its words' vector hashes. */
-export function featuresOf(text: string, withVectors = false): Features {
+/** The features of one statement. */
+export function featuresOf(text: string): Features {
   const words = statementWords(text);
   const word = new Set<number>();
   const unigram = fnv(FNV_OFFSET, 'w:');
@@ -147,7 +135,5 @@ export function featuresOf(text: string, withVectors = false): Features {
   if (words.length) word.add(bucketOf(`first:${words[0]}`));
   if (words.length > 1) word.add(bucketOf(`first2:${words[0]} ${words[1]}`));
   const shapes = new Set(shapeFeatures(text, words.length).map((s) => bucketOf(`s:${s}`)));
-  const f: Features = { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes) };
-  if (withVectors) f.vectors = Uint32Array.from(words, vectorHashOf);
-  return f;
+  return { words: Uint32Array.from(word), shapes: Uint32Array.from(shapes) };
 }

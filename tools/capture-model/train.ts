@@ -17,10 +17,6 @@
  * fastText-style model, its mean with this one, character n-grams again, and
  * other namespace heads (docs/capture.md, "Fourth round").
  *
- * - word vectors (VECTORS=file.json from word-vectors.ts, docs/capture.md,
- *   "Fifth round"): hashed into the int8 table the binary holds, each passage's
- *   mean vector (VECTOR_POOL=mean+max: and its maximum; unit length, times
- *   VECTOR_SCALE) is a dense feature of every row.
  * - CALIBRATE=conversation (docs/capture.md, "Fifth round, calibration"): the
  *   Platt calibration fitted on the out-of-fold scores of the tuning half's
  *   threads and assistant-voice batches only (not repos*.jsonl: commit
@@ -37,12 +33,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { bucketOf, FEATURE_BITS, FEATURE_BUCKETS, featuresOf, PHRASES, wordWeight } from '../../src/core/capture-features.ts';
-import { MODEL_NAMESPACES, pooledVector, type VectorPool, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
+import { MODEL_NAMESPACES, MODEL_ROWS, weightsDigest, type WeightsTable } from '../../src/core/capture-model.ts';
 import { CAPTURE_WEIGHTS } from '../../src/core/capture-weights.ts';
 import { sentencesOf, statementsOf } from '../../src/core/statements.ts';
 import { DATA_DIR, foldOf, halfOf, loadCorpus, loadFile, type Passage, passageId, split } from './corpus.ts';
 import { auc, platt, sig } from './metrics.ts';
-import { fingerprintBytes, loadVectors, vectorTable } from './word-vectors.ts';
 
 const FOLDS = 5;
 const LAMBDAS = process.env.LAMBDAS ? process.env.LAMBDAS.split(',').map(Number) : [1e-5, 3e-5, 1e-4, 3e-4];
@@ -87,18 +82,6 @@ if (CALIBRATE !== 'all' && CALIBRATE !== 'conversation') throw new Error(`CALIBR
 /** A passage of a conversation (an issue or pull-request thread, a reply in an agent's voice), not of a repository's history or documents. */
 const conversational = (p: Passage) => !p.file.startsWith('repos');
 
-const VECTOR_SCALE = Number(process.env.VECTOR_SCALE ?? 1);
-const VECTOR_POOL = (process.env.VECTOR_POOL ?? 'mean') as VectorPool;
-if (VECTOR_POOL !== 'mean' && VECTOR_POOL !== 'mean+max') throw new Error(`VECTOR_POOL must be mean or mean+max, not ${VECTOR_POOL}`);
-const vectors = process.env.VECTORS ? loadVectors(process.env.VECTORS) : null;
-/** log2 of the word-vector buckets. */
-const VECTOR_BITS = Number(process.env.VECTOR_BITS ?? 13);
-const table = vectors ? vectorTable(vectors, VECTOR_BITS) : null;
-const pooling = vectors && table ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, table: table.table, fingerprints: table.fingerprints } : null;
-if (vectors && table) console.log(`word vectors: ${vectors.words.length} words, ${vectors.dim} dimensions, ${VECTOR_POOL}; ${table.owned} of ${1 << VECTOR_BITS} buckets hold one`);
-/** Rows' width: the hashed buckets, then the mean vector's dimensions. */
-const WIDTH = FEATURE_BUCKETS + (vectors?.dim ?? 0) * (VECTOR_POOL === 'mean+max' ? 2 : 1);
-
 /** A passage as training sees it: active buckets with their values. */
 interface Example {
   idx: Uint32Array;
@@ -125,20 +108,14 @@ function example(p: Passage): Example {
 }
 
 function exampleOf(text: string, p: Passage): Example {
-  const f = featuresOf(text, pooling !== null);
+  const f = featuresOf(text);
   const norm = wordWeight(f.words.length);
-  const mean = pooling ? pooledVector(f.vectors!, pooling) : null;
-  const dense = mean?.length ?? 0;
-  const idx = new Uint32Array(f.words.length + f.shapes.length + dense);
+  const idx = new Uint32Array(f.words.length + f.shapes.length);
   const val = new Float64Array(idx.length);
   idx.set(f.words, 0);
   idx.set(f.shapes, f.words.length);
   val.fill(norm, 0, f.words.length);
   val.fill(1, f.words.length);
-  for (let q = 0; q < dense; q++) {
-    idx[f.words.length + f.shapes.length + q] = FEATURE_BUCKETS + q;
-    val[f.words.length + f.shapes.length + q] = VECTOR_SCALE * mean![q]!;
-  }
   return { idx, val, keep: p.keep ? 1 : 0, ns: p.keep ? MODEL_NAMESPACES.indexOf(p.namespace as never) : -1, group: p.group, statements: [] };
 }
 
@@ -152,15 +129,15 @@ function dot(w: Float64Array, e: Example): number {
 /** Full-batch Adam over sparse gradients; returns weights (buckets) and bias for each of `classes` rows. */
 function train(examples: readonly Example[], lambda: number, classes: number, target: (e: Example) => number[] | null, prior?: Map<number, number>): { w: Float64Array[]; b: number[] } {
   const used = examples.filter((e) => target(e) !== null);
-  const w = Array.from({ length: classes }, () => new Float64Array(WIDTH));
+  const w = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
   const b = new Array<number>(classes).fill(0);
-  const m = Array.from({ length: classes }, () => new Float64Array(WIDTH));
-  const v = Array.from({ length: classes }, () => new Float64Array(WIDTH));
+  const m = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
+  const v = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
   const mb = new Array<number>(classes).fill(0);
   const vb = new Array<number>(classes).fill(0);
   const lr = 0.05;
   const [b1, b2, eps] = [0.9, 0.999, 1e-8];
-  const g = Array.from({ length: classes }, () => new Float64Array(WIDTH));
+  const g = Array.from({ length: classes }, () => new Float64Array(FEATURE_BUCKETS));
   // Buckets no example holds keep weight 0: only the others are stepped.
   const active = [...new Set(used.flatMap((e) => [...e.idx]))];
   for (let step = 1; step <= STEPS; step++) {
@@ -344,25 +321,21 @@ function main(): void {
 
   const nsModel = train([...examples, ...extra], best!.lambda, MODEL_NAMESPACES.length, nsTarget);
   const round = (x: number) => Number(x.toPrecision(9));
-  // The keep row's real weights (null with KEEP_ROW=shipped, whose table has no word vectors to weigh) and its int8 row.
-  let keepWeights: Float64Array | null = null;
+  // The keep row as int8, with its bias and calibration.
   let keepRow: { bytes: Int8Array; scale: number; bias: number; calibration: WeightsTable['calibration'] };
   if (KEEP_ROW_SHIPPED) {
     // The shipped keep row, its bias, scale and calibration, byte for byte: only the namespace rows are new.
     const shipped = CAPTURE_WEIGHTS as WeightsTable;
-    if (shipped.vectors || vectors) throw new Error('KEEP_ROW=shipped: for tables without word vectors');
     const old = Buffer.from(shipped.weights.join(''), 'base64');
     keepRow = { bytes: new Int8Array(old.buffer, old.byteOffset, FEATURE_BUCKETS), scale: shipped.scale[0]!, bias: shipped.bias[0]!, calibration: shipped.calibration };
   } else {
     const keep = train([...examples, ...extra], best!.lambda, 1, keepTarget, priors);
-    keepWeights = keep.w[0]!;
-    keepRow = { ...quantize(keepWeights.subarray(0, FEATURE_BUCKETS)), bias: round(keep.b[0]!), calibration: { a: round(cal.a), b: round(cal.b) } };
+    keepRow = { ...quantize(keep.w[0]!), bias: round(keep.b[0]!), calibration: { a: round(cal.a), b: round(cal.b) } };
   }
-  const rows = [keepRow, ...nsModel.w.map((w) => quantize(w.subarray(0, FEATURE_BUCKETS)))];
+  const rows = [keepRow, ...nsModel.w.map(quantize)];
   const bytes = new Uint8Array(MODEL_ROWS.length * FEATURE_BUCKETS);
   rows.forEach((r, i) => bytes.set(new Uint8Array(r.bytes.buffer, r.bytes.byteOffset, FEATURE_BUCKETS), i * FEATURE_BUCKETS));
-  const vectorPart = vectors && table && keepWeights ? { bits: VECTOR_BITS, dim: vectors.dim, pool: VECTOR_POOL, weights: [keepWeights, ...nsModel.w].map((w) => [...w.subarray(FEATURE_BUCKETS)].map((x) => round(x * VECTOR_SCALE))) } : undefined;
-  const header: Omit<WeightsTable, 'weights' | 'sha256' | 'vectors'> = {
+  const header: Omit<WeightsTable, 'weights' | 'sha256'> = {
     version: 1,
     bits: FEATURE_BITS,
     rows: [...MODEL_ROWS],
@@ -370,31 +343,20 @@ function main(): void {
     scale: rows.map((r) => round(r.scale)),
     calibration: keepRow.calibration,
   };
-  const vectorBytes = table ? new Uint8Array(table.table.buffer) : new Uint8Array(0);
-  const fpBytes = table ? fingerprintBytes(table.fingerprints) : new Uint8Array(0);
-  const all = new Uint8Array(bytes.length + vectorBytes.length + fpBytes.length);
-  all.set(bytes, 0);
-  all.set(vectorBytes, bytes.length);
-  all.set(fpBytes, bytes.length + vectorBytes.length);
-  const sha256 = weightsDigest(all, { ...header, vectors: vectorPart });
+  const sha256 = weightsDigest(bytes, header);
   const out = process.env.OUT ? path.resolve(process.env.OUT) : path.join(import.meta.dirname, '../../src/core/capture-weights.ts');
   const base64 = Buffer.from(bytes).toString('base64');
   // Lines of 1,000 characters: tools that read source line by line (import scanners, editors) read them all.
   const lines = base64.match(/.{1,1000}/g)!;
-  const vectorLines = vectorPart ? Buffer.from(vectorBytes).toString('base64').match(/.{1,1000}/g)! : [];
-  const fpLines = vectorPart ? Buffer.from(fpBytes).toString('base64').match(/.{1,1000}/g)! : [];
   fs.writeFileSync(
     out,
     `/** Generated by tools/capture-model/train.ts from the tuning half of tools/capture-model/data; do not edit (see docs/capture.md). */\n` +
       `export const CAPTURE_WEIGHTS = {\n` +
       Object.entries({ ...header, sha256 }).map(([k, v]) => `  ${k}: ${JSON.stringify(v)},\n`).join('') +
       `  weights: [\n${lines.map((l) => `    '${l}',\n`).join('')}  ],\n` +
-      (vectorPart
-        ? `  vectors: {\n    bits: ${vectorPart.bits},\n    dim: ${vectorPart.dim},\n    pool: '${vectorPart.pool}' as const,\n    weights: ${JSON.stringify(vectorPart.weights)},\n    table: [\n${vectorLines.map((l) => `      '${l}',\n`).join('')}    ],\n    fingerprints: [\n${fpLines.map((l) => `      '${l}',\n`).join('')}    ],\n  },\n`
-        : '') +
       `};\n`,
   );
-  console.log(`wrote ${path.relative(process.cwd(), out)}: ${bytes.length} weights, ${[...bytes].filter((x) => x !== 0).length} not 0, ${(base64.length / 1024).toFixed(0)} KB as base64; ${vectorBytes.length + fpBytes.length} vector and fingerprint bytes (${((vectorLines.join('').length + fpLines.join('').length) / 1024).toFixed(0)} KB as base64)`);
+  console.log(`wrote ${path.relative(process.cwd(), out)}: ${bytes.length} weights, ${[...bytes].filter((x) => x !== 0).length} not 0, ${(base64.length / 1024).toFixed(0)} KB as base64`);
 }
 
 main();

@@ -1,18 +1,11 @@
 /**
- * Word vectors learned without labels for the capture model (docs/capture.md,
- * "Fifth round"): skip-gram with negative sampling over the public text
- * tools/capture-model/w2v-text.ts writes, read as the shipped features read
- * words (capture-features.ts: placeholders, lowercase, Porter stems).
- * Deterministic: the same text and settings give the same vectors.
- *
- *   bun tools/capture-model/word-vectors.ts --text FILE --out FILE.json [--dim 32] [--epochs 1]
- *
- * VECTORS=FILE.json bun tools/capture-model/train.ts hashes them into the int8 table the binary holds (vectorTable).
+ * Word vectors learned without labels (docs/capture.md, "Fourth round" and
+ * "Fifth round"): skip-gram with negative sampling over documents given as
+ * their words (round4.ts reads them from the public text w2v-text.ts writes,
+ * W2V_TEXT). Deterministic: the same documents and settings give the same
+ * vectors. The model has no word vectors: round 5 was left out, and the code
+ * that built them into the binary was removed after commit 608d180.
  */
-import fs from 'node:fs';
-import { parseArgs } from 'node:util';
-import { statementWords, vectorHashOf } from '../../src/core/capture-features.ts';
-import { vectorPlaces } from '../../src/core/capture-model.ts';
 import { prng } from '../../test/helpers/prng.ts';
 import { sig } from './metrics.ts';
 
@@ -29,16 +22,6 @@ const MAX_WORDS = 40_000;
 const WINDOW = 5;
 const NEGATIVES = 5;
 const SUBSAMPLE = 1e-4;
-
-/** Trailer lines (Signed-off-by: and the like) say nothing of the message. */
-export function documentsOf(text: string): string[][] {
-  const docs: string[][] = [];
-  for (const doc of text.split('\x1e')) {
-    const ws = statementWords(doc.split('\n').filter((l) => !/^\s*[\w-]+-by:/i.test(l)).join('\n'));
-    if (ws.length > 2) docs.push(ws);
-  }
-  return docs;
-}
 
 /** Skip-gram with negative sampling: window 5 (a random 1-5 each word), 5 negatives from counts^0.75, frequent words subsampled. */
 export function trainWordVectors(docs: readonly string[][], dim: number, epochs: number, seed = 64): WordVectors {
@@ -96,59 +79,4 @@ export function trainWordVectors(docs: readonly string[][], dim: number, epochs:
   }
   console.error(`word vectors: ${V} words from ${docs.length} documents, ${steps} tokens after subsampling (${epochs} passes)`);
   return { dim, words: vocab.map(([w]) => w), vectors: inp };
-}
-
-/**
- * The vectors as the binary holds them (core/capture-model.ts, vectorPlaces):
- * 2^bits buckets, each word, most frequent first, in the first free of its two
- * buckets with its fingerprint (a word finding both taken has none), int8 with
- * one scale (which the unit-length pooling cancels).
- */
-export function vectorTable(v: WordVectors, bits: number): { table: Int8Array; fingerprints: Uint16Array; owned: number } {
-  const owner = new Int32Array(1 << bits).fill(-1);
-  const fingerprints = new Uint16Array(1 << bits);
-  v.words.forEach((w, i) => {
-    const at = vectorPlaces(vectorHashOf(w), bits);
-    const free = owner[at.first] === -1 ? at.first : owner[at.second] === -1 ? at.second : -1;
-    if (free < 0) return;
-    owner[free] = i;
-    fingerprints[free] = at.fingerprint;
-  });
-  let max = 0;
-  for (const i of owner) if (i >= 0) for (let q = 0; q < v.dim; q++) max = Math.max(max, Math.abs(v.vectors[i * v.dim + q]!));
-  const table = new Int8Array((1 << bits) * v.dim);
-  owner.forEach((i, b) => {
-    if (i >= 0) for (let q = 0; q < v.dim; q++) table[b * v.dim + q] = Math.round((v.vectors[i * v.dim + q]! / max) * 127);
-  });
-  return { table, fingerprints, owned: owner.filter((i) => i >= 0).length };
-}
-
-/** Fingerprints as bytes, little-endian, as the binary reads them. */
-export function fingerprintBytes(fingerprints: Uint16Array): Uint8Array {
-  const out = new Uint8Array(2 * fingerprints.length);
-  fingerprints.forEach((x, i) => {
-    out[2 * i] = x & 0xff;
-    out[2 * i + 1] = x >>> 8;
-  });
-  return out;
-}
-
-/** One word a line, most frequent first (JSON object keys would put words like "1" first). */
-export function saveVectors(v: WordVectors, file: string): void {
-  const rows = v.words.map((w, i) => `[${JSON.stringify(w)}, ${[...v.vectors.subarray(i * v.dim, (i + 1) * v.dim)].map((x) => Number(x.toFixed(5))).join(', ')}]`);
-  fs.writeFileSync(file, `{"dim": ${v.dim}, "words": [\n${rows.join(',\n')}\n]}\n`);
-}
-
-export function loadVectors(file: string): WordVectors {
-  const j = JSON.parse(fs.readFileSync(file, 'utf8')) as { dim: number; words: Array<[string, ...number[]]> };
-  return { dim: j.dim, words: j.words.map((row) => row[0]), vectors: Float32Array.from(j.words.flatMap((row) => row.slice(1) as number[])) };
-}
-
-if (import.meta.main) {
-  const { values: o } = parseArgs({ options: { text: { type: 'string' }, out: { type: 'string' }, dim: { type: 'string', default: '32' }, epochs: { type: 'string', default: '1' } } });
-  if (!o.text || !o.out) {
-    console.error('word-vectors.ts: --text FILE (from w2v-text.ts) and --out FILE.json are required');
-    process.exit(2);
-  }
-  saveVectors(trainWordVectors(documentsOf(fs.readFileSync(o.text, 'utf8')), Number(o.dim), Number(o.epochs)), o.out);
 }
