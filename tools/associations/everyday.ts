@@ -116,18 +116,19 @@ const valueHubness = HUBNESS_K > 0 ? values.map((_, b) => meanOfTop(keys.length,
 const lines: string[] = [];
 for (const [a, [term]] of keys.entries()) {
   const known = relatedLines.get(term);
-  const near: Array<{ term: string; cos: number; csls: number }> = [];
+  // Each candidate with what it is chosen by: the cosine as the table writes it (ties then go by
+  // term), or with HUBNESS_K its CSLS, which must be 0 or more.
+  const near: Array<{ term: string; cos: number; by: number }> = [];
   for (const [b, [other]] of values.entries()) {
     if (other === term || known?.has(other)) continue;
     const cos = at(a, b);
-    // Without HUBNESS_K, by the cosine as the table writes it (ties then go by term).
-    const csls = HUBNESS_K > 0 ? 2 * cos - keyHubness[a]! - valueHubness[b]! : Math.round(cos * 100) / 100;
-    if (cos >= MIN_COSINE && csls >= 0) near.push({ term: other, cos: Math.round(cos * 100), csls });
+    const by = HUBNESS_K > 0 ? 2 * cos - keyHubness[a]! - valueHubness[b]! : Math.round(cos * 100);
+    if (cos >= MIN_COSINE && by >= 0) near.push({ term: other, cos: Math.round(cos * 100), by });
   }
-  // The best (by CSLS with HUBNESS_K), listed by cosine (what the query weighs them by); ties by
-  // term, so the file does not depend on the table's order.
+  // The best, listed by cosine (what the query weighs them by); ties by term, so the file does not
+  // depend on the table's order.
   const byTerm = (x: { term: string }, y: { term: string }) => (x.term < y.term ? -1 : 1);
-  const kept = near.sort((x, y) => y.csls - x.csls || byTerm(x, y)).slice(0, PER_TERM);
+  const kept = near.sort((x, y) => y.by - x.by || byTerm(x, y)).slice(0, PER_TERM);
   kept.sort((x, y) => y.cos - x.cos || byTerm(x, y));
   if (kept.length) lines.push(`${term}|${kept.map((n) => `${n.term}:${n.cos}`).join(' ')}`);
 }

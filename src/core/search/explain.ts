@@ -77,12 +77,13 @@ export function matchJson(m: TermMatch): Record<string, unknown> {
   if (m.kind === 'phrase') {
     return { word: m.word, kind: m.kind, terms: m.terms, fields: Object.fromEntries(FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [[f, { tf: m.frequencies[i] }]] : []))), score: round(m.score, 4) };
   }
+  // A related word from the general-English synonyms (WordNet) or the everyday neighbours (GloVe),
+  // not the developer-text neighbours, says so.
+  const source = sourceOf(m);
   return {
     word: m.word,
     kind: m.kind,
-    // A related word from the general-English synonyms (WordNet) or the everyday neighbours (GloVe),
-    // not the developer-text neighbours.
-    ...(sourceOf(m) === 'general' ? { general: true } : sourceOf(m) === 'everyday' ? { everyday: true } : {}),
+    ...(source === 'general' ? { general: true } : source === 'everyday' ? { everyday: true } : {}),
     terms: m.terms,
     fields: Object.fromEntries(FIELDS.flatMap((f, i) => (m.frequencies[i]! > 0 ? [[f, { tf: m.frequencies[i], part: round(m.fields[i]!, 4) }]] : []))),
     idf: round(m.idf, 4),
